@@ -1,0 +1,139 @@
+package io.olmstead.controlplane;
+
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.olmstead.controlplane.auth.BootstrapAdmin;
+import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.http.ErrorHandlers;
+import io.olmstead.controlplane.http.OpsRoutes;
+import io.olmstead.controlplane.store.Migrations;
+import io.olmstead.controlplane.store.Readiness;
+import io.olmstead.controlplane.store.StartupException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import java.net.BindException;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A running control plane: one Vert.x, one database pool, one HTTP server; started and stopped as a unit. */
+public final class ControlPlane implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
+
+  private final Vertx vertx;
+  private final Pool pool;
+  private final HttpServer server;
+  private final Optional<String> generatedAdminToken;
+
+  private ControlPlane(Vertx vertx, Pool pool, HttpServer server, Optional<String> generatedAdminToken) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.server = server;
+    this.generatedAdminToken = generatedAdminToken;
+  }
+
+  /** Migrates the database (when configured), connects, and listens; fails with a {@link StartupException}. */
+  public static Future<ControlPlane> start(ControlPlaneConfig config) {
+    DatabaseSettings db = config.requireDatabase();
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Vertx vertx = Vertx.vertx(new VertxOptions()
+        .setMetricsOptions(new MicrometerMetricsOptions()
+            .setEnabled(true)
+            .setMicrometerRegistry(registry))
+        .setWarningExceptionTime(TimeUnit.SECONDS.toNanos(5)));
+    bindJvmMetrics(registry);
+    Pool pool = PgBuilder.pool()
+        .with(new PoolOptions().setMaxSize(config.dbPoolSize()).setName("olmstead"))
+        .connectingTo(db.connectOptions())
+        .using(vertx)
+        .build();
+    return vertx.<String>executeBlocking(() -> prepareSchema(config, db), false)
+        .compose(expectedVersion -> BootstrapAdmin.ensure(pool, config.adminToken())
+            .recover(e -> Future.failedFuture(new StartupException(
+                "database unreachable at " + db.describe() + ": " + e.getMessage(), e)))
+            .compose(token -> listen(vertx, config, pool, registry, expectedVersion)
+                .map(server -> new ControlPlane(vertx, pool, server, token))))
+        .onFailure(e -> vertx.close());
+  }
+
+  private static String prepareSchema(ControlPlaneConfig config, DatabaseSettings db) {
+    if (config.migrateOnStart()) {
+      int applied = Migrations.migrate(db);
+      LOG.info("database {} migrated ({} migrations applied)", db.describe(), applied);
+    }
+    return Migrations.latestPackagedVersion(db);
+  }
+
+  private static Future<HttpServer> listen(Vertx vertx, ControlPlaneConfig config, Pool pool,
+      PrometheusMeterRegistry registry, String expectedVersion) {
+    Router router = Router.router(vertx);
+    new OpsRoutes(new Readiness(pool, expectedVersion), registry).mount(router);
+    ErrorHandlers.mount(router);
+    HttpServerOptions options = new HttpServerOptions()
+        .setHost(config.bindHost())
+        .setPort(config.port())
+        .setCompressionSupported(true)
+        .setMaxHeaderSize(16 * 1024)
+        .setMaxInitialLineLength(8 * 1024);
+    return vertx.createHttpServer(options).requestHandler(router).listen()
+        .recover(e -> Future.failedFuture(e instanceof BindException
+            ? new StartupException("port " + config.port() + " on " + config.bindHost()
+                + " is already in use (choose another with --port or " + ControlPlaneConfig.PORT + ")")
+            : new StartupException("cannot listen on " + config.bindHost() + ":" + config.port() + ": "
+                + e.getMessage(), e)));
+  }
+
+  private static void bindJvmMetrics(PrometheusMeterRegistry registry) {
+    new ClassLoaderMetrics().bindTo(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+  }
+
+  public int port() {
+    return server.actualPort();
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  public Pool pool() {
+    return pool;
+  }
+
+  /** The admin token generated at this start, to be shown once; empty when one was configured or already stored. */
+  public Optional<String> generatedAdminToken() {
+    return generatedAdminToken;
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.close()
+          .eventually(() -> pool.close())
+          .eventually(() -> vertx.close())
+          .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("control plane did not stop cleanly: {}", e.toString());
+    }
+  }
+}

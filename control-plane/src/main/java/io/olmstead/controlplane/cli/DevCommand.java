@@ -1,0 +1,103 @@
+package io.olmstead.controlplane.cli;
+
+import io.olmstead.controlplane.ControlPlane;
+import io.olmstead.controlplane.config.ConfigException;
+import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.store.EmbeddedDatabase;
+import io.olmstead.controlplane.store.StartupException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Dev mode: an embedded PostgreSQL in a data directory that survives restarts, migrations, and the server. */
+@Command(name = "dev", mixinStandardHelpOptions = true,
+    description = "Run the control plane on an embedded PostgreSQL (no setup needed).")
+public final class DevCommand implements Callable<Integer> {
+  private final Map<String, String> env;
+
+  @Option(names = "--port", paramLabel = "PORT", description = "HTTP port (default ${DEFAULT-VALUE}).",
+      defaultValue = "8080")
+  int port;
+
+  @Option(names = "--bind", paramLabel = "HOST", description = "Address to listen on (default ${DEFAULT-VALUE}).",
+      defaultValue = "127.0.0.1")
+  String bindHost;
+
+  @Option(names = "--data-dir", paramLabel = "DIR", description = "Where the database lives (default ~/.olmstead/dev).")
+  Path dataDir;
+
+  @Option(names = "--fresh", description = "Wipe the data directory first.")
+  boolean fresh;
+
+  @Option(names = "--admin-token", paramLabel = "TOKEN",
+      description = "Admin API token to accept; else one is generated at first start and printed once.")
+  String adminToken;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  public DevCommand(Map<String, String> env) {
+    this.env = env;
+  }
+
+  @Override
+  public Integer call() {
+    if (port < 0 || port > 65535) {
+      throw new ConfigException("--port", "'" + port + "' is not a port number (0-65535)");
+    }
+    Path dir = dataDir != null ? dataDir : Paths.get(System.getProperty("user.home"), ".olmstead", "dev");
+    if (fresh) {
+      wipe(dir);
+    }
+    EmbeddedDatabase database = EmbeddedDatabase.start(dir);
+    ControlPlane controlPlane;
+    try {
+      ControlPlaneConfig config = new ControlPlaneConfig(bindHost, port, java.util.Optional.of(database.settings()),
+          8, true, java.util.Optional.ofNullable(adminToken), ControlPlaneConfig.DEFAULT_MAX_BODY_BYTES);
+      controlPlane = Foreground.start(config);
+    } catch (RuntimeException e) {
+      closeQuietly(database);
+      throw e;
+    }
+    String url = "http://" + ("0.0.0.0".equals(bindHost) ? "127.0.0.1" : bindHost) + ":" + controlPlane.port();
+    String token = controlPlane.generatedAdminToken().orElse(adminToken != null ? adminToken
+        : "<the admin token printed at first start; restart with --admin-token T or --fresh for a new one>");
+    spec.commandLine().getOut().println("Olmstead dev control plane ready at " + url + " (data in " + dir
+        + "); use the API with: curl -H 'Authorization: Bearer " + token + "' " + url + "/api/v1/clusters");
+    spec.commandLine().getOut().flush();
+    Foreground.awaitShutdown(() -> {
+      controlPlane.close();
+      closeQuietly(database);
+    });
+    return 0;
+  }
+
+  private static void wipe(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    } catch (IOException e) {
+      throw new StartupException("--fresh: cannot wipe " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void closeQuietly(EmbeddedDatabase database) {
+    try {
+      database.close();
+    } catch (IOException e) {
+      // the process is stopping; nothing more to do with a database that will not close
+    }
+  }
+}

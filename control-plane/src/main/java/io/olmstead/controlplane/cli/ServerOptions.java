@@ -1,0 +1,50 @@
+package io.olmstead.controlplane.cli;
+
+import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.config.DatabaseSettings;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Flags shared by the commands; each one overrides the environment variable it names. */
+public final class ServerOptions {
+  @Option(names = "--port", paramLabel = "PORT", description = "HTTP port (env OLMSTEAD_PORT, default 8080).")
+  Integer port;
+
+  @Option(names = "--bind", paramLabel = "HOST", description = "Address to listen on (env OLMSTEAD_BIND_HOST).")
+  String bindHost;
+
+  @Option(names = "--db-url", paramLabel = "URL",
+      description = "PostgreSQL URL, postgresql://host:5432/db (env OLMSTEAD_DB_URL).")
+  String dbUrl;
+
+  @Option(names = "--db-user", paramLabel = "USER", description = "Database user (env OLMSTEAD_DB_USER).")
+  String dbUser;
+
+  @Option(names = "--admin-token", paramLabel = "TOKEN",
+      description = "Admin API token to accept (env OLMSTEAD_ADMIN_TOKEN); its hash is stored, never the token.")
+  String adminToken;
+
+  /** Environment first, then flags on top. */
+  ControlPlaneConfig resolve(Map<String, String> env, String defaultBindHost) {
+    ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(env, defaultBindHost);
+    if (port != null) {
+      if (port < 0 || port > 65535) {
+        throw new io.olmstead.controlplane.config.ConfigException("--port", "'" + port
+            + "' is not a port number (0-65535)");
+      }
+      config = config.withPort(port);
+    }
+    if (bindHost != null) {
+      config = new ControlPlaneConfig(bindHost, config.port(), config.database(), config.dbPoolSize(),
+          config.migrateOnStart(), config.adminToken(), config.maxBodyBytes());
+    }
+    if (dbUrl != null) {
+      config = config.withDatabase(DatabaseSettings.parse(dbUrl,
+          dbUser != null ? dbUser : env.get(ControlPlaneConfig.DB_USER), env.get(ControlPlaneConfig.DB_PASSWORD)));
+    }
+    if (adminToken != null) {
+      config = config.withAdminToken(adminToken);
+    }
+    return config;
+  }
+}

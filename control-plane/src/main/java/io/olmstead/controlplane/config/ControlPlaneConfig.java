@@ -1,0 +1,89 @@
+package io.olmstead.controlplane.config;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The control plane's typed configuration, read once from {@code OLMSTEAD_*} environment variables and flags (flags
+ * win) and validated at start. Tests build it from a map.
+ */
+public record ControlPlaneConfig(
+    String bindHost,
+    int port,
+    Optional<DatabaseSettings> database,
+    int dbPoolSize,
+    boolean migrateOnStart,
+    Optional<String> adminToken,
+    long maxBodyBytes) {
+
+  public static final String PORT = "OLMSTEAD_PORT";
+  public static final String BIND_HOST = "OLMSTEAD_BIND_HOST";
+  public static final String DB_URL = DatabaseSettings.URL_SETTING;
+  public static final String DB_USER = "OLMSTEAD_DB_USER";
+  public static final String DB_PASSWORD = "OLMSTEAD_DB_PASSWORD";
+  public static final String DB_POOL_SIZE = "OLMSTEAD_DB_POOL_SIZE";
+  public static final String DB_MIGRATE = "OLMSTEAD_DB_MIGRATE";
+  public static final String ADMIN_TOKEN = "OLMSTEAD_ADMIN_TOKEN";
+  public static final String MAX_BODY_BYTES = "OLMSTEAD_MAX_BODY_BYTES";
+
+  /** Every environment variable the control plane reads; deploy manifests are checked against this list. */
+  public static final Set<String> ENVIRONMENT =
+      Set.of(PORT, BIND_HOST, DB_URL, DB_USER, DB_PASSWORD, DB_POOL_SIZE, DB_MIGRATE, ADMIN_TOKEN, MAX_BODY_BYTES);
+
+  public static final int DEFAULT_PORT = 8080;
+  public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
+
+  public ControlPlaneConfig {
+    if (port < 0 || port > 65535) {
+      throw new ConfigException(PORT, "'" + port + "' is not a port number (0-65535)");
+    }
+    if (dbPoolSize < 1) {
+      throw new ConfigException(DB_POOL_SIZE, "must be at least 1");
+    }
+    if (adminToken.isPresent() && adminToken.get().length() < 16) {
+      throw new ConfigException(ADMIN_TOKEN, "is too short (at least 16 characters)");
+    }
+  }
+
+  /** Reads the environment; the database stays empty when {@code OLMSTEAD_DB_URL} is unset (dev mode brings its own). */
+  public static ControlPlaneConfig fromEnvironment(Map<String, String> environment, String defaultBindHost) {
+    EnvReader env = new EnvReader(environment);
+    Optional<DatabaseSettings> database = env.string(DB_URL)
+        .map(url -> DatabaseSettings.parse(url, env.string(DB_USER).orElse(null), environment.get(DB_PASSWORD)));
+    return new ControlPlaneConfig(
+        env.string(BIND_HOST).orElse(defaultBindHost),
+        env.port(PORT, DEFAULT_PORT),
+        database,
+        env.positiveInt(DB_POOL_SIZE, 8),
+        env.bool(DB_MIGRATE, true),
+        env.string(ADMIN_TOKEN),
+        env.positiveLong(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES));
+  }
+
+  public ControlPlaneConfig withPort(int newPort) {
+    return new ControlPlaneConfig(bindHost, newPort, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes);
+  }
+
+  public ControlPlaneConfig withDatabase(DatabaseSettings settings) {
+    return new ControlPlaneConfig(bindHost, port, Optional.of(settings), dbPoolSize, migrateOnStart, adminToken,
+        maxBodyBytes);
+  }
+
+  public ControlPlaneConfig withAdminToken(String token) {
+    return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, Optional.ofNullable(token),
+        maxBodyBytes);
+  }
+
+  /** The database, or a clear error naming the setting when none is configured. */
+  public DatabaseSettings requireDatabase() {
+    return database.orElseThrow(() -> new ConfigException(DB_URL,
+        "is not set (expected postgresql://host:5432/olmstead; use the 'dev' command for an embedded database)"));
+  }
+
+  @Override
+  public String toString() {
+    return "ControlPlaneConfig[bind=" + bindHost + ":" + port + ", database=" + database.map(DatabaseSettings::describe)
+        + ", adminToken=" + (adminToken.isPresent() ? "***" : "none") + "]";
+  }
+}

@@ -1,0 +1,50 @@
+package io.olmstead.controlplane.http;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.olmstead.controlplane.store.Readiness;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/** Operational endpoints every mode serves: liveness, readiness and Prometheus metrics. */
+public final class OpsRoutes {
+  private final Readiness readiness;
+  private final PrometheusMeterRegistry registry;
+
+  public OpsRoutes(Readiness readiness, PrometheusMeterRegistry registry) {
+    this.readiness = readiness;
+    this.registry = registry;
+  }
+
+  public void mount(Router router) {
+    router.get("/healthz").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "UP")));
+    router.get("/readyz").handler(this::ready);
+    router.get("/metrics").handler(this::metrics);
+  }
+
+  private void ready(RoutingContext ctx) {
+    readiness.check().onComplete(result -> {
+      String reason = result.succeeded() ? result.result() : "readiness check failed";
+      if (reason == null) {
+        json(ctx, 200, new JsonObject().put("status", "READY"));
+      } else {
+        json(ctx, 503, new JsonObject().put("status", "NOT_READY").put("reason", reason));
+      }
+    });
+  }
+
+  private void metrics(RoutingContext ctx) {
+    ctx.vertx().executeBlocking(() -> registry.scrape(), false).onComplete(result -> {
+      if (result.failed()) {
+        ctx.fail(result.cause());
+        return;
+      }
+      ctx.response().putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(result.result());
+    });
+  }
+
+  private static void json(RoutingContext ctx, int status, JsonObject body) {
+    ctx.response().setStatusCode(status).putHeader("content-type", "application/json")
+        .putHeader("cache-control", "no-store").end(body.encode());
+  }
+}
