@@ -65,11 +65,20 @@ public final class ControlPlane implements AutoCloseable {
         .build();
     return vertx.<String>executeBlocking(() -> prepareSchema(config, db), false)
         .compose(expectedVersion -> BootstrapAdmin.ensure(pool, config.adminToken())
-            .recover(e -> Future.failedFuture(new StartupException(
-                "database unreachable at " + db.describe() + ": " + e.getMessage(), e)))
+            .recover(e -> bootstrapFailed(config, db, e))
             .compose(token -> listen(vertx, config, pool, registry, expectedVersion)
                 .map(server -> new ControlPlane(vertx, pool, server, token))))
         .onFailure(e -> vertx.close());
+  }
+
+  /** Without migrations at start the schema may be missing: serve anyway and let /readyz say why. */
+  private static Future<Optional<String>> bootstrapFailed(ControlPlaneConfig config, DatabaseSettings db, Throwable e) {
+    if (!config.migrateOnStart()) {
+      LOG.warn("admin token not stored (schema not ready: {}); /readyz reports not ready", e.getMessage());
+      return Future.succeededFuture(Optional.empty());
+    }
+    return Future.failedFuture(new StartupException("database unreachable at " + db.describe() + ": "
+        + e.getMessage(), e));
   }
 
   private static String prepareSchema(ControlPlaneConfig config, DatabaseSettings db) {
@@ -128,10 +137,10 @@ public final class ControlPlane implements AutoCloseable {
   @Override
   public void close() {
     try {
-      server.close()
-          .eventually(() -> pool.close())
-          .eventually(() -> vertx.close())
+      server.close().eventually(() -> pool.close())
           .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      // Vert.x completes its own close on a thread of its own, so it is awaited apart from the chain above.
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       LOG.warn("control plane did not stop cleanly: {}", e.toString());
     }

@@ -1,0 +1,82 @@
+package io.olmstead.controlplane.testsupport;
+
+import io.olmstead.controlplane.ControlPlane;
+import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.config.DatabaseSettings;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/** A control plane on a random port and its own database, with an admin token and a client, for ITs. */
+public final class TestControlPlane implements AutoCloseable {
+  public static final String ADMIN_TOKEN = "olm_admin_test-token-0123456789";
+
+  private final ControlPlane controlPlane;
+  private final DatabaseSettings database;
+  private final Vertx clientVertx;
+  private final WebClient client;
+
+  private TestControlPlane(ControlPlane controlPlane, DatabaseSettings database) {
+    this.controlPlane = controlPlane;
+    this.database = database;
+    this.clientVertx = Vertx.vertx();
+    this.client = WebClient.create(clientVertx, new WebClientOptions().setDefaultHost("127.0.0.1")
+        .setDefaultPort(controlPlane.port()));
+  }
+
+  /** Starts on a fresh database for this test class. */
+  public static TestControlPlane start(Class<?> testClass) {
+    return start(TestDatabase.create(testClass), Map.of());
+  }
+
+  /** Starts on the given database; {@code env} adds or overrides OLMSTEAD_* settings. */
+  public static TestControlPlane start(DatabaseSettings database, Map<String, String> env) {
+    ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(env, "127.0.0.1")
+        .withPort(0)
+        .withDatabase(database);
+    if (config.adminToken().isEmpty()) {
+      config = config.withAdminToken(ADMIN_TOKEN);
+    }
+    try {
+      ControlPlane controlPlane = ControlPlane.start(config).toCompletionStage().toCompletableFuture()
+          .get(2, TimeUnit.MINUTES);
+      return new TestControlPlane(controlPlane, database);
+    } catch (Exception e) {
+      throw new IllegalStateException("control plane did not start", e);
+    }
+  }
+
+  public int port() {
+    return controlPlane.port();
+  }
+
+  public String baseUrl() {
+    return "http://127.0.0.1:" + port();
+  }
+
+  public WebClient client() {
+    return client;
+  }
+
+  public ControlPlane controlPlane() {
+    return controlPlane;
+  }
+
+  public DatabaseSettings database() {
+    return database;
+  }
+
+  public Optional<String> generatedAdminToken() {
+    return controlPlane.generatedAdminToken();
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    clientVertx.close();
+    controlPlane.close();
+  }
+}
