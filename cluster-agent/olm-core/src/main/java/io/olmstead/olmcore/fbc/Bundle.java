@@ -1,0 +1,147 @@
+package io.olmstead.olmcore.fbc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.olmstead.olmcore.semver.Version;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** An {@code olm.bundle} blob with typed views of its well-known properties. */
+public final class Bundle {
+
+    private final String packageName;
+    private final String name;
+    private final String image;
+    private final List<Property> properties;
+    private final List<RelatedImage> relatedImages;
+    private final String versionText;
+    private final Version version;
+    private List<BundleObject> objects;
+
+    public Bundle(String packageName, String name, String image, List<Property> properties,
+                  List<RelatedImage> relatedImages) {
+        this.packageName = packageName;
+        this.name = name;
+        this.image = image;
+        this.properties = properties == null ? List.of() : List.copyOf(properties);
+        this.relatedImages = relatedImages == null ? List.of() : List.copyOf(relatedImages);
+        String text = null;
+        for (Property p : this.properties) {
+            if ("olm.package".equals(p.type())) {
+                text = textOf(p.value(), "version");
+                break;
+            }
+        }
+        this.versionText = text;
+        this.version = text == null ? null : Version.tryParse(text).orElse(null);
+    }
+
+    public String packageName() {
+        return packageName;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String image() {
+        return image;
+    }
+
+    public List<Property> properties() {
+        return properties;
+    }
+
+    public List<RelatedImage> relatedImages() {
+        return relatedImages;
+    }
+
+    /** The version of the first {@code olm.package} property, empty when absent or not strict semver. */
+    public Optional<Version> version() {
+        return Optional.ofNullable(version);
+    }
+
+    /** The raw version text of the first {@code olm.package} property, null when absent. */
+    public String versionText() {
+        return versionText;
+    }
+
+    public List<Gvk> providedGvks() {
+        return gvks("olm.gvk");
+    }
+
+    public List<Gvk> requiredGvks() {
+        return gvks("olm.gvk.required");
+    }
+
+    public List<PackageRequirement> requiredPackages() {
+        List<PackageRequirement> out = new ArrayList<>(2);
+        for (Property p : properties) {
+            if ("olm.package.required".equals(p.type())) {
+                out.add(new PackageRequirement(textOf(p.value(), "packageName"), textOf(p.value(), "versionRange")));
+            }
+        }
+        return out;
+    }
+
+    /** The embedded manifests ({@code olm.bundle.object}); each is decoded only when asked for. */
+    public List<BundleObject> objects() {
+        List<BundleObject> local = objects;
+        if (local == null) {
+            List<BundleObject> out = new ArrayList<>();
+            for (Property p : properties) {
+                if ("olm.bundle.object".equals(p.type())) {
+                    out.add(new BundleObject(name, textOf(p.value(), "data")));
+                }
+            }
+            local = List.copyOf(out);
+            objects = local;
+        }
+        return local;
+    }
+
+    public Optional<JsonNode> csvMetadata() {
+        for (Property p : properties) {
+            if ("olm.csv.metadata".equals(p.type()) && p.value() != null) {
+                return Optional.of(p.value());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** All property values of one type, in declaration order. */
+    public List<JsonNode> propertyValues(String type) {
+        List<JsonNode> out = new ArrayList<>(2);
+        for (Property p : properties) {
+            if (type.equals(p.type())) {
+                out.add(p.value());
+            }
+        }
+        return out;
+    }
+
+    private List<Gvk> gvks(String type) {
+        List<Gvk> out = new ArrayList<>(4);
+        for (Property p : properties) {
+            if (type.equals(p.type())) {
+                JsonNode v = p.value();
+                out.add(new Gvk(textOf(v, "group"), textOf(v, "version"), textOf(v, "kind")));
+            }
+        }
+        return out;
+    }
+
+    static String textOf(JsonNode node, String field) {
+        if (node == null) {
+            return null;
+        }
+        JsonNode v = node.get(field);
+        return v == null || v.isNull() || v.isContainerNode() ? null : v.asText();
+    }
+
+    @Override
+    public String toString() {
+        return "Bundle[" + packageName + "/" + name + "]";
+    }
+}

@@ -1,0 +1,75 @@
+package io.olmstead.olmcore.fbc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.io.IOException;
+import java.util.Base64;
+
+/** One {@code olm.bundle.object} manifest, kept base64-encoded until first use. */
+public final class BundleObject {
+
+    private final String bundle;
+    private final String data;
+    private volatile JsonNode manifest;
+
+    public BundleObject(String bundle, String data) {
+        this.bundle = bundle;
+        this.data = data;
+    }
+
+    /** The decoded manifest (JSON or YAML inside the base64), cached after the first call. */
+    public JsonNode manifest() throws FbcException {
+        JsonNode local = manifest;
+        if (local == null) {
+            local = decode();
+            manifest = local;
+        }
+        return local;
+    }
+
+    /** The manifest's kind, or null when it cannot be decoded. */
+    public String kind() {
+        return field("kind");
+    }
+
+    /** The manifest's metadata.name, or null when it cannot be decoded. */
+    public String name() {
+        try {
+            JsonNode meta = manifest().get("metadata");
+            return meta == null ? null : Bundle.textOf(meta, "name");
+        } catch (FbcException e) {
+            return null;
+        }
+    }
+
+    private String field(String f) {
+        try {
+            return Bundle.textOf(manifest(), f);
+        } catch (FbcException e) {
+            return null;
+        }
+    }
+
+    private JsonNode decode() throws FbcException {
+        String where = "bundle " + bundle + " olm.bundle.object";
+        if (data == null) {
+            throw new FbcException(where, 0, 0, "olm.bundle.object has no data");
+        }
+        byte[] raw;
+        try {
+            raw = Base64.getMimeDecoder().decode(data);
+        } catch (IllegalArgumentException e) {
+            throw new FbcException(where, 0, 0, "invalid base64 in olm.bundle.object: " + e.getMessage(), e);
+        }
+        try {
+            JsonNode node = Mappers.looksLikeJson(raw, 0)
+                ? Mappers.JSON.readTree(raw) : Mappers.yaml(ParseLimits.defaults()).readTree(raw);
+            if (node == null || !node.isObject()) {
+                throw new FbcException(where, 0, 0, "olm.bundle.object is not an object");
+            }
+            return node;
+        } catch (IOException e) {
+            throw Mappers.toFbc(where, e);
+        }
+    }
+}

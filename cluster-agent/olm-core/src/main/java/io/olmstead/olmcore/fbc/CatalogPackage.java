@@ -1,0 +1,87 @@
+package io.olmstead.olmcore.fbc;
+
+import io.olmstead.olmcore.graph.ChannelGraph;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** One package of a {@link Catalog}: its usable channels, its bundles and its deprecations. */
+public final class CatalogPackage {
+
+    private final String name;
+    private final String defaultChannel;
+    private final String description;
+    private final Map<String, ChannelGraph> channels;
+    private final Map<String, Bundle> bundles;
+    private final Deprecation deprecation;
+    private final boolean usable;
+
+    public CatalogPackage(PackageMeta meta, Map<String, ChannelGraph> channels, Map<String, Bundle> bundles,
+                          Deprecation deprecation, boolean usable) {
+        this.name = meta.name();
+        this.defaultChannel = meta.defaultChannel();
+        this.description = meta.description();
+        this.channels = Collections.unmodifiableMap(new LinkedHashMap<>(channels));
+        this.bundles = Collections.unmodifiableMap(new LinkedHashMap<>(bundles));
+        this.deprecation = deprecation;
+        this.usable = usable;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String defaultChannel() {
+        return defaultChannel;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** Only the usable channels (in LENIENT mode invalid ones are left out). */
+    public Map<String, ChannelGraph> channels() {
+        return channels;
+    }
+
+    /** The named channel; a null or empty name means the default channel. */
+    public Optional<ChannelGraph> channel(String channelName) {
+        String n = channelName == null || channelName.isEmpty() ? defaultChannel : channelName;
+        return Optional.ofNullable(n == null ? null : channels.get(n));
+    }
+
+    public Collection<Bundle> bundles() {
+        return bundles.values();
+    }
+
+    public Optional<Bundle> bundle(String bundleName) {
+        return Optional.ofNullable(bundleName == null ? null : bundles.get(bundleName));
+    }
+
+    /** False when the package itself is invalid (LENIENT mode keeps it visible but unusable). */
+    public boolean usable() {
+        return usable;
+    }
+
+    public Optional<Deprecation> deprecation() {
+        return Optional.ofNullable(deprecation);
+    }
+
+    /** True when the package, the channel or the bundle is listed in the package's olm.deprecations. */
+    public boolean isDeprecated(String channelName, String bundleName) {
+        if (deprecation == null) {
+            return false;
+        }
+        for (Deprecation.Entry e : deprecation.entries()) {
+            if ("olm.package".equals(e.schema())
+                || "olm.channel".equals(e.schema()) && e.name() != null && e.name().equals(channelName)
+                || "olm.bundle".equals(e.schema()) && e.name() != null && e.name().equals(bundleName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
