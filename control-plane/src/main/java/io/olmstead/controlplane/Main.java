@@ -33,11 +33,21 @@ public final class Main implements Runnable {
         .addSubcommand(new MigrateCommand(env))
         .setOut(out)
         .setErr(err)
+        .setParameterExceptionHandler(Main::usageError)
         .setExecutionExceptionHandler((e, commandLine, parseResult) -> {
           commandLine.getErr().println("olmstead: " + oneLine(e));
           return 1;
         });
     return cli.execute(args);
+  }
+
+  /** A bad command line: the problem, then the usage of the command it concerns, on stderr; exit code 2. */
+  static int usageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine cli = e.getCommandLine();
+    cli.getErr().println("olmstead: " + e.getMessage());
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, cli.getErr());
+    cli.usage(cli.getErr());
+    return CommandLine.ExitCode.USAGE;
   }
 
   /** Known failures are already one line for the user; anything else is named without a stack trace. */
@@ -50,7 +60,6 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    spec.commandLine().usage(spec.commandLine().getErr());
     throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (dev, serve or migrate)");
   }
 

@@ -1,0 +1,124 @@
+package io.olmstead.controlplane.subscription;
+
+import io.olmstead.controlplane.subscription.CatalogView.ChannelView;
+import io.olmstead.controlplane.subscription.CatalogView.PackageView;
+import io.olmstead.controlplane.subscription.SubscriptionSpec.VersionPolicy;
+import io.olmstead.olmcore.semver.Version;
+import io.olmstead.olmcore.semver.VersionException;
+import io.olmstead.olmcore.semver.VersionRange;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The desired subscriptions of one cluster, as a pure function of the cluster (name, labels), every fleet
+ * subscription and the current revision of each catalog. The agent gateway pushes the result; rollouts later lower
+ * {@code maxVersion} per cluster.
+ *
+ * <p>{@code maxVersion}: pin gives the pinned version; range the highest bundle version of the channel inside the
+ * range; follow the version of the channel head. A subscription whose policy the catalog can no longer satisfy is
+ * still returned (so the agent does not uninstall it) with {@code blockedReason} set.
+ */
+public final class DesiredState {
+
+  private DesiredState() {
+  }
+
+  /** A cluster as placement sees it. */
+  public record Cluster(String name, Map<String, String> labels) {
+    public Cluster {
+      labels = labels == null ? Map.of() : Map.copyOf(labels);
+    }
+  }
+
+  /**
+   * The subscriptions the placement of which selects {@code cluster}, sorted by name, each resolved against
+   * {@code catalogs} (by catalog name; a missing catalog blocks the subscription).
+   */
+  public static List<DesiredSubscription> forCluster(Cluster cluster, Collection<Subscription> subscriptions,
+      Map<String, CatalogView> catalogs) {
+    List<DesiredSubscription> out = new ArrayList<>();
+    for (Subscription s : subscriptions) {
+      if (Placements.selects(s.spec(), cluster.name(), cluster.labels())) {
+        out.add(resolve(s, catalogs.get(s.spec().catalog())));
+      }
+    }
+    out.sort(Comparator.comparing(DesiredSubscription::name));
+    return List.copyOf(out);
+  }
+
+  /** One subscription resolved against its catalog's current revision (null catalog: blocked). */
+  public static DesiredSubscription resolve(Subscription subscription, CatalogView catalog) {
+    SubscriptionSpec spec = subscription.spec();
+    if (catalog == null) {
+      return desired(subscription, null, spec.channel(), null, null, "catalog " + spec.catalog() + " has no revision");
+    }
+    Optional<PackageView> pkg = catalog.pkg(spec.packageName());
+    if (pkg.isEmpty()) {
+      return desired(subscription, catalog.digest(), spec.channel(), null, null,
+          "package " + spec.packageName() + " is not in catalog " + spec.catalog());
+    }
+    Optional<ChannelView> channel = pkg.get().channel(spec.channel());
+    if (channel.isEmpty()) {
+      String name = spec.channel() == null ? "(default)" : spec.channel();
+      return desired(subscription, catalog.digest(), spec.channel(), null, null,
+          "channel " + name + " is not in package " + spec.packageName());
+    }
+    ChannelView ch = channel.get();
+    Ceiling ceiling = ceiling(spec.version(), ch);
+    return desired(subscription, catalog.digest(), ch.name(), ceiling.startingBundle, ceiling.maxVersion,
+        ceiling.problem);
+  }
+
+  /** The highest version a policy allows in a channel, with the bundle a fresh install starts at. */
+  public static Ceiling ceiling(VersionPolicy policy, ChannelView channel) {
+    switch (policy.kind()) {
+      case PIN: {
+        Optional<Version> pinned = Version.tryParse(policy.value());
+        if (pinned.isEmpty()) {
+          return Ceiling.blocked("pinned version " + policy.value() + " is not a semantic version");
+        }
+        Optional<String> bundle = channel.bundleWithVersion(pinned.get());
+        return bundle.isPresent() ? new Ceiling(pinned.get().toString(), bundle.get(), null)
+            : Ceiling.blocked("no bundle of version " + pinned.get() + " in channel " + channel.name());
+      }
+      case RANGE: {
+        VersionRange range;
+        try {
+          range = VersionRange.parse(policy.value());
+        } catch (VersionException e) {
+          return Ceiling.blocked(e.getMessage());
+        }
+        Optional<Map.Entry<String, Version>> best = channel.bundleVersions().entrySet().stream()
+            .filter(e -> range.contains(e.getValue()))
+            .max(Map.Entry.<String, Version>comparingByValue().thenComparing(Map.Entry.comparingByKey(),
+                Comparator.reverseOrder()));
+        return best.isPresent() ? new Ceiling(best.get().getValue().toString(), best.get().getKey(), null)
+            : Ceiling.blocked("no bundle in channel " + channel.name() + " matches range " + policy.value());
+      }
+      default: {
+        Optional<Version> head = channel.headVersion();
+        return head.isPresent() ? new Ceiling(head.get().toString(), null, null)
+            : Ceiling.blocked("channel " + channel.name() + " has no versioned head");
+      }
+    }
+  }
+
+  /** A computed ceiling: {@code maxVersion} and {@code startingBundle}, or why there is none. */
+  public record Ceiling(String maxVersion, String startingBundle, String problem) {
+    static Ceiling blocked(String problem) {
+      return new Ceiling(null, null, problem);
+    }
+  }
+
+  private static DesiredSubscription desired(Subscription subscription, String digest, String channel,
+      String startingBundle, String maxVersion, String blockedReason) {
+    SubscriptionSpec spec = subscription.spec();
+    return new DesiredSubscription(spec.name(), spec.catalog(), digest, spec.packageName(), channel,
+        spec.namespace(), spec.targetNamespaces(), spec.approval(), startingBundle, maxVersion,
+        spec.config().copy(), spec.crdRemoval(), subscription.generation(), blockedReason);
+  }
+}

@@ -1,0 +1,27 @@
+package io.olmstead.controlplane.subscription;
+
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/**
+ * One subscription as a cluster should run it now: the catalog revision (by digest) to resolve from, the resolved
+ * channel, and {@code maxVersion}, the highest version the cluster may reach. {@code startingBundle} is the bundle
+ * a fresh install starts at (null: the channel head). When {@code blockedReason} is set the catalog cannot satisfy
+ * the version policy any more: the agent keeps what is installed and neither installs nor upgrades.
+ */
+public record DesiredSubscription(
+    String name,
+    String catalog,
+    String catalogDigest,
+    String packageName,
+    String channel,
+    String namespace,
+    List<String> targetNamespaces,
+    String approval,
+    String startingBundle,
+    String maxVersion,
+    JsonObject config,
+    String crdRemoval,
+    long generation,
+    String blockedReason) {
+}

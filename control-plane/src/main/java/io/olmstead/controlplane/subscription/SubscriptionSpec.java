@@ -1,0 +1,69 @@
+package io.olmstead.controlplane.subscription;
+
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/**
+ * A fleet subscription as the user declared it: which package to run from which catalog and channel, where
+ * (placement), up to which version (policy), with which approval, config and owning team.
+ */
+public record SubscriptionSpec(
+    String name,
+    String catalog,
+    String packageName,
+    String channel,
+    String namespace,
+    List<String> targetNamespaces,
+    Placement placement,
+    VersionPolicy version,
+    String approval,
+    JsonObject config,
+    String team,
+    String crdRemoval) {
+
+  public static final String AUTOMATIC = "Automatic";
+  public static final String MANUAL = "Manual";
+  public static final String KEEP = "Keep";
+  public static final String DELETE = "Delete";
+  /** Cluster label that assigns a cluster to a team; team subscriptions only place on their team's clusters. */
+  public static final String TEAM_LABEL = "olmstead.io/team";
+
+  public SubscriptionSpec {
+    targetNamespaces = targetNamespaces == null ? List.of() : List.copyOf(targetNamespaces);
+    config = config == null ? new JsonObject() : config;
+    crdRemoval = crdRemoval == null ? KEEP : crdRemoval;
+  }
+
+  /** Where a subscription applies: clusters matching the label selector and/or named clusters. */
+  public record Placement(String selector, List<String> clusters) {
+    public Placement {
+      clusters = clusters == null ? List.of() : List.copyOf(clusters);
+    }
+  }
+
+  /** How far a subscription may upgrade: a pinned version, the highest version in a range, or the channel head. */
+  public record VersionPolicy(Kind kind, String value) {
+    /** The three policies, with their JSON key. */
+    public enum Kind {
+      PIN("pin"), RANGE("range"), FOLLOW("follow");
+
+      private final String key;
+
+      Kind(String key) {
+        this.key = key;
+      }
+
+      public String key() {
+        return key;
+      }
+    }
+
+    public static VersionPolicy followChannel() {
+      return new VersionPolicy(Kind.FOLLOW, "channel");
+    }
+
+    public JsonObject toJson() {
+      return new JsonObject().put(kind.key(), value);
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package io.olmstead.controlplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.databind.MappingIterator;
+import io.olmstead.controlplane.config.ControlPlaneConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The Kubernetes manifests in deploy/ must set only the settings the code reads, on the ports it listens on. */
+class DeployManifestsTest {
+  private static final Path DEPLOY = Paths.get("..", "deploy");
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  static List<JsonNode> manifests(Path dir) throws IOException {
+    List<JsonNode> docs = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(file.toFile())) {
+          while (it.hasNext()) {
+            JsonNode doc = it.next();
+            if (doc != null && !doc.isNull() && !doc.isEmpty()) {
+              docs.add(doc);
+            }
+          }
+        }
+      }
+    }
+    return docs;
+  }
+
+  static List<JsonNode> containers(List<JsonNode> docs, String kind) {
+    List<JsonNode> result = new ArrayList<>();
+    docs.stream().filter(d -> kind.equals(d.path("kind").asText()))
+        .forEach(d -> d.path("spec").path("template").path("spec").path("containers").forEach(result::add));
+    return result;
+  }
+
+  @Test
+  void everyManifestParsesAndNamesItsKind() throws IOException {
+    List<JsonNode> docs = manifests(DEPLOY);
+    assertThat(docs).isNotEmpty();
+    assertThat(docs).allSatisfy(doc -> {
+      assertThat(doc.path("kind").asText()).isNotBlank();
+      assertThat(doc.path("apiVersion").asText()).isNotBlank();
+    });
+  }
+
+  @Test
+  void controlPlaneDeploymentSetsOnlyEnvironmentVariablesTheCodeReads() throws IOException {
+    List<JsonNode> containers = containers(manifests(DEPLOY.resolve("control-plane")), "Deployment");
+    assertThat(containers).hasSize(1);
+    List<String> names = new ArrayList<>();
+    containers.get(0).path("env").forEach(env -> names.add(env.path("name").asText()));
+    assertThat(names).isNotEmpty().allSatisfy(name -> assertThat(ControlPlaneConfig.ENVIRONMENT).contains(name));
+    assertThat(names).contains(ControlPlaneConfig.DB_URL, ControlPlaneConfig.DB_USER, ControlPlaneConfig.DB_PASSWORD);
+  }
+
+  @Test
+  void controlPlaneContainerPortIsThePortTheCodeListensOn() throws IOException {
+    List<JsonNode> docs = manifests(DEPLOY.resolve("control-plane"));
+    JsonNode container = containers(docs, "Deployment").get(0);
+    int configured = ControlPlaneConfig.DEFAULT_PORT;
+    for (JsonNode env : container.path("env")) {
+      if (ControlPlaneConfig.PORT.equals(env.path("name").asText())) {
+        configured = Integer.parseInt(env.path("value").asText());
+      }
+    }
+    JsonNode port = container.path("ports").get(0);
+    assertThat(port.path("containerPort").asInt()).isEqualTo(configured);
+    String portName = port.path("name").asText();
+    assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/readyz");
+    assertThat(container.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/healthz");
+    JsonNode service = docs.stream().filter(d -> "Service".equals(d.path("kind").asText())).findFirst().orElseThrow();
+    assertThat(service.path("spec").path("ports").get(0).path("targetPort").asText()).isIn(portName,
+        String.valueOf(configured));
+  }
+
+  @Test
+  void controlPlaneMayReadHostedClustersNodePoolsAndSecrets() throws IOException {
+    List<JsonNode> docs = manifests(DEPLOY.resolve("control-plane"));
+    JsonNode role = docs.stream().filter(d -> "ClusterRole".equals(d.path("kind").asText())).findFirst().orElseThrow();
+    String rules = role.path("rules").toString();
+    assertThat(rules).contains("hypershift.openshift.io", "hostedclusters", "nodepools", "secrets");
+  }
+}
