@@ -1,0 +1,16 @@
+package io.olmstead.apispec.protocol;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One subscription the cluster should have: what to install from which catalog revision (by digest), where, and the
+ * highest version it is approved to reach ({@code maxVersion}). {@code package} is a Java keyword, hence the rename.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record DesiredSubscription(String name, String catalog, String catalogDigest,
+    @JsonProperty("package") String packageName, String channel, String namespace, List<String> targetNamespaces,
+    String approval, String startingBundle, String maxVersion, Map<String, Object> config) {
+}
