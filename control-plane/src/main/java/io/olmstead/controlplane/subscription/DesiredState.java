@@ -24,6 +24,11 @@ import java.util.Optional;
  */
 public final class DesiredState {
 
+  // equal versions (differing only in build metadata) resolve to the lexically smallest bundle name, deterministically
+  private static final Comparator<Map.Entry<String, Version>> BY_VERSION_THEN_LOWEST_NAME =
+      Map.Entry.<String, Version>comparingByValue()
+          .thenComparing(Map.Entry::getKey, Comparator.reverseOrder());
+
   private DesiredState() {
   }
 
@@ -94,8 +99,7 @@ public final class DesiredState {
         }
         Optional<Map.Entry<String, Version>> best = channel.bundleVersions().entrySet().stream()
             .filter(e -> range.contains(e.getValue()))
-            .max(Map.Entry.<String, Version>comparingByValue().thenComparing(Map.Entry.comparingByKey(),
-                Comparator.reverseOrder()));
+            .max(BY_VERSION_THEN_LOWEST_NAME);
         return best.isPresent() ? new Ceiling(best.get().getValue().toString(), best.get().getKey(), null)
             : Ceiling.blocked("no bundle in channel " + channel.name() + " matches range " + policy.value());
       }
