@@ -7,10 +7,13 @@ import java.util.Map;
 
 /**
  * One subscription the cluster should have: what to install from which catalog revision (by digest), where, and the
- * highest version it is approved to reach ({@code maxVersion}). {@code package} is a Java keyword, hence the rename.
+ * highest version it is approved to reach ({@code maxVersion}). {@code generation} is the subscription's spec
+ * generation (echoed back as {@code observedGeneration}); with {@code blockedReason} set the catalog cannot satisfy
+ * the version policy and the agent keeps what it has. {@code package} is a Java keyword, hence the rename.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DesiredSubscription(String name, String catalog, String catalogDigest,
     @JsonProperty("package") String packageName, String channel, String namespace, List<String> targetNamespaces,
-    String approval, String startingBundle, String maxVersion, Map<String, Object> config) {
+    String approval, String startingBundle, String maxVersion, Map<String, Object> config, String crdRemoval,
+    long generation, String blockedReason) {
 }

@@ -30,7 +30,7 @@ class ProtocolSchemaTest {
             0)},
         new Object[] {"desired", new Desired(1, null, 3, List.of(new DesiredSubscription("etcd", "community",
             "sha256:" + "a".repeat(64), "etcd", "singlenamespace-alpha", "etcd", List.of("etcd"), "Automatic", null,
-            "0.9.4", Map.of("env", List.of(Map.of("name", "A", "value", "b"))))))},
+            "0.9.4", Map.of("env", List.of(Map.of("name", "A", "value", "b"))), "Keep", 2, null)))},
         new Object[] {"status", new Status(1, "x", "prod-eu-1", 12, true, List.of(new SubscriptionStatus("etcd",
             "etcdoperator.v0.9.4", "0.9.4", "0.9.4", "Succeeded", "InstallSucceeded", "ok",
             List.of(new Condition("Upgradeable", "True", null, null, null)), 3L)))},
