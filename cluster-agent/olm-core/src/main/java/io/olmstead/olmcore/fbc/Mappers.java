@@ -16,10 +16,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /** Shared, configured Jackson mappers (thread-safe once built). */
 final class Mappers {
 
-    static final ObjectMapper JSON = json(ParseLimits.defaults());
-
     private static final Map<ParseLimits, ObjectMapper> YAML = new ConcurrentHashMap<>();
     private static final Map<ParseLimits, ObjectMapper> JSONS = new ConcurrentHashMap<>();
+
+    static final ObjectMapper JSON = json(ParseLimits.defaults());
 
     private Mappers() {
     }

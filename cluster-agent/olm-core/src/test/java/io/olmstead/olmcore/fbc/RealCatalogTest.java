@@ -1,0 +1,109 @@
+package io.olmstead.olmcore.fbc;
+
+import io.olmstead.olmcore.graph.ChannelGraph;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RealCatalogTest {
+
+    private final FbcParser parser = new FbcParser();
+
+    @Test
+    void communityYamlDirectoryParsesAndValidatesCleanInStrictMode() throws Exception {
+        DeclarativeConfig cfg = parser.parseDirectory(SharedCatalogs.require("community-v4.20"));
+        ValidationResult r = CatalogValidator.validate(cfg, ValidationMode.STRICT);
+
+        assertThat(r.errors()).isEmpty();
+        Catalog c = r.catalog().orElseThrow();
+        assertThat(c.packageCount()).isEqualTo(37);
+        assertThat(c.channelCount()).isEqualTo(85);
+        assertThat(c.bundleCount()).isEqualTo(803);
+        assertEveryChannelHeadExists(c);
+    }
+
+    @Test
+    void communityJsonlGivesTheSameCatalogAsTheYamlDirectory() throws Exception {
+        Path jsonl = SharedCatalogs.require("community-v4.20.jsonl");
+        DeclarativeConfig cfg = parser.parse(jsonl.getFileName().toString(), Files.readAllBytes(jsonl));
+        ValidationResult r = CatalogValidator.validate(cfg, ValidationMode.STRICT);
+
+        assertThat(r.errors()).isEmpty();
+        Catalog c = r.catalog().orElseThrow();
+        assertThat(c.packageCount()).isEqualTo(37);
+        assertThat(c.channelCount()).isEqualTo(85);
+        assertThat(c.bundleCount()).isEqualTo(803);
+        assertThat(cfg.channels().stream().mapToInt(ch -> ch.entries().size()).sum()).isEqualTo(929);
+        assertEveryChannelHeadExists(c);
+    }
+
+    @Test
+    void derivedHistoryIsRejectedInStrictMode() throws Exception {
+        DeclarativeConfig cfg = parser.parseDirectory(SharedCatalogs.require("derived-all-history"));
+        ValidationResult r = CatalogValidator.validate(cfg, ValidationMode.STRICT);
+
+        assertThat(r.catalog()).isEmpty();
+        assertThat(r.errors()).isNotEmpty().allSatisfy(i -> assertThat(i.packageName()).isNotNull());
+    }
+
+    @Test
+    void derivedHistoryInLenientModeReportsItsInvalidChannelsAndKeepsTheRest() throws Exception {
+        DeclarativeConfig cfg = parser.parseDirectory(SharedCatalogs.require("derived-all-history"));
+        ValidationResult r = CatalogValidator.validate(cfg, ValidationMode.LENIENT);
+
+        assertThat(r.errors()).isEmpty();
+        Set<String> invalidChannels = channelsWith(r, "");
+        // README: 12 channels with stranded bundles; 5 more carry skipRanges with a leading "v" ("<v2.3.1"),
+        // which blang rejects, so upstream rejects those channels too.
+        assertThat(channelsWith(r, "channel contains one or more stranded bundles")).hasSize(12);
+        assertThat(channelsWith(r, "(a leading \"v\" is not allowed)")).hasSize(5);
+        assertThat(invalidChannels).hasSize(17);
+        assertThat(r.warnings()).allSatisfy(i -> assertThat(i.channel()).isNotNull());
+        Catalog c = r.catalog().orElseThrow();
+        assertThat(c.packageCount()).isEqualTo(333);
+        assertThat(c.channelCount()).isEqualTo(654 - 17);
+        for (String pc : invalidChannels) {
+            String[] parts = pc.split("/");
+            assertThat(c.pkg(parts[0]).orElseThrow().channels()).doesNotContainKey(parts[1]);
+        }
+        for (CatalogPackage p : c.packages()) {
+            for (ChannelGraph g : p.channels().values()) {
+                assertThat(g.errors()).isEmpty();
+                assertThat(p.bundle(g.head().orElseThrow())).isPresent();
+            }
+        }
+    }
+
+    private static Set<String> channelsWith(ValidationResult r, String text) {
+        return r.warnings().stream().filter(i -> i.channel() != null && i.message().contains(text))
+            .map(i -> i.packageName() + "/" + i.channel()).collect(Collectors.toSet());
+    }
+
+    @Test
+    void bundledCatalogValidatesAndKeepsItsEmbeddedObjects() throws Exception {
+        DeclarativeConfig cfg = parser.parseDirectory(SharedCatalogs.require("bundled"));
+        Catalog c = CatalogValidator.validate(cfg, ValidationMode.STRICT).catalog().orElseThrow();
+
+        assertThat(c.packageCount()).isEqualTo(5);
+        assertThat(c.bundleCount()).isEqualTo(29);
+        Bundle b = c.pkg("etcd").orElseThrow().bundles().iterator().next();
+        assertThat(b.objects()).isNotEmpty();
+        assertThat(b.objects()).anySatisfy(o -> assertThat(o.kind()).isEqualTo("ClusterServiceVersion"));
+    }
+
+    private static void assertEveryChannelHeadExists(Catalog c) {
+        for (CatalogPackage p : c.packages()) {
+            assertThat(p.channel(null)).as("default channel of %s", p.name()).isPresent();
+            for (ChannelGraph g : p.channels().values()) {
+                assertThat(g.errors()).isEmpty();
+                String head = g.head().orElseThrow();
+                assertThat(p.bundle(head)).as("head %s of %s/%s", head, p.name(), g.name()).isPresent();
+            }
+        }
+    }
+}
