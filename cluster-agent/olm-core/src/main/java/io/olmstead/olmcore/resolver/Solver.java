@@ -1,0 +1,204 @@
+package io.olmstead.olmcore.resolver;
+
+import io.olmstead.olmcore.resolver.Problem.Constraint;
+import io.olmstead.olmcore.resolver.Problem.Group;
+import io.olmstead.olmcore.resolver.Problem.Var;
+import java.util.Arrays;
+
+/**
+  * A small DPLL-style search over a {@link Problem}: unit propagation of dependency constraints, then a decision
+  * on the first open dependency, trying its candidates in preference order and undoing a choice that leads to a
+  * conflict. The first solution found is therefore the preferred one. Bounded by a node budget.
+  */
+final class Solver {
+    /** Thrown (internally only) when the node budget is spent. */
+    static final class BudgetExceeded extends RuntimeException {
+        BudgetExceeded() {
+            super("search budget exceeded", null, false, false);
+        }
+    }
+
+    private final Problem problem;
+    private final long budget;
+    private long nodes;
+    // Undo log: a variable index (value to reset), or -(group index + 1) (selection to reset).
+    private int[] trail = new int[64];
+    private int trailSize;
+
+    Solver(Problem problem, long budget) {
+        this.problem = problem;
+        this.budget = budget;
+    }
+
+    long nodes() {
+        return nodes;
+    }
+
+    /** True when the enabled constraints are satisfiable; the assignment is then left in the variables. */
+    boolean solve() {
+        reset();
+        for (Constraint c : problem.prohibited) {
+            if (c.enabled) {
+                c.subject.value = Problem.FALSE;
+            }
+        }
+        for (Constraint c : problem.mandatory) {
+            if (c.enabled && !select(c.subject)) {
+                return false;
+            }
+        }
+        return search();
+    }
+
+    private void reset() {
+        for (Var v : problem.vars) {
+            v.value = Problem.UNSET;
+        }
+        for (Group g : problem.groups) {
+            g.selected = null;
+        }
+        trailSize = 0;
+    }
+
+    private boolean search() {
+        if (++nodes > budget) {
+            throw new BudgetExceeded();
+        }
+        if (!propagate()) {
+            return false;
+        }
+        Constraint open = firstOpen();
+        if (open == null) {
+            return true;
+        }
+        for (int candidate : open.candidates) {
+            Var v = problem.vars.get(candidate);
+            if (blocked(v)) {
+                continue;
+            }
+            int mark = trailSize;
+            if (select(v) && search()) {
+                return true;
+            }
+            undo(mark);
+            // This branch failed: the candidate is out for the rest of this decision level.
+            v.value = Problem.FALSE;
+            push(v.index);
+        }
+        return false;
+    }
+
+    /** Forces the only remaining candidate of each active dependency; false on a dependency left with none. */
+    private boolean propagate() {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            // Index loop: choosing a bundle may append its dependencies to the list.
+            for (int i = 0; i < problem.dependencies.size(); i++) {
+                Constraint d = problem.dependencies.get(i);
+                if (!d.enabled || d.subject.value != Problem.TRUE) {
+                    continue;
+                }
+                int open = -1;
+                int count = 0;
+                boolean satisfied = false;
+                for (int c : d.candidates) {
+                    Var v = problem.vars.get(c);
+                    if (v.value == Problem.TRUE) {
+                        satisfied = true;
+                        break;
+                    }
+                    if (!blocked(v)) {
+                        open = c;
+                        count++;
+                    }
+                }
+                if (satisfied) {
+                    continue;
+                }
+                if (count == 0) {
+                    return false;
+                }
+                if (count == 1) {
+                    if (!select(problem.vars.get(open))) {
+                        return false;
+                    }
+                    changed = true;
+                }
+            }
+        }
+        return true;
+    }
+
+    private Constraint firstOpen() {
+        for (int i = 0; i < problem.dependencies.size(); i++) {
+            Constraint d = problem.dependencies.get(i);
+            if (d.enabled && d.subject.value == Problem.TRUE && !satisfied(d)) {
+                return d;
+            }
+        }
+        return null;
+    }
+
+    private boolean satisfied(Constraint d) {
+        for (int c : d.candidates) {
+            if (problem.vars.get(c).value == Problem.TRUE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** False, or another member of one of its groups is already chosen. */
+    private boolean blocked(Var v) {
+        if (v.value == Problem.TRUE) {
+            return false;
+        }
+        if (v.value == Problem.FALSE) {
+            return true;
+        }
+        for (Group g : v.groups) {
+            if (g.constraint.enabled && g.selected != null && g.selected != v) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean select(Var v) {
+        if (v.value == Problem.TRUE) {
+            return true;
+        }
+        if (blocked(v)) {
+            return false;
+        }
+        v.value = Problem.TRUE;
+        push(v.index);
+        for (Group g : v.groups) {
+            if (g.constraint.enabled) {
+                g.selected = v;
+                push(-(g.index + 1));
+            }
+        }
+        problem.expand(v);
+        return true;
+    }
+
+    private void push(int entry) {
+        if (trailSize == trail.length) {
+            trail = Arrays.copyOf(trail, trailSize * 2);
+        }
+        trail[trailSize++] = entry;
+    }
+
+    private void undo(int mark) {
+        while (trailSize > mark) {
+            int entry = trail[--trailSize];
+            if (entry >= 0) {
+                problem.vars.get(entry).value = Problem.UNSET;
+            } else {
+                problem.groups.get(-entry - 1).selected = null;
+            }
+        }
+    }
+}
