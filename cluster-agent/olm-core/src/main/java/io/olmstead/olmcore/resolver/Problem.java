@@ -37,6 +37,8 @@ final class Problem {
         final boolean installed;
         final Version version;
         final List<Group> groups = new ArrayList<>(2);
+        /** Dependency constraints whose subject this is (known once expanded). */
+        final List<Constraint> dependencies = new ArrayList<>(2);
         byte value = UNSET;
         boolean expanded;
 
@@ -177,6 +179,7 @@ final class Problem {
     Constraint addDependency(Var subject, int[] candidates, String message) {
         Constraint c = new Constraint(Kind.DEPENDENCY, subject, candidates, null, message);
         dependencies.add(c);
+        subject.dependencies.add(c);
         ordered.add(c);
         return c;
     }

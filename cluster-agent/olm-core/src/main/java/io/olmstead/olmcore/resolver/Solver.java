@@ -157,6 +157,13 @@ final class Solver {
         if (v.value == Problem.FALSE) {
             return true;
         }
+        // A bundle with a dependency nothing can satisfy can never be chosen, whatever else is chosen: a fact
+        // learned once it is first tried, which keeps the search from retrying it under every other decision.
+        for (Constraint d : v.dependencies) {
+            if (d.enabled && d.candidates.length == 0) {
+                return true;
+            }
+        }
         for (Group g : v.groups) {
             if (g.constraint.enabled && g.selected != null && g.selected != v) {
                 return true;
