@@ -1,0 +1,120 @@
+package io.olmstead.controlplane.subscription;
+
+import io.olmstead.controlplane.subscription.SubscriptionSpec.Placement;
+import io.olmstead.controlplane.subscription.SubscriptionSpec.VersionPolicy;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** SQL for fleet subscriptions; mutations take the caller's transaction connection. */
+public final class SubscriptionStore {
+  private static final String COLUMNS = "name, catalog, package, channel, namespace, target_namespaces, "
+      + "placement_selector, placement_clusters, version_kind, version_value, approval, config, team, crd_removal, "
+      + "generation, resource_version, created_by, created_at, updated_at";
+  private static final String GET = "SELECT " + COLUMNS + " FROM subscriptions WHERE name = $1";
+  private static final String LOCK = GET + " FOR UPDATE";
+  private static final String LIST = "SELECT " + COLUMNS + " FROM subscriptions "
+      + "WHERE ($1::text IS NULL OR name > $1) AND ($2::text[] IS NULL OR team = ANY($2)) ORDER BY name LIMIT $3";
+  private static final String ALL = "SELECT " + COLUMNS + " FROM subscriptions ORDER BY name";
+  private static final String INSERT = "INSERT INTO subscriptions (name, catalog, package, channel, namespace, "
+      + "target_namespaces, placement_selector, placement_clusters, version_kind, version_value, approval, config, "
+      + "team, crd_removal, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)";
+  private static final String UPDATE = "UPDATE subscriptions SET catalog = $2, package = $3, channel = $4, "
+      + "namespace = $5, target_namespaces = $6, placement_selector = $7, placement_clusters = $8, "
+      + "version_kind = $9, version_value = $10, approval = $11, config = $12, team = $13, crd_removal = $14, "
+      + "generation = generation + CASE WHEN $15 THEN 1 ELSE 0 END, resource_version = resource_version + 1, "
+      + "updated_at = now() WHERE name = $1";
+  private static final String DELETE = "DELETE FROM subscriptions WHERE name = $1";
+
+  public Future<Optional<Subscription>> get(SqlClient client, String name) {
+    return client.preparedQuery(GET).execute(Tuple.of(name)).map(SubscriptionStore::first);
+  }
+
+  /** Locks the row for the rest of the transaction. */
+  public Future<Optional<Subscription>> lock(SqlConnection tx, String name) {
+    return tx.preparedQuery(LOCK).execute(Tuple.of(name)).map(SubscriptionStore::first);
+  }
+
+  /** Subscriptions by name after {@code afterName}; {@code teams} non-null restricts to those teams. */
+  public Future<List<Subscription>> list(SqlClient client, String afterName, List<String> teams, int limit) {
+    String[] teamArray = teams == null ? null : teams.toArray(new String[0]);
+    return client.preparedQuery(LIST).execute(Tuple.of(afterName, teamArray, limit)).map(SubscriptionStore::all);
+  }
+
+  /** Every subscription (desired-state computation needs them all; there are at most thousands). */
+  public Future<List<Subscription>> all(SqlClient client) {
+    return client.preparedQuery(ALL).execute().map(SubscriptionStore::all);
+  }
+
+  public Future<Void> insert(SqlConnection tx, SubscriptionSpec spec, String createdBy) {
+    Tuple args = specTuple(spec).addString(createdBy);
+    return tx.preparedQuery(INSERT).execute(args).mapEmpty();
+  }
+
+  /** Replaces the spec; the generation grows only when {@code specChanged} (agents ack generations). */
+  public Future<Void> update(SqlConnection tx, SubscriptionSpec spec, boolean specChanged) {
+    return tx.preparedQuery(UPDATE).execute(specTuple(spec).addBoolean(specChanged)).mapEmpty();
+  }
+
+  public Future<Void> delete(SqlConnection tx, String name) {
+    return tx.preparedQuery(DELETE).execute(Tuple.of(name)).mapEmpty();
+  }
+
+  private static Tuple specTuple(SubscriptionSpec s) {
+    return Tuple.tuple()
+        .addString(s.name())
+        .addString(s.catalog())
+        .addString(s.packageName())
+        .addString(s.channel())
+        .addString(s.namespace())
+        .addArrayOfString(s.targetNamespaces().toArray(new String[0]))
+        .addString(s.placement().selector())
+        .addArrayOfString(s.placement().clusters().toArray(new String[0]))
+        .addString(s.version().kind().key())
+        .addString(s.version().value())
+        .addString(s.approval())
+        .addValue(s.config())
+        .addString(s.team())
+        .addString(s.crdRemoval());
+  }
+
+  private static Optional<Subscription> first(RowSet<Row> rows) {
+    var it = rows.iterator();
+    return it.hasNext() ? Optional.of(of(it.next())) : Optional.empty();
+  }
+
+  private static List<Subscription> all(RowSet<Row> rows) {
+    List<Subscription> out = new ArrayList<>(rows.size());
+    rows.forEach(row -> out.add(of(row)));
+    return out;
+  }
+
+  static Subscription of(Row row) {
+    Object config = row.getValue("config");
+    SubscriptionSpec spec = new SubscriptionSpec(
+        row.getString("name"),
+        row.getString("catalog"),
+        row.getString("package"),
+        row.getString("channel"),
+        row.getString("namespace"),
+        Arrays.asList(row.getArrayOfStrings("target_namespaces")),
+        new Placement(row.getString("placement_selector"), Arrays.asList(row.getArrayOfStrings("placement_clusters"))),
+        new VersionPolicy(VersionPolicy.Kind.valueOf(row.getString("version_kind").toUpperCase(Locale.ROOT)),
+            row.getString("version_value")),
+        row.getString("approval"),
+        config instanceof JsonObject json ? json : new JsonObject(),
+        row.getString("team"),
+        row.getString("crd_removal"));
+    return new Subscription(spec, row.getLong("generation"), row.getLong("resource_version"),
+        row.getString("created_by"), row.getOffsetDateTime("created_at"), row.getOffsetDateTime("updated_at"));
+  }
+}
