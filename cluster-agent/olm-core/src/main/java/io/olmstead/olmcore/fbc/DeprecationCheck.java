@@ -54,7 +54,12 @@ final class DeprecationCheck {
         Set<String> refs = new HashSet<>();
         for (int j = 0; j < d.entries().size(); j++) {
             Deprecation.Entry e = d.entries().get(j);
-            String ref = "{Schema:\"" + nullToEmpty(e.schema()) + "\", Name:\"" + nullToEmpty(e.name()) + "\"}";
+            if (e.schema() == null || e.schema().isEmpty()) {
+                issues.add(new ValidationIssue(pkg, null, null,
+                    "schema must be set for deprecation entry [" + j + "] for package \"" + pkg + "\""));
+                continue;
+            }
+            String ref = "declcfg.PackageScopedReference{Schema:\"" + e.schema() + "\", Name:\"" + nullToEmpty(e.name()) + "\"}";
             if (!refs.add(ref)) {
                 issues.add(new ValidationIssue(pkg, null, null,
                     "duplicate deprecation entry " + ref + " for package \"" + pkg + "\""));
@@ -84,7 +89,7 @@ final class DeprecationCheck {
                     + " referenced by entry " + j + " for package \"" + pkg + "\": object schema unknown"));
             }
             if (e.message() == null || e.message().isEmpty()) {
-                issues.add(new ValidationIssue(pkg, null, null, "invalid deprecation: message must be set"));
+                issues.add(new ValidationIssue(pkg, null, null, "deprecation entry [" + j + "] must have a message"));
             }
         }
         return issues.size() == before;

@@ -156,7 +156,7 @@ public final class FbcParser {
             JsonToken t;
             while ((t = p.nextToken()) != null) {
                 JsonLocation start = p.currentTokenLocation();
-                if (t == JsonToken.VALUE_NULL) {
+                if (t == JsonToken.VALUE_NULL || t == JsonToken.VALUE_STRING && p.getText().isEmpty()) {
                     continue; // an empty document between separators
                 }
                 JsonNode blob = reader.readDocument();
