@@ -206,7 +206,7 @@ public final class ChannelGraph {
     public List<ChannelEntry> successorsOf(String installedBundle, Version installedVersion, Version ceilingOrNull) {
         List<ChannelEntry> out = new ArrayList<>(2);
         for (ChannelEntry c : candidates) {
-            if (c.name().equals(installedBundle) || !qualifies(c, installedBundle, installedVersion)) {
+            if (java.util.Objects.equals(c.name(), installedBundle) || !qualifies(c, installedBundle, installedVersion)) {
                 continue;
             }
             if (ceilingOrNull != null) {
