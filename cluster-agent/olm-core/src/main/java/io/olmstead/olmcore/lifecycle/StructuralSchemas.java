@@ -18,6 +18,7 @@ import java.util.Set;
  *       covers {@code x-kubernetes-preserve-unknown-fields} and embedded resources;</li>
  *   <li>{@code metadata}, {@code apiVersion} and {@code kind} at the root are left to the API server.</li>
  * </ul>
+ * Patterns are RE2 (Go) and are translated for Java ({@link GoRegex}); one Java cannot express is dropped.
  * Not reproduced: CEL rules ({@code x-kubernetes-validations}), list-type/map-keys uniqueness, and
  * {@code format} checks (dropped, because a validator stricter than the API server would block safe upgrades).
  */
@@ -51,9 +52,15 @@ final class StructuralSchemas {
             }
             switch (key) {
                 case "properties":
-                case "patternProperties":
                 case "definitions":
-                    out.set(key, convertMap(value, root && key.equals("properties")));
+                    out.set(key, convertMap(value, root && key.equals("properties"), false));
+                    break;
+                case "patternProperties":
+                    out.set(key, convertMap(value, false, true));
+                    break;
+                case "pattern":
+                    // a pattern Java cannot express is dropped: never stricter than the API server
+                    GoRegex.toJava(value.asText()).ifPresent(java -> out.put(key, java));
                     break;
                 case "items":
                 case "additionalProperties":
@@ -85,13 +92,18 @@ final class StructuralSchemas {
         return out;
     }
 
-    private static JsonNode convertMap(JsonNode map, boolean dropRootManaged) {
+    private static JsonNode convertMap(JsonNode map, boolean dropRootManaged, boolean keysArePatterns) {
         if (!map.isObject()) {
             return map;
         }
         ObjectNode out = NODES.objectNode();
         map.fields().forEachRemaining(e -> {
-            if (!(dropRootManaged && ROOT_MANAGED.contains(e.getKey()))) {
+            if (dropRootManaged && ROOT_MANAGED.contains(e.getKey())) {
+                return;
+            }
+            if (keysArePatterns) {
+                GoRegex.toJava(e.getKey()).ifPresent(k -> out.set(k, convert(e.getValue(), false)));
+            } else {
                 out.set(e.getKey(), convert(e.getValue(), false));
             }
         });

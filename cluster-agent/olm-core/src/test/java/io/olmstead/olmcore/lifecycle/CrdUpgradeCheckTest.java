@@ -94,6 +94,7 @@ class CrdUpgradeCheckTest {
                 "'spec':{'type':'object','required':['name'],");
         String dateTime = specSchema("'at':{'type':'string','format':'date-time'}");
         String badPattern = specSchema("'p':{'type':'string','pattern':'(unclosed'}");
+        String rePattern = specSchema("'p':{'type':'string','pattern':'^[a-z[\\\\]]+$'}");
         return Stream.of(
                 Arguments.of("nullable accepts null", nullable, "{'ref':null}", true),
                 Arguments.of("non-nullable object rejects null", notNullable, "{'ref':null}", false),
@@ -108,7 +109,10 @@ class CrdUpgradeCheckTest {
                 Arguments.of("root metadata, apiVersion and kind are left to the API server", required,
                         "{'name':'x'}", true),
                 Arguments.of("formats are not asserted", dateTime, "{'at':'yesterday'}", true),
-                Arguments.of("an unusable pattern blocks instead of throwing", badPattern, "{'p':'x'}", false));
+                Arguments.of("a pattern Java cannot compile is dropped, not turned into a block", badPattern,
+                        "{'p':'x'}", true),
+                Arguments.of("an RE2 pattern is enforced", rePattern, "{'p':'a b'}", false),
+                Arguments.of("an RE2 pattern accepts what RE2 accepts", rePattern, "{'p':'a[b]'}", true));
     }
 
     @ParameterizedTest(name = "{0}")
