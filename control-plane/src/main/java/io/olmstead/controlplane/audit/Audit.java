@@ -1,0 +1,40 @@
+package io.olmstead.controlplane.audit;
+
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes audit_log rows. A successful change writes its row on the change's own connection (same transaction, see
+ * {@link io.olmstead.controlplane.store.Tx}); refused attempts are written on their own, best effort.
+ */
+public final class Audit {
+  private static final Logger LOG = LoggerFactory.getLogger(Audit.class);
+  private static final String INSERT = """
+      INSERT INTO audit_log (actor, action, resource, outcome, detail, request_id) VALUES ($1, $2, $3, $4, $5, $6)
+      """;
+
+  private final Pool pool;
+
+  public Audit(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** Writes the entry with {@code client}: pass the transaction's connection so it commits or rolls back with the change. */
+  public static Future<Void> record(SqlClient client, AuditEntry entry) {
+    return client.preparedQuery(INSERT).execute(Tuple.of(entry.actor(), entry.action(), entry.resource(),
+        entry.outcome(), entry.detail(), entry.requestId())).mapEmpty();
+  }
+
+  /** Records a refused or failed attempt outside any transaction; a failure to record is logged, not propagated. */
+  public Future<Void> recordDenied(AuditEntry entry) {
+    return record(pool, entry).recover(e -> {
+      LOG.warn("request {}: could not audit {} {} ({}): {}", entry.requestId(), entry.outcome(), entry.action(),
+          entry.resource(), e.toString());
+      return Future.succeededFuture();
+    });
+  }
+}

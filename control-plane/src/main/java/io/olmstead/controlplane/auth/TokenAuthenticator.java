@@ -1,0 +1,85 @@
+package io.olmstead.controlplane.auth;
+
+import io.olmstead.controlplane.http.ApiException;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Turns {@code Authorization: Bearer <token>} into a {@link Principal}: SHA-256 of the token looked up in
+ * {@code api_tokens}. Lookups are cached briefly so a busy client costs one query per few seconds; a revocation made
+ * here clears the cache at once, one made on another replica takes effect within the cache lifetime.
+ */
+public final class TokenAuthenticator {
+  static final long CACHE_NANOS = TimeUnit.SECONDS.toNanos(5);
+  private static final int MAX_CACHE_ENTRIES = 10_000;
+  private static final int MAX_TOKEN_LENGTH = 512;
+  private static final String LOOKUP = """
+      SELECT id, name, role, teams FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL
+      """;
+
+  private final Pool pool;
+  private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+
+  private record Cached(Optional<Principal> principal, long expiresAt) {
+  }
+
+  public TokenAuthenticator(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** The principal, or a failed future with a 401 {@link ApiException}. */
+  public Future<Principal> authenticate(String authorization) {
+    Optional<String> token = bearer(authorization);
+    if (token.isEmpty()) {
+      return Future.failedFuture(ApiException.unauthorized("a bearer token is required (Authorization: Bearer <token>)"));
+    }
+    byte[] hash = Tokens.hash(token.get());
+    String key = HexFormat.of().formatHex(hash);
+    Cached cached = cache.get(key);
+    if (cached != null && cached.expiresAt - System.nanoTime() > 0) {
+      return result(cached.principal);
+    }
+    return pool.preparedQuery(LOOKUP).execute(Tuple.of(hash)).map(rows -> {
+      Optional<Principal> principal = rows.size() == 0 ? Optional.empty() : Optional.of(principal(rows.iterator().next()));
+      if (cache.size() >= MAX_CACHE_ENTRIES) {
+        cache.clear();
+      }
+      cache.put(key, new Cached(principal, System.nanoTime() + CACHE_NANOS));
+      return principal;
+    }).compose(TokenAuthenticator::result);
+  }
+
+  /** Forgets every cached lookup (after a token is revoked). */
+  public void invalidateAll() {
+    cache.clear();
+  }
+
+  private static Future<Principal> result(Optional<Principal> principal) {
+    return principal.map(Future::succeededFuture)
+        .orElseGet(() -> Future.failedFuture(ApiException.unauthorized("the token is unknown or revoked")));
+  }
+
+  private static Principal principal(Row row) {
+    String[] teams = row.getArrayOfStrings("teams");
+    return new Principal(row.getUUID("id"), row.getString("name"),
+        Role.fromWire(row.getString("role")).orElse(Role.VIEWER), teams == null ? List.of() : List.of(teams));
+  }
+
+  static Optional<String> bearer(String header) {
+    if (header == null || header.length() < 8 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return Optional.empty();
+    }
+    String token = header.substring(7).trim();
+    if (token.isEmpty() || token.length() > MAX_TOKEN_LENGTH || !token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+      return Optional.empty();
+    }
+    return Optional.of(token);
+  }
+}

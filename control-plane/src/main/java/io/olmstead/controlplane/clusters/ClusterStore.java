@@ -1,0 +1,100 @@
+package io.olmstead.controlplane.clusters;
+
+import io.olmstead.controlplane.auth.Principal;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code clusters} table. Every change bumps {@code resource_version} and sends
+ * {@code NOTIFY} {@value #CHANGED_CHANNEL} with the cluster name (delivered at commit), so agent gateways on any replica
+ * learn that a cluster's labels changed or that it is gone.
+ */
+public final class ClusterStore {
+  public static final String CHANGED_CHANNEL = "olmstead_cluster_changed";
+  private static final String FIND = "SELECT " + Cluster.COLUMNS + " FROM clusters WHERE name = $1";
+  private static final String INSERT = "INSERT INTO clusters (name, labels, status, agent_version, kubernetes_version,"
+      + " facts) VALUES ($1, $2, $3, $4, $5, $6) RETURNING " + Cluster.COLUMNS;
+  private static final String SET_LABELS = "UPDATE clusters SET labels = $2, resource_version = resource_version + 1,"
+      + " updated_at = now() WHERE name = $1 RETURNING " + Cluster.COLUMNS;
+  private static final String DELETE = "DELETE FROM clusters WHERE name = $1";
+  private static final String NOTIFY = "SELECT pg_notify('" + CHANGED_CHANNEL + "', $1)";
+
+  /** What to list: a selector, an optional status, the caller's teams (empty: all), after a name, a page size. */
+  public record Query(LabelSelector selector, Optional<String> status, List<String> teams, Optional<String> after,
+      int limit) {
+  }
+
+  /** Clusters matching the query in name order, at most {@code limit + 1} rows (the extra one says more follow). */
+  public Future<List<Cluster>> page(SqlClient client, Query query) {
+    List<Object> params = new ArrayList<>();
+    StringBuilder sql = new StringBuilder("SELECT ").append(Cluster.COLUMNS).append(" FROM clusters WHERE TRUE");
+    query.after().ifPresent(name -> {
+      params.add(name);
+      sql.append(" AND name > $").append(params.size());
+    });
+    query.status().ifPresent(status -> {
+      params.add(status);
+      sql.append(" AND status = $").append(params.size());
+    });
+    if (!query.teams().isEmpty()) {
+      params.add(query.teams().toArray(new String[0]));
+      sql.append(" AND labels ->> '").append(Principal.TEAM_LABEL).append("' = ANY($").append(params.size())
+          .append("::text[])");
+    }
+    SelectorSql selector = SelectorSql.of(query.selector(), "labels", params.size() + 1);
+    params.addAll(selector.params());
+    sql.append(" AND ").append(selector.sql());
+    params.add(query.limit() + 1);
+    sql.append(" ORDER BY name LIMIT $").append(params.size());
+    return client.preparedQuery(sql.toString()).execute(Tuple.wrap(params)).map(ClusterStore::clusters);
+  }
+
+  public Future<Optional<Cluster>> find(SqlClient client, String name) {
+    return client.preparedQuery(FIND).execute(Tuple.of(name)).map(rows -> first(clusters(rows)));
+  }
+
+  /** The cluster locked until the transaction ends (read-modify-write under {@code If-Match}). */
+  public Future<Optional<Cluster>> findForUpdate(SqlClient client, String name) {
+    return client.preparedQuery(FIND + " FOR UPDATE").execute(Tuple.of(name)).map(rows -> first(clusters(rows)));
+  }
+
+  /** A new cluster (used at enrollment); a duplicate name fails with 23505 (409). */
+  public Future<Cluster> insert(SqlClient client, String name, JsonObject labels, String status, String agentVersion,
+      String kubernetesVersion, JsonObject facts) {
+    return client.preparedQuery(INSERT).execute(Tuple.of(name, labels, status, agentVersion, kubernetesVersion, facts))
+        .map(rows -> clusters(rows).get(0))
+        .compose(cluster -> notifyChanged(client, name).map(cluster));
+  }
+
+  public Future<Cluster> setLabels(SqlClient client, String name, JsonObject labels) {
+    return client.preparedQuery(SET_LABELS).execute(Tuple.of(name, labels)).map(rows -> clusters(rows).get(0))
+        .compose(cluster -> notifyChanged(client, name).map(cluster));
+  }
+
+  public Future<Boolean> delete(SqlClient client, String name) {
+    return client.preparedQuery(DELETE).execute(Tuple.of(name)).map(rows -> rows.rowCount() == 1)
+        .compose(deleted -> notifyChanged(client, name).map(deleted));
+  }
+
+  /** Tells listeners (LISTEN {@value #CHANGED_CHANNEL}) about the cluster once the transaction commits. */
+  public static Future<Void> notifyChanged(SqlClient client, String name) {
+    return client.preparedQuery(NOTIFY).execute(Tuple.of(name)).mapEmpty();
+  }
+
+  private static <T> Optional<T> first(List<T> list) {
+    return list.isEmpty() ? Optional.empty() : Optional.of(list.get(0));
+  }
+
+  private static List<Cluster> clusters(RowSet<Row> rows) {
+    List<Cluster> clusters = new ArrayList<>();
+    rows.forEach(row -> clusters.add(Cluster.of(row)));
+    return clusters;
+  }
+}

@@ -1,0 +1,104 @@
+package io.olmstead.controlplane.enrollment;
+
+import io.olmstead.controlplane.auth.Principal;
+import io.olmstead.controlplane.auth.Tokens;
+import io.olmstead.controlplane.http.ApiContext;
+import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.http.ApiModule;
+import io.olmstead.controlplane.http.ApiRequest;
+import io.olmstead.controlplane.http.Cursors;
+import io.olmstead.controlplane.http.Reply;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * {@code /enrollment-tokens}: create (secret shown once), list, get, revoke. A team-scoped admin's tokens must carry
+ * the {@value Principal#TEAM_LABEL} label of one of its teams, so what enrolls with them lands in that team.
+ */
+public final class EnrollmentModule implements ApiModule {
+  public static final String TOKEN_PREFIX = "olm_enroll_";
+
+  private final EnrollmentTokenStore store = new EnrollmentTokenStore();
+  private ApiContext context;
+
+  @Override
+  public void register(RouterBuilder builder, ApiContext ctx) {
+    this.context = ctx;
+    ApiModule.bind(builder, "createEnrollmentToken", this::create);
+    ApiModule.bind(builder, "listEnrollmentTokens", this::list);
+    ApiModule.bind(builder, "getEnrollmentToken", this::get);
+    ApiModule.bind(builder, "revokeEnrollmentToken", this::revoke);
+  }
+
+  private Future<Reply> create(ApiRequest request) {
+    JsonObject body = request.body();
+    JsonObject labels = body.getJsonObject("labels", new JsonObject());
+    Principal caller = request.principal();
+    if (caller.teamScoped() && !caller.mayAccessTeam(labels.getString(Principal.TEAM_LABEL))) {
+      throw ApiException.forbidden("a team-scoped token must label enrollment tokens with " + Principal.TEAM_LABEL
+          + " set to one of " + caller.teams());
+    }
+    String secret = Tokens.generate(TOKEN_PREFIX);
+    return context.tx().audited(request.audit("enrollment-token.create", "enrollment-tokens"),
+        conn -> store.insert(conn, Tokens.hash(secret), labels, body.getString("clusterName"),
+            body.getInteger("maxUses"), body.getLong("ttlSeconds"), caller.actor()),
+        token -> new JsonObject().put("tokenId", caller.tokenId().toString()).put("created", token.id().toString())
+            .put("labels", labels).put("maxUses", token.maxUses()).put("expiresAt", token.expiresAt().toString()))
+        .map(token -> Reply.created(token.toJson().put("token", secret)));
+  }
+
+  private Future<Reply> list(ApiRequest request) {
+    Optional<JsonArray> after = request.cursor().map(c -> Cursors.decode(c, 2));
+    after.ifPresent(EnrollmentModule::checkCursor);
+    Principal caller = request.principal();
+    int limit = request.limit();
+    return context.tx().read(conn -> store.page(conn, after, limit)).map(rows -> {
+      JsonObject page = Cursors.page(rows, limit, EnrollmentTokenStore.EnrollmentToken::toJson,
+          EnrollmentTokenStore.EnrollmentToken::cursorKey);
+      if (caller.teamScoped()) {
+        JsonArray visible = new JsonArray();
+        rows.stream().limit(limit).filter(t -> caller.mayAccessTeam(t.team())).forEach(t -> visible.add(t.toJson()));
+        page.put("items", visible);
+      }
+      return Reply.ok(page);
+    });
+  }
+
+  private Future<Reply> get(ApiRequest request) {
+    UUID id = UUID.fromString(request.path("id"));
+    Principal caller = request.principal();
+    return context.tx().read(conn -> store.find(conn, id)).map(found -> found
+        .filter(token -> caller.mayAccessTeam(token.team()))
+        .map(token -> Reply.ok(token.toJson()))
+        .orElseThrow(() -> ApiException.notFound("no enrollment token " + id)));
+  }
+
+  private Future<Reply> revoke(ApiRequest request) {
+    UUID id = UUID.fromString(request.path("id"));
+    Principal caller = request.principal();
+    return context.tx().audited(request.audit("enrollment-token.revoke", "enrollment-tokens/" + id),
+        conn -> store.find(conn, id).compose(found -> {
+          if (found.isEmpty() || !caller.mayAccessTeam(found.get().team()) || found.get().revokedAt() != null) {
+            return Future.failedFuture(ApiException.notFound("no live enrollment token " + id));
+          }
+          return store.revoke(conn, id).map(revoked -> revoked.orElseThrow(
+              () -> ApiException.notFound("no live enrollment token " + id)));
+        }), null)
+        .map(token -> Reply.noContent());
+  }
+
+  private static void checkCursor(JsonArray key) {
+    try {
+      OffsetDateTime.parse(key.getString(0));
+      UUID.fromString(key.getString(1));
+    } catch (DateTimeParseException | IllegalArgumentException | ClassCastException | NullPointerException e) {
+      throw ApiException.badRequest("the cursor is not one this server issued", "query.cursor");
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package io.olmstead.controlplane.enrollment;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Enrollment tokens in {@code enrollment_tokens}, stored as SHA-256 digests. {@link #consume} is what the agent
+ * gateway calls at enrollment: it atomically takes one use of a live token.
+ */
+public final class EnrollmentTokenStore {
+  private static final String COLUMNS =
+      "id, labels, cluster_name, max_uses, uses, expires_at, created_by, created_at, revoked_at";
+  private static final String INSERT = """
+      INSERT INTO enrollment_tokens (token_hash, labels, cluster_name, max_uses, expires_at, created_by)
+      VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6) RETURNING""" + " " + COLUMNS;
+  private static final String FIRST_PAGE = "SELECT " + COLUMNS
+      + " FROM enrollment_tokens ORDER BY created_at DESC, id DESC LIMIT $1";
+  private static final String PAGE = "SELECT " + COLUMNS
+      + " FROM enrollment_tokens WHERE (created_at, id) < ($1, $2) ORDER BY created_at DESC, id DESC LIMIT $3";
+  private static final String FIND = "SELECT " + COLUMNS + " FROM enrollment_tokens WHERE id = $1";
+  private static final String REVOKE = "UPDATE enrollment_tokens SET revoked_at = now() WHERE id = $1"
+      + " AND revoked_at IS NULL RETURNING " + COLUMNS;
+  private static final String CONSUME = "UPDATE enrollment_tokens SET uses = uses + 1 WHERE token_hash = $1"
+      + " AND revoked_at IS NULL AND expires_at > now() AND uses < max_uses RETURNING " + COLUMNS;
+
+  /** A stored enrollment token (never its secret). */
+  public record EnrollmentToken(UUID id, JsonObject labels, String clusterName, int maxUses, int uses,
+      OffsetDateTime expiresAt, String createdBy, OffsetDateTime createdAt, OffsetDateTime revokedAt) {
+
+    public JsonObject toJson() {
+      return new JsonObject().put("id", id.toString()).put("labels", labels).put("clusterName", clusterName)
+          .put("maxUses", maxUses).put("uses", uses).put("expiresAt", expiresAt.toString())
+          .put("createdBy", createdBy).put("createdAt", createdAt.toString())
+          .put("revokedAt", revokedAt == null ? null : revokedAt.toString());
+    }
+
+    public JsonArray cursorKey() {
+      return new JsonArray().add(createdAt.toString()).add(id.toString());
+    }
+
+    public String team() {
+      return labels.getString(io.olmstead.controlplane.auth.Principal.TEAM_LABEL);
+    }
+  }
+
+  public Future<EnrollmentToken> insert(SqlClient client, byte[] hash, JsonObject labels, String clusterName,
+      int maxUses, long ttlSeconds, String createdBy) {
+    return client.preparedQuery(INSERT)
+        .execute(Tuple.of(hash, labels, clusterName, maxUses, (double) ttlSeconds, createdBy))
+        .map(rows -> tokens(rows).get(0));
+  }
+
+  /** Tokens after the cursor key {@code (createdAt, id)}, newest first, at most {@code limit + 1}. */
+  public Future<List<EnrollmentToken>> page(SqlClient client, Optional<JsonArray> after, int limit) {
+    Future<RowSet<Row>> rows = after.isEmpty()
+        ? client.preparedQuery(FIRST_PAGE).execute(Tuple.of(limit + 1))
+        : client.preparedQuery(PAGE).execute(Tuple.of(OffsetDateTime.parse(after.get().getString(0)),
+            UUID.fromString(after.get().getString(1)), limit + 1));
+    return rows.map(EnrollmentTokenStore::tokens);
+  }
+
+  public Future<Optional<EnrollmentToken>> find(SqlClient client, UUID id) {
+    return client.preparedQuery(FIND).execute(Tuple.of(id)).map(rows -> first(tokens(rows)));
+  }
+
+  /** Revokes a live token; empty when there is none with this id or it was already revoked. */
+  public Future<Optional<EnrollmentToken>> revoke(SqlClient client, UUID id) {
+    return client.preparedQuery(REVOKE).execute(Tuple.of(id)).map(rows -> first(tokens(rows)));
+  }
+
+  /**
+   * Takes one use of the token with this digest when it is live (not revoked, not expired, uses left); empty otherwise.
+   * Run it in the enrollment's transaction so a failed enrollment gives the use back.
+   */
+  public Future<Optional<EnrollmentToken>> consume(SqlClient client, byte[] hash) {
+    return client.preparedQuery(CONSUME).execute(Tuple.of(hash)).map(rows -> first(tokens(rows)));
+  }
+
+  private static <T> Optional<T> first(List<T> list) {
+    return list.isEmpty() ? Optional.empty() : Optional.of(list.get(0));
+  }
+
+  private static List<EnrollmentToken> tokens(RowSet<Row> rows) {
+    List<EnrollmentToken> tokens = new ArrayList<>();
+    for (Row row : rows) {
+      Object labels = row.getValue("labels");
+      tokens.add(new EnrollmentToken(row.getUUID("id"), labels instanceof JsonObject json ? json : new JsonObject(),
+          row.getString("cluster_name"), row.getInteger("max_uses"), row.getInteger("uses"),
+          row.getOffsetDateTime("expires_at"), row.getString("created_by"), row.getOffsetDateTime("created_at"),
+          row.getOffsetDateTime("revoked_at")));
+    }
+    return tokens;
+  }
+}

@@ -1,0 +1,79 @@
+package io.olmstead.controlplane.http;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * A failure meant for the client: status, stable code and a detail safe to show. Handlers and stores fail their
+ * futures with it; {@link ApiFailureHandler} turns it into the problem document.
+ */
+public final class ApiException extends RuntimeException {
+  private final int status;
+  private final String code;
+  private final String title;
+  private final JsonArray errors;
+
+  public ApiException(int status, String code, String title, String detail, JsonArray errors) {
+    super(detail, null, false, false);
+    this.status = status;
+    this.code = code;
+    this.title = title;
+    this.errors = errors;
+  }
+
+  public static ApiException badRequest(String detail) {
+    return new ApiException(400, "bad-request", "Bad Request", detail, null);
+  }
+
+  public static ApiException badRequest(String detail, String field) {
+    return new ApiException(400, "bad-request", "Bad Request", detail, new JsonArray()
+        .add(new JsonObject().put("field", field).put("message", detail)));
+  }
+
+  public static ApiException unauthorized(String detail) {
+    return new ApiException(401, "unauthorized", "Unauthorized", detail, null);
+  }
+
+  public static ApiException forbidden(String detail) {
+    return new ApiException(403, "forbidden", "Forbidden", detail, null);
+  }
+
+  public static ApiException notFound(String detail) {
+    return new ApiException(404, "not-found", "Not Found", detail, null);
+  }
+
+  public static ApiException conflict(String detail) {
+    return new ApiException(409, "conflict", "Conflict", detail, null);
+  }
+
+  public static ApiException preconditionFailed(String detail) {
+    return new ApiException(412, "precondition-failed", "Precondition Failed", detail, null);
+  }
+
+  public static ApiException bodyTooLarge(long limit) {
+    return new ApiException(413, "body-too-large", "Payload Too Large",
+        "the request body is over the limit of " + limit + " bytes", null);
+  }
+
+  public static ApiException unsupportedMediaType(String detail) {
+    return new ApiException(415, "unsupported-media-type", "Unsupported Media Type", detail, null);
+  }
+
+  /** 422 with every problem listed ({@code field} is a JSON pointer into the body). */
+  public static ApiException validationFailed(String detail, JsonArray errors) {
+    return new ApiException(422, "validation-failed", "Unprocessable Content", detail, errors);
+  }
+
+  public int status() {
+    return status;
+  }
+
+  public String code() {
+    return code;
+  }
+
+  public JsonObject toProblem() {
+    JsonObject problem = Problems.problem(status, code, title, getMessage());
+    return errors == null || errors.isEmpty() ? problem : Problems.withErrors(problem, errors);
+  }
+}

@@ -1,0 +1,86 @@
+package io.olmstead.controlplane.http;
+
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.HttpException;
+import io.vertx.openapi.validation.ValidatorException;
+import io.vertx.pgclient.PgException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The one place API failures become problem documents; 5xx bodies name only the request id, never internals. */
+public final class ApiFailureHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(ApiFailureHandler.class);
+
+  private ApiFailureHandler() {
+  }
+
+  public static void handle(RoutingContext ctx) {
+    JsonObject problem = toProblem(ctx);
+    int status = problem.getInteger("status");
+    String requestId = RequestIds.of(ctx);
+    problem.put("requestId", requestId);
+    if (status >= 500) {
+      LOG.error("request {} {} {} failed", requestId, ctx.request().method(), safePath(ctx), ctx.failure());
+    } else if (LOG.isDebugEnabled()) {
+      LOG.debug("request {} {} {} -> {} {}", requestId, ctx.request().method(), safePath(ctx), status,
+          problem.getString("code"));
+    }
+    if (status == 413) {
+      // The rest of an oversized body is not worth reading.
+      ctx.response().putHeader("connection", "close");
+    }
+    Problems.send(ctx.response(), problem);
+  }
+
+  static JsonObject toProblem(RoutingContext ctx) {
+    Throwable failure = ctx.failure();
+    if (failure instanceof ApiException api) {
+      return api.toProblem();
+    }
+    if (failure instanceof ValidatorException validation) {
+      return ValidationProblems.toProblem(validation).toProblem();
+    }
+    if (failure instanceof PgException pg) {
+      ApiException mapped = fromDatabase(pg);
+      if (mapped != null) {
+        return mapped.toProblem();
+      }
+    }
+    int status = failure instanceof HttpException http ? http.getStatusCode() : ctx.statusCode();
+    return byStatus(status);
+  }
+
+  /** Constraint violations are the client's doing (a duplicate, a value no check caught); anything else is ours. */
+  public static ApiException fromDatabase(PgException e) {
+    String state = e.getSqlState();
+    if (state == null) {
+      return null;
+    }
+    return switch (state) {
+      case "23505" -> ApiException.conflict("an object with this name or key already exists");
+      case "23503" -> ApiException.conflict("the object is referenced by or refers to another object");
+      case "22001", "22P02", "23514", "22003", "22023" -> ApiException.badRequest("a value is out of range or malformed");
+      default -> null;
+    };
+  }
+
+  private static JsonObject byStatus(int status) {
+    return switch (status) {
+      case 400 -> ApiException.badRequest("the request is malformed").toProblem();
+      case 401 -> ApiException.unauthorized("a valid bearer token is required").toProblem();
+      case 403 -> ApiException.forbidden("not allowed").toProblem();
+      case 404 -> ApiException.notFound("no such resource").toProblem();
+      case 413 -> new ApiException(413, "body-too-large", "Payload Too Large", "the request body is over the limit",
+          null).toProblem();
+      case 415 -> ApiException.unsupportedMediaType("the content type is not accepted here").toProblem();
+      default -> Problems.problem(500, "internal", "Internal Server Error",
+          "the server could not complete the request; it has been logged");
+    };
+  }
+
+  private static String safePath(RoutingContext ctx) {
+    String path = ctx.request().path();
+    return path == null ? "/" : path.length() > 200 ? path.substring(0, 200) + "..." : path;
+  }
+}

@@ -1,0 +1,156 @@
+package io.olmstead.controlplane.http;
+
+import io.olmstead.controlplane.audit.Audit;
+import io.olmstead.controlplane.audit.AuditEntry;
+import io.olmstead.controlplane.auth.Principal;
+import io.olmstead.controlplane.auth.TokenAuthenticator;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.openapi.contract.OpenAPIContract;
+import io.vertx.openapi.contract.Operation;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Everything an API request passes before schema validation, in order: find the operation, check the content type
+ * (415), the declared length (413), the bearer token (401) and the role (403); then read a JSON body within the limit
+ * (413) and check it is sane JSON (400). Raw-body operations get the request still paused, for their handler to stream.
+ */
+public final class ApiGate {
+  public static final String POLICY_KEY = "olmstead.policy";
+  public static final String PRINCIPAL_KEY = "olmstead.principal";
+
+  private final OpenAPIContract openApi;
+  private final ApiContract contract;
+  private final TokenAuthenticator authenticator;
+  private final Audit audit;
+  private final long jsonBodyLimit;
+  private final BodyHandler bodyHandler;
+
+  public ApiGate(OpenAPIContract openApi, ApiContract contract, TokenAuthenticator authenticator, Audit audit,
+      long jsonBodyLimit) {
+    this.openApi = openApi;
+    this.contract = contract;
+    this.authenticator = authenticator;
+    this.audit = audit;
+    this.jsonBodyLimit = jsonBodyLimit;
+    this.bodyHandler = BodyHandler.create(false).setBodyLimit(jsonBodyLimit).setHandleFileUploads(false);
+  }
+
+  /** Content type, length and credentials; the request stays paused while the token is looked up. */
+  public void admit(RoutingContext ctx) {
+    HttpServerRequest request = ctx.request();
+    Operation operation = openApi.findOperation(request.path(), request.method());
+    Optional<OperationPolicy> found = operation == null ? Optional.empty() : contract.policy(operation.getOperationId());
+    if (found.isEmpty()) {
+      ctx.next();
+      return;
+    }
+    OperationPolicy policy = found.get();
+    ctx.put(POLICY_KEY, policy);
+    request.pause();
+    checkContent(request, policy);
+    if (!policy.apiTokenAuth()) {
+      ctx.next();
+      return;
+    }
+    authenticator.authenticate(request.getHeader(HttpHeaders.AUTHORIZATION))
+        .onSuccess(principal -> authorize(ctx, policy, principal))
+        .onFailure(ctx::fail);
+  }
+
+  private void authorize(RoutingContext ctx, OperationPolicy policy, Principal principal) {
+    ctx.put(PRINCIPAL_KEY, principal);
+    if (policy.role().isPresent() && !principal.role().includes(policy.role().get())) {
+      ApiException denied = ApiException.forbidden("operation " + policy.operationId() + " needs the "
+          + policy.role().get().wireName() + " role; this token is " + principal.role().wireName());
+      if (policy.mutation()) {
+        audit.recordDenied(new AuditEntry(principal.actor(), policy.operationId(), ctx.request().path(),
+            AuditEntry.DENIED, new JsonObject().put("reason", "role"), RequestIds.of(ctx)));
+      }
+      ctx.fail(denied);
+      return;
+    }
+    ctx.next();
+  }
+
+  /** Reads and checks a JSON body; raw bodies are left for the handler; bodies of body-less operations are drained. */
+  public void readBody(RoutingContext ctx) {
+    OperationPolicy policy = ctx.get(POLICY_KEY);
+    if (policy == null || policy.rawBody()) {
+      ctx.next();
+    } else if (policy.jsonBody()) {
+      bodyHandler.handle(ctx);
+    } else {
+      ctx.request().resume();
+      ctx.next();
+    }
+  }
+
+  /** Runs after {@link #readBody}: the JSON must be sane before the schema sees it. */
+  public void checkJson(RoutingContext ctx) {
+    OperationPolicy policy = ctx.get(POLICY_KEY);
+    if (policy != null && policy.jsonBody() && ctx.body() != null && ctx.body().buffer() != null
+        && ctx.body().length() > 0) {
+      JsonBodyGuard.check(ctx.body().buffer());
+    } else if (policy != null && policy.jsonBody() && policy.bodyRequired()) {
+      throw ApiException.badRequest("a request body is required");
+    }
+    ctx.next();
+  }
+
+  private void checkContent(HttpServerRequest request, OperationPolicy policy) {
+    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    boolean chunked = request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
+    long declared = parseLength(length);
+    boolean hasBody = chunked || declared > 0;
+    if (!policy.acceptsBody()) {
+      return;
+    }
+    if (!hasBody) {
+      if (policy.bodyRequired()) {
+        throw ApiException.badRequest("a request body is required");
+      }
+      return;
+    }
+    String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
+    if (type == null || !accepts(policy, type)) {
+      throw ApiException.unsupportedMediaType("Content-Type " + (type == null ? "(none)" : "'" + abbreviate(type) + "'")
+          + " is not accepted here; use one of " + String.join(", ", policy.mediaTypes().stream().sorted().toList()));
+    }
+    if (policy.jsonBody() && declared > jsonBodyLimit) {
+      throw ApiException.bodyTooLarge(jsonBodyLimit);
+    }
+  }
+
+  static boolean accepts(OperationPolicy policy, String contentType) {
+    String[] parts = contentType.split(";");
+    String mime = parts[0].trim().toLowerCase(Locale.ROOT);
+    for (int i = 1; i < parts.length; i++) {
+      String[] param = parts[i].trim().split("=", 2);
+      if (param[0].trim().equalsIgnoreCase("charset")
+          && (param.length < 2 || !param[1].trim().replace("\"", "").equalsIgnoreCase("utf-8"))) {
+        return false;
+      }
+    }
+    return policy.mediaTypes().contains(mime);
+  }
+
+  private static long parseLength(String length) {
+    if (length == null) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(length.trim());
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest("Content-Length is not a number");
+    }
+  }
+
+  private static String abbreviate(String value) {
+    return value.length() > 100 ? value.substring(0, 100) + "..." : value;
+  }
+}

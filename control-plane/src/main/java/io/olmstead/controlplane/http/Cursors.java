@@ -1,0 +1,48 @@
+package io.olmstead.controlplane.http;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Opaque keyset cursors: the sort key of the last item of a page, as base64url JSON. Keyset pages stay stable under
+ * concurrent inserts (an item present for the whole walk is returned exactly once), which offsets do not.
+ */
+public final class Cursors {
+  private Cursors() {
+  }
+
+  public static String encode(JsonArray key) {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(key.encode().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The key inside a cursor, checked to have {@code size} elements; 400 for anything a client made up. */
+  public static JsonArray decode(String cursor, int size) {
+    try {
+      JsonArray key = new JsonArray(new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8));
+      if (key.size() != size) {
+        throw new IllegalArgumentException("wrong cursor size");
+      }
+      return key;
+    } catch (IllegalArgumentException | DecodeException | ClassCastException e) {
+      throw ApiException.badRequest("the cursor is not one this server issued", "query.cursor");
+    }
+  }
+
+  /**
+   * A page from rows fetched with {@code LIMIT limit + 1}: {@code {items, nextCursor}}, where the extra row only tells
+   * that another page exists.
+   */
+  public static <T> JsonObject page(List<T> rows, int limit, Function<T, JsonObject> toJson, Function<T, JsonArray> key) {
+    List<T> items = rows.size() > limit ? rows.subList(0, limit) : rows;
+    List<JsonObject> json = new ArrayList<>(items.size());
+    items.forEach(item -> json.add(toJson.apply(item)));
+    String next = rows.size() > limit ? encode(key.apply(items.get(items.size() - 1))) : null;
+    return new JsonObject().put("items", new JsonArray(json)).put("nextCursor", next);
+  }
+}

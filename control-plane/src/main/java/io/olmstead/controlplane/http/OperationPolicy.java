@@ -1,0 +1,39 @@
+package io.olmstead.controlplane.http;
+
+import io.olmstead.controlplane.auth.Role;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the gate enforces for one operation, read from the spec: the least role ({@code x-olmstead-role}), the security
+ * scheme, the accepted request media types and whether the handler streams the body itself ({@code x-olmstead-raw-body}).
+ */
+public record OperationPolicy(
+    String operationId,
+    String method,
+    String path,
+    Optional<Role> role,
+    String securityScheme,
+    Set<String> mediaTypes,
+    boolean bodyRequired,
+    boolean rawBody) {
+
+  public static final String API_TOKEN = "apiToken";
+
+  public boolean acceptsBody() {
+    return !mediaTypes.isEmpty();
+  }
+
+  /** A body the router reads (bounded) and validates against the schema. */
+  public boolean jsonBody() {
+    return acceptsBody() && !rawBody;
+  }
+
+  public boolean apiTokenAuth() {
+    return API_TOKEN.equals(securityScheme);
+  }
+
+  public boolean mutation() {
+    return !method.equals("GET") && !method.equals("HEAD");
+  }
+}

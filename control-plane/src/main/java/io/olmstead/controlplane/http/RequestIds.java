@@ -1,0 +1,29 @@
+package io.olmstead.controlplane.http;
+
+import io.vertx.ext.web.RoutingContext;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/** Gives every API request an id (the caller's {@code X-Request-Id} when sane), echoed back and used in logs and audit. */
+public final class RequestIds {
+  public static final String HEADER = "X-Request-Id";
+  public static final String KEY = "olmstead.requestId";
+  private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+  private RequestIds() {
+  }
+
+  public static void handle(RoutingContext ctx) {
+    String incoming = ctx.request().getHeader(HEADER);
+    String id = incoming != null && SANE.matcher(incoming).matches() ? incoming : UUID.randomUUID().toString();
+    ctx.put(KEY, id);
+    ctx.response().putHeader(HEADER, id);
+    ctx.next();
+  }
+
+  /** The id of this request, or "-" outside the API router. */
+  public static String of(RoutingContext ctx) {
+    String id = ctx.get(KEY);
+    return id == null ? "-" : id;
+  }
+}
