@@ -1,7 +1,6 @@
 package io.olmstead.olmcore.resolver;
 
 import io.olmstead.olmcore.fbc.Bundle;
-import io.olmstead.olmcore.fbc.Gvk;
 import io.olmstead.olmcore.semver.Version;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -89,6 +88,8 @@ final class Problem {
         final Group group;
         private final String message;
         boolean enabled = true;
+        /** A candidate last seen chosen: checked first, since a satisfied dependency mostly stays satisfied. */
+        Var witness;
 
         Constraint(Kind kind, Var subject, int[] candidates, Group group, String message) {
             this.kind = kind;
@@ -123,7 +124,8 @@ final class Problem {
     final List<Constraint> dependencies = new ArrayList<>();
     /** Every constraint except the at-most-one groups, in creation order (the order messages are listed in). */
     final List<Constraint> ordered = new ArrayList<>();
-    private final Map<String, Group> groupsByKey = new HashMap<>();
+    private final Map<String, Group> packageGroups = new HashMap<>();
+    private final Map<String, Group> apiGroups = new HashMap<>();
     private final Expander expander;
 
     Problem(Expander expander) {
@@ -137,28 +139,29 @@ final class Problem {
         return v;
     }
 
+    /** A bundle variable; {@code apiSubjects} are its provided APIs as {@code Kind (group/version)}. */
     Var addBundleVar(String id, String packageName, Bundle bundle, String catalog, String channel, boolean installed,
-                                      Version version, List<Gvk> provides) {
+                     Version version, List<String> apiSubjects) {
         Var v = new Var(vars.size(), id, packageName, bundle, catalog, channel, installed, version);
         vars.add(v);
         if (packageName != null) {
-            join(v, "package\u0000" + packageName, packageName, true);
+            join(v, packageGroups, packageName, true);
         }
-        for (Gvk gvk : provides) {
-            String subject = gvk.kind() + " (" + gvk.group() + "/" + gvk.version() + ")";
-            join(v, "gvk\u0000" + subject, subject, false);
+        for (String subject : apiSubjects) {
+            join(v, apiGroups, subject, false);
         }
         return v;
     }
 
-    private void join(Var v, String key, String subject, boolean isPackage) {
-        Group g = groupsByKey.computeIfAbsent(key, k -> {
-            Group created = new Group(groups.size(), subject, isPackage);
-            created.constraint = new Constraint(Kind.AT_MOST_ONE, null, null, created, null);
-            groups.add(created);
-            return created;
-        });
-        if (!g.members.contains(v)) {
+    private void join(Var v, Map<String, Group> byKey, String subject, boolean isPackage) {
+        Group g = byKey.get(subject);
+        if (g == null) {
+            g = new Group(groups.size(), subject, isPackage);
+            g.constraint = new Constraint(Kind.AT_MOST_ONE, null, null, g, null);
+            groups.add(g);
+            byKey.put(subject, g);
+        }
+        if (!v.groups.contains(g)) {
             g.members.add(v);
             v.groups.add(g);
         }

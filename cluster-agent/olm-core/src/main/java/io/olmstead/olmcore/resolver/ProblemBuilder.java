@@ -6,7 +6,6 @@ import io.olmstead.olmcore.fbc.ChannelEntry;
 import io.olmstead.olmcore.fbc.Gvk;
 import io.olmstead.olmcore.fbc.PackageRequirement;
 import io.olmstead.olmcore.graph.ChannelGraph;
-import io.olmstead.olmcore.resolver.CatalogIndex.ChannelView;
 import io.olmstead.olmcore.resolver.Problem.Var;
 import io.olmstead.olmcore.semver.Version;
 import io.olmstead.olmcore.semver.VersionException;
@@ -67,7 +66,7 @@ final class ProblemBuilder implements Problem.Expander {
             Bundle bundle = findInstalledBundle(op);
             Version version = bundle != null && bundle.version().isPresent() ? bundle.version().get() : ZERO;
             Var v = problem.addBundleVar("@existing/" + op.bundleName(), op.packageName(), bundle, op.catalog(), op.channel(),
-                    true, version, bundle == null ? List.of() : bundle.providedGvks());
+                true, version, bundle == null ? List.of() : CatalogIndex.subjects(bundle.providedGvks()));
             installedVars.add(v);
             boolean owned = requests.stream().anyMatch(r -> r != null && op.packageName() != null && op.packageName().equals(r.packageName()));
             if (!owned) {
@@ -173,10 +172,20 @@ final class ProblemBuilder implements Problem.Expander {
         pkg.bundle(bundleName).ifPresent(b -> out.add(bundleVar(source, channel, b)));
     }
 
+    /**
+     * The variable of a catalog bundle. One per bundle and catalog even when several channels carry it (they are
+     * the same bundle, and one bundle per package holds anyway); it keeps the channel it was first offered in,
+     * which is the subscription's channel or the most preferred one.
+     */
     private Var bundleVar(CatalogSource source, String channel, Bundle b) {
-        String id = source.name() + "/" + channel + "/" + b.name();
-        return bundleVars.computeIfAbsent(id, k -> problem.addBundleVar(k, b.packageName(), b, source.name(), channel, false,
-                b.version().orElse(null), b.providedGvks()));
+        String key = source.name() + "\u0000" + b.packageName() + "\u0000" + b.name();
+        Var v = bundleVars.get(key);
+        if (v == null) {
+            v = problem.addBundleVar(source.name() + "/" + channel + "/" + b.name(), b.packageName(), b, source.name(),
+                channel, false, b.version().orElse(null), indexes.apply(source).gvkSubjects(b));
+            bundleVars.put(key, v);
+        }
+        return v;
     }
 
     private static String describe(List<Var> candidates) {
@@ -222,12 +231,10 @@ final class ProblemBuilder implements Problem.Expander {
             List<Var> out = new ArrayList<>();
             installedVars.stream().filter(c -> req.packageName().equals(c.packageName)).filter(inRange).forEach(out::add);
             for (CatalogSource source : catalogOrder(dependent.catalog)) {
-                for (ChannelView channel : indexes.apply(source).channels(req.packageName())) {
-                    for (Bundle b : channel.bundles()) {
-                        Var c = bundleVar(source, channel.name(), b);
-                        if (inRange.test(c)) {
-                            out.add(c);
-                        }
+                for (CatalogIndex.Candidate c : indexes.apply(source).packageCandidates(req.packageName())) {
+                    Version version = c.bundle().version().orElse(null);
+                    if (version != null && range.contains(version) && !isInstalled(c.bundle())) {
+                        out.add(bundleVar(source, c.channel(), c.bundle()));
                     }
                 }
             }
@@ -245,26 +252,24 @@ final class ProblemBuilder implements Problem.Expander {
                 }
             }
             for (CatalogSource source : catalogOrder(dependent.catalog)) {
-                CatalogIndex index = indexes.apply(source);
-                List<ChannelView> channels = new ArrayList<>();
-                for (String provider : index.providersOf(gvk)) {
-                    if (!provider.equals(dependent.packageName)) {
-                        channels.addAll(index.channels(provider));
-                    }
-                }
-                // Upstream order within a catalog: default channels first, then by package, then by channel name.
-                channels.sort(Comparator.comparing((ChannelView c) -> !c.isDefault()).thenComparing(ChannelView::packageName)
-                        .thenComparing(ChannelView::name));
-                for (ChannelView channel : channels) {
-                    for (Bundle b : channel.bundles()) {
-                        if (b.providedGvks().contains(gvk)) {
-                            out.add(bundleVar(source, channel.name(), b));
-                        }
+                for (CatalogIndex.Candidate c : indexes.apply(source).gvkCandidates(gvk)) {
+                    if (!c.bundle().packageName().equals(dependent.packageName) && !isInstalled(c.bundle())) {
+                        out.add(bundleVar(source, c.channel(), c.bundle()));
                     }
                 }
             }
             return indices(out);
         });
+    }
+
+    /** The installed copy of a bundle is its candidate; offering the catalog copy too would "install" it again. */
+    private boolean isInstalled(Bundle b) {
+        for (Var v : installedVars) {
+            if (b.name().equals(bundleNameOf(v)) && b.packageName().equals(v.packageName)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private List<CatalogSource> catalogOrder(String preferred) {

@@ -99,21 +99,28 @@ final class Solver {
                 if (!d.enabled || d.subject.value != Problem.TRUE) {
                     continue;
                 }
+                if (d.witness != null && d.witness.value == Problem.TRUE) {
+                    continue;
+                }
                 int open = -1;
                 int count = 0;
                 boolean satisfied = false;
                 for (int c : d.candidates) {
                     Var v = problem.vars.get(c);
                     if (v.value == Problem.TRUE) {
+                        d.witness = v;
                         satisfied = true;
                         break;
                     }
                     if (!blocked(v)) {
                         open = c;
-                        count++;
+                        // Two open candidates: nothing to propagate, whether or not a later one is chosen.
+                        if (++count > 1) {
+                            break;
+                        }
                     }
                 }
-                if (satisfied) {
+                if (satisfied || count > 1) {
                     continue;
                 }
                 if (count == 0) {
@@ -141,8 +148,13 @@ final class Solver {
     }
 
     private boolean satisfied(Constraint d) {
+        if (d.witness != null && d.witness.value == Problem.TRUE) {
+            return true;
+        }
         for (int c : d.candidates) {
-            if (problem.vars.get(c).value == Problem.TRUE) {
+            Var v = problem.vars.get(c);
+            if (v.value == Problem.TRUE) {
+                d.witness = v;
                 return true;
             }
         }
