@@ -108,14 +108,6 @@ public final class CatalogValidator {
                     channelError(pkg, c.name(), e.name(), "invalid bundle \"" + e.name() + "\": skip[" + i + "] is empty");
                 }
             }
-            if (e.skipRange() != null) {
-                try {
-                    io.olmstead.olmcore.semver.VersionRange.parse(e.skipRange());
-                } catch (VersionException ex) {
-                    channelError(pkg, c.name(), e.name(), "invalid bundle \"" + e.name() + "\": invalid skipRange \""
-                        + e.skipRange() + "\": " + ex.getMessage());
-                }
-            }
         }
     }
 
@@ -149,10 +141,13 @@ public final class CatalogValidator {
             if (!pkg.equals(propPkg)) {
                 bundleError(pkg, name, "package \"" + pkg + "\" does not match \"olm.package\" property \"" + propPkg + "\"");
             }
-            try {
-                Version.parse(b.versionText() == null ? "" : b.versionText());
-            } catch (VersionException ex) {
-                bundleError(pkg, name, "error parsing bundle \"" + name + "\" version \"" + b.versionText() + "\": " + ex.getMessage());
+            if (b.version().isEmpty()) {
+                try {
+                    Version.parse(b.versionText() == null ? "" : b.versionText());
+                } catch (VersionException ex) {
+                    bundleError(pkg, name, "error parsing bundle \"" + name + "\" version \"" + b.versionText() + "\": "
+                        + ex.getMessage());
+                }
             }
         }
         PropertyCheck.check(b, (msg) -> bundleError(pkg, name, "invalid bundle \"" + name + "\": " + msg));
@@ -190,6 +185,9 @@ public final class CatalogValidator {
                     + "\" for olm.channel entries [" + String.join(" ", new java.util.TreeSet<>(missing)) + "]");
             }
             ChannelGraph g = ChannelGraph.of(c, versions);
+            g.skipRangeErrors().forEach((entry, err) -> channelError(pkg, c.name(), entry, "invalid bundle \"" + entry
+                + "\": invalid skipRange \"" + c.entries().stream().filter(x -> entry.equals(x.name())).findFirst()
+                    .map(ChannelEntry::skipRange).orElse("") + "\": " + err));
             for (String err : g.errors()) {
                 channelError(pkg, c.name(), null, "invalid channel \"" + c.name() + "\": " + err);
             }

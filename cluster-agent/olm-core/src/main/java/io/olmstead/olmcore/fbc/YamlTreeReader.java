@@ -26,6 +26,8 @@ final class YamlTreeReader {
     private final ParseLimits limits;
     private final long maxNodes;
     private final Map<String, Anchored> anchors = new HashMap<>();
+    /** Keys repeat in every blob; sharing one String per key (as Jackson's JSON parser does) saves heap. */
+    private final Map<String, String> keys = new HashMap<>();
     private int aliases;
     private long nodes;
 
@@ -90,7 +92,7 @@ final class YamlTreeReader {
             if (t != JsonToken.FIELD_NAME) {
                 throw error("unexpected token " + t + " in mapping");
             }
-            String key = parser.currentName();
+            String key = canonical(parser.currentName());
             if (o.has(key)) {
                 throw error("duplicate key \"" + key + "\"");
             }
@@ -109,6 +111,14 @@ final class YamlTreeReader {
             a.add(read(t, depth + 1));
         }
         return a;
+    }
+
+    private String canonical(String key) {
+        if (key.length() > 64 || keys.size() > 10_000) {
+            return key;
+        }
+        String known = keys.putIfAbsent(key, key);
+        return known == null ? key : known;
     }
 
     private JsonNode alias(String name) throws FbcException {

@@ -29,6 +29,7 @@ public final class ChannelGraph {
     private final Map<String, ChannelEntry> byName;
     private final Map<String, Version> versions;
     private final Map<String, VersionRange> skipRanges;
+    private final Map<String, String> skipRangeErrors;
     private final String head;
     private final List<String> errors;
     private final List<ChannelEntry> candidates;
@@ -42,6 +43,7 @@ public final class ChannelGraph {
         Map<String, ChannelEntry> map = new LinkedHashMap<>(entries.size() * 2);
         Set<String> skipped = new HashSet<>();
         Map<String, VersionRange> ranges = new HashMap<>();
+        Map<String, String> rangeErrors = new LinkedHashMap<>();
         for (ChannelEntry e : entries) {
             if (map.putIfAbsent(e.name(), e) != null) {
                 errs.add("duplicate entry \"" + e.name() + "\"");
@@ -52,13 +54,16 @@ public final class ChannelGraph {
                     ranges.put(e.name(), VersionRange.parse(e.skipRange()));
                 } catch (VersionException ex) {
                     // reported per bundle by CatalogValidator; an unparsable range matches nothing here
+                    rangeErrors.putIfAbsent(e.name(), ex.getMessage());
                 } catch (RuntimeException ex) {
                     // defensive: a range parser bug must not escape the graph API
+                    rangeErrors.putIfAbsent(e.name(), String.valueOf(ex.getMessage()));
                 }
             }
         }
         this.byName = Collections.unmodifiableMap(map);
         this.skipRanges = ranges;
+        this.skipRangeErrors = Collections.unmodifiableMap(rangeErrors);
         String h = null;
         if (entries.isEmpty()) {
             errs.add("channel must contain at least one bundle");
@@ -186,6 +191,11 @@ public final class ChannelGraph {
 
     public Optional<ChannelEntry> entry(String bundle) {
         return Optional.ofNullable(bundle == null ? null : byName.get(bundle));
+    }
+
+    /** Entries whose skipRange does not parse, with the parser's message (such a range matches nothing). */
+    public Map<String, String> skipRangeErrors() {
+        return skipRangeErrors;
     }
 
     /** Entries from the head down the replaces chain, without entries any other entry skips. */

@@ -13,6 +13,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RealCatalogTest {
 
     private final FbcParser parser = new FbcParser();
+    private static DeclarativeConfig derived;
+
+    /** The derived catalog is the largest input: parsed once for both modes. */
+    private DeclarativeConfig derived() throws FbcException {
+        if (derived == null) {
+            derived = parser.parseDirectory(SharedCatalogs.require("derived-all-history"));
+        }
+        return derived;
+    }
 
     @Test
     void communityYamlDirectoryParsesAndValidatesCleanInStrictMode() throws Exception {
@@ -44,7 +53,7 @@ class RealCatalogTest {
 
     @Test
     void derivedHistoryIsRejectedInStrictMode() throws Exception {
-        DeclarativeConfig cfg = parser.parseDirectory(SharedCatalogs.require("derived-all-history"));
+        DeclarativeConfig cfg = derived();
         ValidationResult r = CatalogValidator.validate(cfg, ValidationMode.STRICT);
 
         assertThat(r.catalog()).isEmpty();
@@ -53,7 +62,7 @@ class RealCatalogTest {
 
     @Test
     void derivedHistoryInLenientModeReportsItsInvalidChannelsAndKeepsTheRest() throws Exception {
-        DeclarativeConfig cfg = parser.parseDirectory(SharedCatalogs.require("derived-all-history"));
+        DeclarativeConfig cfg = derived();
         ValidationResult r = CatalogValidator.validate(cfg, ValidationMode.LENIENT);
 
         assertThat(r.errors()).isEmpty();
