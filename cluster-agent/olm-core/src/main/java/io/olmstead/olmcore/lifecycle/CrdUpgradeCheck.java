@@ -73,6 +73,9 @@ public final class CrdUpgradeCheck {
         Map<String, JsonSchema> schemas = new HashMap<>();
         List<String> failures = new ArrayList<>();
         for (JsonNode cr : resources) {
+            if (cr == null || !cr.isObject()) {
+                continue;
+            }
             String apiVersion = cr.path("apiVersion").asText();
             int slash = apiVersion.lastIndexOf('/');
             String crGroup = slash < 0 ? "" : apiVersion.substring(0, slash);

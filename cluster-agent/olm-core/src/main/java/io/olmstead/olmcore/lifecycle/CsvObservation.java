@@ -1,6 +1,9 @@
 package io.olmstead.olmcore.lifecycle;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * The facts {@link CsvPhaseRules} decides from. Text fields hold the problem's message and are {@code null}
@@ -26,7 +29,8 @@ public record CsvObservation(CsvPhase currentPhase, String replacedBy, boolean r
     public CsvObservation {
         currentPhase = currentPhase == null ? CsvPhase.NONE : currentPhase;
         upgrade = upgrade == null ? UpgradeDecision.allow() : upgrade;
-        deployments = deployments == null ? List.of() : List.copyOf(deployments);
+        deployments = deployments == null ? List.of()
+                : deployments.stream().filter(Objects::nonNull).collect(Collectors.toUnmodifiableList());
     }
 
     /** A CSV in {@code phase} whose requirements are met and whose objects have not been applied yet. */
@@ -71,7 +75,7 @@ public record CsvObservation(CsvPhase currentPhase, String replacedBy, boolean r
     public CsvObservation withApplied(DeploymentState... observed) {
         return new CsvObservation(currentPhase, replacedBy, replacementSucceeded, unsupportedOperatorGroup,
                 invalidInstallModes, invalidInstallStrategy, unmetRequirements, upgrade, true, apiRejection,
-                List.of(observed));
+                observed == null ? List.of() : Arrays.asList(observed));
     }
 
     /** Objects missing or changed on the cluster (or never applied). */

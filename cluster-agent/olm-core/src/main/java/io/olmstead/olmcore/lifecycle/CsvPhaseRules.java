@@ -25,6 +25,9 @@ public final class CsvPhaseRules {
 
     /** The status the CSV should have given {@code o}. */
     public static CsvStatus next(CsvObservation o) {
+        if (o == null) {
+            return status(CsvPhase.PENDING, CsvReason.REQUIREMENTS_UNKNOWN, "requirements not yet checked");
+        }
         if (o.replacedBy() != null) {
             return o.replacementSucceeded()
                     ? status(CsvPhase.DELETING, CsvReason.REPLACED,

@@ -164,6 +164,19 @@ class CrdUpgradeCheckTest {
     }
 
     @Test
+    void toleratesMalformedInput() {
+        JsonNode updated = crd(List.of("v1"), "v1:true:" + MIN3);
+        List<JsonNode> odd = new java.util.ArrayList<>();
+        odd.add(null);
+        odd.add(Json.of("'text'"));
+        odd.add(Json.of("{'apiVersion':7}"));
+        assertThat(CrdUpgradeCheck.check(Json.of("[]"), updated, odd).safe()).isTrue();
+        assertThat(CrdUpgradeCheck.check(null, null, null).safe()).isTrue();
+        assertThat(CrdUpgradeCheck.check(Json.of("{'status':{'storedVersions':['v1']}}"), Json.of("{}"), List.of())
+                .errors()).hasSize(1);
+    }
+
+    @Test
     void firstInstallWithoutResourcesIsSafe() {
         CrdUpgradeResult result = CrdUpgradeCheck.check(null, crd(List.of(), "v1:true:" + MIN3), List.of());
         assertThat(result.safe()).isTrue();

@@ -104,6 +104,14 @@ class CsvPhaseRulesTest {
     }
 
     @Test
+    void treatsAMissingObservationAsRequirementsUnknown() {
+        assertThat(CsvPhaseRules.next(null)).isEqualTo(
+                new CsvStatus(PENDING, CsvReason.REQUIREMENTS_UNKNOWN, "requirements not yet checked"));
+        assertThat(CsvPhaseRules.next(CsvObservation.in(INSTALLING).withApplied(available("a"), null)).phase())
+                .isEqualTo(SUCCEEDED);
+    }
+
+    @Test
     void mapsWireNamesBothWays() {
         for (CsvPhase p : CsvPhase.values()) {
             assertThat(CsvPhase.fromWireName(p.wireName())).contains(p);

@@ -148,6 +148,27 @@ class VersionPropertiesTest {
     }
 
     @Provide
+    Arbitrary<String> rangeLikeText() {
+        return Arbitraries.strings().withChars("0123456789.-+xX*<>=! |^~vaZ\t").ofMaxLength(30);
+    }
+
+    @Property(tries = 3000)
+    void parsingArbitraryTextOnlyEverThrowsVersionException(@ForAll("rangeLikeText") String text) {
+        try {
+            VersionRange range = VersionRange.parse(text);
+            assertThat(range.toString()).isEqualTo(text);
+            range.contains(Version.of(1, 2, 3));
+        } catch (VersionException expected) {
+            assertThat(expected.getMessage()).startsWith("Could not parse Range");
+        }
+        try {
+            assertThat(Version.parse(text).toString()).isEqualTo(text);
+        } catch (VersionException expected) {
+            assertThat(expected.getMessage()).isNotBlank();
+        }
+    }
+
+    @Provide
     Arbitrary<String> wildcardOperators() {
         return Arbitraries.of(OPERATORS);
     }
