@@ -14,6 +14,23 @@ class RealCatalogTest {
 
     private final FbcParser parser = new FbcParser();
     private static DeclarativeConfig derived;
+    private static DeclarativeConfig communityYaml;
+    private static DeclarativeConfig communityJsonl;
+
+    private DeclarativeConfig communityYaml() throws FbcException {
+        if (communityYaml == null) {
+            communityYaml = parser.parseDirectory(SharedCatalogs.require("community-v4.20"));
+        }
+        return communityYaml;
+    }
+
+    private DeclarativeConfig communityJsonl() throws Exception {
+        if (communityJsonl == null) {
+            Path jsonl = SharedCatalogs.require("community-v4.20.jsonl");
+            communityJsonl = parser.parse(jsonl.getFileName().toString(), Files.readAllBytes(jsonl));
+        }
+        return communityJsonl;
+    }
 
     /** The derived catalog is the largest input: parsed once for both modes. */
     private DeclarativeConfig derived() throws FbcException {
@@ -25,7 +42,7 @@ class RealCatalogTest {
 
     @Test
     void communityYamlDirectoryParsesAndValidatesCleanInStrictMode() throws Exception {
-        DeclarativeConfig cfg = parser.parseDirectory(SharedCatalogs.require("community-v4.20"));
+        DeclarativeConfig cfg = communityYaml();
         ValidationResult r = CatalogValidator.validate(cfg, ValidationMode.STRICT);
 
         assertThat(r.errors()).isEmpty();
@@ -38,8 +55,7 @@ class RealCatalogTest {
 
     @Test
     void communityJsonlGivesTheSameCatalogAsTheYamlDirectory() throws Exception {
-        Path jsonl = SharedCatalogs.require("community-v4.20.jsonl");
-        DeclarativeConfig cfg = parser.parse(jsonl.getFileName().toString(), Files.readAllBytes(jsonl));
+        DeclarativeConfig cfg = communityJsonl();
         ValidationResult r = CatalogValidator.validate(cfg, ValidationMode.STRICT);
 
         assertThat(r.errors()).isEmpty();
@@ -49,6 +65,22 @@ class RealCatalogTest {
         assertThat(c.bundleCount()).isEqualTo(803);
         assertThat(cfg.channels().stream().mapToInt(ch -> ch.entries().size()).sum()).isEqualTo(929);
         assertEveryChannelHeadExists(c);
+    }
+
+    @Test
+    void yamlAndJsonlCarryTheSameBlobsIncludingUnquotedTimestampsAsText() throws Exception {
+        java.util.Map<String, Bundle> fromJson = communityJsonl().bundles().stream()
+            .collect(Collectors.toMap(b -> b.packageName() + "/" + b.name(), b -> b));
+
+        assertThat(communityYaml().bundles()).hasSize(fromJson.size()).allSatisfy(y -> {
+            Bundle j = fromJson.get(y.packageName() + "/" + y.name());
+            assertThat(j).isNotNull();
+            assertThat(y.image()).isEqualTo(j.image());
+            assertThat(y.properties()).isEqualTo(j.properties());
+            assertThat(y.relatedImages()).isEqualTo(j.relatedImages());
+        });
+        assertThat(communityYaml().channels()).containsExactlyInAnyOrderElementsOf(communityJsonl().channels());
+        assertThat(communityYaml().packages()).containsExactlyInAnyOrderElementsOf(communityJsonl().packages());
     }
 
     @Test
