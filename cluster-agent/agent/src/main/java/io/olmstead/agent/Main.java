@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 /** The agent's command line; the commands that run the agent are added by the agent runtime. */
 @Command(name = "olmstead-agent", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Olmstead cluster agent: runs the OLM reconciliation core in a guest cluster.",
-    synopsisSubcommandLabel = "COMMAND")
+    synopsisSubcommandLabel = "COMMAND",
+    subcommands = {io.olmstead.agent.hollow.HollowCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -36,7 +36,7 @@ public final class ServerOptions {
     }
     if (bindHost != null) {
       config = new ControlPlaneConfig(bindHost, config.port(), config.database(), config.dbPoolSize(),
-          config.migrateOnStart(), config.adminToken(), config.maxBodyBytes());
+          config.migrateOnStart(), config.adminToken(), config.maxBodyBytes(), config.agent());
     }
     if (dbUrl != null) {
       config = config.withDatabase(DatabaseSettings.parse(dbUrl,

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.config;
 
+import io.olmstead.controlplane.agentgateway.GatewaySettings;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,7 +16,8 @@ public record ControlPlaneConfig(
     int dbPoolSize,
     boolean migrateOnStart,
     Optional<String> adminToken,
-    long maxBodyBytes) {
+    long maxBodyBytes,
+    GatewaySettings agent) {
 
   public static final String PORT = "OLMSTEAD_PORT";
   public static final String BIND_HOST = "OLMSTEAD_BIND_HOST";
@@ -29,7 +31,14 @@ public record ControlPlaneConfig(
 
   /** Every environment variable the control plane reads; deploy manifests are checked against this list. */
   public static final Set<String> ENVIRONMENT =
-      Set.of(PORT, BIND_HOST, DB_URL, DB_USER, DB_PASSWORD, DB_POOL_SIZE, DB_MIGRATE, ADMIN_TOKEN, MAX_BODY_BYTES);
+      union(Set.of(PORT, BIND_HOST, DB_URL, DB_USER, DB_PASSWORD, DB_POOL_SIZE, DB_MIGRATE, ADMIN_TOKEN,
+          MAX_BODY_BYTES), GatewaySettings.ENVIRONMENT);
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    java.util.Set<String> all = new java.util.HashSet<>(a);
+    all.addAll(b);
+    return Set.copyOf(all);
+  }
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
@@ -58,21 +67,23 @@ public record ControlPlaneConfig(
         env.positiveInt(DB_POOL_SIZE, 8),
         env.bool(DB_MIGRATE, true),
         env.string(ADMIN_TOKEN),
-        env.positiveLong(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES));
+        env.positiveLong(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
+        GatewaySettings.fromEnvironment(environment));
   }
 
   public ControlPlaneConfig withPort(int newPort) {
-    return new ControlPlaneConfig(bindHost, newPort, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes);
+    return new ControlPlaneConfig(bindHost, newPort, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
+        agent);
   }
 
   public ControlPlaneConfig withDatabase(DatabaseSettings settings) {
     return new ControlPlaneConfig(bindHost, port, Optional.of(settings), dbPoolSize, migrateOnStart, adminToken,
-        maxBodyBytes);
+        maxBodyBytes, agent);
   }
 
   public ControlPlaneConfig withAdminToken(String token) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, Optional.ofNullable(token),
-        maxBodyBytes);
+        maxBodyBytes, agent);
   }
 
   /** The database, or a clear error naming the setting when none is configured. */

@@ -1,0 +1,303 @@
+package io.olmstead.agent.channel;
+
+import io.olmstead.apispec.protocol.Ack;
+import io.olmstead.apispec.protocol.AgentMessage;
+import io.olmstead.apispec.protocol.Approve;
+import io.olmstead.apispec.protocol.CloseReason;
+import io.olmstead.apispec.protocol.Desired;
+import io.olmstead.apispec.protocol.Heartbeat;
+import io.olmstead.apispec.protocol.Hello;
+import io.olmstead.apispec.protocol.ProtocolCodec;
+import io.olmstead.apispec.protocol.ProtocolException;
+import io.olmstead.apispec.protocol.ProtocolVersions;
+import io.olmstead.apispec.protocol.Status;
+import io.olmstead.apispec.protocol.StatusAck;
+import io.olmstead.apispec.protocol.SubscriptionStatus;
+import io.olmstead.apispec.protocol.Welcome;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketConnectOptions;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's end of the channel: enrolls when it holds only a token, keeps one WebSocket open (reconnecting with
+ * exponential backoff and jitter), acks desired state after handing it to the {@link ChannelListener}, and reports
+ * status: the newest entry per subscription, a {@code full} report after every (re)connect. All state lives on one
+ * Vert.x context; the public methods may be called from any thread.
+ */
+public final class ChannelClient {
+  private static final Logger LOG = LoggerFactory.getLogger(ChannelClient.class);
+
+  private final Vertx vertx;
+  private final Context context;
+  private final WebSocketClient wsClient;
+  private final Enroller enroller;
+  private final ChannelOptions options;
+  private final CredentialStorage credentials;
+  private final ChannelListener listener;
+  private final Backoff backoff;
+  private final StatusBuffer status = new StatusBuffer();
+
+  private WebSocket ws;
+  private boolean welcomed;
+  private boolean stopped = true;
+  private boolean flushScheduled;
+  private long nextSeq = 1;
+  private long heartbeatTimer = -1;
+  private long lastHeardNanos;
+  private int heartbeatSeconds = 15;
+  private volatile long lastGeneration;
+  private volatile long lastAckedSeq;
+  private volatile boolean connected;
+  private volatile String lastCloseReason;
+
+  public ChannelClient(Vertx vertx, HttpClient http, WebSocketClient wsClient, ChannelOptions options,
+      CredentialStorage credentials, ChannelListener listener) {
+    this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
+    this.wsClient = wsClient;
+    this.enroller = new Enroller(http);
+    this.options = options;
+    this.credentials = credentials;
+    this.listener = listener;
+    this.backoff = new Backoff(options.minBackoff(), options.maxBackoff());
+  }
+
+  public void start() {
+    context.runOnContext(v -> {
+      if (stopped) {
+        stopped = false;
+        connect();
+      }
+    });
+  }
+
+  /** Stops for good: closes the connection and does not reconnect. */
+  public Future<Void> stop() {
+    Promise<Void> done = Promise.promise();
+    context.runOnContext(v -> {
+      stopped = true;
+      cancelHeartbeat();
+      (ws == null ? Future.<Void>succeededFuture() : ws.close((short) 1000, "agent stopping")).onComplete(done);
+    });
+    return done.future();
+  }
+
+  /** Records the newest status of one subscription; sent soon when connected, else after the next connect. */
+  public void report(SubscriptionStatus subscription) {
+    context.runOnContext(v -> {
+      status.put(subscription);
+      scheduleFlush();
+    });
+  }
+
+  /** Replaces the agent's whole status (subscriptions not listed are gone); the next report is full. */
+  public void replaceAll(Collection<SubscriptionStatus> subscriptions) {
+    List<SubscriptionStatus> copy = List.copyOf(subscriptions);
+    context.runOnContext(v -> {
+      status.replaceAll(copy);
+      scheduleFlush();
+    });
+  }
+
+  public boolean isConnected() {
+    return connected;
+  }
+
+  public long lastGeneration() {
+    return lastGeneration;
+  }
+
+  public long lastAckedSeq() {
+    return lastAckedSeq;
+  }
+
+  public Optional<String> lastCloseReason() {
+    return Optional.ofNullable(lastCloseReason);
+  }
+
+  public String clusterName() {
+    return options.clusterName();
+  }
+
+  private void connect() {
+    if (stopped) {
+      return;
+    }
+    Optional<String> credential = credentials.load();
+    if (credential.isEmpty()) {
+      if (options.enrollmentToken() == null) {
+        LOG.error("cluster {}: no credential and no enrollment token; retrying later", options.clusterName());
+        retry(backoff.maxMillis());
+        return;
+      }
+      enroller.enroll(options).onComplete(ar -> {
+        if (ar.succeeded()) {
+          credentials.save(ar.result());
+          LOG.info("cluster {}: enrolled", options.clusterName());
+          connect();
+        } else {
+          LOG.warn("cluster {}: {}", options.clusterName(), ar.cause().getMessage());
+          retry(backoff.nextMillis());
+        }
+      });
+      return;
+    }
+    WebSocketConnectOptions connect = new WebSocketConnectOptions()
+        .setAbsoluteURI(options.connectUri().toString())
+        .putHeader("Authorization", "Bearer " + credential.get());
+    wsClient.connect(connect).onComplete(ar -> {
+      if (ar.failed()) {
+        if (ar.cause() instanceof UpgradeRejectedException rejected && rejected.getStatus() == 401
+            && options.enrollmentToken() != null) {
+          // The credential was revoked or replaced: enroll again if the token still allows it.
+          credentials.clear();
+        }
+        LOG.debug("cluster {}: connect failed: {}", options.clusterName(), ar.cause().toString());
+        retry(backoff.nextMillis());
+        return;
+      }
+      opened(ar.result());
+    });
+  }
+
+  private void retry(long delayMillis) {
+    if (!stopped) {
+      vertx.setTimer(delayMillis, id -> context.runOnContext(v -> connect()));
+    }
+  }
+
+  private void opened(WebSocket socket) {
+    ws = socket;
+    welcomed = false;
+    lastHeardNanos = System.nanoTime();
+    socket.textMessageHandler(this::onText);
+    socket.exceptionHandler(e -> LOG.debug("cluster {}: {}", options.clusterName(), e.toString()));
+    socket.closeHandler(v -> closed(socket));
+    send(new Hello(ProtocolVersions.CURRENT, null, options.agentVersion(), ProtocolVersions.SUPPORTED,
+        options.facts(), nextSeq - 1));
+    // A control plane that never answers hello is treated like a dead connection.
+    vertx.setTimer(10_000, id -> {
+      if (ws == socket && !welcomed) {
+        socket.close((short) CloseReason.HELLO_REQUIRED.code(), "no welcome");
+      }
+    });
+  }
+
+  private void closed(WebSocket socket) {
+    if (ws != socket) {
+      return;
+    }
+    ws = null;
+    connected = false;
+    welcomed = false;
+    cancelHeartbeat();
+    Short code = socket.closeStatusCode();
+    String reason = socket.closeReason();
+    lastCloseReason = reason;
+    listener.onDisconnected(code == null ? 1006 : code, reason);
+    if (stopped) {
+      return;
+    }
+    boolean hopeless = code != null && CloseReason.ofCode(code).map(r -> !r.reconnect()).orElse(false);
+    if (code != null && code == CloseReason.CREDENTIAL_REVOKED.code() && options.enrollmentToken() != null) {
+      credentials.clear();
+    }
+    LOG.info("cluster {}: disconnected ({} {})", options.clusterName(), code, reason);
+    retry(hopeless ? backoff.maxMillis() : backoff.nextMillis());
+  }
+
+  private void onText(String text) {
+    lastHeardNanos = System.nanoTime();
+    AgentMessage message;
+    try {
+      message = ProtocolCodec.decode(text);
+    } catch (ProtocolException e) {
+      ws.close((short) e.reason().code(), e.reason().describe(e.getMessage()));
+      return;
+    }
+    if (message instanceof Welcome welcome) {
+      onWelcome(welcome);
+    } else if (message instanceof Desired desired) {
+      if (desired.generation() > lastGeneration) {
+        lastGeneration = desired.generation();
+        listener.onDesired(desired);
+      }
+      send(new Ack(ProtocolVersions.CURRENT, null, desired.generation()));
+    } else if (message instanceof StatusAck ack) {
+      lastAckedSeq = Math.max(lastAckedSeq, ack.seq());
+    } else if (message instanceof Approve approve) {
+      listener.onApprove(approve);
+    } else if (!(message instanceof Heartbeat)) {
+      LOG.debug("cluster {}: ignoring {}", options.clusterName(), message.type());
+    }
+  }
+
+  private void onWelcome(Welcome welcome) {
+    welcomed = true;
+    connected = true;
+    backoff.reset();
+    nextSeq = Math.max(nextSeq, welcome.lastStatusSeq() + 1);
+    heartbeatSeconds = Math.max(1, welcome.heartbeatSeconds());
+    startHeartbeat();
+    listener.onConnected(welcome);
+    if (status.known()) {
+      sendStatus(true);
+    }
+  }
+
+  private void scheduleFlush() {
+    if (flushScheduled || !connected) {
+      return;
+    }
+    flushScheduled = true;
+    vertx.setTimer(Math.max(1, options.statusFlushDelay().toMillis()), id -> context.runOnContext(v -> {
+      flushScheduled = false;
+      if (connected && status.hasChanges()) {
+        sendStatus(status.needsFull());
+      }
+    }));
+  }
+
+  private void sendStatus(boolean full) {
+    List<SubscriptionStatus> items = status.take(full);
+    send(new Status(ProtocolVersions.CURRENT, null, null, nextSeq++, full, items));
+  }
+
+  private void send(AgentMessage message) {
+    if (ws != null && !ws.isClosed()) {
+      ws.writeTextMessage(ProtocolCodec.encode(message));
+    }
+  }
+
+  private void startHeartbeat() {
+    cancelHeartbeat();
+    heartbeatTimer = vertx.setPeriodic(heartbeatSeconds * 1000L, id -> context.runOnContext(v -> {
+      if (ws == null) {
+        return;
+      }
+      if (System.nanoTime() - lastHeardNanos > heartbeatSeconds * 3_000_000_000L) {
+        ws.close((short) CloseReason.HEARTBEAT_TIMEOUT.code(), "control plane silent");
+        return;
+      }
+      send(new Heartbeat(ProtocolVersions.CURRENT, null));
+    }));
+  }
+
+  private void cancelHeartbeat() {
+    if (heartbeatTimer >= 0) {
+      vertx.cancelTimer(heartbeatTimer);
+      heartbeatTimer = -1;
+    }
+  }
+}

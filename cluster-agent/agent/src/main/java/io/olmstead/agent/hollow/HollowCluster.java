@@ -1,0 +1,78 @@
+package io.olmstead.agent.hollow;
+
+import io.olmstead.agent.channel.ChannelClient;
+import io.olmstead.agent.channel.ChannelListener;
+import io.olmstead.apispec.protocol.Desired;
+import io.olmstead.apispec.protocol.DesiredSubscription;
+import io.olmstead.apispec.protocol.SubscriptionStatus;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A pretend cluster behind one real channel client: each desired subscription is reported Installing, then after
+ * {@code readyAfter} Succeeded at its {@code maxVersion} (or Failed, with probability {@code failureRate}).
+ */
+final class HollowCluster implements ChannelListener {
+  private final Vertx vertx;
+  private final long readyAfterMillis;
+  private final double failureRate;
+  private final Map<String, SubscriptionStatus> state = new HashMap<>();
+  private final Map<String, Long> timers = new HashMap<>();
+  private ChannelClient client;
+
+  HollowCluster(Vertx vertx, long readyAfterMillis, double failureRate) {
+    this.vertx = vertx;
+    this.readyAfterMillis = readyAfterMillis;
+    this.failureRate = failureRate;
+  }
+
+  void attach(ChannelClient channel) {
+    this.client = channel;
+  }
+
+  @Override
+  public void onDesired(Desired desired) {
+    Map<String, DesiredSubscription> wanted = new HashMap<>();
+    desired.subscriptions().forEach(s -> wanted.put(s.name(), s));
+    state.keySet().removeIf(name -> !wanted.containsKey(name));
+    timers.entrySet().removeIf(e -> {
+      if (!wanted.containsKey(e.getKey())) {
+        vertx.cancelTimer(e.getValue());
+        return true;
+      }
+      return false;
+    });
+    for (DesiredSubscription s : wanted.values()) {
+      SubscriptionStatus now = state.get(s.name());
+      String target = s.maxVersion();
+      if (target == null || (now != null && target.equals(now.targetVersion()))) {
+        continue;
+      }
+      state.put(s.name(), new SubscriptionStatus(s.name(), now == null ? null : now.installedBundle(),
+          now == null ? null : now.installedVersion(), target, "Installing", "InstallWaiting",
+          "hollow install of " + target, List.of(), s.generation()));
+      Long old = timers.put(s.name(), vertx.setTimer(Math.max(1, readyAfterMillis), id -> finish(s)));
+      if (old != null) {
+        vertx.cancelTimer(old);
+      }
+    }
+    client.replaceAll(new ArrayList<>(state.values()));
+  }
+
+  private void finish(DesiredSubscription s) {
+    timers.remove(s.name());
+    boolean failed = failureRate > 0 && ThreadLocalRandom.current().nextDouble() < failureRate;
+    String bundle = s.packageName() + ".v" + s.maxVersion();
+    SubscriptionStatus done = failed
+        ? new SubscriptionStatus(s.name(), null, null, s.maxVersion(), "Failed", "InstallCheckFailed",
+            "hollow failure (simulated)", List.of(), s.generation())
+        : new SubscriptionStatus(s.name(), bundle, s.maxVersion(), s.maxVersion(), "Succeeded", "InstallSucceeded",
+            "install strategy completed with no errors", List.of(), s.generation());
+    state.put(s.name(), done);
+    client.report(done);
+  }
+}

@@ -1,0 +1,197 @@
+package io.olmstead.controlplane.agentgateway;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.olmstead.apispec.protocol.Approve;
+import io.olmstead.apispec.protocol.CloseReason;
+import io.olmstead.apispec.protocol.Hello;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The control plane's side of the agent channel: enrollment, the WebSocket endpoint, desired-state push, status
+ * ingestion, presence (heartbeats, disconnect window) and change notifications across replicas.
+ */
+public final class AgentGateway {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentGateway.class);
+  private static final String AUDIT =
+      "INSERT INTO audit_log (actor, action, resource, outcome, detail) VALUES ($1, $2, $3, $4, $5)";
+
+  private final Vertx vertx;
+  private final Pool pool;
+  private final GatewaySettings settings;
+  private final SessionRegistry sessions = new SessionRegistry();
+  private final GatewayMetrics metrics;
+  private final CredentialStore credentials;
+  private final ChannelStateStore state;
+  private final DesiredPublisher publisher;
+  private final StatusIngestor ingestor;
+  private final ChangeListener listener;
+  private final List<Long> timers = new ArrayList<>();
+  private volatile BiConsumer<String, Long> ackObserver = (cluster, generation) -> { };
+
+  public AgentGateway(Vertx vertx, Pool pool, PgConnectOptions database, MeterRegistry registry,
+      GatewaySettings settings) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.settings = settings;
+    this.metrics = new GatewayMetrics(registry, sessions::size);
+    this.credentials = new CredentialStore(pool);
+    this.state = new ChannelStateStore(pool);
+    this.publisher = new DesiredPublisher(vertx, new FleetLoader(pool), state, sessions);
+    this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings);
+    this.listener = new ChangeListener(vertx, database, this::onChange, this::resync);
+  }
+
+  /** Starts listening for changes and the periodic presence and resync tasks. */
+  public Future<Void> start() {
+    long presenceMillis = Math.max(500, TimeUnit.SECONDS.toMillis(settings.heartbeatSeconds()) / 3);
+    timers.add(vertx.setPeriodic(presenceMillis, id -> presence()));
+    timers.add(vertx.setPeriodic(TimeUnit.SECONDS.toMillis(settings.resyncSeconds()), id -> resync()));
+    return listener.start().recover(e -> {
+      // The periodic resync still converges; notifications come back when the subscriber reconnects.
+      LOG.warn("change notifications unavailable at start: {}", e.toString());
+      return Future.succeededFuture();
+    });
+  }
+
+  /** Mounts the agent endpoints; the WebSocket route is outside the OpenAPI binding (it is not a JSON exchange). */
+  public void mount(Router router) {
+    router.post("/api/v1/agent/enroll").handler(BodyHandler.create().setBodyLimit(64 * 1024))
+        .handler(enrollHandler());
+    router.get("/api/v1/agent/connect").handler(new ConnectHandler(this));
+    router.get("/api/v1/agent/catalogs/:digest").handler(new CatalogContentHandler(pool, credentials));
+  }
+
+  /** The handler of operationId enrollAgent, for binding from the OpenAPI router (expects a parsed JSON body). */
+  public EnrollHandler enrollHandler() {
+    return new EnrollHandler(new Enrollment(pool), metrics);
+  }
+
+  /** Closes every agent connection (agents reconnect to another replica) and stops listening. */
+  public Future<Void> close() {
+    timers.forEach(vertx::cancelTimer);
+    sessions.all().forEach(s -> s.close(CloseReason.SHUTTING_DOWN, "control plane stopping"));
+    return listener.close().recover(e -> Future.succeededFuture());
+  }
+
+  public CredentialStore credentials() {
+    return credentials;
+  }
+
+  public int connectedAgents() {
+    return sessions.size();
+  }
+
+  /** Test and benchmark hook: observes every desired-state ack (cluster, generation) received on this replica. */
+  public void onAck(BiConsumer<String, Long> observer) {
+    this.ackObserver = observer;
+  }
+
+  GatewaySettings settings() {
+    return settings;
+  }
+
+  GatewayMetrics metrics() {
+    return metrics;
+  }
+
+  StatusIngestor ingestor() {
+    return ingestor;
+  }
+
+  Future<Long> attach(AgentSession session, Hello hello) {
+    return state.attach(session.cluster(), session.id(), settings.replica(), hello);
+  }
+
+  void ready(AgentSession session) {
+    sessions.register(session).ifPresent(old -> old.close(CloseReason.REPLACED, "a newer connection took over"));
+    publisher.clusterChanged(session.cluster());
+    sendApprovals(session);
+  }
+
+  void closed(AgentSession session) {
+    sessions.remove(session);
+    if (session.isReadyOnce()) {
+      state.detach(session.cluster(), session.id())
+          .onFailure(e -> LOG.warn("cluster {}: not marked disconnected: {}", session.cluster(), e.toString()));
+    }
+  }
+
+  void acked(AgentSession session, long generation) {
+    ackObserver.accept(session.cluster(), generation);
+  }
+
+  void wrongCluster(AgentSession session, String claimed) {
+    LOG.warn("cluster {}: status claimed to be for cluster {}; connection closed", session.cluster(), claimed);
+    JsonObject detail = new JsonObject().put("claimedCluster", claimed.length() > 253 ? claimed.substring(0, 253)
+        : claimed).put("session", session.id());
+    pool.preparedQuery(AUDIT).execute(Tuple.of("cluster:" + session.cluster(), "agent.status",
+            "clusters/" + session.cluster(), "rejected-wrong-cluster", detail))
+        .onFailure(e -> LOG.error("audit of a wrong-cluster report failed", e));
+  }
+
+  private void onChange(ChangeListener.Change change) {
+    switch (change.kind()) {
+      case "subscription", "catalog" -> publisher.fleetChanged();
+      case "cluster" -> publisher.clusterChanged(change.id());
+      case "credential" -> sessions.get(change.id()).ifPresent(this::recheckCredential);
+      case "approval" -> sessions.get(change.id()).ifPresent(this::sendApprovals);
+      default -> LOG.debug("ignoring change {}", change);
+    }
+  }
+
+  private void recheckCredential(AgentSession session) {
+    credentials.revokedAmong(List.of(new CredentialStore.Held(session.cluster(), session.credentialHash())))
+        .onSuccess(revoked -> {
+          if (revoked.contains(session.cluster())) {
+            session.close(CloseReason.CREDENTIAL_REVOKED, "the cluster's credential was revoked or replaced");
+          }
+        });
+  }
+
+  private void sendApprovals(AgentSession session) {
+    state.approvals(session.cluster()).onSuccess(approvals -> approvals.forEach((subscription, bundle) ->
+        session.send(new Approve(session.protocol(), null, subscription, bundle))));
+  }
+
+  /** Full resync: notifications may have been missed (subscriber reconnect, another replica's change, clock). */
+  private void resync() {
+    publisher.fleetChanged();
+    List<CredentialStore.Held> held = sessions.all().stream()
+        .map(s -> new CredentialStore.Held(s.cluster(), s.credentialHash())).toList();
+    credentials.revokedAmong(held).onSuccess(revoked -> revoked.forEach(cluster -> sessions.get(cluster)
+        .ifPresent(s -> s.close(CloseReason.CREDENTIAL_REVOKED, "the cluster's credential was revoked"))));
+  }
+
+  private void presence() {
+    long now = System.nanoTime();
+    long window = TimeUnit.SECONDS.toNanos(settings.disconnectSeconds());
+    List<String> heard = new ArrayList<>();
+    for (AgentSession s : sessions.all()) {
+      if (now - s.lastHeardNanos() > window) {
+        s.close(CloseReason.HEARTBEAT_TIMEOUT, "silent for over " + settings.disconnectSeconds() + "s");
+      } else if (s.isReady() && s.takeHeard()) {
+        heard.add(s.cluster());
+      }
+    }
+    state.seen(heard).compose(v -> state.sweep(settings.disconnectSeconds()))
+        .onSuccess(n -> {
+          if (n > 0) {
+            LOG.info("{} silent clusters marked disconnected", n);
+          }
+        })
+        .onFailure(e -> LOG.warn("presence update failed: {}", e.toString()));
+  }
+}

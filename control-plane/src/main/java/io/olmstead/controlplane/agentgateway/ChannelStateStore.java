@@ -1,0 +1,90 @@
+package io.olmstead.controlplane.agentgateway;
+
+import io.olmstead.apispec.protocol.Facts;
+import io.olmstead.apispec.protocol.Hello;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The gateway's per-cluster rows: session attach/detach, desired generations and presence in {@code clusters}. */
+final class ChannelStateStore {
+  private static final String ATTACH =
+      "INSERT INTO agent_channel_state (cluster, session, replica, connected_at) VALUES ($1, $2, $3, now()) "
+          + "ON CONFLICT (cluster) DO UPDATE SET session = EXCLUDED.session, replica = EXCLUDED.replica, "
+          + "connected_at = now() RETURNING last_status_seq";
+  private static final String CONNECTED =
+      "UPDATE clusters SET status = 'connected', last_seen = now(), agent_version = $2, "
+          + "kubernetes_version = coalesce($3, kubernetes_version), facts = $4 WHERE name = $1";
+  private static final String DETACH =
+      "UPDATE clusters SET status = 'disconnected', last_seen = now() WHERE name = $1 AND EXISTS "
+          + "(SELECT 1 FROM agent_channel_state WHERE cluster = $1 AND session = $2)";
+  private static final String GENERATIONS =
+      "UPDATE agent_channel_state s SET desired_generation = CASE WHEN s.desired_hash IS DISTINCT FROM u.hash "
+          + "THEN s.desired_generation + 1 ELSE s.desired_generation END, desired_hash = u.hash "
+          + "FROM unnest($1::text[], $2::text[]) AS u(cluster, hash) WHERE s.cluster = u.cluster "
+          + "RETURNING s.cluster, s.desired_generation";
+  private static final String SEEN =
+      "UPDATE clusters SET last_seen = now(), status = 'connected' WHERE name = ANY($1)";
+  private static final String SWEEP =
+      "UPDATE clusters SET status = 'disconnected' WHERE status = 'connected' "
+          + "AND last_seen < now() - make_interval(secs => $1)";
+  private static final String APPROVALS = "SELECT subscription, bundle FROM cluster_approvals WHERE cluster = $1";
+
+  private final Pool pool;
+
+  ChannelStateStore(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** Records a new session for a cluster and marks it connected; returns the last status seq applied for it. */
+  Future<Long> attach(String cluster, String session, String replica, Hello hello) {
+    Facts facts = hello.facts() == null ? new Facts(null, null, null, null) : hello.facts();
+    JsonObject factsJson = JsonObject.mapFrom(facts);
+    return pool.withTransaction(tx -> tx.preparedQuery(ATTACH).execute(Tuple.of(cluster, session, replica))
+        .compose(rows -> tx.preparedQuery(CONNECTED)
+            .execute(Tuple.of(cluster, hello.agentVersion(), facts.kubernetesVersion(), factsJson))
+            .map(rows.size() == 0 ? 0L : rows.iterator().next().getLong(0))));
+  }
+
+  /** Marks the cluster disconnected unless a newer session (on any replica) took over. */
+  Future<Void> detach(String cluster, String session) {
+    return pool.preparedQuery(DETACH).execute(Tuple.of(cluster, session)).mapEmpty();
+  }
+
+  /** Stores each cluster's desired-state hash, bumping its generation when the hash changed; returns generations. */
+  Future<Map<String, Long>> generations(List<String> clusters, List<String> hashes) {
+    return pool.preparedQuery(GENERATIONS)
+        .execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new))
+            .addArrayOfString(hashes.toArray(String[]::new)))
+        .map(rows -> {
+          Map<String, Long> out = new HashMap<>();
+          for (Row row : rows) {
+            out.put(row.getString(0), row.getLong(1));
+          }
+          return out;
+        });
+  }
+
+  Future<Void> seen(List<String> clusters) {
+    return clusters.isEmpty() ? Future.succeededFuture()
+        : pool.preparedQuery(SEEN).execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new))).mapEmpty();
+  }
+
+  /** Marks every cluster (of any replica) silent for longer than the window disconnected; returns how many. */
+  Future<Integer> sweep(int windowSeconds) {
+    return pool.preparedQuery(SWEEP).execute(Tuple.of((double) windowSeconds)).map(rows -> rows.rowCount());
+  }
+
+  Future<Map<String, String>> approvals(String cluster) {
+    return pool.preparedQuery(APPROVALS).execute(Tuple.of(cluster)).map(rows -> {
+      Map<String, String> out = new HashMap<>();
+      rows.forEach(r -> out.put(r.getString(0), r.getString(1)));
+      return out;
+    });
+  }
+}

@@ -1,0 +1,176 @@
+package io.olmstead.controlplane.agentgateway;
+
+import io.olmstead.apispec.protocol.Desired;
+import io.olmstead.apispec.protocol.DesiredSubscription;
+import io.olmstead.apispec.protocol.ProtocolCodec;
+import io.olmstead.controlplane.auth.Tokens;
+import io.olmstead.controlplane.subscription.DesiredState;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pushes each connected cluster its desired state. Requests (one cluster, or all after a subscription or catalog
+ * change) are coalesced; a run loads the fleet snapshot when it is stale, computes each cluster's desired state
+ * ({@link DesiredState}, pure), and sends it only where its content hash differs from what the session last got,
+ * bumping those clusters' generations in one statement. Runs on one context, one run at a time.
+ */
+final class DesiredPublisher {
+  private static final Logger LOG = LoggerFactory.getLogger(DesiredPublisher.class);
+  private static final long DEBOUNCE_MILLIS = 20;
+
+  private final Vertx vertx;
+  private final Context context;
+  private final FleetLoader loader;
+  private final ChannelStateStore store;
+  private final SessionRegistry sessions;
+
+  private FleetLoader.Snapshot snapshot;
+  private boolean snapshotStale = true;
+  private boolean pendingAll;
+  private final Set<String> pending = new HashSet<>();
+  private boolean scheduled;
+  private boolean running;
+
+  DesiredPublisher(Vertx vertx, FleetLoader loader, ChannelStateStore store, SessionRegistry sessions) {
+    this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
+    this.loader = loader;
+    this.store = store;
+    this.sessions = sessions;
+  }
+
+  /** Subscriptions or catalogs changed: reload them and recompute every connected cluster. */
+  void fleetChanged() {
+    context.runOnContext(v -> {
+      snapshotStale = true;
+      pendingAll = true;
+      schedule();
+    });
+  }
+
+  /** A cluster connected or its labels changed: recompute that cluster. */
+  void clusterChanged(String cluster) {
+    context.runOnContext(v -> {
+      pending.add(cluster);
+      schedule();
+    });
+  }
+
+  private void schedule() {
+    if (scheduled || running) {
+      return;
+    }
+    scheduled = true;
+    vertx.setTimer(DEBOUNCE_MILLIS, id -> {
+      scheduled = false;
+      run();
+    });
+  }
+
+  private void run() {
+    List<AgentSession> targets = new ArrayList<>();
+    for (AgentSession s : sessions.all()) {
+      if (s.isReady() && (pendingAll || pending.contains(s.cluster()))) {
+        targets.add(s);
+      }
+    }
+    boolean reload = snapshotStale;
+    pendingAll = false;
+    pending.clear();
+    snapshotStale = false;
+    if (targets.isEmpty() && !reload) {
+      return;
+    }
+    running = true;
+    Future<FleetLoader.Snapshot> fleet = reload || snapshot == null ? loader.load() : Future.succeededFuture(snapshot);
+    fleet.compose(loaded -> {
+      snapshot = loaded;
+      return targets.isEmpty() ? Future.succeededFuture() : publish(loaded, targets);
+    }).onComplete(ar -> {
+      running = false;
+      if (ar.failed()) {
+        LOG.warn("desired state not published to {} clusters: {}", targets.size(), ar.cause().toString());
+        snapshotStale |= reload;
+        targets.forEach(s -> pending.add(s.cluster()));
+        vertx.setTimer(1000, id -> schedule());
+        return;
+      }
+      if (pendingAll || !pending.isEmpty() || snapshotStale) {
+        schedule();
+      }
+    });
+  }
+
+  private Future<Void> publish(FleetLoader.Snapshot fleet, List<AgentSession> targets) {
+    List<String> names = targets.stream().map(AgentSession::cluster).toList();
+    return loader.labels(names).compose(labels -> {
+      List<AgentSession> changed = new ArrayList<>();
+      List<List<DesiredSubscription>> contents = new ArrayList<>();
+      List<String> hashes = new ArrayList<>();
+      for (AgentSession session : targets) {
+        Map<String, String> clusterLabels = labels.get(session.cluster());
+        if (clusterLabels == null) {
+          continue; // the cluster was deleted; its credential goes with it and the session is closed
+        }
+        List<DesiredSubscription> desired = DesiredState.forCluster(
+                new DesiredState.Cluster(session.cluster(), clusterLabels), fleet.subscriptions(), fleet.catalogs())
+            .stream().map(DesiredPublisher::wire).toList();
+        String hash = hash(desired);
+        if (!hash.equals(session.sentHash())) {
+          changed.add(session);
+          contents.add(desired);
+          hashes.add(hash);
+        }
+      }
+      if (changed.isEmpty()) {
+        return Future.succeededFuture();
+      }
+      return store.generations(changed.stream().map(AgentSession::cluster).toList(), hashes).map(generations -> {
+        for (int i = 0; i < changed.size(); i++) {
+          AgentSession session = changed.get(i);
+          Long generation = generations.get(session.cluster());
+          if (generation != null) {
+            session.markSent(generation, hashes.get(i));
+            session.send(new Desired(session.protocol(), null, generation, contents.get(i)));
+          }
+        }
+        return null;
+      });
+    });
+  }
+
+  static DesiredSubscription wire(io.olmstead.controlplane.subscription.DesiredSubscription d) {
+    return new DesiredSubscription(d.name(), d.catalog(), d.catalogDigest(), d.packageName(), d.channel(),
+        d.namespace(), d.targetNamespaces(), d.approval(), d.startingBundle(), d.maxVersion(),
+        config(d.config()), d.crdRemoval(), d.generation(), d.blockedReason());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> config(io.vertx.core.json.JsonObject config) {
+    if (config == null || config.isEmpty()) {
+      return Map.of();
+    }
+    try {
+      // Vert.x JSON types are not plain Jackson beans: go through text once.
+      return ProtocolCodec.mapper().readValue(config.encode(), Map.class);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("subscription config is not JSON", e);
+    }
+  }
+
+  private static String hash(List<DesiredSubscription> desired) {
+    try {
+      return CredentialStore.hex(Tokens.hash(ProtocolCodec.mapper().writeValueAsString(desired)));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("desired state cannot be encoded", e);
+    }
+  }
+}

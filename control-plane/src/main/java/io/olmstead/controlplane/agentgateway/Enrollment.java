@@ -1,0 +1,102 @@
+package io.olmstead.controlplane.agentgateway;
+
+import io.olmstead.controlplane.auth.Tokens;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+
+/**
+ * Exchanges an enrollment token for a cluster credential in one transaction: the token use is counted, the cluster
+ * created (or, with a token bound to its name, re-enrolled), the token's labels applied over the agent's, the
+ * credential issued and the audit entry written. Any failure rolls the token use back.
+ */
+final class Enrollment {
+  private static final String USE_TOKEN =
+      "UPDATE enrollment_tokens SET uses = uses + 1 WHERE token_hash = $1 AND revoked_at IS NULL "
+          + "AND expires_at > now() AND uses < max_uses RETURNING id::text, labels, cluster_name";
+  private static final String CREATE_CLUSTER =
+      "INSERT INTO clusters (name, labels, status, facts, kubernetes_version) VALUES ($1, $2, 'pending', $3, $4) "
+          + "ON CONFLICT (name) DO NOTHING RETURNING name";
+  private static final String REENROLL_CLUSTER =
+      "UPDATE clusters SET labels = labels || $2, facts = $3, kubernetes_version = coalesce($4, kubernetes_version), "
+          + "resource_version = resource_version + 1 WHERE name = $1 RETURNING labels";
+  private static final String CHANNEL_STATE =
+      "INSERT INTO agent_channel_state (cluster) VALUES ($1) ON CONFLICT (cluster) DO NOTHING";
+  private static final String AUDIT =
+      "INSERT INTO audit_log (actor, action, resource, outcome, detail) VALUES ($1, $2, $3, $4, $5)";
+
+  private final Pool pool;
+
+  Enrollment(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** The outcome: a credential, or a refusal with its HTTP status and problem code. */
+  record Result(String credential, JsonObject labels, int status, String code, String detail) {
+    static Result refused(int status, String code, String detail) {
+      return new Result(null, null, status, code, detail);
+    }
+
+    boolean enrolled() {
+      return credential != null;
+    }
+  }
+
+  Future<Result> enroll(String token, String clusterName, JsonObject labels, JsonObject facts) {
+    return pool.withTransaction(tx -> tx.preparedQuery(USE_TOKEN)
+        .execute(Tuple.of(Buffer.buffer(Tokens.hash(token))))
+        .compose(rows -> {
+          if (rows.size() == 0) {
+            return Future.succeededFuture(Result.refused(401, "unauthorized",
+                "the enrollment token is unknown, expired, revoked or used up"));
+          }
+          Row row = rows.iterator().next();
+          String boundName = row.getString("cluster_name");
+          if (boundName != null && !boundName.equals(clusterName)) {
+            return Future.failedFuture(new Refusal(Result.refused(403, "forbidden",
+                "this enrollment token is bound to another cluster name")));
+          }
+          JsonObject tokenLabels = row.getJsonObject("labels") == null ? new JsonObject() : row.getJsonObject("labels");
+          JsonObject merged = labels.copy().mergeIn(tokenLabels);
+          return enrollCluster(tx, row.getString("id"), boundName != null, clusterName, merged, facts);
+        }))
+        .recover(e -> e instanceof Refusal r ? Future.succeededFuture(r.result) : Future.failedFuture(e));
+  }
+
+  private Future<Result> enrollCluster(SqlConnection tx, String tokenId, boolean bound, String name, JsonObject labels,
+      JsonObject facts) {
+    String kubernetesVersion = facts.getValue("kubernetesVersion") instanceof String s ? s : null;
+    return tx.preparedQuery(CREATE_CLUSTER).execute(Tuple.of(name, labels, facts, kubernetesVersion))
+        .compose(created -> {
+          if (created.size() > 0) {
+            return Future.succeededFuture(labels);
+          }
+          if (!bound) {
+            // Taking over an existing name needs a token an admin bound to exactly that name.
+            return Future.failedFuture(new Refusal(Result.refused(409, "conflict", "cluster " + name
+                + " is already enrolled; re-enrolling it needs an enrollment token bound to that name")));
+          }
+          return tx.preparedQuery(REENROLL_CLUSTER).execute(Tuple.of(name, labels, facts, kubernetesVersion))
+              .map(rows -> rows.iterator().next().getJsonObject("labels"));
+        })
+        .compose(applied -> tx.preparedQuery(CHANNEL_STATE).execute(Tuple.of(name))
+            .compose(v -> CredentialStore.issue(tx, name, tokenId))
+            .compose(credential -> tx.preparedQuery(AUDIT).execute(Tuple.of("enrollment-token:" + tokenId,
+                    "agent.enroll", "clusters/" + name, "success", new JsonObject().put("labels", applied)))
+                .map(new Result(credential, applied, 201, null, null))));
+  }
+
+  /** Rolls the transaction back while carrying the refusal to the caller. */
+  private static final class Refusal extends RuntimeException {
+    private final transient Result result;
+
+    Refusal(Result result) {
+      super(result.detail(), null, false, false);
+      this.result = result;
+    }
+  }
+}

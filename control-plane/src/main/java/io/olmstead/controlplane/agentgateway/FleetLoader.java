@@ -1,0 +1,140 @@
+package io.olmstead.controlplane.agentgateway;
+
+import io.olmstead.controlplane.subscription.CatalogView;
+import io.olmstead.controlplane.subscription.CatalogView.ChannelView;
+import io.olmstead.controlplane.subscription.CatalogView.PackageView;
+import io.olmstead.controlplane.subscription.Subscription;
+import io.olmstead.controlplane.subscription.SubscriptionSpec;
+import io.olmstead.controlplane.subscription.SubscriptionSpec.Placement;
+import io.olmstead.controlplane.subscription.SubscriptionSpec.VersionPolicy;
+import io.olmstead.olmcore.semver.Version;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Reads what desired-state computation needs: every subscription, the current revision of each catalog (as a
+ * {@link CatalogView}) and the labels of the clusters to compute for. Read-only; the computation stays pure.
+ */
+final class FleetLoader {
+  private static final String SUBSCRIPTIONS =
+      "SELECT name, catalog, package, channel, namespace, target_namespaces, placement_selector, placement_clusters, "
+          + "version_kind, version_value, approval, config, team, crd_removal, generation, resource_version, "
+          + "created_by FROM subscriptions";
+  private static final String CURRENT_REVISIONS =
+      "SELECT c.name, c.current_revision, r.digest FROM catalogs c "
+          + "JOIN catalog_revisions r ON r.catalog = c.name AND r.revision = c.current_revision";
+  private static final String PACKAGES =
+      "SELECT p.catalog, p.package, p.default_channel FROM catalog_packages p "
+          + "JOIN catalogs c ON c.name = p.catalog AND c.current_revision = p.revision WHERE p.usable";
+  private static final String CHANNELS =
+      "SELECT ch.catalog, ch.package, ch.channel, ch.head FROM catalog_channels ch "
+          + "JOIN catalogs c ON c.name = ch.catalog AND c.current_revision = ch.revision";
+  private static final String BUNDLES =
+      "SELECT b.catalog, b.package, b.bundle, b.version, b.channels FROM catalog_bundles b "
+          + "JOIN catalogs c ON c.name = b.catalog AND c.current_revision = b.revision WHERE b.version IS NOT NULL";
+  private static final String LABELS = "SELECT name, labels FROM clusters WHERE name = ANY($1)";
+
+  private final Pool pool;
+
+  FleetLoader(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** Subscriptions and catalogs at one moment; computing a cluster's desired state needs only this and its labels. */
+  record Snapshot(List<Subscription> subscriptions, Map<String, CatalogView> catalogs) {
+  }
+
+  Future<Snapshot> load() {
+    // One connection, one read-only transaction: the five reads see the same database state.
+    return pool.withTransaction(tx -> tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY").execute()
+        .compose(v -> tx.query(SUBSCRIPTIONS).execute())
+        .compose(subs -> tx.query(CURRENT_REVISIONS).execute()
+            .compose(revs -> tx.query(PACKAGES).execute()
+                .compose(pkgs -> tx.query(CHANNELS).execute()
+                    .compose(chs -> tx.query(BUNDLES).execute()
+                        .map(bundles -> new Snapshot(subscriptions(subs), catalogs(revs, pkgs, chs, bundles))))))));
+  }
+
+  Future<Map<String, Map<String, String>>> labels(List<String> clusters) {
+    return pool.preparedQuery(LABELS).execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new))).map(rows -> {
+      Map<String, Map<String, String>> out = new HashMap<>();
+      for (Row row : rows) {
+        Map<String, String> labels = new HashMap<>();
+        JsonObject json = row.getJsonObject("labels");
+        if (json != null) {
+          json.forEach(e -> labels.put(e.getKey(), String.valueOf(e.getValue())));
+        }
+        out.put(row.getString("name"), labels);
+      }
+      return out;
+    });
+  }
+
+  private static List<Subscription> subscriptions(RowSet<Row> rows) {
+    List<Subscription> out = new ArrayList<>();
+    for (Row r : rows) {
+      String kind = r.getString("version_kind");
+      SubscriptionSpec spec = new SubscriptionSpec(r.getString("name"), r.getString("catalog"),
+          r.getString("package"), r.getString("channel"), r.getString("namespace"),
+          list(r.getArrayOfStrings("target_namespaces")),
+          new Placement(r.getString("placement_selector"), list(r.getArrayOfStrings("placement_clusters"))),
+          new VersionPolicy(VersionPolicy.Kind.valueOf(kind.toUpperCase(Locale.ROOT)), r.getString("version_value")),
+          r.getString("approval"), r.getJsonObject("config"), r.getString("team"), r.getString("crd_removal"));
+      out.add(new Subscription(spec, r.getLong("generation"), r.getLong("resource_version"),
+          r.getString("created_by"), null, null));
+    }
+    return out;
+  }
+
+  private static Map<String, CatalogView> catalogs(RowSet<Row> revisions, RowSet<Row> packages,
+      RowSet<Row> channels, RowSet<Row> bundles) {
+    // catalog -> package -> channel -> bundle -> version
+    Map<String, Map<String, Map<String, Map<String, Version>>>> versions = new HashMap<>();
+    for (Row b : bundles) {
+      Version.tryParse(b.getString("version")).ifPresent(v -> {
+        for (String channel : list(b.getArrayOfStrings("channels"))) {
+          versions.computeIfAbsent(b.getString("catalog"), k -> new HashMap<>())
+              .computeIfAbsent(b.getString("package"), k -> new HashMap<>())
+              .computeIfAbsent(channel, k -> new HashMap<>()).put(b.getString("bundle"), v);
+        }
+      });
+    }
+    Map<String, Map<String, Map<String, ChannelView>>> channelViews = new HashMap<>();
+    for (Row c : channels) {
+      String catalog = c.getString("catalog");
+      String pkg = c.getString("package");
+      String channel = c.getString("channel");
+      Map<String, Version> bundleVersions = versions.getOrDefault(catalog, Map.of()).getOrDefault(pkg, Map.of())
+          .getOrDefault(channel, Map.of());
+      channelViews.computeIfAbsent(catalog, k -> new HashMap<>()).computeIfAbsent(pkg, k -> new HashMap<>())
+          .put(channel, new ChannelView(channel, c.getString("head"), bundleVersions));
+    }
+    Map<String, Map<String, PackageView>> packageViews = new HashMap<>();
+    for (Row p : packages) {
+      String catalog = p.getString("catalog");
+      String pkg = p.getString("package");
+      packageViews.computeIfAbsent(catalog, k -> new HashMap<>()).put(pkg, new PackageView(pkg,
+          p.getString("default_channel"), channelViews.getOrDefault(catalog, Map.of()).getOrDefault(pkg, Map.of())));
+    }
+    Map<String, CatalogView> out = new HashMap<>();
+    for (Row r : revisions) {
+      String catalog = r.getString("name");
+      out.put(catalog, new CatalogView(catalog, r.getString("digest"), packageViews.getOrDefault(catalog, Map.of())));
+    }
+    return out;
+  }
+
+  private static List<String> list(String[] array) {
+    return array == null ? List.of() : Arrays.asList(array);
+  }
+}

@@ -1,0 +1,70 @@
+package io.olmstead.controlplane.agentgateway;
+
+import io.olmstead.apispec.protocol.Limits;
+import io.olmstead.controlplane.config.ConfigException;
+import io.olmstead.controlplane.config.EnvReader;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Settings of the agent gateway, read from {@code OLMSTEAD_AGENT_*} variables: heartbeat and disconnect window,
+ * per-connection limits, ingestion batching and the resync period.
+ */
+public record GatewaySettings(
+    int heartbeatSeconds,
+    int disconnectSeconds,
+    int maxFrameBytes,
+    int maxMessageBytes,
+    int messagesPerSecond,
+    int burst,
+    int batchMaxRows,
+    int batchMaxDelayMillis,
+    int resyncSeconds,
+    String replica) {
+
+  public static final String HEARTBEAT_SECONDS = "OLMSTEAD_AGENT_HEARTBEAT_SECONDS";
+  public static final String DISCONNECT_SECONDS = "OLMSTEAD_AGENT_DISCONNECT_SECONDS";
+  public static final String MAX_FRAME_BYTES = "OLMSTEAD_AGENT_MAX_FRAME_BYTES";
+  public static final String MAX_MESSAGE_BYTES = "OLMSTEAD_AGENT_MAX_MESSAGE_BYTES";
+  public static final String MESSAGES_PER_SECOND = "OLMSTEAD_AGENT_MESSAGES_PER_SECOND";
+  public static final String BURST = "OLMSTEAD_AGENT_MESSAGE_BURST";
+  public static final String RESYNC_SECONDS = "OLMSTEAD_AGENT_RESYNC_SECONDS";
+
+  /** Every variable read here; {@code ControlPlaneConfig.ENVIRONMENT} includes them. */
+  public static final Set<String> ENVIRONMENT = Set.of(HEARTBEAT_SECONDS, DISCONNECT_SECONDS, MAX_FRAME_BYTES,
+      MAX_MESSAGE_BYTES, MESSAGES_PER_SECOND, BURST, RESYNC_SECONDS);
+
+  public GatewaySettings {
+    if (disconnectSeconds <= heartbeatSeconds) {
+      throw new ConfigException(DISCONNECT_SECONDS, "must be longer than " + HEARTBEAT_SECONDS + " ("
+          + heartbeatSeconds + ")");
+    }
+    if (maxMessageBytes < maxFrameBytes) {
+      throw new ConfigException(MAX_MESSAGE_BYTES, "must be at least " + MAX_FRAME_BYTES + " (" + maxFrameBytes + ")");
+    }
+  }
+
+  public static GatewaySettings defaults() {
+    return fromEnvironment(Map.of());
+  }
+
+  public static GatewaySettings fromEnvironment(Map<String, String> environment) {
+    EnvReader env = new EnvReader(environment);
+    return new GatewaySettings(
+        env.positiveInt(HEARTBEAT_SECONDS, 15),
+        env.positiveInt(DISCONNECT_SECONDS, 45),
+        env.positiveInt(MAX_FRAME_BYTES, 64 * 1024),
+        env.positiveInt(MAX_MESSAGE_BYTES, 1024 * 1024),
+        env.positiveInt(MESSAGES_PER_SECOND, 20),
+        env.positiveInt(BURST, 200),
+        500,
+        50,
+        env.positiveInt(RESYNC_SECONDS, 60),
+        UUID.randomUUID().toString().substring(0, 8));
+  }
+
+  public Limits limits() {
+    return new Limits(maxFrameBytes, maxMessageBytes, messagesPerSecond, burst);
+  }
+}

@@ -1,0 +1,137 @@
+package io.olmstead.controlplane.agentgateway;
+
+import io.olmstead.apispec.protocol.ProtocolCodec;
+import io.olmstead.apispec.protocol.Status;
+import io.olmstead.apispec.protocol.SubscriptionStatus;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Writes a batch of status reports and acks in one transaction with a constant number of statements (arrays
+ * through {@code unnest}). Idempotent by seq: a row changes only for a higher seq, a {@code full} report marks the
+ * cluster's rows with a lower seq gone, and the cluster's last applied seq only grows.
+ */
+final class StatusBatchWriter {
+  private static final String UPSERT =
+      "INSERT INTO subscription_status AS s (subscription, cluster, installed_bundle, installed_version, "
+          + "target_version, phase, reason, message, conditions, observed_generation, seq, updated_at, gone) "
+          + "SELECT u.subscription, u.cluster, u.ib, u.iv, u.tv, u.phase, u.reason, u.message, u.conditions::jsonb, "
+          + "u.og, u.seq, now(), false FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], "
+          + "$6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[]) "
+          + "AS u(subscription, cluster, ib, iv, tv, phase, reason, message, conditions, og, seq) "
+          + "ON CONFLICT (subscription, cluster) DO UPDATE SET installed_bundle = EXCLUDED.installed_bundle, "
+          + "installed_version = EXCLUDED.installed_version, target_version = EXCLUDED.target_version, "
+          + "phase = EXCLUDED.phase, reason = EXCLUDED.reason, message = EXCLUDED.message, "
+          + "conditions = EXCLUDED.conditions, observed_generation = EXCLUDED.observed_generation, "
+          + "seq = EXCLUDED.seq, updated_at = now(), gone = false WHERE s.seq < EXCLUDED.seq";
+  private static final String MARK_GONE =
+      "UPDATE subscription_status s SET gone = true, seq = f.seq, updated_at = now() "
+          + "FROM unnest($1::text[], $2::bigint[]) AS f(cluster, seq) "
+          + "WHERE s.cluster = f.cluster AND s.seq < f.seq AND NOT s.gone";
+  private static final String LAST_SEQ =
+      "UPDATE agent_channel_state s SET last_status_seq = GREATEST(s.last_status_seq, u.seq) "
+          + "FROM unnest($1::text[], $2::bigint[]) AS u(cluster, seq) WHERE s.cluster = u.cluster";
+  private static final String ACKS =
+      "UPDATE agent_channel_state s SET acked_generation = GREATEST(s.acked_generation, u.generation), "
+          + "acked_at = now() FROM unnest($1::text[], $2::bigint[]) AS u(cluster, generation) "
+          + "WHERE s.cluster = u.cluster";
+
+  private final Pool pool;
+
+  StatusBatchWriter(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** One report as received from a cluster's session. */
+  record Report(String cluster, Status status) {
+  }
+
+  /** One desired-state ack. */
+  record AckRow(String cluster, long generation) {
+  }
+
+  Future<Void> write(List<Report> reports, List<AckRow> acks) {
+    // Newest report per (cluster, subscription) and per cluster; sorted so concurrent batches lock in one order.
+    Map<String, Row> latest = new TreeMap<>();
+    Map<String, Long> lastSeq = new TreeMap<>();
+    Map<String, Long> fullSeq = new TreeMap<>();
+    for (Report report : reports) {
+      long seq = report.status().seq();
+      lastSeq.merge(report.cluster(), seq, Math::max);
+      if (report.status().full()) {
+        fullSeq.merge(report.cluster(), seq, Math::max);
+      }
+      for (SubscriptionStatus s : report.status().subscriptions()) {
+        latest.merge(report.cluster() + '\u0000' + s.name(), new Row(report.cluster(), seq, s),
+            (a, b) -> a.seq >= b.seq ? a : b);
+      }
+    }
+    Map<String, Long> ackGen = new TreeMap<>();
+    acks.forEach(a -> ackGen.merge(a.cluster(), a.generation(), Math::max));
+    return pool.withTransaction(tx -> upsert(tx, latest.values())
+        .compose(v -> pairs(tx, MARK_GONE, fullSeq))
+        .compose(v -> pairs(tx, LAST_SEQ, lastSeq))
+        .compose(v -> pairs(tx, ACKS, ackGen)));
+  }
+
+  private static Future<Void> upsert(SqlConnection tx, java.util.Collection<Row> rows) {
+    if (rows.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    int n = rows.size();
+    String[] sub = new String[n];
+    String[] cluster = new String[n];
+    String[] ib = new String[n];
+    String[] iv = new String[n];
+    String[] tv = new String[n];
+    String[] phase = new String[n];
+    String[] reason = new String[n];
+    String[] message = new String[n];
+    String[] conditions = new String[n];
+    Long[] og = new Long[n];
+    Long[] seq = new Long[n];
+    int i = 0;
+    for (Row r : rows) {
+      SubscriptionStatus s = r.status;
+      sub[i] = s.name();
+      cluster[i] = r.cluster;
+      ib[i] = s.installedBundle();
+      iv[i] = s.installedVersion();
+      tv[i] = s.targetVersion();
+      phase[i] = s.phase();
+      reason[i] = s.reason();
+      message[i] = s.message();
+      conditions[i] = conditionsJson(s);
+      og[i] = s.observedGeneration();
+      seq[i] = r.seq;
+      i++;
+    }
+    return tx.preparedQuery(UPSERT).execute(Tuple.wrap(new ArrayList<>(List.of(sub, cluster, ib, iv, tv, phase,
+        reason, message, conditions, og, seq)))).mapEmpty();
+  }
+
+  private static Future<Void> pairs(SqlConnection tx, String sql, Map<String, Long> values) {
+    if (values.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    return tx.preparedQuery(sql).execute(Tuple.tuple().addArrayOfString(values.keySet().toArray(String[]::new))
+        .addArrayOfLong(values.values().toArray(Long[]::new))).mapEmpty();
+  }
+
+  private static String conditionsJson(SubscriptionStatus s) {
+    try {
+      return s.conditions() == null ? "[]" : ProtocolCodec.mapper().writeValueAsString(s.conditions());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return "[]";
+    }
+  }
+
+  private record Row(String cluster, long seq, SubscriptionStatus status) {
+  }
+}

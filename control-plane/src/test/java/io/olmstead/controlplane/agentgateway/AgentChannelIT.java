@@ -1,0 +1,177 @@
+package io.olmstead.controlplane.agentgateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.olmstead.agent.channel.ChannelClient;
+import io.olmstead.agent.channel.ChannelListener;
+import io.olmstead.agent.channel.ChannelOptions;
+import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.apispec.protocol.Desired;
+import io.olmstead.apispec.protocol.DesiredSubscription;
+import io.olmstead.apispec.protocol.SubscriptionStatus;
+import io.olmstead.controlplane.testsupport.TestControlPlane;
+import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent channel end to end: enrollment, connect, desired state, acks, status, with the real channel client. */
+class AgentChannelIT {
+  private static TestControlPlane cp;
+  private static ChannelFixtures fixtures;
+  private static Vertx agentVertx;
+
+  @BeforeAll
+  static void start() {
+    cp = TestControlPlane.start(TestDatabase.create(AgentChannelIT.class),
+        Map.of(GatewaySettings.RESYNC_SECONDS, "5"));
+    fixtures = new ChannelFixtures(cp.database());
+    fixtures.catalog(ChannelFixtures.DIGEST_1, "{\"schema\":\"olm.package\",\"name\":\"etcd\"}\n");
+    fixtures.subscription("etcd", "env=prod", "0.9.2");
+    agentVersion();
+  }
+
+  private static void agentVersion() {
+    agentVertx = Vertx.vertx();
+  }
+
+  @AfterAll
+  static void stop() {
+    agentVertx.close();
+    cp.close();
+  }
+
+  @Test
+  void enrolledAgentGetsDesiredStateAcksItAndItsStatusIsStored(@TempDir Path dir) throws Exception {
+    String token = fixtures.enrollmentToken(5, 600, "{\"env\":\"prod\"}", null);
+    Path credentialFile = dir.resolve("credential");
+    Recorder recorder = new Recorder();
+    ChannelClient client = client("prod-eu-1", token, CredentialStorage.file(credentialFile), recorder);
+    client.start();
+    try {
+      await().atMost(Duration.ofSeconds(20)).until(() -> recorder.latest() != null);
+      assertThat(Files.readString(credentialFile)).startsWith("olm_cluster_");
+      Desired desired = recorder.latest();
+      assertThat(desired.subscriptions()).singleElement().satisfies(s -> {
+        assertThat(s.name()).isEqualTo("etcd");
+        assertThat(s.maxVersion()).isEqualTo("0.9.2");
+        assertThat(s.catalogDigest()).isEqualTo(ChannelFixtures.DIGEST_1);
+        assertThat(s.startingBundle()).isEqualTo("etcdoperator.v0.9.2");
+      });
+      await().atMost(Duration.ofSeconds(10)).until(() -> ackedGeneration("prod-eu-1") == desired.generation());
+      Map<String, Object> cluster = fixtures.query("SELECT status, labels::text AS labels, agent_version "
+          + "FROM clusters WHERE name = 'prod-eu-1'").get(0);
+      assertThat(cluster.get("status")).isEqualTo("connected");
+      assertThat(new JsonObject((String) cluster.get("labels")).getMap())
+          .containsEntry("env", "prod").containsEntry("region", "eu");
+
+      client.report(new SubscriptionStatus("etcd", "etcdoperator.v0.9.2", "0.9.2", "0.9.2", "Succeeded",
+          "InstallSucceeded", "ok", List.of(), 1L));
+      await().atMost(Duration.ofSeconds(10)).until(() -> fixtures.status("prod-eu-1").size() == 1
+          && "Succeeded".equals(fixtures.status("prod-eu-1").get(0).get("phase")));
+      await().atMost(Duration.ofSeconds(10)).until(() -> client.lastAckedSeq() > 0);
+
+      // A change to the subscription reaches the agent through LISTEN/NOTIFY, as a higher generation.
+      fixtures.pin("etcd", "0.9.4");
+      await().atMost(Duration.ofSeconds(10)).until(() -> recorder.latest().generation() > desired.generation());
+      assertThat(recorder.latest().subscriptions()).extracting(DesiredSubscription::maxVersion)
+          .containsExactly("0.9.4");
+
+      // Labels changing so the placement no longer selects the cluster empty its desired state.
+      fixtures.labels("prod-eu-1", "{\"env\":\"staging\"}");
+      await().atMost(Duration.ofSeconds(10)).until(() -> recorder.latest().subscriptions().isEmpty());
+    } finally {
+      client.stop().toCompletionStage().toCompletableFuture().get();
+      fixtures.pin("etcd", "0.9.2");
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> "disconnected".equals(fixtures.clusterStatus("prod-eu-1")));
+  }
+
+  @Test
+  void anExpiredRevokedOrUsedUpTokenIsRefused() throws Exception {
+    String once = fixtures.enrollmentToken(1, 600, "{}", null);
+    assertThat(Enroll.cluster(cp.baseUrl(), once, "once-a").statusCode()).isEqualTo(201);
+    assertThat(Enroll.cluster(cp.baseUrl(), once, "once-b").statusCode()).isEqualTo(401);
+    String expired = fixtures.enrollmentToken(5, -1, "{}", null);
+    assertThat(Enroll.cluster(cp.baseUrl(), expired, "late").statusCode()).isEqualTo(401);
+    String revoked = fixtures.enrollmentToken(5, 600, "{}", null);
+    fixtures.update("UPDATE enrollment_tokens SET revoked_at = now() WHERE uses = 0 AND max_uses = 5 "
+        + "AND expires_at > now()");
+    assertThat(Enroll.cluster(cp.baseUrl(), revoked, "revoked").statusCode()).isEqualTo(401);
+    assertThat(Enroll.cluster(cp.baseUrl(), "olm_enroll_nonsense", "nobody").statusCode()).isEqualTo(401);
+    assertThat(Enroll.cluster(cp.baseUrl(), null, "nobody").statusCode()).isEqualTo(401);
+    assertThat(fixtures.query("SELECT name FROM clusters WHERE name IN ('once-b', 'late', 'revoked', 'nobody')"))
+        .isEmpty();
+  }
+
+  @Test
+  void reEnrollingAnExistingNameNeedsATokenBoundToIt() throws Exception {
+    String token = fixtures.enrollmentToken(5, 600, "{}", null);
+    String first = Enroll.credential(cp.baseUrl(), token, "taken");
+    assertThat(Enroll.cluster(cp.baseUrl(), token, "taken").statusCode()).isEqualTo(409);
+    String boundElsewhere = fixtures.enrollmentToken(5, 600, "{}", "other");
+    assertThat(Enroll.cluster(cp.baseUrl(), boundElsewhere, "taken").statusCode()).isEqualTo(403);
+
+    try (RawAgent agent = RawAgent.connect(agentVertx, cp.port(), first)) {
+      agent.handshake();
+      String bound = fixtures.enrollmentToken(1, 600, "{\"tier\":\"gold\"}", "taken");
+      String second = Enroll.credential(cp.baseUrl(), bound, "taken");
+      assertThat(second).isNotEqualTo(first);
+      // The old credential is replaced: its connection closes within seconds.
+      assertThat(agent.awaitClose()).isEqualTo(4007);
+    }
+    assertThat(fixtures.query("SELECT count(*) AS n FROM clusters WHERE name = 'taken'").get(0).get("n"))
+        .isEqualTo(1L);
+  }
+
+  @Test
+  void enrollmentRequestsAreValidated() throws Exception {
+    String token = fixtures.enrollmentToken(5, 600, "{}", null);
+    assertThat(Enroll.post(cp.baseUrl(), token, "{\"clusterName\":\"Not_A_Name\",\"facts\":{}}").statusCode())
+        .isEqualTo(422);
+    assertThat(Enroll.post(cp.baseUrl(), token, "not json").statusCode()).isEqualTo(400);
+    assertThat(Enroll.post(cp.baseUrl(), token, "{\"clusterName\":\"ok\",\"facts\":{},\"extra\":1}").statusCode())
+        .isEqualTo(422);
+    assertThat(fixtures.query("SELECT uses FROM enrollment_tokens WHERE uses > 0 AND max_uses = 5 "
+        + "AND cluster_name IS NULL AND labels = '{}'::jsonb AND revoked_at IS NULL AND expires_at > now() "
+        + "AND created_at > now() - interval '1 minute' AND uses = 5")).isEmpty();
+  }
+
+  private static long ackedGeneration(String cluster) {
+    List<Map<String, Object>> rows = fixtures.query("SELECT acked_generation FROM agent_channel_state "
+        + "WHERE cluster = ?", cluster);
+    return rows.isEmpty() ? -1 : (Long) rows.get(0).get("acked_generation");
+  }
+
+  private static ChannelClient client(String name, String token, CredentialStorage storage, ChannelListener listener) {
+    ChannelOptions options = ChannelOptions.of(URI.create(cp.baseUrl()), name, token)
+        .withLabels(Map.of("region", "eu")).withBackoff(Duration.ofMillis(100), Duration.ofSeconds(1));
+    return new ChannelClient(agentVertx, agentVertx.createHttpClient(), agentVertx.createWebSocketClient(), options,
+        storage, listener);
+  }
+
+  /** Records desired states as the channel delivers them. */
+  static final class Recorder implements ChannelListener {
+    final List<Desired> desired = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void onDesired(Desired d) {
+      desired.add(d);
+    }
+
+    Desired latest() {
+      return desired.isEmpty() ? null : desired.get(desired.size() - 1);
+    }
+  }
+}
