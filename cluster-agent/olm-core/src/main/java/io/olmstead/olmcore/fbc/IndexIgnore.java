@@ -48,7 +48,8 @@ final class IndexIgnore {
             if (line.startsWith("/")) {
                 line = line.substring(1);
             }
-            if (!line.isEmpty()) {
+            // the backtracking matcher is exponential in '*' count: absurd patterns are dropped, not matched
+            if (!line.isEmpty() && line.length() <= 512 && line.chars().filter(ch -> ch == '*').count() <= 12) {
                 rules.add(new Rule(dir, line, negate, dirOnly, anchored));
             }
         }
