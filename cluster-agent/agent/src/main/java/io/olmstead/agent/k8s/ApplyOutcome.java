@@ -1,0 +1,17 @@
+package io.olmstead.agent.k8s;
+
+/** What one resource operation did, in Strimzi's terms. */
+public record ApplyOutcome(Result result, String kind, String namespace, String name) {
+  /** The effect on the cluster. */
+  public enum Result { CREATED, PATCHED, DELETED, UNCHANGED }
+
+  /** True when the cluster was written to. */
+  public boolean changed() {
+    return result != Result.UNCHANGED;
+  }
+
+  /** {@code Kind/name} or {@code Kind/namespace/name}, for messages. */
+  public String ref() {
+    return kind + "/" + (namespace == null || namespace.isEmpty() ? "" : namespace + "/") + name;
+  }
+}

@@ -1,0 +1,231 @@
+package io.olmstead.agent.reconcile;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.olmstead.agent.k8s.ManagedLabels;
+import io.olmstead.agent.k8s.ResourceException;
+import io.olmstead.agent.k8s.ResourceKinds;
+import io.olmstead.agent.k8s.ResourceOperator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's reconcile loop: desired subscriptions and approvals come in (from the channel), informers on the
+ * managed Deployments and CRDs plus a periodic resync feed a de-duplicating queue keyed by namespace, and worker
+ * threads run one {@link NamespacePass} per key, never two for the same namespace at once.
+ */
+public final class AgentReconciler implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentReconciler.class);
+  private static final Duration SETTLE_REQUEUE = Duration.ofMillis(500);
+  private static final Duration ERROR_REQUEUE = Duration.ofSeconds(2);
+
+  private final String clusterName;
+  private final KubernetesClient client;
+  private final ReconcilerOptions options;
+  private final WorkQueue queue;
+  private final StatusBoard board;
+  private final NamespacePass pass;
+  private final Map<String, List<DesiredSubscription>> desiredByNamespace = new ConcurrentHashMap<>();
+  private final Map<String, String> approvals = new ConcurrentHashMap<>();
+  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private final List<Thread> workers = new ArrayList<>();
+  private final ScheduledExecutorService resync;
+  private volatile long generation = -1;
+  private volatile boolean running;
+
+  public AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
+                         ReconcilerOptions options) {
+    this.clusterName = clusterName;
+    this.client = client;
+    this.options = options;
+    this.queue = new WorkQueue("reconcile-" + clusterName);
+    this.board = new StatusBoard(sink);
+    this.pass = new NamespacePass(new ResourceOperator(client, new ResourceKinds()), catalogs, board, approvals::get);
+    this.resync = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "resync-" + clusterName));
+  }
+
+  /** Starts informers, workers and the periodic resync; namespaces already holding managed objects are queued. */
+  public synchronized void start() throws ResourceException {
+    if (running) {
+      return;
+    }
+    running = true;
+    ResourceEventHandler<HasMetadata> enqueue = new NamespaceEnqueuer();
+    if (options.informers()) {
+      informers.add(client.apps().deployments().inAnyNamespace()
+          .withLabel(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE).inform(cast(enqueue), 0));
+      informers.add(client.apiextensions().v1().customResourceDefinitions()
+          .withLabel(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE).inform(cast(enqueue), 0));
+    }
+    for (int i = 0; i < options.workers(); i++) {
+      Thread worker = daemon(this::work, "reconcile-" + clusterName + "-" + i);
+      workers.add(worker);
+      worker.start();
+    }
+    long period = options.resync().toMillis();
+    resync.scheduleAtFixedRate(this::enqueueAll, period, period, TimeUnit.MILLISECONDS);
+    pass.observer().managedNamespaces().forEach(queue::add);
+    LOG.info("cluster {}: reconcile loop started ({} workers, resync {})", clusterName, options.workers(), options.resync());
+  }
+
+  /** Replaces the desired subscriptions (a {@code desired} message); namespaces whose set changed are reconciled. */
+  public void setDesired(long newGeneration, List<DesiredSubscription> subscriptions) {
+    Map<String, List<DesiredSubscription>> next = new LinkedHashMap<>();
+    for (DesiredSubscription sub : subscriptions) {
+      next.computeIfAbsent(sub.namespace(), k -> new ArrayList<>()).add(sub);
+    }
+    Set<String> changed = new LinkedHashSet<>();
+    for (String ns : union(next.keySet(), desiredByNamespace.keySet())) {
+      List<DesiredSubscription> now = next.getOrDefault(ns, List.of());
+      if (!now.equals(desiredByNamespace.getOrDefault(ns, List.of()))) {
+        changed.add(ns);
+      }
+    }
+    desiredByNamespace.keySet().retainAll(next.keySet());
+    desiredByNamespace.putAll(next);
+    generation = newGeneration;
+    changed.forEach(queue::add);
+  }
+
+  /** A manual approval for exactly {@code bundle} of {@code subscription}; a different bundle is not approved. */
+  public void approve(String subscription, String bundle) {
+    approvals.put(subscription, bundle);
+    desiredByNamespace.forEach((ns, subs) -> {
+      if (subs.stream().anyMatch(s -> s.name().equals(subscription))) {
+        queue.add(ns);
+      }
+    });
+  }
+
+  /** Re-resolves every namespace (a catalog became available or changed). */
+  public void catalogsChanged() {
+    enqueueAll();
+  }
+
+  /** The generation of the desired state last given. */
+  public long generation() {
+    return generation;
+  }
+
+  /** The latest reported status of every subscription. */
+  public Map<String, SubscriptionStatus> statuses() {
+    return board.snapshot();
+  }
+
+  public Optional<SubscriptionStatus> status(String subscription) {
+    return board.get(subscription);
+  }
+
+  /** Queued or in-progress namespaces (0 = idle). */
+  public int queueDepth() {
+    return queue.depth();
+  }
+
+  private void work() {
+    while (running) {
+      Optional<String> key;
+      try {
+        key = queue.take(Duration.ofSeconds(1));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      key.ifPresent(this::reconcile);
+    }
+  }
+
+  private void reconcile(String namespace) {
+    try {
+      boolean settling = pass.run(namespace, desiredByNamespace.getOrDefault(namespace, List.of()));
+      if (settling) {
+        queue.addAfter(namespace, SETTLE_REQUEUE);
+      }
+    } catch (ResourceException | RuntimeException e) {
+      if (e instanceof RuntimeException && running) {
+        LOG.error("cluster {}: pass over namespace {} failed unexpectedly, retrying", clusterName, namespace, e);
+      } else if (running) {
+        LOG.warn("cluster {}: pass over namespace {} failed, retrying: {}", clusterName, namespace, e.getMessage());
+      }
+      queue.addAfter(namespace, ERROR_REQUEUE);
+    } finally {
+      queue.done(namespace);
+    }
+  }
+
+  private void enqueueAll() {
+    desiredByNamespace.keySet().forEach(queue::add);
+    try {
+      pass.observer().managedNamespaces().forEach(queue::add);
+    } catch (ResourceException | RuntimeException e) {
+      LOG.warn("cluster {}: resync could not list managed namespaces: {}", clusterName, e.getMessage());
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    running = false;
+    informers.forEach(SharedIndexInformer::close);
+    informers.clear();
+    resync.shutdownNow();
+    queue.close();
+    workers.forEach(Thread::interrupt);
+    workers.clear();
+  }
+
+  /** Queues the operator namespace an event's object belongs to. */
+  private final class NamespaceEnqueuer implements ResourceEventHandler<HasMetadata> {
+    @Override
+    public void onAdd(HasMetadata obj) {
+      enqueue(obj);
+    }
+
+    @Override
+    public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
+      enqueue(newObj);
+    }
+
+    @Override
+    public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
+      enqueue(obj);
+    }
+
+    private void enqueue(HasMetadata obj) {
+      Map<String, String> labels = obj.getMetadata().getLabels();
+      String ns = labels == null ? null : labels.get(ManagedLabels.NAMESPACE);
+      if (ns != null && !ns.isEmpty()) {
+        queue.add(ns);
+      }
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static <T extends HasMetadata> ResourceEventHandler<T> cast(ResourceEventHandler<HasMetadata> handler) {
+    return (ResourceEventHandler) handler;
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> all = new LinkedHashSet<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+}

@@ -1,0 +1,253 @@
+package io.olmstead.agent.reconcile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.olmstead.agent.k8s.ApplyOutcome;
+import io.olmstead.agent.k8s.ManagedLabels;
+import io.olmstead.agent.k8s.OperatorConditions;
+import io.olmstead.agent.k8s.ResourceException;
+import io.olmstead.agent.k8s.ResourceKinds;
+import io.olmstead.agent.k8s.ResourceOperator;
+import io.olmstead.agent.k8s.WorkloadStatus;
+import io.olmstead.olmcore.installplan.InstallPlanResult;
+import io.olmstead.olmcore.installplan.InstallPlanner;
+import io.olmstead.olmcore.installplan.SubscriptionConfig;
+import io.olmstead.olmcore.lifecycle.CrdUpgradeCheck;
+import io.olmstead.olmcore.lifecycle.CrdUpgradeResult;
+import io.olmstead.olmcore.lifecycle.CsvObservation;
+import io.olmstead.olmcore.lifecycle.CsvPhase;
+import io.olmstead.olmcore.lifecycle.CsvPhaseRules;
+import io.olmstead.olmcore.lifecycle.CsvStatus;
+import io.olmstead.olmcore.lifecycle.DeploymentState;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Drives one bundle one step: olm-core plans its objects and decides its phase; this class does the I/O in
+ * OLM's order (CRD safety check, OperatorCondition, CRDs until Established, then the rest) and records the
+ * phase on the bundle's OperatorCondition so a restarted agent picks up where it stopped.
+ */
+final class BundleInstaller {
+  private final ResourceOperator resources;
+  private final InstallPlanner planner = new InstallPlanner();
+  private final Cleanup cleanup;
+
+  BundleInstaller(ResourceOperator resources, Cleanup cleanup) {
+    this.resources = resources;
+    this.cleanup = cleanup;
+  }
+
+  /** One step for {@code target}; {@code progress} receives intermediate phases (InstallReady) as they happen. */
+  DriveResult drive(InstallTarget target, Consumer<CsvStatus> progress) throws ResourceException {
+    DesiredSubscription sub = target.subscription();
+    String ns = sub.namespace();
+    CsvPhase before = target.previous() == null ? CsvPhase.NONE : target.previous().phase();
+    InstallPlanResult plan = planner.plan(target.bundle(), ns, sub.effectiveTargets(),
+        SubscriptionConfig.fromJson(sub.config()));
+    if (!plan.succeeded()) {
+      return new DriveResult(CsvPhaseRules.next(planFailure(before, plan)), List.of(), false);
+    }
+    List<JsonNode> objects = stamp(plan.objects(), sub, target.bundle().name());
+    List<JsonNode> crds = objects.stream().filter(BundleInstaller::isCrd).toList();
+    Optional<String> unsafe = crdUpgradeProblem(crds);
+    if (unsafe.isPresent()) {
+      // Refused before anything is written: the installed bundle keeps running untouched.
+      return new DriveResult(CsvPhaseRules.next(CsvObservation.in(before).withApiRejection(unsafe.get())), List.of(), false);
+    }
+    List<ResourceKinds.Kind> extraKinds = extraKinds(objects);
+    JsonNode oc = applyOperatorCondition(target, objects, extraKinds, before == CsvPhase.NONE ? CsvPhase.PENDING : before);
+    List<ApplyOutcome> changed = new ArrayList<>();
+    String rejection = applyAll(crds, changed);
+    if (rejection == null) {
+      List<String> waiting = notEstablished(crds);
+      if (!waiting.isEmpty()) {
+        CsvStatus pending = CsvPhaseRules.next(CsvObservation.in(phaseForRules(before))
+            .withUnmetRequirements("CustomResourceDefinitions not yet established: " + String.join(", ", waiting)));
+        return finish(target, oc, extraKinds, objects, pending, List.of());
+      }
+      mirrorConditions(oc);
+      if (before == CsvPhase.NONE || before == CsvPhase.PENDING) {
+        progress.accept(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withObjectsMissing()));
+      }
+      rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed);
+    }
+    boolean drifted = before == CsvPhase.SUCCEEDED && changed.stream().anyMatch(ApplyOutcome::changed);
+    CsvObservation observation = CsvObservation.in(phaseForRules(before));
+    if (rejection != null) {
+      observation = observation.withApiRejection(rejection);
+    } else if (drifted) {
+      observation = observation.withObjectsMissing();
+    } else {
+      observation = observation.withApplied(deploymentStates(objects, ns).toArray(DeploymentState[]::new));
+    }
+    CsvStatus status = CsvPhaseRules.next(observation);
+    return finish(target, oc, extraKinds, objects, status, drifted ? changed.stream().filter(ApplyOutcome::changed).toList() : List.of());
+  }
+
+  private DriveResult finish(InstallTarget target, JsonNode oc, List<ResourceKinds.Kind> kinds, List<JsonNode> objects,
+                             CsvStatus status, List<ApplyOutcome> restored) throws ResourceException {
+    if (!status.phase().wireName().equals(oc.path("metadata").path("annotations")
+        .path(ManagedLabels.PHASE_ANNOTATION).asText())) {
+      resources.apply(operatorCondition(target, objects, kinds, status.phase()));
+    }
+    CsvPhase before = target.previous() == null ? CsvPhase.NONE : target.previous().phase();
+    if (status.phase() == CsvPhase.SUCCEEDED && (before != CsvPhase.SUCCEEDED || target.replaces() != null)) {
+      // Only now may the replaced bundle go (OLM: Replacing -> Deleting after the new CSV Succeeded).
+      Set<ResourceKinds.Kind> sweep = new LinkedHashSet<>(kinds);
+      if (target.replaces() != null) {
+        sweep.addAll(target.replaces().kinds());
+      }
+      cleanup.sweepOtherBundles(target.subscription().name(), target.subscription().namespace(),
+          target.bundle().name(), List.copyOf(sweep));
+    }
+    return new DriveResult(status, restored, true);
+  }
+
+  private JsonNode applyOperatorCondition(InstallTarget target, List<JsonNode> objects, List<ResourceKinds.Kind> kinds,
+                                          CsvPhase phase) throws ResourceException {
+    ObjectNode desired = operatorCondition(target, objects, kinds, phase);
+    resources.apply(desired);
+    return resources.get(OperatorConditions.API_VERSION, OperatorConditions.KIND, target.subscription().namespace(),
+        target.bundle().name()).orElse(desired);
+  }
+
+  private ObjectNode operatorCondition(InstallTarget target, List<JsonNode> objects, List<ResourceKinds.Kind> kinds,
+                                       CsvPhase phase) {
+    DesiredSubscription sub = target.subscription();
+    Map<String, String> labels = new java.util.LinkedHashMap<>(
+        ManagedLabels.of(sub.name(), target.bundle().name(), sub.namespace()));
+    if (target.dependencyOf() != null) {
+      labels.put(ManagedLabels.DEPENDENCY_OF, ManagedLabels.value(target.dependencyOf()));
+    }
+    Map<String, String> annotations = ObservedBundle.annotations(sub.name(), phase, target.bundle().packageName(),
+        sub.catalog(), target.channel(), target.bundle().versionText(), sub.deleteCrdsOnRemoval(), kinds);
+    return OperatorConditions.forBundle(target.bundle().name(), sub.namespace(), labels, annotations,
+        namesOf(objects, "Deployment"), namesOf(objects, "ServiceAccount"));
+  }
+
+  /** OLM's OperatorCondition controller copies what the operator wrote to spec.conditions into status. */
+  private void mirrorConditions(JsonNode oc) throws ResourceException {
+    JsonNode spec = OperatorConditions.specConditions(oc);
+    if (spec.isArray() && !spec.equals(oc.path("status").path("conditions"))) {
+      ObjectNode copy = oc.deepCopy();
+      copy.withObjectProperty("status").set("conditions", spec.deepCopy());
+      resources.updateStatus(copy);
+    }
+  }
+
+  private String applyAll(List<JsonNode> objects, List<ApplyOutcome> changed) throws ResourceException {
+    for (JsonNode object : objects) {
+      try {
+        changed.add(resources.apply(object));
+      } catch (ResourceException e) {
+        if (!e.rejected()) {
+          throw e; // unreachable or overloaded: retry the whole pass later
+        }
+        return e.getMessage();
+      }
+    }
+    return null;
+  }
+
+  private Optional<String> crdUpgradeProblem(List<JsonNode> crds) throws ResourceException {
+    List<String> problems = new ArrayList<>();
+    for (JsonNode crd : crds) {
+      Optional<JsonNode> existing = resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null,
+          crd.path("metadata").path("name").asText());
+      if (existing.isEmpty() || io.olmstead.agent.k8s.Subset.contains(existing.get(), withoutMetadata(crd))) {
+        continue; // new, or unchanged: nothing can be lost
+      }
+      resources.kinds().learn(existing.get());
+      List<JsonNode> customResources = new ArrayList<>();
+      String group = existing.get().path("spec").path("group").asText();
+      String kind = existing.get().path("spec").path("names").path("kind").asText();
+      for (JsonNode version : existing.get().path("spec").path("versions")) {
+        if (version.path("served").asBoolean(false)) {
+          customResources.addAll(resources.list(group + "/" + version.path("name").asText(), kind, Map.of()));
+        }
+      }
+      CrdUpgradeResult result = CrdUpgradeCheck.check(existing.get(), crd, customResources);
+      result.message().ifPresent(problems::add);
+    }
+    return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
+  }
+
+  private List<String> notEstablished(List<JsonNode> crds) throws ResourceException {
+    List<String> waiting = new ArrayList<>();
+    for (JsonNode crd : crds) {
+      String name = crd.path("metadata").path("name").asText();
+      if (!WorkloadStatus.established(resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null, name)
+          .orElse(null))) {
+        waiting.add(name);
+      }
+    }
+    return waiting;
+  }
+
+  private List<DeploymentState> deploymentStates(List<JsonNode> objects, String ns) throws ResourceException {
+    List<DeploymentState> states = new ArrayList<>();
+    for (String name : namesOf(objects, "Deployment")) {
+      states.add(WorkloadStatus.deployment(name, resources.get("apps/v1", "Deployment", ns, name).orElse(null)));
+    }
+    return states;
+  }
+
+  /** Labels every object with its subscription and bundle (the ownership the cleanup selects by). */
+  static List<JsonNode> stamp(List<JsonNode> objects, DesiredSubscription sub, String bundle) {
+    Map<String, String> labels = ManagedLabels.of(sub.name(), bundle, sub.namespace());
+    List<JsonNode> out = new ArrayList<>(objects.size());
+    for (JsonNode object : objects) {
+      ObjectNode copy = object.deepCopy();
+      ObjectNode meta = copy.withObjectProperty("metadata");
+      labels.forEach(meta.withObjectProperty("labels")::put);
+      out.add(copy);
+    }
+    return out;
+  }
+
+  /** Kinds the plan holds beyond the ones every sweep covers (recorded so removal finds them after a restart). */
+  static List<ResourceKinds.Kind> extraKinds(List<JsonNode> objects) {
+    Set<ResourceKinds.Kind> kinds = new LinkedHashSet<>();
+    for (JsonNode o : objects) {
+      ResourceKinds.Kind kind = new ResourceKinds.Kind(o.path("apiVersion").asText(), o.path("kind").asText());
+      if (!ResourceKinds.COMMON.contains(kind) && !isCrd(o)) {
+        kinds.add(kind);
+      }
+    }
+    return List.copyOf(kinds);
+  }
+
+  private static CsvObservation planFailure(CsvPhase before, InstallPlanResult plan) {
+    CsvObservation o = CsvObservation.in(before);
+    return switch (plan.reason()) {
+      case InstallPlanResult.REASON_UNSUPPORTED_OPERATOR_GROUP -> o.withUnsupportedOperatorGroup(plan.message());
+      case InstallPlanResult.REASON_INVALID_INSTALL_MODES -> o.withInvalidInstallModes(plan.message());
+      default -> o.withInvalidInstallStrategy(plan.message());
+    };
+  }
+
+  /** Pending is where olm-core's install rules start; a bundle never seen is Pending too. */
+  private static CsvPhase phaseForRules(CsvPhase before) {
+    return before == CsvPhase.NONE ? CsvPhase.PENDING : before;
+  }
+
+  private static List<String> namesOf(List<JsonNode> objects, String kind) {
+    return objects.stream().filter(o -> kind.equals(o.path("kind").asText()))
+        .map(o -> o.path("metadata").path("name").asText()).distinct().toList();
+  }
+
+  static boolean isCrd(JsonNode o) {
+    return "CustomResourceDefinition".equals(o.path("kind").asText());
+  }
+
+  private static JsonNode withoutMetadata(JsonNode crd) {
+    ObjectNode copy = crd.deepCopy();
+    copy.remove("metadata");
+    return copy;
+  }
+}

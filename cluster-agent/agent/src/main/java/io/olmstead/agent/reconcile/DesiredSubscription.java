@@ -1,0 +1,60 @@
+package io.olmstead.agent.reconcile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/**
+ * One subscription the cluster should have, as the reconcile loop consumes it (the channel's protocol record is
+ * mapped onto this by {@link ProtocolMapping}).
+ *
+ * @param targetNamespaces namespaces the operator watches; empty means its own namespace, {@code [""]} all namespaces
+ * @param maxVersion the highest version the cluster is approved to reach; null = follow the channel
+ * @param config the Subscription {@code config} block (env, resources, nodeSelector, ...), null when absent
+ * @param deleteCrdsOnRemoval {@code removal: {crds: Delete}}: removing the subscription also deletes its CRDs
+ * @param blockedReason set by the control plane when the version policy cannot be met: keep what is installed
+ */
+public record DesiredSubscription(String name, String catalog, String catalogDigest, String packageName, String channel,
+                                  String namespace, List<String> targetNamespaces, Approval approval,
+                                  String startingBundle, String maxVersion, JsonNode config,
+                                  boolean deleteCrdsOnRemoval, long generation, String blockedReason) {
+
+  /** How an upgrade (or the first install) is approved. */
+  public enum Approval { AUTOMATIC, MANUAL }
+
+  public DesiredSubscription {
+    targetNamespaces = targetNamespaces == null ? List.of() : List.copyOf(targetNamespaces);
+    approval = approval == null ? Approval.AUTOMATIC : approval;
+  }
+
+  /** An automatic subscription following {@code channel} up to {@code maxVersion}; for tests and simulations. */
+  public static DesiredSubscription of(String name, String catalog, String packageName, String channel,
+                                       String namespace, String maxVersion) {
+    return new DesiredSubscription(name, catalog, null, packageName, channel, namespace, List.of(), Approval.AUTOMATIC,
+        null, maxVersion, null, false, 1, null);
+  }
+
+  public DesiredSubscription withApproval(Approval value) {
+    return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
+        value, startingBundle, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason);
+  }
+
+  public DesiredSubscription withMaxVersion(String value) {
+    return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
+        approval, startingBundle, value, config, deleteCrdsOnRemoval, generation + 1, blockedReason);
+  }
+
+  public DesiredSubscription withStartingBundle(String value) {
+    return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
+        approval, value, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason);
+  }
+
+  public DesiredSubscription withCrdRemoval(boolean delete) {
+    return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
+        approval, startingBundle, maxVersion, config, delete, generation, blockedReason);
+  }
+
+  /** The namespaces the operator watches, defaulting to its own namespace. */
+  public List<String> effectiveTargets() {
+    return targetNamespaces.isEmpty() ? List.of(namespace) : targetNamespaces;
+  }
+}

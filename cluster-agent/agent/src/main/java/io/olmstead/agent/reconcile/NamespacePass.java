@@ -1,0 +1,239 @@
+package io.olmstead.agent.reconcile;
+
+import io.olmstead.agent.k8s.ApplyOutcome;
+import io.olmstead.agent.k8s.ManagedLabels;
+import io.olmstead.agent.k8s.OperatorConditions;
+import io.olmstead.agent.k8s.ResourceException;
+import io.olmstead.agent.k8s.ResourceOperator;
+import io.olmstead.agent.k8s.WorkloadStatus;
+import io.olmstead.olmcore.fbc.Bundle;
+import io.olmstead.olmcore.fbc.Catalog;
+import io.olmstead.olmcore.lifecycle.CsvObservation;
+import io.olmstead.olmcore.lifecycle.CsvPhase;
+import io.olmstead.olmcore.lifecycle.CsvPhaseRules;
+import io.olmstead.olmcore.lifecycle.CsvStatus;
+import io.olmstead.olmcore.lifecycle.UpgradeableCheck;
+import io.olmstead.olmcore.resolver.CatalogSource;
+import io.olmstead.olmcore.resolver.InstalledOperator;
+import io.olmstead.olmcore.resolver.Resolution;
+import io.olmstead.olmcore.resolver.ResolvedBundle;
+import io.olmstead.olmcore.resolver.Resolver;
+import io.olmstead.olmcore.resolver.SubscriptionRequest;
+import io.olmstead.olmcore.semver.Version;
+import io.olmstead.olmcore.semver.VersionException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One reconcile pass over one namespace, as named steps: observe what is installed, remove what left the desired
+ * state, resolve every subscription of the namespace together with olm-core, decide each subscription's step,
+ * drive it, report. Returns whether something is still settling (the caller re-queues).
+ */
+final class NamespacePass {
+  private static final Logger LOG = LoggerFactory.getLogger(NamespacePass.class);
+
+  private final ResourceOperator resources;
+  private final CatalogProvider catalogs;
+  private final StatusBoard board;
+  private final Function<String, String> approvals;
+  private final Resolver resolver = new Resolver();
+  private final ClusterObserver observer;
+  private final Cleanup cleanup;
+  private final BundleInstaller installer;
+
+  NamespacePass(ResourceOperator resources, CatalogProvider catalogs, StatusBoard board, Function<String, String> approvals) {
+    this.resources = resources;
+    this.catalogs = catalogs;
+    this.board = board;
+    this.approvals = approvals;
+    this.observer = new ClusterObserver(resources);
+    this.cleanup = new Cleanup(resources);
+    this.installer = new BundleInstaller(resources, cleanup);
+  }
+
+  ClusterObserver observer() {
+    return observer;
+  }
+
+  /** Reconciles {@code namespace} towards {@code desired}; true when another pass is needed soon. */
+  boolean run(String namespace, List<DesiredSubscription> desired) throws ResourceException {
+    Map<String, ObservedSubscription> observed = observer.observe(namespace);
+    removeUndesired(namespace, desired, observed);
+    if (desired.isEmpty()) {
+      return false;
+    }
+    ensureNamespace(namespace);
+    if (!ensureOperatorConditionCrd()) {
+      return true;
+    }
+    Map<String, DesiredSubscription> subs = new LinkedHashMap<>();
+    observed.values().stream().filter(o -> o.dependencyOf().isPresent() && desired.stream().noneMatch(d -> d.name().equals(o.name())))
+        .forEach(o -> impliedFrom(o, namespace, desired).ifPresent(d -> subs.put(d.name(), d)));
+    desired.forEach(d -> subs.put(d.name(), d));
+    Map<String, Catalog> loaded = loadCatalogs(subs.values());
+    Map<String, String> resolutionErrors = new LinkedHashMap<>();
+    Resolution resolution = resolve(subs, observed, loaded, resolutionErrors);
+    Map<String, String> dependencyOf = new LinkedHashMap<>();
+    Map<String, Bundle> dependencyBundles = new LinkedHashMap<>();
+    addDependencies(namespace, resolution, subs, desired, dependencyOf, dependencyBundles);
+    boolean settling = false;
+    for (DesiredSubscription sub : subs.values()) {
+      ObservedSubscription obs = observed.getOrDefault(sub.name(), new ObservedSubscription(sub.name(), List.of()));
+      Optional<Bundle> candidate = resolution == null ? Optional.empty()
+          : Optional.ofNullable(resolution.bySubscription().get(sub.name())).map(ResolvedBundle::bundle)
+              .or(() -> Optional.ofNullable(dependencyBundles.get(sub.name())));
+      String error = resolutionErrors.get(sub.name());
+      Decision decision = SubscriptionDecider.decide(sub, obs, candidate, error, approvals.apply(sub.name()),
+          UpgradeableCheck.evaluate(obs.installed().map(ObservedBundle::operatorCondition).orElse(null)));
+      settling |= execute(sub, obs, decision, loaded.get(sub.catalog()), candidate, dependencyOf.get(sub.name()));
+    }
+    return settling;
+  }
+
+  private boolean execute(DesiredSubscription sub, ObservedSubscription obs, Decision decision, Catalog catalog,
+                          Optional<Bundle> candidate, String dependencyOf) throws ResourceException {
+    if (decision.bundle() == null) {
+      CsvStatus pending = CsvPhaseRules.next(CsvObservation.in(CsvPhase.NONE).withUnmetRequirements(decision.message()));
+      board.publish(StatusBoard.status(sub, null, null, pending, decision, List.of()));
+      return false;
+    }
+    Optional<Bundle> bundle = catalog == null ? Optional.empty() : catalog.bundle(sub.packageName(), decision.bundle());
+    if (bundle.isEmpty()) {
+      CsvStatus lost = CsvPhaseRules.next(CsvObservation.in(CsvPhase.NONE).withUnmetRequirements(
+          "bundle " + decision.bundle() + " is not in catalog " + sub.catalog()));
+      board.publish(StatusBoard.status(sub, obs.installed().orElse(null), null, lost, decision, List.of()));
+      return false;
+    }
+    ObservedBundle previous = obs.bundles().stream().filter(b -> b.bundle().equals(decision.bundle())).findFirst().orElse(null);
+    ObservedBundle replaces = decision.moves() ? obs.installed().filter(b -> !b.bundle().equals(decision.bundle())).orElse(null)
+        : obs.bundles().stream().filter(b -> !b.bundle().equals(decision.bundle())).findFirst().orElse(null);
+    String channel = previous != null ? previous.channel() : sub.channel();
+    String depOf = dependencyOf != null ? dependencyOf : obs.dependencyOf().orElse(null);
+    InstallTarget target = new InstallTarget(sub, bundle.get(), channel, previous, replaces, depOf);
+    ObservedBundle installed = obs.installed().orElse(null);
+    Bundle heading = decision.moves() ? bundle.get() : null;
+    DriveResult result = installer.drive(target, progress ->
+        board.publish(StatusBoard.status(sub, installed, heading, progress, decision, List.of())));
+    if (!result.restored().isEmpty()) {
+      LOG.warn("subscription {}/{}: restored drifted objects {}", sub.namespace(), sub.name(),
+          result.restored().stream().map(ApplyOutcome::ref).toList());
+    }
+    ObservedBundle nowInstalled = result.status().phase() == CsvPhase.SUCCEEDED ? asInstalled(target) : installed;
+    board.publish(StatusBoard.status(sub, nowInstalled, heading, result.status(), decision, result.restored()));
+    if (result.status().phase() == CsvPhase.SUCCEEDED && decision.moves()) {
+      LOG.info("subscription {}/{}: {} succeeded", sub.namespace(), sub.name(), bundle.get().name());
+      return candidate.isPresent(); // another edge may follow
+    }
+    return result.settling();
+  }
+
+  private void removeUndesired(String namespace, List<DesiredSubscription> desired,
+                               Map<String, ObservedSubscription> observed) throws ResourceException {
+    for (ObservedSubscription obs : List.copyOf(observed.values())) {
+      boolean wanted = desired.stream().anyMatch(d -> d.name().equals(obs.name()));
+      if (!wanted && (obs.dependencyOf().isEmpty() || desired.isEmpty())) {
+        cleanup.remove(obs, namespace);
+        observed.remove(obs.name());
+        board.removed(obs.name());
+      }
+    }
+  }
+
+  private Resolution resolve(Map<String, DesiredSubscription> subs, Map<String, ObservedSubscription> observed,
+                             Map<String, Catalog> loaded, Map<String, String> errors) {
+    List<SubscriptionRequest> requests = new ArrayList<>();
+    List<InstalledOperator> installed = new ArrayList<>();
+    for (DesiredSubscription sub : subs.values()) {
+      if (!loaded.containsKey(sub.catalog())) {
+        errors.put(sub.name(), "catalog " + sub.catalog() + " is not available yet");
+        continue;
+      }
+      Version max = null;
+      try {
+        max = sub.maxVersion() == null || sub.maxVersion().isBlank() ? null : Version.parse(sub.maxVersion());
+      } catch (VersionException e) {
+        errors.put(sub.name(), "maxVersion " + sub.maxVersion() + " is not a version: " + e.getMessage());
+        continue;
+      }
+      requests.add(new SubscriptionRequest(sub.name(), sub.catalog(), sub.packageName(), sub.channel(), sub.startingBundle(), max));
+      Optional.ofNullable(observed.get(sub.name())).flatMap(ObservedSubscription::current).ifPresent(b ->
+          installed.add(new InstalledOperator(b.bundle(), b.packageName(), b.catalog(), b.channel())));
+    }
+    List<CatalogSource> sources = loaded.entrySet().stream().map(e -> new CatalogSource(e.getKey(), 0, e.getValue())).toList();
+    Resolution resolution = resolver.resolve(sources, requests, installed);
+    if (!resolution.satisfiable()) {
+      requests.forEach(r -> errors.put(r.name(), resolution.message()));
+      return null;
+    }
+    return resolution;
+  }
+
+  /** Bundles the resolver added for dependencies become implied subscriptions, as OLM creates them. */
+  private void addDependencies(String namespace, Resolution resolution, Map<String, DesiredSubscription> subs,
+                               List<DesiredSubscription> desired, Map<String, String> dependencyOf,
+                               Map<String, Bundle> dependencyBundles) {
+    if (resolution == null) {
+      return;
+    }
+    for (ResolvedBundle dep : resolution.dependencies()) {
+      String requiredBy = resolution.bySubscription().entrySet().stream()
+          .filter(e -> e.getValue().bundle().requiredPackages().stream()
+              .anyMatch(r -> r.packageName().equals(dep.bundle().packageName())))
+          .map(Map.Entry::getKey).findFirst().orElse(desired.get(0).name());
+      DesiredSubscription parent = subs.get(requiredBy);
+      String name = ManagedLabels.value(dep.bundle().packageName() + "-" + dep.channel() + "-" + dep.catalog());
+      DesiredSubscription implied = new DesiredSubscription(name, dep.catalog(),
+          parent == null ? null : parent.catalogDigest(), dep.bundle().packageName(), dep.channel(), namespace,
+          parent == null ? List.of() : parent.targetNamespaces(), DesiredSubscription.Approval.AUTOMATIC,
+          dep.bundle().name(), null, null, false, 0, null);
+      subs.putIfAbsent(name, implied);
+      dependencyOf.put(name, requiredBy);
+      dependencyBundles.put(name, dep.bundle());
+      LOG.info("subscription {}/{}: dependency {} resolved, installing {}", namespace, requiredBy, name, dep.bundle().name());
+    }
+  }
+
+  private Optional<DesiredSubscription> impliedFrom(ObservedSubscription obs, String namespace, List<DesiredSubscription> desired) {
+    return obs.current().map(b -> new DesiredSubscription(obs.name(), b.catalog(),
+        desired.stream().filter(d -> d.catalog().equals(b.catalog())).map(DesiredSubscription::catalogDigest)
+            .filter(java.util.Objects::nonNull).findFirst().orElse(null),
+        b.packageName(), b.channel(), namespace, List.of(), DesiredSubscription.Approval.AUTOMATIC, null, null, null,
+        false, 0, null));
+  }
+
+  private Map<String, Catalog> loadCatalogs(java.util.Collection<DesiredSubscription> subs) {
+    Map<String, Catalog> loaded = new LinkedHashMap<>();
+    for (DesiredSubscription sub : subs) {
+      if (!loaded.containsKey(sub.catalog())) {
+        catalogs.catalog(sub.catalog(), sub.catalogDigest()).ifPresent(c -> loaded.put(sub.catalog(), c));
+      }
+    }
+    return loaded;
+  }
+
+  private void ensureNamespace(String namespace) throws ResourceException {
+    if (resources.get("v1", "Namespace", null, namespace).isEmpty()) {
+      com.fasterxml.jackson.databind.node.ObjectNode ns = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+          .objectNode().put("apiVersion", "v1").put("kind", "Namespace");
+      ns.putObject("metadata").put("name", namespace);
+      resources.apply(ns);
+    }
+  }
+
+  private boolean ensureOperatorConditionCrd() throws ResourceException {
+    resources.apply(OperatorConditions.crd());
+    return WorkloadStatus.established(resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null,
+        OperatorConditions.CRD_NAME).orElse(null));
+  }
+
+  private static ObservedBundle asInstalled(InstallTarget t) {
+    return new ObservedBundle(t.subscription().name(), t.bundle().name(), CsvPhase.SUCCEEDED, t.bundle().packageName(),
+        t.subscription().catalog(), t.channel(), t.bundle().versionText(), t.dependencyOf(), false, List.of(), null);
+  }
+}

@@ -1,0 +1,98 @@
+package io.olmstead.agent.reconcile;
+
+import io.olmstead.agent.k8s.ApplyOutcome;
+import io.olmstead.olmcore.fbc.Bundle;
+import io.olmstead.olmcore.lifecycle.CsvObservation;
+import io.olmstead.olmcore.lifecycle.CsvPhase;
+import io.olmstead.olmcore.lifecycle.CsvPhaseRules;
+import io.olmstead.olmcore.lifecycle.CsvStatus;
+import io.olmstead.olmcore.lifecycle.UpgradeDecision;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Builds the reported status of a subscription from a pass's decision and outcome, and forwards it to the
+ * {@link StatusSink} only when it changed (passes repeat; reports should not).
+ */
+final class StatusBoard {
+  static final String DRIFT_CONDITION = "DriftRestored";
+  static final String RESOLUTION_CONDITION = "ResolutionFailed";
+
+  private final StatusSink sink;
+  private final Map<String, SubscriptionStatus> last = new ConcurrentHashMap<>();
+
+  StatusBoard(StatusSink sink) {
+    this.sink = sink;
+  }
+
+  void publish(SubscriptionStatus status) {
+    SubscriptionStatus previous = last.put(status.name(), status);
+    if (!status.equals(previous)) {
+      sink.publish(status);
+    }
+  }
+
+  void removed(String subscription) {
+    last.remove(subscription);
+    sink.removed(subscription);
+  }
+
+  /** The latest status of every subscription reported. */
+  Map<String, SubscriptionStatus> snapshot() {
+    return Map.copyOf(last);
+  }
+
+  Optional<SubscriptionStatus> get(String subscription) {
+    return Optional.ofNullable(last.get(subscription));
+  }
+
+  /**
+   * The status for {@code sub}: {@code installed} is the bundle running, {@code heading} the one being installed
+   * (null when none), {@code driven} olm-core's phase for the bundle driven this pass.
+   */
+  static SubscriptionStatus status(DesiredSubscription sub, ObservedBundle installed, Bundle heading, CsvStatus driven,
+                                   Decision decision, List<ApplyOutcome> restored) {
+    List<SubscriptionStatus.StatusCondition> conditions = new ArrayList<>();
+    if (!restored.isEmpty()) {
+      conditions.add(new SubscriptionStatus.StatusCondition(DRIFT_CONDITION, "True", "ObjectsRestored",
+          "restored " + String.join(", ", restored.stream().map(ApplyOutcome::ref).toList())));
+    }
+    String targetBundle = heading != null ? heading.name() : installed != null ? installed.bundle() : null;
+    String targetVersion = heading != null ? heading.versionText() : installed != null ? installed.version() : null;
+    CsvStatus shown = driven;
+    switch (decision.action()) {
+      case AWAIT_APPROVAL -> {
+        targetBundle = decision.held().name();
+        targetVersion = decision.held().versionText();
+        return build(sub, installed, targetBundle, targetVersion, SubscriptionStatus.REQUIRES_APPROVAL,
+            SubscriptionStatus.REQUIRES_APPROVAL, decision.message(), conditions);
+      }
+      case BLOCKED -> {
+        targetBundle = decision.held().name();
+        targetVersion = decision.held().versionText();
+        shown = CsvPhaseRules.next(CsvObservation.in(CsvPhase.NONE)
+            .withUpgrade(new UpgradeDecision(false, decision.reason(), decision.message())));
+      }
+      case UNRESOLVED -> {
+        if (installed != null) {
+          conditions.add(new SubscriptionStatus.StatusCondition(RESOLUTION_CONDITION, "True", decision.reason(),
+              decision.message()));
+        }
+      }
+      default -> { }
+    }
+    return build(sub, installed, targetBundle, targetVersion, shown.phase().wireName(),
+        shown.reason() == null ? null : shown.reason().wireName(), shown.message(), conditions);
+  }
+
+  private static SubscriptionStatus build(DesiredSubscription sub, ObservedBundle installed, String targetBundle,
+                                          String targetVersion, String phase, String reason, String message,
+                                          List<SubscriptionStatus.StatusCondition> conditions) {
+    return new SubscriptionStatus(sub.name(), sub.namespace(), installed == null ? null : installed.bundle(),
+        installed == null ? null : installed.version(), targetBundle, targetVersion, phase, reason, message,
+        conditions, sub.generation());
+  }
+}

@@ -1,0 +1,27 @@
+package io.olmstead.agent.reconcile;
+
+import java.util.List;
+
+/**
+ * What the agent reports for one subscription: the bundle running, the one it is moving to, and the phase with
+ * OLM's reason ({@code Pending/OperatorConditionNotUpgradeable}, {@code Failed/InstallCheckFailed}, ...). The phase
+ * {@code RequiresApproval} carries the bundle awaiting approval in {@link #targetBundle()}.
+ */
+public record SubscriptionStatus(String name, String namespace, String installedBundle, String installedVersion,
+                                 String targetBundle, String targetVersion, String phase, String reason,
+                                 String message, List<StatusCondition> conditions, long observedGeneration) {
+
+  public static final String REQUIRES_APPROVAL = "RequiresApproval";
+
+  public SubscriptionStatus {
+    conditions = conditions == null ? List.of() : List.copyOf(conditions);
+  }
+
+  /** A Kubernetes-style condition attached to a status. */
+  public record StatusCondition(String type, String status, String reason, String message) {}
+
+  /** The condition of {@code type}, if reported. */
+  public java.util.Optional<StatusCondition> condition(String type) {
+    return conditions.stream().filter(c -> c.type().equals(type)).findFirst();
+  }
+}

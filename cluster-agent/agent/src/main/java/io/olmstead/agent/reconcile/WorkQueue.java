@@ -1,0 +1,127 @@
+package io.olmstead.agent.reconcile;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A de-duplicating work queue in the manner of client-go's: a key queued many times is processed once; a key is
+ * never handed to two workers at once; a key added while being processed is processed again afterwards.
+ */
+public final class WorkQueue implements AutoCloseable {
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition ready = lock.newCondition();
+  private final Set<String> queued = new LinkedHashSet<>();
+  private final Set<String> processing = new HashSet<>();
+  private final Set<String> dirty = new HashSet<>();
+  private final ScheduledExecutorService delays;
+  private boolean closed;
+
+  public WorkQueue(String name) {
+    this.delays = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, name + "-delays");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Queues {@code key} unless it is already queued; marks it for another pass when it is being processed. */
+  public void add(String key) {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      if (processing.contains(key)) {
+        dirty.add(key);
+      } else if (queued.add(key)) {
+        ready.signal();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Queues {@code key} after {@code delay}. */
+  public void addAfter(String key, Duration delay) {
+    if (delay.isZero() || delay.isNegative()) {
+      add(key);
+      return;
+    }
+    lock.lock();
+    try {
+      if (!closed) {
+        delays.schedule(() -> add(key), delay.toMillis(), TimeUnit.MILLISECONDS);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The next key to process, waiting up to {@code timeout}; the caller must call {@link #done} with it. */
+  public Optional<String> take(Duration timeout) throws InterruptedException {
+    long nanos = timeout.toNanos();
+    lock.lock();
+    try {
+      while (queued.isEmpty() && !closed) {
+        if (nanos <= 0) {
+          return Optional.empty();
+        }
+        nanos = ready.awaitNanos(nanos);
+      }
+      if (closed) {
+        return Optional.empty();
+      }
+      Iterator<String> first = queued.iterator();
+      String key = first.next();
+      first.remove();
+      processing.add(key);
+      return Optional.of(key);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Ends processing of {@code key}; re-queues it when it was added meanwhile. */
+  public void done(String key) {
+    lock.lock();
+    try {
+      processing.remove(key);
+      if (dirty.remove(key) && !closed && queued.add(key)) {
+        ready.signal();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Keys queued or being processed (for tests and metrics). */
+  public int depth() {
+    lock.lock();
+    try {
+      return queued.size() + processing.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      closed = true;
+      ready.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    delays.shutdownNow();
+  }
+}

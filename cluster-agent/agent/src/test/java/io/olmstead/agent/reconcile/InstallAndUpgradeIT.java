@@ -1,0 +1,109 @@
+package io.olmstead.agent.reconcile;
+
+import static io.olmstead.agent.testing.SimFixture.etcd;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.olmstead.agent.k8s.ManagedLabels;
+import io.olmstead.agent.testing.SimFixture;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Install, upgrade one edge at a time, dependencies and failures against a simulated cluster with real bundles. */
+class InstallAndUpgradeIT {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+  private SimFixture sim;
+
+  @BeforeEach
+  void start() throws Exception {
+    io.olmstead.agent.testing.SharedCatalogs.bundled();
+    sim = new SimFixture(false);
+  }
+
+  @AfterEach
+  void stop() {
+    if (sim != null) {
+      sim.close();
+    }
+  }
+
+  @Test
+  void installsEtcdThenUpgradesToTheNextEdgeAndRemovesTheOldBundlesObjects() {
+    sim.desire(etcd("0.9.2"));
+    awaitSucceeded("etcd", "etcdoperator.v0.9.2");
+    assertThat(sim.sink.phases("etcd")).containsSubsequence("Pending", "InstallReady", "Installing", "Succeeded");
+    JsonNode deployment = sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator").orElseThrow();
+    assertThat(sim.label(deployment, ManagedLabels.BUNDLE)).isEqualTo("etcdoperator.v0.9.2");
+    assertThat(deployment.toString()).contains("OPERATOR_CONDITION_NAME").contains("etcdoperator.v0.9.2");
+    assertThat(sim.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null, "etcdclusters.etcd.database.coreos.com"))
+        .isPresent();
+    assertThat(rolesOf("etcdoperator.v0.9.2")).isNotEmpty();
+
+    sim.desire(etcd("0.9.4"));
+    awaitSucceeded("etcd", "etcdoperator.v0.9.4");
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+      assertThat(rolesOf("etcdoperator.v0.9.2")).isEmpty();
+      assertThat(sim.get("operators.coreos.com/v2", "OperatorCondition", "etcd-ns", "etcdoperator.v0.9.2")).isEmpty();
+    });
+    assertThat(rolesOf("etcdoperator.v0.9.4")).isNotEmpty();
+    JsonNode upgraded = sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator").orElseThrow();
+    assertThat(sim.label(upgraded, ManagedLabels.BUNDLE)).isEqualTo("etcdoperator.v0.9.4");
+    assertThat(sim.get("operators.coreos.com/v2", "OperatorCondition", "etcd-ns", "etcdoperator.v0.9.4")).isPresent();
+    assertThat(sim.sink.latest("etcd").orElseThrow().installedVersion()).isEqualTo("0.9.4");
+  }
+
+  @Test
+  void upgradesOneEdgeAtATimeAndNeverBeyondMaxVersion() {
+    sim.desire(etcd("0.9.0").withStartingBundle("etcdoperator.v0.9.0"));
+    awaitSucceeded("etcd", "etcdoperator.v0.9.0");
+
+    sim.desire(etcd("0.9.4").withStartingBundle("etcdoperator.v0.9.0"));
+    awaitSucceeded("etcd", "etcdoperator.v0.9.4");
+    List<String> installed = sim.sink.history("etcd").stream().map(SubscriptionStatus::installedBundle)
+        .filter(b -> b != null).distinct().toList();
+    assertThat(installed).containsExactly("etcdoperator.v0.9.0", "etcdoperator.v0.9.2", "etcdoperator.v0.9.4");
+  }
+
+  @Test
+  void stopsAtMaxVersionEvenWhenTheChannelHasNewer() throws Exception {
+    sim.desire(etcd("0.9.2"));
+    awaitSucceeded("etcd", "etcdoperator.v0.9.2");
+    Thread.sleep(1500); // a resync later, still at the ceiling
+    assertThat(sim.sink.latest("etcd").orElseThrow().installedBundle()).isEqualTo("etcdoperator.v0.9.2");
+    assertThat(sim.get("operators.coreos.com/v2", "OperatorCondition", "etcd-ns", "etcdoperator.v0.9.4")).isEmpty();
+  }
+
+  @Test
+  void topologyOperatorPullsInTheRabbitmqClusterOperator() {
+    sim.desire(DesiredSubscription.of("topology", "community", "rabbitmq-messaging-topology-operator", "stable",
+        "rabbitmq", null));
+    awaitSucceeded("topology", "rabbitmq-messaging-topology-operator.v1.19.3");
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+      SubscriptionStatus dep = sim.sink.latest("rabbitmq-cluster-operator-stable-community").orElseThrow();
+      assertThat(dep.phase()).isEqualTo("Succeeded");
+      assertThat(dep.installedBundle()).startsWith("rabbitmq-cluster-operator.v2.");
+    });
+    assertThat(sim.get("apps/v1", "Deployment", "rabbitmq", "rabbitmq-cluster-operator")).isPresent();
+    JsonNode depCondition = sim.list("operators.coreos.com/v2", "OperatorCondition").stream()
+        .filter(oc -> oc.path("metadata").path("name").asText().startsWith("rabbitmq-cluster-operator.v2."))
+        .findFirst().orElseThrow();
+    assertThat(sim.label(depCondition, ManagedLabels.DEPENDENCY_OF)).isEqualTo("topology");
+  }
+
+  private void awaitSucceeded(String sub, String bundle) {
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+      SubscriptionStatus s = sim.sink.latest(sub).orElseThrow();
+      assertThat(s.installedBundle()).as(s.toString()).isEqualTo(bundle);
+      assertThat(s.phase()).as(s.toString()).isEqualTo("Succeeded");
+    });
+  }
+
+  private List<JsonNode> rolesOf(String bundle) {
+    return sim.list("rbac.authorization.k8s.io/v1", "Role").stream()
+        .filter(r -> r.path("metadata").path("name").asText().startsWith(bundle)).toList();
+  }
+}

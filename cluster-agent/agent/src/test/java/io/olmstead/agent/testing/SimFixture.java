@@ -1,0 +1,64 @@
+package io.olmstead.agent.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.olmstead.agent.k8s.ResourceException;
+import io.olmstead.agent.k8s.ResourceKinds;
+import io.olmstead.agent.k8s.ResourceOperator;
+import io.olmstead.agent.reconcile.DesiredSubscription;
+import io.olmstead.agent.reconcile.ReconcilerOptions;
+import io.olmstead.agent.sim.SimulatedCluster;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** One simulated cluster (mock API server + kubelet stand-in + real agent) with fast timings, for ITs. */
+public final class SimFixture implements AutoCloseable {
+  public final RecordingSink sink = new RecordingSink();
+  public final SimulatedCluster cluster;
+  public final ResourceOperator resources;
+  private final AtomicLong generation = new AtomicLong();
+
+  public SimFixture(boolean failDeployments) throws ResourceException {
+    this(failDeployments, Duration.ofSeconds(1));
+  }
+
+  public SimFixture(boolean failDeployments, Duration resync) throws ResourceException {
+    cluster = SimulatedCluster.start(1, failDeployments, SharedCatalogs.provider(), sink, Duration.ofMillis(100),
+        new ReconcilerOptions(2, resync, true));
+    resources = new ResourceOperator(cluster.client(), new ResourceKinds());
+  }
+
+  public void desire(DesiredSubscription... subs) {
+    cluster.agent().setDesired(generation.incrementAndGet(), List.of(subs));
+  }
+
+  public static DesiredSubscription etcd(String maxVersion) {
+    return DesiredSubscription.of("etcd", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "etcd-ns", maxVersion);
+  }
+
+  public Optional<JsonNode> get(String apiVersion, String kind, String namespace, String name) {
+    try {
+      return resources.get(apiVersion, kind, namespace, name);
+    } catch (ResourceException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public List<JsonNode> list(String apiVersion, String kind) {
+    try {
+      return resources.list(apiVersion, kind, java.util.Map.of());
+    } catch (ResourceException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public String label(JsonNode object, String key) {
+    return object.path("metadata").path("labels").path(key).asText(null);
+  }
+
+  @Override
+  public void close() {
+    cluster.close();
+  }
+}
