@@ -32,6 +32,7 @@ final class CatalogIndex {
     private final Map<String, List<ChannelView>> channelsByPackage = new HashMap<>();
     private final Map<Gvk, List<String>> providers = new HashMap<>();
     private final Map<Bundle, List<String>> gvkSubjects = new IdentityHashMap<>();
+    private final Map<String, Set<String>> packagesBySubject = new HashMap<>();
     private final Map<String, List<Candidate>> packageCandidates = new ConcurrentHashMap<>();
     private final Map<Gvk, List<Candidate>> gvkCandidates = new ConcurrentHashMap<>();
 
@@ -62,7 +63,10 @@ final class CatalogIndex {
                 }
             }
         }
-        gvkProviders.forEach((gvk, pkgs) -> providers.put(gvk, List.copyOf(pkgs)));
+        gvkProviders.forEach((gvk, pkgs) -> {
+            providers.put(gvk, List.copyOf(pkgs));
+            packagesBySubject.computeIfAbsent(subject(gvk), k -> new HashSet<>()).addAll(pkgs);
+        });
     }
 
     static CatalogIndex of(Catalog catalog) {
@@ -89,6 +93,11 @@ final class CatalogIndex {
     List<String> gvkSubjects(Bundle bundle) {
         List<String> s = gvkSubjects.get(bundle);
         return s != null ? s : subjects(bundle.providedGvks());
+    }
+
+    /** The packages of this catalog providing the API named {@code subject} ({@code Kind (group/version)}). */
+    Set<String> packagesProviding(String subject) {
+        return packagesBySubject.getOrDefault(subject, Set.of());
     }
 
     /** Valid channels of a usable package, default channel first; empty when unknown. */

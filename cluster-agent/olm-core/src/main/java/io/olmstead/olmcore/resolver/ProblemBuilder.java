@@ -13,9 +13,12 @@ import io.olmstead.olmcore.semver.VersionRange;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -35,7 +38,8 @@ final class ProblemBuilder implements Problem.Expander {
     private final List<CatalogSource> catalogsByPriority;
     private final Map<String, CatalogSource> catalogsByName = new HashMap<>();
     private final Function<CatalogSource, CatalogIndex> indexes;
-    private final Map<String, Var> bundleVars = new HashMap<>();
+    private final Map<String, Map<Bundle, Var>> bundleVars = new HashMap<>();
+    private final Map<String, Boolean> contestedApis = new HashMap<>();
     private final List<Var> installedVars = new ArrayList<>();
     private final Map<String, int[]> candidateMemo = new HashMap<>();
     private String hardError;
@@ -178,14 +182,39 @@ final class ProblemBuilder implements Problem.Expander {
      * which is the subscription's channel or the most preferred one.
      */
     private Var bundleVar(CatalogSource source, String channel, Bundle b) {
-        String key = source.name() + "\u0000" + b.packageName() + "\u0000" + b.name();
-        Var v = bundleVars.get(key);
+        Map<Bundle, Var> ofCatalog = bundleVars.computeIfAbsent(source.name(), k -> new IdentityHashMap<>());
+        Var v = ofCatalog.get(b);
         if (v == null) {
+            List<String> contested = new ArrayList<>(2);
+            for (String subject : indexes.apply(source).gvkSubjects(b)) {
+                if (contested(subject)) {
+                    contested.add(subject);
+                }
+            }
             v = problem.addBundleVar(source.name() + "/" + channel + "/" + b.name(), b.packageName(), b, source.name(),
-                channel, false, b.version().orElse(null), indexes.apply(source).gvkSubjects(b));
-            bundleVars.put(key, v);
+                channel, false, b.version().orElse(null), contested);
+            ofCatalog.put(b, v);
         }
         return v;
+    }
+
+    /**
+     * Whether more than one package (in any catalog, or installed) provides the API. Only then can its
+     * one-provider rule bite: bundles of one package already exclude each other, so uncontested APIs get no group.
+     */
+    private boolean contested(String subject) {
+        return contestedApis.computeIfAbsent(subject, s -> {
+            Set<String> packages = new HashSet<>();
+            for (CatalogSource c : catalogsByPriority) {
+                packages.addAll(indexes.apply(c).packagesProviding(s));
+            }
+            for (Var v : installedVars) {
+                if (v.packageName != null && v.groups.stream().anyMatch(g -> !g.isPackage && g.subject.equals(s))) {
+                    packages.add(v.packageName);
+                }
+            }
+            return packages.size() > 1;
+        });
     }
 
     private static String describe(List<Var> candidates) {

@@ -11,8 +11,6 @@ import io.olmstead.olmcore.resolver.CatalogSource;
 import io.olmstead.olmcore.resolver.Resolution;
 import io.olmstead.olmcore.resolver.Resolver;
 import io.olmstead.olmcore.resolver.SubscriptionRequest;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -31,14 +29,19 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Resolution against the indexed {@code derived-all-history} catalog (lenient): one subscription whose head has
  * dependencies, and a namespace of 20 subscriptions (those with dependencies first) that resolve together.
- * Needs ../shared/catalogs (system property olmstead.shared.dir, env OLMSTEAD_SHARED_DIR, or ../shared).
+ * Needs ../shared/catalogs (see {@link BenchData}). Run from the project root:
+ * <pre>
+ * ./mvnw -o -q -pl cluster-agent/olm-core test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath
+ * java -cp cluster-agent/olm-core/target/test-classes:cluster-agent/olm-core/target/classes:$(cat cluster-agent/olm-core/target/bench.classpath) \
+ *      -Dolmstead.shared.dir=../shared org.openjdk.jmh.Main ResolverBenchmark
+ * </pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = "-Xmx2g")
 public class ResolverBenchmark {
     private static final String CATALOG = "derived";
 
@@ -49,7 +52,7 @@ public class ResolverBenchmark {
 
     @Setup
     public void setUp() throws Exception {
-        Catalog derived = CatalogValidator.validate(new FbcParser().parseDirectory(sharedCatalogs().resolve("derived-all-history")),
+        Catalog derived = CatalogValidator.validate(new FbcParser().parseDirectory(BenchData.catalogs().resolve("derived-all-history")),
             ValidationMode.LENIENT).catalog().orElseThrow();
         resolver = new Resolver();
         catalogs = List.of(new CatalogSource(CATALOG, 0, derived));
@@ -79,16 +82,6 @@ public class ResolverBenchmark {
     private static boolean headHasDependencies(CatalogPackage p) {
         Bundle head = p.channel(null).flatMap(ChannelGraph::head).flatMap(p::bundle).orElse(null);
         return head != null && (!head.requiredPackages().isEmpty() || !head.requiredGvks().isEmpty());
-    }
-
-    static Path sharedCatalogs() {
-        for (String dir : new String[] {System.getProperty("olmstead.shared.dir"), System.getenv("OLMSTEAD_SHARED_DIR"), "../shared",
-            "../../../shared"}) {
-            if (dir != null && Files.isDirectory(Path.of(dir, "catalogs"))) {
-                return Path.of(dir, "catalogs");
-            }
-        }
-        throw new IllegalStateException("shared catalogs not found: set -Dolmstead.shared.dir or OLMSTEAD_SHARED_DIR");
     }
 
     @Benchmark
