@@ -15,9 +15,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Everything an API request passes before schema validation, in order: find the operation, check the content type
- * (415), the declared length (413), the bearer token (401) and the role (403); then read a JSON body within the limit
- * (413) and check it is sane JSON (400). Raw-body operations get the request still paused, for their handler to stream.
+ * Everything an API request passes before schema validation, in order: find the operation, check the bearer token
+ * (401) and the role (403), the content type (415) and the declared length (413); then read a JSON body within the
+ * limit (413) and check it is sane JSON (400). Raw-body operations get the request still paused, for their handler to stream.
  */
 public final class ApiGate {
   public static final String POLICY_KEY = "olmstead.policy";
@@ -52,8 +52,8 @@ public final class ApiGate {
     OperationPolicy policy = found.get();
     ctx.put(POLICY_KEY, policy);
     request.pause();
-    checkContent(request, policy);
     if (!policy.apiTokenAuth()) {
+      checkContent(request, policy);
       ctx.next();
       return;
     }
@@ -72,6 +72,12 @@ public final class ApiGate {
             AuditEntry.DENIED, new JsonObject().put("reason", "role"), RequestIds.of(ctx)));
       }
       ctx.fail(denied);
+      return;
+    }
+    try {
+      checkContent(ctx.request(), policy);
+    } catch (ApiException e) {
+      ctx.fail(e);
       return;
     }
     ctx.next();

@@ -16,16 +16,14 @@ import java.util.UUID;
 /** API tokens in {@code api_tokens}: only SHA-256 digests are stored; listings never carry a secret. */
 public final class ApiTokenStore {
   private static final String COLUMNS = "id, name, role, teams, created_by, created_at";
-  private static final String INSERT = """
-      INSERT INTO api_tokens (name, role, teams, token_hash, created_by) VALUES ($1, $2, $3, $4, $5)
-      RETURNING""" + " " + COLUMNS;
-  private static final String PAGE = "SELECT " + COLUMNS + """
-       FROM api_tokens WHERE revoked_at IS NULL AND (name, id) > ($1, $2)
-       ORDER BY name, id LIMIT $3""";
-  private static final String FIRST_PAGE = "SELECT " + COLUMNS + """
-       FROM api_tokens WHERE revoked_at IS NULL ORDER BY name, id LIMIT $1""";
-  private static final String FIND_LIVE = "SELECT " + COLUMNS + """
-       FROM api_tokens WHERE id = $1 AND revoked_at IS NULL FOR UPDATE""";
+  private static final String INSERT = "INSERT INTO api_tokens (name, role, teams, token_hash, created_by)"
+      + " VALUES ($1, $2, $3, $4, $5) RETURNING " + COLUMNS;
+  private static final String PAGE = "SELECT " + COLUMNS + " FROM api_tokens WHERE revoked_at IS NULL"
+      + " AND (name, id) > ($1, $2) ORDER BY name, id LIMIT $3";
+  private static final String FIRST_PAGE = "SELECT " + COLUMNS + " FROM api_tokens WHERE revoked_at IS NULL"
+      + " ORDER BY name, id LIMIT $1";
+  private static final String FIND_LIVE = "SELECT " + COLUMNS + " FROM api_tokens WHERE id = $1"
+      + " AND revoked_at IS NULL FOR UPDATE";
   private static final String REVOKE = "UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL";
 
   /** A stored token, never with its secret. */
