@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
   * The resolution problem as variables and constraints, in the shape of OLM's solver input: a variable per
@@ -86,12 +87,12 @@ final class Problem {
         final Var subject;
         final int[] candidates;
         final Group group;
-        private final String message;
+        private final Supplier<String> message;
         boolean enabled = true;
         /** A candidate last seen chosen: checked first, since a satisfied dependency mostly stays satisfied. */
         Var witness;
 
-        Constraint(Kind kind, Var subject, int[] candidates, Group group, String message) {
+        Constraint(Kind kind, Var subject, int[] candidates, Group group, Supplier<String> message) {
             this.kind = kind;
             this.subject = subject;
             this.candidates = candidates;
@@ -102,7 +103,7 @@ final class Problem {
         /** The upstream-worded text of this constraint. */
         String describe() {
             if (kind != Kind.AT_MOST_ONE) {
-                return message;
+                return message.get();
             }
             List<String> ids = new ArrayList<>();
             group.members.forEach(m -> ids.add(m.id));
@@ -168,18 +169,19 @@ final class Problem {
     }
 
     void addMandatory(Var v, String message) {
-        Constraint c = new Constraint(Kind.MANDATORY, v, null, null, message);
+        Constraint c = new Constraint(Kind.MANDATORY, v, null, null, () -> message);
         mandatory.add(c);
         ordered.add(c);
     }
 
     void addProhibited(Var v, String message) {
-        Constraint c = new Constraint(Kind.PROHIBITED, v, null, null, message);
+        Constraint c = new Constraint(Kind.PROHIBITED, v, null, null, () -> message);
         prohibited.add(c);
         ordered.add(c);
     }
 
-    Constraint addDependency(Var subject, int[] candidates, String message) {
+    /** A dependency; its message is only built when a conflict is explained (most resolutions never need it). */
+    Constraint addDependency(Var subject, int[] candidates, Supplier<String> message) {
         Constraint c = new Constraint(Kind.DEPENDENCY, subject, candidates, null, message);
         dependencies.add(c);
         subject.dependencies.add(c);

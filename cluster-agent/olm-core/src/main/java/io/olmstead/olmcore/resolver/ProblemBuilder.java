@@ -139,7 +139,7 @@ final class ProblemBuilder implements Problem.Expander {
         }
         Problem.Constraint requires = null;
         if (problemText == null) {
-            requires = problem.addDependency(subVar, indices(candidates), candidates.isEmpty()
+            requires = problem.addDependency(subVar, indices(candidates), () -> candidates.isEmpty()
                     ? "no operators found matching the criteria of subscription " + name
                     : "subscription " + name + " requires " + describe(candidates));
         }
@@ -235,11 +235,11 @@ final class ProblemBuilder implements Problem.Expander {
             return;
         }
         for (PackageRequirement req : v.bundle.requiredPackages()) {
-            problem.addDependency(v, packageCandidates(v, req), "bundle " + v.bundleName() + " requires an operator with package: "
+            problem.addDependency(v, packageCandidates(v, req), () -> "bundle " + v.bundleName() + " requires an operator with package: "
                     + req.packageName() + " and with version in range: " + req.versionRange());
         }
         for (Gvk gvk : v.bundle.requiredGvks()) {
-            problem.addDependency(v, gvkCandidates(v, gvk), "bundle " + v.bundleName()
+            problem.addDependency(v, gvkCandidates(v, gvk), () -> "bundle " + v.bundleName()
                     + " requires an operator providing an API with group: " + gvk.group() + ", version: " + gvk.version()
                     + ", kind: " + gvk.kind());
         }
