@@ -39,6 +39,7 @@ public final class AgentGateway {
   private final StatusIngestor ingestor;
   private final ChangeListener listener;
   private final List<Long> timers = new ArrayList<>();
+  private volatile boolean closing;
   private volatile BiConsumer<String, Long> ackObserver = (cluster, generation) -> { };
 
   public AgentGateway(Vertx vertx, Pool pool, PgConnectOptions database, MeterRegistry registry,
@@ -70,8 +71,18 @@ public final class AgentGateway {
   public void mount(Router router) {
     router.post("/api/v1/agent/enroll").handler(BodyHandler.create().setBodyLimit(64 * 1024))
         .handler(enrollHandler());
-    router.get("/api/v1/agent/connect").handler(new ConnectHandler(this));
-    router.get("/api/v1/agent/catalogs/:digest").handler(new CatalogContentHandler(pool, credentials));
+    router.get("/api/v1/agent/connect").handler(connectHandler());
+    router.get("/api/v1/agent/catalogs/:digest").handler(catalogHandler());
+  }
+
+  /** The handler of operationId connectAgent (the WebSocket upgrade). */
+  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> connectHandler() {
+    return new ConnectHandler(this);
+  }
+
+  /** The handler of operationId getAgentCatalog. */
+  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> catalogHandler() {
+    return new CatalogContentHandler(pool, credentials);
   }
 
   /** The handler of operationId enrollAgent, for binding from the OpenAPI router (expects a parsed JSON body). */
@@ -81,9 +92,16 @@ public final class AgentGateway {
 
   /** Closes every agent connection (agents reconnect to another replica) and stops listening. */
   public Future<Void> close() {
+    closing = true;
     timers.forEach(vertx::cancelTimer);
-    sessions.all().forEach(s -> s.close(CloseReason.SHUTTING_DOWN, "control plane stopping"));
-    return listener.close().recover(e -> Future.succeededFuture());
+    List<AgentSession> open = List.copyOf(sessions.all());
+    open.forEach(s -> s.close(CloseReason.SHUTTING_DOWN, "control plane stopping"));
+    return state.detachAll(settings.replica(), open.stream().map(AgentSession::cluster).toList())
+        .recover(e -> {
+          LOG.warn("clusters of this replica not marked disconnected: {}", e.toString());
+          return Future.succeededFuture();
+        })
+        .compose(v -> listener.close()).recover(e -> Future.succeededFuture());
   }
 
   public CredentialStore credentials() {
@@ -123,7 +141,7 @@ public final class AgentGateway {
 
   void closed(AgentSession session) {
     sessions.remove(session);
-    if (session.isReadyOnce()) {
+    if (session.isReadyOnce() && !closing) {
       state.detach(session.cluster(), session.id())
           .onFailure(e -> LOG.warn("cluster {}: not marked disconnected: {}", session.cluster(), e.toString()));
     }

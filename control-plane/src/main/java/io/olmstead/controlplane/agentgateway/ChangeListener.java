@@ -18,6 +18,7 @@ final class ChangeListener {
   private static final Logger LOG = LoggerFactory.getLogger(ChangeListener.class);
 
   private final PgSubscriber subscriber;
+  private volatile boolean closing;
 
   ChangeListener(Vertx vertx, PgConnectOptions options, Consumer<Change> onChange, Runnable onConnected) {
     this.subscriber = PgSubscriber.subscriber(vertx, new PgConnectOptions(options))
@@ -25,7 +26,11 @@ final class ChangeListener {
     subscriber.channel(CHANNEL)
         .subscribeHandler(v -> onConnected.run())
         .handler(payload -> Change.parse(payload).ifPresent(onChange));
-    subscriber.closeHandler(v -> LOG.warn("change notifications stopped; relying on periodic resync"));
+    subscriber.closeHandler(v -> {
+      if (!closing) {
+        LOG.warn("change notifications stopped; relying on periodic resync");
+      }
+    });
   }
 
   Future<Void> start() {
@@ -33,6 +38,7 @@ final class ChangeListener {
   }
 
   Future<Void> close() {
+    closing = true;
     return subscriber.close();
   }
 

@@ -23,6 +23,9 @@ final class ChannelStateStore {
   private static final String DETACH =
       "UPDATE clusters SET status = 'disconnected', last_seen = now() WHERE name = $1 AND EXISTS "
           + "(SELECT 1 FROM agent_channel_state WHERE cluster = $1 AND session = $2)";
+  private static final String DETACH_ALL =
+      "UPDATE clusters c SET status = 'disconnected', last_seen = now() FROM agent_channel_state s "
+          + "WHERE s.cluster = c.name AND s.replica = $1 AND c.name = ANY($2)";
   private static final String GENERATIONS =
       "UPDATE agent_channel_state s SET desired_generation = CASE WHEN s.desired_hash IS DISTINCT FROM u.hash "
           + "THEN s.desired_generation + 1 ELSE s.desired_generation END, desired_hash = u.hash "
@@ -54,6 +57,12 @@ final class ChannelStateStore {
   /** Marks the cluster disconnected unless a newer session (on any replica) took over. */
   Future<Void> detach(String cluster, String session) {
     return pool.preparedQuery(DETACH).execute(Tuple.of(cluster, session)).mapEmpty();
+  }
+
+  /** At shutdown: marks the clusters whose newest session is on this replica disconnected, in one statement. */
+  Future<Void> detachAll(String replica, List<String> clusters) {
+    return clusters.isEmpty() ? Future.succeededFuture() : pool.preparedQuery(DETACH_ALL)
+        .execute(Tuple.tuple().addString(replica).addArrayOfString(clusters.toArray(String[]::new))).mapEmpty();
   }
 
   /** Stores each cluster's desired-state hash, bumping its generation when the hash changed; returns generations. */
