@@ -16,10 +16,12 @@ import java.util.Optional;
  * @param controlPlaneUrl the control plane base URL (the channel client dials it), empty when not set
  * @param workers reconcile worker threads (at most one pass per namespace at a time regardless)
  * @param resync how often every managed namespace is reconciled even without events (drift on unwatched kinds)
- * @param crdEstablishedTimeout how long CRDs may stay not Established before the install is failed
+ * @param enrollmentToken the one-time enrollment token, used only while no credential is stored (never logged)
+ * @param credentialFile where the per-cluster credential is kept between runs
  */
 public record AgentConfig(AgentMode mode, Optional<Path> kubeconfig, String clusterName, Optional<String> controlPlaneUrl,
-                          int workers, Duration resync, Duration crdEstablishedTimeout) {
+                          int workers, Duration resync, Optional<String> enrollmentToken,
+                          Path credentialFile) {
 
   public static final String MODE = "OLMSTEAD_AGENT_MODE";
   public static final String KUBECONFIG = "OLMSTEAD_KUBECONFIG";
@@ -27,7 +29,8 @@ public record AgentConfig(AgentMode mode, Optional<Path> kubeconfig, String clus
   public static final String CONTROL_PLANE_URL = "OLMSTEAD_CONTROL_PLANE_URL";
   public static final String WORKERS = "OLMSTEAD_AGENT_WORKERS";
   public static final String RESYNC_SECONDS = "OLMSTEAD_AGENT_RESYNC_SECONDS";
-  public static final String CRD_TIMEOUT_SECONDS = "OLMSTEAD_AGENT_CRD_TIMEOUT_SECONDS";
+  public static final String ENROLLMENT_TOKEN = "OLMSTEAD_ENROLLMENT_TOKEN";
+  public static final String CREDENTIAL_FILE = "OLMSTEAD_CREDENTIAL_FILE";
 
   /** Reads the process environment. */
   public static AgentConfig fromEnvironment() throws ConfigException {
@@ -60,8 +63,19 @@ public record AgentConfig(AgentMode mode, Optional<Path> kubeconfig, String clus
     }
     int workers = intValue(env, WORKERS, 2, 1, 64);
     Duration resync = Duration.ofSeconds(intValue(env, RESYNC_SECONDS, 300, 1, 86_400));
-    Duration crdTimeout = Duration.ofSeconds(intValue(env, CRD_TIMEOUT_SECONDS, 120, 1, 3_600));
-    return new AgentConfig(mode, kubeconfig, clusterName, url, workers, resync, crdTimeout);
+    Optional<String> token = Optional.ofNullable(blankToNull(env.get(ENROLLMENT_TOKEN)));
+    Path credentialFile = Path.of(Optional.ofNullable(blankToNull(env.get(CREDENTIAL_FILE)))
+        .orElse("/var/run/olmstead/credential"));
+    return new AgentConfig(mode, kubeconfig, clusterName, url, workers, resync, token, credentialFile);
+  }
+
+  /** Never prints the enrollment token. */
+  @Override
+  public String toString() {
+    return "AgentConfig[mode=" + mode.text() + ", kubeconfig=" + kubeconfig.orElse(null) + ", clusterName=" + clusterName
+        + ", controlPlaneUrl=" + controlPlaneUrl.orElse(null) + ", workers=" + workers + ", resync=" + resync
+        + ", enrollmentToken=" + (enrollmentToken.isPresent() ? "<set>" : "<unset>") + ", credentialFile="
+        + credentialFile + "]";
   }
 
   private static int intValue(Map<String, String> env, String name, int dflt, int min, int max) throws ConfigException {

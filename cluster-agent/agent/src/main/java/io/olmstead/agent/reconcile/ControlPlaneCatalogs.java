@@ -1,0 +1,87 @@
+package io.olmstead.agent.reconcile;
+
+import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.olmcore.fbc.Catalog;
+import io.olmstead.olmcore.fbc.CatalogValidator;
+import io.olmstead.olmcore.fbc.DeclarativeConfig;
+import io.olmstead.olmcore.fbc.FbcException;
+import io.olmstead.olmcore.fbc.FbcParser;
+import io.olmstead.olmcore.fbc.ValidationMode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Catalog content fetched from the control plane by revision digest ({@code GET /api/v1/agent/catalogs/{digest}},
+ * cluster credential), parsed and validated with olm-core once per digest and kept for the few digests in use.
+ * Called from reconcile worker threads (blocking is fine there).
+ */
+public final class ControlPlaneCatalogs implements CatalogProvider {
+  private static final Logger LOG = LoggerFactory.getLogger(ControlPlaneCatalogs.class);
+  private static final int KEEP = 4;
+
+  private final URI base;
+  private final CredentialStorage credentials;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private final Map<String, Catalog> byDigest = new LinkedHashMap<>(8, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Catalog> eldest) {
+      return size() > KEEP;
+    }
+  };
+
+  public ControlPlaneCatalogs(URI controlPlane, CredentialStorage credentials) {
+    this.base = controlPlane;
+    this.credentials = credentials;
+  }
+
+  @Override
+  public synchronized Optional<Catalog> catalog(String name, String digest) {
+    if (digest == null || digest.isBlank()) {
+      return Optional.empty();
+    }
+    Catalog cached = byDigest.get(digest);
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    Optional<String> credential = credentials.load();
+    if (credential.isEmpty()) {
+      return Optional.empty(); // not enrolled yet; the pass is retried
+    }
+    try {
+      HttpRequest request = HttpRequest.newBuilder(base.resolve("/api/v1/agent/catalogs/" + digest))
+          .header("Authorization", "Bearer " + credential.get()).timeout(Duration.ofMinutes(2)).GET().build();
+      HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      if (response.statusCode() != 200) {
+        LOG.warn("catalog {} ({}) not fetched: HTTP {}", name, digest, response.statusCode());
+        return Optional.empty();
+      }
+      Catalog catalog = parse(response.body());
+      byDigest.put(digest, catalog);
+      LOG.info("catalog {} ({}) loaded: {} packages, {} bundles", name, digest, catalog.packageCount(), catalog.bundleCount());
+      return Optional.of(catalog);
+    } catch (IOException | FbcException e) {
+      LOG.warn("catalog {} ({}) not loaded: {}", name, digest, e.getMessage());
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  static Catalog parse(byte[] content) throws FbcException {
+    FbcParser parser = new FbcParser();
+    boolean gzip = content.length > 2 && (content[0] & 0xff) == 0x1f && (content[1] & 0xff) == 0x8b;
+    DeclarativeConfig config = gzip ? parser.parseTarGz(content) : parser.parse("catalog.json", content);
+    return CatalogValidator.validate(config, ValidationMode.LENIENT).catalog()
+        .orElseThrow(() -> new FbcException("catalog", 0, 0, "catalog content did not validate"));
+  }
+}

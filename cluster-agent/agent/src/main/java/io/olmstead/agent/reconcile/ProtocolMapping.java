@@ -1,0 +1,48 @@
+package io.olmstead.agent.reconcile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.olmstead.apispec.protocol.Condition;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one place where the agent protocol's records (api-spec) meet the reconcile loop's own: desired subscriptions
+ * in, statuses out. A status awaiting approval carries the bundle in a {@code RequiresApproval} condition's message,
+ * since the protocol's status item has no bundle field for it.
+ */
+public final class ProtocolMapping {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private ProtocolMapping() {}
+
+  /** A protocol desired subscription as the reconcile loop consumes it. */
+  public static DesiredSubscription fromProtocol(io.olmstead.apispec.protocol.DesiredSubscription d) {
+    JsonNode config = d.config() == null ? null : JSON.valueToTree(d.config());
+    DesiredSubscription.Approval approval = "Manual".equalsIgnoreCase(d.approval())
+        ? DesiredSubscription.Approval.MANUAL : DesiredSubscription.Approval.AUTOMATIC;
+    return new DesiredSubscription(d.name(), d.catalog(), d.catalogDigest(), d.packageName(), d.channel(), d.namespace(),
+        d.targetNamespaces(), approval, d.startingBundle(), d.maxVersion(), config, "Delete".equalsIgnoreCase(d.crdRemoval()),
+        d.generation(), d.blockedReason());
+  }
+
+  /** All subscriptions of a protocol {@code desired} message. */
+  public static List<DesiredSubscription> fromProtocol(List<io.olmstead.apispec.protocol.DesiredSubscription> subs) {
+    return subs == null ? List.of() : subs.stream().map(ProtocolMapping::fromProtocol).toList();
+  }
+
+  /** A status as the protocol reports it. */
+  public static io.olmstead.apispec.protocol.SubscriptionStatus toProtocol(SubscriptionStatus s) {
+    List<Condition> conditions = new ArrayList<>();
+    for (SubscriptionStatus.StatusCondition c : s.conditions()) {
+      conditions.add(new Condition(c.type(), c.status(), c.reason(), c.message(), null));
+    }
+    if (SubscriptionStatus.REQUIRES_APPROVAL.equals(s.phase()) && s.targetBundle() != null) {
+      conditions.add(new Condition(SubscriptionStatus.REQUIRES_APPROVAL, "True", SubscriptionStatus.REQUIRES_APPROVAL,
+          s.targetBundle(), null));
+    }
+    return new io.olmstead.apispec.protocol.SubscriptionStatus(s.name(), s.installedBundle(), s.installedVersion(),
+        s.targetVersion(), s.phase(), s.reason(), s.message(), conditions.isEmpty() ? null : conditions,
+        s.observedGeneration());
+  }
+}

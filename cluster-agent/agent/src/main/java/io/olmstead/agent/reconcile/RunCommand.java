@@ -1,0 +1,76 @@
+package io.olmstead.agent.reconcile;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.olmstead.agent.channel.ChannelClient;
+import io.olmstead.agent.channel.ChannelOptions;
+import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.agent.config.AgentConfig;
+import io.olmstead.agent.config.ConfigException;
+import io.olmstead.agent.config.KubernetesClients;
+import io.olmstead.apispec.protocol.Facts;
+import io.vertx.core.Vertx;
+import java.net.URI;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code olmstead-agent run}: the real agent. Reads {@code OLMSTEAD_*} configuration, connects to the guest cluster
+ * (in-guest or hosted), dials the control plane and runs the reconcile loop until the process is stopped.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Run the agent against this cluster (configured by OLMSTEAD_* environment variables).")
+public final class RunCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+
+  @Override
+  public Integer call() throws ConfigException {
+    AgentConfig config = AgentConfig.fromEnvironment();
+    if (config.controlPlaneUrl().isEmpty()) {
+      throw new ConfigException(AgentConfig.CONTROL_PLANE_URL + " is required to run the agent");
+    }
+    URI controlPlane = URI.create(config.controlPlaneUrl().get());
+    KubernetesClient client = KubernetesClients.forConfig(config);
+    CredentialStorage credentials = CredentialStorage.file(config.credentialFile());
+    ChannelBridge bridge = new ChannelBridge();
+    AgentReconciler reconciler = new AgentReconciler(config.clusterName(), client,
+        new ControlPlaneCatalogs(controlPlane, credentials), bridge, ReconcilerOptions.from(config));
+    Vertx vertx = Vertx.vertx();
+    ChannelOptions options = ChannelOptions.of(controlPlane, config.clusterName(), config.enrollmentToken().orElse(null))
+        .withFacts(new Facts(kubernetesVersion(client), null, null, config.mode().text()));
+    ChannelClient channel = new ChannelClient(vertx, vertx.createHttpClient(), vertx.createWebSocketClient(), options,
+        credentials, bridge);
+    bridge.bind(reconciler, channel);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      channel.stop();
+      reconciler.close();
+      client.close();
+      vertx.close();
+      stopped.countDown();
+    }, "agent-shutdown"));
+    try {
+      reconciler.start();
+    } catch (io.olmstead.agent.k8s.ResourceException e) {
+      throw new ConfigException("cannot reach the guest cluster's API: " + e.getMessage());
+    }
+    channel.start();
+    LOG.info("agent running: {}", config);
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 0;
+  }
+
+  private static String kubernetesVersion(KubernetesClient client) {
+    try {
+      return client.getKubernetesVersion().getGitVersion();
+    } catch (RuntimeException e) {
+      return null; // only a fact for the control plane; the agent works without it
+    }
+  }
+}
