@@ -46,9 +46,20 @@ public final class InstallPlanner {
         return planManifests(manifests, namespace, operatorGroup, targetNamespaces, config);
     }
 
-    /** Plans from already decoded manifests (one of which must be the CSV). */
+    /** Plans from already decoded manifests (one of which must be the CSV). Never throws. */
     public InstallPlanResult planManifests(List<JsonNode> manifests, String namespace, String operatorGroup,
-                                                                                  List<String> targetNamespaces, SubscriptionConfig config) {
+                                           List<String> targetNamespaces, SubscriptionConfig config) {
+        try {
+            return planChecked(manifests == null ? List.of() : manifests, namespace, operatorGroup, targetNamespaces, config);
+        } catch (RuntimeException e) {
+            // Defensive: a manifest shaped in a way no check foresaw must come back as a failure, not an exception.
+            return InstallPlanResult.failure(InstallPlanResult.REASON_INVALID_INSTALL_STRATEGY,
+                "install strategy invalid: " + e, null);
+        }
+    }
+
+    private InstallPlanResult planChecked(List<JsonNode> manifests, String namespace, String operatorGroup,
+                                          List<String> targetNamespaces, SubscriptionConfig config) {
         if (namespace == null || namespace.isEmpty()) {
             return InstallPlanResult.failure(InstallPlanResult.REASON_UNSUPPORTED_OPERATOR_GROUP, "no operator namespace given", null);
         }

@@ -255,4 +255,34 @@ class InstallPlannerTest {
         assertThat(accounts).hasSize(1);
         assertThat(accounts.get(0).has("imagePullSecrets")).isTrue();
     }
+
+    @Test
+    void randomlyMangledManifestsNeverThrow() {
+        java.util.Random random = new java.util.Random(42);
+        JsonNode[] replacements = {json("'x'"), json("7"), json("[]"), json("{}"), json("null"), json("[{'name': 1}]")};
+        for (int i = 0; i < 500; i++) {
+            List<JsonNode> manifests = bundle(csv(ALL_MODES));
+            List<ObjectNode> containers = new java.util.ArrayList<>();
+            collectObjects(manifests.get(1), containers);
+            for (int m = 0; m < 1 + random.nextInt(4); m++) {
+                ObjectNode target = containers.get(random.nextInt(containers.size()));
+                List<String> fields = new java.util.ArrayList<>();
+                target.fieldNames().forEachRemaining(fields::add);
+                if (!fields.isEmpty()) {
+                    target.set(fields.get(random.nextInt(fields.size())), replacements[random.nextInt(replacements.length)].deepCopy());
+                }
+            }
+            SubscriptionConfig config = SubscriptionConfig.fromJson(json("{'env': [{'name': 'A'}], 'affinity': {'nodeAffinity': {}},"
+                + " 'volumes': [{'name': 'v'}], 'volumeMounts': [{'name': 'v'}], 'tolerations': [{}], 'annotations': {'a': 'b'}}"));
+            InstallPlanResult r = planner.planManifests(manifests, "operators", "og", List.of(""), config);
+            assertThat(r.succeeded() || r.reason() != null).isTrue();
+        }
+    }
+
+    private static void collectObjects(JsonNode node, List<ObjectNode> out) {
+        if (node instanceof ObjectNode o) {
+            out.add(o);
+        }
+        node.forEach(child -> collectObjects(child, out));
+    }
 }
