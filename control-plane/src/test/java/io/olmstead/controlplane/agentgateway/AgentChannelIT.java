@@ -81,6 +81,11 @@ class AgentChannelIT {
       await().atMost(Duration.ofSeconds(10)).until(() -> fixtures.status("prod-eu-1").size() == 1
           && "Succeeded".equals(fixtures.status("prod-eu-1").get(0).get("phase")));
       await().atMost(Duration.ofSeconds(10)).until(() -> client.lastAckedSeq() > 0);
+      JsonObject rest = new JsonObject(cp.client().get("/api/v1/subscriptions/etcd/status")
+          .putHeader("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN).send()
+          .toCompletionStage().toCompletableFuture().get().bodyAsString());
+      assertThat(rest.getJsonObject("byPhase").getInteger("Succeeded")).isEqualTo(1);
+      assertThat(rest.getJsonArray("items").getJsonObject(0).getString("cluster")).isEqualTo("prod-eu-1");
 
       // A change to the subscription reaches the agent through LISTEN/NOTIFY, as a higher generation.
       fixtures.pin("etcd", "0.9.4");
@@ -146,6 +151,42 @@ class AgentChannelIT {
     assertThat(fixtures.query("SELECT uses FROM enrollment_tokens WHERE uses > 0 AND max_uses = 5 "
         + "AND cluster_name IS NULL AND labels = '{}'::jsonb AND revoked_at IS NULL AND expires_at > now() "
         + "AND created_at > now() - interval '1 minute' AND uses = 5")).isEmpty();
+  }
+
+  @Test
+  void agentsFetchCatalogContentByDigestWithTheirCredentialAndGetApprovals() throws Exception {
+    String token = fixtures.enrollmentToken(1, 600, "{}", null);
+    String credential = Enroll.credential(cp.baseUrl(), token, "fetcher");
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.net.URI uri = java.net.URI.create(cp.baseUrl() + "/api/v1/agent/catalogs/" + ChannelFixtures.DIGEST_1);
+    java.net.http.HttpResponse<byte[]> ok = http.send(java.net.http.HttpRequest.newBuilder(uri)
+            .header("Authorization", "Bearer " + credential).header("Accept-Encoding", "gzip").build(),
+        java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(ok.statusCode()).isEqualTo(200);
+    assertThat(ok.headers().firstValue("ETag")).contains("\"" + ChannelFixtures.DIGEST_1 + "\"");
+    assertThat(ok.headers().firstValue("Content-Encoding")).contains("gzip");
+    try (java.util.zip.GZIPInputStream in = new java.util.zip.GZIPInputStream(
+        new java.io.ByteArrayInputStream(ok.body()))) {
+      assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)).contains("olm.package");
+    }
+    java.net.http.HttpResponse<String> cached = http.send(java.net.http.HttpRequest.newBuilder(uri)
+            .header("Authorization", "Bearer " + credential)
+            .header("If-None-Match", "\"" + ChannelFixtures.DIGEST_1 + "\"").build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(cached.statusCode()).isEqualTo(304);
+    java.net.http.HttpResponse<String> anonymous = http.send(java.net.http.HttpRequest.newBuilder(uri)
+            .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(anonymous.statusCode()).as("API tokens are not agent credentials").isEqualTo(401);
+
+    try (RawAgent agent = RawAgent.connect(agentVertx, cp.port(), credential)) {
+      agent.handshake();
+      fixtures.update("INSERT INTO cluster_approvals (cluster, subscription, bundle, approved_by) VALUES "
+          + "('fetcher', 'etcd', 'etcdoperator.v0.9.4', 'test')");
+      io.olmstead.apispec.protocol.Approve approve = agent.next(io.olmstead.apispec.protocol.Approve.class);
+      assertThat(approve.subscription()).isEqualTo("etcd");
+      assertThat(approve.bundle()).isEqualTo("etcdoperator.v0.9.4");
+    }
   }
 
   private static long ackedGeneration(String cluster) {
