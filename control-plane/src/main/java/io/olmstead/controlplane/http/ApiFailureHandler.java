@@ -26,9 +26,9 @@ public final class ApiFailureHandler {
       LOG.debug("request {} {} {} -> {} {}", requestId, ctx.request().method(), safePath(ctx), status,
           problem.getString("code"));
     }
-    if (status == 413) {
-      // The rest of an oversized body is not worth reading.
-      ctx.response().putHeader("connection", "close");
+    if (!ctx.request().isEnded()) {
+      // The gate pauses requests; an unread body must be drained or the client, still sending, never sees the answer.
+      ctx.request().resume();
     }
     Problems.send(ctx.response(), problem);
   }
