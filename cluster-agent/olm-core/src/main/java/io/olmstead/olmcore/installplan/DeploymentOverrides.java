@@ -64,7 +64,7 @@ final class DeploymentOverrides {
 
     /** The values OLM sets on every operator deployment regardless of the subscription. */
     static void injectOlmValues(ObjectNode deployment, String csvName, String operatorNamespace, String operatorGroup,
-                                                            List<String> targetNamespaces) {
+                                List<String> targetNamespaces) {
         ObjectNode template = object(object(deployment, "spec"), "template");
         ObjectNode annotations = object(object(template, "metadata"), "annotations");
         annotations.put(TARGET_NAMESPACES, String.join(",", targetNamespaces));

@@ -30,7 +30,7 @@ public final class InstallPlanner {
 
     /** Plans {@code bundle} for installation in {@code namespace}, watching {@code targetNamespaces} ({@code [""]} = all). */
     public InstallPlanResult plan(Bundle bundle, String namespace, String operatorGroup, List<String> targetNamespaces,
-                                                                SubscriptionConfig config) {
+                                  SubscriptionConfig config) {
         if (bundle == null) {
             return InstallPlanResult.failure(InstallPlanResult.REASON_INVALID_BUNDLE, "no bundle given", null);
         }

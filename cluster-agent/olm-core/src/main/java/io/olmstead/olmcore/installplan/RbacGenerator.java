@@ -23,12 +23,12 @@ final class RbacGenerator {
 
     /** The generated objects, grouped by kind in apply order. */
     record Rbac(List<JsonNode> serviceAccounts, List<JsonNode> roles, List<JsonNode> roleBindings,
-                            List<JsonNode> clusterRoles, List<JsonNode> clusterRoleBindings) {}
+                List<JsonNode> clusterRoles, List<JsonNode> clusterRoleBindings) {}
 
     private RbacGenerator() {}
 
     static Rbac generate(String csvName, String namespace, JsonNode permissions, JsonNode clusterPermissions,
-                                              ObjectNode ownerLabels) {
+                         ObjectNode ownerLabels) {
         Set<String> accounts = new LinkedHashSet<>();
         List<JsonNode> roles = new ArrayList<>();
         List<JsonNode> roleBindings = new ArrayList<>();
@@ -100,7 +100,7 @@ final class RbacGenerator {
     }
 
     private static JsonNode binding(String kind, String roleKind, String name, String namespace, String sa,
-                                                                    String saNamespace, ObjectNode ownerLabels) {
+                                    String saNamespace, ObjectNode ownerLabels) {
         ObjectNode obj = rbacObject(kind, name, namespace, ownerLabels);
         obj.putObject("roleRef").put("apiGroup", "rbac.authorization.k8s.io").put("kind", roleKind).put("name", name);
         ArrayNode subjects = obj.putArray("subjects");

@@ -29,7 +29,10 @@ final class Problem {
     /** A variable: a subscription (no package) or a bundle from a catalog channel or already installed. */
     static final class Var {
         final int index;
-        final String id;
+        /** The bundle name, or the subscription's name for a subscription variable. */
+        final String name;
+        private final boolean subscription;
+        private String id;
         final String packageName;
         final Bundle bundle;
         final String catalog;
@@ -42,10 +45,11 @@ final class Problem {
         byte value = UNSET;
         boolean expanded;
 
-        Var(int index, String id, String packageName, Bundle bundle, String catalog, String channel, boolean installed,
-                Version version) {
+        Var(int index, String name, boolean subscription, String packageName, Bundle bundle, String catalog, String channel,
+            boolean installed, Version version) {
             this.index = index;
-            this.id = id;
+            this.name = name;
+            this.subscription = subscription;
             this.packageName = packageName;
             this.bundle = bundle;
             this.catalog = catalog;
@@ -56,12 +60,20 @@ final class Problem {
 
         /** The name the upstream messages use for a bundle ("bundle X requires ..."). */
         String bundleName() {
-            return bundle != null ? bundle.name() : id;
+            return bundle != null ? bundle.name() : name;
+        }
+
+        /** The identifier upstream-style messages use; built on first use, as most resolutions never need it. */
+        String id() {
+            if (id == null) {
+                id = subscription ? "subscription:" + name : installed ? "@existing/" + name : catalog + "/" + channel + "/" + name;
+            }
+            return id;
         }
 
         @Override
         public String toString() {
-            return id;
+            return id();
         }
     }
 
@@ -106,7 +118,7 @@ final class Problem {
                 return message.get();
             }
             List<String> ids = new ArrayList<>();
-            group.members.forEach(m -> ids.add(m.id));
+            group.members.forEach(m -> ids.add(m.id()));
             String all = ids.size() < 2 ? String.join("", ids)
                     : String.join(", ", ids.subList(0, ids.size() - 1)) + " and " + ids.get(ids.size() - 1);
             return group.isPackage ? all + " originate from package " + group.subject : all + " provide " + group.subject;
@@ -134,16 +146,16 @@ final class Problem {
     }
 
     Var addSubscriptionVar(String name) {
-        Var v = new Var(vars.size(), "subscription:" + name, null, null, null, null, false, null);
+        Var v = new Var(vars.size(), name, true, null, null, null, null, false, null);
         v.expanded = true;
         vars.add(v);
         return v;
     }
 
     /** A bundle variable; {@code apiSubjects} are its provided APIs as {@code Kind (group/version)}. */
-    Var addBundleVar(String id, String packageName, Bundle bundle, String catalog, String channel, boolean installed,
+    Var addBundleVar(String name, String packageName, Bundle bundle, String catalog, String channel, boolean installed,
                      Version version, List<String> apiSubjects) {
-        Var v = new Var(vars.size(), id, packageName, bundle, catalog, channel, installed, version);
+        Var v = new Var(vars.size(), name, false, packageName, bundle, catalog, channel, installed, version);
         vars.add(v);
         if (packageName != null) {
             join(v, packageGroups, packageName, true);

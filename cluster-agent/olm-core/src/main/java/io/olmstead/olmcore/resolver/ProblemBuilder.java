@@ -69,7 +69,7 @@ final class ProblemBuilder implements Problem.Expander {
             }
             Bundle bundle = findInstalledBundle(op);
             Version version = bundle != null && bundle.version().isPresent() ? bundle.version().get() : ZERO;
-            Var v = problem.addBundleVar("@existing/" + op.bundleName(), op.packageName(), bundle, op.catalog(), op.channel(),
+            Var v = problem.addBundleVar(op.bundleName(), op.packageName(), bundle, op.catalog(), op.channel(),
                 true, version, bundle == null ? List.of() : CatalogIndex.subjects(bundle.providedGvks()));
             installedVars.add(v);
             boolean owned = requests.stream().anyMatch(r -> r != null && op.packageName() != null && op.packageName().equals(r.packageName()));
@@ -151,7 +151,7 @@ final class ProblemBuilder implements Problem.Expander {
     }
 
     private static String bundleNameOf(Var installed) {
-        return installed.id.substring("@existing/".length());
+        return installed.name;
     }
 
     /**
@@ -191,7 +191,7 @@ final class ProblemBuilder implements Problem.Expander {
                     contested.add(subject);
                 }
             }
-            v = problem.addBundleVar(source.name() + "/" + channel + "/" + b.name(), b.packageName(), b, source.name(),
+            v = problem.addBundleVar(b.name(), b.packageName(), b, source.name(),
                 channel, false, b.version().orElse(null), contested);
             ofCatalog.put(b, v);
         }
@@ -219,9 +219,9 @@ final class ProblemBuilder implements Problem.Expander {
 
     private static String describe(List<Var> candidates) {
         if (candidates.size() == 1) {
-            return candidates.get(0).id;
+            return candidates.get(0).id();
         }
-        List<String> ids = candidates.stream().map(v -> v.id).toList();
+        List<String> ids = candidates.stream().map(Var::id).toList();
         return "at least one of " + String.join(", ", ids.subList(0, ids.size() - 1)) + " or " + ids.get(ids.size() - 1);
     }
 

@@ -19,7 +19,7 @@ public final class Resolution {
     private final long searchNodes;
 
     private Resolution(boolean satisfiable, Map<String, ResolvedBundle> bySubscription, List<ResolvedBundle> dependencies,
-                                          Set<String> unchanged, String message, boolean budgetExceeded, long searchNodes) {
+                       Set<String> unchanged, String message, boolean budgetExceeded, long searchNodes) {
         this.satisfiable = satisfiable;
         this.bySubscription = bySubscription;
         this.dependencies = dependencies;
@@ -30,7 +30,7 @@ public final class Resolution {
     }
 
     static Resolution solved(Map<String, ResolvedBundle> bySubscription, List<ResolvedBundle> dependencies,
-                                                      Set<String> unchanged, long searchNodes) {
+                             Set<String> unchanged, long searchNodes) {
         return new Resolution(true, Map.copyOf(bySubscription), List.copyOf(dependencies), Set.copyOf(unchanged),
                 null, false, searchNodes);
     }

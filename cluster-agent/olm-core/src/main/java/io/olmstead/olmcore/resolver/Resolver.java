@@ -35,7 +35,7 @@ public final class Resolver {
 
     /** Resolves the namespace; never throws, failures are in the returned {@link Resolution}. */
     public Resolution resolve(List<CatalogSource> catalogs, List<SubscriptionRequest> subscriptions,
-                                                        List<InstalledOperator> installed) {
+                              List<InstalledOperator> installed) {
         List<SubscriptionRequest> subs = subscriptions == null ? List.of()
                 : subscriptions.stream().filter(s -> s != null).toList();
         ProblemBuilder builder = new ProblemBuilder(catalogs == null ? List.of() : catalogs,

@@ -8,4 +8,4 @@ import io.olmstead.olmcore.semver.Version;
   * (OLM's startingCSV, used only when nothing is installed) and an optional {@code maxVersion} ceiling.
   */
 public record SubscriptionRequest(String name, String catalog, String packageName, String channel,
-                                                                    String startingBundle, Version maxVersion) {}
+                                  String startingBundle, Version maxVersion) {}
