@@ -8,14 +8,24 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.olmstead.controlplane.agentgateway.AgentGateway;
+import io.olmstead.controlplane.audit.AuditModule;
 import io.olmstead.controlplane.auth.BootstrapAdmin;
+import io.olmstead.controlplane.auth.TokenAuthenticator;
+import io.olmstead.controlplane.clusters.ClustersModule;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.enrollment.EnrollmentModule;
+import io.olmstead.controlplane.http.ApiContext;
+import io.olmstead.controlplane.http.ApiModule;
+import io.olmstead.controlplane.http.ApiRouter;
 import io.olmstead.controlplane.http.ErrorHandlers;
 import io.olmstead.controlplane.http.OpsRoutes;
 import io.olmstead.controlplane.store.Migrations;
 import io.olmstead.controlplane.store.Readiness;
 import io.olmstead.controlplane.store.StartupException;
+import io.olmstead.controlplane.store.Tx;
+import io.olmstead.controlplane.tokens.TokensModule;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -27,6 +37,7 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import java.net.BindException;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -40,12 +51,28 @@ public final class ControlPlane implements AutoCloseable {
   private final Pool pool;
   private final HttpServer server;
   private final Optional<String> generatedAdminToken;
+  private final AgentGateway agentGateway;
+  private final ApiRouter api;
+  private final Router router;
 
-  private ControlPlane(Vertx vertx, Pool pool, HttpServer server, Optional<String> generatedAdminToken) {
+  private ControlPlane(Vertx vertx, Pool pool, HttpServer server, Optional<String> generatedAdminToken,
+      AgentGateway agentGateway, ApiRouter api, Router router) {
     this.vertx = vertx;
     this.pool = pool;
     this.server = server;
     this.generatedAdminToken = generatedAdminToken;
+    this.agentGateway = agentGateway;
+    this.api = api;
+    this.router = router;
+  }
+
+  /** The REST API's modules, each binding its operations of openapi.yaml; a component adds its one line here. */
+  static List<ApiModule> apiModules() {
+    return List.of(
+        new TokensModule(),
+        new EnrollmentModule(),
+        new ClustersModule(),
+        new AuditModule());
   }
 
   /** Migrates the database (when configured), connects, and listens; fails with a {@link StartupException}. */
@@ -66,8 +93,19 @@ public final class ControlPlane implements AutoCloseable {
     return vertx.<String>executeBlocking(() -> prepareSchema(config, db), false)
         .compose(expectedVersion -> BootstrapAdmin.ensure(pool, config.adminToken())
             .recover(e -> bootstrapFailed(config, db, e))
-            .compose(token -> listen(vertx, config, pool, registry, expectedVersion)
-                .map(server -> new ControlPlane(vertx, pool, server, token))))
+            .compose(token -> {
+              AgentGateway gateway = new AgentGateway(vertx, pool, db.connectOptions(), registry, config.agent());
+              ApiContext context = new ApiContext(vertx, pool, new Tx(pool), config, new TokenAuthenticator(pool),
+                  registry);
+              List<ApiModule> modules = new java.util.ArrayList<>(apiModules());
+              modules.add(new io.olmstead.controlplane.agentgateway.AgentApiModule(gateway));
+              return gateway.start().compose(v -> ApiRouter.create(context, modules))
+                  .compose(api -> {
+                    Router router = routes(vertx, pool, registry, expectedVersion, gateway, api);
+                    return listen(vertx, config, router)
+                        .map(server -> new ControlPlane(vertx, pool, server, token, gateway, api, router));
+                  });
+            }))
         .onFailure(e -> vertx.close());
   }
 
@@ -89,17 +127,26 @@ public final class ControlPlane implements AutoCloseable {
     return Migrations.latestPackagedVersion(db);
   }
 
-  private static Future<HttpServer> listen(Vertx vertx, ControlPlaneConfig config, Pool pool,
-      PrometheusMeterRegistry registry, String expectedVersion) {
+  private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
+      AgentGateway gateway, ApiRouter api) {
     Router router = Router.router(vertx);
     new OpsRoutes(new Readiness(pool, expectedVersion), registry).mount(router);
+    gateway.mount(router);
+    api.mount(router);
     ErrorHandlers.mount(router);
+    return router;
+  }
+
+  private static Future<HttpServer> listen(Vertx vertx, ControlPlaneConfig config, Router router) {
     HttpServerOptions options = new HttpServerOptions()
         .setHost(config.bindHost())
         .setPort(config.port())
         .setCompressionSupported(true)
         .setMaxHeaderSize(16 * 1024)
-        .setMaxInitialLineLength(8 * 1024);
+        .setMaxInitialLineLength(8 * 1024)
+        // Above the gateway's own limits, so that it closes oversize agent messages with its clear reasons.
+        .setMaxWebSocketFrameSize(2 * config.agent().maxFrameBytes())
+        .setMaxWebSocketMessageSize(2 * config.agent().maxMessageBytes());
     return vertx.createHttpServer(options).requestHandler(router).listen()
         .recover(e -> Future.failedFuture(e instanceof BindException
             ? new StartupException("port " + config.port() + " on " + config.bindHost()
@@ -129,6 +176,20 @@ public final class ControlPlane implements AutoCloseable {
     return pool;
   }
 
+  /** The REST API as built from openapi.yaml. */
+  public ApiRouter api() {
+    return api;
+  }
+
+  /** Every route the server serves (the test keeping routes and spec in step reads it). */
+  public Router router() {
+    return router;
+  }
+
+  public AgentGateway agentGateway() {
+    return agentGateway;
+  }
+
   /** The admin token generated at this start, to be shown once; empty when one was configured or already stored. */
   public Optional<String> generatedAdminToken() {
     return generatedAdminToken;
@@ -137,7 +198,7 @@ public final class ControlPlane implements AutoCloseable {
   @Override
   public void close() {
     try {
-      server.close().eventually(() -> pool.close())
+      agentGateway.close().eventually(() -> server.close()).eventually(() -> pool.close())
           .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       // Vert.x completes its own close on a thread of its own, so it is awaited apart from the chain above.
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
