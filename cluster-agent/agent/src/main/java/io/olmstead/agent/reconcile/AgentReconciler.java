@@ -97,8 +97,13 @@ public final class AgentReconciler implements AutoCloseable {
     }
     desiredByNamespace.keySet().retainAll(next.keySet());
     desiredByNamespace.putAll(next);
+    boolean first = generation < 0;
     generation = newGeneration;
-    changed.forEach(queue::add);
+    if (first) {
+      enqueueAll(); // namespaces held back until now, including ones whose subscriptions were removed while down
+    } else {
+      changed.forEach(queue::add);
+    }
   }
 
   /** A manual approval for exactly {@code bundle} of {@code subscription}; a different bundle is not approved. */
@@ -149,6 +154,11 @@ public final class AgentReconciler implements AutoCloseable {
   }
 
   private void reconcile(String namespace) {
+    if (generation < 0) {
+      // No desired state yet (e.g. just restarted, channel not connected): an empty set would uninstall everything.
+      queue.done(namespace);
+      return;
+    }
     try {
       boolean settling = pass.run(namespace, desiredByNamespace.getOrDefault(namespace, List.of()));
       if (settling) {

@@ -24,7 +24,11 @@ public final class SimFixture implements AutoCloseable {
   }
 
   public SimFixture(boolean failDeployments, Duration resync) throws ResourceException {
-    cluster = SimulatedCluster.start(1, failDeployments, SharedCatalogs.provider(), sink, Duration.ofMillis(100),
+    this(failDeployments, resync, Duration.ofMillis(100));
+  }
+
+  public SimFixture(boolean failDeployments, Duration resync, Duration rolloutDelay) throws ResourceException {
+    cluster = SimulatedCluster.start(1, failDeployments, SharedCatalogs.provider(), sink, rolloutDelay,
         new ReconcilerOptions(2, resync, true));
     resources = new ResourceOperator(cluster.client(), new ResourceKinds());
   }
