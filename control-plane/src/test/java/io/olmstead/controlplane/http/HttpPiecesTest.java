@@ -1,0 +1,92 @@
+package io.olmstead.controlplane.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class HttpPiecesTest {
+
+  private static int status(Runnable action) {
+    try {
+      action.run();
+      return 0;
+    } catch (ApiException e) {
+      return e.status();
+    }
+  }
+
+  @Test
+  void ifMatchAcceptsTheCurrentTagOrStarAndRefusesOthersWith412() {
+    assertThat(status(() -> ETags.check(Optional.empty(), 3))).isZero();
+    assertThat(status(() -> ETags.check(Optional.of("\"3\""), 3))).isZero();
+    assertThat(status(() -> ETags.check(Optional.of("\"1\", \"3\""), 3))).isZero();
+    assertThat(status(() -> ETags.check(Optional.of("*"), 3))).isZero();
+    assertThat(status(() -> ETags.check(Optional.of("\"2\""), 3))).isEqualTo(412);
+    assertThat(status(() -> ETags.check(Optional.of("W/\"3\""), 3))).as("weak tags never match").isEqualTo(412);
+    assertThat(status(() -> ETags.check(Optional.of("3"), 3))).isEqualTo(400);
+    assertThat(ETags.of(7)).isEqualTo("\"7\"");
+  }
+
+  @Test
+  void cursorsRoundTripAndRejectAnythingElse() {
+    JsonArray key = new JsonArray().add("name").add(42);
+    assertThat(Cursors.decode(Cursors.encode(key), 2)).isEqualTo(key);
+    assertThat(Cursors.encode(key)).matches("[A-Za-z0-9_-]+");
+    assertThatThrownBy(() -> Cursors.decode(Cursors.encode(key), 1)).isInstanceOf(ApiException.class);
+    assertThatThrownBy(() -> Cursors.decode("bm90IGpzb24", 1)).isInstanceOf(ApiException.class);
+    assertThatThrownBy(() -> Cursors.decode("%%%", 1)).isInstanceOf(ApiException.class);
+  }
+
+  @Test
+  void pagesUseTheExtraRowOnlyToTellThatMoreFollow() {
+    JsonObject page = Cursors.page(List.of("a", "b", "c"), 2, s -> new JsonObject().put("n", s),
+        s -> new JsonArray().add(s));
+    assertThat(page.getJsonArray("items")).hasSize(2);
+    assertThat(Cursors.decode(page.getString("nextCursor"), 1).getString(0)).isEqualTo("b");
+    JsonObject last = Cursors.page(List.of("a"), 2, s -> new JsonObject(), s -> new JsonArray().add(s));
+    assertThat(last.getString("nextCursor")).isNull();
+    assertThat(last.containsKey("nextCursor")).isTrue();
+  }
+
+  @Test
+  void jsonGuardRejectsBrokenEncodingsDuplicatesDepthAndHugeStrings() {
+    assertThatCode(() -> JsonBodyGuard.check(Buffer.buffer("{\"a\":[1,{\"b\":\"ü\"}]}"))).doesNotThrowAnyException();
+    assertThat(status(() -> JsonBodyGuard.check(Buffer.buffer(new byte[] {'"', (byte) 0xC3, 0x28, '"'}))))
+        .isEqualTo(400);
+    assertThat(status(() -> JsonBodyGuard.check(Buffer.buffer("{\"a\":1,\"a\":2}")))).isEqualTo(400);
+    assertThat(status(() -> JsonBodyGuard.check(Buffer.buffer("[".repeat(100) + "]".repeat(100))))).isEqualTo(400);
+    assertThat(status(() -> JsonBodyGuard.check(Buffer.buffer("\"" + "x".repeat(70_000) + "\"")))).isEqualTo(400);
+    assertThat(status(() -> JsonBodyGuard.check(Buffer.buffer("{\"a\":")))).isEqualTo(400);
+  }
+
+  @Test
+  void contentTypesMatchIgnoringCaseAndOnlyWithUtf8Charsets() {
+    OperationPolicy policy = new OperationPolicy("x", "POST", "/api/v1/x", Optional.empty(), "apiToken",
+        Set.of("application/json"), true, false);
+    assertThat(ApiGate.accepts(policy, "application/json")).isTrue();
+    assertThat(ApiGate.accepts(policy, "Application/JSON; charset=UTF-8")).isTrue();
+    assertThat(ApiGate.accepts(policy, "application/json; charset=\"utf-8\"")).isTrue();
+    assertThat(ApiGate.accepts(policy, "application/json; charset=latin1")).isFalse();
+    assertThat(ApiGate.accepts(policy, "text/json")).isFalse();
+    assertThat(ApiGate.accepts(policy, "application/json-seq")).isFalse();
+  }
+
+  @Test
+  void problemsCarryAStableCodeAndFieldErrors() {
+    JsonObject problem = ApiException.validationFailed("bad", new JsonArray().add(new JsonObject()
+        .put("field", "/name").put("message", "too long"))).toProblem();
+    assertThat(problem.getInteger("status")).isEqualTo(422);
+    assertThat(problem.getString("code")).isEqualTo("validation-failed");
+    assertThat(problem.getString("type")).endsWith("/validation-failed");
+    assertThat(problem.getJsonArray("errors").getJsonObject(0).getString("field")).isEqualTo("/name");
+    assertThat(ApiException.notFound("x").toProblem().containsKey("errors")).isFalse();
+  }
+}
