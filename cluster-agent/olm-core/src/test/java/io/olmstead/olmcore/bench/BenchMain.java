@@ -13,7 +13,8 @@ import java.util.Locale;
 
 /**
  * Runs the FBC parse benchmark briefly (1 fork) and prints MB/s and the ratio to the Jackson floor, then the
- * retained heap figures. Arguments: [warmupIterations measurementIterations secondsPerIteration].
+ * interleaved medians (robust to load drift on a shared machine) and the retained heap figures.
+ * Arguments: [warmupIterations measurementIterations secondsPerIteration].
  */
 public final class BenchMain {
 
@@ -50,6 +51,7 @@ public final class BenchMain {
         out.printf(Locale.ROOT, "jackson readTree (floor):      %7.1f ms/op  %6.1f MB/s%n", floor, size / (floor / 1000));
         out.printf(Locale.ROOT, "parse + validate + index:      %7.1f ms/op  %6.1f MB/s%n", ours, size / (ours / 1000));
         out.printf(Locale.ROOT, "ratio to floor:                %7.2fx%n%n", ours / floor);
+        InterleavedParseBench.main(new String[0]);
         HeapFootprint.main(new String[0]);
     }
 }

@@ -7,6 +7,7 @@
  * java -cp cluster-agent/olm-core/target/test-classes:cluster-agent/olm-core/target/classes:$(cat cluster-agent/olm-core/target/bench.classpath) \
  *      -Dolmstead.shared.dir=../shared io.olmstead.olmcore.bench.BenchMain 3 5 2
  * </pre>
- * {@code HeapFootprint} alone: same classpath, main class {@code io.olmstead.olmcore.bench.HeapFootprint}.
+ * Arguments: warmup iterations, measurement iterations, seconds per iteration. Parts alone, same classpath:
+ * {@code io.olmstead.olmcore.bench.InterleavedParseBench [rounds]} and {@code io.olmstead.olmcore.bench.HeapFootprint}.
  */
 package io.olmstead.olmcore.bench;
