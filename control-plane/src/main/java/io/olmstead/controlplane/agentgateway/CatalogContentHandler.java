@@ -55,7 +55,8 @@ final class CatalogContentHandler implements Handler<RoutingContext> {
       }
       return pool.preparedQuery(CONTENT).execute(Tuple.of(digest)).map(rows -> {
         if (rows.size() == 0) {
-          Problems.send(ctx.response(), Problems.problem(404, "not-found", "Not found", "no catalog content " + digest));
+          Problems.send(ctx.response(), Problems.problem(404, "not-found", "Not found",
+              "no catalog content " + digest));
           return null;
         }
         Row row = rows.iterator().next();

@@ -60,13 +60,15 @@ public final class CredentialStore {
     }
     List<String> clusters = new ArrayList<>();
     held.forEach(h -> clusters.add(h.cluster()));
-    return pool.preparedQuery(STILL_VALID).execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new))).map(rows -> {
+    Tuple args = Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new));
+    return pool.preparedQuery(STILL_VALID).execute(args).map(rows -> {
       Set<String> live = new HashSet<>();
       for (Row row : rows) {
         live.add(row.getString(0) + '|' + hex(row.getBuffer(1).getBytes()));
       }
       Set<String> revoked = new HashSet<>();
-      held.stream().filter(h -> !live.contains(h.cluster() + '|' + hex(h.hash()))).forEach(h -> revoked.add(h.cluster()));
+      held.stream().filter(h -> !live.contains(h.cluster() + '|' + hex(h.hash())))
+          .forEach(h -> revoked.add(h.cluster()));
       return revoked;
     });
   }

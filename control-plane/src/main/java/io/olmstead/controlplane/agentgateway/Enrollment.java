@@ -15,9 +15,13 @@ import io.vertx.sqlclient.Tuple;
  * credential issued and the audit entry written. Any failure rolls the token use back.
  */
 final class Enrollment {
+  private static final String FIND_TOKEN =
+      "SELECT id::text, labels, cluster_name FROM enrollment_tokens WHERE token_hash = $1 AND revoked_at IS NULL "
+          + "AND expires_at > now() AND uses < max_uses";
+  // Counted last, so the token row (shared by a whole fleet enrolling at once) stays locked only until commit.
   private static final String USE_TOKEN =
-      "UPDATE enrollment_tokens SET uses = uses + 1 WHERE token_hash = $1 AND revoked_at IS NULL "
-          + "AND expires_at > now() AND uses < max_uses RETURNING id::text, labels, cluster_name";
+      "UPDATE enrollment_tokens SET uses = uses + 1 WHERE id = $1::uuid AND revoked_at IS NULL "
+          + "AND expires_at > now() AND uses < max_uses";
   private static final String CREATE_CLUSTER =
       "INSERT INTO clusters (name, labels, status, facts, kubernetes_version) VALUES ($1, $2, 'pending', $3, $4) "
           + "ON CONFLICT (name) DO NOTHING RETURNING name";
@@ -47,7 +51,7 @@ final class Enrollment {
   }
 
   Future<Result> enroll(String token, String clusterName, JsonObject labels, JsonObject facts) {
-    return pool.withTransaction(tx -> tx.preparedQuery(USE_TOKEN)
+    return pool.withTransaction(tx -> tx.preparedQuery(FIND_TOKEN)
         .execute(Tuple.of(Buffer.buffer(Tokens.hash(token))))
         .compose(rows -> {
           if (rows.size() == 0) {
@@ -62,7 +66,12 @@ final class Enrollment {
           }
           JsonObject tokenLabels = row.getJsonObject("labels") == null ? new JsonObject() : row.getJsonObject("labels");
           JsonObject merged = labels.copy().mergeIn(tokenLabels);
-          return enrollCluster(tx, row.getString("id"), boundName != null, clusterName, merged, facts);
+          String tokenId = row.getString("id");
+          return enrollCluster(tx, tokenId, boundName != null, clusterName, merged, facts)
+              .compose(result -> tx.preparedQuery(USE_TOKEN).execute(Tuple.of(tokenId))
+                  .compose(used -> used.rowCount() == 1 ? Future.succeededFuture(result)
+                      : Future.failedFuture(new Refusal(Result.refused(401, "unauthorized",
+                          "the enrollment token was used up meanwhile")))));
         }))
         .recover(e -> e instanceof Refusal r ? Future.succeededFuture(r.result) : Future.failedFuture(e));
   }

@@ -66,7 +66,8 @@ final class FleetLoader {
   }
 
   Future<Map<String, Map<String, String>>> labels(List<String> clusters) {
-    return pool.preparedQuery(LABELS).execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new))).map(rows -> {
+    Tuple args = Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new));
+    return pool.preparedQuery(LABELS).execute(args).map(rows -> {
       Map<String, Map<String, String>> out = new HashMap<>();
       for (Row row : rows) {
         Map<String, String> labels = new HashMap<>();

@@ -23,6 +23,7 @@ final class HollowCluster implements ChannelListener {
   private final Map<String, SubscriptionStatus> state = new HashMap<>();
   private final Map<String, Long> timers = new HashMap<>();
   private ChannelClient client;
+  private long reports;
 
   HollowCluster(Vertx vertx, long readyAfterMillis, double failureRate) {
     this.vertx = vertx;
@@ -32,6 +33,18 @@ final class HollowCluster implements ChannelListener {
 
   void attach(ChannelClient channel) {
     this.client = channel;
+  }
+
+  /** Load generation: re-reports every subscription every {@code intervalMillis} with a fresh message. */
+  void churn(long intervalMillis) {
+    vertx.setTimer(1 + ThreadLocalRandom.current().nextLong(intervalMillis), first ->
+        vertx.setPeriodic(intervalMillis, id -> {
+          reports++;
+          state.replaceAll((name, s) -> new SubscriptionStatus(s.name(), s.installedBundle(), s.installedVersion(),
+              s.targetVersion(), s.phase(), s.reason(), "hollow report " + reports, s.conditions(),
+              s.observedGeneration()));
+          state.values().forEach(client::report);
+        }));
   }
 
   @Override

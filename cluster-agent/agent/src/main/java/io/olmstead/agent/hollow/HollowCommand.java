@@ -49,6 +49,9 @@ public final class HollowCommand implements Callable<Integer> {
   @Option(names = "--connects-per-second", defaultValue = "500", description = "connection ramp (default: ${DEFAULT-VALUE})")
   int connectsPerSecond;
 
+  @Option(names = "--report-every", description = "load: re-report every subscription this often (e.g. 1s)")
+  String reportEvery;
+
   @Option(names = "--duration", description = "stop after this long (e.g. 10m); default: until interrupted")
   String duration;
 
@@ -64,7 +67,8 @@ public final class HollowCommand implements Callable<Integer> {
     Duration runFor = duration == null ? null : parse("--duration", duration);
     CountDownLatch done = new CountDownLatch(1);
     HollowFleet fleet = HollowFleet.start(new HollowFleet.Settings(count, controlPlane, token, namePrefix, ready,
-        failureRate, labels, credentialsDir, connectsPerSecond));
+        failureRate, labels, credentialsDir, connectsPerSecond,
+        reportEvery == null ? null : parse("--report-every", reportEvery)));
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       done.countDown();
       fleet.close();

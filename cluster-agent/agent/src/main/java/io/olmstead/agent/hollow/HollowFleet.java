@@ -32,7 +32,14 @@ public final class HollowFleet implements AutoCloseable {
 
   /** What to run; {@code credentialsDir} null keeps credentials in memory. */
   public record Settings(int count, URI controlPlane, String token, String namePrefix, Duration readyAfter,
-      double failureRate, Map<String, String> labels, Path credentialsDir, int connectsPerSecond) {
+      double failureRate, Map<String, String> labels, Path credentialsDir, int connectsPerSecond,
+      Duration reportEvery) {
+
+    public Settings(int count, URI controlPlane, String token, String namePrefix, Duration readyAfter,
+        double failureRate, Map<String, String> labels, Path credentialsDir, int connectsPerSecond) {
+      this(count, controlPlane, token, namePrefix, readyAfter, failureRate, labels, credentialsDir,
+          connectsPerSecond, null);
+    }
   }
 
   private HollowFleet(Vertx vertx, boolean ownsVertx, int count) {
@@ -69,6 +76,9 @@ public final class HollowFleet implements AutoCloseable {
           : CredentialStorage.file(settings.credentialsDir().resolve(name));
       ChannelClient client = new ChannelClient(vertx, fleet.http, fleet.ws, options, storage, cluster);
       cluster.attach(client);
+      if (settings.reportEvery() != null && !settings.reportEvery().isZero()) {
+        cluster.churn(settings.reportEvery().toMillis());
+      }
       fleet.agents.add(client);
       long delay = perAgentMillis * (i - 1);
       if (delay == 0) {
