@@ -17,6 +17,8 @@ public final class Bundle {
     private final List<RelatedImage> relatedImages;
     private final String versionText;
     private final Version version;
+    private final int packagePropertyCount;
+    private final String packagePropertyName;
     private List<BundleObject> objects;
 
     public Bundle(String packageName, String name, String image, List<Property> properties,
@@ -27,12 +29,18 @@ public final class Bundle {
         this.properties = properties == null ? List.of() : List.copyOf(properties);
         this.relatedImages = relatedImages == null ? List.of() : List.copyOf(relatedImages);
         String text = null;
+        String propName = null;
+        int count = 0;
         for (Property p : this.properties) {
             if ("olm.package".equals(p.type())) {
-                text = textOf(p.value(), "version");
-                break;
+                if (count++ == 0) {
+                    text = textOf(p.value(), "version");
+                    propName = textOf(p.value(), "packageName");
+                }
             }
         }
+        this.packagePropertyCount = count;
+        this.packagePropertyName = propName;
         this.versionText = text;
         this.version = text == null ? null : Version.tryParse(text).orElse(null);
     }
@@ -108,6 +116,16 @@ public final class Bundle {
             }
         }
         return Optional.empty();
+    }
+
+    /** How many olm.package properties the bundle carries (upstream requires exactly one). */
+    public int packagePropertyCount() {
+        return packagePropertyCount;
+    }
+
+    /** The packageName of the first olm.package property (should equal {@link #packageName()}). */
+    public String packagePropertyName() {
+        return packagePropertyName;
     }
 
     /** All property values of one type, in declaration order. */

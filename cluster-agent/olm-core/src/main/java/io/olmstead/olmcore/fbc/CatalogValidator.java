@@ -132,12 +132,11 @@ public final class CatalogValidator {
             return;
         }
         byName.put(name, b);
-        List<com.fasterxml.jackson.databind.JsonNode> pkgProps = b.propertyValues("olm.package");
-        if (pkgProps.size() != 1) {
+        if (b.packagePropertyCount() != 1) {
             bundleError(pkg, name, "package \"" + pkg + "\" bundle \"" + name + "\" must have exactly 1 \"olm.package\" property, found "
-                + pkgProps.size());
+                + b.packagePropertyCount());
         } else {
-            String propPkg = Bundle.textOf(pkgProps.get(0), "packageName");
+            String propPkg = b.packagePropertyName();
             if (!pkg.equals(propPkg)) {
                 bundleError(pkg, name, "package \"" + pkg + "\" does not match \"olm.package\" property \"" + propPkg + "\"");
             }

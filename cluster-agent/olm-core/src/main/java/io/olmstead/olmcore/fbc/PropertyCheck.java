@@ -2,7 +2,9 @@ package io.olmstead.olmcore.fbc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /** Shape checks of the well-known property values (upstream property.Parse); unknown types pass. */
@@ -16,10 +18,10 @@ final class PropertyCheck {
         for (int i = 0; i < props.size(); i++) {
             Property p = props.get(i);
             String problem = switch (p.type()) {
-                case "olm.package" -> fields(p.value(), "packageName", "version");
+                case "olm.package" -> fields(p.value(), "packageName", "version", null);
                 case "olm.gvk", "olm.gvk.required" -> fields(p.value(), "group", "version", "kind");
-                case "olm.package.required" -> fields(p.value(), "packageName", "versionRange");
-                case "olm.bundle.object" -> fields(p.value(), "data");
+                case "olm.package.required" -> fields(p.value(), "packageName", "versionRange", null);
+                case "olm.bundle.object" -> fields(p.value(), "data", null, null);
                 case "olm.csv.metadata" -> p.value() != null && p.value().isObject() ? null : "value must be an object";
                 default -> null;
             };
@@ -29,14 +31,19 @@ final class PropertyCheck {
         }
     }
 
-    private static String fields(JsonNode v, String... names) {
+    /** One pass over the value's entries (cheaper than a lookup per expected field on thousands of olm.gvk). */
+    private static String fields(JsonNode v, String a, String b, String c) {
         if (v == null || !v.isObject()) {
             return "value must be an object";
         }
-        for (String n : names) {
-            JsonNode f = v.get(n);
-            if (f != null && !f.isNull() && !f.isTextual()) {
-                return "field \"" + n + "\" must be a string";
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode f = e.getValue();
+            if (!f.isTextual() && !f.isNull()) {
+                String n = e.getKey();
+                if (n.equals(a) || n.equals(b) || n.equals(c)) {
+                    return "field \"" + n + "\" must be a string";
+                }
             }
         }
         return null;

@@ -68,6 +68,11 @@ class CatalogValidatorTest {
                     .channels(channel("foo", "alpha", entry("foo.v0.1.0")))
                     .bundles(bundle("foo", "foo.v0.1.0", "v0.1.0", "img")),
                 "error parsing bundle \"foo.v0.1.0\" version \"v0.1.0\""),
+            Arguments.of("InvalidProperty", new Cfg().pkgs(pkg("foo", "alpha"))
+                    .channels(channel("foo", "alpha", entry("foo.v0.1.0")))
+                    .bundles(bundleWith("foo", "foo.v0.1.0", "img", packageProperty("foo", "0.1.0"),
+                        new Property("olm.gvk", JSON.createObjectNode().put("group", 1).put("version", "v1")))),
+                "invalid bundle \"foo.v0.1.0\": parse property[1] of type \"olm.gvk\": field \"group\" must be a string"),
             Arguments.of("Deprecation/UnspecifiedPackage", validFoo().deprecations(deprecation(null)),
                 "package name must be set for deprecation item 0"),
             Arguments.of("Deprecation/OutOfBoundsBundle", validFoo().deprecations(deprecation("foo",
