@@ -97,14 +97,14 @@ final class Problem {
     static final class Constraint {
         final Kind kind;
         final Var subject;
-        final int[] candidates;
+        final Candidates candidates;
         final Group group;
         private final Supplier<String> message;
         boolean enabled = true;
         /** A candidate last seen chosen: checked first, since a satisfied dependency mostly stays satisfied. */
         Var witness;
 
-        Constraint(Kind kind, Var subject, int[] candidates, Group group, Supplier<String> message) {
+        Constraint(Kind kind, Var subject, Candidates candidates, Group group, Supplier<String> message) {
             this.kind = kind;
             this.subject = subject;
             this.candidates = candidates;
@@ -193,7 +193,7 @@ final class Problem {
     }
 
     /** A dependency; its message is only built when a conflict is explained (most resolutions never need it). */
-    Constraint addDependency(Var subject, int[] candidates, Supplier<String> message) {
+    Constraint addDependency(Var subject, Candidates candidates, Supplier<String> message) {
         Constraint c = new Constraint(Kind.DEPENDENCY, subject, candidates, null, message);
         dependencies.add(c);
         subject.dependencies.add(c);
@@ -209,10 +209,25 @@ final class Problem {
         }
     }
 
-    /** Expands every variable, transitively: the full constraint set, needed to explain a conflict. */
+    /** The at-most-one group of a package, if any variable of that package exists. */
+    Group packageGroup(String packageName) {
+        return packageName == null ? null : packageGroups.get(packageName);
+    }
+
+    /**
+     * Creates every candidate variable and expands every variable, transitively: the full constraint set, needed
+     * to explain a conflict.
+     */
     void expandAll() {
-        for (int i = 0; i < vars.size(); i++) {
-            expand(vars.get(i));
+        int expanded = 0;
+        int materialized = 0;
+        while (expanded < vars.size() || materialized < dependencies.size()) {
+            while (expanded < vars.size()) {
+                expand(vars.get(expanded++));
+            }
+            while (materialized < dependencies.size()) {
+                dependencies.get(materialized++).candidates.materializeAll();
+            }
         }
     }
 }

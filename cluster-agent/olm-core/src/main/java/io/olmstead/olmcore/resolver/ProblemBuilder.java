@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
   * Builds the {@link Problem} for one namespace: installed operators, one subscription at a time, and (lazily)
@@ -29,7 +28,7 @@ import java.util.function.Predicate;
   */
 final class ProblemBuilder implements Problem.Expander {
     /** A subscription's variable, the installed bundle it owns (if any) and its candidate constraint. */
-    record SubscriptionVar(SubscriptionRequest request, Var var, Var installed, Problem.Constraint requires) {}
+    record SubscriptionVar(SubscriptionRequest request, String channel, Var var, Var installed, Problem.Constraint requires) {}
 
     private static final Version ZERO = Version.of(0, 0, 0);
 
@@ -41,7 +40,9 @@ final class ProblemBuilder implements Problem.Expander {
     private final Map<String, Map<Bundle, Var>> bundleVars = new HashMap<>();
     private final Map<String, Boolean> contestedApis = new HashMap<>();
     private final List<Var> installedVars = new ArrayList<>();
-    private final Map<String, int[]> candidateMemo = new HashMap<>();
+    private final Map<String, Candidates> candidateMemo = new HashMap<>();
+    private final Candidates.Vars lookup = (ref, create) -> ref.var() != null ? ref.var()
+        : create ? bundleVar(ref.source(), ref.channel(), ref.bundle()) : existingVar(ref.source(), ref.bundle());
     private String hardError;
 
     ProblemBuilder(List<CatalogSource> catalogs, Function<CatalogSource, CatalogIndex> indexes) {
@@ -102,7 +103,7 @@ final class ProblemBuilder implements Problem.Expander {
         Var installed = installedVars.stream()
                 .filter(v -> v.packageName != null && v.packageName.equals(req.packageName())).findFirst().orElse(null);
         String problemText = null;
-        List<Var> candidates = new ArrayList<>();
+        List<Candidates.Ref> candidates = new ArrayList<>();
         CatalogSource source = req.catalog() == null ? null : catalogsByName.get(req.catalog());
         CatalogPackage pkg = source == null ? null : source.catalog().pkg(req.packageName()).filter(CatalogPackage::usable).orElse(null);
         String channelName = req.channel() == null || req.channel().isEmpty() ? (pkg == null ? "" : pkg.defaultChannel()) : req.channel();
@@ -122,7 +123,7 @@ final class ProblemBuilder implements Problem.Expander {
             for (ChannelEntry e : graph.successorsOf(bundleNameOf(installed), installed.version, req.maxVersion())) {
                 addCandidate(candidates, source, pkg, channelName, e.name());
             }
-            candidates.add(installed);
+            candidates.add(new Candidates.Ref(installed, null, null, null));
         } else if (req.startingBundle() != null && !req.startingBundle().isEmpty()) {
             if (!startable(graph, req.startingBundle()) || pkg.bundle(req.startingBundle()).isEmpty()) {
                 problemText = "no operators found with name " + req.startingBundle() + " in channel " + channelName
@@ -139,15 +140,16 @@ final class ProblemBuilder implements Problem.Expander {
         }
         Problem.Constraint requires = null;
         if (problemText == null) {
-            requires = problem.addDependency(subVar, indices(candidates), () -> candidates.isEmpty()
+            Candidates lazy = new Candidates(candidates, lookup);
+            requires = problem.addDependency(subVar, lazy, () -> lazy.size() == 0
                     ? "no operators found matching the criteria of subscription " + name
-                    : "subscription " + name + " requires " + describe(candidates));
+                    : "subscription " + name + " requires " + describe(lazy.all()));
         }
         problem.addMandatory(subVar, "subscription " + name + " exists");
         if (problemText != null) {
             problem.addProhibited(subVar, problemText);
         }
-        subscriptions.add(new SubscriptionVar(req, subVar, installed, requires));
+        subscriptions.add(new SubscriptionVar(req, channelName, subVar, installed, requires));
     }
 
     private static String bundleNameOf(Var installed) {
@@ -172,8 +174,14 @@ final class ProblemBuilder implements Problem.Expander {
         return ceiling == null || b.version().map(v -> v.compareTo(ceiling) <= 0).orElse(false);
     }
 
-    private void addCandidate(List<Var> out, CatalogSource source, CatalogPackage pkg, String channel, String bundleName) {
-        pkg.bundle(bundleName).ifPresent(b -> out.add(bundleVar(source, channel, b)));
+    private static void addCandidate(List<Candidates.Ref> out, CatalogSource source, CatalogPackage pkg, String channel,
+                                     String bundleName) {
+        pkg.bundle(bundleName).ifPresent(b -> out.add(new Candidates.Ref(null, source, channel, b)));
+    }
+
+    private Var existingVar(CatalogSource source, Bundle b) {
+        Map<Bundle, Var> ofCatalog = bundleVars.get(source.name());
+        return ofCatalog == null ? null : ofCatalog.get(b);
     }
 
     /**
@@ -225,10 +233,6 @@ final class ProblemBuilder implements Problem.Expander {
         return "at least one of " + String.join(", ", ids.subList(0, ids.size() - 1)) + " or " + ids.get(ids.size() - 1);
     }
 
-    private static int[] indices(List<Var> vars) {
-        return vars.stream().mapToInt(v -> v.index).toArray();
-    }
-
     @Override
     public void expand(Var v) {
         if (v.bundle == null) {
@@ -245,49 +249,49 @@ final class ProblemBuilder implements Problem.Expander {
         }
     }
 
-    private int[] packageCandidates(Var dependent, PackageRequirement req) {
+    private Candidates packageCandidates(Var dependent, PackageRequirement req) {
         String key = "p\u0000" + dependent.catalog + "\u0000" + dependent.packageName + "\u0000" + req.packageName()
                 + "\u0000" + req.versionRange();
         return candidateMemo.computeIfAbsent(key, k -> {
-            if (req.packageName() == null || req.packageName().equals(dependent.packageName)) {
-                return new int[0];
-            }
+            List<Candidates.Ref> out = new ArrayList<>();
             VersionRange range = parseRange(req.versionRange());
-            if (range == null) {
-                return new int[0];
+            if (req.packageName() == null || req.packageName().equals(dependent.packageName) || range == null) {
+                return new Candidates(out, lookup);
             }
-            Predicate<Var> inRange = c -> c.version != null && range.contains(c.version);
-            List<Var> out = new ArrayList<>();
-            installedVars.stream().filter(c -> req.packageName().equals(c.packageName)).filter(inRange).forEach(out::add);
+            for (Var c : installedVars) {
+                if (req.packageName().equals(c.packageName) && c.version != null && range.contains(c.version)) {
+                    out.add(new Candidates.Ref(c, null, null, null));
+                }
+            }
             for (CatalogSource source : catalogOrder(dependent.catalog)) {
                 for (CatalogIndex.Candidate c : indexes.apply(source).packageCandidates(req.packageName())) {
                     Version version = c.bundle().version().orElse(null);
                     if (version != null && range.contains(version) && !isInstalled(c.bundle())) {
-                        out.add(bundleVar(source, c.channel(), c.bundle()));
+                        out.add(new Candidates.Ref(null, source, c.channel(), c.bundle()));
                     }
                 }
             }
-            return indices(out);
+            return new Candidates(out, lookup);
         });
     }
 
-    private int[] gvkCandidates(Var dependent, Gvk gvk) {
+    private Candidates gvkCandidates(Var dependent, Gvk gvk) {
         String key = "g\u0000" + dependent.catalog + "\u0000" + dependent.packageName + "\u0000" + gvk;
         return candidateMemo.computeIfAbsent(key, k -> {
-            List<Var> out = new ArrayList<>();
+            List<Candidates.Ref> out = new ArrayList<>();
             for (Var c : installedVars) {
                 if (c.bundle != null && !Objects.equals(c.packageName, dependent.packageName) && c.bundle.providedGvks().contains(gvk)) {
-                    out.add(c);
+                    out.add(new Candidates.Ref(c, null, null, null));
                 }
             }
             for (CatalogSource source : catalogOrder(dependent.catalog)) {
                 for (CatalogIndex.Candidate c : indexes.apply(source).gvkCandidates(gvk)) {
                     if (!c.bundle().packageName().equals(dependent.packageName) && !isInstalled(c.bundle())) {
-                        out.add(bundleVar(source, c.channel(), c.bundle()));
+                        out.add(new Candidates.Ref(null, source, c.channel(), c.bundle()));
                     }
                 }
             }
-            return indices(out);
+            return new Candidates(out, lookup);
         });
     }
 

@@ -72,9 +72,10 @@ public final class Resolver {
             if (s.requires() == null) {
                 continue;
             }
-            for (int c : s.requires().candidates) {
-                Var v = builder.problem.vars.get(c);
-                if (v.value == Problem.TRUE) {
+            Candidates candidates = s.requires().candidates;
+            for (int i = 0; i < candidates.size(); i++) {
+                Var v = candidates.peek(i);
+                if (v != null && v.value == Problem.TRUE) {
                     chosen = v;
                     break;
                 }
@@ -87,7 +88,8 @@ public final class Resolver {
             if (chosen.installed) {
                 unchanged.add(name);
             } else {
-                bySubscription.put(name, new ResolvedBundle(chosen.catalog, chosen.channel, chosen.bundle, s.installed() != null));
+                // The subscription's channel, even if the variable was first offered through another channel.
+                bySubscription.put(name, new ResolvedBundle(chosen.catalog, s.channel(), chosen.bundle, s.installed() != null));
             }
         }
         List<ResolvedBundle> dependencies = new ArrayList<>();

@@ -71,8 +71,12 @@ final class Solver {
         if (open == null) {
             return true;
         }
-        for (int candidate : open.candidates) {
-            Var v = problem.vars.get(candidate);
+        Candidates candidates = open.candidates;
+        for (int i = 0; i < candidates.size(); i++) {
+            if (blocked(candidates, i)) {
+                continue;
+            }
+            Var v = candidates.get(i);
             if (blocked(v)) {
                 continue;
             }
@@ -105,14 +109,15 @@ final class Solver {
                 int open = -1;
                 int count = 0;
                 boolean satisfied = false;
-                for (int c : d.candidates) {
-                    Var v = problem.vars.get(c);
-                    if (v.value == Problem.TRUE) {
+                Candidates candidates = d.candidates;
+                for (int c = 0; c < candidates.size(); c++) {
+                    Var v = candidates.peek(c);
+                    if (v != null && v.value == Problem.TRUE) {
                         d.witness = v;
                         satisfied = true;
                         break;
                     }
-                    if (!blocked(v)) {
+                    if (!blocked(candidates, c) && !blocked(candidates.get(c))) {
                         open = c;
                         // Two open candidates: nothing to propagate, whether or not a later one is chosen.
                         if (++count > 1) {
@@ -127,7 +132,7 @@ final class Solver {
                     return false;
                 }
                 if (count == 1) {
-                    if (!select(problem.vars.get(open))) {
+                    if (!select(candidates.get(open))) {
                         return false;
                     }
                     changed = true;
@@ -151,14 +156,27 @@ final class Solver {
         if (d.witness != null && d.witness.value == Problem.TRUE) {
             return true;
         }
-        for (int c : d.candidates) {
-            Var v = problem.vars.get(c);
-            if (v.value == Problem.TRUE) {
+        for (int i = 0; i < d.candidates.size(); i++) {
+            Var v = d.candidates.peek(i);
+            if (v != null && v.value == Problem.TRUE) {
                 d.witness = v;
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Blocked without creating the candidate's variable when that is already decidable: an existing variable is
+     * checked fully; a not-yet-created one is blocked when another bundle of its package is chosen.
+     */
+    private boolean blocked(Candidates candidates, int i) {
+        Var v = candidates.peek(i);
+        if (v != null) {
+            return blocked(v);
+        }
+        Group g = problem.packageGroup(candidates.packageName(i));
+        return g != null && g.constraint.enabled && g.selected != null;
     }
 
     /** False, or another member of one of its groups is already chosen. */
@@ -172,7 +190,7 @@ final class Solver {
         // A bundle with a dependency nothing can satisfy can never be chosen, whatever else is chosen: a fact
         // learned once it is first tried, which keeps the search from retrying it under every other decision.
         for (Constraint d : v.dependencies) {
-            if (d.enabled && d.candidates.length == 0) {
+            if (d.enabled && d.candidates.size() == 0) {
                 return true;
             }
         }
