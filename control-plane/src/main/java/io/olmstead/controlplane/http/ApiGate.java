@@ -6,6 +6,7 @@ import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.auth.TokenAuthenticator;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -112,7 +113,9 @@ public final class ApiGate {
     String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
     boolean chunked = request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
     long declared = parseLength(length);
-    boolean hasBody = chunked || declared > 0;
+    // HTTP/2 needs neither header: there a body is coming unless the request already ended with its headers.
+    boolean http2Body = declared < 0 && request.version() == HttpVersion.HTTP_2 && !request.isEnded();
+    boolean hasBody = chunked || declared > 0 || http2Body;
     if (!policy.acceptsBody()) {
       return;
     }

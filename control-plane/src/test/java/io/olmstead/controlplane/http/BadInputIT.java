@@ -5,7 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -14,6 +20,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -141,5 +148,20 @@ class BadInputIT {
       assertThat(response.json().getJsonArray("errors")).as("per-field errors").isNotEmpty();
     }
     assertThat(DbSnapshot.of(cp.database())).as("database after " + name).isEqualTo(before);
+  }
+
+  @Test
+  void aChunkedBodyOverTheLimitIs413AndChangesNothing() throws Exception {
+    Map<String, String> before = DbSnapshot.of(cp.database());
+    byte[] body = ("{\"name\":\"" + "a".repeat(BODY_LIMIT + 10) + "\",\"role\":\"viewer\"}")
+        .getBytes(StandardCharsets.UTF_8);
+    HttpRequest request = HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/tokens"))
+        .header("Authorization", "Bearer " + ADMIN).header("Content-Type", "application/json")
+        // An input stream has no known length, so the client sends it chunked: the limit is enforced while reading.
+        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))).build();
+    HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(413);
+    assertThat(new JsonObject(response.body()).getString("code")).isEqualTo("body-too-large");
+    assertThat(DbSnapshot.of(cp.database())).isEqualTo(before);
   }
 }
