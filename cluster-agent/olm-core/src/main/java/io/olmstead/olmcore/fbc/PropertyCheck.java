@@ -2,7 +2,6 @@ package io.olmstead.olmcore.fbc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -36,8 +35,7 @@ final class PropertyCheck {
         if (v == null || !v.isObject()) {
             return "value must be an object";
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : v.properties()) {
             JsonNode f = e.getValue();
             if (!f.isTextual() && !f.isNull()) {
                 String n = e.getKey();
