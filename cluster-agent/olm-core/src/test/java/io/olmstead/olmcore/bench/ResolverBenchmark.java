@@ -93,4 +93,32 @@ public class ResolverBenchmark {
     public Resolution twentySubscriptions() {
         return resolver.resolve(catalogs, twenty, List.of());
     }
+
+    /**
+     * A cross-check less sensitive to a busy machine than wall-clock sampling: thread CPU time per resolution,
+     * median and p99 over {@code args[0]} (default 20000) resolutions after as many warm-up ones.
+     * Same classpath as JMH; main class {@code io.olmstead.olmcore.bench.ResolverBenchmark}.
+     */
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
+        ResolverBenchmark b = new ResolverBenchmark();
+        b.setUp();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        for (String which : new String[] {"oneSubscription", "twentySubscriptions"}) {
+            long[] cpu = new long[n];
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < n; i++) {
+                    long start = threads.getCurrentThreadCpuTime();
+                    Resolution r = which.equals("oneSubscription") ? b.oneSubscription() : b.twentySubscriptions();
+                    cpu[i] = threads.getCurrentThreadCpuTime() - start;
+                    if (!r.satisfiable()) {
+                        throw new IllegalStateException(r.message());
+                    }
+                }
+            }
+            java.util.Arrays.sort(cpu);
+            System.out.printf(java.util.Locale.ROOT, "%s: thread CPU time per resolution: median %.1f us, p99 %.1f us%n",
+                which, cpu[n / 2] / 1e3, cpu[(int) (n * 0.99)] / 1e3);
+        }
+    }
 }
