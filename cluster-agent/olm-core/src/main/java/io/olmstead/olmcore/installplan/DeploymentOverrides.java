@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
-  * Applies a Subscription {@code config} to an operator Deployment the way OLM's overrides/inject package does,
-  * plus the values OLM always injects ({@code OPERATOR_CONDITION_NAME}, operator-group annotations).
-  */
+ * Applies a Subscription {@code config} to an operator Deployment the way OLM's overrides/inject package does,
+ * plus the values OLM always injects ({@code OPERATOR_CONDITION_NAME}, operator-group annotations).
+ */
 final class DeploymentOverrides {
     static final String TARGET_NAMESPACES = "olm.targetNamespaces";
     static final String OPERATOR_NAMESPACE = "olm.operatorNamespace";
@@ -119,10 +119,10 @@ final class DeploymentOverrides {
     }
 
     /**
-      * OLM's OverrideDeploymentAffinity: an empty override clears the affinity; otherwise each of nodeAffinity,
-      * podAffinity and podAntiAffinity given in the override replaces the deployment's (an empty one removes it).
-      * Upstream clears the whole affinity when podAntiAffinity is {} (an evident slip); here only that attribute goes.
-      */
+     * OLM's OverrideDeploymentAffinity: an empty override clears the affinity; otherwise each of nodeAffinity,
+     * podAffinity and podAntiAffinity given in the override replaces the deployment's (an empty one removes it).
+     * Upstream clears the whole affinity when podAntiAffinity is {} (an evident slip); here only that attribute goes.
+     */
     private static void overrideAffinity(ObjectNode podSpec, JsonNode affinity) {
         JsonNode current = podSpec.get("affinity");
         if (affinity.isEmpty()) {

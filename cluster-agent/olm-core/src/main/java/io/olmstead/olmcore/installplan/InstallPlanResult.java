@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
-  * The outcome of planning one bundle: the ordered Kubernetes objects to apply plus the CSV,
-  * or a failure with an OLM CSV reason ({@code InvalidInstallStrategy}, {@code UnsupportedOperatorGroup}, ...).
-  */
+ * The outcome of planning one bundle: the ordered Kubernetes objects to apply plus the CSV,
+ * or a failure with an OLM CSV reason ({@code InvalidInstallStrategy}, {@code UnsupportedOperatorGroup}, ...).
+ */
 public final class InstallPlanResult {
     public static final String REASON_INVALID_INSTALL_STRATEGY = "InvalidInstallStrategy";
     public static final String REASON_UNSUPPORTED_OPERATOR_GROUP = "UnsupportedOperatorGroup";

@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
-  * ServiceAccounts, Roles, RoleBindings, ClusterRoles and ClusterRoleBindings for a CSV's
-  * {@code permissions} and {@code clusterPermissions}, named the way OLM names them: a readable base
-  * plus a content hash, bounded to 63 characters.
-  */
+ * ServiceAccounts, Roles, RoleBindings, ClusterRoles and ClusterRoleBindings for a CSV's
+ * {@code permissions} and {@code clusterPermissions}, named the way OLM names them: a readable base
+ * plus a content hash, bounded to 63 characters.
+ */
 final class RbacGenerator {
     static final int MAX_NAME_LENGTH = 63;
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
-  * The {@code config} block of a Subscription: overrides OLM applies to the operator's deployments.
-  * Lists are never null (empty = nothing to apply); the object-valued fields are null when absent.
-  */
+ * The {@code config} block of a Subscription: overrides OLM applies to the operator's deployments.
+ * Lists are never null (empty = nothing to apply); the object-valued fields are null when absent.
+ */
 public record SubscriptionConfig(
         List<JsonNode> env,
         List<JsonNode> envFrom,

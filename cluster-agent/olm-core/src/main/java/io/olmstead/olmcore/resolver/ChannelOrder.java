@@ -11,10 +11,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
-  * OLM v0's ordering of a channel's entries for resolution (its {@code sortChannel}): one replacement chain from
-  * the single head, entries skipped by another entry left out. Used to order candidates and to explain, in
-  * upstream's words, why a subscription's channel cannot be ordered.
-  */
+ * OLM v0's ordering of a channel's entries for resolution (its {@code sortChannel}): one replacement chain from
+ * the single head, entries skipped by another entry left out. Used to order candidates and to explain, in
+ * upstream's words, why a subscription's channel cannot be ordered.
+ */
 final class ChannelOrder {
     /** The ordered entry names, or the upstream error. */
     record Result(List<String> order, String error) {

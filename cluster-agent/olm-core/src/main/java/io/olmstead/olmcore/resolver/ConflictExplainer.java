@@ -6,19 +6,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
-  * Explains an unsatisfiable problem the way OLM does: {@code constraints not satisfiable: } followed by a
-  * minimal set of constraints that cannot hold together, found by deletion (drop a constraint; if the rest is
-  * still unsatisfiable it was not needed).
-  */
+ * Explains an unsatisfiable problem the way OLM does: {@code constraints not satisfiable: } followed by a
+ * minimal set of constraints that cannot hold together, found by deletion (drop a constraint; if the rest is
+ * still unsatisfiable it was not needed).
+ */
 final class ConflictExplainer {
     static final String PREFIX = "constraints not satisfiable";
 
     private ConflictExplainer() {}
 
     /**
-      * @param perSolveBudget node budget of each trial solve
-      * @param totalBudget node budget for the whole minimisation; when spent the set found so far is reported
-      */
+     * @param perSolveBudget node budget of each trial solve
+     * @param totalBudget node budget for the whole minimisation; when spent the set found so far is reported
+     */
     static String explain(Problem problem, long perSolveBudget, long totalBudget) {
         problem.expandAll();
         List<Constraint> candidates = new ArrayList<>(problem.ordered);

@@ -9,11 +9,11 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
-  * The resolution problem as variables and constraints, in the shape of OLM's solver input: a variable per
-  * subscription and per candidate bundle (per catalog and channel); constraints "mandatory", "prohibited",
-  * "dependency" (if the subject is chosen, one of the candidates must be, in preference order) and
-  * "at most one" per package and per GVK. Bundle dependencies are added lazily, when a bundle is first chosen.
-  */
+ * The resolution problem as variables and constraints, in the shape of OLM's solver input: a variable per
+ * subscription and per candidate bundle (per catalog and channel); constraints "mandatory", "prohibited",
+ * "dependency" (if the subject is chosen, one of the candidates must be, in preference order) and
+ * "at most one" per package and per GVK. Bundle dependencies are added lazily, when a bundle is first chosen.
+ */
 final class Problem {
     static final byte UNSET = 0;
     static final byte TRUE = 1;

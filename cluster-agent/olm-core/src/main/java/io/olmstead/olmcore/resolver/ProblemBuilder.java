@@ -22,10 +22,10 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
-  * Builds the {@link Problem} for one namespace: installed operators, one subscription at a time, and (lazily)
-  * each chosen bundle's dependencies with candidates in OLM's preference order: installed first, then the
-  * dependent's own catalog, then higher catalog priority, then default channels, then nearest the channel head.
-  */
+ * Builds the {@link Problem} for one namespace: installed operators, one subscription at a time, and (lazily)
+ * each chosen bundle's dependencies with candidates in OLM's preference order: installed first, then the
+ * dependent's own catalog, then higher catalog priority, then default channels, then nearest the channel head.
+ */
 final class ProblemBuilder implements Problem.Expander {
     /** A subscription's variable, the installed bundle it owns (if any) and its candidate constraint. */
     record SubscriptionVar(SubscriptionRequest request, String channel, Var var, Var installed, Problem.Constraint requires) {}
@@ -157,9 +157,9 @@ final class ProblemBuilder implements Problem.Expander {
     }
 
     /**
-      * startingCSV may name any entry on the replaces chain or one another entry skips by name; an entry only a
-      * skipRange covers is not installable by it.
-      */
+     * startingCSV may name any entry on the replaces chain or one another entry skips by name; an entry only a
+     * skipRange covers is not installable by it.
+     */
     private static boolean startable(ChannelGraph graph, String bundle) {
         if (graph.entry(bundle).isEmpty()) {
             return false;

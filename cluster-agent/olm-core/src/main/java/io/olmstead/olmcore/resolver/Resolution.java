@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
-  * The outcome of resolving a namespace. When satisfiable: the new bundle per subscription (subscriptions that
-  * keep their installed bundle are in {@link #unchanged()}), and the dependencies pulled in without a
-  * subscription. When not: {@link #message()} explains why, in OLM's wording.
-  */
+ * The outcome of resolving a namespace. When satisfiable: the new bundle per subscription (subscriptions that
+ * keep their installed bundle are in {@link #unchanged()}), and the dependencies pulled in without a
+ * subscription. When not: {@link #message()} explains why, in OLM's wording.
+ */
 public final class Resolution {
     private final boolean satisfiable;
     private final Map<String, ResolvedBundle> bySubscription;

@@ -13,10 +13,10 @@ import java.util.Set;
 import java.util.WeakHashMap;
 
 /**
-  * OLM v0's namespace-scoped resolution: every subscription of a namespace plus what is installed there, solved
-  * together with dependencies ({@code olm.package.required}, {@code olm.gvk.required}), one bundle per package and
-  * one provider per API. Thread-safe; per-catalog indexes are cached for as long as the catalog is reachable.
-  */
+ * OLM v0's namespace-scoped resolution: every subscription of a namespace plus what is installed there, solved
+ * together with dependencies ({@code olm.package.required}, {@code olm.gvk.required}), one bundle per package and
+ * one provider per API. Thread-safe; per-catalog indexes are cached for as long as the catalog is reachable.
+ */
 public final class Resolver {
     /** Default bound on search decisions per resolution. */
     public static final long DEFAULT_NODE_BUDGET = 100_000;

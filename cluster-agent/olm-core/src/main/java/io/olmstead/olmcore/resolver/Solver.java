@@ -6,10 +6,10 @@ import io.olmstead.olmcore.resolver.Problem.Var;
 import java.util.Arrays;
 
 /**
-  * A small DPLL-style search over a {@link Problem}: unit propagation of dependency constraints, then a decision
-  * on the first open dependency, trying its candidates in preference order and undoing a choice that leads to a
-  * conflict. The first solution found is therefore the preferred one. Bounded by a node budget.
-  */
+ * A small DPLL-style search over a {@link Problem}: unit propagation of dependency constraints, then a decision
+ * on the first open dependency, trying its candidates in preference order and undoing a choice that leads to a
+ * conflict. The first solution found is therefore the preferred one. Bounded by a node budget.
+ */
 final class Solver {
     /** Thrown (internally only) when the node budget is spent. */
     static final class BudgetExceeded extends RuntimeException {

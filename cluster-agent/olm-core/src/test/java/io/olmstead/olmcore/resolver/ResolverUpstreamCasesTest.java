@@ -8,9 +8,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
-  * Re-creations of OLM's resolver_test.go and step_resolver_test.go cases (same inputs, same outcome).
-  * Upstream catalogs live in namespaces; here the subscription's catalog plays the "same namespace" role.
-  */
+ * Re-creations of OLM's resolver_test.go and step_resolver_test.go cases (same inputs, same outcome).
+ * Upstream catalogs live in namespaces; here the subscription's catalog plays the "same namespace" role.
+ */
 class ResolverUpstreamCasesTest {
     private static final String GVK_G = "g";
     private final Resolver resolver = new Resolver();

@@ -18,10 +18,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
-  * A compact builder of small indexed catalogs for resolver tests, in the spirit of upstream's genOperator:
-  * {@code b("a.v2").in("a", "alpha").version("1.0.0").replaces("a.v1").provides("g", "v", "k")}.
-  * Built without validation, so upstream cases with duplicate versions or broken channels can be expressed.
-  */
+ * A compact builder of small indexed catalogs for resolver tests, in the spirit of upstream's genOperator:
+ * {@code b("a.v2").in("a", "alpha").version("1.0.0").replaces("a.v1").provides("g", "v", "k")}.
+ * Built without validation, so upstream cases with duplicate versions or broken channels can be expressed.
+ */
 final class TestCatalog {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private final List<B> bundles = new ArrayList<>();
