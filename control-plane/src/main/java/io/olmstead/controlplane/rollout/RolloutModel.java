@@ -1,0 +1,86 @@
+package io.olmstead.controlplane.rollout;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The persisted state of a rollout as the pure state machine sees it (immutable records). */
+public final class RolloutModel {
+  private RolloutModel() {
+  }
+
+  /** The rollout's state, as the API names it. */
+  public enum Phase {
+    Progressing, Paused, Succeeded, Failed, Aborted, RolledBack;
+
+    public boolean active() {
+      return this == Progressing || this == Paused;
+    }
+  }
+
+  /** A wave's state: waiting, open (clusters approved), soaking (all done, waiting the soak time), succeeded. */
+  public enum WaveState { Pending, Open, Soaking, Succeeded }
+
+  /** A cluster's step in the rollout. */
+  public enum Step {
+    Pending, Progressing, Succeeded, Failed, Blocked, RolledBack;
+
+    /** Whether the cluster is done for its wave's purposes. */
+    public boolean settled() {
+      return this == Succeeded || this == Failed || this == Blocked || this == RolledBack;
+    }
+  }
+
+  /** One wave's progress. */
+  public record Wave(int index, String name, WaveState state, Instant openedAt, Instant soakingSince,
+      Instant completedAt) {
+    Wave with(WaveState s, Instant opened, Instant soaking, Instant completed) {
+      return new Wave(index, name, s, opened, soaking, completed);
+    }
+  }
+
+  /**
+   * One cluster in a rollout: its wave, its step, the version it ran when the rollout started ({@code previous},
+   * null when nothing was installed), the version it is approved for now (null: not approved by this rollout yet).
+   */
+  public record Member(String cluster, int wave, Step step, String previousVersion, String approvedVersion,
+      Instant approvedAt, String message) {
+    Member with(Step s, String approved, Instant at, String msg) {
+      return new Member(cluster, wave, s, previousVersion, approved, at, msg);
+    }
+  }
+
+  /** What a cluster last reported for the subscription, plus whether it is connected now. */
+  public record Report(boolean online, String installedVersion, String phase, String message, boolean blocked) {
+  }
+
+  /** A rollout as persisted: the engine loads it, steps it, and writes back what changed. */
+  public record Rollout(String id, String subscription, String targetVersion, RolloutStrategy strategy, Phase phase,
+      List<Wave> waves, Map<String, Member> members, int acceptedFailures, boolean promoteRequested,
+      String message) {
+    public Rollout {
+      waves = List.copyOf(waves);
+      members = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(members));
+    }
+
+    public long failed() {
+      return members.values().stream().filter(m -> m.step() == Step.Failed).count();
+    }
+
+    Rollout with(Phase p, List<Wave> w, Map<String, Member> m, int accepted, boolean promote, String msg) {
+      return new Rollout(id, subscription, targetVersion, strategy, p, w, m, accepted, promote, msg);
+    }
+  }
+
+  /** One recorded change (history row and audit entry). */
+  public record Transition(String kind, String wave, String cluster, String message) {
+  }
+
+  /** The outcome of one step: the new state and what changed, in order. */
+  public record StepResult(Rollout rollout, List<Transition> transitions) {
+    public boolean changed() {
+      return !transitions.isEmpty();
+    }
+  }
+}

@@ -1,0 +1,216 @@
+package io.olmstead.controlplane.rollout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.olmstead.controlplane.rollout.RolloutModel.Member;
+import io.olmstead.controlplane.rollout.RolloutModel.Phase;
+import io.olmstead.controlplane.rollout.RolloutModel.Report;
+import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
+import io.olmstead.controlplane.rollout.RolloutModel.Step;
+import io.olmstead.controlplane.rollout.RolloutModel.StepResult;
+import io.olmstead.controlplane.rollout.RolloutModel.Transition;
+import io.olmstead.controlplane.rollout.RolloutModel.WaveState;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RolloutMachineTest {
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  private final Map<String, Report> reports = new HashMap<>();
+
+  private Rollout rollout(int clusters, String strategy) {
+    List<RolloutPlanner.PlanCluster> fleet = new ArrayList<>();
+    Map<String, String> versions = new HashMap<>();
+    for (int i = 0; i < clusters; i++) {
+      String name = "c" + i;
+      fleet.add(new RolloutPlanner.PlanCluster(name, Map.of()));
+      versions.put(name, "1.0.0");
+      reports.put(name, new Report(true, "1.0.0", "Succeeded", null, false));
+    }
+    RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject(strategy));
+    return RolloutMachine.initial("r1", "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
+  }
+
+  private void upgraded(String... clusters) {
+    for (String c : clusters) {
+      reports.put(c, new Report(true, "2.0.0", "Succeeded", null, false));
+    }
+  }
+
+  private static List<String> approved(Rollout r) {
+    return r.members().values().stream().filter(m -> m.approvedVersion() != null).map(Member::cluster).toList();
+  }
+
+  private static List<String> kinds(StepResult s) {
+    return s.transitions().stream().map(Transition::kind).toList();
+  }
+
+  @Test
+  void firstStepOpensTheCanaryAndApprovesOnlyItsClusters() {
+    StepResult s = RolloutMachine.step(rollout(5, "{\"canary\":{\"count\":1},\"batchSize\":2}"), reports, T0);
+    assertThat(approved(s.rollout())).containsExactly("c0");
+    assertThat(s.rollout().waves().get(0).state()).isEqualTo(WaveState.Open);
+    assertThat(s.rollout().waves().get(1).state()).isEqualTo(WaveState.Pending);
+    assertThat(kinds(s)).containsExactly("WaveOpened", "ClusterApproved");
+  }
+
+  @Test
+  void steppingAgainWithTheSameInputsChangesNothing() {
+    StepResult first = RolloutMachine.step(rollout(5, "{\"canary\":{\"count\":1},\"batchSize\":2}"), reports, T0);
+    StepResult again = RolloutMachine.step(first.rollout(), reports, T0);
+    assertThat(again.changed()).isFalse();
+    assertThat(again.rollout()).isEqualTo(first.rollout());
+  }
+
+  @Test
+  void waveSucceedsOnlyAfterItsClustersReportTheTargetAndTheSoakPassed() {
+    Rollout r = RolloutMachine.step(rollout(3, "{\"canary\":{\"count\":1},\"batchSize\":2,\"soakSeconds\":60}"),
+        reports, T0).rollout();
+    upgraded("c0");
+    StepResult soaking = RolloutMachine.step(r, reports, T0.plusSeconds(5));
+    assertThat(kinds(soaking)).containsExactly("ClusterSucceeded", "WaveSoaking");
+    assertThat(approved(soaking.rollout())).containsExactly("c0");
+    StepResult early = RolloutMachine.step(soaking.rollout(), reports, T0.plusSeconds(64));
+    assertThat(early.changed()).isFalse();
+    StepResult next = RolloutMachine.step(soaking.rollout(), reports, T0.plusSeconds(65));
+    assertThat(kinds(next)).containsExactly("WaveSucceeded", "WaveOpened", "ClusterApproved", "ClusterApproved");
+    assertThat(approved(next.rollout())).containsExactly("c0", "c1", "c2");
+  }
+
+  @Test
+  void rolloutSucceedsAfterTheLastWave() {
+    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2}"), reports, T0).rollout();
+    upgraded("c0", "c1");
+    r = RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout();
+    upgraded("c2", "c3");
+    StepResult done = RolloutMachine.step(r, reports, T0.plusSeconds(2));
+    assertThat(done.rollout().phase()).isEqualTo(Phase.Succeeded);
+    assertThat(done.rollout().waves()).allMatch(w -> w.state() == WaveState.Succeeded);
+    assertThat(RolloutMachine.step(done.rollout(), reports, T0.plusSeconds(3)).changed()).isFalse();
+  }
+
+  @Test
+  void aClusterPastTheProgressDeadlineFailsAndOverBudgetPauses() {
+    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"progressDeadlineSeconds\":30}"), reports, T0)
+        .rollout();
+    upgraded("c0");
+    StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(30));
+    assertThat(s.rollout().members().get("c1").step()).isEqualTo(Step.Failed);
+    assertThat(s.rollout().members().get("c1").message()).contains("deadline");
+    assertThat(s.rollout().phase()).isEqualTo(Phase.Paused);
+    assertThat(approved(s.rollout())).containsExactly("c0", "c1");
+  }
+
+  @Test
+  void failuresWithinTheBudgetLetTheRolloutContinue() {
+    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"maxFailures\":1}"), reports, T0).rollout();
+    upgraded("c0");
+    reports.put("c1", new Report(true, "1.0.0", "Failed", "install plan failed", false));
+    StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1));
+    assertThat(s.rollout().phase()).isEqualTo(Phase.Progressing);
+    assertThat(s.rollout().members().get("c1").message()).isEqualTo("install plan failed");
+    assertThat(approved(s.rollout())).containsExactly("c0", "c1", "c2", "c3");
+  }
+
+  @Test
+  void overBudgetWithRollbackReturnsApprovedClustersToTheirPreviousVersion() {
+    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"onFailure\":\"rollback\"}"), reports, T0)
+        .rollout();
+    upgraded("c0");
+    reports.put("c1", new Report(true, "1.0.0", "Failed", "boom", false));
+    StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1));
+    assertThat(s.rollout().phase()).isEqualTo(Phase.RolledBack);
+    assertThat(s.rollout().members().get("c0").approvedVersion()).isEqualTo("1.0.0");
+    assertThat(s.rollout().members().get("c0").step()).isEqualTo(Step.RolledBack);
+    assertThat(s.rollout().members().get("c2").approvedVersion()).isNull();
+    assertThat(kinds(s)).endsWith("RolledBack");
+  }
+
+  @Test
+  void offlineClustersWaitInsteadOfFailingAndCountAsUnavailable() {
+    reports.clear();
+    Rollout r = rollout(4, "{\"batchSize\":4,\"maxUnavailable\":2,\"progressDeadlineSeconds\":10}");
+    reports.put("c0", new Report(false, "1.0.0", "Succeeded", null, false));
+    StepResult s = RolloutMachine.step(r, reports, T0);
+    // c0 offline counts as unavailable, c1 fills the second slot; c2 and c3 wait; c0 is approved for when it returns
+    assertThat(approved(s.rollout())).containsExactly("c0", "c1");
+    StepResult later = RolloutMachine.step(s.rollout(), reports, T0.plusSeconds(100));
+    assertThat(later.rollout().members().get("c0").step()).isEqualTo(Step.Progressing);
+    assertThat(later.rollout().members().get("c1").step()).isEqualTo(Step.Failed);
+  }
+
+  @Test
+  void maxUnavailableApprovesMoreAsClustersFinish() {
+    Rollout r = RolloutMachine.step(rollout(3, "{\"batchSize\":3,\"maxUnavailable\":1}"), reports, T0).rollout();
+    assertThat(approved(r)).containsExactly("c0");
+    upgraded("c0");
+    r = RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout();
+    assertThat(approved(r)).containsExactly("c0", "c1");
+  }
+
+  @Test
+  void pausedRolloutsApproveNothingButStillRecordResults() {
+    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2}"), reports, T0).rollout();
+    r = RolloutMachine.command(r, "pause", "alice").rollout();
+    upgraded("c0", "c1");
+    StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1000));
+    assertThat(kinds(s)).containsExactly("ClusterSucceeded", "ClusterSucceeded");
+    assertThat(approved(s.rollout())).containsExactly("c0", "c1");
+    Rollout resumed = RolloutMachine.command(s.rollout(), "resume", "alice").rollout();
+    assertThat(approved(RolloutMachine.step(resumed, reports, T0.plusSeconds(1001)).rollout()))
+        .containsExactly("c0", "c1", "c2", "c3");
+  }
+
+  @Test
+  void resumingAcceptsTheFailuresSoFar() {
+    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2}"), reports, T0).rollout();
+    reports.put("c0", new Report(true, "1.0.0", "Failed", "boom", false));
+    upgraded("c1");
+    r = RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout();
+    assertThat(r.phase()).isEqualTo(Phase.Paused);
+    r = RolloutMachine.command(r, "resume", "bob").rollout();
+    StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(2));
+    assertThat(s.rollout().phase()).isEqualTo(Phase.Progressing);
+    assertThat(approved(s.rollout())).contains("c2", "c3");
+  }
+
+  @Test
+  void promoteOpensTheNextWaveAtOnce() {
+    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2}"), reports, T0).rollout();
+    r = RolloutMachine.command(r, "promote", "alice").rollout();
+    StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1));
+    assertThat(kinds(s)).contains("WavePromoted", "WaveOpened");
+    assertThat(approved(s.rollout())).containsExactly("c0", "c1", "c2", "c3");
+    assertThat(s.rollout().promoteRequested()).isFalse();
+  }
+
+  @Test
+  void abortedRolloutsNeverChangeAgain() {
+    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2}"), reports, T0).rollout();
+    r = RolloutMachine.command(r, "abort", "alice").rollout();
+    assertThat(r.phase()).isEqualTo(Phase.Aborted);
+    upgraded("c0", "c1");
+    assertThat(RolloutMachine.step(r, reports, T0.plusSeconds(5)).changed()).isFalse();
+    Rollout ended = r;
+    assertThatThrownBy(() -> RolloutMachine.command(ended, "resume", "alice"))
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> RolloutMachine.command(ended, "rollback", "alice"))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void blockedClustersSettleWithoutCountingAsFailures() {
+    Rollout r = RolloutMachine.step(rollout(2, "{\"batchSize\":1}"), reports, T0).rollout();
+    reports.put("c0", new Report(true, "1.0.0", "Succeeded", "Upgradeable=False", true));
+    StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1));
+    assertThat(s.rollout().members().get("c0").step()).isEqualTo(Step.Blocked);
+    assertThat(s.rollout().phase()).isEqualTo(Phase.Progressing);
+    assertThat(approved(s.rollout())).containsExactly("c0", "c1");
+  }
+}
