@@ -10,7 +10,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Validates a {@link DeclarativeConfig} with upstream's rules and messages (OLM-SEMANTICS §1-2) and indexes it
@@ -30,7 +33,10 @@ public final class CatalogValidator {
     private CatalogValidator() {
     }
 
-    /** STRICT: no catalog when any error. LENIENT: invalid channels/bundles dropped, invalid packages unusable, errors as warnings. */
+    /**
+     * STRICT: no catalog when there is any error. LENIENT: invalid channels and bundles are dropped, invalid
+     * packages are kept but unusable, and the errors are reported as warnings.
+     */
     public static ValidationResult validate(DeclarativeConfig config, ValidationMode mode) {
         CatalogValidator v = new CatalogValidator();
         v.run(config);
@@ -39,11 +45,11 @@ public final class CatalogValidator {
             (p, c) -> c != null && v.channels.getOrDefault(p, Map.of()).containsKey(c), v.issues);
         if (mode == ValidationMode.STRICT) {
             if (!v.issues.isEmpty()) {
-                return new ValidationResult(java.util.Optional.empty(), v.issues, List.of());
+                return new ValidationResult(Optional.empty(), v.issues, List.of());
             }
-            return new ValidationResult(java.util.Optional.of(v.index(deprecations)), List.of(), List.of());
+            return new ValidationResult(Optional.of(v.index(deprecations)), List.of(), List.of());
         }
-        return new ValidationResult(java.util.Optional.of(v.index(deprecations)), List.of(), v.issues);
+        return new ValidationResult(Optional.of(v.index(deprecations)), List.of(), v.issues);
     }
 
     private void run(DeclarativeConfig cfg) {
@@ -133,7 +139,8 @@ public final class CatalogValidator {
         }
         byName.put(name, b);
         if (b.packagePropertyCount() != 1) {
-            bundleError(pkg, name, "package \"" + pkg + "\" bundle \"" + name + "\" must have exactly 1 \"olm.package\" property, found "
+            bundleError(pkg, name, "package \"" + pkg + "\" bundle \"" + name
+                + "\" must have exactly 1 \"olm.package\" property, found "
                 + b.packagePropertyCount());
         } else {
             String propPkg = b.packagePropertyName();
@@ -163,7 +170,8 @@ public final class CatalogValidator {
         if (chans.isEmpty()) {
             packageError(pkg, "invalid package \"" + pkg + "\": package must contain at least one channel");
         } else if (p.defaultChannel() != null && !p.defaultChannel().isEmpty() && !chans.containsKey(p.defaultChannel())) {
-            packageError(pkg, "invalid package \"" + pkg + "\": default channel \"" + p.defaultChannel() + "\" not found in channels list");
+            packageError(pkg, "invalid package \"" + pkg + "\": default channel \"" + p.defaultChannel()
+                + "\" not found in channels list");
         }
         Set<String> inChannels = new HashSet<>();
         Map<String, Version> versions = new HashMap<>();
@@ -181,7 +189,7 @@ public final class CatalogValidator {
             }
             if (!missing.isEmpty()) {
                 channelError(pkg, c.name(), null, "no olm.bundle blobs found in package \"" + pkg
-                    + "\" for olm.channel entries [" + String.join(" ", new java.util.TreeSet<>(missing)) + "]");
+                    + "\" for olm.channel entries [" + String.join(" ", new TreeSet<>(missing)) + "]");
             }
             ChannelGraph g = ChannelGraph.of(c, versions);
             g.skipRangeErrors().forEach((entry, err) -> channelError(pkg, c.name(), entry, "invalid bundle \"" + entry
@@ -195,7 +203,8 @@ public final class CatalogValidator {
         graphs.put(pkg, pkgGraphs);
         for (Bundle b : bs.values()) {
             if (!inChannels.contains(b.name())) {
-                bundleError(pkg, b.name(), "package \"" + pkg + "\", bundle \"" + b.name() + "\" not found in any channel entries");
+                bundleError(pkg, b.name(), "package \"" + pkg + "\", bundle \"" + b.name()
+                    + "\" not found in any channel entries");
             }
         }
         String dup = duplicateVersions(bs.values());
@@ -205,9 +214,9 @@ public final class CatalogValidator {
     }
 
     private static String duplicateVersions(Iterable<Bundle> bs) {
-        Map<Version, java.util.TreeSet<String>> byVersion = new java.util.TreeMap<>();
+        Map<Version, TreeSet<String>> byVersion = new TreeMap<>();
         for (Bundle b : bs) {
-            b.version().ifPresent(v -> byVersion.computeIfAbsent(v, k -> new java.util.TreeSet<>()).add(b.name()));
+            b.version().ifPresent(v -> byVersion.computeIfAbsent(v, k -> new TreeSet<>()).add(b.name()));
         }
         List<String> dups = new ArrayList<>();
         byVersion.forEach((v, names) -> {
