@@ -13,13 +13,14 @@ import java.util.Map;
 
 /** The gateway's per-cluster rows: session attach/detach, desired generations and presence in {@code clusters}. */
 final class ChannelStateStore {
+  // One statement (one round trip): record the session and mark the cluster connected.
   private static final String ATTACH =
-      "INSERT INTO agent_channel_state (cluster, session, replica, connected_at) VALUES ($1, $2, $3, now()) "
-          + "ON CONFLICT (cluster) DO UPDATE SET session = EXCLUDED.session, replica = EXCLUDED.replica, "
-          + "connected_at = now() RETURNING last_status_seq";
-  private static final String CONNECTED =
-      "UPDATE clusters SET status = 'connected', last_seen = now(), agent_version = $2, "
-          + "kubernetes_version = coalesce($3, kubernetes_version), facts = $4 WHERE name = $1";
+      "WITH attached AS (INSERT INTO agent_channel_state (cluster, session, replica, connected_at) "
+          + "VALUES ($1, $2, $3, now()) ON CONFLICT (cluster) DO UPDATE SET session = EXCLUDED.session, "
+          + "replica = EXCLUDED.replica, connected_at = now() RETURNING last_status_seq), "
+          + "seen AS (UPDATE clusters SET status = 'connected', last_seen = now(), agent_version = $4, "
+          + "kubernetes_version = coalesce($5, kubernetes_version), facts = $6 WHERE name = $1) "
+          + "SELECT last_status_seq FROM attached";
   private static final String DETACH =
       "UPDATE clusters SET status = 'disconnected', last_seen = now() WHERE name = $1 AND EXISTS "
           + "(SELECT 1 FROM agent_channel_state WHERE cluster = $1 AND session = $2)";
@@ -48,10 +49,9 @@ final class ChannelStateStore {
   Future<Long> attach(String cluster, String session, String replica, Hello hello) {
     Facts facts = hello.facts() == null ? new Facts(null, null, null, null) : hello.facts();
     JsonObject factsJson = JsonObject.mapFrom(facts);
-    return pool.withTransaction(tx -> tx.preparedQuery(ATTACH).execute(Tuple.of(cluster, session, replica))
-        .compose(rows -> tx.preparedQuery(CONNECTED)
-            .execute(Tuple.of(cluster, hello.agentVersion(), facts.kubernetesVersion(), factsJson))
-            .map(rows.size() == 0 ? 0L : rows.iterator().next().getLong(0))));
+    return pool.preparedQuery(ATTACH)
+        .execute(Tuple.of(cluster, session, replica, hello.agentVersion(), facts.kubernetesVersion(), factsJson))
+        .map(rows -> rows.size() == 0 ? 0L : rows.iterator().next().getLong(0));
   }
 
   /** Marks the cluster disconnected unless a newer session (on any replica) took over. */

@@ -111,7 +111,7 @@ final class DesiredPublisher {
 
   private Future<Void> publish(FleetLoader.Snapshot fleet, List<AgentSession> targets) {
     List<String> names = targets.stream().map(AgentSession::cluster).toList();
-    return loader.labels(names).compose(labels -> {
+    return loader.labels(names).compose(labels -> loader.approvedVersions(names).compose(approved -> {
       List<AgentSession> changed = new ArrayList<>();
       List<List<DesiredSubscription>> contents = new ArrayList<>();
       List<String> hashes = new ArrayList<>();
@@ -120,8 +120,9 @@ final class DesiredPublisher {
         if (clusterLabels == null) {
           continue; // the cluster was deleted; its credential goes with it and the session is closed
         }
-        List<DesiredSubscription> desired = DesiredState.forCluster(
-                new DesiredState.Cluster(session.cluster(), clusterLabels), fleet.subscriptions(), fleet.catalogs())
+        List<DesiredSubscription> desired = DesiredState.withApprovedVersions(DesiredState.forCluster(
+                new DesiredState.Cluster(session.cluster(), clusterLabels), fleet.subscriptions(), fleet.catalogs()),
+                approved.get(session.cluster()))
             .stream().map(DesiredPublisher::wire).toList();
         String hash = hash(desired);
         if (!hash.equals(session.sentHash())) {
@@ -144,7 +145,7 @@ final class DesiredPublisher {
         }
         return null;
       });
-    });
+    }));
   }
 
   static DesiredSubscription wire(io.olmstead.controlplane.subscription.DesiredSubscription d) {

@@ -43,6 +43,8 @@ final class FleetLoader {
       "SELECT b.catalog, b.package, b.bundle, b.version, b.channels FROM catalog_bundles b "
           + "JOIN catalogs c ON c.name = b.catalog AND c.current_revision = b.revision WHERE b.version IS NOT NULL";
   private static final String LABELS = "SELECT name, labels FROM clusters WHERE name = ANY($1)";
+  private static final String APPROVALS =
+      "SELECT cluster, subscription, version FROM rollout_approvals WHERE cluster = ANY($1)";
 
   private final Pool pool;
 
@@ -76,6 +78,19 @@ final class FleetLoader {
           json.forEach(e -> labels.put(e.getKey(), String.valueOf(e.getValue())));
         }
         out.put(row.getString("name"), labels);
+      }
+      return out;
+    });
+  }
+
+  /** Per cluster, the versions rollouts approved (subscription name to version); see V5 rollout_approvals. */
+  Future<Map<String, Map<String, String>>> approvedVersions(List<String> clusters) {
+    Tuple args = Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new));
+    return pool.preparedQuery(APPROVALS).execute(args).map(rows -> {
+      Map<String, Map<String, String>> out = new HashMap<>();
+      for (Row row : rows) {
+        out.computeIfAbsent(row.getString("cluster"), k -> new HashMap<>())
+            .put(row.getString("subscription"), row.getString("version"));
       }
       return out;
     });

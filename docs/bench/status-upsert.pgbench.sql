@@ -1,0 +1,4 @@
+\set c random(1, 1000)
+INSERT INTO subscription_status AS s (subscription, cluster, installed_bundle, installed_version, target_version, phase, reason, message, conditions, observed_generation, seq, updated_at, gone)
+VALUES ('floor', 'floor-' || :c, 'etcdoperator.v0.9.2', '0.9.2', '0.9.2', 'Succeeded', 'InstallSucceeded', 'pgbench ' || :client_id, '[]'::jsonb, 1, extract(epoch from clock_timestamp()) * 1000000, now(), false)
+ON CONFLICT (subscription, cluster) DO UPDATE SET installed_bundle = EXCLUDED.installed_bundle, installed_version = EXCLUDED.installed_version, target_version = EXCLUDED.target_version, phase = EXCLUDED.phase, reason = EXCLUDED.reason, message = EXCLUDED.message, conditions = EXCLUDED.conditions, observed_generation = EXCLUDED.observed_generation, seq = EXCLUDED.seq, updated_at = now(), gone = false WHERE s.seq < EXCLUDED.seq;
