@@ -35,8 +35,24 @@ public final class ResourceOperator {
     return kinds;
   }
 
+  /** Decides, on the very object version about to be replaced, whether the change may go ahead. */
+  @FunctionalInterface
+  public interface Guard {
+    /** A refusal message, or empty to proceed. */
+    Optional<String> check(JsonNode existing) throws ResourceException;
+  }
+
   /** Creates the object, or replaces the fields the agent owns when it differs, or leaves it unchanged. */
   public ApplyOutcome apply(JsonNode desired) throws ResourceException {
+    return apply(desired, null);
+  }
+
+  /**
+   * As {@link #apply(JsonNode)}, but a change to an existing object is first put to {@code guard}, on the same read
+   * the update is conditioned on (resourceVersion), so a concurrent edit cannot slip between check and write.
+   * A refusal is a {@link ResourceException} with code 422.
+   */
+  public ApplyOutcome apply(JsonNode desired, Guard guard) throws ResourceException {
     String apiVersion = desired.path("apiVersion").asText();
     String kind = desired.path("kind").asText();
     String namespace = namespaceOf(apiVersion, kind, desired);
@@ -53,6 +69,12 @@ public final class ResourceOperator {
         }
         if (Subset.contains(existing.get(), withoutStatus(desired))) {
           return new ApplyOutcome(ApplyOutcome.Result.UNCHANGED, kind, namespace, name);
+        }
+        if (guard != null) {
+          Optional<String> refusal = guard.check(existing.get());
+          if (refusal.isPresent()) {
+            throw new ResourceException(refusal.get(), 422, null);
+          }
         }
         ObjectNode merged = overlay((ObjectNode) existing.get(), desired);
         ops(apiVersion, kind, namespace).resource(toResource(merged, namespace)).update();

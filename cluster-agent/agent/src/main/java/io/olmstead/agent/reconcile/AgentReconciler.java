@@ -24,8 +24,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's reconcile loop: desired subscriptions and approvals come in (from the channel), informers on the
- * managed Deployments and CRDs plus a periodic resync feed a de-duplicating queue keyed by namespace, and worker
+ * The agent's reconcile loop: desired subscriptions and approvals come in (from the channel), an informer on the
+ * managed Deployments, re-queues while an install settles and a periodic resync feed a de-duplicating queue keyed by namespace, and worker
  * threads run one {@link NamespacePass} per key, never two for the same namespace at once.
  */
 public final class AgentReconciler implements AutoCloseable {
@@ -67,8 +67,6 @@ public final class AgentReconciler implements AutoCloseable {
     ResourceEventHandler<HasMetadata> enqueue = new NamespaceEnqueuer();
     if (options.informers()) {
       informers.add(client.apps().deployments().inAnyNamespace()
-          .withLabel(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE).inform(cast(enqueue), 0));
-      informers.add(client.apiextensions().v1().customResourceDefinitions()
           .withLabel(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE).inform(cast(enqueue), 0));
     }
     for (int i = 0; i < options.workers(); i++) {

@@ -62,7 +62,7 @@ final class BundleInstaller {
     List<ResourceKinds.Kind> extraKinds = extraKinds(objects);
     JsonNode oc = applyOperatorCondition(target, objects, extraKinds, before == CsvPhase.NONE ? CsvPhase.PENDING : before);
     List<ApplyOutcome> changed = new ArrayList<>();
-    String rejection = applyAll(crds, changed);
+    String rejection = applyAll(crds, changed, true);
     if (rejection == null) {
       List<String> waiting = notEstablished(crds);
       if (!waiting.isEmpty()) {
@@ -74,7 +74,7 @@ final class BundleInstaller {
       if (before == CsvPhase.NONE || before == CsvPhase.PENDING) {
         progress.accept(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withObjectsMissing()));
       }
-      rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed);
+      rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed, false);
     }
     boolean drifted = before == CsvPhase.SUCCEEDED && changed.stream().anyMatch(ApplyOutcome::changed);
     CsvObservation observation = CsvObservation.in(phaseForRules(before));
@@ -125,25 +125,32 @@ final class BundleInstaller {
       labels.put(ManagedLabels.DEPENDENCY_OF, ManagedLabels.value(target.dependencyOf()));
     }
     Map<String, String> annotations = ObservedBundle.annotations(sub.name(), phase, target.bundle().packageName(),
-        sub.catalog(), target.channel(), target.bundle().versionText(), sub.deleteCrdsOnRemoval(), kinds);
+        sub.catalog(), target.channel(), target.bundle().versionText(), sub.deleteCrdsOnRemoval(), kinds,
+        namesOf(objects, "CustomResourceDefinition"));
     return OperatorConditions.forBundle(target.bundle().name(), sub.namespace(), labels, annotations,
         namesOf(objects, "Deployment"), namesOf(objects, "ServiceAccount"));
   }
 
-  /** OLM's OperatorCondition controller copies what the operator wrote to spec.conditions into status. */
-  private void mirrorConditions(JsonNode oc) throws ResourceException {
+  /**
+   * OLM's OperatorCondition controller copies what the operator wrote to spec.conditions into status; returns the
+   * object as it now stands (the gate reads status).
+   */
+  JsonNode mirrorConditions(JsonNode oc) throws ResourceException {
     JsonNode spec = OperatorConditions.specConditions(oc);
     if (spec.isArray() && !spec.equals(oc.path("status").path("conditions"))) {
       ObjectNode copy = oc.deepCopy();
       copy.withObjectProperty("status").set("conditions", spec.deepCopy());
       resources.updateStatus(copy);
+      return copy;
     }
+    return oc;
   }
 
-  private String applyAll(List<JsonNode> objects, List<ApplyOutcome> changed) throws ResourceException {
+  private String applyAll(List<JsonNode> objects, List<ApplyOutcome> changed, boolean crds) throws ResourceException {
     for (JsonNode object : objects) {
       try {
-        changed.add(resources.apply(object));
+        // CRDs are re-checked on the exact version being replaced: the up-front check may have read an older one.
+        changed.add(crds ? resources.apply(object, existing -> crdProblem(existing, object)) : resources.apply(object));
       } catch (ResourceException e) {
         if (!e.rejected()) {
           throw e; // unreachable or overloaded: retry the whole pass later
@@ -159,22 +166,29 @@ final class BundleInstaller {
     for (JsonNode crd : crds) {
       Optional<JsonNode> existing = resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null,
           crd.path("metadata").path("name").asText());
-      if (existing.isEmpty() || io.olmstead.agent.k8s.Subset.contains(existing.get(), withoutMetadata(crd))) {
-        continue; // new, or unchanged: nothing can be lost
+      if (existing.isPresent()) {
+        crdProblem(existing.get(), crd).ifPresent(problems::add);
       }
-      resources.kinds().learn(existing.get());
-      List<JsonNode> customResources = new ArrayList<>();
-      String group = existing.get().path("spec").path("group").asText();
-      String kind = existing.get().path("spec").path("names").path("kind").asText();
-      for (JsonNode version : existing.get().path("spec").path("versions")) {
-        if (version.path("served").asBoolean(false)) {
-          customResources.addAll(resources.list(group + "/" + version.path("name").asText(), kind, Map.of()));
-        }
-      }
-      CrdUpgradeResult result = CrdUpgradeCheck.check(existing.get(), crd, customResources);
-      result.message().ifPresent(problems::add);
     }
     return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
+  }
+
+  /** olm-core's CRD safety rules for replacing {@code existing} with {@code crd}, fed the existing custom resources. */
+  private Optional<String> crdProblem(JsonNode existing, JsonNode crd) throws ResourceException {
+    if (io.olmstead.agent.k8s.Subset.contains(existing, withoutMetadata(crd))) {
+      return Optional.empty(); // unchanged: nothing can be lost
+    }
+    resources.kinds().learn(existing);
+    List<JsonNode> customResources = new ArrayList<>();
+    String group = existing.path("spec").path("group").asText();
+    String kind = existing.path("spec").path("names").path("kind").asText();
+    for (JsonNode version : existing.path("spec").path("versions")) {
+      if (version.path("served").asBoolean(false)) {
+        customResources.addAll(resources.list(group + "/" + version.path("name").asText(), kind, Map.of()));
+      }
+    }
+    CrdUpgradeResult result = CrdUpgradeCheck.check(existing, crd, customResources);
+    return result.message();
   }
 
   private List<String> notEstablished(List<JsonNode> crds) throws ResourceException {
@@ -197,14 +211,19 @@ final class BundleInstaller {
     return states;
   }
 
-  /** Labels every object with its subscription and bundle (the ownership the cleanup selects by). */
+  /**
+   * Labels every object with its subscription and bundle (the ownership the cleanup selects by). CRDs are shared
+   * by every subscription of their operator across namespaces, so they only carry the managed-by label: owner
+   * labels on them would flip between subscriptions on every pass.
+   */
   static List<JsonNode> stamp(List<JsonNode> objects, DesiredSubscription sub, String bundle) {
     Map<String, String> labels = ManagedLabels.of(sub.name(), bundle, sub.namespace());
+    Map<String, String> crdLabels = Map.of(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE);
     List<JsonNode> out = new ArrayList<>(objects.size());
     for (JsonNode object : objects) {
       ObjectNode copy = object.deepCopy();
       ObjectNode meta = copy.withObjectProperty("metadata");
-      labels.forEach(meta.withObjectProperty("labels")::put);
+      (isCrd(object) ? crdLabels : labels).forEach(meta.withObjectProperty("labels")::put);
       out.add(copy);
     }
     return out;

@@ -50,19 +50,24 @@ final class Cleanup {
   /** Uninstalls everything of {@code observed}; its CRDs too when it was subscribed with {@code crds: Delete}. */
   List<ApplyOutcome> remove(ObservedSubscription observed, String namespace) throws ResourceException {
     Set<ResourceKinds.Kind> extra = new LinkedHashSet<>();
+    Set<String> crds = new LinkedHashSet<>();
     boolean deleteCrds = false;
     for (ObservedBundle b : observed.bundles()) {
       extra.addAll(b.kinds());
+      crds.addAll(b.crds());
       deleteCrds |= b.deleteCrds();
     }
     List<ResourceKinds.Kind> kinds = new ArrayList<>(kinds(List.copyOf(extra)));
     // The OperatorCondition is the agent's record of the subscription: delete it last so a crash mid-way retries.
     kinds.remove(ResourceKinds.COMMON.get(ResourceKinds.COMMON.size() - 1));
     kinds.add(ResourceKinds.COMMON.get(ResourceKinds.COMMON.size() - 1));
-    if (deleteCrds) {
-      kinds.add(0, CRD);
-    }
     List<ApplyOutcome> deleted = new ArrayList<>();
+    if (deleteCrds) {
+      // CRDs carry no owner labels (they are shared); the subscription's record names them.
+      for (String crd : crds) {
+        deleted.add(resources.delete(CRD.apiVersion(), CRD.kind(), null, crd));
+      }
+    }
     for (ResourceKinds.Kind kind : kinds) {
       for (JsonNode object : resources.list(kind.apiVersion(), kind.kind(), ManagedLabels.selector(observed.name(), namespace))) {
         deleted.add(delete(kind, object));

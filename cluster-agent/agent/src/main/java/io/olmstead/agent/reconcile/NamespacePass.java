@@ -1,5 +1,6 @@
 package io.olmstead.agent.reconcile;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.agent.k8s.ApplyOutcome;
 import io.olmstead.agent.k8s.ManagedLabels;
 import io.olmstead.agent.k8s.OperatorConditions;
@@ -89,8 +90,9 @@ final class NamespacePass {
           : Optional.ofNullable(resolution.bySubscription().get(sub.name())).map(ResolvedBundle::bundle)
               .or(() -> Optional.ofNullable(dependencyBundles.get(sub.name())));
       String error = resolutionErrors.get(sub.name());
+      JsonNode condition = obs.installed().map(ObservedBundle::operatorCondition).orElse(null);
       Decision decision = SubscriptionDecider.decide(sub, obs, candidate, error, approvals.apply(sub.name()),
-          UpgradeableCheck.evaluate(obs.installed().map(ObservedBundle::operatorCondition).orElse(null)));
+          UpgradeableCheck.evaluate(condition == null ? null : installer.mirrorConditions(condition)));
       settling |= execute(sub, obs, decision, loaded.get(sub.catalog()), candidate, dependencyOf.get(sub.name()));
     }
     return settling;
@@ -234,6 +236,7 @@ final class NamespacePass {
 
   private static ObservedBundle asInstalled(InstallTarget t) {
     return new ObservedBundle(t.subscription().name(), t.bundle().name(), CsvPhase.SUCCEEDED, t.bundle().packageName(),
-        t.subscription().catalog(), t.channel(), t.bundle().versionText(), t.dependencyOf(), false, List.of(), null);
+        t.subscription().catalog(), t.channel(), t.bundle().versionText(), t.dependencyOf(), false, List.of(), List.of(),
+        null);
   }
 }

@@ -17,7 +17,7 @@ import java.util.Optional;
  */
 public record ObservedBundle(String subscription, String bundle, CsvPhase phase, String packageName, String catalog,
                              String channel, String version, String dependencyOf, boolean deleteCrds,
-                             List<ResourceKinds.Kind> kinds, JsonNode operatorCondition) {
+                             List<ResourceKinds.Kind> kinds, List<String> crds, JsonNode operatorCondition) {
 
   static final String PACKAGE = "olmstead.io/package";
   static final String CATALOG = "olmstead.io/catalog";
@@ -25,6 +25,7 @@ public record ObservedBundle(String subscription, String bundle, CsvPhase phase,
   static final String VERSION = "olmstead.io/version";
   static final String KINDS = "olmstead.io/kinds";
   static final String CRD_REMOVAL = "olmstead.io/crd-removal";
+  static final String CRDS = "olmstead.io/crds";
 
   /** Reads the record off an OperatorCondition the agent created; empty for anyone else's. */
   public static Optional<ObservedBundle> from(JsonNode oc) {
@@ -45,13 +46,14 @@ public record ObservedBundle(String subscription, String bundle, CsvPhase phase,
     String dependencyOf = meta.path("labels").path(ManagedLabels.DEPENDENCY_OF).asText(null);
     return Optional.of(new ObservedBundle(sub, meta.path("name").asText(), phase, ann.path(PACKAGE).asText(""),
         ann.path(CATALOG).asText(""), ann.path(CHANNEL).asText(""), ann.path(VERSION).asText(""), dependencyOf,
-        "Delete".equals(ann.path(CRD_REMOVAL).asText()), List.copyOf(kinds), oc));
+        "Delete".equals(ann.path(CRD_REMOVAL).asText()), List.copyOf(kinds),
+        java.util.Arrays.stream(ann.path(CRDS).asText("").split(",")).filter(c -> !c.isEmpty()).toList(), oc));
   }
 
   /** The annotations that make up the record. */
   static Map<String, String> annotations(String subscription, CsvPhase phase, String packageName, String catalog,
                                          String channel, String version, boolean deleteCrds,
-                                         List<ResourceKinds.Kind> kinds) {
+                                         List<ResourceKinds.Kind> kinds, List<String> crds) {
     Map<String, String> ann = new LinkedHashMap<>();
     ann.put(ManagedLabels.SUBSCRIPTION_ANNOTATION, subscription);
     ann.put(ManagedLabels.PHASE_ANNOTATION, phase.wireName());
@@ -61,6 +63,7 @@ public record ObservedBundle(String subscription, String bundle, CsvPhase phase,
     ann.put(VERSION, version == null ? "" : version);
     ann.put(CRD_REMOVAL, deleteCrds ? "Delete" : "Keep");
     ann.put(KINDS, String.join(",", kinds.stream().map(k -> k.apiVersion() + "|" + k.kind()).toList()));
+    ann.put(CRDS, String.join(",", crds));
     return ann;
   }
 

@@ -24,7 +24,7 @@ class SubscriptionDeciderTest {
   }
 
   static ObservedBundle observed(String version, CsvPhase phase) {
-    return new ObservedBundle("s", "pkg.v" + version, phase, "pkg", "cat", "stable", version, null, false, List.of(), null);
+    return new ObservedBundle("s", "pkg.v" + version, phase, "pkg", "cat", "stable", version, null, false, List.of(), List.of(), null);
   }
 
   static ObservedSubscription cluster(ObservedBundle... bundles) {

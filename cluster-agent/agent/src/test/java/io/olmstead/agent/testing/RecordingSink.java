@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** A {@link StatusSink} that remembers every report, for assertions. */
-public final class RecordingSink implements StatusSink {
+public class RecordingSink implements StatusSink {
   private final List<SubscriptionStatus> history = new ArrayList<>();
   private final Map<String, SubscriptionStatus> latest = new ConcurrentHashMap<>();
   private final List<String> removed = new ArrayList<>();
