@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.olmstead.agent.k8s.ManagedLabels;
+import io.olmstead.agent.k8s.OperatorConditions;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
@@ -46,6 +47,7 @@ public final class AgentReconciler implements AutoCloseable {
   private final ScheduledExecutorService resync;
   private volatile long generation = -1;
   private volatile boolean running;
+  private final java.util.concurrent.atomic.AtomicBoolean watchingConditions = new java.util.concurrent.atomic.AtomicBoolean();
 
   public AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
                          ReconcilerOptions options) {
@@ -54,7 +56,8 @@ public final class AgentReconciler implements AutoCloseable {
     this.options = options;
     this.queue = new WorkQueue("reconcile-" + clusterName);
     this.board = new StatusBoard(sink);
-    this.pass = new NamespacePass(new ResourceOperator(client, new ResourceKinds()), catalogs, board, approvals::get);
+    this.pass = new NamespacePass(new ResourceOperator(client, new ResourceKinds()), catalogs, board, approvals::get,
+        this::watchOperatorConditions);
     this.resync = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "resync-" + clusterName));
   }
 
@@ -78,6 +81,27 @@ public final class AgentReconciler implements AutoCloseable {
     resync.scheduleAtFixedRate(this::enqueueAll, period, period, TimeUnit.MILLISECONDS);
     pass.observer().managedNamespaces().forEach(queue::add);
     LOG.info("cluster {}: reconcile loop started ({} workers, resync {})", clusterName, options.workers(), options.resync());
+  }
+
+  /**
+   * Starts the OperatorCondition informer once their CRD is served (an informer on an absent kind would stop), so an
+   * operator flipping Upgradeable, or a user setting an override, is acted on at once rather than at the next resync.
+   */
+  private void watchOperatorConditions() {
+    if (!options.informers() || !running || !watchingConditions.compareAndSet(false, true)) {
+      return;
+    }
+    SharedIndexInformer<?> informer = client.genericKubernetesResources(
+            new ResourceKinds().context(OperatorConditions.API_VERSION, OperatorConditions.KIND))
+        .inAnyNamespace().withLabel(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE)
+        .inform(cast(new NamespaceEnqueuer()), 0);
+    synchronized (this) {
+      if (running) {
+        informers.add(informer);
+      } else {
+        informer.close(); // closed while it was starting
+      }
+    }
   }
 
   /** Replaces the desired subscriptions (a {@code desired} message); namespaces whose set changed are reconciled. */

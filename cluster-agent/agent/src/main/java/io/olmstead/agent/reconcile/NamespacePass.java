@@ -47,9 +47,12 @@ final class NamespacePass {
   private final ClusterObserver observer;
   private final Cleanup cleanup;
   private final BundleInstaller installer;
+  private final Runnable operatorConditionsServed;
 
-  NamespacePass(ResourceOperator resources, CatalogProvider catalogs, StatusBoard board, Function<String, String> approvals) {
+  NamespacePass(ResourceOperator resources, CatalogProvider catalogs, StatusBoard board, Function<String, String> approvals,
+                Runnable operatorConditionsServed) {
     this.resources = resources;
+    this.operatorConditionsServed = operatorConditionsServed;
     this.catalogs = catalogs;
     this.board = board;
     this.approvals = approvals;
@@ -73,6 +76,7 @@ final class NamespacePass {
     if (!ensureOperatorConditionCrd()) {
       return true;
     }
+    operatorConditionsServed.run();
     Map<String, DesiredSubscription> subs = new LinkedHashMap<>();
     observed.values().stream().filter(o -> o.dependencyOf().isPresent() && desired.stream().noneMatch(d -> d.name().equals(o.name())))
         .forEach(o -> impliedFrom(o, namespace, desired).ifPresent(d -> subs.put(d.name(), d)));

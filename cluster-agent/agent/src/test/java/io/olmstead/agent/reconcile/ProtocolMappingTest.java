@@ -1,0 +1,48 @@
+package io.olmstead.agent.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ProtocolMappingTest {
+  @Test
+  void desiredSubscriptionsKeepEveryFieldTheLoopNeeds() {
+    var wire = new io.olmstead.apispec.protocol.DesiredSubscription("etcd", "community", "sha256:ab", "etcd",
+        "singlenamespace-alpha", "etcd-ns", List.of("etcd-ns"), "Manual", "etcdoperator.v0.9.0", "0.9.4",
+        Map.of("env", List.of(Map.of("name", "A", "value", "1"))), "Delete", 7, null);
+    DesiredSubscription d = ProtocolMapping.fromProtocol(wire);
+    assertThat(d.approval()).isEqualTo(DesiredSubscription.Approval.MANUAL);
+    assertThat(d.deleteCrdsOnRemoval()).isTrue();
+    assertThat(d.maxVersion()).isEqualTo("0.9.4");
+    assertThat(d.catalogDigest()).isEqualTo("sha256:ab");
+    assertThat(d.startingBundle()).isEqualTo("etcdoperator.v0.9.0");
+    assertThat(d.generation()).isEqualTo(7);
+    assertThat(d.config().path("env").get(0).path("name").asText()).isEqualTo("A");
+  }
+
+  @Test
+  void automaticAndKeepAreTheDefaults() {
+    var wire = new io.olmstead.apispec.protocol.DesiredSubscription("s", "c", null, "p", null, "ns", null, "Automatic",
+        null, null, null, null, 1, null);
+    DesiredSubscription d = ProtocolMapping.fromProtocol(wire);
+    assertThat(d.approval()).isEqualTo(DesiredSubscription.Approval.AUTOMATIC);
+    assertThat(d.deleteCrdsOnRemoval()).isFalse();
+    assertThat(d.effectiveTargets()).containsExactly("ns");
+  }
+
+  @Test
+  void statusesMapOntoTheProtocolRecord() {
+    SubscriptionStatus s = new SubscriptionStatus("etcd", "etcd-ns", "etcdoperator.v0.9.2", "0.9.2", "etcdoperator.v0.9.4",
+        "0.9.4", "Pending", "OperatorConditionNotUpgradeable", "operator is not upgradeable: x",
+        List.of(new SubscriptionStatus.StatusCondition("DriftRestored", "True", "ObjectsRestored", "restored Deployment/d")),
+        3);
+    var wire = ProtocolMapping.toProtocol(s);
+    assertThat(wire.installedBundle()).isEqualTo("etcdoperator.v0.9.2");
+    assertThat(wire.targetVersion()).isEqualTo("0.9.4");
+    assertThat(wire.reason()).isEqualTo("OperatorConditionNotUpgradeable");
+    assertThat(wire.observedGeneration()).isEqualTo(3L);
+    assertThat(wire.conditions()).singleElement().satisfies(c -> assertThat(c.type()).isEqualTo("DriftRestored"));
+  }
+}
