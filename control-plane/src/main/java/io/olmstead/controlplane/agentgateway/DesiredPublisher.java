@@ -9,6 +9,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -115,20 +116,23 @@ final class DesiredPublisher {
       List<AgentSession> changed = new ArrayList<>();
       List<List<DesiredSubscription>> contents = new ArrayList<>();
       List<String> hashes = new ArrayList<>();
+      // Clusters with the same labels that no subscription names explicitly share one computation and one hash.
+      Set<String> named = new HashSet<>();
+      fleet.subscriptions().forEach(sub -> named.addAll(sub.spec().placement() == null ? List.of()
+          : sub.spec().placement().clusters()));
+      Map<Map<String, String>, Computed> byLabels = new HashMap<>();
       for (AgentSession session : targets) {
         Map<String, String> clusterLabels = labels.get(session.cluster());
         if (clusterLabels == null) {
           continue; // the cluster was deleted; its credential goes with it and the session is closed
         }
-        List<DesiredSubscription> desired = DesiredState.withApprovedVersions(DesiredState.forCluster(
-                new DesiredState.Cluster(session.cluster(), clusterLabels), fleet.subscriptions(), fleet.catalogs()),
-                approved.get(session.cluster()))
-            .stream().map(DesiredPublisher::wire).toList();
-        String hash = hash(desired);
-        if (!hash.equals(session.sentHash())) {
+        Computed computed = named.contains(session.cluster())
+            ? compute(fleet, session.cluster(), clusterLabels)
+            : byLabels.computeIfAbsent(clusterLabels, l -> compute(fleet, session.cluster(), l));
+        if (!computed.hash().equals(session.sentHash())) {
           changed.add(session);
-          contents.add(desired);
-          hashes.add(hash);
+          contents.add(computed.desired());
+          hashes.add(computed.hash());
         }
       }
       if (changed.isEmpty()) {
@@ -146,6 +150,15 @@ final class DesiredPublisher {
         return null;
       });
     }));
+  }
+
+  private record Computed(List<DesiredSubscription> desired, String hash) {
+  }
+
+  private static Computed compute(FleetLoader.Snapshot fleet, String cluster, Map<String, String> labels) {
+    List<DesiredSubscription> desired = DesiredState.forCluster(new DesiredState.Cluster(cluster, labels),
+        fleet.subscriptions(), fleet.catalogs()).stream().map(DesiredPublisher::wire).toList();
+    return new Computed(desired, hash(desired));
   }
 
   static DesiredSubscription wire(io.olmstead.controlplane.subscription.DesiredSubscription d) {
