@@ -29,15 +29,17 @@ public final class ApiGate {
   private final TokenAuthenticator authenticator;
   private final Audit audit;
   private final long jsonBodyLimit;
+  private final long rawBodyLimit;
   private final BodyHandler bodyHandler;
 
   public ApiGate(OpenAPIContract openApi, ApiContract contract, TokenAuthenticator authenticator, Audit audit,
-      long jsonBodyLimit) {
+      long jsonBodyLimit, long rawBodyLimit) {
     this.openApi = openApi;
     this.contract = contract;
     this.authenticator = authenticator;
     this.audit = audit;
     this.jsonBodyLimit = jsonBodyLimit;
+    this.rawBodyLimit = rawBodyLimit;
     this.bodyHandler = BodyHandler.create(false).setBodyLimit(jsonBodyLimit).setHandleFileUploads(false);
   }
 
@@ -132,6 +134,10 @@ public final class ApiGate {
     }
     if (policy.jsonBody() && declared > jsonBodyLimit) {
       throw ApiException.bodyTooLarge(jsonBodyLimit);
+    }
+    if (policy.rawBody() && declared > rawBodyLimit) {
+      // Streamed bodies are limited by their handler while reading; a declared length over the limit is refused now.
+      throw ApiException.bodyTooLarge(rawBodyLimit);
     }
   }
 

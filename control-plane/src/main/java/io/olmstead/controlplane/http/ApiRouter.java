@@ -36,7 +36,7 @@ public final class ApiRouter {
     return contract.toOpenApi(context.vertx()).map(openApi -> {
       RouterBuilder builder = RouterBuilder.create(context.vertx(), openApi, new ApiRequestExtractor());
       ApiGate gate = new ApiGate(openApi, contract, context.authenticator(), context.tx().audit(),
-          Math.min(context.config().maxBodyBytes(), MAX_JSON_BODY_BYTES));
+          Math.min(context.config().maxBodyBytes(), MAX_JSON_BODY_BYTES), context.config().maxBodyBytes());
       builder.rootHandler(RequestIds::handle)
           .rootHandler(gate::admit)
           .rootHandler(gate::readBody)

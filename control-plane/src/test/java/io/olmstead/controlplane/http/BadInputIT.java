@@ -94,6 +94,10 @@ class BadInputIT {
             "{\"name\":\"a\",\"role\":\"viewer\"}", 415, "unsupported-media-type"),
         bad("body over the limit", "POST", tokens, JSON, "{\"name\":\"" + "a".repeat(BODY_LIMIT) + "\"}", 413,
             "body-too-large"),
+        bad("upload over the limit", "POST", "/api/v1/catalogs/ops/revisions", "application/x-ndjson",
+            "{}".repeat(BODY_LIMIT), 413, "body-too-large"),
+        bad("upload as text/plain", "POST", "/api/v1/catalogs/ops/revisions", "text/plain", "{}", 415,
+            "unsupported-media-type"),
         bad("deep nesting", "POST", enroll, JSON, "{\"ttlSeconds\":60,\"maxUses\":1,\"labels\":"
             + "{\"a\":".repeat(100) + "1" + "}".repeat(100) + "}", 400, "bad-request"),
         bad("ttl as string", "POST", enroll, JSON, "{\"ttlSeconds\":\"60\",\"maxUses\":1}", 422, "validation-failed"),
@@ -146,6 +150,13 @@ class BadInputIT {
     assertThat(response.json().getString("requestId")).isEqualTo(response.header("X-Request-Id"));
     if (status == 422) {
       assertThat(response.json().getJsonArray("errors")).as("per-field errors").isNotEmpty();
+    }
+    if (name.equals("wrong type") || name.equals("name over 63")) {
+      assertThat(response.json().getJsonArray("errors").stream().map(e -> ((JsonObject) e).getString("field")))
+          .as(response.body()).contains("/name");
+    }
+    if (name.equals("limit too large")) {
+      assertThat(response.json().getJsonArray("errors").getJsonObject(0).getString("field")).isEqualTo("query.limit");
     }
     assertThat(DbSnapshot.of(cp.database())).as("database after " + name).isEqualTo(before);
   }
