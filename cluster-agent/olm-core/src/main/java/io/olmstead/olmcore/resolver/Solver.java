@@ -3,7 +3,9 @@ package io.olmstead.olmcore.resolver;
 import io.olmstead.olmcore.resolver.Problem.Constraint;
 import io.olmstead.olmcore.resolver.Problem.Group;
 import io.olmstead.olmcore.resolver.Problem.Var;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A small DPLL-style search over a {@link Problem}: unit propagation of dependency constraints, then a decision
@@ -24,6 +26,8 @@ final class Solver {
     // Undo log: a variable index (value to reset), or -(group index + 1) (selection to reset).
     private int[] trail = new int[64];
     private int trailSize;
+    // Dependencies of the chosen variables, in the order they were chosen (kept in step with the trail).
+    private final List<Constraint> active = new ArrayList<>();
 
     Solver(Problem problem, long budget) {
         this.problem = problem;
@@ -58,6 +62,7 @@ final class Solver {
             g.selected = null;
         }
         trailSize = 0;
+        active.clear();
     }
 
     private boolean search() {
@@ -97,9 +102,9 @@ final class Solver {
         boolean changed = true;
         while (changed) {
             changed = false;
-            // Index loop: choosing a bundle may append its dependencies to the list.
-            for (int i = 0; i < problem.dependencies.size(); i++) {
-                Constraint d = problem.dependencies.get(i);
+            // Index loop: choosing a bundle appends its dependencies to the list.
+            for (int i = 0; i < active.size(); i++) {
+                Constraint d = active.get(i);
                 if (!d.enabled || d.subject.value != Problem.TRUE) {
                     continue;
                 }
@@ -142,9 +147,10 @@ final class Solver {
         return true;
     }
 
+    /** The first unsatisfied dependency, in the order its subject was chosen (subscriptions first). */
     private Constraint firstOpen() {
-        for (int i = 0; i < problem.dependencies.size(); i++) {
-            Constraint d = problem.dependencies.get(i);
+        for (int i = 0; i < active.size(); i++) {
+            Constraint d = active.get(i);
             if (d.enabled && d.subject.value == Problem.TRUE && !satisfied(d)) {
                 return d;
             }
@@ -218,6 +224,7 @@ final class Solver {
             }
         }
         problem.expand(v);
+        active.addAll(v.dependencies);
         return true;
     }
 
@@ -232,7 +239,11 @@ final class Solver {
         while (trailSize > mark) {
             int entry = trail[--trailSize];
             if (entry >= 0) {
-                problem.vars.get(entry).value = Problem.UNSET;
+                Var v = problem.vars.get(entry);
+                if (v.value == Problem.TRUE) {
+                    active.subList(active.size() - v.dependencies.size(), active.size()).clear();
+                }
+                v.value = Problem.UNSET;
             } else {
                 problem.groups.get(-entry - 1).selected = null;
             }
