@@ -15,6 +15,7 @@ import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +41,10 @@ public final class AgentGateway {
   private final ChangeListener listener;
   private final List<Long> timers = new ArrayList<>();
   private volatile boolean closing;
+  // Handshakes in progress (connect to welcome): bounded so that a fleet reconnecting at once is turned away
+  // cheaply with 503 and backs off, instead of queueing on the database until every agent times out.
+  private final AtomicInteger handshakes = new AtomicInteger();
+  static final int MAX_HANDSHAKES = 200;
   private volatile BiConsumer<String, Long> ackObserver = (cluster, generation) -> { };
 
   public AgentGateway(Vertx vertx, Pool pool, PgConnectOptions database, MeterRegistry registry,
@@ -115,6 +120,20 @@ public final class AgentGateway {
   /** Test and benchmark hook: observes every desired-state ack (cluster, generation) received on this replica. */
   public void onAck(BiConsumer<String, Long> observer) {
     this.ackObserver = observer;
+  }
+
+  /** Takes a handshake slot, or false when too many are in progress. */
+  boolean admit() {
+    if (handshakes.incrementAndGet() > MAX_HANDSHAKES) {
+      handshakes.decrementAndGet();
+      metrics.connectionRefused("busy");
+      return false;
+    }
+    return true;
+  }
+
+  void handshakeDone() {
+    handshakes.decrementAndGet();
   }
 
   GatewaySettings settings() {

@@ -44,6 +44,7 @@ final class AgentSession {
   private volatile long ackedGeneration;
   private Buffer partial;
   private boolean helloSeen;
+  private boolean handshakeReleased;
   private boolean ready;
   private boolean closed;
   private int protocol = ProtocolVersions.CURRENT;
@@ -64,6 +65,7 @@ final class AgentSession {
     ws.exceptionHandler(e -> LOG.debug("cluster {}: connection error: {}", cluster, e.toString()));
     ws.closeHandler(v -> {
       closed = true;
+      handshakeDone();
       gateway.closed(this);
     });
   }
@@ -159,9 +161,17 @@ final class AgentSession {
       }
       lastAcceptedSeq = ar.result();
       ready = true;
+      handshakeDone();
       send(new Welcome(protocol, null, cluster, id, settings.heartbeatSeconds(), settings.limits(), lastAcceptedSeq));
       gateway.ready(this);
     });
+  }
+
+  private void handshakeDone() {
+    if (!handshakeReleased) {
+      handshakeReleased = true;
+      gateway.handshakeDone();
+    }
   }
 
   private void onStatus(Status status) {

@@ -33,8 +33,17 @@ final class ConnectHandler implements Handler<RoutingContext> {
       unauthorized(ctx);
       return;
     }
+    if (!gateway.admit()) {
+      ctx.response().putHeader("Retry-After", "5");
+      Problems.send(ctx.response(), Problems.problem(503, "unavailable", "Busy",
+          "too many agents are connecting at once; retry with backoff"));
+      return;
+    }
     request.pause();
     gateway.credentials().authenticate(credential.get()).onComplete(ar -> {
+      if (ar.failed() || ar.result().isEmpty()) {
+        gateway.handshakeDone();
+      }
       if (ar.failed()) {
         LOG.error("credential lookup failed", ar.cause());
         Problems.send(ctx.response(), Problems.problem(500, "internal", "Internal error", null));
@@ -47,7 +56,10 @@ final class ConnectHandler implements Handler<RoutingContext> {
       String cluster = ar.result().get();
       request.toWebSocket().onSuccess(ws -> new AgentSession(cluster, Tokens.hash(credential.get()), ws,
               Vertx.currentContext(), gateway).start())
-          .onFailure(e -> LOG.debug("cluster {}: upgrade failed: {}", cluster, e.toString()));
+          .onFailure(e -> {
+            gateway.handshakeDone();
+            LOG.debug("cluster {}: upgrade failed: {}", cluster, e.toString());
+          });
     });
   }
 

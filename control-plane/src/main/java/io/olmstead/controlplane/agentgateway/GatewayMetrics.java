@@ -45,6 +45,10 @@ final class GatewayMetrics {
     counter("olmstead_agent_rejected_messages", "reason", reason.reason()).increment();
   }
 
+  void connectionRefused(String reason) {
+    counter("olmstead_agent_refused_connections", "reason", reason).increment();
+  }
+
   void enrolled(String outcome) {
     counter("olmstead_agent_enrollments", "outcome", outcome).increment();
   }

@@ -187,7 +187,7 @@ public final class ChannelClient {
     send(new Hello(ProtocolVersions.CURRENT, null, options.agentVersion(), ProtocolVersions.SUPPORTED,
         options.facts(), nextSeq - 1));
     // A control plane that never answers hello is treated like a dead connection.
-    vertx.setTimer(10_000, id -> {
+    vertx.setTimer(30_000, id -> {
       if (ws == socket && !welcomed) {
         socket.close((short) CloseReason.HELLO_REQUIRED.code(), "no welcome");
       }
