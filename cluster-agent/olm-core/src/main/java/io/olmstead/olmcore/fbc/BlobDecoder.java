@@ -30,12 +30,27 @@ final class BlobDecoder {
                 case "olm.channel" -> channels.add(channel(blob));
                 case "olm.bundle" -> bundles.add(bundle(blob));
                 case "olm.deprecations" -> deprecations.add(deprecation(blob));
-                default -> others.add(blob);
+                default -> others.add(materialize(blob));
             }
         } catch (IllegalStateException e) {
             throw new FbcException(file, line, column, "invalid " + schema + " blob"
                 + nameSuffix(blob) + ": " + e.getMessage());
         }
+    }
+
+    /** Unknown schemas are kept verbatim: decode any value the JSON reader deferred. */
+    private static JsonNode materialize(JsonNode blob) {
+        JsonNode props = blob.get("properties");
+        if (props != null && props.isArray()) {
+            for (JsonNode p : props) {
+                JsonNode v = p.get("value");
+                if (v != null && v.isPojo() && p instanceof com.fasterxml.jackson.databind.node.ObjectNode o
+                    && ((com.fasterxml.jackson.databind.node.POJONode) v).getPojo() instanceof JsonBlobReader.RawJson raw) {
+                    o.set("value", raw.decode());
+                }
+            }
+        }
+        return blob;
     }
 
     DeclarativeConfig build() {

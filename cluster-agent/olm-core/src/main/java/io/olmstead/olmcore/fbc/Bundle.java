@@ -13,7 +13,9 @@ public final class Bundle {
     private final String packageName;
     private final String name;
     private final String image;
-    private final List<Property> properties;
+    /** As given: a csv.metadata value may still be raw JSON bytes (see JsonBlobReader). */
+    private final List<Property> rawProperties;
+    private volatile List<Property> properties;
     private final List<RelatedImage> relatedImages;
     private final String versionText;
     private final Version version;
@@ -26,12 +28,14 @@ public final class Bundle {
         this.packageName = packageName;
         this.name = name;
         this.image = image;
-        this.properties = properties == null ? List.of() : List.copyOf(properties);
+        this.rawProperties = properties == null ? List.of() : List.copyOf(properties);
         this.relatedImages = relatedImages == null ? List.of() : List.copyOf(relatedImages);
         String text = null;
         String propName = null;
         int count = 0;
-        for (Property p : this.properties) {
+        boolean raw = false;
+        for (Property p : this.rawProperties) {
+            raw |= p.value() != null && p.value().isPojo();
             if ("olm.package".equals(p.type())) {
                 if (count++ == 0) {
                     text = textOf(p.value(), "version");
@@ -40,6 +44,7 @@ public final class Bundle {
             }
         }
         this.packagePropertyCount = count;
+        this.properties = raw ? null : this.rawProperties;
         this.packagePropertyName = propName;
         this.versionText = text;
         this.version = text == null ? null : Version.tryParse(text).orElse(null);
@@ -57,8 +62,25 @@ public final class Bundle {
         return image;
     }
 
+    /** All properties in declaration order; unknown types are kept. */
     public List<Property> properties() {
-        return properties;
+        List<Property> local = properties;
+        if (local == null) {
+            List<Property> out = new ArrayList<>(rawProperties.size());
+            for (Property p : rawProperties) {
+                out.add(p.value() != null && p.value().isPojo()
+                    && ((com.fasterxml.jackson.databind.node.POJONode) p.value()).getPojo() instanceof JsonBlobReader.RawJson r
+                    ? new Property(p.type(), r.decode()) : p);
+            }
+            local = List.copyOf(out);
+            properties = local;
+        }
+        return local;
+    }
+
+    /** The properties as parsed, without decoding deferred values (for cheap scans). */
+    List<Property> rawProperties() {
+        return rawProperties;
     }
 
     public List<RelatedImage> relatedImages() {
@@ -85,7 +107,7 @@ public final class Bundle {
 
     public List<PackageRequirement> requiredPackages() {
         List<PackageRequirement> out = new ArrayList<>(2);
-        for (Property p : properties) {
+        for (Property p : rawProperties) {
             if ("olm.package.required".equals(p.type())) {
                 out.add(new PackageRequirement(textOf(p.value(), "packageName"), textOf(p.value(), "versionRange")));
             }
@@ -98,7 +120,7 @@ public final class Bundle {
         List<BundleObject> local = objects;
         if (local == null) {
             List<BundleObject> out = new ArrayList<>();
-            for (Property p : properties) {
+            for (Property p : rawProperties) {
                 if ("olm.bundle.object".equals(p.type())) {
                     out.add(new BundleObject(name, textOf(p.value(), "data")));
                 }
@@ -110,7 +132,7 @@ public final class Bundle {
     }
 
     public Optional<JsonNode> csvMetadata() {
-        for (Property p : properties) {
+        for (Property p : properties()) {
             if ("olm.csv.metadata".equals(p.type()) && p.value() != null) {
                 return Optional.of(p.value());
             }
@@ -131,7 +153,7 @@ public final class Bundle {
     /** All property values of one type, in declaration order. */
     public List<JsonNode> propertyValues(String type) {
         List<JsonNode> out = new ArrayList<>(2);
-        for (Property p : properties) {
+        for (Property p : type.equals(JsonBlobReader.CSV_METADATA) ? properties() : rawProperties) {
             if (type.equals(p.type())) {
                 out.add(p.value());
             }
@@ -141,7 +163,7 @@ public final class Bundle {
 
     private List<Gvk> gvks(String type) {
         List<Gvk> out = new ArrayList<>(4);
-        for (Property p : properties) {
+        for (Property p : rawProperties) {
             if (type.equals(p.type())) {
                 JsonNode v = p.value();
                 out.add(new Gvk(textOf(v, "group"), textOf(v, "version"), textOf(v, "kind")));

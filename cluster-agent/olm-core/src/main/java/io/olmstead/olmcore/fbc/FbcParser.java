@@ -134,6 +134,7 @@ public final class FbcParser {
 
     private void parseJson(String file, byte[] content, BlobDecoder decoder) throws IOException, FbcException {
         ObjectMapper mapper = Mappers.json(limits);
+        JsonBlobReader reader = new JsonBlobReader(mapper, content);
         try (JsonParser p = mapper.getFactory().createParser(content)) {
             JsonToken t;
             while ((t = p.nextToken()) != null) {
@@ -142,7 +143,7 @@ public final class FbcParser {
                     throw new FbcException(file, start.getLineNr(), start.getColumnNr(),
                         "malformed catalog: expected a JSON object, found " + t.asString());
                 }
-                JsonNode blob = mapper.readTree(p);
+                JsonNode blob = reader.read(p);
                 checkBlobSize(file, start, p.currentLocation().getByteOffset() - start.getByteOffset());
                 decoder.add(file, start.getLineNr(), start.getColumnNr(), blob);
             }

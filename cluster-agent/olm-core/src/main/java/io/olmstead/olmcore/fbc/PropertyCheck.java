@@ -13,7 +13,7 @@ final class PropertyCheck {
     }
 
     static void check(Bundle b, Consumer<String> error) {
-        List<Property> props = b.properties();
+        List<Property> props = b.rawProperties();
         for (int i = 0; i < props.size(); i++) {
             Property p = props.get(i);
             String problem = switch (p.type()) {
@@ -21,7 +21,9 @@ final class PropertyCheck {
                 case "olm.gvk", "olm.gvk.required" -> fields(p.value(), "group", "version", "kind");
                 case "olm.package.required" -> fields(p.value(), "packageName", "versionRange", null);
                 case "olm.bundle.object" -> fields(p.value(), "data", null, null);
-                case "olm.csv.metadata" -> p.value() != null && p.value().isObject() ? null : "value must be an object";
+                // a deferred (raw) csv.metadata value was an object when it was tokenized
+                case "olm.csv.metadata" -> p.value() != null && (p.value().isObject() || p.value().isPojo())
+                    ? null : "value must be an object";
                 default -> null;
             };
             if (problem != null) {

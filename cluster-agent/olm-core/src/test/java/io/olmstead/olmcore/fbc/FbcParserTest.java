@@ -237,6 +237,25 @@ class FbcParserTest {
         assertThatThrownBy(() -> b.objects().get(2).manifest()).isInstanceOf(FbcException.class);
     }
 
+    @Test
+    void defersCsvMetadataInJsonAndDecodesItOnDemand() throws Exception {
+        String meta = "{\"displayName\":\"Foo\",\"annotations\":{\"createdAt\":\"2021-01-01T00:00:00Z\"},\"keywords\":[\"a\"]}";
+        String typeFirst = "{\"schema\":\"olm.bundle\",\"package\":\"foo\",\"name\":\"foo.v0.1.0\",\"properties\":["
+            + "{\"type\":\"olm.csv.metadata\",\"value\":" + meta + "}]}";
+        String valueFirst = "{\"schema\":\"olm.bundle\",\"package\":\"foo\",\"name\":\"foo.v0.2.0\",\"properties\":["
+            + "{\"value\":" + meta + ",\"type\":\"olm.csv.metadata\"}]}";
+        String unknown = "{\"schema\":\"example.com/x\",\"properties\":[{\"type\":\"olm.csv.metadata\",\"value\":" + meta + "}]}";
+
+        DeclarativeConfig cfg = parser.parse("c.json", bytes(typeFirst + valueFirst + unknown));
+
+        JsonNode expected = Fixtures.JSON.readTree(meta);
+        assertThat(cfg.bundles()).allSatisfy(b -> {
+            assertThat(b.csvMetadata()).contains(expected);
+            assertThat(b.properties()).singleElement().isEqualTo(new Property("olm.csv.metadata", expected));
+        });
+        assertThat(cfg.others().get(0).get("properties").get(0).get("value")).isEqualTo(expected);
+    }
+
     static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
