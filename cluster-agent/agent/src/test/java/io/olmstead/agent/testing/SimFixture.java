@@ -24,7 +24,8 @@ public final class SimFixture implements AutoCloseable {
   }
 
   public SimFixture(boolean failDeployments, Duration resync) throws ResourceException {
-    this(failDeployments, resync, Duration.ofMillis(100));
+    // Long enough that every phase (CRDs not yet Established, Deployments not yet Available) is observable.
+    this(failDeployments, resync, Duration.ofMillis(400));
   }
 
   public SimFixture(boolean failDeployments, Duration resync, Duration rolloutDelay) throws ResourceException {
