@@ -54,6 +54,7 @@ public final class ControlPlane implements AutoCloseable {
   private final AgentGateway agentGateway;
   private final ApiRouter api;
   private final Router router;
+  private io.olmstead.controlplane.rollout.Rollouts rollouts;
 
   private ControlPlane(Vertx vertx, Pool pool, HttpServer server, Optional<String> generatedAdminToken,
       AgentGateway agentGateway, ApiRouter api, Router router) {
@@ -99,11 +100,17 @@ public final class ControlPlane implements AutoCloseable {
                   registry);
               List<ApiModule> modules = new java.util.ArrayList<>(apiModules());
               modules.add(new io.olmstead.controlplane.agentgateway.AgentApiModule(gateway));
-              return gateway.start().compose(v -> ApiRouter.create(context, modules))
+              var rollouts = new io.olmstead.controlplane.rollout.Rollouts(vertx, pool, db.connectOptions(), registry);
+              modules.add(rollouts.module());
+              return gateway.start().compose(v -> rollouts.start()).compose(v -> ApiRouter.create(context, modules))
                   .compose(api -> {
                     Router router = routes(vertx, pool, registry, expectedVersion, gateway, api);
                     return listen(vertx, config, router)
-                        .map(server -> new ControlPlane(vertx, pool, server, token, gateway, api, router));
+                        .map(server -> new ControlPlane(vertx, pool, server, token, gateway, api, router))
+                        .map(cp -> {
+                          cp.rollouts = rollouts;
+                          return cp;
+                        });
                   });
             }))
         .onFailure(e -> vertx.close());
@@ -186,6 +193,11 @@ public final class ControlPlane implements AutoCloseable {
     return router;
   }
 
+  /** The rollout component (engine, event stream). */
+  public io.olmstead.controlplane.rollout.Rollouts rollouts() {
+    return rollouts;
+  }
+
   public AgentGateway agentGateway() {
     return agentGateway;
   }
@@ -198,7 +210,8 @@ public final class ControlPlane implements AutoCloseable {
   @Override
   public void close() {
     try {
-      agentGateway.close().eventually(() -> server.close()).eventually(() -> pool.close())
+      (rollouts == null ? Future.<Void>succeededFuture() : rollouts.close())
+          .eventually(() -> agentGateway.close()).eventually(() -> server.close()).eventually(() -> pool.close())
           .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       // Vert.x completes its own close on a thread of its own, so it is awaited apart from the chain above.
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

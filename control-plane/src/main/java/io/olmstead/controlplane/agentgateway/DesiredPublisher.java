@@ -126,7 +126,10 @@ final class DesiredPublisher {
         if (clusterLabels == null) {
           continue; // the cluster was deleted; its credential goes with it and the session is closed
         }
-        Computed computed = named.contains(session.cluster())
+        Map<String, String> approvedHere = approved.get(session.cluster());
+        // a cluster with rollout approvals (V5) gets its own computation: its maxVersion is the approved one
+        Computed computed = approvedHere != null ? compute(fleet, session.cluster(), clusterLabels, approvedHere)
+            : named.contains(session.cluster())
             ? compute(fleet, session.cluster(), clusterLabels)
             : byLabels.computeIfAbsent(clusterLabels, l -> compute(fleet, session.cluster(), l));
         if (!computed.hash().equals(session.sentHash())) {
@@ -156,8 +159,14 @@ final class DesiredPublisher {
   }
 
   private static Computed compute(FleetLoader.Snapshot fleet, String cluster, Map<String, String> labels) {
-    List<DesiredSubscription> desired = DesiredState.forCluster(new DesiredState.Cluster(cluster, labels),
-        fleet.subscriptions(), fleet.catalogs()).stream().map(DesiredPublisher::wire).toList();
+    return compute(fleet, cluster, labels, Map.of());
+  }
+
+  private static Computed compute(FleetLoader.Snapshot fleet, String cluster, Map<String, String> labels,
+      Map<String, String> approved) {
+    List<DesiredSubscription> desired = DesiredState.withApprovedVersions(DesiredState.forCluster(
+            new DesiredState.Cluster(cluster, labels), fleet.subscriptions(), fleet.catalogs()), approved)
+        .stream().map(DesiredPublisher::wire).toList();
     return new Computed(desired, hash(desired));
   }
 

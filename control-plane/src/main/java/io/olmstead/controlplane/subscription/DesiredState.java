@@ -55,6 +55,25 @@ public final class DesiredState {
     return List.copyOf(out);
   }
 
+  /**
+   * Applies the versions a rollout approved for this cluster (subscription name to version): each replaces that
+   * subscription's {@code maxVersion}, so the cluster moves only when its wave opens (or back, on rollback).
+   */
+  public static List<DesiredSubscription> withApprovedVersions(List<DesiredSubscription> desired,
+      Map<String, String> approved) {
+    if (approved == null || approved.isEmpty()) {
+      return desired;
+    }
+    List<DesiredSubscription> out = new ArrayList<>(desired.size());
+    for (DesiredSubscription d : desired) {
+      String version = approved.get(d.name());
+      out.add(version == null || d.blockedReason() != null ? d : new DesiredSubscription(d.name(), d.catalog(),
+          d.catalogDigest(), d.packageName(), d.channel(), d.namespace(), d.targetNamespaces(), d.approval(),
+          d.startingBundle(), version, d.config(), d.crdRemoval(), d.generation(), d.blockedReason()));
+    }
+    return List.copyOf(out);
+  }
+
   /** One subscription resolved against its catalog's current revision (null catalog: blocked). */
   public static DesiredSubscription resolve(Subscription subscription, CatalogView catalog) {
     SubscriptionSpec spec = subscription.spec();

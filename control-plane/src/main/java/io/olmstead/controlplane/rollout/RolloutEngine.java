@@ -1,0 +1,155 @@
+package io.olmstead.controlplane.rollout;
+
+import io.olmstead.controlplane.audit.Audit;
+import io.olmstead.controlplane.audit.AuditEntry;
+import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
+import io.olmstead.controlplane.rollout.RolloutModel.StepResult;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgConnection;
+import io.vertx.sqlclient.Pool;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Steps every active rollout on a timer, on the one replica holding the rollout advisory lock (taken with
+ * {@code pg_try_advisory_lock} on a dedicated connection: when that replica dies its session ends, the lock is
+ * released, and another replica's next attempt takes it). Each step is written in one transaction with its history
+ * and audit entry, only if the rollout was not changed meanwhile, so no cluster is approved twice.
+ */
+public final class RolloutEngine {
+  /** The advisory lock key (an arbitrary constant: "olmsroll"). */
+  static final long LOCK_KEY = 0x6f6c6d73726f6c6cL;
+  static final String ACTOR = "system:rollout-engine";
+  private static final Logger LOG = LoggerFactory.getLogger(RolloutEngine.class);
+
+  private final Vertx vertx;
+  private final Pool pool;
+  private final PgConnectOptions connectOptions;
+  private final RolloutStore store = new RolloutStore();
+  private final RolloutMetrics metrics;
+  private final long tickMillis;
+  private final Supplier<Instant> clock;
+  private PgConnection lockConnection;
+  private boolean leader;
+  private boolean ticking;
+  private long timer = -1;
+  private volatile boolean closed;
+
+  public RolloutEngine(Vertx vertx, Pool pool, PgConnectOptions connectOptions, RolloutMetrics metrics, long tickMillis) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.connectOptions = connectOptions;
+    this.metrics = metrics;
+    this.tickMillis = tickMillis;
+    this.clock = () -> Instant.now().truncatedTo(ChronoUnit.MICROS);
+  }
+
+  public void start() {
+    timer = vertx.setPeriodic(tickMillis, id -> tick());
+  }
+
+  /** Whether this replica runs the engine now. */
+  public boolean leader() {
+    return leader;
+  }
+
+  private void tick() {
+    if (ticking || closed) {
+      return;
+    }
+    ticking = true;
+    ensureLeader().compose(isLeader -> isLeader ? stepAll() : Future.succeededFuture())
+        .onComplete(ar -> {
+          ticking = false;
+          if (ar.failed()) {
+            LOG.warn("rollout engine step failed: {}", ar.cause().toString());
+          }
+        });
+  }
+
+  private Future<Boolean> ensureLeader() {
+    if (lockConnection != null) {
+      return Future.succeededFuture(leader);
+    }
+    return PgConnection.connect(vertx, connectOptions).compose(conn -> {
+      conn.closeHandler(v -> {
+        // the session, and with it the lock, is gone: stop stepping until the lock is taken again
+        if (lockConnection == conn) {
+          lockConnection = null;
+          leader = false;
+          metrics.leader(false);
+        }
+      });
+      return conn.preparedQuery("SELECT pg_try_advisory_lock($1) AS locked").execute(io.vertx.sqlclient.Tuple.of(
+          LOCK_KEY)).map(rows -> rows.iterator().next().getBoolean("locked")).compose(locked -> {
+            if (!locked) {
+              return conn.close().map(false);
+            }
+            lockConnection = conn;
+            leader = true;
+            metrics.leader(true);
+            LOG.info("this replica now runs the rollout engine");
+            return Future.succeededFuture(true);
+          });
+    });
+  }
+
+  private Future<Void> stepAll() {
+    return store.active(pool).compose(ids -> {
+      Future<Void> chain = Future.succeededFuture();
+      for (String id : ids) {
+        chain = chain.compose(v -> stepOne(id).recover(e -> {
+          LOG.warn("rollout {} not stepped: {}", id, e.toString());
+          return Future.succeededFuture();
+        }));
+      }
+      return chain.onSuccess(v -> metrics.active(ids.size()));
+    });
+  }
+
+  /** Loads, steps and saves one rollout. */
+  Future<Void> stepOne(String id) {
+    long started = System.nanoTime();
+    return store.load(pool, id).compose(found -> {
+      if (found.isEmpty()) {
+        return Future.succeededFuture();
+      }
+      Rollout before = found.get().rollout();
+      return store.reports(pool, before).compose(reports -> {
+        StepResult result = RolloutMachine.step(before, reports, clock.get());
+        metrics.observed(result.rollout());
+        if (!result.changed()) {
+          return Future.succeededFuture();
+        }
+        return pool.withTransaction(tx -> store.save(tx, before, found.get().version(), result.rollout(),
+            result.transitions(), ACTOR).compose(saved -> !saved ? Future.succeededFuture(false)
+                : Audit.record(tx, new AuditEntry(ACTOR, "rollout.step", "rollouts/" + id, AuditEntry.SUCCESS,
+                    new JsonObject().put("state", result.rollout().phase().name())
+                        .put("transitions", result.transitions().size())
+                        .put("changes", RolloutStore.summary(result.transitions())), null)).map(true)))
+            .onSuccess(saved -> {
+              if (saved) {
+                metrics.stepped(result.transitions(), System.nanoTime() - started);
+              }
+            }).mapEmpty();
+      });
+    });
+  }
+
+  public Future<Void> close() {
+    closed = true;
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+    }
+    PgConnection conn = lockConnection;
+    lockConnection = null;
+    leader = false;
+    return conn == null ? Future.succeededFuture() : conn.close();
+  }
+}

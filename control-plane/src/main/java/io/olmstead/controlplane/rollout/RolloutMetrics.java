@@ -1,0 +1,89 @@
+package io.olmstead.controlplane.rollout;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.olmstead.controlplane.rollout.RolloutModel.Member;
+import io.olmstead.controlplane.rollout.RolloutModel.Phase;
+import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
+import io.olmstead.controlplane.rollout.RolloutModel.Step;
+import io.olmstead.controlplane.rollout.RolloutModel.Transition;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code olmstead_rollout_*} metrics. Labels are bounded: cluster step (six values), transition kind (a fixed set,
+ * others counted as "other"); never rollout ids or cluster names.
+ */
+public final class RolloutMetrics {
+  private static final Set<String> KINDS = Set.of("ClusterApproved", "ClusterSucceeded", "ClusterFailed",
+      "ClusterBlocked", "ClusterRolledBack", "WaveOpened", "WaveSoaking", "WaveSucceeded", "WavePromoted", "Paused",
+      "Resumed", "Aborted", "RolledBack", "Succeeded", "Created");
+
+  private final MeterRegistry registry;
+  private final Map<String, Map<Step, Long>> clusters = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> pausedByFailures = new ConcurrentHashMap<>();
+  private final AtomicInteger active = new AtomicInteger();
+  private final AtomicInteger leader = new AtomicInteger();
+  private final Timer stepTimer;
+
+  public RolloutMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    Gauge.builder("olmstead.rollout.active", active, AtomicInteger::get)
+        .description("Rollouts progressing or paused").register(registry);
+    Gauge.builder("olmstead.rollout.engine.leader", leader, AtomicInteger::get)
+        .description("1 on the replica running the rollout engine").register(registry);
+    Gauge.builder("olmstead.rollout.paused.failures", pausedByFailures,
+            m -> m.values().stream().filter(Boolean::booleanValue).count())
+        .description("Rollouts paused because failures exceeded their budget").register(registry);
+    for (Step step : Step.values()) {
+      Gauge.builder("olmstead.rollout.clusters", clusters,
+              m -> m.values().stream().mapToLong(c -> c.getOrDefault(step, 0L)).sum())
+          .tag("step", step.name()).description("Clusters of active rollouts by step").register(registry);
+    }
+    stepTimer = Timer.builder("olmstead.rollout.step.duration").description("Time to step and save one rollout")
+        .register(registry);
+  }
+
+  void leader(boolean isLeader) {
+    leader.set(isLeader ? 1 : 0);
+  }
+
+  void active(int count) {
+    active.set(count);
+  }
+
+  /** Records a rollout's cluster counts while it is active; forgets it when it ends. */
+  void observed(Rollout r) {
+    if (!r.phase().active()) {
+      clusters.remove(r.id());
+      pausedByFailures.remove(r.id());
+      return;
+    }
+    Map<Step, Long> counts = new EnumMap<>(Step.class);
+    for (Member m : r.members().values()) {
+      counts.merge(m.step(), 1L, Long::sum);
+    }
+    clusters.put(r.id(), counts);
+    pausedByFailures.put(r.id(), r.phase() == Phase.Paused && r.message() != null
+        && r.message().contains("exceed the budget"));
+  }
+
+  void stepped(List<Transition> transitions, long nanos) {
+    stepTimer.record(nanos, TimeUnit.NANOSECONDS);
+    for (Transition t : transitions) {
+      counter(KINDS.contains(t.kind()) ? t.kind() : "other").increment();
+    }
+  }
+
+  private Counter counter(String kind) {
+    return Counter.builder("olmstead.rollout.transitions").tag("kind", kind)
+        .description("Rollout state transitions").register(registry);
+  }
+}

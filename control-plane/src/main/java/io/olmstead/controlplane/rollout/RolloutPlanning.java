@@ -1,0 +1,186 @@
+package io.olmstead.controlplane.rollout;
+
+import io.olmstead.controlplane.catalog.CatalogStore;
+import io.olmstead.controlplane.catalog.ChannelGraphs;
+import io.olmstead.controlplane.catalog.UpgradePaths;
+import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.subscription.Placements;
+import io.olmstead.controlplane.subscription.Subscription;
+import io.olmstead.controlplane.subscription.SubscriptionStore;
+import io.olmstead.olmcore.graph.ChannelGraph;
+import io.olmstead.olmcore.semver.Version;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Plans a rollout from the database: the subscription's placed clusters, what each runs, each one's upgrade path
+ * to the target (olm-core's channel graph), the clusters that cannot take part and why, and the waves.
+ */
+final class RolloutPlanning {
+  private static final String CLUSTERS = "SELECT name, labels, status FROM clusters ORDER BY name";
+  private static final String STATUS = "SELECT cluster, installed_version, EXISTS (SELECT 1 FROM "
+      + "jsonb_array_elements(conditions) e WHERE e->>'type' = 'Upgradeable' AND e->>'status' = 'False') AS blocked "
+      + "FROM subscription_status WHERE subscription = $1 AND NOT gone";
+  private static final String DEFAULT_CHANNEL = "SELECT default_channel FROM catalog_packages "
+      + "WHERE catalog = $1 AND revision = $2 AND package = $3";
+
+  private final SubscriptionStore subscriptions = new SubscriptionStore();
+  private final CatalogStore catalogs = new CatalogStore();
+  private final ChannelGraphs graphs = new ChannelGraphs(32);
+
+  /** A request, checked. */
+  record Request(String subscription, String targetVersion, RolloutStrategy strategy) {
+    static Request parse(JsonObject body) {
+      String subscription = body.getString("subscription");
+      String target = body.getString("targetVersion");
+      if (subscription == null || target == null) {
+        throw ApiException.badRequest("subscription and targetVersion are required");
+      }
+      if (Version.tryParse(target).isEmpty()) {
+        throw ApiException.badRequest("targetVersion " + target + " is not a semantic version", "targetVersion");
+      }
+      try {
+        return new Request(subscription, target, RolloutStrategy.fromJson(body.getJsonObject("strategy")));
+      } catch (IllegalArgumentException e) {
+        throw ApiException.badRequest(e.getMessage(), "strategy");
+      }
+    }
+  }
+
+  /** The plan: waves, participants with current version and path, and who is left out. */
+  record Plan(Subscription subscription, List<RolloutPlanner.PlannedWave> waves, Map<String, String> versions,
+      Map<String, JsonArray> paths, Map<String, String> excluded, List<String> offline, List<String> unreachable) {
+    List<String> fromVersions() {
+      return versions.values().stream().filter(v -> v != null).distinct().sorted().toList();
+    }
+
+    JsonObject toJson() {
+      JsonArray waveJson = new JsonArray();
+      for (RolloutPlanner.PlannedWave w : waves) {
+        JsonArray clusters = new JsonArray();
+        for (String c : w.clusters()) {
+          clusters.add(new JsonObject().put("name", c).put("currentVersion", versions.get(c))
+              .put("online", !offline.contains(c)).put("upgradePath", paths.getOrDefault(c, new JsonArray())));
+        }
+        waveJson.add(new JsonObject().put("name", w.name()).put("clusters", clusters));
+      }
+      JsonArray out = new JsonArray();
+      new TreeMap<>(excluded).forEach((c, why) -> out.add(new JsonObject().put("name", c).put("reason", why)));
+      return new JsonObject().put("subscription", subscription.name()).put("fromVersions", new JsonArray(
+          new ArrayList<>(fromVersions()))).put("waves", waveJson).put("excluded", out);
+    }
+  }
+
+  Future<Plan> plan(SqlClient conn, Request request) {
+    return subscriptions.get(conn, request.subscription()).compose(found -> {
+      Subscription sub = found.orElseThrow(() -> ApiException.notFound("subscription " + request.subscription()
+          + " does not exist"));
+      return graph(conn, sub).compose(graph -> conn.query(CLUSTERS).execute().compose(clusterRows -> conn
+          .preparedQuery(STATUS).execute(Tuple.of(sub.name())).map(statusRows -> build(request, sub, graph,
+              clusterRows, statusRows))));
+    });
+  }
+
+  private Plan build(Request request, Subscription sub, ChannelGraph graph, Iterable<Row> clusterRows,
+      Iterable<Row> statusRows) {
+    Version target = Version.tryParse(request.targetVersion()).orElseThrow();
+    boolean targetInChannel = graph.entries().stream().anyMatch(e -> graph.versionOf(e.name())
+        .filter(v -> v.compareTo(target) == 0).isPresent());
+    if (!targetInChannel) {
+      throw ApiException.validationFailed("version " + target + " is not in channel " + graph.name()
+          + " of the subscription's catalog", new JsonArray().add(new JsonObject().put("field", "targetVersion")
+          .put("message", "not in the channel")));
+    }
+    Map<String, String> installed = new HashMap<>();
+    Map<String, Boolean> blocked = new HashMap<>();
+    for (Row r : statusRows) {
+      installed.put(r.getString("cluster"), r.getString("installed_version"));
+      blocked.put(r.getString("cluster"), Boolean.TRUE.equals(r.getBoolean("blocked")));
+    }
+    List<RolloutPlanner.PlanCluster> participants = new ArrayList<>();
+    Map<String, String> versions = new HashMap<>();
+    Map<String, JsonArray> paths = new HashMap<>();
+    Map<String, String> excluded = new HashMap<>();
+    List<String> offline = new ArrayList<>();
+    List<String> unreachable = new ArrayList<>();
+    for (Row c : clusterRows) {
+      String name = c.getString("name");
+      Map<String, String> labels = new HashMap<>();
+      JsonObject json = c.getJsonObject("labels");
+      if (json != null) {
+        json.forEach(e -> labels.put(e.getKey(), String.valueOf(e.getValue())));
+      }
+      if (!Placements.selects(sub.spec(), name, labels)) {
+        continue;
+      }
+      String current = installed.get(name);
+      if (Boolean.TRUE.equals(blocked.get(name))) {
+        excluded.put(name, "blocked: last reported Upgradeable=False");
+        continue;
+      }
+      if (current != null) {
+        Optional<JsonArray> path = path(graph, current, request.targetVersion());
+        if (path.isEmpty()) {
+          excluded.put(name, "no upgrade path from " + current + " to " + request.targetVersion());
+          unreachable.add(name);
+          continue;
+        }
+        paths.put(name, path.get());
+      }
+      if (!"connected".equals(c.getString("status"))) {
+        offline.add(name); // takes part; waits (and counts as unavailable) until it connects
+      }
+      versions.put(name, current);
+      participants.add(new RolloutPlanner.PlanCluster(name, labels));
+    }
+    return new Plan(sub, RolloutPlanner.plan(participants, request.strategy()), versions, paths, excluded, offline,
+        unreachable);
+  }
+
+  /** The steps from {@code current} to {@code target}; empty when the target cannot be reached. */
+  static Optional<JsonArray> path(ChannelGraph graph, String current, String target) {
+    if (Version.tryParse(current).map(v -> v.compareTo(Version.tryParse(target).orElseThrow()) == 0).orElse(false)) {
+      return Optional.of(new JsonArray());
+    }
+    try {
+      JsonArray steps = UpgradePaths.compute(graph, current, target).getJsonArray("steps");
+      if (steps.isEmpty()) {
+        return Optional.empty();
+      }
+      String last = steps.getJsonObject(steps.size() - 1).getString("version");
+      boolean reaches = Version.tryParse(last).map(v -> v.compareTo(Version.tryParse(target).orElseThrow()) == 0)
+          .orElse(false);
+      return reaches ? Optional.of(steps) : Optional.empty();
+    } catch (UpgradePaths.PathException e) {
+      return Optional.empty();
+    }
+  }
+
+  private Future<ChannelGraph> graph(SqlClient conn, Subscription sub) {
+    String catalog = sub.spec().catalog();
+    return catalogs.get(conn, catalog).compose(found -> {
+      if (found.isEmpty() || found.get().currentRevision() == null) {
+        return Future.failedFuture(ApiException.validationFailed("catalog " + catalog + " has no revision",
+            new JsonArray()));
+      }
+      int revision = found.get().currentRevision();
+      Future<String> channel = sub.spec().channel() != null ? Future.succeededFuture(sub.spec().channel())
+          : conn.preparedQuery(DEFAULT_CHANNEL).execute(Tuple.of(catalog, revision, sub.spec().packageName()))
+              .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0));
+      return channel.compose(ch -> ch == null ? Future.succeededFuture(Optional.<ChannelGraph>empty())
+              : graphs.graph(conn, catalog, revision, found.get().currentDigest(), sub.spec().packageName(), ch))
+          .map(g -> g.orElseThrow(() -> ApiException.validationFailed("the subscription's channel is not in "
+              + "catalog " + catalog, new JsonArray())));
+    });
+  }
+}

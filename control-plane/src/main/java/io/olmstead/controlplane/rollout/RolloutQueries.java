@@ -1,0 +1,109 @@
+package io.olmstead.controlplane.rollout;
+
+import io.olmstead.controlplane.rollout.RolloutModel.Member;
+import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
+import io.olmstead.controlplane.rollout.RolloutModel.Step;
+import io.olmstead.controlplane.rollout.RolloutModel.Wave;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/** The read side of rollouts: the JSON of one rollout (waves with counts, history) and of lists. */
+final class RolloutQueries {
+  private static final String META = "SELECT from_versions, started_at, updated_at, created_by FROM rollouts "
+      + "WHERE id = $1";
+  private static final String HISTORY = "SELECT at, kind, wave, cluster, message, actor FROM rollout_history "
+      + "WHERE rollout_id = $1 AND cluster IS NULL ORDER BY id DESC LIMIT 100";
+  private static final String LIST = "SELECT id FROM rollouts WHERE ($1::text IS NULL OR subscription = $1) "
+      + "AND ($2::text IS NULL OR state = $2) AND ($3::text IS NULL OR started_at < $4 OR "
+      + "(started_at = $4 AND id < $3)) ORDER BY started_at DESC, id DESC LIMIT $5";
+
+  private final RolloutStore store = new RolloutStore();
+
+  Future<JsonObject> get(SqlClient conn, String id) {
+    return store.load(conn, id).compose(found -> {
+      if (found.isEmpty()) {
+        return Future.succeededFuture(null);
+      }
+      Rollout r = found.get().rollout();
+      return conn.preparedQuery(META).execute(Tuple.of(id)).compose(meta -> conn.preparedQuery(HISTORY)
+          .execute(Tuple.of(id)).map(history -> {
+            Row m = meta.iterator().next();
+            JsonArray events = new JsonArray();
+            for (Row h : history) {
+              events.add(new JsonObject().put("at", h.getOffsetDateTime("at").toString()).put("kind",
+                  h.getString("kind")).put("wave", h.getString("wave")).put("message", h.getString("message"))
+                  .put("actor", h.getString("actor")));
+            }
+            return toJson(r).put("fromVersions", new JsonArray(List.of((Object[]) m.getArrayOfStrings(
+                "from_versions")))).put("startedAt", m.getOffsetDateTime("started_at").toString())
+                .put("updatedAt", m.getOffsetDateTime("updated_at").toString()).put("createdBy",
+                    m.getString("created_by")).put("resourceVersion", found.get().version())
+                .put("history", events);
+          }));
+    });
+  }
+
+  /** The rollout's state, waves with per-step counts, and overall counts. */
+  static JsonObject toJson(Rollout r) {
+    List<Map<Step, Integer>> perWave = new ArrayList<>();
+    r.waves().forEach(w -> perWave.add(new EnumMap<>(Step.class)));
+    Map<Step, Integer> total = new EnumMap<>(Step.class);
+    for (Member m : r.members().values()) {
+      perWave.get(m.wave()).merge(m.step(), 1, Integer::sum);
+      total.merge(m.step(), 1, Integer::sum);
+    }
+    JsonArray waves = new JsonArray();
+    for (Wave w : r.waves()) {
+      Map<Step, Integer> c = perWave.get(w.index());
+      waves.add(counts(c).put("name", w.name()).put("state", w.state().name())
+          .put("clusters", c.values().stream().mapToInt(Integer::intValue).sum())
+          .put("openedAt", w.openedAt() == null ? null : w.openedAt().toString())
+          .put("completedAt", w.completedAt() == null ? null : w.completedAt().toString()));
+    }
+    return new JsonObject().put("id", r.id()).put("subscription", r.subscription())
+        .put("targetVersion", r.targetVersion()).put("state", r.phase().name()).put("message", r.message())
+        .put("strategy", r.strategy().toJson()).put("waves", waves)
+        .put("counts", counts(total).put("clusters", r.members().size()));
+  }
+
+  private static JsonObject counts(Map<Step, Integer> c) {
+    return new JsonObject().put("pending", c.getOrDefault(Step.Pending, 0))
+        .put("progressing", c.getOrDefault(Step.Progressing, 0))
+        .put("succeeded", c.getOrDefault(Step.Succeeded, 0)).put("failed", c.getOrDefault(Step.Failed, 0))
+        .put("blocked", c.getOrDefault(Step.Blocked, 0)).put("rolledBack", c.getOrDefault(Step.RolledBack, 0));
+  }
+
+  /** Ids, newest first, filtered; the cursor is (startedAt, id) of the last one returned. */
+  Future<List<Row>> list(SqlClient conn, String subscription, String state, String afterId,
+      java.time.OffsetDateTime afterStarted, int limit) {
+    return conn.preparedQuery(LIST.replace("SELECT id", "SELECT id, started_at")).execute(Tuple.of(subscription,
+        state, afterId, afterStarted, limit)).map(rows -> {
+          List<Row> out = new ArrayList<>();
+          rows.forEach(out::add);
+          return out;
+        });
+  }
+
+  /** A rollout's clusters, optionally of one step, ordered by wave then name. */
+  static JsonArray clusters(Rollout r, String step) {
+    JsonArray out = new JsonArray();
+    for (Member m : r.members().values()) {
+      if (step != null && !m.step().name().equals(step)) {
+        continue;
+      }
+      out.add(new JsonObject().put("name", m.cluster()).put("wave", r.waves().get(m.wave()).name())
+          .put("state", m.step().name()).put("previousVersion", m.previousVersion())
+          .put("approvedVersion", m.approvedVersion())
+          .put("approvedAt", m.approvedAt() == null ? null : m.approvedAt().toString()).put("message", m.message()));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,222 @@
+package io.olmstead.controlplane.rollout;
+
+import io.olmstead.controlplane.rollout.RolloutModel.Member;
+import io.olmstead.controlplane.rollout.RolloutModel.Phase;
+import io.olmstead.controlplane.rollout.RolloutModel.Report;
+import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
+import io.olmstead.controlplane.rollout.RolloutModel.Step;
+import io.olmstead.controlplane.rollout.RolloutModel.Transition;
+import io.olmstead.controlplane.rollout.RolloutModel.Wave;
+import io.olmstead.controlplane.rollout.RolloutModel.WaveState;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** SQL of the rollout tables: load a rollout whole, write back what a step or command changed (one transaction). */
+final class RolloutStore {
+  private static final String ROLLOUT = "SELECT id, subscription, target_version, strategy, state, accepted_failures, "
+      + "promote_requested, message, version FROM rollouts WHERE id = $1";
+  private static final String WAVES = "SELECT idx, name, state, opened_at, soaking_since, completed_at "
+      + "FROM rollout_waves WHERE rollout_id = $1 ORDER BY idx";
+  private static final String MEMBERS = "SELECT cluster, wave, step, previous_version, approved_version, approved_at, "
+      + "message FROM rollout_clusters WHERE rollout_id = $1 ORDER BY wave, cluster";
+  private static final String REPORTS = "SELECT rc.cluster, c.status, s.installed_version, s.phase, s.message, "
+      + "EXISTS (SELECT 1 FROM jsonb_array_elements(s.conditions) e WHERE e->>'type' = 'Upgradeable' "
+      + "AND e->>'status' = 'False') AS blocked FROM rollout_clusters rc "
+      + "LEFT JOIN clusters c ON c.name = rc.cluster "
+      + "LEFT JOIN subscription_status s ON s.cluster = rc.cluster AND s.subscription = $2 "
+      + "WHERE rc.rollout_id = $1";
+  private static final String UPDATE_ROLLOUT = "UPDATE rollouts SET state = $3, accepted_failures = $4, "
+      + "promote_requested = $5, message = $6, updated_at = now(), version = version + 1 "
+      + "WHERE id = $1 AND version = $2";
+  private static final String UPDATE_WAVE = "UPDATE rollout_waves SET state = $3, opened_at = $4, soaking_since = $5, "
+      + "completed_at = $6 WHERE rollout_id = $1 AND idx = $2";
+  private static final String UPDATE_MEMBER = "UPDATE rollout_clusters SET step = $3, approved_version = $4, "
+      + "approved_at = $5, message = $6, updated_at = now() WHERE rollout_id = $1 AND cluster = $2";
+  private static final String UPSERT_APPROVAL = "INSERT INTO rollout_approvals (subscription, cluster, version, "
+      + "rollout_id) VALUES ($1, $2, $3, $4) ON CONFLICT (subscription, cluster) DO UPDATE SET version = "
+      + "EXCLUDED.version, rollout_id = EXCLUDED.rollout_id, updated_at = now() "
+      + "WHERE rollout_approvals.version IS DISTINCT FROM EXCLUDED.version";
+  private static final String HISTORY = "INSERT INTO rollout_history (rollout_id, kind, wave, cluster, message, actor) "
+      + "VALUES ($1, $2, $3, $4, $5, $6)";
+
+  /** A loaded rollout with the row version it was read at. */
+  record Loaded(Rollout rollout, long version) {
+  }
+
+  Future<Optional<Loaded>> load(SqlClient client, String id) {
+    return client.preparedQuery(ROLLOUT).execute(Tuple.of(id)).compose(rows -> {
+      if (rows.size() == 0) {
+        return Future.succeededFuture(Optional.empty());
+      }
+      Row r = rows.iterator().next();
+      return client.preparedQuery(WAVES).execute(Tuple.of(id)).compose(waveRows -> client.preparedQuery(MEMBERS)
+          .execute(Tuple.of(id)).map(memberRows -> {
+            List<Wave> waves = new ArrayList<>();
+            for (Row w : waveRows) {
+              waves.add(new Wave(w.getInteger("idx"), w.getString("name"), WaveState.valueOf(w.getString("state")),
+                  instant(w, "opened_at"), instant(w, "soaking_since"), instant(w, "completed_at")));
+            }
+            Map<String, Member> members = new LinkedHashMap<>();
+            for (Row m : memberRows) {
+              members.put(m.getString("cluster"), new Member(m.getString("cluster"), m.getInteger("wave"),
+                  Step.valueOf(m.getString("step")), m.getString("previous_version"),
+                  m.getString("approved_version"), instant(m, "approved_at"), m.getString("message")));
+            }
+            Rollout rollout = new Rollout(id, r.getString("subscription"), r.getString("target_version"),
+                RolloutStrategy.fromJson(r.getJsonObject("strategy")), Phase.valueOf(r.getString("state")), waves,
+                members, r.getInteger("accepted_failures"), r.getBoolean("promote_requested"),
+                r.getString("message"));
+            return Optional.of(new Loaded(rollout, r.getLong("version")));
+          }));
+    });
+  }
+
+  /** Each member's last report: connected or not, installed version, phase, and Upgradeable=False. */
+  Future<Map<String, Report>> reports(SqlClient client, Rollout rollout) {
+    return client.preparedQuery(REPORTS).execute(Tuple.of(rollout.id(), rollout.subscription())).map(rows -> {
+      Map<String, Report> out = new HashMap<>();
+      for (Row r : rows) {
+        out.put(r.getString("cluster"), new Report("connected".equals(r.getString("status")),
+            r.getString("installed_version"), r.getString("phase"), r.getString("message"),
+            Boolean.TRUE.equals(r.getBoolean("blocked"))));
+      }
+      return out;
+    });
+  }
+
+  /** Inserts a new rollout with its waves and members (Pending) and pins every member at its current version. */
+  Future<Void> insert(SqlConnection tx, Rollout r, List<String> fromVersions, String actor) {
+    Tuple row = Tuple.of(r.id(), r.subscription(), r.targetVersion(), fromVersions.toArray(String[]::new),
+        r.strategy().toJson(), r.phase().name(), actor);
+    List<Tuple> waves = new ArrayList<>();
+    for (Wave w : r.waves()) {
+      waves.add(Tuple.of(r.id(), w.index(), w.name(), w.state().name()));
+    }
+    List<Tuple> members = new ArrayList<>();
+    List<Tuple> pins = new ArrayList<>();
+    for (Member m : r.members().values()) {
+      members.add(Tuple.of(r.id(), m.cluster(), m.wave(), m.step().name(), m.previousVersion()));
+      if (m.previousVersion() != null) {
+        pins.add(Tuple.of(r.subscription(), m.cluster(), m.previousVersion(), r.id()));
+      }
+    }
+    Future<?> f = tx.preparedQuery("INSERT INTO rollouts (id, subscription, target_version, from_versions, strategy, "
+        + "state, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)").execute(row);
+    if (!waves.isEmpty()) {
+      f = f.compose(v -> tx.preparedQuery("INSERT INTO rollout_waves (rollout_id, idx, name, state) "
+          + "VALUES ($1, $2, $3, $4)").executeBatch(waves));
+    }
+    if (!members.isEmpty()) {
+      f = f.compose(v -> tx.preparedQuery("INSERT INTO rollout_clusters (rollout_id, cluster, wave, step, "
+          + "previous_version) VALUES ($1, $2, $3, $4, $5)").executeBatch(members));
+    }
+    if (!pins.isEmpty()) {
+      // a follow/range policy must not move clusters ahead of their wave: hold them where they are
+      f = f.compose(v -> tx.preparedQuery(UPSERT_APPROVAL).executeBatch(pins));
+    }
+    return f.compose(v -> history(tx, r.id(), List.of(new Transition("Created", null, null,
+        "target " + r.targetVersion() + ", " + r.waves().size() + " waves, " + r.members().size() + " clusters")),
+        actor));
+  }
+
+  /**
+   * Writes what changed from {@code before} to {@code after}, only if the rollout is still at {@code version}
+   * (false otherwise: someone else wrote first; nothing is written).
+   */
+  Future<Boolean> save(SqlConnection tx, Rollout before, long version, Rollout after, List<Transition> transitions,
+      String actor) {
+    return tx.preparedQuery(UPDATE_ROLLOUT).execute(Tuple.of(after.id(), version, after.phase().name(),
+        after.acceptedFailures(), after.promoteRequested(), after.message())).compose(updated -> {
+          if (updated.rowCount() != 1) {
+            return Future.succeededFuture(false);
+          }
+          List<Tuple> waves = new ArrayList<>();
+          for (int i = 0; i < after.waves().size(); i++) {
+            Wave w = after.waves().get(i);
+            if (!w.equals(before.waves().get(i))) {
+              waves.add(Tuple.of(after.id(), w.index(), w.state().name(), odt(w.openedAt()), odt(w.soakingSince()),
+                  odt(w.completedAt())));
+            }
+          }
+          List<Tuple> members = new ArrayList<>();
+          List<Tuple> approvals = new ArrayList<>();
+          for (Member m : after.members().values()) {
+            Member old = before.members().get(m.cluster());
+            if (!m.equals(old)) {
+              members.add(Tuple.of(after.id(), m.cluster(), m.step().name(), m.approvedVersion(),
+                  odt(m.approvedAt()), m.message()));
+              if (m.approvedVersion() != null && (old == null
+                  || !m.approvedVersion().equals(old.approvedVersion()))) {
+                approvals.add(Tuple.of(after.subscription(), m.cluster(), m.approvedVersion(), after.id()));
+              }
+            }
+          }
+          Future<?> f = Future.succeededFuture();
+          if (!waves.isEmpty()) {
+            f = f.compose(v -> tx.preparedQuery(UPDATE_WAVE).executeBatch(waves));
+          }
+          if (!members.isEmpty()) {
+            f = f.compose(v -> tx.preparedQuery(UPDATE_MEMBER).executeBatch(members));
+          }
+          if (!approvals.isEmpty()) {
+            f = f.compose(v -> tx.preparedQuery(UPSERT_APPROVAL).executeBatch(approvals));
+          }
+          return f.compose(v -> history(tx, after.id(), transitions, actor)).map(true);
+        });
+  }
+
+  Future<Void> history(SqlConnection tx, String id, List<Transition> transitions, String actor) {
+    if (transitions.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<Tuple> rows = new ArrayList<>();
+    for (Transition t : transitions) {
+      rows.add(Tuple.of(id, t.kind(), t.wave(), t.cluster(), t.message(), actor));
+    }
+    // the NOTIFY is delivered at commit, to every replica's event stream
+    return tx.preparedQuery(HISTORY).executeBatch(rows)
+        .compose(v -> tx.preparedQuery("SELECT pg_notify('olmstead_rollout_changes', $1)").execute(Tuple.of(id)))
+        .mapEmpty();
+  }
+
+  /** Ids of the rollouts the engine must step. */
+  Future<List<String>> active(SqlClient client) {
+    return client.query("SELECT id FROM rollouts WHERE state IN ('Progressing', 'Paused') ORDER BY started_at")
+        .execute().map(rows -> {
+          List<String> out = new ArrayList<>();
+          rows.forEach(r -> out.add(r.getString("id")));
+          return out;
+        });
+  }
+
+  /** Transition kinds and clusters, bounded, for the audit entry of a step. */
+  static JsonArray summary(List<Transition> transitions) {
+    JsonArray out = new JsonArray();
+    for (Transition t : transitions.subList(0, Math.min(50, transitions.size()))) {
+      out.add(t.kind() + (t.wave() == null ? "" : " " + t.wave()) + (t.cluster() == null ? "" : " " + t.cluster()));
+    }
+    return out;
+  }
+
+  private static Instant instant(Row row, String column) {
+    OffsetDateTime t = row.getOffsetDateTime(column);
+    return t == null ? null : t.toInstant();
+  }
+
+  private static OffsetDateTime odt(Instant i) {
+    return i == null ? null : i.atOffset(ZoneOffset.UTC);
+  }
+}

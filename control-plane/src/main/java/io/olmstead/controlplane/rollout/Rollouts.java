@@ -1,0 +1,40 @@
+package io.olmstead.controlplane.rollout;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+
+/** The rollout component as the control plane wires it: its REST module, its event stream and its engine. */
+public final class Rollouts {
+  /** How often the engine steps active rollouts. */
+  static final long TICK_MILLIS = 500;
+
+  private final RolloutEvents events;
+  private final RolloutEngine engine;
+  private final RolloutsModule module;
+
+  public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry) {
+    this.events = new RolloutEvents(vertx, connectOptions);
+    this.engine = new RolloutEngine(vertx, pool, connectOptions, new RolloutMetrics(registry), TICK_MILLIS);
+    this.module = new RolloutsModule(events);
+  }
+
+  public RolloutsModule module() {
+    return module;
+  }
+
+  public RolloutEngine engine() {
+    return engine;
+  }
+
+  /** Listens for changes and starts the engine's timer (it steps only while holding the advisory lock). */
+  public Future<Void> start() {
+    return events.start().onSuccess(v -> engine.start());
+  }
+
+  public Future<Void> close() {
+    return engine.close().eventually(events::close);
+  }
+}

@@ -1,0 +1,144 @@
+package io.olmstead.controlplane.rollout;
+
+import io.olmstead.controlplane.http.ApiContext;
+import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.http.ApiModule;
+import io.olmstead.controlplane.http.ApiRequest;
+import io.olmstead.controlplane.http.Cursors;
+import io.olmstead.controlplane.http.Reply;
+import io.olmstead.controlplane.rollout.RolloutModel.StepResult;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.sqlclient.Row;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import java.util.UUID;
+
+/** {@code /rollouts} (create, preview, read, operator commands) and {@code /events} (Server-Sent Events). */
+public final class RolloutsModule implements ApiModule {
+  private final RolloutEvents events;
+  private final RolloutStore store = new RolloutStore();
+  private final RolloutQueries queries = new RolloutQueries();
+  private final RolloutPlanning planning = new RolloutPlanning();
+  private ApiContext context;
+
+  public RolloutsModule(RolloutEvents events) {
+    this.events = events;
+  }
+
+  @Override
+  public void register(RouterBuilder builder, ApiContext ctx) {
+    this.context = ctx;
+    ApiModule.bind(builder, "createRollout", this::create);
+    ApiModule.bind(builder, "previewRollout", this::preview);
+    ApiModule.bind(builder, "listRollouts", this::list);
+    ApiModule.bind(builder, "getRollout", this::get);
+    ApiModule.bind(builder, "listRolloutClusters", this::clusters);
+    for (String command : new String[] {"pause", "resume", "abort", "rollback", "promote"}) {
+      ApiModule.bind(builder, command + "Rollout", r -> command(r, command));
+    }
+    ApiModule.route(builder, "streamEvents").addHandler(rc -> events.follow(rc.response()));
+  }
+
+  private Future<Reply> create(ApiRequest request) {
+    RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
+    String id = "ro-" + UUID.randomUUID().toString().substring(0, 13);
+    return context.tx().audited(request.audit("rollout.create", "rollouts/" + id), conn -> planning.plan(conn, body)
+        .compose(plan -> {
+          if (!plan.unreachable().isEmpty()) {
+            JsonArray errors = new JsonArray();
+            plan.unreachable().forEach(c -> errors.add(new JsonObject().put("field", "targetVersion")
+                .put("message", plan.excluded().get(c) + " (cluster " + c + ")")));
+            throw ApiException.validationFailed("targetVersion " + body.targetVersion() + " cannot be reached from "
+                + "what " + plan.unreachable().size() + " clusters run", errors);
+          }
+          if (plan.waves().isEmpty()) {
+            throw ApiException.validationFailed("no cluster can take part in this rollout", new JsonArray());
+          }
+          RolloutModel.Rollout rollout = RolloutMachine.initial(id, body.subscription(), body.targetVersion(),
+              body.strategy(), plan.waves(), plan.versions());
+          return store.insert(conn, rollout, plan.fromVersions(), request.principal().actor()).map(rollout);
+        }), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion()))
+        .compose(r -> context.tx().read(conn -> queries.get(conn, r.id())))
+        .map(json -> new Reply(201, json, Map.of("Location", "/api/v1/rollouts/" + id)));
+  }
+
+  private Future<Reply> preview(ApiRequest request) {
+    RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
+    return context.tx().read(conn -> planning.plan(conn, body)).map(plan -> Reply.ok(plan.toJson()
+        .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())));
+  }
+
+  private Future<Reply> list(ApiRequest request) {
+    String subscription = request.query("subscription").orElse(null);
+    String state = request.query("state").orElse(null);
+    JsonArray cursor = request.cursor().map(c -> Cursors.decode(c, 2)).orElse(null);
+    String afterId = cursor == null ? null : cursor.getString(1);
+    OffsetDateTime afterStarted = cursor == null ? null : OffsetDateTime.parse(cursor.getString(0));
+    int limit = request.limit();
+    return context.tx().read(conn -> queries.list(conn, subscription, state, afterId, afterStarted, limit + 1)
+        .compose(rows -> {
+          Future<JsonArray> items = Future.succeededFuture(new JsonArray());
+          for (Row row : rows.subList(0, Math.min(limit, rows.size()))) {
+            String id = row.getString("id");
+            items = items.compose(arr -> store.load(conn, id).map(found -> {
+              found.ifPresent(l -> arr.add(RolloutQueries.toJson(l.rollout())));
+              return arr;
+            }));
+          }
+          return items.map(arr -> {
+            JsonObject page = new JsonObject().put("items", arr);
+            if (rows.size() > limit) {
+              Row last = rows.get(limit - 1);
+              page.put("nextCursor", Cursors.encode(new JsonArray().add(last.getOffsetDateTime("started_at")
+                  .toString()).add(last.getString("id"))));
+            }
+            return Reply.ok(page);
+          });
+        }));
+  }
+
+  private Future<Reply> get(ApiRequest request) {
+    String id = request.path("id");
+    return context.tx().read(conn -> queries.get(conn, id)).map(json -> {
+      if (json == null) {
+        throw ApiException.notFound("rollout " + id + " does not exist");
+      }
+      return Reply.ok(json);
+    });
+  }
+
+  private Future<Reply> clusters(ApiRequest request) {
+    String id = request.path("id");
+    String step = request.query("state").orElse(null);
+    return context.tx().read(conn -> store.load(conn, id)).map(found -> Reply.ok(new JsonObject().put("items",
+        RolloutQueries.clusters(found.orElseThrow(() -> ApiException.notFound("rollout " + id + " does not exist"))
+            .rollout(), step))));
+  }
+
+  private Future<Reply> command(ApiRequest request, String command) {
+    String id = request.path("id");
+    String actor = request.principal().actor();
+    return context.tx().audited(request.audit("rollout." + command, "rollouts/" + id), conn -> store.load(conn, id)
+        .compose(found -> {
+          RolloutStore.Loaded loaded = found.orElseThrow(() -> ApiException.notFound("rollout " + id
+              + " does not exist"));
+          StepResult result;
+          try {
+            result = RolloutMachine.command(loaded.rollout(), command, actor);
+          } catch (IllegalStateException e) {
+            throw ApiException.conflict(e.getMessage());
+          }
+          return store.save(conn, loaded.rollout(), loaded.version(), result.rollout(), result.transitions(), actor)
+              .map(saved -> {
+                if (!saved) {
+                  throw ApiException.conflict("rollout " + id + " changed meanwhile; retry");
+                }
+                return result.rollout();
+              });
+        }), r -> new JsonObject().put("state", r.phase().name()))
+        .compose(r -> context.tx().read(conn -> queries.get(conn, id))).map(Reply::ok);
+  }
+}
