@@ -94,6 +94,21 @@ class InstallAndUpgradeIT {
     assertThat(sim.label(depCondition, ManagedLabels.DEPENDENCY_OF)).isEqualTo("topology");
   }
 
+  @Test
+  void appliesTheSubscriptionConfigAndOlmValuesToTheOperatorDeployment() throws Exception {
+    com.fasterxml.jackson.databind.JsonNode config = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+        "{\"env\":[{\"name\":\"LOG_LEVEL\",\"value\":\"debug\"}],\"nodeSelector\":{\"pool\":\"ops\"}}");
+    DesiredSubscription base = etcd("0.9.2");
+    sim.desire(new DesiredSubscription(base.name(), base.catalog(), null, base.packageName(), base.channel(),
+        base.namespace(), List.of(), null, null, "0.9.2", config, false, 1, null));
+    awaitSucceeded("etcd", "etcdoperator.v0.9.2");
+    JsonNode deployment = sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator").orElseThrow();
+    JsonNode pod = deployment.path("spec").path("template");
+    assertThat(pod.path("spec").path("nodeSelector").path("pool").asText()).isEqualTo("ops");
+    assertThat(pod.path("spec").path("containers").get(0).path("env").toString()).contains("LOG_LEVEL").contains("debug");
+    assertThat(pod.path("metadata").path("annotations").path("olm.targetNamespaces").asText()).isEqualTo("etcd-ns");
+  }
+
   private void awaitSucceeded(String sub, String bundle) {
     await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
       SubscriptionStatus s = sim.sink.latest(sub).orElseThrow();
