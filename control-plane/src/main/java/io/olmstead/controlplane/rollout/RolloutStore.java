@@ -32,7 +32,10 @@ final class RolloutStore {
       + "FROM rollout_waves WHERE rollout_id = $1 ORDER BY idx";
   private static final String MEMBERS = "SELECT cluster, wave, step, previous_version, approved_version, approved_at, "
       + "message FROM rollout_clusters WHERE rollout_id = $1 ORDER BY wave, cluster";
-  private static final String REPORTS = "SELECT rc.cluster, c.status, s.installed_version, s.phase, s.message, "
+  // a phase about another target (a report from before the approval) says nothing about this rollout's step
+  private static final String REPORTS = "SELECT rc.cluster, c.status, s.installed_version, CASE WHEN "
+      + "s.target_version IS DISTINCT FROM rc.approved_version AND s.installed_version IS DISTINCT FROM "
+      + "rc.approved_version THEN NULL ELSE s.phase END AS phase, s.message, "
       + "EXISTS (SELECT 1 FROM jsonb_array_elements(s.conditions) e WHERE e->>'type' = 'Upgradeable' "
       + "AND e->>'status' = 'False') AS blocked FROM rollout_clusters rc "
       + "LEFT JOIN clusters c ON c.name = rc.cluster "

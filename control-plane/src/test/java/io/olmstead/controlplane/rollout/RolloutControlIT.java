@@ -1,0 +1,163 @@
+package io.olmstead.controlplane.rollout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.olmstead.agent.hollow.HollowFleet;
+import io.olmstead.controlplane.ControlPlane;
+import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.testsupport.TestControlPlane;
+import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Failure budgets, rollback, pause/resume/promote/abort, with hollow agents and real PostgreSQL. */
+class RolloutControlIT {
+  private static DatabaseSettings db;
+  private static RolloutFixtures fx;
+  private static Vertx vertx;
+  private static ControlPlane cp;
+  private static int port;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    db = TestDatabase.create(RolloutControlIT.class);
+    vertx = Vertx.vertx();
+    ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(Map.of(), "127.0.0.1").withPort(0)
+        .withDatabase(db).withAdminToken(TestControlPlane.ADMIN_TOKEN);
+    cp = ControlPlane.start(config).toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
+    port = cp.port();
+    fx = new RolloutFixtures(db);
+    fx.catalog();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    cp.close();
+    vertx.close();
+  }
+
+  private static HollowFleet fleet(String prefix, int count, String labelsJson, double failureRate) {
+    String token = fx.enrollmentToken(count, labelsJson);
+    return HollowFleet.start(vertx, new HollowFleet.Settings(count, URI.create("http://127.0.0.1:" + port), token,
+        prefix, Duration.ofMillis(300), failureRate, Map.of(), null, 0));
+  }
+
+  private static long installed(String subscription, String version) {
+    return fx.count("SELECT count(*) FROM subscription_status WHERE subscription = ? AND installed_version = ? "
+        + "AND phase = 'Succeeded'", subscription, version);
+  }
+
+  private static JsonObject rollout(String id) throws Exception {
+    return new JsonObject(RolloutIT.call(port, "GET", "/rollouts/" + id, null).body());
+  }
+
+  private static long approved(String id) {
+    return fx.count("SELECT count(*) FROM rollout_clusters WHERE rollout_id = ? AND approved_version = '0.9.4'",
+        id);
+  }
+
+  private static String create(String body) throws Exception {
+    HttpResponse<String> created = RolloutIT.call(port, "POST", "/rollouts", body);
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    return new JsonObject(created.body()).getString("id");
+  }
+
+  @Test
+  void failuresBeyondTheBudgetRollTheApprovedClustersBack() throws Exception {
+    fx.subscription("rb", "fleet=rb", "0.9.2");
+    HollowFleet good = fleet("rb-good-", 6, "{\"fleet\":\"rb\",\"ring\":\"0\"}", 0.0);
+    HollowFleet bad = fleet("rb-bad-", 2, "{\"fleet\":\"rb\",\"ring\":\"1\"}", 1.0);
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> installed("rb", "0.9.2") == 6
+          && fx.count("SELECT count(*) FROM subscription_status WHERE subscription = 'rb'") == 8);
+      String id = create("{\"subscription\":\"rb\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":6,"
+          + "\"order\":[\"ring\"],\"onFailure\":\"rollback\",\"progressDeadlineSeconds\":20}}");
+      await().atMost(Duration.ofSeconds(30)).until(() -> "RolledBack".equals(rollout(id).getString("state")));
+      JsonObject done = rollout(id);
+      assertThat(done.getJsonObject("counts").getInteger("failed")).isEqualTo(2);
+      assertThat(done.getJsonObject("counts").getInteger("rolledBack")).isEqualTo(6);
+      assertThat(done.getString("message")).contains("exceed the budget");
+      // the agents go back to what they ran before
+      await().atMost(Duration.ofSeconds(20)).until(() -> installed("rb", "0.9.2") == 6);
+      assertThat(fx.count("SELECT count(*) FROM rollout_approvals WHERE subscription = 'rb' AND version = '0.9.2'"))
+          .isEqualTo(6);
+      HttpResponse<String> failed = RolloutIT.call(port, "GET", "/rollouts/" + id + "/clusters?state=Failed", null);
+      assertThat(new JsonObject(failed.body()).getJsonArray("items")).hasSize(2);
+    } finally {
+      good.close();
+      bad.close();
+    }
+  }
+
+  @Test
+  void failuresBeyondTheBudgetPauseAndAnOperatorResumesAcceptingThem() throws Exception {
+    fx.subscription("pf", "fleet=pf", "0.9.2");
+    HollowFleet good = fleet("pf-good-", 3, "{\"fleet\":\"pf\",\"ring\":\"1\"}", 0.0);
+    HollowFleet bad = fleet("pf-bad-", 1, "{\"fleet\":\"pf\",\"ring\":\"0\"}", 1.0);
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> installed("pf", "0.9.2") == 3
+          && fx.count("SELECT count(*) FROM subscription_status WHERE subscription = 'pf'") == 4);
+      String id = create("{\"subscription\":\"pf\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"canary\":"
+          + "{\"count\":1},\"batchSize\":3,\"order\":[\"ring\"],\"progressDeadlineSeconds\":20}}");
+      await().atMost(Duration.ofSeconds(20)).until(() -> "Paused".equals(rollout(id).getString("state")));
+      assertThat(approved(id)).isEqualTo(1);
+      HttpResponse<String> resumed = RolloutIT.call(port, "POST", "/rollouts/" + id + "/resume", null);
+      assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
+      await().atMost(Duration.ofSeconds(30)).until(() -> "Succeeded".equals(rollout(id).getString("state")));
+      assertThat(installed("pf", "0.9.4")).isEqualTo(3);
+    } finally {
+      good.close();
+      bad.close();
+    }
+  }
+
+  @Test
+  void pauseStopsApprovalsResumeAndPromoteContinueAbortEndsIt() throws Exception {
+    fx.subscription("pz", "fleet=pz", "0.9.2");
+    HollowFleet agents = fleet("pz-", 4, "{\"fleet\":\"pz\"}", 0.0);
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> installed("pz", "0.9.2") == 4);
+      String id = create("{\"subscription\":\"pz\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":1,"
+          + "\"soakSeconds\":2}}");
+      assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/pause", null).statusCode()).isEqualTo(200);
+      long before = approved(id);
+      Thread.sleep(4000); // longer than a wave and its soak: a running rollout would have approved more
+      assertThat(approved(id)).isEqualTo(before).isLessThanOrEqualTo(1);
+      assertThat(rollout(id).getString("state")).isEqualTo("Paused");
+      assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/pause", null).statusCode()).isEqualTo(409);
+      assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/resume", null).statusCode()).isEqualTo(200);
+      await().atMost(Duration.ofSeconds(20)).until(() -> approved(id) >= 2);
+      assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/promote", null).statusCode()).isEqualTo(200);
+      long promoted = approved(id);
+      await().atMost(Duration.ofSeconds(10)).until(() -> approved(id) > promoted || approved(id) == 4);
+      assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/abort", null).statusCode()).isEqualTo(200);
+      long atAbort = approved(id);
+      assertThat(rollout(id).getString("state")).isEqualTo("Aborted");
+      Thread.sleep(1500);
+      assertThat(approved(id)).isEqualTo(atAbort);
+      assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/resume", null).statusCode()).isEqualTo(409);
+      assertThat(fx.count("SELECT count(*) FROM audit_log WHERE action IN ('rollout.pause', 'rollout.resume', "
+          + "'rollout.promote', 'rollout.abort') AND resource = ? AND outcome = 'success'", "rollouts/" + id))
+          .isEqualTo(4);
+      // a new rollout for the subscription is allowed once this one ended
+      HttpResponse<String> next = RolloutIT.call(port, "POST", "/rollouts/preview", "{\"subscription\":\"pz\","
+          + "\"targetVersion\":\"0.9.4\"}");
+      assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
+      HttpResponse<String> unreachable = RolloutIT.call(port, "POST", "/rollouts", "{\"subscription\":\"pz\","
+          + "\"targetVersion\":\"9.9.9\"}");
+      assertThat(unreachable.statusCode()).as(unreachable.body()).isEqualTo(422);
+    } finally {
+      agents.close();
+    }
+  }
+}
