@@ -26,12 +26,15 @@ public final class RolloutEngine {
   /** The advisory lock key (an arbitrary constant: "olmsroll"). */
   static final long LOCK_KEY = 0x6f6c6d73726f6c6cL;
   static final String ACTOR = "system:rollout-engine";
+  static final int JOIN_EVERY_TICKS = 6;
   private static final Logger LOG = LoggerFactory.getLogger(RolloutEngine.class);
 
   private final Vertx vertx;
   private final Pool pool;
   private final PgConnectOptions connectOptions;
   private final RolloutStore store = new RolloutStore();
+  private final RolloutJoiners joiners;
+  private long ticks;
   private final RolloutMetrics metrics;
   private final long tickMillis;
   private final Supplier<Instant> clock;
@@ -47,6 +50,7 @@ public final class RolloutEngine {
     this.connectOptions = connectOptions;
     this.metrics = metrics;
     this.tickMillis = tickMillis;
+    this.joiners = new RolloutJoiners(pool, store);
     this.clock = () -> Instant.now().truncatedTo(ChronoUnit.MICROS);
   }
 
@@ -101,10 +105,12 @@ public final class RolloutEngine {
   }
 
   private Future<Void> stepAll() {
+    // newcomers need a scan of the fleet: look for them every few seconds, not on every tick
+    boolean admit = ticks++ % JOIN_EVERY_TICKS == 0;
     return store.active(pool).compose(ids -> {
       Future<Void> chain = Future.succeededFuture();
       for (String id : ids) {
-        chain = chain.compose(v -> stepOne(id).recover(e -> {
+        chain = chain.compose(v -> stepOne(id, admit).recover(e -> {
           LOG.warn("rollout {} not stepped: {}", id, e.toString());
           return Future.succeededFuture();
         }));
@@ -114,14 +120,15 @@ public final class RolloutEngine {
   }
 
   /** Loads, steps and saves one rollout. */
-  Future<Void> stepOne(String id) {
+  Future<Void> stepOne(String id, boolean admit) {
     long started = System.nanoTime();
     return store.load(pool, id).compose(found -> {
       if (found.isEmpty()) {
         return Future.succeededFuture();
       }
       Rollout before = found.get().rollout();
-      return store.reports(pool, before).compose(reports -> {
+      Future<Void> joined = admit ? joiners.admit(before) : Future.succeededFuture();
+      return joined.compose(j -> store.reports(pool, before)).compose(reports -> {
         StepResult result = RolloutMachine.step(before, reports, clock.get());
         metrics.observed(result.rollout());
         if (!result.changed()) {

@@ -121,24 +121,33 @@ public final class RolloutsModule implements ApiModule {
   private Future<Reply> command(ApiRequest request, String command) {
     String id = request.path("id");
     String actor = request.principal().actor();
-    return context.tx().audited(request.audit("rollout." + command, "rollouts/" + id), conn -> store.load(conn, id)
-        .compose(found -> {
-          RolloutStore.Loaded loaded = found.orElseThrow(() -> ApiException.notFound("rollout " + id
-              + " does not exist"));
-          StepResult result;
-          try {
-            result = RolloutMachine.command(loaded.rollout(), command, actor);
-          } catch (IllegalStateException e) {
-            throw ApiException.conflict(e.getMessage());
-          }
-          return store.save(conn, loaded.rollout(), loaded.version(), result.rollout(), result.transitions(), actor)
-              .map(saved -> {
-                if (!saved) {
-                  throw ApiException.conflict("rollout " + id + " changed meanwhile; retry");
-                }
-                return result.rollout();
-              });
-        }), r -> new JsonObject().put("state", r.phase().name()))
+    return context.tx().audited(request.audit("rollout." + command, "rollouts/" + id),
+            conn -> apply(conn, id, command, actor, 5), r -> new JsonObject().put("state", r.phase().name()))
         .compose(r -> context.tx().read(conn -> queries.get(conn, id))).map(Reply::ok);
+  }
+
+  /** Applies a command; when the engine wrote in between, reads again (each statement sees the latest commit). */
+  private Future<RolloutModel.Rollout> apply(io.vertx.sqlclient.SqlConnection conn, String id, String command,
+      String actor, int attempts) {
+    return store.load(conn, id).compose(found -> {
+      RolloutStore.Loaded loaded = found.orElseThrow(() -> ApiException.notFound("rollout " + id
+          + " does not exist"));
+      StepResult result;
+      try {
+        result = RolloutMachine.command(loaded.rollout(), command, actor);
+      } catch (IllegalStateException e) {
+        throw ApiException.conflict(e.getMessage());
+      }
+      return store.save(conn, loaded.rollout(), loaded.version(), result.rollout(), result.transitions(), actor)
+          .compose(saved -> {
+            if (saved) {
+              return Future.succeededFuture(result.rollout());
+            }
+            if (attempts <= 1) {
+              return Future.failedFuture(ApiException.conflict("rollout " + id + " keeps changing; retry"));
+            }
+            return apply(conn, id, command, actor, attempts - 1);
+          });
+    });
   }
 }

@@ -135,6 +135,19 @@ class RolloutControlIT {
       assertThat(approved(id)).isEqualTo(before).isLessThanOrEqualTo(1);
       assertThat(rollout(id).getString("state")).isEqualTo("Paused");
       assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/pause", null).statusCode()).isEqualTo(409);
+      // a cluster joining the placement mid-rollout gets the last completed wave's version (none yet: 0.9.2)
+      HollowFleet late = fleet("pz-late-", 1, "{\"fleet\":\"pz\"}", 0.0);
+      try {
+        await().atMost(Duration.ofSeconds(20)).until(() -> fx.count("SELECT count(*) FROM subscription_status "
+            + "WHERE cluster = 'pz-late-0001' AND installed_version = '0.9.2' AND phase = 'Succeeded'") == 1);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(fx.query("SELECT version FROM "
+            + "rollout_approvals WHERE cluster = 'pz-late-0001'")).extracting(r -> r.get("version"))
+            .containsExactly("0.9.2"));
+        assertThat(fx.count("SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'ClusterJoined'",
+            id)).isEqualTo(1);
+      } finally {
+        late.close();
+      }
       assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/resume", null).statusCode()).isEqualTo(200);
       await().atMost(Duration.ofSeconds(20)).until(() -> approved(id) >= 2);
       assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/promote", null).statusCode()).isEqualTo(200);

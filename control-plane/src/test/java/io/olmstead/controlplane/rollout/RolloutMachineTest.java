@@ -213,4 +213,14 @@ class RolloutMachineTest {
     assertThat(s.rollout().phase()).isEqualTo(Phase.Progressing);
     assertThat(approved(s.rollout())).containsExactly("c0", "c1");
   }
+
+  @Test
+  void newcomersGetTheStartVersionUntilAWaveSucceedsThenTheTarget() {
+    Rollout r = rollout(4, "{\"batchSize\":2}");
+    assertThat(RolloutJoiners.versionForNewcomers(r)).contains("1.0.0");
+    r = RolloutMachine.step(r, reports, T0).rollout();
+    upgraded("c0", "c1");
+    r = RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout();
+    assertThat(RolloutJoiners.versionForNewcomers(r)).contains("2.0.0");
+  }
 }
