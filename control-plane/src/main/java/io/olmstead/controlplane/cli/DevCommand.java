@@ -1,23 +1,37 @@
 package io.olmstead.controlplane.cli;
 
+import io.olmstead.agent.k8s.ResourceException;
+import io.olmstead.agent.sim.SimulatedCluster;
 import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.dev.DemoCatalog;
+import io.olmstead.controlplane.dev.DevSimulation;
 import io.olmstead.controlplane.store.EmbeddedDatabase;
 import io.olmstead.controlplane.store.StartupException;
+import io.vertx.core.Future;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Dev mode: an embedded PostgreSQL in a data directory that survives restarts, migrations, and the server. */
+/**
+ * Dev mode: an embedded PostgreSQL in a data directory that survives restarts, migrations, the server, the demo
+ * catalog, and with {@code --simulate N} N simulated clusters in the same process.
+ */
 @Command(name = "dev", mixinStandardHelpOptions = true,
     description = "Run the control plane on an embedded PostgreSQL (no setup needed).")
 public final class DevCommand implements Callable<Integer> {
@@ -41,6 +55,15 @@ public final class DevCommand implements Callable<Integer> {
       description = "Admin API token to accept; else one is generated at first start and printed once.")
   String adminToken;
 
+  @Option(names = "--simulate", paramLabel = "N", defaultValue = "0",
+      description = "Also start N SIMULATED clusters (sim-01...; real agents on in-memory Kubernetes APIs) in this "
+          + "process, at most " + DevSimulation.MAX_CLUSTERS + ".")
+  int simulate;
+
+  @Option(names = "--simulate-fail", paramLabel = "NAMES", split = ",",
+      description = "Simulated clusters whose Deployments fail (e.g. sim-03,sim-07).")
+  List<String> simulateFail = new ArrayList<>();
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -53,6 +76,7 @@ public final class DevCommand implements Callable<Integer> {
     if (port < 0 || port > 65535) {
       throw new ConfigException("--port", "'" + port + "' is not a port number (0-65535)");
     }
+    DevSimulation.check(simulate, simulateFail);
     Path dir = dataDir != null ? dataDir : Paths.get(System.getProperty("user.home"), ".olmstead", "dev");
     if (fresh) {
       wipe(dir);
@@ -69,16 +93,47 @@ public final class DevCommand implements Callable<Integer> {
       throw e;
     }
     String url = "http://" + ("0.0.0.0".equals(bindHost) ? "127.0.0.1" : bindHost) + ":" + controlPlane.port();
+    DevSimulation simulation;
+    try {
+      await(DemoCatalog.ensureLoaded(controlPlane.vertx(), controlPlane.pool()));
+      simulation = simulate == 0 ? null : DevSimulation.start(controlPlane.vertx(), controlPlane.pool(),
+          URI.create(url), simulate, simulateFail, DevSimulation.DEFAULT_ROLLOUT_DELAY);
+    } catch (ResourceException | RuntimeException e) {
+      controlPlane.close();
+      closeQuietly(database);
+      throw new StartupException("dev mode: " + e.getMessage(), e);
+    }
     String token = controlPlane.generatedAdminToken().orElse(adminToken != null ? adminToken
         : "<the admin token printed at first start; restart with --admin-token T or --fresh for a new one>");
     spec.commandLine().getOut().println("Olmstead dev control plane ready at " + url + " (data in " + dir
         + "); use the API with: curl -H 'Authorization: Bearer " + token + "' " + url + "/api/v1/clusters");
+    if (simulation != null) {
+      spec.commandLine().getOut().println("SIMULATION: " + simulate + " simulated clusters (" + SimulatedCluster.nameFor(1)
+          + (simulate > 1 ? ".." + SimulatedCluster.nameFor(simulate) : "") + ", labels env=dev and region) run in this "
+          + "process on in-memory Kubernetes APIs; try subscribing package olmstead-demo-operator of catalog demo");
+    }
     spec.commandLine().getOut().flush();
     Foreground.awaitShutdown(() -> {
+      if (simulation != null) {
+        simulation.close();
+      }
       controlPlane.close();
       closeQuietly(database);
     });
     return 0;
+  }
+
+  private static <T> T await(Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("timed out loading the demo catalog", e);
+    }
   }
 
   private static void wipe(Path dir) {

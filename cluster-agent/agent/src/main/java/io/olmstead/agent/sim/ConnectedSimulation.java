@@ -13,6 +13,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * SIMULATION for {@code dev --simulate N}: N {@link SimulatedCluster}s, each with its own channel client enrolled
@@ -20,10 +22,18 @@ import java.util.List;
  * state, approvals and catalogs come over the real protocol, statuses go back the same way.
  */
 public final class ConnectedSimulation implements AutoCloseable {
+  /** The facts every simulated cluster reports: the version string and the mode both say simulation. */
+  public static final Facts FACTS = new Facts("v1.31.0-simulated", null, 1, "simulated");
+
+  private final Vertx vertx;
   private final List<SimulatedCluster> clusters;
   private final List<ChannelClient> channels;
+  private final List<ChannelBridge> bridges = new ArrayList<>();
+  private final List<ChannelOptions> options = new ArrayList<>();
+  private final List<CredentialStorage> credentials = new ArrayList<>();
 
-  private ConnectedSimulation(List<SimulatedCluster> clusters, List<ChannelClient> channels) {
+  private ConnectedSimulation(Vertx vertx, List<SimulatedCluster> clusters, List<ChannelClient> channels) {
+    this.vertx = vertx;
     this.clusters = clusters;
     this.channels = channels;
   }
@@ -34,34 +44,73 @@ public final class ConnectedSimulation implements AutoCloseable {
    */
   public static ConnectedSimulation start(Vertx vertx, URI controlPlane, String enrollmentToken, int count,
                                           List<String> failing, Duration rolloutDelay) throws ResourceException {
-    List<SimulatedCluster> clusters = new ArrayList<>();
-    List<ChannelClient> channels = new ArrayList<>();
+    return start(vertx, controlPlane, name -> enrollmentToken, count, failing, rolloutDelay);
+  }
+
+  /**
+   * As {@link #start(Vertx, URI, String, int, List, Duration)} with one enrollment token per cluster name (a token
+   * bound to the name lets a restarted dev control plane re-enroll clusters it already knows).
+   */
+  public static ConnectedSimulation start(Vertx vertx, URI controlPlane, Function<String, String> tokenFor, int count,
+                                          List<String> failing, Duration rolloutDelay) throws ResourceException {
+    ConnectedSimulation sim = new ConnectedSimulation(vertx, new ArrayList<>(), new ArrayList<>());
     try {
       for (int i = 1; i <= count; i++) {
         String name = SimulatedCluster.nameFor(i);
-        CredentialStorage credentials = CredentialStorage.inMemory();
+        CredentialStorage stored = CredentialStorage.inMemory();
         ChannelBridge bridge = new ChannelBridge();
         SimulatedCluster cluster = SimulatedCluster.start(i, failing.contains(name),
-            new ControlPlaneCatalogs(controlPlane, credentials), bridge, rolloutDelay, ReconcilerOptions.defaults());
-        clusters.add(cluster);
-        ChannelOptions options = ChannelOptions.of(controlPlane, name, enrollmentToken)
+            new ControlPlaneCatalogs(controlPlane, stored), bridge, rolloutDelay, ReconcilerOptions.defaults());
+        sim.clusters.add(cluster);
+        ChannelOptions channelOptions = ChannelOptions.of(controlPlane, name, tokenFor.apply(name))
             .withLabels(cluster.labels())
-            .withFacts(new Facts("v1.31.0-simulated", null, 1, "simulated"));
-        ChannelClient channel = new ChannelClient(vertx, vertx.createHttpClient(), vertx.createWebSocketClient(), options,
-            credentials, bridge);
-        bridge.bind(cluster.agent(), channel);
-        channels.add(channel);
-        channel.start();
+            .withFacts(FACTS);
+        sim.bridges.add(bridge);
+        sim.options.add(channelOptions);
+        sim.credentials.add(stored);
+        sim.channels.add(sim.connect(sim.clusters.size() - 1));
       }
-      return new ConnectedSimulation(clusters, channels);
+      return sim;
     } catch (ResourceException | RuntimeException e) {
-      new ConnectedSimulation(clusters, channels).close();
+      sim.close();
       throw e;
     }
   }
 
+  private ChannelClient connect(int index) {
+    ChannelClient channel = new ChannelClient(vertx, vertx.createHttpClient(), vertx.createWebSocketClient(),
+        options.get(index), credentials.get(index), bridges.get(index));
+    bridges.get(index).bind(clusters.get(index).agent(), channel);
+    channel.start();
+    return channel;
+  }
+
+  /**
+   * Restarts the agent of cluster {@code name} as a process restart would: its channel closes, a fresh reconcile loop
+   * starts against the same API server and reconnects with the stored credential.
+   */
+  public synchronized void restartAgent(String name) throws ResourceException {
+    for (int i = 0; i < clusters.size(); i++) {
+      if (clusters.get(i).name().equals(name)) {
+        try {
+          channels.get(i).stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          // the old connection is gone either way; the control plane notices the close or the missed heartbeats
+        }
+        clusters.get(i).restartAgent();
+        channels.set(i, connect(i));
+        return;
+      }
+    }
+    throw new IllegalArgumentException("no simulated cluster named " + name);
+  }
+
   public List<SimulatedCluster> clusters() {
     return List.copyOf(clusters);
+  }
+
+  public List<ChannelClient> channels() {
+    return List.copyOf(channels);
   }
 
   @Override

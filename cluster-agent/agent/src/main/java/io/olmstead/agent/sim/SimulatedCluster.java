@@ -36,10 +36,14 @@ public final class SimulatedCluster implements AutoCloseable {
   private final KubernetesMockServer server;
   private final KubernetesClient client;
   private final KubeletStandIn kubelet;
-  private final AgentReconciler agent;
+  private final CatalogProvider catalogs;
+  private final StatusSink sink;
+  private final ReconcilerOptions options;
+  private volatile AgentReconciler agent;
 
   private SimulatedCluster(String name, Map<String, String> labels, boolean failing, KubernetesMockServer server,
-                           KubernetesClient client, KubeletStandIn kubelet, AgentReconciler agent) {
+                           KubernetesClient client, KubeletStandIn kubelet, AgentReconciler agent,
+                           CatalogProvider catalogs, StatusSink sink, ReconcilerOptions options) {
     this.name = name;
     this.labels = labels;
     this.failing = failing;
@@ -47,6 +51,9 @@ public final class SimulatedCluster implements AutoCloseable {
     this.client = client;
     this.kubelet = kubelet;
     this.agent = agent;
+    this.catalogs = catalogs;
+    this.sink = sink;
+    this.options = options;
   }
 
   /** The name of the {@code index}-th simulated cluster (1-based): {@code sim-01}, {@code sim-02}, ... */
@@ -92,7 +99,8 @@ public final class SimulatedCluster implements AutoCloseable {
     }
     LOG.info("SIMULATED cluster {} started (mock API server {}, deployments {})", name, client.getMasterUrl(),
         failDeployments ? "FAIL their progress deadline" : "become Available after " + rolloutDelay);
-    return new SimulatedCluster(name, labelsFor(index), failDeployments, server, client, kubelet, agent);
+    return new SimulatedCluster(name, labelsFor(index), failDeployments, server, client, kubelet, agent, catalogs, sink,
+        options);
   }
 
   /** Starts {@code count} clusters; those named in {@code failing} (e.g. {@code sim-03}) get failing Deployments. */
@@ -138,6 +146,19 @@ public final class SimulatedCluster implements AutoCloseable {
   /** A client to the cluster's mock API server (for inspecting what the agent did). */
   public KubernetesClient client() {
     return client;
+  }
+
+  /**
+   * Restarts the agent as a new process would: the reconcile loop is stopped and a fresh one (no memory of the
+   * old one's state) is started against the same API server, which keeps every object the old one created.
+   */
+  public synchronized AgentReconciler restartAgent() throws ResourceException {
+    agent.close();
+    AgentReconciler fresh = new AgentReconciler(name, client, catalogs, sink, options);
+    fresh.start();
+    agent = fresh;
+    LOG.info("SIMULATED cluster {}: agent restarted", name);
+    return fresh;
   }
 
   public KubeletStandIn kubelet() {
