@@ -9,8 +9,10 @@ import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.ETags;
 import io.olmstead.controlplane.http.Reply;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -50,7 +52,7 @@ public final class ClustersModule implements ApiModule {
         request.principal().teams(), after, limit);
     return context.tx().read(conn -> store.page(conn, query))
         .map(rows -> Reply.ok(Cursors.page(rows, limit, Cluster::toJson,
-            c -> new io.vertx.core.json.JsonArray().add(c.name()))));
+            c -> new JsonArray().add(c.name()))));
   }
 
   private Future<Reply> get(ApiRequest request) {
@@ -112,14 +114,14 @@ public final class ClustersModule implements ApiModule {
     });
     if (merged.size() > MAX_LABELS) {
       throw ApiException.validationFailed("a cluster has at most " + MAX_LABELS + " labels",
-          new io.vertx.core.json.JsonArray().add(new JsonObject().put("field", "/labels")
+          new JsonArray().add(new JsonObject().put("field", "/labels")
               .put("message", "the result would have " + merged.size() + " labels")));
     }
     return merged;
   }
 
   private static Map<String, String> stringMap(JsonObject labels) {
-    Map<String, String> map = new java.util.LinkedHashMap<>();
+    Map<String, String> map = new LinkedHashMap<>();
     labels.forEach(e -> map.put(e.getKey(), String.valueOf(e.getValue())));
     return map;
   }

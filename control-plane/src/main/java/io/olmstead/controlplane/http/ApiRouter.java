@@ -32,7 +32,12 @@ public final class ApiRouter {
 
   /** Loads the contract and builds the router; fails when the spec cannot be loaded or a module binds a wrong id. */
   public static Future<ApiRouter> create(ApiContext context, List<ApiModule> modules) {
-    ApiContract contract = ApiContract.load();
+    // Parsing the YAML is blocking work: keep it off the event loop.
+    return context.vertx().executeBlocking(ApiContract::load, false)
+        .compose(contract -> build(context, modules, contract));
+  }
+
+  private static Future<ApiRouter> build(ApiContext context, List<ApiModule> modules, ApiContract contract) {
     return contract.toOpenApi(context.vertx()).map(openApi -> {
       RouterBuilder builder = RouterBuilder.create(context.vertx(), openApi, new ApiRequestExtractor());
       ApiGate gate = new ApiGate(openApi, contract, context.authenticator(), context.tx().audit(),

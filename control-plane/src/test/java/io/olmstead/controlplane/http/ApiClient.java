@@ -3,6 +3,7 @@ package io.olmstead.controlplane.http;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -66,8 +67,13 @@ public final class ApiClient {
     }
     headers.forEach(request::header);
     try {
-      HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      return new Response(response.statusCode(), response.headers(), response.body());
+      HttpResponse<InputStream> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+      try (InputStream in = response.body()) {
+        // An event stream never ends: its status and headers are all a test can wait for.
+        boolean stream = response.headers().firstValue("content-type").orElse("").startsWith("text/event-stream");
+        String text = stream ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        return new Response(response.statusCode(), response.headers(), text);
+      }
     } catch (Exception e) {
       throw new IllegalStateException(method + " " + path + " failed", e);
     }
