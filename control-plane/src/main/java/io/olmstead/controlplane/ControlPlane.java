@@ -138,6 +138,7 @@ public final class ControlPlane implements AutoCloseable {
       AgentGateway gateway, ApiRouter api) {
     Router router = Router.router(vertx);
     new OpsRoutes(new Readiness(pool, expectedVersion), registry).mount(router);
+    io.olmstead.controlplane.rollout.Dashboard.mount(router);
     gateway.mount(router);
     api.mount(router);
     ErrorHandlers.mount(router);

@@ -107,7 +107,8 @@ public final class RolloutEngine {
   private Future<Void> stepAll() {
     // newcomers need a scan of the fleet: look for them every few seconds, not on every tick
     boolean admit = ticks++ % JOIN_EVERY_TICKS == 0;
-    return store.active(pool).compose(ids -> {
+    Future<Void> fleet = admit ? refreshFleetMetrics() : Future.succeededFuture();
+    return fleet.compose(f -> store.active(pool)).compose(ids -> {
       Future<Void> chain = Future.succeededFuture();
       for (String id : ids) {
         chain = chain.compose(v -> stepOne(id, admit).recover(e -> {
@@ -147,6 +148,19 @@ public final class RolloutEngine {
             }).mapEmpty();
       });
     });
+  }
+
+  private Future<Void> refreshFleetMetrics() {
+    return pool.query("SELECT status, count(*) AS n FROM clusters GROUP BY status").execute()
+        .compose(clusters -> pool.query("SELECT coalesce(phase, 'other') AS status, count(*) AS n "
+            + "FROM subscription_status WHERE NOT gone GROUP BY 1").execute().map(phases -> {
+              java.util.Map<String, Long> byStatus = new java.util.HashMap<>();
+              clusters.forEach(r -> byStatus.put(r.getString("status"), r.getLong("n")));
+              java.util.Map<String, Long> byPhase = new java.util.HashMap<>();
+              phases.forEach(r -> byPhase.put(r.getString("status"), r.getLong("n")));
+              metrics.fleet(byStatus, byPhase);
+              return null;
+            }));
   }
 
   public Future<Void> close() {

@@ -32,6 +32,10 @@ public final class RolloutMetrics {
   private final AtomicInteger active = new AtomicInteger();
   private final AtomicInteger leader = new AtomicInteger();
   private final Timer stepTimer;
+  private final Map<String, Long> clustersByStatus = new ConcurrentHashMap<>();
+  private final Map<String, Long> subscriptionsByPhase = new ConcurrentHashMap<>();
+  static final List<String> CLUSTER_STATUSES = List.of("pending", "connected", "disconnected");
+  static final List<String> PHASES = List.of("Succeeded", "Failed", "Installing", "Pending", "other");
 
   public RolloutMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -46,6 +50,16 @@ public final class RolloutMetrics {
       Gauge.builder("olmstead.rollout.clusters", clusters,
               m -> m.values().stream().mapToLong(c -> c.getOrDefault(step, 0L)).sum())
           .tag("step", step.name()).description("Clusters of active rollouts by step").register(registry);
+    }
+    for (String status : CLUSTER_STATUSES) {
+      Gauge.builder("olmstead.fleet.clusters", clustersByStatus, m -> m.getOrDefault(status, 0L)).tag("status", status)
+          .description("Clusters by connection status (exported by the replica running the rollout engine)")
+          .register(registry);
+    }
+    for (String phase : PHASES) {
+      Gauge.builder("olmstead.fleet.subscription.clusters", subscriptionsByPhase, m -> m.getOrDefault(phase, 0L))
+          .tag("phase", phase).description("Reported (subscription, cluster) pairs by phase (rollout engine replica)")
+          .register(registry);
     }
     stepTimer = Timer.builder("olmstead.rollout.step.duration").description("Time to step and save one rollout")
         .register(registry);
@@ -73,6 +87,14 @@ public final class RolloutMetrics {
     clusters.put(r.id(), counts);
     pausedByFailures.put(r.id(), r.phase() == Phase.Paused && r.message() != null
         && r.message().contains("exceed the budget"));
+  }
+
+  /** Fleet-wide counts, refreshed by the engine (one replica) so that sums across replicas do not double count. */
+  void fleet(Map<String, Long> byStatus, Map<String, Long> byPhase) {
+    clustersByStatus.clear();
+    clustersByStatus.putAll(byStatus);
+    subscriptionsByPhase.clear();
+    byPhase.forEach((phase, n) -> subscriptionsByPhase.merge(PHASES.contains(phase) ? phase : "other", n, Long::sum));
   }
 
   void stepped(List<Transition> transitions, long nanos) {

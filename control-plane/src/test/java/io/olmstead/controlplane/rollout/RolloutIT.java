@@ -123,6 +123,10 @@ class RolloutIT {
       assertThat(done.getJsonObject("counts").getInteger("succeeded")).isEqualTo(100);
       assertThat(new JsonObject(call(port2, "GET", "/rollouts?subscription=etcd&state=Succeeded", null).body())
           .getJsonArray("items")).hasSize(1);
+      String metrics = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port2 + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      assertThat(metrics).contains("olmstead_rollout_transitions_total{kind=\"WaveSucceeded\"}")
+          .contains("olmstead_rollout_engine_leader 1.0").contains("olmstead_fleet_clusters{status=\"connected\"}");
     } finally {
       agents.close();
       if (second != null) {

@@ -1,0 +1,16 @@
+package io.olmstead.controlplane.rollout;
+
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.StaticHandler;
+
+/** Serves the dashboard ({@code webroot/ui} on the classpath) at {@code /ui/}; it reads the API with the user's token. */
+public final class Dashboard {
+  private Dashboard() {
+  }
+
+  public static void mount(Router router) {
+    router.get("/ui").handler(ctx -> ctx.redirect("/ui/"));
+    router.route("/ui/*").handler(StaticHandler.create("webroot/ui").setCachingEnabled(false)
+        .setDefaultContentEncoding("UTF-8"));
+  }
+}

@@ -1,0 +1,161 @@
+// Olmstead dashboard: plain JS, no build step. Reads the REST API with the token kept in sessionStorage and
+// follows GET /api/v1/events (Server-Sent Events read through fetch, since EventSource cannot send a token).
+'use strict';
+const API = '/api/v1';
+const TOKEN_KEY = 'olmstead.token';
+const $ = (sel) => document.querySelector(sel);
+const esc = (s) => String(s == null ? '' : s).replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;',
+  '"': '&quot;', "'": '&#39;'}[c]));
+let refreshTimer = null;
+
+function token() { return sessionStorage.getItem(TOKEN_KEY); }
+
+async function api(path, options = {}) {
+  const res = await fetch(API + path, Object.assign({}, options, {
+    headers: Object.assign({'Authorization': 'Bearer ' + token()}, options.body ? {'Content-Type': 'application/json'} : {})
+  }));
+  if (res.status === 401) { sessionStorage.removeItem(TOKEN_KEY); showLogin('The token was refused.'); throw new Error('401'); }
+  const body = res.status === 204 ? null : await res.json();
+  if (!res.ok) { throw new Error((body && (body.detail || body.title)) || res.statusText); }
+  return body;
+}
+
+async function all(path) {
+  let items = [], cursor = null;
+  do {
+    const page = await api(path + (path.includes('?') ? '&' : '?') + 'limit=500' + (cursor ? '&cursor=' + cursor : ''));
+    items = items.concat(page.items || []);
+    cursor = page.nextCursor;
+  } while (cursor && items.length < 20000);
+  return items;
+}
+
+function showLogin(message) {
+  $('#login').hidden = false; $('#view').innerHTML = ''; $('#logout').hidden = true;
+  $('#login-error').textContent = message || '';
+}
+
+function bar(c, total) {
+  const parts = ['succeeded', 'progressing', 'failed', 'blocked', 'rolledBack'];
+  return '<div class="bar">' + parts.map((k) => c[k] ? `<span class="s-${k}" style="width:${100 * c[k] / total}%"></span>` : '')
+    .join('') + '</div>';
+}
+
+async function fleetView() {
+  const [clusters, subs] = await Promise.all([all('/clusters'), all('/subscriptions')]);
+  const byStatus = {}, byRegion = {};
+  clusters.forEach((c) => {
+    byStatus[c.status] = (byStatus[c.status] || 0) + 1;
+    const region = (c.labels && (c.labels.region || c.labels['topology.kubernetes.io/region'])) || '(none)';
+    byRegion[region] = byRegion[region] || {};
+    byRegion[region][c.status] = (byRegion[region][c.status] || 0) + 1;
+  });
+  const statuses = await Promise.all(subs.map((s) => api('/subscriptions/' + s.name + '/status?limit=1').catch(() => null)));
+  let html = '<h1>Fleet</h1><div class="cards">' +
+    `<div class="card"><div class="n" id="clusters-total">${clusters.length}</div>clusters</div>` +
+    Object.keys(byStatus).sort().map((k) => `<div class="card"><div class="n" data-status="${esc(k)}">${byStatus[k]}</div>${esc(k)}</div>`).join('') +
+    '</div><h2>By region</h2><table><tr><th>Region</th><th>connected</th><th>disconnected</th><th>pending</th></tr>' +
+    Object.keys(byRegion).sort().map((r) => `<tr><td>${esc(r)}</td><td>${byRegion[r].connected || 0}</td>` +
+      `<td>${byRegion[r].disconnected || 0}</td><td>${byRegion[r].pending || 0}</td></tr>`).join('') + '</table>' +
+    '<h2>Subscriptions</h2><table><tr><th>Name</th><th>Package</th><th>Policy</th><th>Versions across the fleet</th></tr>';
+  subs.forEach((s, i) => {
+    const st = statuses[i], byVersion = (st && st.byVersion) || {};
+    html += `<tr><td>${esc(s.name)}</td><td>${esc(s.package)}</td><td>${esc(s.version && (s.version.pin || s.version.range || s.version.follow || JSON.stringify(s.version)))}</td>` +
+      `<td class="versions">${Object.keys(byVersion).sort().map((v) => `<span data-version="${esc(v)}">${esc(v)}: <b>${byVersion[v]}</b></span>`).join(' · ')}</td></tr>`;
+  });
+  return html + '</table>';
+}
+
+async function rolloutsView() {
+  const items = await all('/rollouts');
+  return '<h1>Rollouts</h1><table><tr><th>Id</th><th>Subscription</th><th>Target</th><th>State</th><th>Progress</th></tr>' +
+    items.map((r) => `<tr><td><a href="#/rollouts/${esc(r.id)}">${esc(r.id)}</a></td><td>${esc(r.subscription)}</td>` +
+      `<td>${esc(r.targetVersion)}</td><td class="state">${esc(r.state)}</td><td>${bar(r.counts, r.counts.clusters || 1)}</td></tr>`).join('') +
+    '</table>';
+}
+
+async function rolloutView(id) {
+  const [r, clusters] = await Promise.all([api('/rollouts/' + id), api('/rollouts/' + id + '/clusters')]);
+  const active = r.state === 'Progressing' || r.state === 'Paused';
+  let html = `<h1>Rollout ${esc(r.id)}</h1><p>${esc(r.subscription)}: ${esc((r.fromVersions || []).join(', '))} → ` +
+    `<b>${esc(r.targetVersion)}</b> · <span class="state" id="rollout-state">${esc(r.state)}</span> ${esc(r.message || '')}</p>` +
+    '<div class="cards">' + ['clusters', 'pending', 'progressing', 'succeeded', 'failed', 'blocked', 'rolledBack']
+      .map((k) => `<div class="card"><div class="n" id="count-${k}">${r.counts[k] || 0}</div>${k}</div>`).join('') + '</div>';
+  if (active) {
+    html += '<p>' + (r.state === 'Progressing' ? '<button data-cmd="pause">Pause</button><button data-cmd="promote">Promote</button>'
+      : '<button data-cmd="resume">Resume</button>') + '<button data-cmd="abort">Abort</button><button data-cmd="rollback">Roll back</button>' +
+      '<span id="cmd-error" class="error"></span></p>';
+  }
+  html += '<h2>Waves</h2><table><tr><th>Wave</th><th>State</th><th>Clusters</th><th>Succeeded</th><th>Failed</th><th>Progress</th></tr>' +
+    r.waves.map((w) => `<tr class="wave" data-wave="${esc(w.name)}"><td>${esc(w.name)}</td><td>${esc(w.state)}</td><td>${w.clusters}</td>` +
+      `<td class="wave-succeeded">${w.succeeded}</td><td>${w.failed}</td><td>${bar(w, w.clusters || 1)}</td></tr>`).join('') + '</table>' +
+    '<h2>Clusters</h2><table id="clusters"><tr><th>Cluster</th><th>Wave</th><th>State</th><th>Previous</th><th>Approved</th><th>Message</th></tr>' +
+    clusters.items.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.wave)}</td><td class="state s-text-${esc(c.state)}">${esc(c.state)}</td>` +
+      `<td>${esc(c.previousVersion)}</td><td>${esc(c.approvedVersion)}</td><td>${esc(c.message)}</td></tr>`).join('') + '</table>';
+  return html;
+}
+
+async function render() {
+  if (!token()) { showLogin(); return; }
+  $('#login').hidden = true; $('#logout').hidden = false;
+  const hash = location.hash || '#/';
+  const m = hash.match(/^#\/rollouts\/([^/]+)$/);
+  try {
+    const html = m ? await rolloutView(decodeURIComponent(m[1])) : hash.startsWith('#/rollouts') ? await rolloutsView() : await fleetView();
+    $('#view').innerHTML = html;
+    $('#view').dataset.rendered = String(Date.now());
+  } catch (e) {
+    if (e.message !== '401') { $('#view').innerHTML = `<p class="error">${esc(e.message)}</p>`; }
+  }
+}
+
+// Commands (operator role); the server refuses them for viewer tokens and the message is shown.
+document.addEventListener('click', async (ev) => {
+  const cmd = ev.target.dataset && ev.target.dataset.cmd;
+  const m = (location.hash || '').match(/^#\/rollouts\/([^/]+)$/);
+  if (!cmd || !m) { return; }
+  try { await api('/rollouts/' + m[1] + '/' + cmd, {method: 'POST'}); render(); }
+  catch (e) { const el = $('#cmd-error'); if (el) { el.textContent = e.message; } }
+});
+
+// Each event says what changed; re-render at most every 300 ms.
+function scheduleRender() {
+  if (refreshTimer) { return; }
+  refreshTimer = setTimeout(() => { refreshTimer = null; render(); }, 300);
+}
+
+async function follow() {
+  while (true) {
+    if (!token()) { await new Promise((r) => setTimeout(r, 1000)); continue; }
+    try {
+      const res = await fetch(API + '/events?follow=true', {headers: {'Authorization': 'Bearer ' + token()}});
+      if (!res.ok) { throw new Error(String(res.status)); }
+      $('#live').className = 'live on';
+      const reader = res.body.getReader(), decoder = new TextDecoder();
+      let buffer = '';
+      while (true) {
+        const {value, done} = await reader.read();
+        if (done) { break; }
+        buffer += decoder.decode(value, {stream: true});
+        let i;
+        while ((i = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, i); buffer = buffer.slice(i + 2);
+          if (frame.split('\n').some((l) => l.startsWith('data:'))) { window.olmsteadEvents = (window.olmsteadEvents || 0) + 1; scheduleRender(); }
+        }
+      }
+    } catch (e) { /* reconnect below */ }
+    $('#live').className = 'live off';
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+$('#login-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  sessionStorage.setItem(TOKEN_KEY, $('#token').value.trim());
+  $('#token').value = '';
+  render();
+});
+$('#logout').addEventListener('click', () => { sessionStorage.removeItem(TOKEN_KEY); showLogin(); });
+window.addEventListener('hashchange', render);
+render();
+follow();

@@ -1,0 +1,54 @@
+package io.olmstead.controlplane.rollout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The Grafana dashboard and the PrometheusRule use only metrics the control plane exports. */
+class RolloutDeployFilesTest {
+  private static final Path DEPLOY = Path.of(System.getProperty("maven.multiModuleProjectDirectory",
+      Path.of("").toAbsolutePath().getParent().toString()), "deploy");
+  private static final Pattern METRIC = Pattern.compile("\\bolmstead_[a-z_]+");
+
+  private static Set<String> exported() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    RolloutMetrics metrics = new RolloutMetrics(registry);
+    metrics.stepped(java.util.List.of(new RolloutModel.Transition("ClusterFailed", null, "c", null)), 1000);
+    Set<String> names = new TreeSet<>();
+    Matcher m = METRIC.matcher(registry.scrape());
+    while (m.find()) {
+      names.add(m.group());
+    }
+    names.add("olmstead_agent_connected"); // the agent gateway's gauge (GatewayMetrics)
+    return names;
+  }
+
+  private static Set<String> used(String text) {
+    Set<String> names = new TreeSet<>();
+    Matcher m = METRIC.matcher(text);
+    while (m.find()) {
+      names.add(m.group());
+    }
+    return names;
+  }
+
+  @Test
+  void rulesAndDashboardReferOnlyToExportedMetrics() throws Exception {
+    Set<String> exported = exported();
+    String rules = Files.readString(DEPLOY.resolve("prometheus/olmstead-rules.yaml"));
+    String dashboard = Files.readString(DEPLOY.resolve("grafana/olmstead-rollouts.json"));
+    assertThat(new JsonObject(dashboard).getJsonArray("panels")).isNotEmpty();
+    assertThat(used(rules)).isNotEmpty().isSubsetOf(exported);
+    assertThat(used(dashboard)).isNotEmpty().isSubsetOf(exported);
+    assertThat(rules).contains("OlmsteadRolloutPausedByFailures", "OlmsteadAgentsOffline", "OlmsteadResolutionFailures");
+  }
+}
