@@ -64,7 +64,7 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
         LOG.warn("catalog {} ({}) not fetched: HTTP {}", name, digest, response.statusCode());
         return Optional.empty();
       }
-      Catalog catalog = parse(response.body());
+      Catalog catalog = parse(response.body(), response.headers().firstValue("Content-Type").orElse(""));
       byDigest.put(digest, catalog);
       LOG.info("catalog {} ({}) loaded: {} packages, {} bundles", name, digest, catalog.packageCount(), catalog.bundleCount());
       return Optional.of(catalog);
@@ -78,9 +78,15 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
   }
 
   static Catalog parse(byte[] content) throws FbcException {
+    return parse(content, "");
+  }
+
+  /** Parses content as uploaded: tar.gz by its magic bytes, YAML by its media type, else JSON. */
+  static Catalog parse(byte[] content, String mediaType) throws FbcException {
     FbcParser parser = new FbcParser();
     boolean gzip = content.length > 2 && (content[0] & 0xff) == 0x1f && (content[1] & 0xff) == 0x8b;
-    DeclarativeConfig config = gzip ? parser.parseTarGz(content) : parser.parse("catalog.json", content);
+    String fileName = mediaType.toLowerCase(java.util.Locale.ROOT).contains("yaml") ? "catalog.yaml" : "catalog.json";
+    DeclarativeConfig config = gzip ? parser.parseTarGz(content) : parser.parse(fileName, content);
     return CatalogValidator.validate(config, ValidationMode.LENIENT).catalog()
         .orElseThrow(() -> new FbcException("catalog", 0, 0, "catalog content did not validate"));
   }
