@@ -9,7 +9,8 @@ public final class Dashboard {
   }
 
   public static void mount(Router router) {
-    router.get("/ui").handler(ctx -> ctx.redirect("/ui/"));
+    // "/ui" and "/ui/" match the same exact route in Vert.x, so the bare path is matched by a regex
+    router.getWithRegex("^/ui$").handler(ctx -> ctx.redirect("/ui/"));
     router.route("/ui/*").handler(StaticHandler.create("webroot/ui").setCachingEnabled(false)
         .setDefaultContentEncoding("UTF-8"));
   }
