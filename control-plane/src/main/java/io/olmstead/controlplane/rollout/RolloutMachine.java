@@ -180,13 +180,18 @@ public final class RolloutMachine {
           set(m.with(Step.Blocked, m.approvedVersion(), m.approvedAt(), why));
           t.add(new Transition("ClusterBlocked", name, m.cluster(), why));
         } else if (phase == Phase.Progressing && r != null && r.online() && m.approvedAt() != null
-            && !now.isBefore(m.approvedAt().plus(deadline))) {
+            && !now.isBefore(deadlineStart(m, r).plus(deadline))) {
           // offline clusters wait: only a connected cluster that does not get there in time has failed
           String why = "progress deadline of " + deadline.toSeconds() + "s exceeded";
           set(m.with(Step.Failed, m.approvedVersion(), m.approvedAt(), why));
           t.add(new Transition("ClusterFailed", name, m.cluster(), why));
         }
       }
+    }
+
+    /** The approval, or the cluster's return when it came back online after it. */
+    private static Instant deadlineStart(Member m, Report r) {
+      return r.onlineSince() != null && r.onlineSince().isAfter(m.approvedAt()) ? r.onlineSince() : m.approvedAt();
     }
 
     private void advance() {

@@ -51,8 +51,15 @@ public final class RolloutModel {
     }
   }
 
-  /** What a cluster last reported for the subscription, plus whether it is connected now. */
-  public record Report(boolean online, String installedVersion, String phase, String message, boolean blocked) {
+  /**
+   * What a cluster last reported for the subscription, whether it is connected now and since when (null: unknown);
+   * a cluster that was offline gets its progress deadline counted from its return.
+   */
+  public record Report(boolean online, String installedVersion, String phase, String message, boolean blocked,
+      Instant onlineSince) {
+    public Report(boolean online, String installedVersion, String phase, String message, boolean blocked) {
+      this(online, installedVersion, phase, message, blocked, null);
+    }
   }
 
   /** A rollout as persisted: the engine loads it, steps it, and writes back what changed. */

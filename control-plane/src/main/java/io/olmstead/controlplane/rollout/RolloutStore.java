@@ -37,8 +37,9 @@ final class RolloutStore {
       + "s.target_version IS DISTINCT FROM rc.approved_version AND s.installed_version IS DISTINCT FROM "
       + "rc.approved_version THEN NULL ELSE s.phase END AS phase, s.message, "
       + "EXISTS (SELECT 1 FROM jsonb_array_elements(s.conditions) e WHERE e->>'type' = 'Upgradeable' "
-      + "AND e->>'status' = 'False') AS blocked FROM rollout_clusters rc "
+      + "AND e->>'status' = 'False') AS blocked, a.connected_at FROM rollout_clusters rc "
       + "LEFT JOIN clusters c ON c.name = rc.cluster "
+      + "LEFT JOIN agent_channel_state a ON a.cluster = rc.cluster "
       + "LEFT JOIN subscription_status s ON s.cluster = rc.cluster AND s.subscription = $2 "
       + "WHERE rc.rollout_id = $1";
   private static final String UPDATE_ROLLOUT = "UPDATE rollouts SET state = $3, accepted_failures = $4, "
@@ -94,7 +95,7 @@ final class RolloutStore {
       for (Row r : rows) {
         out.put(r.getString("cluster"), new Report("connected".equals(r.getString("status")),
             r.getString("installed_version"), r.getString("phase"), r.getString("message"),
-            Boolean.TRUE.equals(r.getBoolean("blocked"))));
+            Boolean.TRUE.equals(r.getBoolean("blocked")), instant(r, "connected_at")));
       }
       return out;
     });

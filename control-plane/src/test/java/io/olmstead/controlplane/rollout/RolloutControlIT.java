@@ -173,4 +173,38 @@ class RolloutControlIT {
       agents.close();
     }
   }
+
+  @Test
+  void aClusterOfflineMidWaveWaitsPastTheDeadlineAndFinishesWhenItReturns() throws Exception {
+    fx.subscription("off", "fleet=off", "0.9.2");
+    java.nio.file.Path credentials = java.nio.file.Files.createTempDirectory("rollout-off");
+    HollowFleet online = fleet("off-a-", 2, "{\"fleet\":\"off\"}", 0.0);
+    String token = fx.enrollmentToken(1, "{\"fleet\":\"off\"}");
+    HollowFleet.Settings away = new HollowFleet.Settings(1, URI.create("http://127.0.0.1:" + port), token, "off-b-",
+        Duration.ofMillis(300), 0.0, Map.of(), credentials, 0);
+    HollowFleet leaving = HollowFleet.start(vertx, away);
+    HollowFleet back = null;
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> installed("off", "0.9.2") == 3);
+      leaving.close();
+      await().atMost(Duration.ofSeconds(20)).until(() -> fx.count("SELECT count(*) FROM clusters WHERE name = "
+          + "'off-b-0001' AND status = 'disconnected'") == 1);
+      String id = create("{\"subscription\":\"off\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":3,"
+          + "\"progressDeadlineSeconds\":2}}");
+      await().atMost(Duration.ofSeconds(20)).until(() -> installed("off", "0.9.4") == 2);
+      Thread.sleep(3000); // past the progress deadline: the offline cluster must still be waiting, not failed
+      JsonObject waiting = rollout(id);
+      assertThat(waiting.getString("state")).isEqualTo("Progressing");
+      assertThat(waiting.getJsonObject("counts").getInteger("failed")).isZero();
+      assertThat(waiting.getJsonObject("counts").getInteger("progressing")).isEqualTo(1);
+      back = HollowFleet.start(vertx, away);
+      await().atMost(Duration.ofSeconds(30)).until(() -> "Succeeded".equals(rollout(id).getString("state")));
+      assertThat(installed("off", "0.9.4")).isEqualTo(3);
+    } finally {
+      online.close();
+      if (back != null) {
+        back.close();
+      }
+    }
+  }
 }

@@ -223,4 +223,17 @@ class RolloutMachineTest {
     r = RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout();
     assertThat(RolloutJoiners.versionForNewcomers(r)).contains("2.0.0");
   }
+
+  @Test
+  void aClusterBackOnlineGetsItsDeadlineCountedFromItsReturn() {
+    reports.clear();
+    Rollout r = rollout(1, "{\"batchSize\":1,\"progressDeadlineSeconds\":10}");
+    reports.put("c0", new Report(false, "1.0.0", "Succeeded", null, false));
+    r = RolloutMachine.step(r, reports, T0).rollout();
+    reports.put("c0", new Report(true, "1.0.0", "Succeeded", null, false, T0.plusSeconds(100)));
+    StepResult back = RolloutMachine.step(r, reports, T0.plusSeconds(105));
+    assertThat(back.rollout().members().get("c0").step()).isEqualTo(Step.Progressing);
+    StepResult late = RolloutMachine.step(r, reports, T0.plusSeconds(110));
+    assertThat(late.rollout().members().get("c0").step()).isEqualTo(Step.Failed);
+  }
 }
