@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiException;
 import io.olmstead.controlplane.http.ApiModule;
@@ -12,6 +13,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
 import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.UUID;
@@ -22,6 +24,8 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutStore store = new RolloutStore();
   private final RolloutQueries queries = new RolloutQueries();
   private final RolloutPlanning planning = new RolloutPlanning();
+  private final io.olmstead.controlplane.subscription.SubscriptionStore subscriptions =
+      new io.olmstead.controlplane.subscription.SubscriptionStore();
   private ApiContext context;
 
   public RolloutsModule(RolloutEvents events) {
@@ -47,6 +51,7 @@ public final class RolloutsModule implements ApiModule {
     String id = "ro-" + UUID.randomUUID().toString().substring(0, 13);
     return context.tx().audited(request.audit("rollout.create", "rollouts/" + id), conn -> planning.plan(conn, body)
         .compose(plan -> {
+          requireTeam(request.principal(), plan.subscription().spec().team(), plan.subscription().name());
           if (!plan.unreachable().isEmpty()) {
             JsonArray errors = new JsonArray();
             plan.unreachable().forEach(c -> errors.add(new JsonObject().put("field", "targetVersion")
@@ -67,7 +72,10 @@ public final class RolloutsModule implements ApiModule {
 
   private Future<Reply> preview(ApiRequest request) {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
-    return context.tx().read(conn -> planning.plan(conn, body)).map(plan -> Reply.ok(plan.toJson()
+    return context.tx().read(conn -> planning.plan(conn, body)).map(plan -> {
+      requireTeam(request.principal(), plan.subscription().spec().team(), plan.subscription().name());
+      return plan;
+    }).map(plan -> Reply.ok(plan.toJson()
         .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())));
   }
 
@@ -120,34 +128,45 @@ public final class RolloutsModule implements ApiModule {
 
   private Future<Reply> command(ApiRequest request, String command) {
     String id = request.path("id");
-    String actor = request.principal().actor();
+    Principal caller = request.principal();
     return context.tx().audited(request.audit("rollout." + command, "rollouts/" + id),
-            conn -> apply(conn, id, command, actor, 5), r -> new JsonObject().put("state", r.phase().name()))
+            conn -> apply(conn, id, command, caller, 5), r -> new JsonObject().put("state", r.phase().name()))
         .compose(r -> context.tx().read(conn -> queries.get(conn, id))).map(Reply::ok);
   }
 
   /** Applies a command; when the engine wrote in between, reads again (each statement sees the latest commit). */
-  private Future<RolloutModel.Rollout> apply(io.vertx.sqlclient.SqlConnection conn, String id, String command,
-      String actor, int attempts) {
+  private Future<RolloutModel.Rollout> apply(SqlConnection conn, String id, String command, Principal caller,
+      int attempts) {
     return store.load(conn, id).compose(found -> {
       RolloutStore.Loaded loaded = found.orElseThrow(() -> ApiException.notFound("rollout " + id
           + " does not exist"));
-      StepResult result;
-      try {
-        result = RolloutMachine.command(loaded.rollout(), command, actor);
-      } catch (IllegalStateException e) {
-        throw ApiException.conflict(e.getMessage());
-      }
-      return store.save(conn, loaded.rollout(), loaded.version(), result.rollout(), result.transitions(), actor)
-          .compose(saved -> {
-            if (saved) {
-              return Future.succeededFuture(result.rollout());
-            }
-            if (attempts <= 1) {
-              return Future.failedFuture(ApiException.conflict("rollout " + id + " keeps changing; retry"));
-            }
-            return apply(conn, id, command, actor, attempts - 1);
-          });
+      return subscriptions.get(conn, loaded.rollout().subscription()).compose(sub -> {
+        requireTeam(caller, sub.map(x -> x.spec().team()).orElse(null), loaded.rollout().subscription());
+        StepResult result;
+        try {
+          result = RolloutMachine.command(loaded.rollout(), command, caller.actor());
+        } catch (IllegalStateException e) {
+          throw ApiException.conflict(e.getMessage());
+        }
+        return store.save(conn, loaded.rollout(), loaded.version(), result.rollout(), result.transitions(),
+            caller.actor()).compose(saved -> {
+              if (saved) {
+                return Future.succeededFuture(result.rollout());
+              }
+              if (attempts <= 1) {
+                return Future.failedFuture(ApiException.conflict("rollout " + id + " keeps changing; retry"));
+              }
+              return apply(conn, id, command, caller, attempts - 1);
+            });
+      });
     });
+  }
+
+  /** Team-scoped tokens act only on rollouts of their teams' subscriptions. */
+  private static void requireTeam(Principal caller, String team, String subscription) {
+    if (caller.teamScoped() && (team == null || !caller.teams().contains(team))) {
+      throw ApiException.forbidden("subscription " + subscription + " does not belong to one of the teams "
+          + caller.teams());
+    }
   }
 }

@@ -129,6 +129,15 @@ class RolloutControlIT {
       await().atMost(Duration.ofSeconds(30)).until(() -> installed("pz", "0.9.2") == 4);
       String id = create("{\"subscription\":\"pz\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":1,"
           + "\"soakSeconds\":2}}");
+      // a token of another team may not drive it
+      HttpResponse<String> teamToken = RolloutIT.call(port, "POST", "/tokens", "{\"name\":\"blue-operator\","
+          + "\"role\":\"operator\",\"teams\":[\"blue\"]}");
+      assertThat(teamToken.statusCode()).as(teamToken.body()).isEqualTo(201);
+      HttpResponse<String> refused = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+          .newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/rollouts/" + id + "/pause"))
+          .header("Authorization", "Bearer " + new JsonObject(teamToken.body()).getString("token"))
+          .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
       assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/pause", null).statusCode()).isEqualTo(200);
       long before = approved(id);
       Thread.sleep(4000); // longer than a wave and its soak: a running rollout would have approved more
