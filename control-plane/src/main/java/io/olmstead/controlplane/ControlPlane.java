@@ -73,6 +73,8 @@ public final class ControlPlane implements AutoCloseable {
         new TokensModule(),
         new EnrollmentModule(),
         new ClustersModule(),
+        new io.olmstead.controlplane.catalog.CatalogsModule(),
+        new io.olmstead.controlplane.subscription.SubscriptionsModule(),
         new AuditModule());
   }
 

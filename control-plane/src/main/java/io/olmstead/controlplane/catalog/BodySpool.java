@@ -48,6 +48,10 @@ final class BodySpool {
     request.exceptionHandler(done::tryFail);
     file.exceptionHandler(done::tryFail);
     request.endHandler(v -> done.tryComplete());
+    if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
+      // curl asks before sending large bodies; answering saves it a one-second wait
+      request.response().writeContinue();
+    }
     request.resume();
     return done.future();
   }

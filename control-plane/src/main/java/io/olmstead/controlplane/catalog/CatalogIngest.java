@@ -22,7 +22,11 @@ public final class CatalogIngest {
 
   /** Parses, then validates in the given mode; never throws on bad input. */
   public IngestResult ingest(byte[] content, CatalogFormat format, ValidationMode mode) {
-    String digest = CatalogDigest.of(content);
+    return ingest(content, CatalogDigest.of(content), format, mode);
+  }
+
+  /** As {@link #ingest(byte[], CatalogFormat, ValidationMode)} with the content's digest already computed. */
+  public IngestResult ingest(byte[] content, String digest, CatalogFormat format, ValidationMode mode) {
     DeclarativeConfig config;
     try {
       config = format.parse(parser, content);
@@ -45,6 +49,9 @@ public final class CatalogIngest {
   /** The exception's own text without the {@code file:line:col: } prefix (those are separate fields). */
   private static String rootMessage(FbcException e) {
     String message = e.getMessage() == null ? "malformed catalog" : e.getMessage();
+    // parsers append a multi-line excerpt of the input; the first line says what is wrong, the fields say where
+    int newline = message.indexOf('\n');
+    message = newline > 0 ? message.substring(0, newline) : message;
     String prefix = e.file() == null ? "" : e.file();
     if (!prefix.isEmpty() && message.startsWith(prefix)) {
       int idx = message.indexOf(": ", prefix.length());

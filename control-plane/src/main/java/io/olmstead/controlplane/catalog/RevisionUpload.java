@@ -47,22 +47,46 @@ public final class RevisionUpload {
     ValidationMode mode = "lenient".equalsIgnoreCase(validation) ? ValidationMode.LENIENT : ValidationMode.STRICT;
     String declared = request.getHeader(HttpHeaders.CONTENT_LENGTH);
     if (declared != null && declared.trim().matches("\\d{1,19}") && Long.parseLong(declared.trim()) > maxBytes) {
-      return Future.failedFuture(ApiException.bodyTooLarge(maxBytes));
+      return refuseUnread(request, ApiException.bodyTooLarge(maxBytes));
     }
     return tx.read(conn -> store.get(conn, name))
         .compose(found -> found.isPresent() ? BodySpool.spool(vertx, request, maxBytes)
+                .recover(e -> e instanceof ApiException api && api.status() == 413 ? refuseUnread(request, api)
+                    : Future.failedFuture(e))
             : refuseUnread(request, CatalogService.notFound(name)))
-        .compose(path -> vertx.executeBlocking(() -> readAndIngest(path, format, mode), false))
-        .compose(result -> store(principal, requestId, name, mode, result));
+        .compose(path -> vertx.executeBlocking(() -> read(path), false))
+        .compose(content -> unchanged(name, content).compose(current -> current.isPresent()
+            ? Future.succeededFuture(Reply.ok(current.get().toJson().put("current", true)))
+            : vertx.executeBlocking(() -> ingest.ingest(content.bytes, content.digest, format, mode), false)
+                .compose(result -> store(principal, requestId, name, mode, result))));
   }
 
-  /** The body was not read: close the connection after the answer rather than read it for nothing. */
-  private static Future<String> refuseUnread(HttpServerRequest request, ApiException e) {
+  /** The uploaded bytes and their digest. */
+  private record Content(byte[] bytes, String digest) {
+  }
+
+  /** The current revision when it has exactly these bytes: an identical upload needs no parsing at all. */
+  private Future<java.util.Optional<RevisionRecord>> unchanged(String name, Content content) {
+    return tx.read(conn -> store.get(conn, name).compose(catalog -> {
+      if (catalog.isEmpty() || catalog.get().currentRevision() == null
+          || !content.digest.equals(catalog.get().currentDigest())) {
+        return Future.succeededFuture(java.util.Optional.<RevisionRecord>empty());
+      }
+      return store.revision(conn, name, catalog.get().currentRevision());
+    }));
+  }
+
+  /**
+   * The body was not (fully) read: answer, then close the connection rather than read the rest for nothing (a client
+   * still sending would otherwise wait on a paused request forever).
+   */
+  private static <T> Future<T> refuseUnread(HttpServerRequest request, ApiException e) {
     request.response().putHeader(HttpHeaders.CONNECTION, "close");
+    request.response().endHandler(v -> request.connection().close());
     return Future.failedFuture(e);
   }
 
-  private IngestResult readAndIngest(String path, CatalogFormat format, ValidationMode mode) throws Exception {
+  private static Content read(String path) throws Exception {
     byte[] content;
     try {
       content = Files.readAllBytes(Path.of(path));
@@ -72,7 +96,7 @@ public final class RevisionUpload {
     if (content.length == 0) {
       throw ApiException.badRequest("the catalog content is empty", "body");
     }
-    return ingest.ingest(content, format, mode);
+    return new Content(content, CatalogDigest.of(content));
   }
 
   private Future<Reply> store(Principal principal, String requestId, String name, ValidationMode mode,

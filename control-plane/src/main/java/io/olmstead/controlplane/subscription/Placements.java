@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.subscription;
 
+import io.olmstead.controlplane.clusters.LabelSelector;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -8,6 +10,18 @@ import java.util.Map;
  * subscription owned by a team only ever selects clusters labelled {@code olmstead.io/team=<team>}.
  */
 public final class Placements {
+  private static final int CACHE_SIZE = 1024;
+  // placement evaluates the same few selectors against thousands of clusters: parse each once
+  private static final Map<String, LabelSelector> CACHE = new LinkedHashMap<>(64, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, LabelSelector> eldest) {
+      return size() > CACHE_SIZE;
+    }
+  };
+  private static final LabelSelector NOTHING = new LabelSelector(java.util.List.of(
+      new LabelSelector.Requirement("olmstead.io/never", LabelSelector.Operator.EXISTS, java.util.List.of()),
+      new LabelSelector.Requirement("olmstead.io/never", LabelSelector.Operator.DOES_NOT_EXIST, java.util.List.of())));
+
   private Placements() {
   }
 
@@ -22,6 +36,26 @@ public final class Placements {
     if (placement.clusters().contains(clusterName)) {
       return true;
     }
-    return placement.selector() != null && Selectors.matches(placement.selector(), labels);
+    return placement.selector() != null && selector(placement.selector()).matches(labels);
+  }
+
+  /** The parsed selector; one that does not parse (it was checked when stored) selects nothing. */
+  static LabelSelector selector(String text) {
+    synchronized (CACHE) {
+      LabelSelector cached = CACHE.get(text);
+      if (cached != null) {
+        return cached;
+      }
+    }
+    LabelSelector parsed;
+    try {
+      parsed = LabelSelector.parse(text);
+    } catch (IllegalArgumentException e) {
+      parsed = NOTHING;
+    }
+    synchronized (CACHE) {
+      CACHE.put(text, parsed);
+    }
+    return parsed;
   }
 }

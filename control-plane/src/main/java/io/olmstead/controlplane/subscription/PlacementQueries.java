@@ -1,0 +1,60 @@
+package io.olmstead.controlplane.subscription;
+
+import io.olmstead.controlplane.clusters.SelectorSql;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The clusters a subscription's placement selects, evaluated in PostgreSQL (the selector becomes a jsonb condition
+ * the GIN index on labels serves), with the same rules as {@link Placements}.
+ */
+public final class PlacementQueries {
+
+  /** A page of selected clusters ({@code name, labels, status}) after {@code afterName}, by name. */
+  public Future<List<JsonObject>> page(SqlClient client, SubscriptionSpec spec, String afterName, int limit) {
+    List<Object> params = new ArrayList<>();
+    String where = condition(spec, params);
+    params.add(afterName);
+    params.add(limit);
+    String sql = "SELECT name, labels, status FROM clusters WHERE " + where + " AND ($" + (params.size() - 1)
+        + "::text IS NULL OR name > $" + (params.size() - 1) + ") ORDER BY name LIMIT $" + params.size();
+    return client.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
+      List<JsonObject> out = new ArrayList<>(rows.size());
+      for (Row row : rows) {
+        Object labels = row.getValue(1);
+        out.add(new JsonObject().put("name", row.getString(0))
+            .put("labels", labels instanceof JsonObject json ? json : new JsonObject())
+            .put("status", row.getString(2)));
+      }
+      return out;
+    });
+  }
+
+  /** How many clusters the placement selects now. */
+  public Future<Long> count(SqlClient client, SubscriptionSpec spec) {
+    List<Object> params = new ArrayList<>();
+    String sql = "SELECT count(*) FROM clusters WHERE " + condition(spec, params);
+    return client.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> rows.iterator().next().getLong(0));
+  }
+
+  private static String condition(SubscriptionSpec spec, List<Object> params) {
+    params.add(spec.placement().clusters().toArray(new String[0]));
+    StringBuilder sql = new StringBuilder("(name = ANY($1::text[])");
+    if (spec.placement().selector() != null) {
+      SelectorSql selector = SelectorSql.of(Placements.selector(spec.placement().selector()), "labels", 2);
+      params.addAll(selector.params());
+      sql.append(" OR (").append(selector.sql()).append(")");
+    }
+    sql.append(")");
+    if (spec.team() != null) {
+      params.add(new JsonObject().put(SubscriptionSpec.TEAM_LABEL, spec.team()));
+      sql.append(" AND labels @> $").append(params.size()).append("::jsonb");
+    }
+    return sql.toString();
+  }
+}

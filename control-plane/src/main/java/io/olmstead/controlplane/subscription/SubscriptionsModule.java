@@ -1,0 +1,144 @@
+package io.olmstead.controlplane.subscription;
+
+import io.olmstead.controlplane.auth.Principal;
+import io.olmstead.controlplane.http.ApiContext;
+import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.http.ApiModule;
+import io.olmstead.controlplane.http.ApiRequest;
+import io.olmstead.controlplane.http.Cursors;
+import io.olmstead.controlplane.http.ETags;
+import io.olmstead.controlplane.http.Reply;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.util.Optional;
+
+/**
+ * {@code /subscriptions}: create/replace (validated against the catalog's current revision), read, delete, the
+ * clusters a placement selects and the per-cluster status. Team-scoped callers see and change only their teams'.
+ */
+public final class SubscriptionsModule implements ApiModule {
+  private final SubscriptionStore store = new SubscriptionStore();
+  private final PlacementQueries placements = new PlacementQueries();
+  private final StatusQueries status = new StatusQueries();
+  private ApiContext context;
+
+  @Override
+  public void register(RouterBuilder builder, ApiContext ctx) {
+    this.context = ctx;
+    ApiModule.bind(builder, "listSubscriptions", this::list);
+    ApiModule.bind(builder, "getSubscription", this::get);
+    ApiModule.bind(builder, "putSubscription", this::put);
+    ApiModule.bind(builder, "deleteSubscription", this::delete);
+    ApiModule.bind(builder, "getSubscriptionPlacement", this::placement);
+    ApiModule.bind(builder, "getSubscriptionStatus", this::status);
+  }
+
+  private Future<Reply> list(ApiRequest request) {
+    String after = request.cursor().map(c -> Cursors.decode(c, 1).getString(0)).orElse(null);
+    Principal caller = request.principal();
+    int limit = request.limit();
+    return context.tx().read(conn -> store.list(conn, after, caller.teamScoped() ? caller.teams() : null, limit + 1))
+        .map(rows -> Reply.ok(Cursors.page(rows, limit, SubscriptionJson::toJson,
+            s -> new JsonArray().add(s.name()))));
+  }
+
+  private Future<Reply> get(ApiRequest request) {
+    String name = request.path("name");
+    return visible(request, name).map(s -> Reply.ok(SubscriptionJson.toJson(s)).withEtag(s.resourceVersion()));
+  }
+
+  private Future<Reply> put(ApiRequest request) {
+    String name = request.path("name");
+    Principal caller = request.principal();
+    SubscriptionSpec spec = SubscriptionJson.spec(name, request.body());
+    if (caller.teamScoped() && (spec.team() == null || !caller.teams().contains(spec.team()))) {
+      throw ApiException.forbidden("a team-scoped token must set team to one of " + caller.teams());
+    }
+    JsonArray syntax = SubscriptionValidation.syntax(spec);
+    if (!syntax.isEmpty()) {
+      throw ApiException.validationFailed("the subscription is invalid", syntax);
+    }
+    return context.tx().audited(request.audit("subscription.put", "subscriptions/" + name), conn ->
+        CatalogViews.forPackage(conn, spec.catalog(), spec.packageName()).compose(view -> {
+          JsonArray errors = SubscriptionValidation.againstCatalog(spec, view);
+          if (!errors.isEmpty()) {
+            throw ApiException.validationFailed("the subscription does not match catalog " + spec.catalog(), errors);
+          }
+          return store.lock(conn, name);
+        }).compose(existing -> {
+          Optional<String> ifMatch = request.ifMatch();
+          if (existing.isEmpty()) {
+            if (ifMatch.isPresent() && !ifMatch.get().trim().equals("*")) {
+              throw ApiException.preconditionFailed("subscription " + name + " does not exist");
+            }
+            return store.insert(conn, spec, caller.actor()).map(true);
+          }
+          if (!caller.mayAccessTeam(existing.get().spec().team())) {
+            throw ApiException.forbidden("subscription " + name + " belongs to another team");
+          }
+          ETags.check(ifMatch, existing.get().resourceVersion());
+          return store.update(conn, spec, !spec.equals(existing.get().spec())).map(false);
+        }).compose(created -> store.get(conn, name).map(s -> new Put(created, s.orElseThrow()))),
+        put -> new JsonObject().put("catalog", spec.catalog()).put("package", spec.packageName())
+            .put("version", spec.version().toJson()).put("resourceVersion", put.subscription.resourceVersion())
+            .put("tokenId", caller.tokenId().toString()))
+        .map(put -> (put.created ? Reply.created(SubscriptionJson.toJson(put.subscription))
+            : Reply.ok(SubscriptionJson.toJson(put.subscription))).withEtag(put.subscription.resourceVersion()));
+  }
+
+  private record Put(boolean created, Subscription subscription) {
+  }
+
+  private Future<Reply> delete(ApiRequest request) {
+    String name = request.path("name");
+    Principal caller = request.principal();
+    return context.tx().audited(request.audit("subscription.delete", "subscriptions/" + name),
+        conn -> store.lock(conn, name).compose(existing -> {
+          if (existing.isEmpty() || !caller.mayAccessTeam(existing.get().spec().team())) {
+            throw notFound(name);
+          }
+          ETags.check(request.ifMatch(), existing.get().resourceVersion());
+          return store.delete(conn, name);
+        }), null).map(v -> Reply.noContent());
+  }
+
+  private Future<Reply> placement(ApiRequest request) {
+    String name = request.path("name");
+    String after = request.cursor().map(c -> Cursors.decode(c, 1).getString(0)).orElse(null);
+    int limit = request.limit();
+    return visible(request, name).compose(s -> context.tx().read(conn -> placements.page(conn, s.spec(), after,
+        limit + 1)))
+        .map(rows -> Reply.ok(Cursors.page(rows, limit, c -> c, c -> new JsonArray().add(c.getString("name")))));
+  }
+
+  private Future<Reply> status(ApiRequest request) {
+    String name = request.path("name");
+    String after = request.cursor().map(c -> Cursors.decode(c, 1).getString(0)).orElse(null);
+    int limit = request.limit();
+    return visible(request, name).compose(s -> context.tx().read(conn -> {
+      Future<Long> clusters = placements.count(conn, s.spec());
+      Future<JsonObject> byVersion = clusters.compose(v -> status.byVersion(conn, name));
+      Future<JsonObject> byPhase = byVersion.compose(v -> status.byPhase(conn, name));
+      return byPhase.compose(v -> status.items(conn, name, after, limit + 1)).map(items -> {
+        JsonObject page = Cursors.page(items, limit, StatusQueries.Item::toJson,
+            i -> new JsonArray().add(i.cluster()));
+        return Reply.ok(new JsonObject().put("clusters", clusters.result()).put("byVersion", byVersion.result())
+            .put("byPhase", byPhase.result()).put("items", page.getJsonArray("items"))
+            .put("nextCursor", page.getString("nextCursor")));
+      });
+    }));
+  }
+
+  private Future<Subscription> visible(ApiRequest request, String name) {
+    Principal caller = request.principal();
+    return context.tx().read(conn -> store.get(conn, name)).map(found -> found
+        .filter(s -> caller.mayAccessTeam(s.spec().team()))
+        .orElseThrow(() -> notFound(name)));
+  }
+
+  private static ApiException notFound(String name) {
+    return ApiException.notFound("subscription " + name + " does not exist");
+  }
+}
