@@ -208,4 +208,40 @@ class SubscriptionsIT {
     assertThat(DesiredState.forCluster(new DesiredState.Cluster("prod-eu-1", Map.of("env", "dev")), all, views))
         .extracting(DesiredSubscription::name).doesNotContain("desired-range");
   }
+
+  private static ApiClient tokenClient(String name, String role, JsonArray teams) {
+    HttpResponse<String> created = api.send("POST", "/tokens", new JsonObject().put("name", name).put("role", role)
+        .put("teams", teams).encode().getBytes(StandardCharsets.UTF_8), "application/json", Map.of());
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    return new ApiClient(cp.baseUrl(), json(created).getString("token"));
+  }
+
+  @Test
+  void teamScopedOperatorsSeeAndChangeOnlyTheirTeamsSubscriptionsAndViewersChangeNothing() {
+    ApiClient payments = tokenClient("payments-op", "operator", new JsonArray().add("payments"));
+    ApiClient viewer = tokenClient("plain-viewer", "viewer", new JsonArray());
+    assertThat(api.putJson("/subscriptions/fleet-wide", follow(), Map.of()).statusCode()).isEqualTo(201);
+
+    assertThat(payments.putJson("/subscriptions/pay-etcd", follow(), Map.of()).statusCode()).isEqualTo(403);
+    assertThat(payments.putJson("/subscriptions/pay-etcd", follow().put("team", "other"), Map.of()).statusCode())
+        .isEqualTo(403);
+    assertThat(payments.putJson("/subscriptions/pay-etcd", follow().put("team", "payments").put("placement",
+        new JsonObject().put("clusters", new JsonArray().add("prod-eu-1").add("dev-1"))), Map.of()).statusCode())
+        .isEqualTo(201);
+    assertThat(json(payments.get("/subscriptions?limit=500")).getJsonArray("items").stream()
+        .map(o -> ((JsonObject) o).getString("name")).toList()).containsExactly("pay-etcd");
+    assertThat(payments.get("/subscriptions/fleet-wide").statusCode()).isEqualTo(404);
+    assertThat(payments.putJson("/subscriptions/fleet-wide", follow().put("team", "payments"), Map.of()).statusCode())
+        .isEqualTo(403);
+    assertThat(payments.delete("/subscriptions/fleet-wide", Map.of()).statusCode()).isEqualTo(404);
+    // a team subscription only places on its team's clusters
+    assertThat(json(payments.get("/subscriptions/pay-etcd/placement")).getJsonArray("items").stream()
+        .map(o -> ((JsonObject) o).getString("name")).toList()).containsExactly("dev-1");
+
+    assertThat(viewer.get("/subscriptions/pay-etcd").statusCode()).isEqualTo(200);
+    assertThat(viewer.putJson("/subscriptions/viewer-try", follow(), Map.of()).statusCode()).isEqualTo(403);
+    assertThat(viewer.delete("/subscriptions/pay-etcd", Map.of()).statusCode()).isEqualTo(403);
+    assertThat(payments.putJson("/catalogs/not-for-operators", new JsonObject(), Map.of()).statusCode())
+        .isEqualTo(403);
+  }
 }
