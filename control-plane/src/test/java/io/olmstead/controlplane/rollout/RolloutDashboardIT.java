@@ -25,6 +25,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -67,22 +68,21 @@ class RolloutDashboardIT {
       browser.findElement(By.id("token")).sendKeys(TestControlPlane.ADMIN_TOKEN);
       browser.findElement(By.cssSelector("#login-form button")).click();
       await().atMost(Duration.ofSeconds(10)).until(() -> browser.findElements(By.id("clusters-total")).size() == 1);
-      assertThat(browser.findElement(By.id("clusters-total")).getText()).isEqualTo("6");
+      assertThat(text(browser, "clusters-total")).isEqualTo("6");
 
       browser.get("http://127.0.0.1:" + port + "/ui/#/rollouts/" + id);
       await().atMost(Duration.ofSeconds(10)).until(() -> browser.findElements(By.id("rollout-state")).size() == 1);
       JsonObject api = new JsonObject(RolloutIT.call(port, "GET", "/rollouts/" + id, null).body());
-      assertThat(browser.findElement(By.id("rollout-state")).getText()).isEqualTo(api.getString("state"));
-      assertThat(browser.findElement(By.id("count-clusters")).getText()).isEqualTo("6");
+      assertThat(text(browser, "rollout-state")).isEqualTo(api.getString("state"));
+      assertThat(text(browser, "count-clusters")).isEqualTo("6");
       assertThat(browser.findElements(By.cssSelector("tr.wave"))).hasSize(api.getJsonArray("waves").size());
-      assertThat(browser.findElement(By.id("count-succeeded")).getText())
+      assertThat(text(browser, "count-succeeded"))
           .isEqualTo(String.valueOf(api.getJsonObject("counts").getInteger("succeeded")));
 
       // resumed through the API: the page follows the event stream to the end without a reload
       RolloutIT.call(port, "POST", "/rollouts/" + id + "/resume", null);
-      await().atMost(Duration.ofSeconds(40)).until(() -> "Succeeded".equals(browser.findElement(
-          By.id("rollout-state")).getText()));
-      assertThat(browser.findElement(By.id("count-succeeded")).getText()).isEqualTo("6");
+      await().atMost(Duration.ofSeconds(40)).until(() -> "Succeeded".equals(text(browser, "rollout-state")));
+      assertThat(text(browser, "count-succeeded")).isEqualTo("6");
       Object events = ((JavascriptExecutor) browser).executeScript("return window.olmsteadEvents || 0");
       assertThat(((Number) events).longValue()).isPositive();
       Path shot = Path.of("target", "dashboard-rollout.png");
@@ -95,5 +95,12 @@ class RolloutDashboardIT {
       cp.close();
       vertx.close();
     }
+  }
+
+  /** Reads an element's text in one script call: the page re-renders on every event, so held elements go stale. */
+  private static String text(WebDriver browser, String id) {
+    Object text = ((JavascriptExecutor) browser).executeScript(
+        "const e = document.getElementById(arguments[0]); return e ? e.textContent.trim() : null;", id);
+    return (String) text;
   }
 }

@@ -17,11 +17,12 @@ import java.util.Optional;
  * @param workers reconcile worker threads (at most one pass per namespace at a time regardless)
  * @param resync how often every managed namespace is reconciled even without events (drift on unwatched kinds)
  * @param enrollmentToken the one-time enrollment token, used only while no credential is stored (never logged)
- * @param credentialFile where the per-cluster credential is kept between runs
+ * @param credentialFile where the per-cluster credential is kept between runs when no Secret is named
+ * @param credentialSecret {@code namespace/name} of a Secret in the guest cluster that keeps the credential instead
  */
 public record AgentConfig(AgentMode mode, Optional<Path> kubeconfig, String clusterName, Optional<String> controlPlaneUrl,
                           int workers, Duration resync, Optional<String> enrollmentToken,
-                          Path credentialFile) {
+                          Path credentialFile, Optional<String> credentialSecret) {
 
   public static final String MODE = "OLMSTEAD_AGENT_MODE";
   public static final String KUBECONFIG = "OLMSTEAD_KUBECONFIG";
@@ -31,6 +32,11 @@ public record AgentConfig(AgentMode mode, Optional<Path> kubeconfig, String clus
   public static final String RESYNC_SECONDS = "OLMSTEAD_AGENT_RESYNC_SECONDS";
   public static final String ENROLLMENT_TOKEN = "OLMSTEAD_ENROLLMENT_TOKEN";
   public static final String CREDENTIAL_FILE = "OLMSTEAD_CREDENTIAL_FILE";
+  public static final String CREDENTIAL_SECRET = "OLMSTEAD_CREDENTIAL_SECRET";
+  /** Every variable the agent reads (deploy/agent may set only these). */
+  public static final java.util.Set<String> ENVIRONMENT = java.util.Set.of(MODE, KUBECONFIG, CLUSTER_NAME,
+      CONTROL_PLANE_URL, WORKERS, RESYNC_SECONDS, ENROLLMENT_TOKEN, CREDENTIAL_FILE, CREDENTIAL_SECRET);
+  private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
   /** Reads the process environment. */
   public static AgentConfig fromEnvironment() throws ConfigException {
@@ -53,7 +59,7 @@ public record AgentConfig(AgentMode mode, Optional<Path> kubeconfig, String clus
     if (clusterName == null) {
       throw new ConfigException(CLUSTER_NAME + " is required (the name this cluster is known by in the control plane)");
     }
-    if (!clusterName.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
+    if (!clusterName.matches(DNS_LABEL)) {
       throw new ConfigException(CLUSTER_NAME + " must be a DNS label (lowercase letters, digits, '-', at most 63), not '"
           + clusterName + "'");
     }
@@ -66,7 +72,11 @@ public record AgentConfig(AgentMode mode, Optional<Path> kubeconfig, String clus
     Optional<String> token = Optional.ofNullable(blankToNull(env.get(ENROLLMENT_TOKEN)));
     Path credentialFile = Path.of(Optional.ofNullable(blankToNull(env.get(CREDENTIAL_FILE)))
         .orElse("/var/run/olmstead/credential"));
-    return new AgentConfig(mode, kubeconfig, clusterName, url, workers, resync, token, credentialFile);
+    Optional<String> secret = Optional.ofNullable(blankToNull(env.get(CREDENTIAL_SECRET)));
+    if (secret.isPresent() && !secret.get().matches(DNS_LABEL + "/[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?")) {
+      throw new ConfigException(CREDENTIAL_SECRET + " must be <namespace>/<name> of a Secret, not '" + secret.get() + "'");
+    }
+    return new AgentConfig(mode, kubeconfig, clusterName, url, workers, resync, token, credentialFile, secret);
   }
 
   /** Never prints the enrollment token. */
@@ -75,7 +85,7 @@ public record AgentConfig(AgentMode mode, Optional<Path> kubeconfig, String clus
     return "AgentConfig[mode=" + mode.text() + ", kubeconfig=" + kubeconfig.orElse(null) + ", clusterName=" + clusterName
         + ", controlPlaneUrl=" + controlPlaneUrl.orElse(null) + ", workers=" + workers + ", resync=" + resync
         + ", enrollmentToken=" + (enrollmentToken.isPresent() ? "<set>" : "<unset>") + ", credentialFile="
-        + credentialFile + "]";
+        + credentialFile + ", credentialSecret=" + credentialSecret.orElse(null) + "]";
   }
 
   private static int intValue(Map<String, String> env, String name, int dflt, int min, int max) throws ConfigException {

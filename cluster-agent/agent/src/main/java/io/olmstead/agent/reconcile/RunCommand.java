@@ -7,6 +7,7 @@ import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.agent.config.AgentConfig;
 import io.olmstead.agent.config.ConfigException;
 import io.olmstead.agent.config.KubernetesClients;
+import io.olmstead.agent.k8s.SecretCredentialStorage;
 import io.olmstead.apispec.protocol.Facts;
 import io.vertx.core.Vertx;
 import java.net.URI;
@@ -33,7 +34,7 @@ public final class RunCommand implements Callable<Integer> {
     }
     URI controlPlane = URI.create(config.controlPlaneUrl().get());
     KubernetesClient client = KubernetesClients.forConfig(config);
-    CredentialStorage credentials = CredentialStorage.file(config.credentialFile());
+    CredentialStorage credentials = credentialStorage(config, client);
     ChannelBridge bridge = new ChannelBridge();
     AgentReconciler reconciler = new AgentReconciler(config.clusterName(), client,
         new ControlPlaneCatalogs(controlPlane, credentials), bridge, ReconcilerOptions.from(config));
@@ -47,6 +48,9 @@ public final class RunCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       channel.stop();
       reconciler.close();
+      if (credentials instanceof SecretCredentialStorage secret) {
+        secret.close();
+      }
       client.close();
       vertx.close();
       stopped.countDown();
@@ -64,6 +68,20 @@ public final class RunCommand implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     return 0;
+  }
+
+  /** A Secret in the guest cluster when one is named (in-guest default in deploy/agent), else a file. */
+  static CredentialStorage credentialStorage(AgentConfig config, KubernetesClient client) throws ConfigException {
+    if (config.credentialSecret().isEmpty()) {
+      return CredentialStorage.file(config.credentialFile());
+    }
+    String[] ref = config.credentialSecret().get().split("/", 2);
+    try {
+      return SecretCredentialStorage.open(client, ref[0], ref[1]);
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      throw new ConfigException("cannot read the credential Secret named by " + AgentConfig.CREDENTIAL_SECRET + " ("
+          + config.credentialSecret().get() + "): HTTP " + e.getCode());
+    }
   }
 
   private static String kubernetesVersion(KubernetesClient client) {

@@ -54,4 +54,15 @@ class AgentConfigTest {
     assertThat(config.enrollmentToken()).contains("s3cr3t");
     assertThat(config.toString()).doesNotContain("s3cr3t");
   }
+
+  @Test
+  void credentialSecretIsANamespacedName() throws Exception {
+    assertThat(AgentConfig.fromMap(Map.of("OLMSTEAD_CLUSTER_NAME", "c")).credentialSecret()).isEmpty();
+    AgentConfig config = AgentConfig.fromMap(Map.of("OLMSTEAD_CLUSTER_NAME", "c",
+        "OLMSTEAD_CREDENTIAL_SECRET", "olmstead-agent/olmstead-agent-credential"));
+    assertThat(config.credentialSecret()).contains("olmstead-agent/olmstead-agent-credential");
+    assertThatThrownBy(() -> AgentConfig.fromMap(Map.of("OLMSTEAD_CLUSTER_NAME", "c",
+        "OLMSTEAD_CREDENTIAL_SECRET", "no-namespace"))).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("OLMSTEAD_CREDENTIAL_SECRET must be <namespace>/<name>");
+  }
 }
