@@ -28,6 +28,12 @@ public final class RolloutEngine {
   static final String ACTOR = "system:rollout-engine";
   static final int JOIN_EVERY_TICKS = 6;
   private static final Logger LOG = LoggerFactory.getLogger(RolloutEngine.class);
+  // resolution failures: the agent's ResolutionFailed condition (an installed operator that cannot move) or a
+  // subscription held before install because its requirements cannot be met
+  private static final String FLEET_PHASES = "SELECT coalesce(phase, 'other') AS status, count(*) AS n, "
+      + "count(*) FILTER (WHERE reason IN ('ConstraintsNotSatisfiable', 'RequirementsNotMet') OR EXISTS (SELECT 1 FROM "
+      + "jsonb_array_elements(conditions) e WHERE e->>'type' = 'ResolutionFailed' AND e->>'status' = 'True')) "
+      + "AS unresolved FROM subscription_status WHERE NOT gone GROUP BY 1";
 
   private final Vertx vertx;
   private final Pool pool;
@@ -152,13 +158,16 @@ public final class RolloutEngine {
 
   private Future<Void> refreshFleetMetrics() {
     return pool.query("SELECT status, count(*) AS n FROM clusters GROUP BY status").execute()
-        .compose(clusters -> pool.query("SELECT coalesce(phase, 'other') AS status, count(*) AS n "
-            + "FROM subscription_status WHERE NOT gone GROUP BY 1").execute().map(phases -> {
+        .compose(clusters -> pool.query(FLEET_PHASES).execute().map(phases -> {
               java.util.Map<String, Long> byStatus = new java.util.HashMap<>();
               clusters.forEach(r -> byStatus.put(r.getString("status"), r.getLong("n")));
               java.util.Map<String, Long> byPhase = new java.util.HashMap<>();
-              phases.forEach(r -> byPhase.put(r.getString("status"), r.getLong("n")));
-              metrics.fleet(byStatus, byPhase);
+              long unresolved = 0;
+              for (io.vertx.sqlclient.Row r : phases) {
+                byPhase.put(r.getString("status"), r.getLong("n"));
+                unresolved += r.getLong("unresolved");
+              }
+              metrics.fleet(byStatus, byPhase, unresolved);
               return null;
             }));
   }

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code olmstead_rollout_*} metrics. Labels are bounded: cluster step (six values), transition kind (a fixed set,
@@ -34,6 +35,7 @@ public final class RolloutMetrics {
   private final Timer stepTimer;
   private final Map<String, Long> clustersByStatus = new ConcurrentHashMap<>();
   private final Map<String, Long> subscriptionsByPhase = new ConcurrentHashMap<>();
+  private final AtomicLong unresolved = new AtomicLong();
   static final List<String> CLUSTER_STATUSES = List.of("pending", "connected", "disconnected");
   static final List<String> PHASES = List.of("Succeeded", "Failed", "Installing", "Pending", "other");
 
@@ -61,12 +63,23 @@ public final class RolloutMetrics {
           .tag("phase", phase).description("Reported (subscription, cluster) pairs by phase (rollout engine replica)")
           .register(registry);
     }
+    Gauge.builder("olmstead.fleet.resolution.failures", unresolved, AtomicLong::get)
+        .description("Reported (subscription, cluster) pairs that cannot be resolved (rollout engine replica)")
+        .register(registry);
     stepTimer = Timer.builder("olmstead.rollout.step.duration").description("Time to step and save one rollout")
         .register(registry);
   }
 
   void leader(boolean isLeader) {
     leader.set(isLeader ? 1 : 0);
+    if (!isLeader) { // only the engine's replica exports fleet and rollout gauges: a former leader's would be stale
+      active.set(0);
+      clusters.clear();
+      pausedByFailures.clear();
+      clustersByStatus.clear();
+      subscriptionsByPhase.clear();
+      unresolved.set(0);
+    }
   }
 
   void active(int count) {
@@ -90,7 +103,8 @@ public final class RolloutMetrics {
   }
 
   /** Fleet-wide counts, refreshed by the engine (one replica) so that sums across replicas do not double count. */
-  void fleet(Map<String, Long> byStatus, Map<String, Long> byPhase) {
+  void fleet(Map<String, Long> byStatus, Map<String, Long> byPhase, long unresolvedPairs) {
+    unresolved.set(unresolvedPairs);
     clustersByStatus.clear();
     clustersByStatus.putAll(byStatus);
     subscriptionsByPhase.clear();

@@ -57,9 +57,13 @@ final class RolloutPlanning {
     }
   }
 
-  /** The plan: waves, participants with current version and path, and who is left out. */
+  /**
+   * The plan: waves, participants with current version and path, and who is left out; {@code held} are the excluded
+   * clusters that run a version, kept there while the rollout runs (they are not newcomers to admit later).
+   */
   record Plan(Subscription subscription, List<RolloutPlanner.PlannedWave> waves, Map<String, String> versions,
-      Map<String, JsonArray> paths, Map<String, String> excluded, List<String> offline, List<String> unreachable) {
+      Map<String, JsonArray> paths, Map<String, String> excluded, Map<String, String> held, List<String> offline,
+      List<String> unreachable) {
     List<String> fromVersions() {
       return versions.values().stream().filter(v -> v != null).distinct().sorted().toList();
     }
@@ -111,6 +115,7 @@ final class RolloutPlanning {
     Map<String, String> versions = new HashMap<>();
     Map<String, JsonArray> paths = new HashMap<>();
     Map<String, String> excluded = new HashMap<>();
+    Map<String, String> held = new HashMap<>();
     List<String> offline = new ArrayList<>();
     List<String> unreachable = new ArrayList<>();
     for (Row c : clusterRows) {
@@ -126,6 +131,9 @@ final class RolloutPlanning {
       String current = installed.get(name);
       if (Boolean.TRUE.equals(blocked.get(name))) {
         excluded.put(name, "blocked: last reported Upgradeable=False");
+        if (current != null) {
+          held.put(name, current);
+        }
         continue;
       }
       if (current != null) {
@@ -143,8 +151,8 @@ final class RolloutPlanning {
       versions.put(name, current);
       participants.add(new RolloutPlanner.PlanCluster(name, labels));
     }
-    return new Plan(sub, RolloutPlanner.plan(participants, request.strategy()), versions, paths, excluded, offline,
-        unreachable);
+    return new Plan(sub, RolloutPlanner.plan(participants, request.strategy()), versions, paths, excluded, held,
+        offline, unreachable);
   }
 
   /** The steps from {@code current} to {@code target}; empty when the target cannot be reached. */

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /** SQL of the rollout tables: load a rollout whole, write back what a step or command changed (one transaction). */
 final class RolloutStore {
@@ -32,10 +33,12 @@ final class RolloutStore {
       + "FROM rollout_waves WHERE rollout_id = $1 ORDER BY idx";
   private static final String MEMBERS = "SELECT cluster, wave, step, previous_version, approved_version, approved_at, "
       + "message FROM rollout_clusters WHERE rollout_id = $1 ORDER BY wave, cluster";
-  // a phase about another target (a report from before the approval) says nothing about this rollout's step
+  // a phase about another target (a report from before the approval) says nothing about this rollout's step; one
+  // about an intermediate step of the upgrade path, reported after the approval, does (a failure there counts)
   private static final String REPORTS = "SELECT rc.cluster, c.status, s.installed_version, CASE WHEN "
-      + "s.target_version IS DISTINCT FROM rc.approved_version AND s.installed_version IS DISTINCT FROM "
-      + "rc.approved_version THEN NULL ELSE s.phase END AS phase, s.message, "
+      + "s.target_version IS NOT DISTINCT FROM rc.approved_version OR s.installed_version IS NOT DISTINCT FROM "
+      + "rc.approved_version OR (s.updated_at >= rc.approved_at AND s.target_version IS DISTINCT FROM "
+      + "rc.previous_version) THEN s.phase END AS phase, s.message, "
       + "EXISTS (SELECT 1 FROM jsonb_array_elements(s.conditions) e WHERE e->>'type' = 'Upgradeable' "
       + "AND e->>'status' = 'False') AS blocked, a.connected_at FROM rollout_clusters rc "
       + "LEFT JOIN clusters c ON c.name = rc.cluster "
@@ -102,7 +105,8 @@ final class RolloutStore {
   }
 
   /** Inserts a new rollout with its waves and members (Pending) and pins every member at its current version. */
-  Future<Void> insert(SqlConnection tx, Rollout r, List<String> fromVersions, String actor) {
+  Future<Void> insert(SqlConnection tx, Rollout r, List<String> fromVersions, Map<String, String> held,
+      String actor) {
     Tuple row = Tuple.of(r.id(), r.subscription(), r.targetVersion(), fromVersions.toArray(String[]::new),
         r.strategy().toJson(), r.phase().name(), actor);
     List<Tuple> waves = new ArrayList<>();
@@ -117,6 +121,12 @@ final class RolloutStore {
         pins.add(Tuple.of(r.subscription(), m.cluster(), m.previousVersion(), r.id()));
       }
     }
+    List<Transition> created = new ArrayList<>(List.of(new Transition("Created", null, null, "target "
+        + r.targetVersion() + ", " + r.waves().size() + " waves, " + r.members().size() + " clusters")));
+    new TreeMap<>(held).forEach((cluster, version) -> {
+      pins.add(Tuple.of(r.subscription(), cluster, version, r.id()));
+      created.add(new Transition("ClusterExcluded", null, cluster, "left out (Upgradeable=False); held at " + version));
+    });
     Future<?> f = tx.preparedQuery("INSERT INTO rollouts (id, subscription, target_version, from_versions, strategy, "
         + "state, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)").execute(row);
     if (!waves.isEmpty()) {
@@ -131,9 +141,7 @@ final class RolloutStore {
       // a follow/range policy must not move clusters ahead of their wave: hold them where they are
       f = f.compose(v -> tx.preparedQuery(UPSERT_APPROVAL).executeBatch(pins));
     }
-    return f.compose(v -> history(tx, r.id(), List.of(new Transition("Created", null, null,
-        "target " + r.targetVersion() + ", " + r.waves().size() + " waves, " + r.members().size() + " clusters")),
-        actor));
+    return f.compose(v -> history(tx, r.id(), created, actor));
   }
 
   /**

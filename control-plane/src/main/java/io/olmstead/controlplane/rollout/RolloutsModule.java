@@ -64,7 +64,7 @@ public final class RolloutsModule implements ApiModule {
           }
           RolloutModel.Rollout rollout = RolloutMachine.initial(id, body.subscription(), body.targetVersion(),
               body.strategy(), plan.waves(), plan.versions());
-          return store.insert(conn, rollout, plan.fromVersions(), request.principal().actor()).map(rollout);
+          return store.insert(conn, rollout, plan.fromVersions(), plan.held(), request.principal().actor()).map(rollout);
         }), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion()))
         .compose(r -> context.tx().read(conn -> queries.get(conn, r.id())))
         .map(json -> new Reply(201, json, Map.of("Location", "/api/v1/rollouts/" + id)));

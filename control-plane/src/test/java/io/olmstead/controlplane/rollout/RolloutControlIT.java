@@ -216,4 +216,33 @@ class RolloutControlIT {
       }
     }
   }
+
+  @Test
+  void aClusterBlockedByUpgradeableFalseIsLeftOutAndHeldWhereItIs() throws Exception {
+    fx.subscription("blk", "fleet=blk", "0.9.2");
+    HollowFleet agents = fleet("blk-", 3, "{\"fleet\":\"blk\"}", 0.0);
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> installed("blk", "0.9.2") == 3);
+      // what a real agent reports while the operator's OperatorCondition says Upgradeable=False
+      fx.update("UPDATE subscription_status SET conditions = '[{\"type\":\"Upgradeable\",\"status\":\"False\","
+          + "\"reason\":\"OperatorConditionNotUpgradeable\"}]'::jsonb WHERE subscription = 'blk' AND cluster = ?",
+          "blk-0003");
+      HttpResponse<String> preview = RolloutIT.call(port, "POST", "/rollouts/preview", "{\"subscription\":\"blk\","
+          + "\"targetVersion\":\"0.9.4\"}");
+      assertThat(preview.statusCode()).as(preview.body()).isEqualTo(200);
+      assertThat(new JsonObject(preview.body()).getJsonArray("excluded").getJsonObject(0).getMap())
+          .containsEntry("name", "blk-0003").containsEntry("reason", "blocked: last reported Upgradeable=False");
+      String id = create("{\"subscription\":\"blk\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":1}}");
+      await().atMost(Duration.ofSeconds(30)).until(() -> "Succeeded".equals(rollout(id).getString("state")));
+      assertThat(installed("blk", "0.9.4")).isEqualTo(2);
+      // not admitted as a newcomer once a wave succeeded: it stays approved at what it runs
+      assertThat(fx.count("SELECT count(*) FROM rollout_approvals WHERE subscription = 'blk' AND cluster = 'blk-0003' "
+          + "AND version = '0.9.2'")).isEqualTo(1);
+      assertThat(fx.count("SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'ClusterExcluded' "
+          + "AND cluster = 'blk-0003'", id)).isEqualTo(1);
+      assertThat(installed("blk", "0.9.2")).isEqualTo(1);
+    } finally {
+      agents.close();
+    }
+  }
 }

@@ -51,4 +51,18 @@ class RolloutDeployFilesTest {
     assertThat(used(dashboard)).isNotEmpty().isSubsetOf(exported);
     assertThat(rules).contains("OlmsteadRolloutPausedByFailures", "OlmsteadAgentsOffline", "OlmsteadResolutionFailures");
   }
+
+  @Test
+  void aReplicaThatLosesTheEngineLockStopsExportingFleetGauges() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    RolloutMetrics metrics = new RolloutMetrics(registry);
+    metrics.leader(true);
+    metrics.fleet(java.util.Map.of("connected", 7L), java.util.Map.of("Failed", 2L), 3);
+    assertThat(registry.get("olmstead.fleet.resolution.failures").gauge().value()).isEqualTo(3.0);
+    assertThat(registry.get("olmstead.fleet.clusters").tag("status", "connected").gauge().value()).isEqualTo(7.0);
+    metrics.leader(false);
+    assertThat(registry.get("olmstead.fleet.resolution.failures").gauge().value()).isZero();
+    assertThat(registry.get("olmstead.fleet.clusters").tag("status", "connected").gauge().value()).isZero();
+    assertThat(registry.get("olmstead.fleet.subscription.clusters").tag("phase", "Failed").gauge().value()).isZero();
+  }
 }

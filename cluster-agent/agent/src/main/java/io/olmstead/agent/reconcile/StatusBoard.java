@@ -20,6 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class StatusBoard {
   static final String DRIFT_CONDITION = "DriftRestored";
   static final String RESOLUTION_CONDITION = "ResolutionFailed";
+  /** OLM's condition type on an operator that refuses upgrades; the control plane's rollouts read it. */
+  static final String UPGRADEABLE_CONDITION = "Upgradeable";
 
   private final StatusSink sink;
   private final Map<String, SubscriptionStatus> last = new ConcurrentHashMap<>();
@@ -75,6 +77,10 @@ final class StatusBoard {
         targetVersion = decision.held().versionText();
         shown = CsvPhaseRules.next(CsvObservation.in(CsvPhase.NONE)
             .withUpgrade(new UpgradeDecision(false, decision.reason(), decision.message())));
+        if (UpgradeDecision.NOT_UPGRADEABLE_REASON.equals(decision.reason())) {
+          conditions.add(new SubscriptionStatus.StatusCondition(UPGRADEABLE_CONDITION, "False", decision.reason(),
+              decision.message()));
+        }
       }
       case UNRESOLVED -> {
         if (installed != null) {

@@ -37,6 +37,11 @@ class StatusBoardTest {
     assertThat(s.reason()).isEqualTo("OperatorConditionNotUpgradeable");
     assertThat(s.message()).isEqualTo("operator is not upgradeable: migrating");
     assertThat(s.targetVersion()).isEqualTo("1.1.0");
+    assertThat(s.conditions()).singleElement().satisfies(c -> {
+      assertThat(c.type()).isEqualTo("Upgradeable");
+      assertThat(c.status()).isEqualTo("False");
+      assertThat(c.reason()).isEqualTo("OperatorConditionNotUpgradeable");
+    });
   }
 
   @Test
