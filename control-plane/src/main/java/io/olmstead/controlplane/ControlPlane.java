@@ -12,6 +12,7 @@ import io.olmstead.controlplane.agentgateway.AgentGateway;
 import io.olmstead.controlplane.audit.AuditModule;
 import io.olmstead.controlplane.auth.BootstrapAdmin;
 import io.olmstead.controlplane.auth.TokenAuthenticator;
+import io.olmstead.controlplane.clusters.ApprovalsModule;
 import io.olmstead.controlplane.clusters.ClustersModule;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
@@ -73,6 +74,7 @@ public final class ControlPlane implements AutoCloseable {
         new TokensModule(),
         new EnrollmentModule(),
         new ClustersModule(),
+        new ApprovalsModule(),
         new io.olmstead.controlplane.catalog.CatalogsModule(),
         new io.olmstead.controlplane.subscription.SubscriptionsModule(),
         new AuditModule());

@@ -94,7 +94,7 @@ public final class ClustersModule implements ApiModule {
   }
 
   /** The cluster when it exists; 403 when it belongs to a team the caller is not in. */
-  private static Cluster visible(Optional<Cluster> found, String name, Principal caller) {
+  static Cluster visible(Optional<Cluster> found, String name, Principal caller) {
     Cluster cluster = found.orElseThrow(() -> ApiException.notFound("no cluster " + name));
     if (!caller.mayAccessLabels(cluster.labelMap())) {
       throw ApiException.forbidden("cluster " + name + " is not in this token's teams " + caller.teams());
