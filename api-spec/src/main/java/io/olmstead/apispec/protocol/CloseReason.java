@@ -19,7 +19,9 @@ public enum CloseReason {
   HELLO_REQUIRED(4009, "hello-required", true),
   REPLACED(4010, "replaced-by-newer-connection", false),
   UNEXPECTED_MESSAGE(4011, "unexpected-message", true),
-  SHUTTING_DOWN(1001, "shutting-down", true);
+  SHUTTING_DOWN(1001, "shutting-down", true),
+  /** A status could not be stored: the agent reconnects and sends its full state again. */
+  TRY_AGAIN_LATER(1013, "try-again-later", true);
 
   private final int code;
   private final String reason;

@@ -196,7 +196,10 @@ final class AgentSession {
       if (ar.succeeded()) {
         send(new StatusAck(protocol, status.id(), seq));
       } else {
+        // the seq was taken as applied; closing makes the agent reconnect and resend its full state, which the
+        // seq stored in the database (older than this one) lets in
         LOG.warn("cluster {}: status {} not stored: {}", cluster, seq, ar.cause().toString());
+        close(CloseReason.TRY_AGAIN_LATER, "status " + seq + " was not stored");
       }
     }));
   }

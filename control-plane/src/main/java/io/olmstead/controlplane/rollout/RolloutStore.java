@@ -56,6 +56,12 @@ final class RolloutStore {
       + "rollout_id) VALUES ($1, $2, $3, $4) ON CONFLICT (subscription, cluster) DO UPDATE SET version = "
       + "EXCLUDED.version, rollout_id = EXCLUDED.rollout_id, updated_at = now() "
       + "WHERE rollout_approvals.version IS DISTINCT FROM EXCLUDED.version";
+  // a rollout that succeeded hands the version back to the subscription: a pin moves to the target, and the
+  // approvals that held clusters to their waves go (new clusters then get the target; later policy changes apply)
+  private static final String PIN_TARGET = "UPDATE subscriptions SET version_value = $2, generation = generation + 1, "
+      + "resource_version = resource_version + 1, updated_at = now() WHERE name = $1 AND version_kind = 'pin' "
+      + "AND version_value IS DISTINCT FROM $2";
+  private static final String CLEAR_APPROVALS = "DELETE FROM rollout_approvals WHERE subscription = $1";
   private static final String HISTORY = "INSERT INTO rollout_history (rollout_id, kind, wave, cluster, message, actor) "
       + "VALUES ($1, $2, $3, $4, $5, $6)";
 
@@ -186,7 +192,17 @@ final class RolloutStore {
           if (!approvals.isEmpty()) {
             f = f.compose(v -> tx.preparedQuery(UPSERT_APPROVAL).executeBatch(approvals));
           }
-          return f.compose(v -> history(tx, after.id(), transitions, actor)).map(true);
+          List<Transition> written = transitions;
+          if (after.phase() == Phase.Succeeded && before.phase() != Phase.Succeeded) {
+            written = new ArrayList<>(transitions);
+            written.add(new Transition("PolicyUpdated", null, null, "subscription " + after.subscription()
+                + " runs " + after.targetVersion() + " (a pin moves to it); rollout approvals cleared"));
+            f = f.compose(v -> tx.preparedQuery(PIN_TARGET).execute(Tuple.of(after.subscription(),
+                after.targetVersion()))).compose(v -> tx.preparedQuery(CLEAR_APPROVALS)
+                .execute(Tuple.of(after.subscription())));
+          }
+          List<Transition> history = written;
+          return f.compose(v -> history(tx, after.id(), history, actor)).map(true);
         });
   }
 

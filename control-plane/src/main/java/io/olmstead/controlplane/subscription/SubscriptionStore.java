@@ -34,6 +34,12 @@ public final class SubscriptionStore {
       + "generation = generation + CASE WHEN $15 THEN 1 ELSE 0 END, resource_version = resource_version + 1, "
       + "updated_at = now() WHERE name = $1";
   private static final String DELETE = "DELETE FROM subscriptions WHERE name = $1";
+  // versions and bundles approved for the subscription on clusters (by rollouts and by hand) go with it; a new
+  // version policy replaces what rollouts approved
+  private static final String DELETE_ROLLOUT_APPROVALS = "DELETE FROM rollout_approvals WHERE subscription = $1";
+  private static final String DELETE_BUNDLE_APPROVALS = "DELETE FROM cluster_approvals WHERE subscription = $1";
+  private static final String ACTIVE_ROLLOUT = "SELECT id FROM rollouts WHERE subscription = $1 "
+      + "AND state IN ('Progressing', 'Paused')";
 
   public Future<Optional<Subscription>> get(SqlClient client, String name) {
     return client.preparedQuery(GET).execute(Tuple.of(name)).map(SubscriptionStore::first);
@@ -66,7 +72,20 @@ public final class SubscriptionStore {
   }
 
   public Future<Void> delete(SqlConnection tx, String name) {
-    return tx.preparedQuery(DELETE).execute(Tuple.of(name)).mapEmpty();
+    return tx.preparedQuery(DELETE).execute(Tuple.of(name))
+        .compose(v -> tx.preparedQuery(DELETE_ROLLOUT_APPROVALS).execute(Tuple.of(name)))
+        .compose(v -> tx.preparedQuery(DELETE_BUNDLE_APPROVALS).execute(Tuple.of(name))).mapEmpty();
+  }
+
+  /** The subscription's progressing or paused rollout, if any. */
+  public Future<Optional<String>> activeRollout(SqlClient client, String name) {
+    return client.preparedQuery(ACTIVE_ROLLOUT).execute(Tuple.of(name))
+        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getString("id")));
+  }
+
+  /** Drops what rollouts approved for the subscription: its version policy rules every cluster again. */
+  public Future<Void> clearRolloutApprovals(SqlConnection tx, String name) {
+    return tx.preparedQuery(DELETE_ROLLOUT_APPROVALS).execute(Tuple.of(name)).mapEmpty();
   }
 
   private static Tuple specTuple(SubscriptionSpec s) {

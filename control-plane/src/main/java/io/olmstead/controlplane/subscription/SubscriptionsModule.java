@@ -79,7 +79,18 @@ public final class SubscriptionsModule implements ApiModule {
             throw ApiException.forbidden("subscription " + name + " belongs to another team");
           }
           ETags.check(ifMatch, existing.get().resourceVersion());
-          return store.update(conn, spec, !spec.equals(existing.get().spec())).map(false);
+          if (spec.version().equals(existing.get().spec().version())) {
+            return store.update(conn, spec, !spec.equals(existing.get().spec())).map(false);
+          }
+          // a new version policy while a rollout moves the fleet would fight it; once none runs, it replaces
+          // the versions rollouts approved
+          return store.activeRollout(conn, name).compose(active -> {
+            if (active.isPresent()) {
+              throw ApiException.conflict("rollout " + active.get() + " is moving subscription " + name
+                  + "; abort it or wait for it to end before changing the version");
+            }
+            return store.clearRolloutApprovals(conn, name);
+          }).compose(v -> store.update(conn, spec, true)).map(false);
         }).compose(created -> store.get(conn, name).map(s -> new Put(created, s.orElseThrow()))),
         put -> new JsonObject().put("catalog", spec.catalog()).put("package", spec.packageName())
             .put("version", spec.version().toJson()).put("resourceVersion", put.subscription.resourceVersion())
@@ -100,7 +111,13 @@ public final class SubscriptionsModule implements ApiModule {
             throw notFound(name);
           }
           ETags.check(request.ifMatch(), existing.get().resourceVersion());
-          return store.delete(conn, name);
+          return store.activeRollout(conn, name).compose(active -> {
+            if (active.isPresent()) {
+              throw ApiException.conflict("rollout " + active.get() + " is moving subscription " + name
+                  + "; abort it before deleting the subscription");
+            }
+            return store.delete(conn, name);
+          });
         }), null).map(v -> Reply.noContent());
   }
 

@@ -16,8 +16,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Load harness (not a test): p50/p99 of {@code GET /clusters} with a label selector over 10,000 clusters, with a few
- * concurrent clients against a running control plane and embedded PostgreSQL in this JVM.
+ * Load harness (not a test): p50/p99 of {@code GET /clusters} with a label selector over 10,000 clusters, and of
+ * {@code GET /subscriptions/{name}/status} with 1,000 subscriptions in the database (the one asked for places on every
+ * {@code env=prod} cluster and has a status row from each), with a few concurrent clients against a running control
+ * plane and embedded PostgreSQL in this JVM.
  */
 public final class ClusterListBench {
   private ClusterListBench() {
@@ -33,7 +35,19 @@ public final class ClusterListBench {
           + "[1 + (i / 3) % 3], 'tier', (ARRAY['web','db','batch','cache'])[1 + i % 4], 'olmstead.io/team', 'team-' "
           + "|| (i % 20)) || CASE WHEN i % 10 = 0 THEN '{\"canary\":\"true\"}'::jsonb ELSE '{}'::jsonb END, "
           + "'connected' FROM generate_series(1, " + clusters + ") i");
-      TestDatabase.execute(cp.database(), "ANALYZE clusters");
+      int subscriptions = args.length > 3 ? Integer.parseInt(args[3]) : 1_000;
+      TestDatabase.execute(cp.database(), "INSERT INTO catalogs (name) VALUES ('bench')");
+      TestDatabase.execute(cp.database(), "INSERT INTO subscriptions (name, catalog, package, channel, namespace, "
+          + "placement_selector, version_kind, version_value, approval, created_by) SELECT 'sub-' || lpad(i::text, 4, '0'), "
+          + "'bench', 'pkg-' || i, 'stable', 'ns-' || i, (ARRAY['env=prod','env=dev','tier=db'])[1 + i % 3], 'pin', "
+          + "'1.0.' || (i % 5), 'Automatic', 'bench' FROM generate_series(1, " + subscriptions + ") i");
+      // every cluster reports on three subscriptions; sub-0003 (env=prod) has a row from every prod cluster
+      TestDatabase.execute(cp.database(), "INSERT INTO subscription_status (subscription, cluster, installed_version, "
+          + "phase, seq) SELECT 'sub-' || lpad(s::text, 4, '0'), c.name, '1.0.' || (c.n % 3), "
+          + "(ARRAY['Succeeded','Succeeded','Succeeded','Installing','Failed'])[1 + c.n % 5], 1 FROM "
+          + "(SELECT name, substring(name from 9)::int AS n FROM clusters) c, generate_series(1, 3) s "
+          + "WHERE s <> 3 OR c.name IN (SELECT name FROM clusters WHERE labels->>'env' = 'prod')");
+      TestDatabase.execute(cp.database(), "ANALYZE");
       for (String selector : List.of("env=prod,region in (eu,us),!canary", "env=prod,tier=db")) {
         String url = cp.baseUrl() + "/api/v1/clusters?limit=100&selector="
             + URLEncoder.encode(selector, StandardCharsets.UTF_8);
@@ -44,6 +58,13 @@ public final class ClusterListBench {
             + "p50 %.1f ms, p99 %.1f ms%n", selector, clusters, requests, clients, micros.get(micros.size() / 2) / 1000.0,
             micros.get((int) (micros.size() * 0.99)) / 1000.0);
       }
+      String status = cp.baseUrl() + "/api/v1/subscriptions/sub-0003/status?limit=100";
+      run(status, requests / 10, clients);
+      List<Long> micros = run(status, requests, clients);
+      Collections.sort(micros);
+      System.out.printf("GET /subscriptions/sub-0003/status?limit=100 (%d subscriptions, %d clusters), %d requests, "
+          + "%d clients: p50 %.1f ms, p99 %.1f ms%n", subscriptions, clusters, requests, clients,
+          micros.get(micros.size() / 2) / 1000.0, micros.get((int) (micros.size() * 0.99)) / 1000.0);
     }
   }
 

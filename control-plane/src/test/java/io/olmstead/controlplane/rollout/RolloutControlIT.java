@@ -218,7 +218,8 @@ class RolloutControlIT {
   }
 
   @Test
-  void aClusterBlockedByUpgradeableFalseIsLeftOutAndHeldWhereItIs() throws Exception {
+  void aClusterBlockedByUpgradeableFalseIsHeldThroughTheRolloutAndTheSubscriptionTakesTheTargetAtTheEnd()
+      throws Exception {
     fx.subscription("blk", "fleet=blk", "0.9.2");
     HollowFleet agents = fleet("blk-", 3, "{\"fleet\":\"blk\"}", 0.0);
     try {
@@ -232,15 +233,25 @@ class RolloutControlIT {
       assertThat(preview.statusCode()).as(preview.body()).isEqualTo(200);
       assertThat(new JsonObject(preview.body()).getJsonArray("excluded").getJsonObject(0).getMap())
           .containsEntry("name", "blk-0003").containsEntry("reason", "blocked: last reported Upgradeable=False");
-      String id = create("{\"subscription\":\"blk\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":1}}");
-      await().atMost(Duration.ofSeconds(30)).until(() -> "Succeeded".equals(rollout(id).getString("state")));
-      assertThat(installed("blk", "0.9.4")).isEqualTo(2);
-      // not admitted as a newcomer once a wave succeeded: it stays approved at what it runs
-      assertThat(fx.count("SELECT count(*) FROM rollout_approvals WHERE subscription = 'blk' AND cluster = 'blk-0003' "
-          + "AND version = '0.9.2'")).isEqualTo(1);
+      // soak keeps the rollout going after the first wave succeeded, long enough for newcomers to be looked for
+      String id = create("{\"subscription\":\"blk\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":1,"
+          + "\"soakSeconds\":4}}");
+      String repin = "{\"catalog\":\"demo\",\"package\":\"etcd\",\"channel\":\"alpha\",\"namespace\":\"etcd\","
+          + "\"placement\":{\"selector\":\"fleet=blk\"},\"version\":{\"pin\":\"0.9.4\"},\"approval\":\"Automatic\"}";
+      HttpResponse<String> fighting = RolloutIT.call(port, "PUT", "/subscriptions/blk", repin);
+      assertThat(fighting.statusCode()).as(fighting.body()).isEqualTo(409);
+      assertThat(RolloutIT.call(port, "DELETE", "/subscriptions/blk", null).statusCode()).isEqualTo(409);
+      await().atMost(Duration.ofSeconds(40)).until(() -> "Succeeded".equals(rollout(id).getString("state")));
       assertThat(fx.count("SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'ClusterExcluded' "
           + "AND cluster = 'blk-0003'", id)).isEqualTo(1);
-      assertThat(installed("blk", "0.9.2")).isEqualTo(1);
+      assertThat(fx.count("SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'ClusterJoined'", id))
+          .as("the excluded cluster is not a newcomer").isZero();
+      // the subscription now pins the target and no rollout approval overrides it: the held cluster follows
+      // (a real agent would wait for its operator to say Upgradeable again)
+      assertThat(fx.count("SELECT count(*) FROM subscriptions WHERE name = 'blk' AND version_value = '0.9.4'"))
+          .isEqualTo(1);
+      assertThat(fx.count("SELECT count(*) FROM rollout_approvals WHERE subscription = 'blk'")).isZero();
+      await().atMost(Duration.ofSeconds(20)).until(() -> installed("blk", "0.9.4") == 3);
     } finally {
       agents.close();
     }
