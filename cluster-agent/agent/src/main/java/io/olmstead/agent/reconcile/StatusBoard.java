@@ -76,6 +76,15 @@ final class StatusBoard {
         shown = CsvPhaseRules.next(CsvObservation.in(CsvPhase.NONE)
             .withUpgrade(new UpgradeDecision(false, decision.reason(), decision.message())));
       }
+      case DOWNGRADE_REFUSED -> {
+        // Failed describes the rollback, not the operator: the installed bundle keeps running as it was.
+        if (decision.held() != null) {
+          targetBundle = decision.held().name();
+          targetVersion = decision.held().versionText();
+        }
+        return build(sub, installed, targetBundle, targetVersion, CsvPhase.FAILED.wireName(), decision.reason(),
+            decision.message(), conditions);
+      }
       case UNRESOLVED -> {
         if (installed != null) {
           conditions.add(new SubscriptionStatus.StatusCondition(RESOLUTION_CONDITION, "True", decision.reason(),
