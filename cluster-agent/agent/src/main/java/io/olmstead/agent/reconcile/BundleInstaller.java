@@ -9,6 +9,7 @@ import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
 import io.olmstead.agent.k8s.WorkloadStatus;
+import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.installplan.InstallPlanResult;
 import io.olmstead.olmcore.installplan.InstallPlanner;
 import io.olmstead.olmcore.installplan.SubscriptionConfig;
@@ -87,6 +88,19 @@ final class BundleInstaller {
     }
     CsvStatus status = CsvPhaseRules.next(observation);
     return finish(target, oc, extraKinds, objects, status, drifted ? changed.stream().filter(ApplyOutcome::changed).toList() : List.of());
+  }
+
+  /**
+   * olm-core's CRD safety verdict on installing {@code bundle} for {@code sub} over the cluster's CRDs as they are now,
+   * without writing anything; empty when safe or when the bundle cannot be planned (driving it reports that).
+   */
+  Optional<String> crdProblem(Bundle bundle, DesiredSubscription sub) throws ResourceException {
+    InstallPlanResult plan = planner.plan(bundle, sub.namespace(), sub.effectiveTargets(),
+        SubscriptionConfig.fromJson(sub.config()));
+    if (!plan.succeeded()) {
+      return Optional.empty();
+    }
+    return crdUpgradeProblem(stamp(plan.objects(), sub, bundle.name()).stream().filter(BundleInstaller::isCrd).toList());
   }
 
   private DriveResult finish(InstallTarget target, JsonNode oc, List<ResourceKinds.Kind> kinds, List<JsonNode> objects,

@@ -20,6 +20,11 @@ public record Decision(Action action, String bundle, String replaces, Bundle hel
     INSTALL,
     /** Start replacing {@link #replaces()} with {@link #bundle()}. */
     UPGRADE,
+    /**
+     * Replace {@link #replaces()} (above maxVersion) with the older {@link #bundle()}: a fleet rollback, installed
+     * like an upgrade. {@link #replaces()} is null when the bundle above maxVersion never succeeded.
+     */
+    DOWNGRADE,
     /** Keep driving a bundle whose install already started (survives restarts, needs no new approval). */
     CONTINUE,
     /** Nothing newer to do: keep {@link #bundle()} as installed (drift restored, health watched). */
@@ -28,6 +33,12 @@ public record Decision(Action action, String bundle, String replaces, Bundle hel
     AWAIT_APPROVAL,
     /** A next bundle exists but the installed operator's Upgradeable condition blocks it. */
     BLOCKED,
+    /**
+     * The installed bundle is above maxVersion but may not go back: olm-core's CRD rules refuse the older bundle
+     * ({@link SubscriptionStatus#DOWNGRADE_REFUSED}) or the channel has nothing at or below maxVersion
+     * ({@link SubscriptionStatus#DOWNGRADE_TARGET_MISSING}). {@link #held()} is the refused bundle, if any.
+     */
+    DOWNGRADE_REFUSED,
     /** No bundle can be chosen (resolution failed, catalog missing, version policy unmet). */
     UNRESOLVED
   }
@@ -42,6 +53,7 @@ public record Decision(Action action, String bundle, String replaces, Bundle hel
 
   /** True when the pass applies a new or continuing bundle (as opposed to only keeping the installed one). */
   public boolean moves() {
-    return action == Action.INSTALL || action == Action.UPGRADE || action == Action.CONTINUE;
+    return action == Action.INSTALL || action == Action.UPGRADE || action == Action.DOWNGRADE
+        || action == Action.CONTINUE;
   }
 }

@@ -96,7 +96,8 @@ final class NamespacePass {
       String error = resolutionErrors.get(sub.name());
       JsonNode condition = obs.installed().map(ObservedBundle::operatorCondition).orElse(null);
       Decision decision = SubscriptionDecider.decide(sub, obs, candidate, error, approvals.apply(sub.name()),
-          UpgradeableCheck.evaluate(condition == null ? null : installer.mirrorConditions(condition)));
+          UpgradeableCheck.evaluate(condition == null ? null : installer.mirrorConditions(condition)),
+          rollback(sub, obs, loaded.get(sub.catalog())));
       settling |= execute(sub, obs, decision, loaded.get(sub.catalog()), candidate, dependencyOf.get(sub.name()));
     }
     return settling;
@@ -137,6 +138,16 @@ final class NamespacePass {
       return candidate.isPresent(); // another edge may follow
     }
     return result.settling();
+  }
+
+  /** Where a bundle above maxVersion would roll back to, with olm-core's CRD verdict on it (reads the cluster). */
+  private Rollback rollback(DesiredSubscription sub, ObservedSubscription obs, Catalog catalog) throws ResourceException {
+    if (catalog == null || Rollback.aboveCeiling(sub, obs).isEmpty()) {
+      return null;
+    }
+    Optional<Bundle> target = Rollback.target(catalog, sub);
+    return target.isEmpty() ? Rollback.NO_TARGET
+        : Rollback.to(target.get(), installer.crdProblem(target.get(), sub).orElse(null));
   }
 
   private void removeUndesired(String namespace, List<DesiredSubscription> desired,

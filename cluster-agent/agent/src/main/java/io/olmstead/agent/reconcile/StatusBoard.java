@@ -82,6 +82,15 @@ final class StatusBoard {
               decision.message()));
         }
       }
+      case DOWNGRADE_REFUSED -> {
+        // Failed describes the rollback, not the operator: the installed bundle keeps running as it was.
+        if (decision.held() != null) {
+          targetBundle = decision.held().name();
+          targetVersion = decision.held().versionText();
+        }
+        return build(sub, installed, targetBundle, targetVersion, CsvPhase.FAILED.wireName(), decision.reason(),
+            decision.message(), conditions);
+      }
       case UNRESOLVED -> {
         if (installed != null) {
           conditions.add(new SubscriptionStatus.StatusCondition(RESOLUTION_CONDITION, "True", decision.reason(),

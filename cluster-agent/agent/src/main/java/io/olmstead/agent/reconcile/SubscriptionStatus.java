@@ -12,6 +12,13 @@ public record SubscriptionStatus(String name, String namespace, String installed
                                  String message, List<StatusCondition> conditions, long observedGeneration) {
 
   public static final String REQUIRES_APPROVAL = "RequiresApproval";
+  /**
+   * Reason (phase {@code Failed}) when a rollback below the installed version is refused by olm-core's CRD safety
+   * rules; the installed bundle keeps running and the message carries the rules' wording.
+   */
+  public static final String DOWNGRADE_REFUSED = "DowngradeRefused";
+  /** Reason (phase {@code Failed}) when the installed bundle is above maxVersion and the channel has none at or below. */
+  public static final String DOWNGRADE_TARGET_MISSING = "DowngradeTargetMissing";
 
   public SubscriptionStatus {
     conditions = conditions == null ? List.of() : List.copyOf(conditions);

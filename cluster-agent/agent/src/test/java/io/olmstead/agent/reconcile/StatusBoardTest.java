@@ -45,6 +45,19 @@ class StatusBoardTest {
   }
 
   @Test
+  void aRefusedDowngradeIsFailedWithItsReasonWhileTheInstalledBundleStays() {
+    ObservedBundle v11 = SubscriptionDeciderTest.observed("1.1.0", CsvPhase.SUCCEEDED);
+    Decision d = Decision.hold(Decision.Action.DOWNGRADE_REFUSED, v11.bundle(), SubscriptionDeciderTest.bundle("1.0.0"),
+        SubscriptionStatus.DOWNGRADE_REFUSED, "downgrade to pkg.v1.0.0 refused: risk of data loss");
+    SubscriptionStatus s = StatusBoard.status(SUB, v11, null, OK, d, List.of());
+    assertThat(s.phase()).isEqualTo("Failed");
+    assertThat(s.reason()).isEqualTo("DowngradeRefused");
+    assertThat(s.message()).isEqualTo("downgrade to pkg.v1.0.0 refused: risk of data loss");
+    assertThat(s.installedVersion()).isEqualTo("1.1.0");
+    assertThat(s.targetVersion()).isEqualTo("1.0.0");
+  }
+
+  @Test
   void repeatedIdenticalStatusesAreReportedOnce() {
     RecordingSink sink = new RecordingSink();
     StatusBoard board = new StatusBoard(sink);

@@ -33,7 +33,7 @@ class SubscriptionDeciderTest {
 
   @Test
   void installsTheResolvedBundleWhenNothingIsInstalled() {
-    Decision d = SubscriptionDecider.decide(AUTO, cluster(), Optional.of(bundle("1.0.0")), null, null, ALLOW);
+    Decision d = SubscriptionDecider.decide(AUTO, cluster(), Optional.of(bundle("1.0.0")), null, null, ALLOW, null);
     assertThat(d.action()).isEqualTo(Decision.Action.INSTALL);
     assertThat(d.bundle()).isEqualTo("pkg.v1.0.0");
   }
@@ -41,7 +41,7 @@ class SubscriptionDeciderTest {
   @Test
   void upgradesFromTheInstalledBundle() {
     Decision d = SubscriptionDecider.decide(AUTO, cluster(observed("1.0.0", CsvPhase.SUCCEEDED)),
-        Optional.of(bundle("1.1.0")), null, null, ALLOW);
+        Optional.of(bundle("1.1.0")), null, null, ALLOW, null);
     assertThat(d.action()).isEqualTo(Decision.Action.UPGRADE);
     assertThat(d.replaces()).isEqualTo("pkg.v1.0.0");
   }
@@ -50,7 +50,7 @@ class SubscriptionDeciderTest {
   void finishesAStartedUpgradeBeforeConsideringTheNextEdge() {
     Decision d = SubscriptionDecider.decide(AUTO,
         cluster(observed("1.0.0", CsvPhase.SUCCEEDED), observed("1.1.0", CsvPhase.INSTALLING)),
-        Optional.of(bundle("1.2.0")), null, null, UpgradeDecision.block("no"));
+        Optional.of(bundle("1.2.0")), null, null, UpgradeDecision.block("no"), null);
     assertThat(d.action()).isEqualTo(Decision.Action.CONTINUE);
     assertThat(d.bundle()).isEqualTo("pkg.v1.1.0");
     assertThat(d.replaces()).isEqualTo("pkg.v1.0.0");
@@ -59,7 +59,7 @@ class SubscriptionDeciderTest {
   @Test
   void staysWhenTheResolverChoseNothingNew() {
     Decision d = SubscriptionDecider.decide(AUTO, cluster(observed("1.0.0", CsvPhase.SUCCEEDED)), Optional.empty(),
-        null, null, ALLOW);
+        null, null, ALLOW, null);
     assertThat(d.action()).isEqualTo(Decision.Action.STEADY);
     assertThat(d.bundle()).isEqualTo("pkg.v1.0.0");
   }
@@ -68,9 +68,9 @@ class SubscriptionDeciderTest {
   void manualApprovalHoldsUntilExactlyThatBundleIsApproved() {
     Optional<Bundle> next = Optional.of(bundle("1.1.0"));
     ObservedSubscription installed = cluster(observed("1.0.0", CsvPhase.SUCCEEDED));
-    Decision none = SubscriptionDecider.decide(MANUAL, installed, next, null, null, ALLOW);
-    Decision other = SubscriptionDecider.decide(MANUAL, installed, next, null, "pkg.v1.2.0", ALLOW);
-    Decision exact = SubscriptionDecider.decide(MANUAL, installed, next, null, "pkg.v1.1.0", ALLOW);
+    Decision none = SubscriptionDecider.decide(MANUAL, installed, next, null, null, ALLOW, null);
+    Decision other = SubscriptionDecider.decide(MANUAL, installed, next, null, "pkg.v1.2.0", ALLOW, null);
+    Decision exact = SubscriptionDecider.decide(MANUAL, installed, next, null, "pkg.v1.1.0", ALLOW, null);
     assertThat(none.action()).isEqualTo(Decision.Action.AWAIT_APPROVAL);
     assertThat(none.held().name()).isEqualTo("pkg.v1.1.0");
     assertThat(none.bundle()).isEqualTo("pkg.v1.0.0");
@@ -80,7 +80,7 @@ class SubscriptionDeciderTest {
 
   @Test
   void manualApprovalAlsoGatesTheFirstInstall() {
-    Decision d = SubscriptionDecider.decide(MANUAL, cluster(), Optional.of(bundle("1.0.0")), null, null, ALLOW);
+    Decision d = SubscriptionDecider.decide(MANUAL, cluster(), Optional.of(bundle("1.0.0")), null, null, ALLOW, null);
     assertThat(d.action()).isEqualTo(Decision.Action.AWAIT_APPROVAL);
     assertThat(d.bundle()).isNull();
   }
@@ -88,7 +88,7 @@ class SubscriptionDeciderTest {
   @Test
   void notUpgradeableBlocksWithTheOlmReason() {
     Decision d = SubscriptionDecider.decide(AUTO, cluster(observed("1.0.0", CsvPhase.SUCCEEDED)),
-        Optional.of(bundle("1.1.0")), null, null, UpgradeDecision.block("migrating"));
+        Optional.of(bundle("1.1.0")), null, null, UpgradeDecision.block("migrating"), null);
     assertThat(d.action()).isEqualTo(Decision.Action.BLOCKED);
     assertThat(d.reason()).isEqualTo("OperatorConditionNotUpgradeable");
     assertThat(d.message()).isEqualTo("operator is not upgradeable: migrating");
@@ -98,7 +98,7 @@ class SubscriptionDeciderTest {
   @Test
   void resolutionFailureIsUnresolvedButKeepsTheInstalledBundle() {
     Decision d = SubscriptionDecider.decide(AUTO, cluster(observed("1.0.0", CsvPhase.SUCCEEDED)), Optional.empty(),
-        "constraints not satisfiable: x", null, ALLOW);
+        "constraints not satisfiable: x", null, ALLOW, null);
     assertThat(d.action()).isEqualTo(Decision.Action.UNRESOLVED);
     assertThat(d.bundle()).isEqualTo("pkg.v1.0.0");
     assertThat(d.message()).startsWith("constraints not satisfiable");
@@ -109,8 +109,8 @@ class SubscriptionDeciderTest {
     DesiredSubscription blocked = new DesiredSubscription("s", "cat", null, "pkg", "stable", "ns", List.of(), null, null,
         null, null, false, 1, "no version matches the policy");
     Decision installed = SubscriptionDecider.decide(blocked, cluster(observed("1.0.0", CsvPhase.SUCCEEDED)),
-        Optional.of(bundle("1.1.0")), null, null, ALLOW);
-    Decision nothing = SubscriptionDecider.decide(blocked, cluster(), Optional.of(bundle("1.1.0")), null, null, ALLOW);
+        Optional.of(bundle("1.1.0")), null, null, ALLOW, null);
+    Decision nothing = SubscriptionDecider.decide(blocked, cluster(), Optional.of(bundle("1.1.0")), null, null, ALLOW, null);
     assertThat(installed.action()).isEqualTo(Decision.Action.STEADY);
     assertThat(nothing.action()).isEqualTo(Decision.Action.UNRESOLVED);
     assertThat(nothing.message()).isEqualTo("no version matches the policy");
@@ -119,7 +119,7 @@ class SubscriptionDeciderTest {
   @Test
   void aFailedInstallIsRetriedRatherThanSkipped() {
     Decision d = SubscriptionDecider.decide(AUTO, cluster(observed("1.0.0", CsvPhase.FAILED)), Optional.of(bundle("1.1.0")),
-        null, null, ALLOW);
+        null, null, ALLOW, null);
     assertThat(d.action()).isEqualTo(Decision.Action.CONTINUE);
     assertThat(d.bundle()).isEqualTo("pkg.v1.0.0");
   }
@@ -129,5 +129,98 @@ class SubscriptionDeciderTest {
     ObservedSubscription both = cluster(observed("1.0.0", CsvPhase.SUCCEEDED), observed("1.1.0", CsvPhase.SUCCEEDED));
     assertThat(both.installed().orElseThrow().bundle()).isEqualTo("pkg.v1.1.0");
     assertThat(both.inProgress()).isEmpty();
+  }
+
+  private static final DesiredSubscription BACK = AUTO.withMaxVersion("1.0.0");
+  private static final ObservedSubscription AT_1_1 = cluster(observed("1.1.0", CsvPhase.SUCCEEDED));
+  private static final Optional<Bundle> STAY_1_1 = Optional.of(bundle("1.1.0")); // the resolver never goes down
+
+  @Test
+  void rollsBackWhenTheInstalledBundleIsAboveMaxVersion() {
+    Decision d = SubscriptionDecider.decide(BACK, AT_1_1, STAY_1_1, null, null, ALLOW,
+        Rollback.to(bundle("1.0.0"), null));
+    assertThat(d.action()).isEqualTo(Decision.Action.DOWNGRADE);
+    assertThat(d.bundle()).isEqualTo("pkg.v1.0.0");
+    assertThat(d.replaces()).isEqualTo("pkg.v1.1.0");
+    assertThat(d.moves()).isTrue();
+  }
+
+  @Test
+  void aDowngradeTheCrdRulesRejectIsRefusedAndTheInstalledBundleKept() {
+    Decision d = SubscriptionDecider.decide(BACK, AT_1_1, STAY_1_1, null, null, ALLOW, Rollback.to(bundle("1.0.0"),
+        "risk of data loss updating \"w.example.com\": new CRD removes version v2 that is listed as a stored version"));
+    assertThat(d.action()).isEqualTo(Decision.Action.DOWNGRADE_REFUSED);
+    assertThat(d.reason()).isEqualTo(SubscriptionStatus.DOWNGRADE_REFUSED);
+    assertThat(d.message()).startsWith("downgrade to pkg.v1.0.0 refused: risk of data loss");
+    assertThat(d.bundle()).isEqualTo("pkg.v1.1.0");
+    assertThat(d.held().name()).isEqualTo("pkg.v1.0.0");
+    assertThat(d.moves()).isFalse();
+  }
+
+  @Test
+  void withNothingAtOrBelowMaxVersionTheRollbackIsReportedAndHeld() {
+    Decision d = SubscriptionDecider.decide(BACK, AT_1_1, STAY_1_1, null, null, ALLOW, Rollback.NO_TARGET);
+    assertThat(d.action()).isEqualTo(Decision.Action.DOWNGRADE_REFUSED);
+    assertThat(d.reason()).isEqualTo(SubscriptionStatus.DOWNGRADE_TARGET_MISSING);
+    assertThat(d.message()).contains("above maxVersion 1.0.0").contains("keeping pkg.v1.1.0");
+    assertThat(d.bundle()).isEqualTo("pkg.v1.1.0");
+    assertThat(d.held()).isNull();
+  }
+
+  @Test
+  void manualApprovalGatesTheDowngradeTargetLikeAnUpgrade() {
+    DesiredSubscription manual = BACK.withApproval(DesiredSubscription.Approval.MANUAL);
+    Rollback back = Rollback.to(bundle("1.0.0"), null);
+    Decision none = SubscriptionDecider.decide(manual, AT_1_1, STAY_1_1, null, "pkg.v1.1.0", ALLOW, back);
+    Decision exact = SubscriptionDecider.decide(manual, AT_1_1, STAY_1_1, null, "pkg.v1.0.0", ALLOW, back);
+    assertThat(none.action()).isEqualTo(Decision.Action.AWAIT_APPROVAL);
+    assertThat(none.held().name()).isEqualTo("pkg.v1.0.0");
+    assertThat(exact.action()).isEqualTo(Decision.Action.DOWNGRADE);
+  }
+
+  @Test
+  void notUpgradeableBlocksADowngradeToo() {
+    Decision d = SubscriptionDecider.decide(BACK, AT_1_1, STAY_1_1, null, null, UpgradeDecision.block("migrating"),
+        Rollback.to(bundle("1.0.0"), null));
+    assertThat(d.action()).isEqualTo(Decision.Action.BLOCKED);
+    assertThat(d.reason()).isEqualTo("OperatorConditionNotUpgradeable");
+    assertThat(d.held().name()).isEqualTo("pkg.v1.0.0");
+  }
+
+  @Test
+  void aStartedDowngradeIsFinishedWithoutAskingForApprovalAgain() {
+    ObservedSubscription started = cluster(observed("1.1.0", CsvPhase.SUCCEEDED), observed("1.0.0", CsvPhase.INSTALLING));
+    Decision d = SubscriptionDecider.decide(BACK.withApproval(DesiredSubscription.Approval.MANUAL), started, STAY_1_1,
+        null, null, UpgradeDecision.block("migrating"), Rollback.to(bundle("1.0.0"), null));
+    assertThat(d.action()).isEqualTo(Decision.Action.DOWNGRADE);
+    assertThat(d.bundle()).isEqualTo("pkg.v1.0.0");
+    assertThat(d.replaces()).isEqualTo("pkg.v1.1.0");
+  }
+
+  @Test
+  void anUpgradeInProgressAboveMaxVersionIsAbandonedForTheInstalledBundle() {
+    ObservedSubscription failing = cluster(observed("1.0.0", CsvPhase.SUCCEEDED), observed("1.1.0", CsvPhase.FAILED));
+    Decision d = SubscriptionDecider.decide(BACK, failing, Optional.of(bundle("1.1.0")), null, null, ALLOW,
+        Rollback.to(bundle("1.0.0"), null));
+    assertThat(d.action()).isEqualTo(Decision.Action.STEADY);
+    assertThat(d.bundle()).isEqualTo("pkg.v1.0.0");
+  }
+
+  @Test
+  void aFirstInstallAboveMaxVersionIsReplacedByTheTarget() {
+    Decision d = SubscriptionDecider.decide(BACK, cluster(observed("1.1.0", CsvPhase.INSTALLING)), STAY_1_1, null, null,
+        ALLOW, Rollback.to(bundle("1.0.0"), null));
+    assertThat(d.action()).isEqualTo(Decision.Action.DOWNGRADE);
+    assertThat(d.bundle()).isEqualTo("pkg.v1.0.0");
+    assertThat(d.replaces()).isNull();
+  }
+
+  @Test
+  void aRollbackWithoutItsCatalogIsUnresolvedAndKeepsTheInstalledBundle() {
+    Decision d = SubscriptionDecider.decide(BACK, AT_1_1, Optional.empty(), "catalog cat is not available yet", null,
+        ALLOW, null);
+    assertThat(d.action()).isEqualTo(Decision.Action.UNRESOLVED);
+    assertThat(d.bundle()).isEqualTo("pkg.v1.1.0");
+    assertThat(d.message()).isEqualTo("catalog cat is not available yet");
   }
 }

@@ -2,15 +2,23 @@ package io.olmstead.agent.testing;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.olmstead.agent.reconcile.CatalogProvider;
 import io.olmstead.olmcore.fbc.Catalog;
 import io.olmstead.olmcore.fbc.CatalogValidator;
 import io.olmstead.olmcore.fbc.FbcException;
 import io.olmstead.olmcore.fbc.FbcParser;
 import io.olmstead.olmcore.fbc.ValidationMode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The real bundles of {@code ../shared/catalogs/bundled} (system property {@code olmstead.shared.dir}, else env
@@ -18,6 +26,7 @@ import java.util.Optional;
  */
 public final class SharedCatalogs {
   public static final String CATALOG = "community";
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static volatile Catalog bundled;
 
   private SharedCatalogs() {}
@@ -42,6 +51,44 @@ public final class SharedCatalogs {
   public static CatalogProvider provider() {
     Catalog catalog = bundled();
     return (name, digest) -> CATALOG.equals(name) ? Optional.of(catalog) : Optional.empty();
+  }
+
+  /**
+   * The bundled etcd package alone, served under {@link #CATALOG}, with the CRD {@code crd} of bundle {@code bundle}
+   * edited by {@code change}: real bundles whose CRDs differ the way a test needs (etcd's never change).
+   */
+  public static CatalogProvider etcdWithCrd(String bundle, String crd, Consumer<ObjectNode> change) {
+    Path file = sharedDir().resolve("catalogs/bundled/etcd/catalog.json");
+    assumeTrue(Files.isRegularFile(file), "shared catalogs not found; looked at " + file.toAbsolutePath());
+    StringBuilder out = new StringBuilder();
+    try (MappingIterator<ObjectNode> blobs = JSON.readerFor(ObjectNode.class).readValues(Files.readAllBytes(file))) {
+      while (blobs.hasNext()) {
+        ObjectNode blob = blobs.next();
+        if ("olm.bundle".equals(blob.path("schema").asText()) && bundle.equals(blob.path("name").asText())) {
+          for (JsonNode property : blob.path("properties")) {
+            editCrd((ObjectNode) property.path("value"), property.path("type").asText(), crd, change);
+          }
+        }
+        out.append(JSON.writeValueAsString(blob)).append('\n');
+      }
+      Catalog catalog = CatalogValidator.validate(new FbcParser().parse("catalog.json",
+          out.toString().getBytes(StandardCharsets.UTF_8)), ValidationMode.LENIENT).catalog().orElseThrow();
+      return (name, digest) -> CATALOG.equals(name) ? Optional.of(catalog) : Optional.empty();
+    } catch (IOException | FbcException e) {
+      throw new IllegalStateException("edited etcd catalog did not parse: " + e.getMessage(), e);
+    }
+  }
+
+  private static void editCrd(ObjectNode value, String type, String crd, Consumer<ObjectNode> change) throws IOException {
+    if (!"olm.bundle.object".equals(type)) {
+      return;
+    }
+    ObjectNode manifest = (ObjectNode) JSON.readTree(Base64.getDecoder().decode(value.path("data").asText()));
+    if ("CustomResourceDefinition".equals(manifest.path("kind").asText())
+        && crd.equals(manifest.path("metadata").path("name").asText())) {
+      change.accept(manifest);
+      value.put("data", Base64.getEncoder().encodeToString(JSON.writeValueAsBytes(manifest)));
+    }
   }
 
   private static Path sharedDir() {
