@@ -92,7 +92,7 @@ final class StatusBoard {
             decision.message(), conditions);
       }
       case UNRESOLVED -> {
-        if (installed != null) {
+        if (installed != null || SubscriptionStatus.CONSTRAINTS_NOT_SATISFIABLE.equals(decision.reason())) {
           conditions.add(new SubscriptionStatus.StatusCondition(RESOLUTION_CONDITION, "True", decision.reason(),
               decision.message()));
         }

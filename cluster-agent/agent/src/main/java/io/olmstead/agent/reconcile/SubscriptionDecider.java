@@ -45,8 +45,8 @@ public final class SubscriptionDecider {
       return rollBack(desired, observed, aboveCeiling.get(), resolutionError, approvedBundle, upgradeable, rollback);
     }
     if (resolutionError != null) {
-      return Decision.hold(Decision.Action.UNRESOLVED, installedName, null, CsvReason.REQUIREMENTS_NOT_MET.wireName(),
-          resolutionError);
+      return Decision.hold(Decision.Action.UNRESOLVED, installedName, null,
+          SubscriptionStatus.CONSTRAINTS_NOT_SATISFIABLE, resolutionError);
     }
     if (candidate.isEmpty() || candidate.get().name().equals(installedName)) {
       return installed.isPresent() ? Decision.drive(Decision.Action.STEADY, installedName, null)

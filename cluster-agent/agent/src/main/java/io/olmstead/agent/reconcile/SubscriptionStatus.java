@@ -12,6 +12,8 @@ public record SubscriptionStatus(String name, String namespace, String installed
                                  String message, List<StatusCondition> conditions, long observedGeneration) {
 
   public static final String REQUIRES_APPROVAL = "RequiresApproval";
+  /** OLM's reason on the {@code ResolutionFailed} condition when the solver finds no solution (its message says why). */
+  public static final String CONSTRAINTS_NOT_SATISFIABLE = "ConstraintsNotSatisfiable";
   /**
    * Reason (phase {@code Failed}) when a rollback below the installed version is refused by olm-core's CRD safety
    * rules; the installed bundle keeps running and the message carries the rules' wording.

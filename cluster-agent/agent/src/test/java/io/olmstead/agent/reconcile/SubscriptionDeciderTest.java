@@ -102,6 +102,15 @@ class SubscriptionDeciderTest {
     assertThat(d.action()).isEqualTo(Decision.Action.UNRESOLVED);
     assertThat(d.bundle()).isEqualTo("pkg.v1.0.0");
     assertThat(d.message()).startsWith("constraints not satisfiable");
+    assertThat(d.reason()).isEqualTo("ConstraintsNotSatisfiable");
+    SubscriptionStatus s = StatusBoard.status(AUTO, observed("1.0.0", CsvPhase.SUCCEEDED), null,
+        new io.olmstead.olmcore.lifecycle.CsvStatus(CsvPhase.SUCCEEDED, io.olmstead.olmcore.lifecycle.CsvReason
+            .INSTALL_SUCCESSFUL, "done"), d, List.of());
+    assertThat(s.conditions()).anySatisfy(c -> {
+      assertThat(c.type()).isEqualTo("ResolutionFailed");
+      assertThat(c.reason()).isEqualTo("ConstraintsNotSatisfiable");
+      assertThat(c.message()).startsWith("constraints not satisfiable");
+    });
   }
 
   @Test
