@@ -88,6 +88,8 @@ public final class RolloutEngine {
       return Future.succeededFuture(leader);
     }
     return PgConnection.connect(vertx, connectOptions).compose(conn -> {
+      // without a handler the client prints the error to stderr (e.g. when the database shuts down first)
+      conn.exceptionHandler(e -> LOG.debug("rollout engine lock connection: {}", e.toString()));
       conn.closeHandler(v -> {
         // the session, and with it the lock, is gone: stop stepping until the lock is taken again
         if (lockConnection == conn) {

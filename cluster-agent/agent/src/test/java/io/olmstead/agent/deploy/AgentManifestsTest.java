@@ -81,4 +81,20 @@ class AgentManifestsTest {
     });
     assertThat(wildcardVerbs).contains("*");
   }
+
+  @Test
+  void theEnrollmentTokenComesFromTheSecretTheManifestsShip() throws Exception {
+    List<JsonNode> docs = manifests();
+    JsonNode secret = only(docs, "Secret");
+    JsonNode tokenRef = null;
+    for (JsonNode e : only(docs, "Deployment").path("spec").path("template").path("spec").path("containers").get(0)
+        .path("env")) {
+      if (AgentConfig.ENROLLMENT_TOKEN.equals(e.path("name").asText())) {
+        tokenRef = e.path("valueFrom").path("secretKeyRef");
+      }
+    }
+    assertThat(tokenRef).isNotNull();
+    assertThat(tokenRef.path("name").asText()).isEqualTo(secret.path("metadata").path("name").asText());
+    assertThat(secret.path("stringData").has(tokenRef.path("key").asText())).isTrue();
+  }
 }
