@@ -2,7 +2,6 @@ package io.olmstead.agent.reconcile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.agent.k8s.ApplyOutcome;
-import io.olmstead.agent.k8s.ManagedLabels;
 import io.olmstead.agent.k8s.OperatorConditions;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceOperator;
@@ -193,7 +192,7 @@ final class NamespacePass {
               .anyMatch(r -> r.packageName().equals(dep.bundle().packageName())))
           .map(Map.Entry::getKey).findFirst().orElse(desired.get(0).name());
       DesiredSubscription parent = subs.get(requiredBy);
-      String name = ManagedLabels.value(dep.bundle().packageName() + "-" + dep.channel() + "-" + dep.catalog());
+      String name = SubscriptionNames.implied(dep.bundle().packageName(), dep.channel(), dep.catalog());
       DesiredSubscription implied = new DesiredSubscription(name, dep.catalog(),
           parent == null ? null : parent.catalogDigest(), dep.bundle().packageName(), dep.channel(), namespace,
           parent == null ? List.of() : parent.targetNamespaces(), DesiredSubscription.Approval.AUTOMATIC,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
+import io.olmstead.agent.reconcile.CatalogProvider;
 import io.olmstead.agent.reconcile.DesiredSubscription;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
 import io.olmstead.agent.sim.SimulatedCluster;
@@ -29,7 +30,12 @@ public final class SimFixture implements AutoCloseable {
   }
 
   public SimFixture(boolean failDeployments, Duration resync, Duration rolloutDelay) throws ResourceException {
-    cluster = SimulatedCluster.start(1, failDeployments, SharedCatalogs.provider(), sink, rolloutDelay,
+    this(SharedCatalogs.provider(), failDeployments, resync, rolloutDelay);
+  }
+
+  public SimFixture(CatalogProvider catalogs, boolean failDeployments, Duration resync, Duration rolloutDelay)
+      throws ResourceException {
+    cluster = SimulatedCluster.start(1, failDeployments, catalogs, sink, rolloutDelay,
         new ReconcilerOptions(2, resync, true));
     resources = new ResourceOperator(cluster.client(), new ResourceKinds());
   }
