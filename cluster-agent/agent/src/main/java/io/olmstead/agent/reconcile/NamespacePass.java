@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One reconcile pass over one namespace, as named steps: observe what is installed, remove what left the desired
  * state, resolve every subscription of the namespace together with olm-core, decide each subscription's step,
- * drive it, report. Returns whether something is still settling (the caller re-queues).
+ * drive it, report. Returns what is left to do, so the caller knows when to queue the namespace again.
  */
 final class NamespacePass {
   private static final Logger LOG = LoggerFactory.getLogger(NamespacePass.class);
@@ -64,16 +64,16 @@ final class NamespacePass {
     return observer;
   }
 
-  /** Reconciles {@code namespace} towards {@code desired}; true when another pass is needed soon. */
-  boolean run(String namespace, List<DesiredSubscription> desired) throws ResourceException {
+  /** Reconciles {@code namespace} towards {@code desired}. */
+  PassOutcome run(String namespace, List<DesiredSubscription> desired) throws ResourceException {
     Map<String, ObservedSubscription> observed = observer.observe(namespace);
     removeUndesired(namespace, desired, observed);
     if (desired.isEmpty()) {
-      return false;
+      return PassOutcome.DONE;
     }
     ensureNamespace(namespace);
     if (!ensureOperatorConditionCrd()) {
-      return true;
+      return PassOutcome.SETTLING;
     }
     operatorConditionsServed.run();
     Map<String, DesiredSubscription> subs = new LinkedHashMap<>();
@@ -98,7 +98,11 @@ final class NamespacePass {
           UpgradeableCheck.evaluate(condition == null ? null : installer.mirrorConditions(condition)));
       settling |= execute(sub, obs, decision, loaded.get(sub.catalog()), candidate, dependencyOf.get(sub.name()));
     }
-    return settling;
+    if (settling) {
+      return PassOutcome.SETTLING;
+    }
+    boolean catalogMissing = subs.values().stream().anyMatch(s -> !loaded.containsKey(s.catalog()));
+    return catalogMissing ? PassOutcome.WAITING_FOR_CATALOG : PassOutcome.DONE;
   }
 
   private boolean execute(DesiredSubscription sub, ObservedSubscription obs, Decision decision, Catalog catalog,
