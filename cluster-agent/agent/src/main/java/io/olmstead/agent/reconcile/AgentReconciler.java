@@ -26,13 +26,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agent's reconcile loop: desired subscriptions and approvals come in (from the channel), an informer on the
- * managed Deployments, re-queues while an install settles and a periodic resync feed a de-duplicating queue keyed by namespace, and worker
- * threads run one {@link NamespacePass} per key, never two for the same namespace at once.
+ * managed Deployments, re-queues while an install settles or a catalog is awaited, and a periodic resync feed a
+ * de-duplicating queue keyed by namespace, and worker threads run one {@link NamespacePass} per key, never two for the
+ * same namespace at once.
  */
 public final class AgentReconciler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentReconciler.class);
   private static final Duration SETTLE_REQUEUE = Duration.ofMillis(500);
   private static final Duration ERROR_REQUEUE = Duration.ofSeconds(2);
+  private static final Duration CATALOG_RETRY_MIN = Duration.ofSeconds(1);
+  private static final Duration CATALOG_RETRY_MAX = Duration.ofMinutes(1);
 
   private final String clusterName;
   private final KubernetesClient client;
@@ -45,6 +48,7 @@ public final class AgentReconciler implements AutoCloseable {
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private final List<Thread> workers = new ArrayList<>();
   private final ScheduledExecutorService resync;
+  private final CatalogRetry catalogRetry;
   private volatile long generation = -1;
   private volatile boolean running;
   private final java.util.concurrent.atomic.AtomicBoolean watchingConditions = new java.util.concurrent.atomic.AtomicBoolean();
@@ -59,6 +63,8 @@ public final class AgentReconciler implements AutoCloseable {
     this.pass = new NamespacePass(new ResourceOperator(client, new ResourceKinds()), catalogs, board, approvals::get,
         this::watchOperatorConditions);
     this.resync = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "resync-" + clusterName));
+    Duration retryMax = options.resync().compareTo(CATALOG_RETRY_MAX) < 0 ? options.resync() : CATALOG_RETRY_MAX;
+    this.catalogRetry = new CatalogRetry(CATALOG_RETRY_MIN, retryMax);
   }
 
   /** Starts informers, workers and the periodic resync; namespaces already holding managed objects are queued. */
@@ -138,9 +144,15 @@ public final class AgentReconciler implements AutoCloseable {
     });
   }
 
-  /** Re-resolves every namespace (a catalog became available or changed). */
+  /**
+   * Catalogs may be reachable again (the channel reconnected): namespaces waiting for one are retried now rather than
+   * after their backoff. A catalog whose content changed arrives as a new digest in the desired state instead.
+   */
   public void catalogsChanged() {
-    enqueueAll();
+    for (String namespace : catalogRetry.waiting()) {
+      catalogRetry.reset(namespace);
+      queue.add(namespace);
+    }
   }
 
   /** The generation of the desired state last given. */
@@ -182,9 +194,16 @@ public final class AgentReconciler implements AutoCloseable {
       return;
     }
     try {
-      boolean settling = pass.run(namespace, desiredByNamespace.getOrDefault(namespace, List.of()));
-      if (settling) {
-        queue.addAfter(namespace, SETTLE_REQUEUE);
+      PassOutcome outcome = pass.run(namespace, desiredByNamespace.getOrDefault(namespace, List.of()));
+      if (outcome == PassOutcome.WAITING_FOR_CATALOG) {
+        Duration delay = catalogRetry.next(namespace);
+        LOG.debug("cluster {}: namespace {} waits for a catalog, retrying in {}", clusterName, namespace, delay);
+        queue.addAfter(namespace, delay);
+      } else {
+        catalogRetry.reset(namespace);
+        if (outcome == PassOutcome.SETTLING) {
+          queue.addAfter(namespace, SETTLE_REQUEUE);
+        }
       }
     } catch (ResourceException | RuntimeException e) {
       if (e instanceof RuntimeException && running) {

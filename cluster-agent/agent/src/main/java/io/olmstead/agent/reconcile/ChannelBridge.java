@@ -4,6 +4,7 @@ import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelListener;
 import io.olmstead.apispec.protocol.Approve;
 import io.olmstead.apispec.protocol.Desired;
+import io.olmstead.apispec.protocol.Welcome;
 
 /**
  * Connects the channel client and the reconcile loop: desired state and approvals flow in, statuses flow out.
@@ -27,6 +28,12 @@ public final class ChannelBridge implements ChannelListener, StatusSink {
   @Override
   public void onApprove(Approve approve) {
     reconciler.approve(approve.subscription(), approve.bundle());
+  }
+
+  @Override
+  public void onConnected(Welcome welcome) {
+    // Catalogs come from the control plane: fetches that failed while it was away may succeed now.
+    reconciler.catalogsChanged();
   }
 
   @Override

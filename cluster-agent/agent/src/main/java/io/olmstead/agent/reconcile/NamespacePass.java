@@ -2,7 +2,6 @@ package io.olmstead.agent.reconcile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.agent.k8s.ApplyOutcome;
-import io.olmstead.agent.k8s.ManagedLabels;
 import io.olmstead.agent.k8s.OperatorConditions;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceOperator;
@@ -34,7 +33,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One reconcile pass over one namespace, as named steps: observe what is installed, remove what left the desired
  * state, resolve every subscription of the namespace together with olm-core, decide each subscription's step,
- * drive it, report. Returns whether something is still settling (the caller re-queues).
+ * drive it, report. Returns what is left to do, so the caller knows when to queue the namespace again.
  */
 final class NamespacePass {
   private static final Logger LOG = LoggerFactory.getLogger(NamespacePass.class);
@@ -65,16 +64,16 @@ final class NamespacePass {
     return observer;
   }
 
-  /** Reconciles {@code namespace} towards {@code desired}; true when another pass is needed soon. */
-  boolean run(String namespace, List<DesiredSubscription> desired) throws ResourceException {
+  /** Reconciles {@code namespace} towards {@code desired}. */
+  PassOutcome run(String namespace, List<DesiredSubscription> desired) throws ResourceException {
     Map<String, ObservedSubscription> observed = observer.observe(namespace);
     removeUndesired(namespace, desired, observed);
     if (desired.isEmpty()) {
-      return false;
+      return PassOutcome.DONE;
     }
     ensureNamespace(namespace);
     if (!ensureOperatorConditionCrd()) {
-      return true;
+      return PassOutcome.SETTLING;
     }
     operatorConditionsServed.run();
     Map<String, DesiredSubscription> subs = new LinkedHashMap<>();
@@ -100,7 +99,11 @@ final class NamespacePass {
           rollback(sub, obs, loaded.get(sub.catalog())));
       settling |= execute(sub, obs, decision, loaded.get(sub.catalog()), candidate, dependencyOf.get(sub.name()));
     }
-    return settling;
+    if (settling) {
+      return PassOutcome.SETTLING;
+    }
+    boolean catalogMissing = subs.values().stream().anyMatch(s -> !loaded.containsKey(s.catalog()));
+    return catalogMissing ? PassOutcome.WAITING_FOR_CATALOG : PassOutcome.DONE;
   }
 
   private boolean execute(DesiredSubscription sub, ObservedSubscription obs, Decision decision, Catalog catalog,
@@ -204,7 +207,7 @@ final class NamespacePass {
               .anyMatch(r -> r.packageName().equals(dep.bundle().packageName())))
           .map(Map.Entry::getKey).findFirst().orElse(desired.get(0).name());
       DesiredSubscription parent = subs.get(requiredBy);
-      String name = ManagedLabels.value(dep.bundle().packageName() + "-" + dep.channel() + "-" + dep.catalog());
+      String name = SubscriptionNames.implied(dep.bundle().packageName(), dep.channel(), dep.catalog());
       DesiredSubscription implied = new DesiredSubscription(name, dep.catalog(),
           parent == null ? null : parent.catalogDigest(), dep.bundle().packageName(), dep.channel(), namespace,
           parent == null ? List.of() : parent.targetNamespaces(), DesiredSubscription.Approval.AUTOMATIC,

@@ -31,7 +31,10 @@ public final class ProtocolMapping {
     return subs == null ? List.of() : subs.stream().map(ProtocolMapping::fromProtocol).toList();
   }
 
-  /** A status as the protocol reports it. */
+  /**
+   * A status as the protocol reports it. The name is always a DNS-1123 label, as the control plane requires: a
+   * dependency installed by an older agent may carry a name made from a channel such as {@code 3.x}.
+   */
   public static io.olmstead.apispec.protocol.SubscriptionStatus toProtocol(SubscriptionStatus s) {
     List<Condition> conditions = new ArrayList<>();
     for (SubscriptionStatus.StatusCondition c : s.conditions()) {
@@ -41,8 +44,8 @@ public final class ProtocolMapping {
       conditions.add(new Condition(SubscriptionStatus.REQUIRES_APPROVAL, "True", SubscriptionStatus.REQUIRES_APPROVAL,
           s.targetBundle(), null));
     }
-    return new io.olmstead.apispec.protocol.SubscriptionStatus(s.name(), s.installedBundle(), s.installedVersion(),
-        s.targetVersion(), s.phase(), s.reason(), s.message(), conditions.isEmpty() ? null : conditions,
-        s.observedGeneration());
+    return new io.olmstead.apispec.protocol.SubscriptionStatus(SubscriptionNames.dnsLabel(s.name()), s.installedBundle(),
+        s.installedVersion(), s.targetVersion(), s.phase(), s.reason(), s.message(),
+        conditions.isEmpty() ? null : conditions, s.observedGeneration());
   }
 }

@@ -7,8 +7,8 @@ import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.agent.config.AgentConfig;
 import io.olmstead.agent.config.ConfigException;
 import io.olmstead.agent.config.KubernetesClients;
+import io.olmstead.agent.k8s.ClusterFacts;
 import io.olmstead.agent.k8s.SecretCredentialStorage;
-import io.olmstead.apispec.protocol.Facts;
 import io.vertx.core.Vertx;
 import java.net.URI;
 import java.util.concurrent.Callable;
@@ -40,7 +40,7 @@ public final class RunCommand implements Callable<Integer> {
         new ControlPlaneCatalogs(controlPlane, credentials), bridge, ReconcilerOptions.from(config));
     Vertx vertx = Vertx.vertx();
     ChannelOptions options = ChannelOptions.of(controlPlane, config.clusterName(), config.enrollmentToken().orElse(null))
-        .withFacts(new Facts(kubernetesVersion(client), null, null, config.mode().text()));
+        .withFacts(ClusterFacts.of(client, config.mode().text()));
     ChannelClient channel = new ChannelClient(vertx, vertx.createHttpClient(), vertx.createWebSocketClient(), options,
         credentials, bridge);
     bridge.bind(reconciler, channel);
@@ -81,14 +81,6 @@ public final class RunCommand implements Callable<Integer> {
     } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
       throw new ConfigException("cannot read the credential Secret named by " + AgentConfig.CREDENTIAL_SECRET + " ("
           + config.credentialSecret().get() + "): HTTP " + e.getCode());
-    }
-  }
-
-  private static String kubernetesVersion(KubernetesClient client) {
-    try {
-      return client.getKubernetesVersion().getGitVersion();
-    } catch (RuntimeException e) {
-      return null; // only a fact for the control plane; the agent works without it
     }
   }
 }

@@ -95,6 +95,21 @@ class InstallAndUpgradeIT {
   }
 
   @Test
+  void aDependencyOnAChannelLike3xIsNamedWithAValidLabel() throws Exception {
+    sim.close();
+    sim = new SimFixture(io.olmstead.agent.testing.SharedCatalogs.provider(io.olmstead.agent.testing.SharedCatalogs
+        .withChannelRenamed("rabbitmq-cluster-operator", "stable", "Stable.2.x")), false, Duration.ofSeconds(1),
+        Duration.ofMillis(400));
+    sim.desire(DesiredSubscription.of("topology", "community", "rabbitmq-messaging-topology-operator", "stable",
+        "rabbitmq", null));
+    String implied = SubscriptionNames.implied("rabbitmq-cluster-operator", "Stable.2.x", "community");
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() ->
+        assertThat(sim.sink.latest(implied).orElseThrow().phase()).isEqualTo("Succeeded"));
+    assertThat(implied).matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?").startsWith("rabbitmq-cluster-operator-stable-2-x-");
+    assertThat(sim.cluster.agent().statuses().keySet()).allMatch(SubscriptionNames::isDnsLabel);
+  }
+
+  @Test
   void appliesTheSubscriptionConfigAndOlmValuesToTheOperatorDeployment() throws Exception {
     com.fasterxml.jackson.databind.JsonNode config = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
         "{\"env\":[{\"name\":\"LOG_LEVEL\",\"value\":\"debug\"}],\"nodeSelector\":{\"pool\":\"ops\"}}");

@@ -45,4 +45,15 @@ class ProtocolMappingTest {
     assertThat(wire.observedGeneration()).isEqualTo(3L);
     assertThat(wire.conditions()).singleElement().satisfies(c -> assertThat(c.type()).isEqualTo("DriftRestored"));
   }
+
+  @Test
+  void reportedNamesAreDnsLabelsEvenForDependenciesNamedByAnOlderAgent() {
+    SubscriptionStatus old = new SubscriptionStatus("cert-manager-3.x-community", "ns", "cert-manager.v1.16.0",
+        "1.16.0", null, null, "Succeeded", null, null, List.of(), 0);
+    assertThat(ProtocolMapping.toProtocol(old).name()).matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
+        .startsWith("cert-manager-3-x-community-");
+    SubscriptionStatus desired = new SubscriptionStatus("etcd", "etcd-ns", null, null, null, null, "Pending", null,
+        null, List.of(), 1);
+    assertThat(ProtocolMapping.toProtocol(desired).name()).isEqualTo("etcd");
+  }
 }

@@ -17,7 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -45,6 +47,35 @@ public final class SharedCatalogs {
       }
     }
     return bundled;
+  }
+
+  /**
+   * The bundled catalog with channel {@code from} of {@code packageName} renamed {@code to} (default channel included),
+   * for channel names real catalogs use ({@code 3.x}, {@code Stable}) that the bundled packages do not.
+   */
+  public static Catalog withChannelRenamed(String packageName, String from, String to) {
+    bundled();
+    Path dir = sharedDir().resolve("catalogs/bundled");
+    try (var paths = Files.walk(dir)) {
+      Map<String, byte[]> files = new TreeMap<>();
+      for (Path file : paths.filter(Files::isRegularFile).toList()) {
+        String rel = dir.relativize(file).toString().replace('\\', '/');
+        String text = Files.readString(file);
+        if (rel.startsWith(packageName + "/")) {
+          text = text.replace("\"" + from + "\"", "\"" + to + "\"");
+        }
+        files.put(rel, text.getBytes(StandardCharsets.UTF_8));
+      }
+      return CatalogValidator.validate(new FbcParser().parseFiles(files), ValidationMode.LENIENT).catalog()
+          .orElseThrow(() -> new IllegalStateException("renamed catalog did not validate"));
+    } catch (IOException | FbcException e) {
+      throw new IllegalStateException("bundled catalog could not be rewritten: " + e.getMessage(), e);
+    }
+  }
+
+  /** A provider serving {@code catalog} under {@link #CATALOG}. */
+  public static CatalogProvider provider(Catalog catalog) {
+    return (name, digest) -> CATALOG.equals(name) ? Optional.of(catalog) : Optional.empty();
   }
 
   /** A provider serving the bundled catalog under {@link #CATALOG}. */

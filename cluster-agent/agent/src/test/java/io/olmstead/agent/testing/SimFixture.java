@@ -38,7 +38,7 @@ public final class SimFixture implements AutoCloseable {
     this(catalogs, false, Duration.ofSeconds(1), Duration.ofMillis(400));
   }
 
-  private SimFixture(CatalogProvider catalogs, boolean failDeployments, Duration resync, Duration rolloutDelay)
+  public SimFixture(CatalogProvider catalogs, boolean failDeployments, Duration resync, Duration rolloutDelay)
       throws ResourceException {
     cluster = SimulatedCluster.start(1, failDeployments, catalogs, sink, rolloutDelay,
         new ReconcilerOptions(2, resync, true));

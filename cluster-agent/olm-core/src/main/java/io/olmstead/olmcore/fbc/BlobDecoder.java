@@ -13,6 +13,11 @@ final class BlobDecoder {
     private final List<Bundle> bundles = new ArrayList<>();
     private final List<Deprecation> deprecations = new ArrayList<>();
     private final List<JsonNode> others = new ArrayList<>();
+    private final ParseLimits limits;
+
+    BlobDecoder(ParseLimits limits) {
+        this.limits = limits;
+    }
 
     void add(String file, int line, int column, JsonNode blob) throws FbcException {
         if (blob == null || !blob.isObject()) {
@@ -28,7 +33,7 @@ final class BlobDecoder {
                 case "olm.package" -> packages.add(new PackageMeta(
                     text(blob, "name"), text(blob, "defaultChannel"), text(blob, "description")));
                 case "olm.channel" -> channels.add(channel(blob));
-                case "olm.bundle" -> bundles.add(bundle(blob));
+                case "olm.bundle" -> bundles.add(bundle(blob, limits));
                 case "olm.deprecations" -> deprecations.add(deprecation(blob));
                 default -> others.add(materialize(blob));
             }
@@ -67,7 +72,7 @@ final class BlobDecoder {
         return new Channel(text(blob, "package"), text(blob, "name"), entries);
     }
 
-    private static Bundle bundle(JsonNode blob) {
+    private static Bundle bundle(JsonNode blob, ParseLimits limits) {
         List<Property> props = new ArrayList<>();
         for (JsonNode p : array(blob, "properties")) {
             requireObject(p, "properties[]");
@@ -82,7 +87,7 @@ final class BlobDecoder {
             requireObject(r, "relatedImages[]");
             related.add(new RelatedImage(text(r, "name"), text(r, "image")));
         }
-        return new Bundle(text(blob, "package"), text(blob, "name"), text(blob, "image"), props, related);
+        return new Bundle(text(blob, "package"), text(blob, "name"), text(blob, "image"), props, related, limits);
     }
 
     private static Deprecation deprecation(JsonNode blob) {

@@ -22,9 +22,17 @@ public final class Bundle {
     private final int packagePropertyCount;
     private final String packagePropertyName;
     private List<BundleObject> objects;
+    /** The parser's limits, applied again when an embedded manifest is decoded. */
+    private final ParseLimits limits;
 
     public Bundle(String packageName, String name, String image, List<Property> properties,
                   List<RelatedImage> relatedImages) {
+        this(packageName, name, image, properties, relatedImages, ParseLimits.defaults());
+    }
+
+    Bundle(String packageName, String name, String image, List<Property> properties, List<RelatedImage> relatedImages,
+           ParseLimits limits) {
+        this.limits = limits == null ? ParseLimits.defaults() : limits;
         this.packageName = packageName;
         this.name = name;
         this.image = image;
@@ -122,7 +130,7 @@ public final class Bundle {
             List<BundleObject> out = new ArrayList<>();
             for (Property p : rawProperties) {
                 if ("olm.bundle.object".equals(p.type())) {
-                    out.add(new BundleObject(name, textOf(p.value(), "data")));
+                    out.add(new BundleObject(name, textOf(p.value(), "data"), limits));
                 }
             }
             local = List.copyOf(out);

@@ -10,11 +10,18 @@ public final class BundleObject {
 
     private final String bundle;
     private final String data;
+    private final ParseLimits limits;
     private volatile JsonNode manifest;
 
     public BundleObject(String bundle, String data) {
+        this(bundle, data, ParseLimits.defaults());
+    }
+
+    /** Decodes within the limits the catalog was parsed with (nesting depth, YAML aliases, sizes). */
+    BundleObject(String bundle, String data, ParseLimits limits) {
         this.bundle = bundle;
         this.data = data;
+        this.limits = limits == null ? ParseLimits.defaults() : limits;
     }
 
     /** The decoded manifest (JSON or YAML inside the base64), cached after the first call. */
@@ -63,12 +70,13 @@ public final class BundleObject {
         }
         try {
             JsonNode node = Mappers.looksLikeJson(raw, 0)
-                ? Mappers.JSON.readTree(raw) : Mappers.yaml(ParseLimits.defaults()).readTree(raw);
+                ? Mappers.json(limits).readTree(raw) : Mappers.yaml(limits).readTree(raw);
             if (node == null || !node.isObject()) {
                 throw new FbcException(where, 0, 0, "olm.bundle.object is not an object");
             }
             return node;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            // as in FbcParser: SnakeYAML/Jackson may signal a broken or oversized document unchecked
             throw Mappers.toFbc(where, e);
         }
     }

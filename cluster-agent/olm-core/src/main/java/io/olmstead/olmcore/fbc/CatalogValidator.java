@@ -35,9 +35,26 @@ public final class CatalogValidator {
 
     /**
      * STRICT: no catalog when there is any error. LENIENT: invalid channels and bundles are dropped, invalid
-     * packages are kept but unusable, and the errors are reported as warnings.
+     * packages are kept but unusable, and the errors are reported as warnings. A null mode is STRICT; a null config
+     * gives no catalog and one error. Never throws.
      */
     public static ValidationResult validate(DeclarativeConfig config, ValidationMode mode) {
+        if (config == null) {
+            return rejected("no catalog to validate");
+        }
+        try {
+            return validateChecked(config, mode == null ? ValidationMode.STRICT : mode);
+        } catch (RuntimeException e) {
+            // Defensive: a blob shaped in a way no check foresaw must come back as an error, not an exception.
+            return rejected("catalog could not be validated: " + e);
+        }
+    }
+
+    private static ValidationResult rejected(String message) {
+        return new ValidationResult(Optional.empty(), List.of(new ValidationIssue(null, null, null, message)), List.of());
+    }
+
+    private static ValidationResult validateChecked(DeclarativeConfig config, ValidationMode mode) {
         CatalogValidator v = new CatalogValidator();
         v.run(config);
         Map<String, Deprecation> deprecations = DeprecationCheck.check(config.deprecations(), v.packages.keySet(),

@@ -30,8 +30,9 @@ public final class FbcParser {
         this(ParseLimits.defaults());
     }
 
+    /** A parser within {@code limits} (the defaults when null). */
     public FbcParser(ParseLimits limits) {
-        this.limits = limits;
+        this.limits = limits == null ? ParseLimits.defaults() : limits;
     }
 
     public ParseLimits limits() {
@@ -40,7 +41,10 @@ public final class FbcParser {
 
     /** Parses one file; the format is chosen by extension ({@code .json/.jsonl} vs {@code .yaml/.yml}), else by content. */
     public DeclarativeConfig parse(String fileName, byte[] content) throws FbcException {
-        BlobDecoder decoder = new BlobDecoder();
+        if (content == null) {
+            throw new FbcException(fileName, 0, 0, "no catalog content given");
+        }
+        BlobDecoder decoder = new BlobDecoder(limits);
         if (content.length > limits.maxTotalBytes()) {
             throw new FbcException(fileName, 0, 0, "catalog exceeds the total size limit of " + limits.maxTotalBytes());
         }
@@ -50,12 +54,21 @@ public final class FbcParser {
 
     /** Parses a set of files keyed by relative path ({@code /}-separated), honouring {@code .indexignore}. */
     public DeclarativeConfig parseFiles(Map<String, byte[]> files) throws FbcException {
+        if (files == null) {
+            throw new FbcException(null, 0, 0, "no catalog files given");
+        }
         Map<String, byte[]> sorted = new TreeMap<>();
         long total = 0;
         for (Map.Entry<String, byte[]> e : files.entrySet()) {
+            if (e.getKey() == null) {
+                throw new FbcException(null, 0, 0, "a catalog file has no path");
+            }
             String path = e.getKey().replace('\\', '/');
             while (path.startsWith("./")) {
                 path = path.substring(2);
+            }
+            if (e.getValue() == null) {
+                throw new FbcException(path, 0, 0, "no content given for this file");
             }
             total += e.getValue().length;
             if (total > limits.maxTotalBytes()) {
@@ -64,7 +77,7 @@ public final class FbcParser {
             sorted.put(path, e.getValue());
         }
         IndexIgnore ignore = IndexIgnore.of(sorted);
-        BlobDecoder decoder = new BlobDecoder();
+        BlobDecoder decoder = new BlobDecoder(limits);
         for (Map.Entry<String, byte[]> e : sorted.entrySet()) {
             if (!ignore.ignored(e.getKey())) {
                 parseInto(e.getKey(), e.getValue(), decoder);
@@ -80,6 +93,9 @@ public final class FbcParser {
 
     /** Parses a directory tree (symbolic links are not followed), honouring {@code .indexignore}. */
     public DeclarativeConfig parseDirectory(Path dir) throws FbcException {
+        if (dir == null) {
+            throw new FbcException(null, 0, 0, "no catalog directory given");
+        }
         Map<String, byte[]> files = new TreeMap<>();
         long[] total = {0};
         try {

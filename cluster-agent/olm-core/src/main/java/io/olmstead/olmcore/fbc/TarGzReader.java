@@ -26,6 +26,9 @@ final class TarGzReader {
     }
 
     Map<String, byte[]> read(byte[] gz) throws FbcException {
+        if (gz == null) {
+            throw new FbcException(NAME, 0, 0, "no archive given");
+        }
         Map<String, byte[]> files = new LinkedHashMap<>();
         try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gz), 8192)) {
             byte[] header = new byte[BLOCK];

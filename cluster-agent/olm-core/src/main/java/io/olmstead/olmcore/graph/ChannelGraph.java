@@ -8,6 +8,7 @@ import io.olmstead.olmcore.semver.VersionRange;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,6 +23,9 @@ import java.util.TreeSet;
  * OLM v0 choice of the next bundle.
  */
 public final class ChannelGraph {
+
+    /** Entries without a name are reported by CatalogValidator; here they only must not break sorting. */
+    private static final Comparator<String> NAME_ORDER = Comparator.nullsFirst(Comparator.naturalOrder());
 
     private final String packageName;
     private final String name;
@@ -95,7 +99,7 @@ public final class ChannelGraph {
             return null;
         }
         if (heads.size() > 1) {
-            Collections.sort(heads);
+            heads.sort(NAME_ORDER);
             errs.add("multiple channel heads found in graph: " + String.join(", ", heads));
             return null;
         }
@@ -139,7 +143,7 @@ public final class ChannelGraph {
             onChain.add(r);
             cur = byName.get(r);
         }
-        Set<String> stranded = new TreeSet<>();
+        Set<String> stranded = new TreeSet<>(NAME_ORDER);
         for (String n : byName.keySet()) {
             if (!onChain.contains(n) && !skipped.contains(n)) {
                 stranded.add(n);

@@ -28,20 +28,24 @@ public final class InstallPlanner {
         return plan(bundle, namespace, DEFAULT_OPERATOR_GROUP, targetNamespaces, config);
     }
 
-    /** Plans {@code bundle} for installation in {@code namespace}, watching {@code targetNamespaces} ({@code [""]} = all). */
+    /**
+     * Plans {@code bundle} for installation in {@code namespace}, watching {@code targetNamespaces} ({@code [""]} = all).
+     * Never throws: an undecodable bundle is an {@code InvalidBundle} failure.
+     */
     public InstallPlanResult plan(Bundle bundle, String namespace, String operatorGroup, List<String> targetNamespaces,
                                   SubscriptionConfig config) {
         if (bundle == null) {
             return InstallPlanResult.failure(InstallPlanResult.REASON_INVALID_BUNDLE, "no bundle given", null);
         }
         List<JsonNode> manifests = new ArrayList<>();
-        for (BundleObject object : bundle.objects()) {
-            try {
+        try {
+            for (BundleObject object : bundle.objects()) {
                 manifests.add(object.manifest());
-            } catch (FbcException e) {
-                return InstallPlanResult.failure(InstallPlanResult.REASON_INVALID_BUNDLE,
-                        "bundle " + bundle.name() + " has an undecodable olm.bundle.object: " + e.getMessage(), null);
             }
+        } catch (FbcException | RuntimeException e) {
+            // RuntimeException too: whatever a decoder does, the caller gets a failure result
+            return InstallPlanResult.failure(InstallPlanResult.REASON_INVALID_BUNDLE,
+                    "bundle " + bundle.name() + " has an undecodable olm.bundle.object: " + e.getMessage(), null);
         }
         return planManifests(manifests, namespace, operatorGroup, targetNamespaces, config);
     }

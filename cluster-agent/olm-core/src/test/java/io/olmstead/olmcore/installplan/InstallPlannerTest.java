@@ -285,4 +285,23 @@ class InstallPlannerTest {
         }
         node.forEach(child -> collectObjects(child, out));
     }
+
+    @Test
+    void aBundleWhoseObjectsCannotBeDecodedIsAnInvalidBundleNotAnException() throws Exception {
+        String deep = java.util.Base64.getEncoder().encodeToString(("kind: ClusterServiceVersion\nspec: "
+            + "[".repeat(40) + "]".repeat(40) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        String blob = "{\"schema\":\"olm.bundle\",\"package\":\"foo\",\"name\":\"foo.v0.1.0\",\"properties\":["
+            + "{\"type\":\"olm.bundle.object\",\"value\":{\"data\":\"" + deep + "\"}}]}";
+        io.olmstead.olmcore.fbc.FbcParser shallow = new io.olmstead.olmcore.fbc.FbcParser(
+            new io.olmstead.olmcore.fbc.ParseLimits(1 << 20, 4 << 20, 20, 16));
+        io.olmstead.olmcore.fbc.Bundle bundle = shallow.parse("c.json",
+            blob.getBytes(java.nio.charset.StandardCharsets.UTF_8)).bundles().get(0);
+
+        InstallPlanResult r = planner.plan(bundle, "operators", List.of(""), null);
+
+        assertThat(r.succeeded()).isFalse();
+        assertThat(r.reason()).isEqualTo("InvalidBundle");
+        assertThat(r.message()).contains("undecodable olm.bundle.object").contains("nesting depth");
+        assertThat(planner.plan(null, "operators", List.of(""), null).reason()).isEqualTo("InvalidBundle");
+    }
 }

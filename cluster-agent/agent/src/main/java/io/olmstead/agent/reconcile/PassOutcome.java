@@ -1,0 +1,11 @@
+package io.olmstead.agent.reconcile;
+
+/** What a {@link NamespacePass} leaves to do, which decides when the namespace is queued again. */
+enum PassOutcome {
+  /** Converged as far as it can: the next event or resync will do. */
+  DONE,
+  /** Something is still rolling out: look again shortly. */
+  SETTLING,
+  /** A subscription's catalog could not be had: retry with a growing delay rather than at the next resync. */
+  WAITING_FOR_CATALOG
+}
