@@ -10,6 +10,13 @@ let refreshTimer = null;
 
 function token() { return sessionStorage.getItem(TOKEN_KEY); }
 
+// The caller's role, asked once per token: viewers are not shown commands they may not use.
+let caller = null;
+async function whoami() {
+  if (!caller || caller.token !== token()) { caller = {token: token(), me: api('/whoami')}; }
+  return caller.me;
+}
+
 async function api(path, options = {}) {
   const res = await fetch(API + path, Object.assign({}, options, {
     headers: Object.assign({'Authorization': 'Bearer ' + token()}, options.body ? {'Content-Type': 'application/json'} : {})
@@ -81,7 +88,8 @@ async function rolloutView(id) {
     `<b>${esc(r.targetVersion)}</b> · <span class="state" id="rollout-state">${esc(r.state)}</span> ${esc(r.message || '')}</p>` +
     '<div class="cards">' + ['clusters', 'pending', 'progressing', 'succeeded', 'failed', 'blocked', 'rolledBack']
       .map((k) => `<div class="card"><div class="n" id="count-${k}">${r.counts[k] || 0}</div>${k}</div>`).join('') + '</div>';
-  if (active) {
+  const me = await whoami();
+  if (active && me.role !== 'viewer') {
     html += '<p>' + (r.state === 'Progressing' ? '<button data-cmd="pause">Pause</button><button data-cmd="promote">Promote</button>'
       : '<button data-cmd="resume">Resume</button>') + '<button data-cmd="abort">Abort</button><button data-cmd="rollback">Roll back</button>' +
       '<span id="cmd-error" class="error"></span></p>';

@@ -33,13 +33,11 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
-import io.vertx.micrometer.Label;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import java.net.BindException;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -89,9 +87,6 @@ public final class ControlPlane implements AutoCloseable {
     Vertx vertx = Vertx.vertx(new VertxOptions()
         .setMetricsOptions(new MicrometerMetricsOptions()
             .setEnabled(true)
-            // pool_name (a handful of fixed names) keeps the worker and internal blocking pools apart
-            .setLabels(EnumSet.of(Label.HTTP_ROUTE, Label.HTTP_METHOD, Label.HTTP_CODE, Label.POOL_TYPE,
-                Label.POOL_NAME, Label.EB_SIDE))
             .setMicrometerRegistry(registry))
         .setWarningExceptionTime(TimeUnit.SECONDS.toNanos(5)));
     bindJvmMetrics(registry);

@@ -24,7 +24,11 @@ final class ChangeListener {
     this.subscriber = PgSubscriber.subscriber(vertx, new PgConnectOptions(options))
         .reconnectPolicy(retries -> retries < 1000 ? Math.min(5000L, 100L * (retries + 1)) : -1L);
     subscriber.channel(CHANNEL)
-        .subscribeHandler(v -> onConnected.run())
+        .subscribeHandler(v -> {
+          // on every (re)connect: without a handler the client prints connection errors to stderr
+          subscriber.actualConnection().exceptionHandler(e -> LOG.debug("change notifications: {}", e.toString()));
+          onConnected.run();
+        })
         .handler(payload -> Change.parse(payload).ifPresent(onChange));
     subscriber.closeHandler(v -> {
       if (!closing) {

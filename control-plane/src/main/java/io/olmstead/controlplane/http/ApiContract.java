@@ -29,6 +29,7 @@ public final class ApiContract {
   public static final String RESOURCE = "openapi.yaml";
   public static final String ROLE_EXTENSION = "x-olmstead-role";
   public static final String RAW_BODY_EXTENSION = "x-olmstead-raw-body";
+  public static final String FLEET_WIDE_EXTENSION = "x-olmstead-fleet-wide";
   private static final List<String> METHODS = List.of("get", "put", "post", "delete", "patch", "head", "options");
 
   private final JsonObject published;
@@ -130,7 +131,8 @@ public final class ApiContract {
       body.getJsonObject("content").fieldNames().forEach(type -> mediaTypes.add(type.toLowerCase(Locale.ROOT)));
     }
     return new OperationPolicy(id, method.toUpperCase(Locale.ROOT), path, role, scheme, Set.copyOf(mediaTypes),
-        body != null && body.getBoolean("required", false), operation.getBoolean(RAW_BODY_EXTENSION, false));
+        body != null && body.getBoolean("required", false), operation.getBoolean(RAW_BODY_EXTENSION, false),
+        operation.getBoolean(FLEET_WIDE_EXTENSION, false));
   }
 
   private static void adapt(JsonObject operation, OperationPolicy policy) {

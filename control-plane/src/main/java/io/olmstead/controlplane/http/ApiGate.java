@@ -77,6 +77,13 @@ public final class ApiGate {
       ctx.fail(denied);
       return;
     }
+    if (policy.fleetWide() && principal.teamScoped()) {
+      audit.recordDenied(new AuditEntry(principal.actor(), policy.operationId(), ctx.request().path(),
+          AuditEntry.DENIED, new JsonObject().put("reason", "team"), RequestIds.of(ctx)));
+      ctx.fail(ApiException.forbidden("operation " + policy.operationId() + " changes what every team shares; "
+          + "a team-scoped token cannot call it"));
+      return;
+    }
     try {
       checkContent(ctx.request(), policy);
     } catch (ApiException e) {

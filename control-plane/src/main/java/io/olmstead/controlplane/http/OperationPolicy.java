@@ -6,7 +6,9 @@ import java.util.Set;
 
 /**
  * What the gate enforces for one operation, read from the spec: the least role ({@code x-olmstead-role}), the security
- * scheme, the accepted request media types and whether the handler streams the body itself ({@code x-olmstead-raw-body}).
+ * scheme, the accepted request media types, whether the handler streams the body itself ({@code x-olmstead-raw-body}),
+ * and whether it changes what every team shares, so that team-scoped tokens may not call it
+ * ({@code x-olmstead-fleet-wide}).
  */
 public record OperationPolicy(
     String operationId,
@@ -16,7 +18,8 @@ public record OperationPolicy(
     String securityScheme,
     Set<String> mediaTypes,
     boolean bodyRequired,
-    boolean rawBody) {
+    boolean rawBody,
+    boolean fleetWide) {
 
   public static final String API_TOKEN = "apiToken";
 

@@ -9,6 +9,8 @@ import io.vertx.pgclient.pubsub.PgSubscriber;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The event stream behind {@code GET /events}: rollout changes (from any replica, by NOTIFY on
@@ -19,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class RolloutEvents {
   static final String ROLLOUT_CHANNEL = "olmstead_rollout_changes";
   static final long MAX_BUFFERED_BYTES = 256 * 1024;
+  private static final Logger LOG = LoggerFactory.getLogger(RolloutEvents.class);
 
   private final Vertx vertx;
   private final PgSubscriber subscriber;
@@ -29,7 +32,10 @@ public final class RolloutEvents {
     this.vertx = vertx;
     this.subscriber = PgSubscriber.subscriber(vertx, new PgConnectOptions(options))
         .reconnectPolicy(retries -> Math.min(5000L, 100L * (retries + 1)));
-    subscriber.channel(ROLLOUT_CHANNEL).handler(id -> emit(new JsonObject().put("type", "rollout").put("id", id)));
+    subscriber.channel(ROLLOUT_CHANNEL).handler(id -> emit(new JsonObject().put("type", "rollout").put("id", id)))
+        // on every (re)connect: without a handler the client prints connection errors to stderr
+        .subscribeHandler(v -> subscriber.actualConnection().exceptionHandler(e -> LOG.debug("event notifications: {}",
+            e.toString())));
     subscriber.channel("olmstead_agent_changes").handler(this::agentChange);
   }
 

@@ -64,7 +64,8 @@ public final class RolloutsModule implements ApiModule {
           }
           RolloutModel.Rollout rollout = RolloutMachine.initial(id, body.subscription(), body.targetVersion(),
               body.strategy(), plan.waves(), plan.versions());
-          return store.insert(conn, rollout, plan.fromVersions(), plan.held(), request.principal().actor()).map(rollout);
+          return store.insert(conn, rollout, plan.fromVersions(), plan.held(), request.principal().actor())
+              .map(rollout);
         }), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion()))
         .compose(r -> context.tx().read(conn -> queries.get(conn, r.id())))
         .map(json -> new Reply(201, json, Map.of("Location", "/api/v1/rollouts/" + id)));
@@ -91,8 +92,11 @@ public final class RolloutsModule implements ApiModule {
           Future<JsonArray> items = Future.succeededFuture(new JsonArray());
           for (Row row : rows.subList(0, Math.min(limit, rows.size()))) {
             String id = row.getString("id");
-            items = items.compose(arr -> store.load(conn, id).map(found -> {
-              found.ifPresent(l -> arr.add(RolloutQueries.toJson(l.rollout())));
+            // the same shape as GET /rollouts/{id}: fromVersions, startedAt, updatedAt and history included
+            items = items.compose(arr -> queries.get(conn, id).map(json -> {
+              if (json != null) {
+                arr.add(json);
+              }
               return arr;
             }));
           }

@@ -18,7 +18,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * {@code /tokens}: create (secret shown once), list, revoke. A team-scoped admin manages only tokens whose teams are
+ * {@code /tokens}: create (secret shown once), list, revoke; {@code /whoami}: the caller's name, role and teams. A team-scoped admin manages only tokens whose teams are
  * all its own, and cannot mint unscoped ones.
  */
 public final class TokensModule implements ApiModule {
@@ -33,6 +33,9 @@ public final class TokensModule implements ApiModule {
     ApiModule.bind(builder, "createToken", this::create);
     ApiModule.bind(builder, "listTokens", this::list);
     ApiModule.bind(builder, "revokeToken", this::revoke);
+    ApiModule.bind(builder, "whoAmI", r -> Future.succeededFuture(Reply.ok(new JsonObject()
+        .put("name", r.principal().name()).put("role", r.principal().role().wireName())
+        .put("teams", new JsonArray(r.principal().teams())))));
   }
 
   private Future<Reply> create(ApiRequest request) {

@@ -110,6 +110,14 @@ class RoleMatrixIT {
     assertThat(api.delete("/api/v1/clusters/team-b-1", admin).status()).isEqualTo(403);
     assertThat(api.get("/api/v1/clusters/team-b-1", ADMIN).status()).isEqualTo(200);
     assertThat(api.get("/api/v1/audit", admin).status()).isEqualTo(403);
+    // catalogs are shared by every team: readable, not changeable, by a team-scoped admin
+    assertThat(api.get("/api/v1/catalogs", admin).status()).isEqualTo(200);
+    assertThat(api.send("PUT", "/api/v1/catalogs/team-a-catalog", admin, "application/json",
+        "{}".getBytes(StandardCharsets.UTF_8), Map.of()).status()).isEqualTo(403);
+    assertThat(api.send("POST", "/api/v1/catalogs/team-a-catalog/revisions", admin, "application/x-ndjson",
+        "{}".getBytes(StandardCharsets.UTF_8), Map.of()).status()).isEqualTo(403);
+    assertThat(api.delete("/api/v1/catalogs/team-a-catalog", admin).status()).isEqualTo(403);
+    assertThat(api.get("/api/v1/catalogs/team-a-catalog", ADMIN).status()).isEqualTo(404);
   }
 
   @Test

@@ -70,7 +70,7 @@ class HttpPiecesTest {
   @Test
   void contentTypesMatchIgnoringCaseAndOnlyWithUtf8Charsets() {
     OperationPolicy policy = new OperationPolicy("x", "POST", "/api/v1/x", Optional.empty(), "apiToken",
-        Set.of("application/json"), true, false);
+        Set.of("application/json"), true, false, false);
     assertThat(ApiGate.accepts(policy, "application/json")).isTrue();
     assertThat(ApiGate.accepts(policy, "Application/JSON; charset=UTF-8")).isTrue();
     assertThat(ApiGate.accepts(policy, "application/json; charset=\"utf-8\"")).isTrue();

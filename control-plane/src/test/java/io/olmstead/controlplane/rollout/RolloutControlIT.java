@@ -189,24 +189,31 @@ class RolloutControlIT {
     java.nio.file.Path credentials = java.nio.file.Files.createTempDirectory("rollout-off");
     HollowFleet online = fleet("off-a-", 2, "{\"fleet\":\"off\"}", 0.0);
     String token = fx.enrollmentToken(1, "{\"fleet\":\"off\"}");
-    HollowFleet.Settings away = new HollowFleet.Settings(1, URI.create("http://127.0.0.1:" + port), token, "off-b-",
-        Duration.ofMillis(300), 0.0, Map.of(), credentials, 0);
-    HollowFleet leaving = HollowFleet.start(vertx, away);
+    // slow to install: it goes offline after its approval arrived, before it could report the target
+    HollowFleet.Settings slow = new HollowFleet.Settings(1, URI.create("http://127.0.0.1:" + port), token, "off-b-",
+        Duration.ofSeconds(6), 0.0, Map.of(), credentials, 0);
+    HollowFleet leaving = HollowFleet.start(vertx, slow);
     HollowFleet back = null;
     try {
       await().atMost(Duration.ofSeconds(30)).until(() -> installed("off", "0.9.2") == 3);
+      String id = create("{\"subscription\":\"off\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":3,"
+          + "\"progressDeadlineSeconds\":3}}");
+      await().atMost(Duration.ofSeconds(10)).until(() -> fx.count("SELECT count(*) FROM agent_channel_state a JOIN "
+          + "rollout_clusters rc ON rc.cluster = a.cluster WHERE rc.rollout_id = ? AND a.cluster = 'off-b-0001' "
+          + "AND rc.approved_version = '0.9.4' AND a.acked_generation IS NOT NULL AND a.acked_at >= rc.approved_at",
+          id) == 1);
       leaving.close();
       await().atMost(Duration.ofSeconds(20)).until(() -> fx.count("SELECT count(*) FROM clusters WHERE name = "
           + "'off-b-0001' AND status = 'disconnected'") == 1);
-      String id = create("{\"subscription\":\"off\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":3,"
-          + "\"progressDeadlineSeconds\":2}}");
       await().atMost(Duration.ofSeconds(20)).until(() -> installed("off", "0.9.4") == 2);
-      Thread.sleep(3000); // past the progress deadline: the offline cluster must still be waiting, not failed
+      Thread.sleep(4000); // past the progress deadline: the offline cluster must still be waiting, not failed
       JsonObject waiting = rollout(id);
       assertThat(waiting.getString("state")).isEqualTo("Progressing");
       assertThat(waiting.getJsonObject("counts").getInteger("failed")).isZero();
       assertThat(waiting.getJsonObject("counts").getInteger("progressing")).isEqualTo(1);
-      back = HollowFleet.start(vertx, away);
+      assertThat(installed("off", "0.9.4")).as("it never reported the target before going away").isEqualTo(2);
+      back = HollowFleet.start(vertx, new HollowFleet.Settings(1, URI.create("http://127.0.0.1:" + port), token,
+          "off-b-", Duration.ofMillis(300), 0.0, Map.of(), credentials, 0));
       await().atMost(Duration.ofSeconds(30)).until(() -> "Succeeded".equals(rollout(id).getString("state")));
       assertThat(installed("off", "0.9.4")).isEqualTo(3);
     } finally {
@@ -252,6 +259,30 @@ class RolloutControlIT {
           .isEqualTo(1);
       assertThat(fx.count("SELECT count(*) FROM rollout_approvals WHERE subscription = 'blk'")).isZero();
       await().atMost(Duration.ofSeconds(20)).until(() -> installed("blk", "0.9.4") == 3);
+    } finally {
+      agents.close();
+    }
+  }
+
+  @Test
+  void anOperatorRollsBackARolloutMidWayAndTheApprovedClustersGoBack() throws Exception {
+    fx.subscription("orb", "fleet=orb", "0.9.2");
+    HollowFleet agents = fleet("orb-", 3, "{\"fleet\":\"orb\"}", 0.0);
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> installed("orb", "0.9.2") == 3);
+      // the soak holds the rollout after its first wave of one cluster
+      String id = create("{\"subscription\":\"orb\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":1,"
+          + "\"soakSeconds\":60}}");
+      await().atMost(Duration.ofSeconds(20)).until(() -> installed("orb", "0.9.4") == 1);
+      HttpResponse<String> rolledBack = RolloutIT.call(port, "POST", "/rollouts/" + id + "/rollback", null);
+      assertThat(rolledBack.statusCode()).as(rolledBack.body()).isEqualTo(200);
+      assertThat(rollout(id).getString("state")).isEqualTo("RolledBack");
+      await().atMost(Duration.ofSeconds(20)).until(() -> installed("orb", "0.9.2") == 3);
+      assertThat(fx.count("SELECT count(*) FROM rollout_clusters WHERE rollout_id = ? AND step = 'RolledBack' "
+          + "AND approved_version = '0.9.2'", id)).isEqualTo(1);
+      assertThat(fx.count("SELECT count(*) FROM audit_log WHERE action = 'rollout.rollback' AND resource = ? "
+          + "AND outcome = 'success'", "rollouts/" + id)).isEqualTo(1);
+      assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/resume", null).statusCode()).isEqualTo(409);
     } finally {
       agents.close();
     }

@@ -78,6 +78,20 @@ class RolloutDashboardIT {
       assertThat(browser.findElements(By.cssSelector("tr.wave"))).hasSize(api.getJsonArray("waves").size());
       assertThat(text(browser, "count-succeeded"))
           .isEqualTo(String.valueOf(api.getJsonObject("counts").getInteger("succeeded")));
+      assertThat(browser.findElements(By.cssSelector("#clusters tr"))).hasSize(1 + 6);
+      assertThat(browser.findElements(By.cssSelector("button[data-cmd=resume]"))).hasSize(1);
+
+      // a viewer sees the same rollout without the commands it may not use
+      String viewer = new JsonObject(RolloutIT.call(port, "POST", "/tokens", "{\"name\":\"ui-viewer\","
+          + "\"role\":\"viewer\"}").body()).getString("token");
+      ((JavascriptExecutor) browser).executeScript("sessionStorage.clear()");
+      browser.get("http://127.0.0.1:" + port + "/ui/");
+      browser.findElement(By.id("token")).sendKeys(viewer);
+      browser.findElement(By.cssSelector("#login-form button")).click();
+      await().atMost(Duration.ofSeconds(10)).until(() -> browser.findElements(By.id("clusters-total")).size() == 1);
+      browser.get("http://127.0.0.1:" + port + "/ui/#/rollouts/" + id);
+      await().atMost(Duration.ofSeconds(10)).until(() -> "Paused".equals(text(browser, "rollout-state")));
+      assertThat(browser.findElements(By.cssSelector("button[data-cmd]"))).isEmpty();
 
       // resumed through the API: the page follows the event stream to the end without a reload
       RolloutIT.call(port, "POST", "/rollouts/" + id + "/resume", null);

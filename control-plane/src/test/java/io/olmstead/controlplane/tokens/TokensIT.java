@@ -49,6 +49,11 @@ class TokensIT {
     Response denied = api.json("POST", "/api/v1/tokens", secret, new JsonObject().put("name", "x").put("role", "admin"));
     assertThat(denied.status()).isEqualTo(403);
     assertThat(denied.code()).isEqualTo("forbidden");
+    Response me = api.get("/api/v1/whoami", secret);
+    assertThat(me.status()).isEqualTo(200);
+    assertThat(me.json().getString("name")).isEqualTo("ci-viewer");
+    assertThat(me.json().getString("role")).isEqualTo("viewer");
+    assertThat(me.json().getJsonArray("teams")).isEmpty();
   }
 
   @Test
