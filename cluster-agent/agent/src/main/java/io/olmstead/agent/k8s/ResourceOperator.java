@@ -52,7 +52,8 @@ public final class ResourceOperator {
    * the update is conditioned on (resourceVersion), so a concurrent edit cannot slip between check and write.
    * A refusal is a {@link ResourceException} with code 422.
    */
-  public ApplyOutcome apply(JsonNode desired, Guard guard) throws ResourceException {
+  public ApplyOutcome apply(JsonNode manifest, Guard guard) throws ResourceException {
+    JsonNode desired = ServerForm.stored(manifest);
     String apiVersion = desired.path("apiVersion").asText();
     String kind = desired.path("kind").asText();
     String namespace = namespaceOf(apiVersion, kind, desired);
@@ -67,7 +68,8 @@ public final class ResourceOperator {
           ops(apiVersion, kind, namespace).resource(toResource(desired, namespace)).create();
           return new ApplyOutcome(ApplyOutcome.Result.CREATED, kind, namespace, name);
         }
-        if (Subset.contains(existing.get(), withoutStatus(desired))) {
+        JsonNode wanted = ServerForm.keepingAddedEntries(existing.get(), desired);
+        if (Subset.contains(existing.get(), withoutStatus(wanted))) {
           return new ApplyOutcome(ApplyOutcome.Result.UNCHANGED, kind, namespace, name);
         }
         if (guard != null) {
@@ -76,7 +78,7 @@ public final class ResourceOperator {
             throw new ResourceException(refusal.get(), 422, null);
           }
         }
-        ObjectNode merged = overlay((ObjectNode) existing.get(), desired);
+        ObjectNode merged = overlay((ObjectNode) existing.get(), wanted);
         ops(apiVersion, kind, namespace).resource(toResource(merged, namespace)).update();
         return new ApplyOutcome(ApplyOutcome.Result.PATCHED, kind, namespace, name);
       } catch (KubernetesClientException e) {

@@ -1,11 +1,6 @@
 package io.olmstead.agent.reconcile;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.olmstead.agent.k8s.ManagedLabels;
-import io.olmstead.agent.k8s.OperatorConditions;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
@@ -25,10 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's reconcile loop: desired subscriptions and approvals come in (from the channel), an informer on the
- * managed Deployments, re-queues while an install settles or a catalog is awaited, and a periodic resync feed a
- * de-duplicating queue keyed by namespace, and worker threads run one {@link NamespacePass} per key, never two for the
- * same namespace at once.
+ * The agent's reconcile loop: desired subscriptions and approvals come in (from the channel), informers on what the
+ * agent manages ({@link ManagedInformers}), re-queues while an install settles or a catalog is awaited, and a periodic
+ * resync feed a de-duplicating queue keyed by namespace, and worker threads run one {@link NamespacePass} per key,
+ * never two for the same namespace at once.
  */
 public final class AgentReconciler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentReconciler.class);
@@ -38,30 +33,30 @@ public final class AgentReconciler implements AutoCloseable {
   private static final Duration CATALOG_RETRY_MAX = Duration.ofMinutes(1);
 
   private final String clusterName;
-  private final KubernetesClient client;
   private final ReconcilerOptions options;
   private final WorkQueue queue;
   private final StatusBoard board;
   private final NamespacePass pass;
   private final Map<String, List<DesiredSubscription>> desiredByNamespace = new ConcurrentHashMap<>();
   private final Map<String, String> approvals = new ConcurrentHashMap<>();
-  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private final ManagedInformers informers;
   private final List<Thread> workers = new ArrayList<>();
   private final ScheduledExecutorService resync;
   private final CatalogRetry catalogRetry;
   private volatile long generation = -1;
   private volatile boolean running;
-  private final java.util.concurrent.atomic.AtomicBoolean watchingConditions = new java.util.concurrent.atomic.AtomicBoolean();
 
   public AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
                          ReconcilerOptions options) {
     this.clusterName = clusterName;
-    this.client = client;
     this.options = options;
     this.queue = new WorkQueue("reconcile-" + clusterName);
     this.board = new StatusBoard(sink);
-    this.pass = new NamespacePass(new ResourceOperator(client, new ResourceKinds()), catalogs, board, approvals::get,
-        this::watchOperatorConditions);
+    ResourceKinds kinds = new ResourceKinds();
+    this.informers = new ManagedInformers(client, kinds, queue::add);
+    // Started by the first pass that finds the OperatorCondition CRD served; a no-op while informers are off.
+    this.pass = new NamespacePass(new ResourceOperator(client, kinds), catalogs, board, approvals::get,
+        informers::watchOperatorConditions);
     this.resync = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "resync-" + clusterName));
     Duration retryMax = options.resync().compareTo(CATALOG_RETRY_MAX) < 0 ? options.resync() : CATALOG_RETRY_MAX;
     this.catalogRetry = new CatalogRetry(CATALOG_RETRY_MIN, retryMax);
@@ -72,12 +67,10 @@ public final class AgentReconciler implements AutoCloseable {
     if (running) {
       return;
     }
-    running = true;
-    ResourceEventHandler<HasMetadata> enqueue = new NamespaceEnqueuer();
     if (options.informers()) {
-      informers.add(client.apps().deployments().inAnyNamespace()
-          .withLabel(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE).inform(cast(enqueue), 0));
+      informers.start();
     }
+    running = true;
     for (int i = 0; i < options.workers(); i++) {
       Thread worker = daemon(this::work, "reconcile-" + clusterName + "-" + i);
       workers.add(worker);
@@ -87,27 +80,6 @@ public final class AgentReconciler implements AutoCloseable {
     resync.scheduleAtFixedRate(this::enqueueAll, period, period, TimeUnit.MILLISECONDS);
     pass.observer().managedNamespaces().forEach(queue::add);
     LOG.info("cluster {}: reconcile loop started ({} workers, resync {})", clusterName, options.workers(), options.resync());
-  }
-
-  /**
-   * Starts the OperatorCondition informer once their CRD is served (an informer on an absent kind would stop), so an
-   * operator flipping Upgradeable, or a user setting an override, is acted on at once rather than at the next resync.
-   */
-  private void watchOperatorConditions() {
-    if (!options.informers() || !running || !watchingConditions.compareAndSet(false, true)) {
-      return;
-    }
-    SharedIndexInformer<?> informer = client.genericKubernetesResources(
-            new ResourceKinds().context(OperatorConditions.API_VERSION, OperatorConditions.KIND))
-        .inAnyNamespace().withLabel(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE)
-        .inform(cast(new NamespaceEnqueuer()), 0);
-    synchronized (this) {
-      if (running) {
-        informers.add(informer);
-      } else {
-        informer.close(); // closed while it was starting
-      }
-    }
   }
 
   /** Replaces the desired subscriptions (a {@code desired} message); namespaces whose set changed are reconciled. */
@@ -229,43 +201,11 @@ public final class AgentReconciler implements AutoCloseable {
   @Override
   public synchronized void close() {
     running = false;
-    informers.forEach(SharedIndexInformer::close);
-    informers.clear();
+    informers.close();
     resync.shutdownNow();
     queue.close();
     workers.forEach(Thread::interrupt);
     workers.clear();
-  }
-
-  /** Queues the operator namespace an event's object belongs to. */
-  private final class NamespaceEnqueuer implements ResourceEventHandler<HasMetadata> {
-    @Override
-    public void onAdd(HasMetadata obj) {
-      enqueue(obj);
-    }
-
-    @Override
-    public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
-      enqueue(newObj);
-    }
-
-    @Override
-    public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
-      enqueue(obj);
-    }
-
-    private void enqueue(HasMetadata obj) {
-      Map<String, String> labels = obj.getMetadata().getLabels();
-      String ns = labels == null ? null : labels.get(ManagedLabels.NAMESPACE);
-      if (ns != null && !ns.isEmpty()) {
-        queue.add(ns);
-      }
-    }
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static <T extends HasMetadata> ResourceEventHandler<T> cast(ResourceEventHandler<HasMetadata> handler) {
-    return (ResourceEventHandler) handler;
   }
 
   private static Set<String> union(Set<String> a, Set<String> b) {

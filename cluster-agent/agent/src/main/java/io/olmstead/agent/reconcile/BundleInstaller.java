@@ -69,7 +69,8 @@ final class BundleInstaller {
       if (!waiting.isEmpty()) {
         CsvStatus pending = CsvPhaseRules.next(CsvObservation.in(phaseForRules(before))
             .withUnmetRequirements("CustomResourceDefinitions not yet established: " + String.join(", ", waiting)));
-        return finish(target, oc, extraKinds, objects, pending, List.of());
+        // A deleted CRD restored on a Succeeded install is drift too, reported now: the next pass no longer writes it.
+        return finish(target, oc, extraKinds, objects, pending, before == CsvPhase.SUCCEEDED ? writes(changed) : List.of());
       }
       mirrorConditions(oc);
       if (before == CsvPhase.NONE || before == CsvPhase.PENDING) {
@@ -87,7 +88,11 @@ final class BundleInstaller {
       observation = observation.withApplied(deploymentStates(objects, ns).toArray(DeploymentState[]::new));
     }
     CsvStatus status = CsvPhaseRules.next(observation);
-    return finish(target, oc, extraKinds, objects, status, drifted ? changed.stream().filter(ApplyOutcome::changed).toList() : List.of());
+    return finish(target, oc, extraKinds, objects, status, drifted ? writes(changed) : List.of());
+  }
+
+  private static List<ApplyOutcome> writes(List<ApplyOutcome> outcomes) {
+    return outcomes.stream().filter(ApplyOutcome::changed).toList();
   }
 
   /**

@@ -6,8 +6,10 @@ import io.olmstead.olmcore.fbc.CatalogValidator;
 import io.olmstead.olmcore.fbc.DeclarativeConfig;
 import io.olmstead.olmcore.fbc.FbcException;
 import io.olmstead.olmcore.fbc.FbcParser;
+import io.olmstead.olmcore.fbc.ParseLimits;
 import io.olmstead.olmcore.fbc.ValidationMode;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,12 +23,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Catalog content fetched from the control plane by revision digest ({@code GET /api/v1/agent/catalogs/{digest}},
- * cluster credential), parsed and validated with olm-core once per digest and kept for the few digests in use.
- * Called from reconcile worker threads (blocking is fine there).
+ * cluster credential, gzip accepted), parsed and validated with olm-core once per digest and kept for the few digests
+ * in use. Called from reconcile worker threads (blocking is fine there).
  */
 public final class ControlPlaneCatalogs implements CatalogProvider {
   private static final Logger LOG = LoggerFactory.getLogger(ControlPlaneCatalogs.class);
   private static final int KEEP = 4;
+  /** Bytes after decoding: the parser's own total limit, so nothing it would refuse is held in memory. */
+  private static final long MAX_BODY = ParseLimits.defaults().maxTotalBytes();
 
   private final URI base;
   private final CredentialStorage credentials;
@@ -58,13 +62,18 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
     }
     try {
       HttpRequest request = HttpRequest.newBuilder(base.resolve("/api/v1/agent/catalogs/" + digest))
-          .header("Authorization", "Bearer " + credential.get()).timeout(Duration.ofMinutes(2)).GET().build();
-      HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-      if (response.statusCode() != 200) {
-        LOG.warn("catalog {} ({}) not fetched: HTTP {}", name, digest, response.statusCode());
-        return Optional.empty();
+          .header("Authorization", "Bearer " + credential.get()).header("Accept-Encoding", "gzip")
+          .timeout(Duration.ofMinutes(2)).GET().build();
+      HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      byte[] content;
+      try (InputStream body = response.body()) {
+        if (response.statusCode() != 200) {
+          LOG.warn("catalog {} ({}) not fetched: HTTP {}", name, digest, response.statusCode());
+          return Optional.empty();
+        }
+        content = EncodedBody.read(body, response.headers().firstValue("Content-Encoding").orElse(""), MAX_BODY);
       }
-      Catalog catalog = parse(response.body(), response.headers().firstValue("Content-Type").orElse(""));
+      Catalog catalog = parse(content, response.headers().firstValue("Content-Type").orElse(""));
       byDigest.put(digest, catalog);
       LOG.info("catalog {} ({}) loaded: {} packages, {} bundles", name, digest, catalog.packageCount(), catalog.bundleCount());
       return Optional.of(catalog);

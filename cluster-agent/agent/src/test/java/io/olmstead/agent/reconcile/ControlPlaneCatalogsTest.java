@@ -3,12 +3,27 @@ package io.olmstead.agent.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.olmcore.fbc.Catalog;
 import io.olmstead.olmcore.fbc.FbcException;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
-/** Catalog content from the control plane is parsed in the format it was uploaded in. */
+/** Catalog content from the control plane is fetched gzip-encoded and parsed in the format it was uploaded in. */
 class ControlPlaneCatalogsTest {
   private static final String YAML = """
       ---
@@ -48,5 +63,69 @@ class ControlPlaneCatalogsTest {
   void yamlServedAsJsonIsRejected() {
     assertThatThrownBy(() -> ControlPlaneCatalogs.parse(YAML.getBytes(StandardCharsets.UTF_8), "application/json"))
         .isInstanceOf(FbcException.class);
+  }
+
+  @Test
+  void fetchesWithGzipAcceptedFromAServerThatCompressesLikeTheControlPlane() throws Exception {
+    List<String> acceptEncodings = new CopyOnWriteArrayList<>();
+    Vertx vertx = Vertx.vertx();
+    try {
+      // The control plane's HTTP server has compression on: it gzips whatever the client accepts gzip for.
+      HttpServer server = vertx.createHttpServer(new HttpServerOptions().setCompressionSupported(true))
+          .requestHandler(req -> {
+            acceptEncodings.add(String.valueOf(req.getHeader("Accept-Encoding")));
+            req.response().putHeader("content-type", "application/yaml").end(YAML);
+          })
+          .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get();
+      URI base = URI.create("http://127.0.0.1:" + server.actualPort());
+      HttpResponse<byte[]> probe = HttpClient.newHttpClient().send(HttpRequest.newBuilder(base.resolve("/probe"))
+          .header("Accept-Encoding", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray());
+      assertThat(probe.headers().firstValue("Content-Encoding")).as("the server compresses").contains("gzip");
+
+      CredentialStorage credential = CredentialStorage.inMemory();
+      credential.save("cluster-credential");
+      Optional<Catalog> catalog = new ControlPlaneCatalogs(base, credential).catalog("community", "sha256:" + "a".repeat(64));
+
+      assertThat(catalog).hasValueSatisfying(c -> assertThat(c.bundleCount()).isEqualTo(1));
+      assertThat(acceptEncodings).hasSize(2).last().isEqualTo("gzip");
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().get();
+    }
+  }
+
+  @Test
+  void aGzipBodyIsDecodedAndAnIdentityBodyPassesThrough() throws Exception {
+    byte[] yaml = YAML.getBytes(StandardCharsets.UTF_8);
+    assertThat(EncodedBody.read(new ByteArrayInputStream(gzip(yaml)), "gzip", 1 << 20)).isEqualTo(yaml);
+    assertThat(EncodedBody.read(new ByteArrayInputStream(yaml), "", 1 << 20)).isEqualTo(yaml);
+    assertThat(EncodedBody.read(new ByteArrayInputStream(yaml), "identity", 1 << 20)).isEqualTo(yaml);
+  }
+
+  @Test
+  void aGzipBodyInflatingPastTheLimitIsRefused() throws Exception {
+    byte[] bomb = gzip(new byte[8 << 20]); // 8 MiB of zeros in a few kilobytes
+    assertThat(bomb.length).isLessThan(64 * 1024);
+    assertThatThrownBy(() -> EncodedBody.read(new ByteArrayInputStream(bomb), "gzip", 1 << 20))
+        .isInstanceOf(IOException.class).hasMessageContaining("exceeds the limit of 1048576 bytes");
+  }
+
+  @Test
+  void anIdentityBodyPastTheLimitIsRefused() {
+    assertThatThrownBy(() -> EncodedBody.read(new ByteArrayInputStream(new byte[2049]), null, 2048))
+        .isInstanceOf(IOException.class).hasMessageContaining("exceeds the limit");
+  }
+
+  @Test
+  void anUnknownContentEncodingIsRefused() {
+    assertThatThrownBy(() -> EncodedBody.read(new ByteArrayInputStream(new byte[1]), "br", 2048))
+        .isInstanceOf(IOException.class).hasMessageContaining("unsupported Content-Encoding br");
+  }
+
+  private static byte[] gzip(byte[] content) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+      gz.write(content);
+    }
+    return out.toByteArray();
   }
 }
