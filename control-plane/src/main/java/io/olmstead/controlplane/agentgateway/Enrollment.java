@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
 import io.olmstead.controlplane.auth.Tokens;
+import io.olmstead.controlplane.clusters.ClusterStore;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -93,6 +94,7 @@ final class Enrollment {
               .map(rows -> rows.iterator().next().getJsonObject("labels"));
         })
         .compose(applied -> tx.preparedQuery(CHANNEL_STATE).execute(Tuple.of(name))
+            .compose(v -> ClusterStore.notifyChanged(tx, name))
             .compose(v -> CredentialStore.issue(tx, name, tokenId))
             .compose(credential -> tx.preparedQuery(AUDIT).execute(Tuple.of("enrollment-token:" + tokenId,
                     "agent.enroll", "clusters/" + name, "success", new JsonObject().put("labels", applied)))

@@ -13,8 +13,9 @@ import java.util.Optional;
 
 /**
  * The {@code clusters} table. Every change bumps {@code resource_version} and sends
- * {@code NOTIFY} {@value #CHANGED_CHANNEL} with the cluster name (delivered at commit), so agent gateways on any replica
- * learn that a cluster's labels changed or that it is gone.
+ * {@code NOTIFY} {@value #CHANGED_CHANNEL} with the cluster name (delivered at commit), so the event stream of every
+ * replica ({@code GET /events}) tells that a cluster was enrolled, relabelled or deleted. (Agent gateways learn of
+ * label changes and deletions through the database triggers of V4, on {@code olmstead_agent_changes}.)
  */
 public final class ClusterStore {
   public static final String CHANGED_CHANNEL = "olmstead_cluster_changed";

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.clusters.ClusterStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
@@ -15,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The event stream behind {@code GET /events}: rollout changes (from any replica, by NOTIFY on
  * {@code olmstead_rollout_changes}) and cluster and subscription changes (the agent gateway's
- * {@code olmstead_agent_changes}). Events carry ids; clients re-read what they show. A client that cannot keep up
+ * {@code olmstead_agent_changes}, and {@code olmstead_cluster_changed} for enrolled and deleted clusters). Events carry ids; clients re-read what they show. A client that cannot keep up
  * (more than {@link #MAX_BUFFERED_BYTES} unwritten) is disconnected rather than buffered without bound.
  */
 public final class RolloutEvents {
@@ -37,6 +38,9 @@ public final class RolloutEvents {
         .subscribeHandler(v -> subscriber.actualConnection().exceptionHandler(e -> LOG.debug("event notifications: {}",
             e.toString())));
     subscriber.channel("olmstead_agent_changes").handler(this::agentChange);
+    // enrolled, relabelled or deleted clusters (ClusterStore announces each at commit)
+    subscriber.channel(ClusterStore.CHANGED_CHANNEL).handler(name -> emit(new JsonObject().put("type", "cluster")
+        .put("id", name)));
   }
 
   public Future<Void> start() {
