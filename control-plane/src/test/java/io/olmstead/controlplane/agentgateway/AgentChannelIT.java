@@ -169,7 +169,8 @@ class AgentChannelIT {
   void agentsFetchCatalogContentByDigestWithTheirCredentialAndGetApprovals() throws Exception {
     String token = fixtures.enrollmentToken(1, 600, "{}", null);
     String credential = Enroll.credential(cp.baseUrl(), token, "fetcher");
-    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+        .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
     java.net.URI uri = java.net.URI.create(cp.baseUrl() + "/api/v1/agent/catalogs/" + ChannelFixtures.DIGEST_1);
     java.net.http.HttpResponse<byte[]> ok = http.send(java.net.http.HttpRequest.newBuilder(uri)
             .header("Authorization", "Bearer " + credential).header("Accept-Encoding", "gzip").build(),
