@@ -14,6 +14,7 @@ import io.olmstead.controlplane.auth.BootstrapAdmin;
 import io.olmstead.controlplane.auth.TokenAuthenticator;
 import io.olmstead.controlplane.clusters.ApprovalsModule;
 import io.olmstead.controlplane.clusters.ClustersModule;
+import io.olmstead.controlplane.clusters.CredentialModule;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.enrollment.EnrollmentModule;
@@ -75,6 +76,7 @@ public final class ControlPlane implements AutoCloseable {
         new EnrollmentModule(),
         new ClustersModule(),
         new ApprovalsModule(),
+        new CredentialModule(),
         new io.olmstead.controlplane.catalog.CatalogsModule(),
         new io.olmstead.controlplane.subscription.SubscriptionsModule(),
         new AuditModule());

@@ -39,6 +39,7 @@ public final class AgentGateway {
   private final DesiredPublisher publisher;
   private final StatusIngestor ingestor;
   private final ChangeListener listener;
+  private final CatalogContentCache catalogs;
   private final List<Long> timers = new ArrayList<>();
   private volatile boolean closing;
   // Handshakes in progress (connect to welcome): bounded so that a fleet reconnecting at once is turned away
@@ -58,6 +59,7 @@ public final class AgentGateway {
     this.publisher = new DesiredPublisher(vertx, new FleetLoader(pool), state, sessions);
     this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings);
     this.listener = new ChangeListener(vertx, database, this::onChange, this::resync);
+    this.catalogs = new CatalogContentCache(vertx, pool, metrics, settings.catalogCacheMegabytes() * 1024L * 1024L);
   }
 
   /** Starts listening for changes and the periodic presence and resync tasks. */
@@ -87,7 +89,7 @@ public final class AgentGateway {
 
   /** The handler of operationId getAgentCatalog. */
   public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> catalogHandler() {
-    return new CatalogContentHandler(pool, credentials);
+    return new CatalogContentHandler(catalogs, credentials);
   }
 
   /** The handler of operationId enrollAgent, for binding from the OpenAPI router (expects a parsed JSON body). */

@@ -48,9 +48,12 @@ public final class CredentialStore {
         .map(credential);
   }
 
-  /** Revokes a cluster's credential; its connection closes within seconds. True when one was live. */
-  public Future<Boolean> revoke(String cluster) {
-    return pool.preparedQuery(REVOKE).execute(Tuple.of(cluster)).map(rows -> rows.rowCount() > 0);
+  /**
+   * Revokes a cluster's credential inside the caller's transaction; true when one was live. At commit the
+   * {@code cluster_credentials} trigger notifies every replica, and the one holding the connection closes it.
+   */
+  public static Future<Boolean> revoke(SqlClient tx, String cluster) {
+    return tx.preparedQuery(REVOKE).execute(Tuple.of(cluster)).map(rows -> rows.rowCount() > 0);
   }
 
   /** Of the given (cluster, credential hash) pairs, the clusters whose credential is no longer the live one. */

@@ -53,6 +53,20 @@ final class GatewayMetrics {
     counter("olmstead_agent_enrollments", "outcome", outcome).increment();
   }
 
+  /** A catalog content request: served from the cache (hit), joined a load in progress (shared), or loaded (miss). */
+  void catalogCache(String result) {
+    counter("olmstead_agent_catalog_cache_requests", "result", result).increment();
+  }
+
+  void catalogCompressed() {
+    registry.counter("olmstead_agent_catalog_compressions").increment();
+  }
+
+  void catalogCacheBytes(Supplier<Number> bytes) {
+    Gauge.builder("olmstead_agent_catalog_cache_bytes", bytes)
+        .description("Catalog content (as stored and gzipped) kept in memory for agents").register(registry);
+  }
+
   void batch(int rows, Duration latency) {
     batchSize.record(rows);
     batchLatency.record(latency);

@@ -9,7 +9,7 @@ import java.util.UUID;
 
 /**
  * Settings of the agent gateway, read from {@code OLMSTEAD_AGENT_*} variables: heartbeat and disconnect window,
- * per-connection limits, ingestion batching and the resync period.
+ * per-connection limits, ingestion batching, the resync period and the memory kept for catalog contents.
  */
 public record GatewaySettings(
     int heartbeatSeconds,
@@ -21,6 +21,7 @@ public record GatewaySettings(
     int batchMaxRows,
     int batchMaxDelayMillis,
     int resyncSeconds,
+    int catalogCacheMegabytes,
     String replica) {
 
   public static final String HEARTBEAT_SECONDS = "OLMSTEAD_AGENT_HEARTBEAT_SECONDS";
@@ -30,10 +31,11 @@ public record GatewaySettings(
   public static final String MESSAGES_PER_SECOND = "OLMSTEAD_AGENT_MESSAGES_PER_SECOND";
   public static final String BURST = "OLMSTEAD_AGENT_MESSAGE_BURST";
   public static final String RESYNC_SECONDS = "OLMSTEAD_AGENT_RESYNC_SECONDS";
+  public static final String CATALOG_CACHE_MB = "OLMSTEAD_AGENT_CATALOG_CACHE_MB";
 
   /** Every variable read here; {@code ControlPlaneConfig.ENVIRONMENT} includes them. */
   public static final Set<String> ENVIRONMENT = Set.of(HEARTBEAT_SECONDS, DISCONNECT_SECONDS, MAX_FRAME_BYTES,
-      MAX_MESSAGE_BYTES, MESSAGES_PER_SECOND, BURST, RESYNC_SECONDS);
+      MAX_MESSAGE_BYTES, MESSAGES_PER_SECOND, BURST, RESYNC_SECONDS, CATALOG_CACHE_MB);
 
   public GatewaySettings {
     if (disconnectSeconds <= heartbeatSeconds) {
@@ -61,6 +63,7 @@ public record GatewaySettings(
         500,
         50,
         env.positiveInt(RESYNC_SECONDS, 60),
+        env.positiveInt(CATALOG_CACHE_MB, 64),
         UUID.randomUUID().toString().substring(0, 8));
   }
 

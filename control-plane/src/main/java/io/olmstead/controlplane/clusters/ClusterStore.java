@@ -25,6 +25,8 @@ public final class ClusterStore {
   private static final String SET_LABELS = "UPDATE clusters SET labels = $2, resource_version = resource_version + 1,"
       + " updated_at = now() WHERE name = $1 RETURNING " + Cluster.COLUMNS;
   private static final String DELETE = "DELETE FROM clusters WHERE name = $1";
+  private static final String DISCONNECT = "UPDATE clusters SET status = CASE WHEN status = 'connected' "
+      + "THEN 'disconnected' ELSE status END WHERE name = $1 RETURNING " + Cluster.COLUMNS;
   private static final String NOTIFY = "SELECT pg_notify('" + CHANGED_CHANNEL + "', $1)";
 
   /** What to list: a selector, an optional status, the caller's teams (empty: all), after a name, a page size. */
@@ -77,6 +79,11 @@ public final class ClusterStore {
   public Future<Cluster> setLabels(SqlClient client, String name, JsonObject labels) {
     return client.preparedQuery(SET_LABELS).execute(Tuple.of(name, labels)).map(rows -> clusters(rows).get(0))
         .compose(cluster -> notifyChanged(client, name).map(cluster));
+  }
+
+  /** Marks a connected cluster disconnected (its agent was cut off); a pending one stays pending. */
+  public Future<Cluster> disconnect(SqlClient client, String name) {
+    return client.preparedQuery(DISCONNECT).execute(Tuple.of(name)).map(rows -> clusters(rows).get(0));
   }
 
   public Future<Boolean> delete(SqlClient client, String name) {

@@ -10,11 +10,15 @@ import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.DesiredSubscription;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
+import io.olmstead.controlplane.catalog.CatalogFixtures;
+import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,16 +30,24 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The agent channel end to end: enrollment, connect, desired state, acks, status, with the real channel client. */
+/**
+ * The agent channel end to end: enrollment, connect, desired state, acks, status, with the real channel client. The
+ * periodic resync is far longer than any wait here, so every change reaches agents through LISTEN/NOTIFY or not at all.
+ */
 class AgentChannelIT {
+  private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
+  /** How long a change may take to reach a connected agent through its notification. */
+  private static final Duration NOTIFIED = Duration.ofSeconds(5);
   private static TestControlPlane cp;
+  private static ApiClient api;
   private static ChannelFixtures fixtures;
   private static Vertx agentVertx;
 
   @BeforeAll
   static void start() {
     cp = TestControlPlane.start(TestDatabase.create(AgentChannelIT.class),
-        Map.of(GatewaySettings.RESYNC_SECONDS, "5"));
+        Map.of(GatewaySettings.RESYNC_SECONDS, "300"));
+    api = new ApiClient(cp);
     fixtures = new ChannelFixtures(cp.database());
     fixtures.catalog(ChannelFixtures.DIGEST_1, "{\"schema\":\"olm.package\",\"name\":\"etcd\"}\n");
     fixtures.subscription("etcd", "env=prod", "0.9.2");
@@ -89,13 +101,13 @@ class AgentChannelIT {
 
       // A change to the subscription reaches the agent through LISTEN/NOTIFY, as a higher generation.
       fixtures.pin("etcd", "0.9.4");
-      await().atMost(Duration.ofSeconds(10)).until(() -> recorder.latest().generation() > desired.generation());
+      await().atMost(NOTIFIED).until(() -> recorder.latest().generation() > desired.generation());
       assertThat(recorder.latest().subscriptions()).extracting(DesiredSubscription::maxVersion)
           .containsExactly("0.9.4");
 
       // Labels changing so the placement no longer selects the cluster empty its desired state.
       fixtures.labels("prod-eu-1", "{\"env\":\"staging\"}");
-      await().atMost(Duration.ofSeconds(10)).until(() -> recorder.latest().subscriptions().isEmpty());
+      await().atMost(NOTIFIED).until(() -> recorder.latest().subscriptions().isEmpty());
     } finally {
       client.stop().toCompletionStage().toCompletableFuture().get();
       fixtures.pin("etcd", "0.9.2");
@@ -157,7 +169,8 @@ class AgentChannelIT {
   void agentsFetchCatalogContentByDigestWithTheirCredentialAndGetApprovals() throws Exception {
     String token = fixtures.enrollmentToken(1, 600, "{}", null);
     String credential = Enroll.credential(cp.baseUrl(), token, "fetcher");
-    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+        .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
     java.net.URI uri = java.net.URI.create(cp.baseUrl() + "/api/v1/agent/catalogs/" + ChannelFixtures.DIGEST_1);
     java.net.http.HttpResponse<byte[]> ok = http.send(java.net.http.HttpRequest.newBuilder(uri)
             .header("Authorization", "Bearer " + credential).header("Accept-Encoding", "gzip").build(),
@@ -187,6 +200,84 @@ class AgentChannelIT {
       assertThat(approve.subscription()).isEqualTo("etcd");
       assertThat(approve.bundle()).isEqualTo("etcdoperator.v0.9.4");
     }
+  }
+
+  @Test
+  void aSubscriptionPutReachesTheConnectedAgentWithinSecondsNotAtTheNextResync() throws Exception {
+    upload("notify-catalog", CatalogFixtures.etcdNdjson());
+    String token = fixtures.enrollmentToken(1, 600, "{\"suite\":\"notify\"}", null);
+    Recorder recorder = new Recorder();
+    ChannelClient client = client("notify-1", token, CredentialStorage.inMemory(), recorder);
+    client.start();
+    try {
+      await().atMost(Duration.ofSeconds(20)).until(() -> recorder.latest() != null);
+      assertThat(recorder.latest().subscriptions()).isEmpty();
+
+      ok(api.json("PUT", "/api/v1/subscriptions/notified", ADMIN, pinned("notify-catalog", "suite=notify", "0.9.2")),
+          201);
+      await().atMost(NOTIFIED).until(() -> versions(recorder).equals(List.of("notified@0.9.2")));
+      ok(api.json("PUT", "/api/v1/subscriptions/notified", ADMIN, pinned("notify-catalog", "suite=notify", "0.9.4")),
+          200);
+      await().atMost(NOTIFIED).until(() -> versions(recorder).equals(List.of("notified@0.9.4")));
+      ok(api.delete("/api/v1/subscriptions/notified", ADMIN), 204);
+      await().atMost(NOTIFIED).until(() -> recorder.latest().subscriptions().isEmpty());
+    } finally {
+      client.stop().toCompletionStage().toCompletableFuture().get();
+    }
+  }
+
+  @Test
+  void aNewCatalogRevisionReachesConnectedAgentsAsANewCatalogDigest() throws Exception {
+    String first = upload("moving", CatalogFixtures.etcdNdjson());
+    ok(api.json("PUT", "/api/v1/subscriptions/moving-etcd", ADMIN, new JsonObject().put("catalog", "moving")
+        .put("package", "etcd").put("channel", "stable").put("namespace", "etcd")
+        .put("placement", new JsonObject().put("selector", "suite=catalog"))
+        .put("version", new JsonObject().put("follow", "channel")).put("approval", "Automatic")), 201);
+    String token = fixtures.enrollmentToken(1, 600, "{\"suite\":\"catalog\"}", null);
+    Recorder recorder = new Recorder();
+    ChannelClient client = client("catalog-1", token, CredentialStorage.inMemory(), recorder);
+    client.start();
+    try {
+      await().atMost(Duration.ofSeconds(20)).until(() -> first.equals(digest(recorder)));
+
+      String second = upload("moving", CatalogFixtures.etcdNdjson() + CatalogFixtures.redisNdjson());
+      assertThat(second).isNotEqualTo(first);
+      await().atMost(NOTIFIED).until(() -> second.equals(digest(recorder)));
+      assertThat(recorder.latest().subscriptions()).singleElement()
+          .satisfies(s -> assertThat(s.catalog()).isEqualTo("moving"));
+    } finally {
+      client.stop().toCompletionStage().toCompletableFuture().get();
+    }
+  }
+
+  /** Creates the catalog when needed and uploads a revision; returns its digest. */
+  private static String upload(String catalog, String ndjson) {
+    if (api.get("/api/v1/catalogs/" + catalog, ADMIN).status() == 404) {
+      ok(api.json("PUT", "/api/v1/catalogs/" + catalog, ADMIN, new JsonObject()), 201);
+    }
+    return ok(api.send("POST", "/api/v1/catalogs/" + catalog + "/revisions", ADMIN, "application/x-ndjson",
+        ndjson.getBytes(StandardCharsets.UTF_8), Map.of()), 201).json().getString("digest");
+  }
+
+  private static JsonObject pinned(String catalog, String selector, String version) {
+    return new JsonObject().put("catalog", catalog).put("package", "etcd").put("channel", "stable")
+        .put("namespace", "etcd").put("placement", new JsonObject().put("selector", selector))
+        .put("version", new JsonObject().put("pin", version)).put("approval", "Automatic");
+  }
+
+  private static Response ok(Response response, int status) {
+    assertThat(response.status()).as(response.body()).isEqualTo(status);
+    return response;
+  }
+
+  private static List<String> versions(Recorder recorder) {
+    return recorder.latest().subscriptions().stream().map(s -> s.name() + "@" + s.maxVersion()).toList();
+  }
+
+  private static String digest(Recorder recorder) {
+    Desired latest = recorder.latest();
+    return latest == null || latest.subscriptions().isEmpty() ? null
+        : latest.subscriptions().get(0).catalogDigest();
   }
 
   private static long ackedGeneration(String cluster) {
