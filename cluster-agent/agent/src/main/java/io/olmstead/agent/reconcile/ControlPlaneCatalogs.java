@@ -34,7 +34,9 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
 
   private final URI base;
   private final CredentialStorage credentials;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  // HTTP/1.1: the control plane serves its once-gzipped catalog bytes to HTTP/1.1 clients, and identity over h2c
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(10)).build();
   private final Map<String, Catalog> byDigest = new LinkedHashMap<>(8, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<String, Catalog> eldest) {
