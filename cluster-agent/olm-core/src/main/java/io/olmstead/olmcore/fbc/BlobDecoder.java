@@ -31,7 +31,7 @@ final class BlobDecoder {
         try {
             switch (schema) {
                 case "olm.package" -> packages.add(new PackageMeta(
-                    text(blob, "name"), text(blob, "defaultChannel"), text(blob, "description")));
+                    text(blob, "name"), text(blob, "defaultChannel"), text(blob, "description"), icon(blob)));
                 case "olm.channel" -> channels.add(channel(blob));
                 case "olm.bundle" -> bundles.add(bundle(blob, limits));
                 case "olm.deprecations" -> deprecations.add(deprecation(blob));
@@ -60,6 +60,16 @@ final class BlobDecoder {
 
     DeclarativeConfig build() {
         return new DeclarativeConfig(packages, channels, bundles, deprecations, others);
+    }
+
+    /** The icon as text: decoding its base64 is left to whoever displays it. */
+    private static Icon icon(JsonNode blob) {
+        JsonNode icon = blob.get("icon");
+        if (icon == null || icon.isNull()) {
+            return null;
+        }
+        requireObject(icon, "\"icon\"");
+        return new Icon(text(icon, "base64data"), text(icon, "mediatype"));
     }
 
     private static Channel channel(JsonNode blob) {

@@ -21,7 +21,9 @@ public final class Bundle {
     private final Version version;
     private final int packagePropertyCount;
     private final String packagePropertyName;
+    private final String release;
     private List<BundleObject> objects;
+    private volatile Optional<CsvMetadata> csvMetadata;
     /** The parser's limits, applied again when an embedded manifest is decoded. */
     private final ParseLimits limits;
 
@@ -40,6 +42,7 @@ public final class Bundle {
         this.relatedImages = relatedImages == null ? List.of() : List.copyOf(relatedImages);
         String text = null;
         String propName = null;
+        String rel = null;
         int count = 0;
         boolean raw = false;
         for (Property p : this.rawProperties) {
@@ -48,12 +51,15 @@ public final class Bundle {
                 if (count++ == 0) {
                     text = textOf(p.value(), "version");
                     propName = textOf(p.value(), "packageName");
+                    JsonNode r = p.value() == null ? null : p.value().get("release");
+                    rel = r != null && r.isTextual() ? r.textValue() : null; // other types: a shape error
                 }
             }
         }
         this.packagePropertyCount = count;
         this.properties = raw ? null : this.rawProperties;
         this.packagePropertyName = propName;
+        this.release = rel == null || rel.isEmpty() ? null : rel;
         this.versionText = text;
         this.version = text == null ? null : Version.tryParse(text).orElse(null);
     }
@@ -76,14 +82,20 @@ public final class Bundle {
         if (local == null) {
             List<Property> out = new ArrayList<>(rawProperties.size());
             for (Property p : rawProperties) {
-                out.add(p.value() != null && p.value().isPojo()
-                    && ((com.fasterxml.jackson.databind.node.POJONode) p.value()).getPojo() instanceof JsonBlobReader.RawJson r
-                    ? new Property(p.type(), r.decode()) : p);
+                JsonNode v = decoded(p.value());
+                out.add(v == p.value() ? p : new Property(p.type(), v));
             }
             local = List.copyOf(out);
             properties = local;
         }
         return local;
+    }
+
+    /** A value with a deferred JSON value (see JsonBlobReader) decoded; other values as they are. */
+    static JsonNode decoded(JsonNode value) {
+        return value != null && value.isPojo()
+            && ((com.fasterxml.jackson.databind.node.POJONode) value).getPojo() instanceof JsonBlobReader.RawJson r
+            ? r.decode() : value;
     }
 
     /** The properties as parsed, without decoding deferred values (for cheap scans). */
@@ -103,6 +115,17 @@ public final class Bundle {
     /** The raw version text of the first {@code olm.package} property, null when absent. */
     public String versionText() {
         return versionText;
+    }
+
+    /** The {@code release} of the first {@code olm.package} property, empty when absent or "". */
+    public Optional<String> release() {
+        return Optional.ofNullable(release);
+    }
+
+    /** The first {@code olm.package} property (validation requires exactly one), empty when absent. */
+    public Optional<PackageProperty> packageProperty() {
+        return packagePropertyCount == 0 ? Optional.empty()
+            : Optional.of(new PackageProperty(packagePropertyName, versionText, release));
     }
 
     public List<Gvk> providedGvks() {
@@ -139,10 +162,41 @@ public final class Bundle {
         return local;
     }
 
-    public Optional<JsonNode> csvMetadata() {
-        for (Property p : properties()) {
-            if ("olm.csv.metadata".equals(p.type()) && p.value() != null) {
-                return Optional.of(p.value());
+    /** The first {@code olm.csv.metadata} property, decoded on the first call (JSON catalogs defer it). */
+    public Optional<CsvMetadata> csvMetadata() {
+        Optional<CsvMetadata> local = csvMetadata;
+        if (local == null) {
+            local = Optional.empty();
+            for (Property p : rawProperties) {
+                if (JsonBlobReader.CSV_METADATA.equals(p.type()) && p.value() != null) {
+                    local = Optional.of(CsvMetadata.of(decoded(p.value())));
+                    break;
+                }
+            }
+            csvMetadata = local;
+        }
+        return local;
+    }
+
+    /** The {@code olm.constraint} properties that decode (validation reports the others), in declaration order. */
+    public List<Constraint> constraints() {
+        List<Constraint> out = new ArrayList<>(1);
+        for (Property p : rawProperties) {
+            if ("olm.constraint".equals(p.type())) {
+                Constraint c = ConstraintParser.parse(p.value()).value();
+                if (c != null) {
+                    out.add(c);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The first {@code olm.maxOpenShiftVersion}; empty when absent or invalid (validation reports that). */
+    public Optional<MaxOpenShiftVersion> maxOpenShiftVersion() {
+        for (Property p : rawProperties) {
+            if (MaxOpenShiftVersion.TYPE.equals(p.type())) {
+                return Optional.ofNullable(MaxOpenShiftVersion.parse(p.value()).value());
             }
         }
         return Optional.empty();

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -34,9 +33,19 @@ public final class CatalogValidator {
     }
 
     /**
-     * STRICT: no catalog when there is any error. LENIENT: invalid channels and bundles are dropped, invalid
-     * packages are kept but unusable, and the errors are reported as warnings. A null mode is STRICT; a null config
-     * gives no catalog and one error. Never throws.
+     * STRICT: no catalog when there is any error. LENIENT: the catalog is indexed and every error is reported as a
+     * warning; what an error touches is marked unusable and the rest stays usable:
+     * <ul>
+     *   <li>an invalid package stays visible with {@link CatalogPackage#usable()} false; all its channels are then
+     *       unusable;</li>
+     *   <li>an invalid channel, or one with an entry whose bundle is invalid or absent, moves from
+     *       {@link CatalogPackage#channels()} (what resolution and upgrade graphs use) to
+     *       {@link CatalogPackage#unusableChannels()};</li>
+     *   <li>an invalid bundle is left out of {@link CatalogPackage#bundles()} (its channels become unusable);</li>
+     *   <li>a blob that names an unknown package, or has no name, is left out, and an invalid
+     *       {@code olm.deprecations} blob is ignored.</li>
+     * </ul>
+     * A null mode is STRICT; a null config gives no catalog and one error. Never throws.
      */
     public static ValidationResult validate(DeclarativeConfig config, ValidationMode mode) {
         if (config == null) {
@@ -172,6 +181,7 @@ public final class CatalogValidator {
                         + ex.getMessage());
                 }
             }
+            VersionCheck.checkRelease(b, msg -> bundleError(pkg, name, msg));
         }
         PropertyCheck.check(b, (msg) -> bundleError(pkg, name, "invalid bundle \"" + name + "\": " + msg));
         if ((b.image() == null || b.image().isEmpty()) && b.objects().isEmpty()) {
@@ -224,24 +234,10 @@ public final class CatalogValidator {
                     + "\" not found in any channel entries");
             }
         }
-        String dup = duplicateVersions(bs.values());
+        String dup = VersionCheck.duplicateVersions(bs.values());
         if (dup != null) {
             packageError(pkg, "invalid package \"" + pkg + "\": duplicate versions found in bundles: " + dup);
         }
-    }
-
-    private static String duplicateVersions(Iterable<Bundle> bs) {
-        Map<Version, TreeSet<String>> byVersion = new TreeMap<>();
-        for (Bundle b : bs) {
-            b.version().ifPresent(v -> byVersion.computeIfAbsent(v, k -> new TreeSet<>()).add(b.name()));
-        }
-        List<String> dups = new ArrayList<>();
-        byVersion.forEach((v, names) -> {
-            if (names.size() > 1) {
-                dups.add("{" + v + ": [" + String.join(", ", names) + "]}");
-            }
-        });
-        return dups.isEmpty() ? null : "[" + String.join(" ", dups) + "]";
     }
 
     private Catalog index(Map<String, Deprecation> deprecations) {
@@ -256,14 +252,12 @@ public final class CatalogValidator {
                 }
             });
             Map<String, ChannelGraph> usableGraphs = new LinkedHashMap<>();
-            if (usable) {
-                graphs.getOrDefault(pkg, Map.of()).forEach((n, g) -> {
-                    if (!badChannels.contains(key(pkg, n)) && allPresent(g, keep)) {
-                        usableGraphs.put(n, g);
-                    }
-                });
-            }
-            out.add(new CatalogPackage(p, usableGraphs, keep, deprecations.get(pkg), usable));
+            Map<String, ChannelGraph> unusableGraphs = new LinkedHashMap<>();
+            graphs.getOrDefault(pkg, Map.of()).forEach((n, g) -> {
+                boolean ok = usable && !badChannels.contains(key(pkg, n)) && allPresent(g, keep);
+                (ok ? usableGraphs : unusableGraphs).put(n, g);
+            });
+            out.add(new CatalogPackage(p, usableGraphs, unusableGraphs, keep, deprecations.get(pkg), usable));
         }
         return new Catalog(out);
     }

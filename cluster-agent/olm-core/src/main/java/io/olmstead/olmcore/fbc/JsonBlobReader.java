@@ -13,8 +13,9 @@ import java.util.Arrays;
 
 /**
  * Reads one JSON blob like {@code readTree}, except that the value of an {@code olm.csv.metadata} property is
- * only tokenized (so syntax and limits are still checked) and kept as its raw bytes: it is most of a catalog's
- * bytes and rarely read, so it is decoded on first use ({@link Bundle#csvMetadata()}, {@link Bundle#properties()}).
+ * only tokenized (so syntax, limits and its shape ({@link CsvMetadataShape}) are still checked) and kept as its raw
+ * bytes: it is most of a catalog's bytes and rarely read, so it is decoded on first use ({@link Bundle#csvMetadata()},
+ * {@link Bundle#properties()}).
  */
 final class JsonBlobReader {
 
@@ -61,11 +62,11 @@ final class JsonBlobReader {
             JsonToken v = p.nextToken();
             if ("value".equals(name) && v == JsonToken.START_OBJECT && CSV_METADATA.equals(type)) {
                 long start = p.currentTokenLocation().getByteOffset();
-                p.skipChildren();
+                String problem = CsvMetadataShape.check(p); // walks the value like skipChildren would
                 long end = p.currentLocation().getByteOffset();
                 if (start >= 0 && end <= input.length && start < end) {
                     prop.set(name, JsonNodeFactory.instance.pojoNode(
-                        new RawJson(Arrays.copyOfRange(input, (int) start, (int) end))));
+                        new RawJson(Arrays.copyOfRange(input, (int) start, (int) end), problem)));
                     continue;
                 }
                 throw new IOException("cannot locate property value");
@@ -90,8 +91,8 @@ final class JsonBlobReader {
         return n == null ? JsonNodeFactory.instance.nullNode() : n;
     }
 
-    /** The undecoded bytes of one JSON object value. */
-    record RawJson(byte[] bytes) {
+    /** The undecoded bytes of one JSON object value and its shape problem (null when well-shaped). */
+    record RawJson(byte[] bytes, String problem) {
 
         JsonNode decode() {
             try {

@@ -21,7 +21,8 @@
  *       only through a skipRange is refused.</li>
  *   <li>A subscription's channel that cannot be ordered fails the whole resolution with upstream's
  *       {@code sortChannel} error; invalid channels are ignored as dependency sources.</li>
- *   <li>{@code olm.constraint} (generic constraints) and deprecation-based prohibition are not evaluated.</li>
+ *   <li>{@code olm.constraint} (generic constraints; decoded and validated, see {@code Bundle#constraints()}) and
+ *       deprecation-based prohibition are not evaluated.</li>
  * </ul>
  */
 package io.olmstead.olmcore.resolver;

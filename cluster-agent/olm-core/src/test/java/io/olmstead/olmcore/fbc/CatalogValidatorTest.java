@@ -5,6 +5,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.olmstead.olmcore.resolver.CatalogSource;
+import io.olmstead.olmcore.resolver.Resolution;
+import io.olmstead.olmcore.resolver.Resolver;
+import io.olmstead.olmcore.resolver.SubscriptionRequest;
+
+import java.util.List;
 import java.util.stream.Stream;
 
 import static io.olmstead.olmcore.fbc.Fixtures.*;
@@ -153,7 +159,7 @@ class CatalogValidatorTest {
     }
 
     @Test
-    void lenientModeDropsInvalidChannelsAndKeepsValidOnes() {
+    void lenientModeMarksInvalidChannelsUnusableAndKeepsValidOnesUsable() {
         DeclarativeConfig cfg = new Cfg().pkgs(pkg("foo", "stable"))
             .channels(channel("foo", "stable", entry("foo.v0.1.0"), entry("foo.v0.2.0", "foo.v0.1.0", null)),
                 channel("foo", "broken", entry("foo.v0.1.0"), entry("foo.v0.2.0")))
@@ -165,7 +171,65 @@ class CatalogValidatorTest {
         assertThat(foo.usable()).isTrue();
         assertThat(foo.channels()).containsOnlyKeys("stable");
         assertThat(foo.channel(null).orElseThrow().head()).contains("foo.v0.2.0");
+        assertThat(foo.unusableChannels()).containsOnlyKeys("broken");
+        assertThat(foo.unusableChannels().get("broken").errors())
+            .containsExactly("multiple channel heads found in graph: foo.v0.1.0, foo.v0.2.0");
+        assertThat(foo.channel("broken")).isEmpty();
+        assertThat(r.catalog().orElseThrow().channelCount()).isEqualTo(1);
         assertThat(r.warnings()).singleElement().extracting(ValidationIssue::channel).isEqualTo("broken");
+    }
+
+    @Test
+    void resolutionNeverUsesAnUnusableChannel() {
+        DeclarativeConfig cfg = new Cfg().pkgs(pkg("foo", "stable"))
+            .channels(channel("foo", "stable", entry("foo.v0.1.0"), entry("foo.v0.2.0", "foo.v0.1.0", null)),
+                channel("foo", "broken", entry("foo.v0.1.0"), entry("foo.v0.2.0")))
+            .bundles(bundle("foo", "0.1.0"), bundle("foo", "0.2.0")).build();
+        Catalog c = CatalogValidator.validate(cfg, ValidationMode.LENIENT).catalog().orElseThrow();
+        Resolver resolver = new Resolver();
+
+        Resolution broken = resolver.resolve(List.of(new CatalogSource("cat", 0, c)),
+            List.of(new SubscriptionRequest("foo", "cat", "foo", "broken", null, null)), List.of());
+        Resolution stable = resolver.resolve(List.of(new CatalogSource("cat", 0, c)),
+            List.of(new SubscriptionRequest("foo", "cat", "foo", "stable", null, null)), List.of());
+
+        assertThat(broken.satisfiable()).isFalse();
+        assertThat(broken.message()).contains("no operators found in channel broken of package foo");
+        assertThat(stable.satisfiable()).as(stable.message()).isTrue();
+        assertThat(stable.bySubscription().get("foo").bundle().name()).isEqualTo("foo.v0.2.0");
+    }
+
+    @Test
+    void keepsUnknownPropertyTypesAndAcceptsThem() {
+        Bundle b = fooWith(prop("olm.label", "{\"label\":\"x\"}"), prop("example.com/custom", "[1,{\"a\":null}]"),
+            prop("olm.gvk", "{\"group\":\"foo.io\",\"version\":\"v1\",\"kind\":\"Foo\"}"));
+
+        ValidationResult r = CatalogValidator.validate(fooCatalog(b).build(), ValidationMode.STRICT);
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.catalog().orElseThrow().bundle("foo", "foo.v0.1.0").orElseThrow().properties())
+            .extracting(Property::type).containsExactly("olm.package", "olm.label", "example.com/custom", "olm.gvk");
+    }
+
+    @Test
+    void collectsPropertyErrorsOfEveryBundleNamingPackageAndBundle() {
+        DeclarativeConfig cfg = new Cfg().pkgs(pkg("foo", "alpha"))
+            .channels(channel("foo", "alpha", entry("foo.v0.1.0"), entry("foo.v0.2.0", "foo.v0.1.0", null),
+                entry("foo.v0.3.0", "foo.v0.2.0", null)))
+            .bundles(fooWith(prop("olm.constraint", "{}")),
+                bundleWith("foo", "foo.v0.2.0", "img", packageProperty("foo", "0.2.0"), prop("olm.maxOpenShiftVersion", "\"4.8.1\"")),
+                bundleWith("foo", "foo.v0.3.0", "img", packageProperty("foo", "0.3.0"), prop("olm.csv.metadata", "{\"keywords\":1}")))
+            .build();
+
+        ValidationResult lenient = CatalogValidator.validate(cfg, ValidationMode.LENIENT);
+
+        assertThat(lenient.warnings()).extracting(ValidationIssue::packageName, ValidationIssue::bundle).containsExactly(
+            org.assertj.core.groups.Tuple.tuple("foo", "foo.v0.1.0"), org.assertj.core.groups.Tuple.tuple("foo", "foo.v0.2.0"),
+            org.assertj.core.groups.Tuple.tuple("foo", "foo.v0.3.0"));
+        CatalogPackage foo = lenient.catalog().orElseThrow().pkg("foo").orElseThrow();
+        assertThat(foo.usable()).isTrue();
+        assertThat(foo.bundles()).isEmpty();
+        assertThat(foo.unusableChannels()).containsOnlyKeys("alpha");
     }
 
     @Test
@@ -178,12 +242,14 @@ class CatalogValidatorTest {
 
         assertThat(c.pkg("foo").orElseThrow().usable()).isFalse();
         assertThat(c.pkg("foo").orElseThrow().channels()).isEmpty();
+        assertThat(c.pkg("foo").orElseThrow().unusableChannels()).containsOnlyKeys("alpha");
+        assertThat(c.pkg("bar").orElseThrow().unusableChannels()).isEmpty();
         assertThat(c.pkg("bar").orElseThrow().usable()).isTrue();
         assertThat(c.channelCount()).isEqualTo(1);
     }
 
     @Test
-    void lenientModeDropsAChannelWhoseBundleIsInvalid() {
+    void lenientModeMarksAChannelWhoseBundleIsInvalidUnusable() {
         DeclarativeConfig cfg = new Cfg().pkgs(pkg("foo", "alpha"))
             .channels(channel("foo", "alpha", entry("foo.v0.1.0")), channel("foo", "beta", entry("foo.v0.2.0")))
             .bundles(bundle("foo", "0.1.0"), bundle("foo", "foo.v0.2.0", "0.2.0", null)).build();
@@ -192,6 +258,8 @@ class CatalogValidatorTest {
 
         CatalogPackage foo = r.catalog().orElseThrow().pkg("foo").orElseThrow();
         assertThat(foo.channels()).containsOnlyKeys("alpha");
+        assertThat(foo.unusableChannels()).containsOnlyKeys("beta");
+        assertThat(foo.unusableChannels().get("beta").errors()).isEmpty();
         assertThat(foo.bundle("foo.v0.2.0")).isEmpty();
     }
 }

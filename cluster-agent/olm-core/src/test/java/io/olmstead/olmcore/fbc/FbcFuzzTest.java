@@ -52,6 +52,7 @@ class FbcFuzzTest {
     private static void exercise(DeclarativeConfig cfg) {
         for (ValidationMode mode : ValidationMode.values()) {
             ValidationResult r = CatalogValidator.validate(cfg, mode);
+            r.catalog().ifPresent(c -> c.packages().forEach(p -> p.unusableChannels().values().forEach(g -> g.errors())));
             r.catalog().ifPresent(c -> c.packages().forEach(p -> p.channels().values().forEach(g -> {
                 g.candidatesInOrder().forEach(e -> g.upgradePath(e.name(), null));
                 g.entries().forEach(e -> g.successorsOf(e.name(), g.versionOf(e.name()).orElse(null), null));
@@ -62,7 +63,10 @@ class FbcFuzzTest {
             b.requiredGvks();
             b.requiredPackages();
             b.version();
-            b.csvMetadata();
+            b.csvMetadata().ifPresent(m -> m.features());
+            b.constraints();
+            b.maxOpenShiftVersion();
+            b.packageProperty();
             for (BundleObject o : b.objects()) {
                 o.kind();
                 o.name();

@@ -91,7 +91,7 @@ class FbcParserTest {
         DeclarativeConfig cfg = parser.parse("catalog.yaml", bytes(yaml));
 
         assertThat(cfg.packages()).hasSize(1);
-        JsonNode annotations = cfg.bundles().get(0).csvMetadata().orElseThrow().get("annotations");
+        JsonNode annotations = cfg.bundles().get(0).csvMetadata().orElseThrow().raw().get("annotations");
         assertThat(annotations.get("createdAt").isTextual()).isTrue();
         assertThat(annotations.get("createdAt").textValue()).isEqualTo("2021-01-01T00:00:00Z");
         assertThat(annotations.get("otherDate").textValue()).isEqualTo("2021-01-01");
@@ -250,7 +250,7 @@ class FbcParserTest {
 
         JsonNode expected = Fixtures.JSON.readTree(meta);
         assertThat(cfg.bundles()).allSatisfy(b -> {
-            assertThat(b.csvMetadata()).contains(expected);
+            assertThat(b.csvMetadata()).map(CsvMetadata::raw).contains(expected);
             assertThat(b.properties()).singleElement().isEqualTo(new Property("olm.csv.metadata", expected));
         });
         assertThat(cfg.others().get(0).get("properties").get(0).get("value")).isEqualTo(expected);

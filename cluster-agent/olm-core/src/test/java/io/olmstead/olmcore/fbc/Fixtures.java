@@ -48,6 +48,23 @@ final class Fixtures {
         return new Property("olm.package", v);
     }
 
+    /** A property whose value is given as JSON text (null for a property without a value). */
+    static Property prop(String type, String valueJson) {
+        try {
+            return new Property(type, valueJson == null ? null : JSON.readTree(valueJson));
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(valueJson, e);
+        }
+    }
+
+    /** The usual valid foo.v0.1.0 bundle with extra properties after its olm.package. */
+    static Bundle fooWith(Property... extra) {
+        List<Property> props = new ArrayList<>();
+        props.add(packageProperty("foo", "0.1.0"));
+        props.addAll(List.of(extra));
+        return new Bundle("foo", "foo.v0.1.0", "quay.io/foo:v0.1.0", props, List.of());
+    }
+
     static Deprecation deprecation(String pkg, Deprecation.Entry... entries) {
         return new Deprecation(pkg, List.of(entries));
     }
@@ -86,6 +103,11 @@ final class Fixtures {
         DeclarativeConfig build() {
             return new DeclarativeConfig(packages, channels, bundles, deprecations, List.of());
         }
+    }
+
+    /** Package foo with channel alpha holding just this foo.v0.1.0 bundle. */
+    static Cfg fooCatalog(Bundle fooV010) {
+        return new Cfg().pkgs(pkg("foo", "alpha")).channels(channel("foo", "alpha", entry("foo.v0.1.0"))).bundles(fooV010);
     }
 
     /** The usual valid package: foo, channel alpha with foo.v0.1.0. */

@@ -120,6 +120,30 @@ class RealCatalogTest {
         }
     }
 
+    @Test
+    void realCatalogsDecodeTheTypedPropertiesAndIcons() throws Exception {
+        java.util.List<Bundle> derivedBundles = derived().bundles();
+        assertThat(derivedBundles.stream().filter(b -> b.maxOpenShiftVersion().isPresent()).count()).isEqualTo(550);
+        assertThat(derivedBundles.stream().flatMap(b -> b.maxOpenShiftVersion().stream()).map(Object::toString))
+            .contains("4.8", "4.10", "4.22");
+        Bundle dbaas = derivedBundles.stream().filter(b -> b.name().equals("dbaas-operator.v0.5.0")).findFirst().orElseThrow();
+        assertThat(dbaas.constraints()).singleElement().isInstanceOfSatisfying(Constraint.Any.class, any -> {
+            assertThat(any.failureMessage()).isEqualTo("Service Binding Operator is required");
+            assertThat(any.constraints()).extracting(c -> ((Constraint.PackageConstraint) c).requirement().packageName())
+                .containsExactly("rh-service-binding-operator", "service-binding-operator");
+        });
+
+        DeclarativeConfig community = communityJsonl();
+        assertThat(community.packages().stream().filter(p -> p.icon() != null)).hasSize(27)
+            .allSatisfy(p -> assertThat(p.icon().decode()).isNotEmpty());
+        assertThat(community.bundles()).allSatisfy(b -> {
+            CsvMetadata m = b.csvMetadata().orElseThrow();
+            assertThat(m.displayName()).as(b.name()).isNotBlank();
+            assertThat(m.installModes()).as(b.name()).isNotEmpty();
+            assertThat(b.packageProperty()).map(PackageProperty::packageName).contains(b.packageName());
+        });
+    }
+
     private static Set<String> channelsWith(ValidationResult r, String text) {
         return r.warnings().stream().filter(i -> i.channel() != null && i.message().contains(text))
             .map(i -> i.packageName() + "/" + i.channel()).collect(Collectors.toSet());
