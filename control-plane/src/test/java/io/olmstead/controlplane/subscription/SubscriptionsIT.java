@@ -101,12 +101,14 @@ class SubscriptionsIT {
   }
 
   @Test
-  void schemaViolationsAre400() {
+  void schemaViolationsAre422ValidationFailures() {
     HttpResponse<String> unknownField = api.putJson("/subscriptions/bad-shape", follow().put("colour", "red"), Map.of());
-    assertThat(unknownField.statusCode()).isIn(400, 422);
-    HttpResponse<String> missing = api.putJson("/subscriptions/bad-shape", follow().copy().put("approval", "Sometimes"),
+    assertThat(unknownField.statusCode()).isEqualTo(422);
+    assertThat(json(unknownField).getString("code")).isEqualTo("validation-failed");
+    HttpResponse<String> badEnum = api.putJson("/subscriptions/bad-shape", follow().copy().put("approval", "Sometimes"),
         Map.of());
-    assertThat(missing.statusCode()).isIn(400, 422);
+    assertThat(badEnum.statusCode()).isEqualTo(422);
+    assertThat(json(badEnum).getString("code")).isEqualTo("validation-failed");
     assertThat(api.get("/subscriptions/bad-shape").statusCode()).isEqualTo(404);
   }
 
