@@ -95,6 +95,12 @@ public final class ControlPlane implements AutoCloseable {
     Pool pool = PgBuilder.pool()
         .with(new PoolOptions().setMaxSize(config.dbPoolSize()).setName("olmstead"))
         .connectingTo(db.connectOptions())
+        // a pooled connection the server ends (restart, shutdown) would otherwise print the error to stderr; the
+        // pool drops it and the failed query reports it where it ran
+        .withConnectHandler(conn -> {
+          conn.exceptionHandler(e -> LOG.debug("database connection: {}", e.toString()));
+          conn.close();
+        })
         .using(vertx)
         .build();
     return vertx.<String>executeBlocking(() -> prepareSchema(config, db), false)

@@ -82,11 +82,15 @@ final class CatalogContentCache {
     });
   }
 
-  /** Already gzip (a catalog directory uploaded as tar.gz) gains nothing; content too big to keep would be redone. */
+  /**
+   * Already gzip (a catalog directory uploaded as tar.gz) gains nothing; content whose raw and gzipped copies would
+   * not fit the cache together would be compressed again on every request (half the cache leaves room for the
+   * gzipped copy, which for catalog JSON or YAML is far smaller than the raw one).
+   */
   private boolean worthCompressing(Buffer content) {
     boolean gzipMagic = content.length() > 2 && (content.getByte(0) & 0xff) == 0x1f
         && (content.getByte(1) & 0xff) == 0x8b;
-    return !gzipMagic && content.length() < cache.maxBytes();
+    return !gzipMagic && content.length() <= cache.maxBytes() / 2;
   }
 
   static Buffer gzip(byte[] content) {

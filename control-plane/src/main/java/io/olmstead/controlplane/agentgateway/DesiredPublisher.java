@@ -173,7 +173,7 @@ final class DesiredPublisher {
   static DesiredSubscription wire(io.olmstead.controlplane.subscription.DesiredSubscription d) {
     return new DesiredSubscription(d.name(), d.catalog(), d.catalogDigest(), d.packageName(), d.channel(),
         d.namespace(), d.targetNamespaces(), d.approval(), d.startingBundle(), d.maxVersion(),
-        config(d.config()), d.crdRemoval(), d.generation(), d.blockedReason());
+        config(d.config()), d.crdRemoval(), d.generation(), d.blockedReason(), d.rollback());
   }
 
   @SuppressWarnings("unchecked")

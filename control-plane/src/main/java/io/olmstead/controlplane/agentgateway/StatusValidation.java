@@ -5,7 +5,7 @@ import io.olmstead.apispec.protocol.SubscriptionStatus;
 import java.util.HashSet;
 import java.util.Set;
 
-/** The checks a status report must pass before it is stored (bounded sizes, valid names, no duplicates). */
+/** The checks a status report must pass before it is stored (bounded sizes, no NUL, valid names, no duplicates). */
 final class StatusValidation {
   static final int MAX_SUBSCRIPTIONS = 2000;
   private static final int MAX_TEXT = 4096;
@@ -36,18 +36,24 @@ final class StatusValidation {
       if (s.phase() == null || s.phase().length() > 64) {
         return "subscription " + s.name() + " has no phase";
       }
-      if (tooLong(s.installedBundle()) || tooLong(s.installedVersion()) || tooLong(s.targetVersion())
-          || tooLong(s.reason()) || tooLong(s.message())) {
-        return "subscription " + s.name() + " has a field over " + MAX_TEXT + " characters";
+      if (bad(s.installedBundle()) || bad(s.installedVersion()) || bad(s.targetVersion()) || bad(s.phase())
+          || bad(s.reason()) || bad(s.message())) {
+        return "subscription " + s.name() + " has a field over " + MAX_TEXT + " characters or with a NUL character";
       }
       if (s.conditions() != null && s.conditions().size() > MAX_CONDITIONS) {
         return "subscription " + s.name() + " has more than " + MAX_CONDITIONS + " conditions";
+      }
+      if (s.conditions() != null && s.conditions().stream().anyMatch(c -> c == null || bad(c.type())
+          || bad(c.status()) || bad(c.reason()) || bad(c.message()))) {
+        return "subscription " + s.name() + " has a condition field over " + MAX_TEXT
+            + " characters or with a NUL character";
       }
     }
     return null;
   }
 
-  private static boolean tooLong(String text) {
-    return text != null && text.length() > MAX_TEXT;
+  // PostgreSQL refuses NUL in text and jsonb: one such report would fail the whole batch it is written with
+  private static boolean bad(String text) {
+    return text != null && (text.length() > MAX_TEXT || text.indexOf('\u0000') >= 0);
   }
 }

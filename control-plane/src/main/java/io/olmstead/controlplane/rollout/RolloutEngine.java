@@ -28,12 +28,13 @@ public final class RolloutEngine {
   static final String ACTOR = "system:rollout-engine";
   static final int JOIN_EVERY_TICKS = 6;
   private static final Logger LOG = LoggerFactory.getLogger(RolloutEngine.class);
-  // resolution failures: the agent's ResolutionFailed condition (an installed operator that cannot move) or a
-  // subscription held before install because its requirements cannot be met
+  // resolution failures: the solver found no solution (OLM's ResolutionFailed condition, ConstraintsNotSatisfiable);
+  // RequirementsNotMet is left out, as installs pass through it while their requirements are being set up
   private static final String FLEET_PHASES = "SELECT coalesce(phase, 'other') AS status, count(*) AS n, "
-      + "count(*) FILTER (WHERE reason IN ('ConstraintsNotSatisfiable', 'RequirementsNotMet') OR EXISTS (SELECT 1 FROM "
-      + "jsonb_array_elements(conditions) e WHERE e->>'type' = 'ResolutionFailed' AND e->>'status' = 'True')) "
-      + "AS unresolved FROM subscription_status WHERE NOT gone GROUP BY 1";
+      + "count(*) FILTER (WHERE reason = 'ConstraintsNotSatisfiable' OR EXISTS (SELECT 1 FROM "
+      + "jsonb_array_elements(conditions) e WHERE e->>'type' = 'ResolutionFailed' AND e->>'status' = 'True' "
+      + "AND e->>'reason' = 'ConstraintsNotSatisfiable')) AS unresolved "
+      + "FROM subscription_status WHERE NOT gone GROUP BY 1";
 
   private final Vertx vertx;
   private final Pool pool;

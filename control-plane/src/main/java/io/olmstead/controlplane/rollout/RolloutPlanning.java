@@ -14,6 +14,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -85,8 +86,21 @@ final class RolloutPlanning {
     }
   }
 
+  /** A preview's plan: reads only. */
   Future<Plan> plan(SqlClient conn, Request request) {
-    return subscriptions.get(conn, request.subscription()).compose(found -> {
+    return plan(conn, request, subscriptions.get(conn, request.subscription()));
+  }
+
+  /**
+   * The plan a rollout is created from, with the subscription's row locked until the transaction ends, so a concurrent
+   * version change or delete of it waits and then sees this rollout (409) instead of slipping past it.
+   */
+  Future<Plan> planLocked(SqlConnection tx, Request request) {
+    return plan(tx, request, subscriptions.lock(tx, request.subscription()));
+  }
+
+  private Future<Plan> plan(SqlClient conn, Request request, Future<Optional<Subscription>> subscription) {
+    return subscription.compose(found -> {
       Subscription sub = found.orElseThrow(() -> ApiException.notFound("subscription " + request.subscription()
           + " does not exist"));
       return graph(conn, sub).compose(graph -> conn.query(CLUSTERS).execute().compose(clusterRows -> conn

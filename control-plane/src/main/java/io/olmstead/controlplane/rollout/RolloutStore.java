@@ -56,12 +56,15 @@ final class RolloutStore {
       + "rollout_id) VALUES ($1, $2, $3, $4) ON CONFLICT (subscription, cluster) DO UPDATE SET version = "
       + "EXCLUDED.version, rollout_id = EXCLUDED.rollout_id, updated_at = now() "
       + "WHERE rollout_approvals.version IS DISTINCT FROM EXCLUDED.version";
-  // a rollout that succeeded hands the version back to the subscription: a pin moves to the target, and the
-  // approvals that held clusters to their waves go (new clusters then get the target; later policy changes apply)
+  // a rollout that succeeded hands the version back to a pinned subscription: the pin moves to the target and the
+  // approvals that held clusters to their waves go (new clusters then get the target; later pin changes apply). A
+  // follow or range policy may allow more than the target: its approvals stay, so the fleet does not jump past the
+  // target all at once; the next version policy change or rollout replaces them.
   private static final String PIN_TARGET = "UPDATE subscriptions SET version_value = $2, generation = generation + 1, "
       + "resource_version = resource_version + 1, updated_at = now() WHERE name = $1 AND version_kind = 'pin' "
       + "AND version_value IS DISTINCT FROM $2";
-  private static final String CLEAR_APPROVALS = "DELETE FROM rollout_approvals WHERE subscription = $1";
+  private static final String CLEAR_APPROVALS = "DELETE FROM rollout_approvals a USING subscriptions s "
+      + "WHERE a.subscription = $1 AND s.name = $1 AND s.version_kind = 'pin'";
   private static final String HISTORY = "INSERT INTO rollout_history (rollout_id, kind, wave, cluster, message, actor) "
       + "VALUES ($1, $2, $3, $4, $5, $6)";
 
@@ -196,7 +199,7 @@ final class RolloutStore {
           if (after.phase() == Phase.Succeeded && before.phase() != Phase.Succeeded) {
             written = new ArrayList<>(transitions);
             written.add(new Transition("PolicyUpdated", null, null, "subscription " + after.subscription()
-                + " runs " + after.targetVersion() + " (a pin moves to it); rollout approvals cleared"));
+                + " runs " + after.targetVersion() + " (a pin moves to it and its rollout approvals are cleared)"));
             f = f.compose(v -> tx.preparedQuery(PIN_TARGET).execute(Tuple.of(after.subscription(),
                 after.targetVersion()))).compose(v -> tx.preparedQuery(CLEAR_APPROVALS)
                 .execute(Tuple.of(after.subscription())));

@@ -49,7 +49,7 @@ public final class RolloutsModule implements ApiModule {
   private Future<Reply> create(ApiRequest request) {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
     String id = "ro-" + UUID.randomUUID().toString().substring(0, 13);
-    return context.tx().audited(request.audit("rollout.create", "rollouts/" + id), conn -> planning.plan(conn, body)
+    return context.tx().audited(request.audit("rollout.create", "rollouts/" + id), conn -> planning.planLocked(conn, body)
         .compose(plan -> {
           requireTeam(request.principal(), plan.subscription().spec().team(), plan.subscription().name());
           if (!plan.unreachable().isEmpty()) {

@@ -69,7 +69,7 @@ public final class DesiredState {
       String version = approved.get(d.name());
       out.add(version == null || d.blockedReason() != null ? d : new DesiredSubscription(d.name(), d.catalog(),
           d.catalogDigest(), d.packageName(), d.channel(), d.namespace(), d.targetNamespaces(), d.approval(),
-          d.startingBundle(), version, d.config(), d.crdRemoval(), d.generation(), d.blockedReason()));
+          d.startingBundle(), version, d.config(), d.crdRemoval(), d.generation(), d.blockedReason(), true));
     }
     return List.copyOf(out);
   }

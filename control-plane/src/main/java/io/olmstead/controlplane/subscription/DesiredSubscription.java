@@ -7,7 +7,8 @@ import java.util.List;
  * One subscription as a cluster should run it now: the catalog revision (by digest) to resolve from, the resolved
  * channel, and {@code maxVersion}, the highest version the cluster may reach. {@code startingBundle} is the bundle
  * a fresh install starts at (null: the channel head). When {@code blockedReason} is set the catalog cannot satisfy
- * the version policy any more: the agent keeps what is installed and neither installs nor upgrades.
+ * the version policy any more: the agent keeps what is installed and neither installs nor upgrades. {@code rollback}
+ * marks a {@code maxVersion} that is a rollout's approval: only then does an agent go below what it runs.
  */
 public record DesiredSubscription(
     String name,
@@ -23,5 +24,14 @@ public record DesiredSubscription(
     JsonObject config,
     String crdRemoval,
     long generation,
-    String blockedReason) {
+    String blockedReason,
+    Boolean rollback) {
+
+  /** A subscription as its version policy sets it (no rollout approval). */
+  public DesiredSubscription(String name, String catalog, String catalogDigest, String packageName, String channel,
+      String namespace, List<String> targetNamespaces, String approval, String startingBundle, String maxVersion,
+      JsonObject config, String crdRemoval, long generation, String blockedReason) {
+    this(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces, approval, startingBundle,
+        maxVersion, config, crdRemoval, generation, blockedReason, null);
+  }
 }

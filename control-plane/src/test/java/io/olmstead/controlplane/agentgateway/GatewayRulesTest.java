@@ -38,6 +38,12 @@ class GatewayRulesTest {
         "etcd", null, null, null, "Failed", null, "x".repeat(5000), null, null))))).contains("4096");
     assertThat(StatusValidation.invalid(new Status(1, null, null, 1, false,
         Collections.nCopies(StatusValidation.MAX_SUBSCRIPTIONS + 1, ok)))).contains("more than");
+    // PostgreSQL refuses NUL in text and jsonb; one such row would fail the batch of every cluster written with it
+    assertThat(StatusValidation.invalid(new Status(1, null, null, 1, false, List.of(new SubscriptionStatus(
+        "etcd", null, null, null, "Failed", null, "bad\u0000message", null, null))))).contains("NUL");
+    assertThat(StatusValidation.invalid(new Status(1, null, null, 1, false, List.of(new SubscriptionStatus(
+        "etcd", null, null, null, "Failed", null, null, List.of(new io.olmstead.apispec.protocol.Condition(
+            "Upgradeable", "False", "x\u0000", null, null)), null))))).contains("NUL");
   }
 
   @Test

@@ -12,11 +12,14 @@ import java.util.List;
  * @param config the Subscription {@code config} block (env, resources, nodeSelector, ...), null when absent
  * @param deleteCrdsOnRemoval {@code removal: {crds: Delete}}: removing the subscription also deletes its CRDs
  * @param blockedReason set by the control plane when the version policy cannot be met: keep what is installed
+ * @param rollback {@code maxVersion} is a rollout's approved version: a cluster running above it goes back to it;
+ *     otherwise (OLM's rule) it keeps what runs
  */
 public record DesiredSubscription(String name, String catalog, String catalogDigest, String packageName, String channel,
                                   String namespace, List<String> targetNamespaces, Approval approval,
                                   String startingBundle, String maxVersion, JsonNode config,
-                                  boolean deleteCrdsOnRemoval, long generation, String blockedReason) {
+                                  boolean deleteCrdsOnRemoval, long generation, String blockedReason,
+                                  boolean rollback) {
 
   /** How an upgrade (or the first install) is approved. */
   public enum Approval { AUTOMATIC, MANUAL }
@@ -24,6 +27,15 @@ public record DesiredSubscription(String name, String catalog, String catalogDig
   public DesiredSubscription {
     targetNamespaces = targetNamespaces == null ? List.of() : List.copyOf(targetNamespaces);
     approval = approval == null ? Approval.AUTOMATIC : approval;
+  }
+
+  /** A subscription whose {@code maxVersion} is no rollout's approval. */
+  public DesiredSubscription(String name, String catalog, String catalogDigest, String packageName, String channel,
+                             String namespace, List<String> targetNamespaces, Approval approval, String startingBundle,
+                             String maxVersion, JsonNode config, boolean deleteCrdsOnRemoval, long generation,
+                             String blockedReason) {
+    this(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces, approval, startingBundle,
+        maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, false);
   }
 
   /** An automatic subscription following {@code channel} up to {@code maxVersion}; for tests and simulations. */
@@ -35,22 +47,28 @@ public record DesiredSubscription(String name, String catalog, String catalogDig
 
   public DesiredSubscription withApproval(Approval value) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        value, startingBundle, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason);
+        value, startingBundle, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback);
   }
 
   public DesiredSubscription withMaxVersion(String value) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, startingBundle, value, config, deleteCrdsOnRemoval, generation + 1, blockedReason);
+        approval, startingBundle, value, config, deleteCrdsOnRemoval, generation + 1, blockedReason, rollback);
   }
 
   public DesiredSubscription withStartingBundle(String value) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, value, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason);
+        approval, value, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback);
+  }
+
+  /** The same with {@code maxVersion} as a rollout's approved version (a rollback target when it is lower). */
+  public DesiredSubscription withRollbackTo(String version) {
+    return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
+        approval, startingBundle, version, config, deleteCrdsOnRemoval, generation + 1, blockedReason, true);
   }
 
   public DesiredSubscription withCrdRemoval(boolean delete) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, startingBundle, maxVersion, config, delete, generation, blockedReason);
+        approval, startingBundle, maxVersion, config, delete, generation, blockedReason, rollback);
   }
 
   /** The namespaces the operator watches, defaulting to its own namespace. */

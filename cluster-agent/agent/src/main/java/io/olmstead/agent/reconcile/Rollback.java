@@ -31,7 +31,8 @@ public record Rollback(Bundle target, String crdProblem) {
    */
   public static Optional<ObservedBundle> aboveCeiling(DesiredSubscription desired, ObservedSubscription observed) {
     Optional<Version> ceiling = ceiling(desired);
-    if (ceiling.isEmpty()) {
+    // only a rollout's approval sends a cluster back; a lower pin, range or channel head holds it where it is
+    if (ceiling.isEmpty() || !desired.rollback()) {
       return Optional.empty();
     }
     return observed.current().filter(b -> b.semver().map(v -> v.compareTo(ceiling.get()) > 0).orElse(false));

@@ -45,8 +45,10 @@ public final class SubscriptionDecider {
       return rollBack(desired, observed, aboveCeiling.get(), resolutionError, approvedBundle, upgradeable, rollback);
     }
     if (resolutionError != null) {
-      return Decision.hold(Decision.Action.UNRESOLVED, installedName, null,
-          SubscriptionStatus.CONSTRAINTS_NOT_SATISFIABLE, resolutionError);
+      // the solver's verdict is OLM's ConstraintsNotSatisfiable; a catalog not loaded yet is a requirement not met
+      String reason = resolutionError.startsWith("constraints not satisfiable")
+          ? SubscriptionStatus.CONSTRAINTS_NOT_SATISFIABLE : CsvReason.REQUIREMENTS_NOT_MET.wireName();
+      return Decision.hold(Decision.Action.UNRESOLVED, installedName, null, reason, resolutionError);
     }
     if (candidate.isEmpty() || candidate.get().name().equals(installedName)) {
       return installed.isPresent() ? Decision.drive(Decision.Action.STEADY, installedName, null)

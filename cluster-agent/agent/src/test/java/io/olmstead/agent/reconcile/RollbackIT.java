@@ -18,7 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fleet rollbacks (maxVersion lowered below the installed version) against a simulated cluster with real bundles:
+ * Fleet rollbacks (a rollout's approved version lowered below the installed version) against a simulated cluster with real bundles:
  * etcd's CRDs are the same in 0.9.2 and 0.9.4, so its rollback goes through; edited copies of them are refused.
  */
 class RollbackIT {
@@ -50,7 +50,7 @@ class RollbackIT {
     awaitSucceeded(V094);
     assertThat(objectsOf(V094)).isNotEmpty();
 
-    sim.desire(etcd("0.9.2"));
+    sim.desire(etcd("0.9.2").withRollbackTo("0.9.2"));
     awaitSucceeded(V092);
     eventually().untilAsserted(() -> assertThat(objectsOf(V094)).isEmpty());
     assertThat(sim.get(OC_API, "OperatorCondition", "etcd-ns", V094)).isEmpty();
@@ -67,6 +67,20 @@ class RollbackIT {
   }
 
   @Test
+  void aLowerMaxVersionThatIsNoRolloutsRollbackKeepsWhatRunsAsOlmWould() throws Exception {
+    SharedCatalogs.bundled();
+    sim = new SimFixture(false);
+    sim.desire(etcd("0.9.4"));
+    awaitSucceeded(V094);
+    sim.desire(etcd("0.9.2")); // e.g. a lower pin or channel head: not a rollout's approval
+    Thread.sleep(2500); // a couple of resyncs
+    assertThat(objectsOf(V092)).isEmpty();
+    assertThat(sim.label(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator").orElseThrow(), ManagedLabels.BUNDLE))
+        .isEqualTo(V094);
+    assertThat(sim.sink.latest("etcd").orElseThrow().installedVersion()).isEqualTo("0.9.4");
+  }
+
+  @Test
   void refusesARollbackWhoseOlderCrdDropsAStoredVersion() throws Exception {
     // As if 0.9.4 had introduced etcdclusters v1 and stored objects in it; 0.9.2 only knows v1beta2.
     sim = new SimFixture(SharedCatalogs.etcdWithCrd(V094, ETCD_CLUSTERS, crd -> {
@@ -80,7 +94,7 @@ class RollbackIT {
     assertThat(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS).orElseThrow()
         .path("status").path("storedVersions").toString()).contains("\"v1\"");
 
-    sim.desire(etcd("0.9.2"));
+    sim.desire(etcd("0.9.2").withRollbackTo("0.9.2"));
     eventually().untilAsserted(() -> {
       SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
       assertThat(s.phase()).isEqualTo("Failed");
@@ -112,7 +126,7 @@ class RollbackIT {
     sim.resources.kinds().learn(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS).orElseThrow());
     sim.resources.apply(etcdCluster(5));
 
-    sim.desire(etcd("0.9.2"));
+    sim.desire(etcd("0.9.2").withRollbackTo("0.9.2"));
     eventually().untilAsserted(() -> {
       SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
       assertThat(s.phase()).isEqualTo("Failed");

@@ -82,18 +82,24 @@ class RollbackTest {
   }
 
   @Test
-  void anInstalledBundleAboveMaxVersionNeedsARollback() {
-    DesiredSubscription sub = DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", "1.0.0");
+  void anInstalledBundleAboveARolloutsApprovedVersionNeedsARollback() {
+    DesiredSubscription sub = DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null).withRollbackTo("1.0.0");
     assertThat(Rollback.aboveCeiling(sub, cluster(observed("1.1.0", CsvPhase.SUCCEEDED))))
         .hasValueSatisfying(b -> assertThat(b.bundle()).isEqualTo("pkg.v1.1.0"));
   }
 
   @Test
   void anUpgradeInProgressAboveMaxVersionNeedsARollbackToo() {
-    DesiredSubscription sub = DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", "1.0.0");
+    DesiredSubscription sub = DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null).withRollbackTo("1.0.0");
     assertThat(Rollback.aboveCeiling(sub,
         cluster(observed("1.0.0", CsvPhase.SUCCEEDED), observed("1.1.0", CsvPhase.FAILED))))
         .hasValueSatisfying(b -> assertThat(b.bundle()).isEqualTo("pkg.v1.1.0"));
+  }
+
+  @Test
+  void aLowerMaxVersionThatIsNoRolloutsApprovalSendsNothingBack() {
+    assertThat(Rollback.aboveCeiling(DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", "1.0.0"),
+        cluster(observed("1.1.0", CsvPhase.SUCCEEDED)))).isEmpty();
   }
 
   @Test

@@ -140,7 +140,14 @@ class SubscriptionDeciderTest {
     assertThat(both.inProgress()).isEmpty();
   }
 
-  private static final DesiredSubscription BACK = AUTO.withMaxVersion("1.0.0");
+  private static final DesiredSubscription BACK = AUTO.withRollbackTo("1.0.0");
+
+  @Test
+  void aLowerCeilingThatIsNoRollbackKeepsTheInstalledBundle() {
+    Decision d = SubscriptionDecider.decide(AUTO.withMaxVersion("1.0.0"), AT_1_1, STAY_1_1, null, null, ALLOW, null);
+    assertThat(d.action()).isEqualTo(Decision.Action.STEADY);
+    assertThat(d.bundle()).isEqualTo("pkg.v1.1.0");
+  }
   private static final ObservedSubscription AT_1_1 = cluster(observed("1.1.0", CsvPhase.SUCCEEDED));
   private static final Optional<Bundle> STAY_1_1 = Optional.of(bundle("1.1.0")); // the resolver never goes down
 
