@@ -33,12 +33,9 @@ final class RolloutStore {
       + "FROM rollout_waves WHERE rollout_id = $1 ORDER BY idx";
   private static final String MEMBERS = "SELECT cluster, wave, step, previous_version, approved_version, approved_at, "
       + "message FROM rollout_clusters WHERE rollout_id = $1 ORDER BY wave, cluster";
-  // a phase about another target (a report from before the approval) says nothing about this rollout's step; one
-  // about an intermediate step of the upgrade path, reported after the approval, does (a failure there counts)
-  private static final String REPORTS = "SELECT rc.cluster, c.status, s.installed_version, CASE WHEN "
-      + "s.target_version IS NOT DISTINCT FROM rc.approved_version OR s.installed_version IS NOT DISTINCT FROM "
-      + "rc.approved_version OR (s.updated_at >= rc.approved_at AND s.target_version IS DISTINCT FROM "
-      + "rc.previous_version) THEN s.phase END AS phase, s.message, "
+  // which reported phase speaks to the cluster's step is decided in StepReports (semver order)
+  private static final String REPORTS = "SELECT rc.cluster, c.status, s.installed_version, s.target_version, s.phase, "
+      + "s.message, s.updated_at, rc.previous_version, rc.approved_version, rc.approved_at, "
       + "EXISTS (SELECT 1 FROM jsonb_array_elements(s.conditions) e WHERE e->>'type' = 'Upgradeable' "
       + "AND e->>'status' = 'False') AS blocked, a.connected_at FROM rollout_clusters rc "
       + "LEFT JOIN clusters c ON c.name = rc.cluster "
@@ -105,8 +102,11 @@ final class RolloutStore {
     return client.preparedQuery(REPORTS).execute(Tuple.of(rollout.id(), rollout.subscription())).map(rows -> {
       Map<String, Report> out = new HashMap<>();
       for (Row r : rows) {
+        boolean aboutThisStep = StepReports.aboutThisStep(r.getString("target_version"),
+            r.getString("installed_version"), r.getString("previous_version"), r.getString("approved_version"),
+            instant(r, "updated_at"), instant(r, "approved_at"));
         out.put(r.getString("cluster"), new Report("connected".equals(r.getString("status")),
-            r.getString("installed_version"), r.getString("phase"), r.getString("message"),
+            r.getString("installed_version"), aboutThisStep ? r.getString("phase") : null, r.getString("message"),
             Boolean.TRUE.equals(r.getBoolean("blocked")), instant(r, "connected_at")));
       }
       return out;
