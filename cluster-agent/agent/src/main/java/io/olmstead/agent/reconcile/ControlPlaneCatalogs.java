@@ -14,7 +14,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -29,6 +31,8 @@ import org.slf4j.LoggerFactory;
 public final class ControlPlaneCatalogs implements CatalogProvider {
   private static final Logger LOG = LoggerFactory.getLogger(ControlPlaneCatalogs.class);
   private static final int KEEP = 4;
+  static final Duration FIRST_RETRY = Duration.ofSeconds(5);
+  static final Duration LAST_RETRY = Duration.ofMinutes(5);
   /** Bytes after decoding: the parser's own total limit, so nothing it would refuse is held in memory. */
   private static final long MAX_BODY = ParseLimits.defaults().maxTotalBytes();
 
@@ -44,9 +48,28 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
     }
   };
 
+  // a digest whose fetch or parse failed is not tried again before its time: every namespace waiting for it asks,
+  // and a catalog that cannot load would otherwise be downloaded and parsed again for each of them
+  private final Map<String, Failure> failures = new LinkedHashMap<>(8, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Failure> eldest) {
+      return size() > 64;
+    }
+  };
+  private final Clock clock;
+
+  /** A failed digest: when it may be tried again, and how long the next wait is. */
+  private record Failure(Instant retryAt, Duration nextWait) {
+  }
+
   public ControlPlaneCatalogs(URI controlPlane, CredentialStorage credentials) {
+    this(controlPlane, credentials, Clock.systemUTC());
+  }
+
+  ControlPlaneCatalogs(URI controlPlane, CredentialStorage credentials, Clock clock) {
     this.base = controlPlane;
     this.credentials = credentials;
+    this.clock = clock;
   }
 
   @Override
@@ -58,13 +81,32 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
     if (cached != null) {
       return Optional.of(cached);
     }
+    Failure failed = failures.get(digest);
+    if (failed != null && clock.instant().isBefore(failed.retryAt())) {
+      return Optional.empty();
+    }
     Optional<String> credential = credentials.load();
     if (credential.isEmpty()) {
       return Optional.empty(); // not enrolled yet; the pass is retried
     }
+    Optional<Catalog> loaded = fetch(name, digest, credential.get());
+    if (loaded.isPresent()) {
+      failures.remove(digest);
+    } else {
+      Duration wait = failed == null ? FIRST_RETRY : failed.nextWait();
+      failures.put(digest, new Failure(clock.instant().plus(wait), min(wait.multipliedBy(2), LAST_RETRY)));
+    }
+    return loaded;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private Optional<Catalog> fetch(String name, String digest, String credential) {
     try {
       HttpRequest request = HttpRequest.newBuilder(base.resolve("/api/v1/agent/catalogs/" + digest))
-          .header("Authorization", "Bearer " + credential.get()).header("Accept-Encoding", "gzip")
+          .header("Authorization", "Bearer " + credential).header("Accept-Encoding", "gzip")
           .timeout(Duration.ofMinutes(2)).GET().build();
       HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
       byte[] content;

@@ -128,4 +128,60 @@ class ControlPlaneCatalogsTest {
     }
     return out.toByteArray();
   }
+
+  @Test
+  void aDigestThatFailedIsNotFetchedAgainBeforeItsBackoff() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicBoolean healthy = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicReference<java.time.Instant> now =
+        new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.parse("2026-11-22T10:00:00Z"));
+    java.time.Clock clock = new java.time.Clock() {
+      @Override
+      public java.time.ZoneId getZone() {
+        return java.time.ZoneOffset.UTC;
+      }
+
+      @Override
+      public java.time.Clock withZone(java.time.ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public java.time.Instant instant() {
+        return now.get();
+      }
+    };
+    Vertx vertx = Vertx.vertx();
+    try {
+      HttpServer server = vertx.createHttpServer().requestHandler(req -> {
+        requests.incrementAndGet();
+        if (healthy.get()) {
+          req.response().putHeader("content-type", "application/yaml").end(YAML);
+        } else {
+          req.response().setStatusCode(500).end();
+        }
+      }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get();
+      CredentialStorage credential = CredentialStorage.inMemory();
+      credential.save("cluster-credential");
+      ControlPlaneCatalogs catalogs = new ControlPlaneCatalogs(URI.create("http://127.0.0.1:" + server.actualPort()),
+          credential, clock);
+      String digest = "sha256:" + "b".repeat(64);
+
+      assertThat(catalogs.catalog("community", digest)).isEmpty();
+      assertThat(catalogs.catalog("community", digest)).isEmpty();
+      assertThat(requests.get()).as("the second ask waits for the backoff").isEqualTo(1);
+      now.set(now.get().plus(ControlPlaneCatalogs.FIRST_RETRY));
+      assertThat(catalogs.catalog("community", digest)).isEmpty();
+      assertThat(requests.get()).isEqualTo(2);
+      healthy.set(true);
+      now.set(now.get().plus(ControlPlaneCatalogs.FIRST_RETRY)); // the wait doubled: not yet
+      assertThat(catalogs.catalog("community", digest)).isEmpty();
+      assertThat(requests.get()).isEqualTo(2);
+      now.set(now.get().plus(ControlPlaneCatalogs.FIRST_RETRY));
+      assertThat(catalogs.catalog("community", digest)).isPresent();
+      assertThat(requests.get()).isEqualTo(3);
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().get();
+    }
+  }
 }
