@@ -70,7 +70,7 @@ final class BundleInstaller {
         CsvStatus pending = CsvPhaseRules.next(CsvObservation.in(phaseForRules(before))
             .withUnmetRequirements("CustomResourceDefinitions not yet established: " + String.join(", ", waiting)));
         // A deleted CRD restored on a Succeeded install is drift too, reported now: the next pass no longer writes it.
-        return finish(target, oc, extraKinds, objects, pending, before == CsvPhase.SUCCEEDED ? writes(changed) : List.of());
+        return finish(target, oc, extraKinds, objects, pending, wasApplied(before) ? writes(changed) : List.of());
       }
       mirrorConditions(oc);
       if (before == CsvPhase.NONE || before == CsvPhase.PENDING) {
@@ -88,7 +88,15 @@ final class BundleInstaller {
       observation = observation.withApplied(deploymentStates(objects, ns).toArray(DeploymentState[]::new));
     }
     CsvStatus status = CsvPhaseRules.next(observation);
-    return finish(target, oc, extraKinds, objects, status, drifted ? writes(changed) : List.of());
+    // Also drift when a pass that ran while an object was being deleted already moved the bundle on (the object
+    // missing looked like an unhealthy component): what this pass writes back is still restored drift.
+    boolean restored = wasApplied(before) && changed.stream().anyMatch(ApplyOutcome::changed);
+    return finish(target, oc, extraKinds, objects, status, restored ? writes(changed) : List.of());
+  }
+
+  /** Phases in which every object of the bundle had been written already: a write now restores drift. */
+  private static boolean wasApplied(CsvPhase before) {
+    return before == CsvPhase.SUCCEEDED || before == CsvPhase.INSTALLING || before == CsvPhase.FAILED;
   }
 
   private static List<ApplyOutcome> writes(List<ApplyOutcome> outcomes) {
