@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The {@code clusters} table. Every change bumps {@code resource_version} and sends
- * {@code NOTIFY} {@value #CHANGED_CHANNEL} with the cluster name (delivered at commit), so the event stream of every
- * replica ({@code GET /events}) tells that a cluster was enrolled, relabelled or deleted. (Agent gateways learn of
- * label changes and deletions through the database triggers of V4, on {@code olmstead_agent_changes}.)
+ * The {@code clusters} table. Every change bumps {@code resource_version}. A new or deleted cluster is announced with
+ * {@code NOTIFY} {@value #CHANGED_CHANNEL} and the cluster name (delivered at commit), so the event stream of every
+ * replica ({@code GET /events}) tells of it; label changes are announced by the labels trigger of V4 on
+ * {@code olmstead_agent_changes}, which both the agent gateways and the event stream follow.
  */
 public final class ClusterStore {
   public static final String CHANGED_CHANNEL = "olmstead_cluster_changed";
@@ -77,8 +77,8 @@ public final class ClusterStore {
   }
 
   public Future<Cluster> setLabels(SqlClient client, String name, JsonObject labels) {
-    return client.preparedQuery(SET_LABELS).execute(Tuple.of(name, labels)).map(rows -> clusters(rows).get(0))
-        .compose(cluster -> notifyChanged(client, name).map(cluster));
+    // no NOTIFY of its own: the labels trigger of V4 announces the change (olmstead_agent_changes, 'cluster:<name>')
+    return client.preparedQuery(SET_LABELS).execute(Tuple.of(name, labels)).map(rows -> clusters(rows).get(0));
   }
 
   /** Marks a connected cluster disconnected (its agent was cut off); a pending one stays pending. */

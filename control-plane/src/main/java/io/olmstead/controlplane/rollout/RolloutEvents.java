@@ -38,7 +38,7 @@ public final class RolloutEvents {
         .subscribeHandler(v -> subscriber.actualConnection().exceptionHandler(e -> LOG.debug("event notifications: {}",
             e.toString())));
     subscriber.channel("olmstead_agent_changes").handler(this::agentChange);
-    // enrolled, relabelled or deleted clusters (ClusterStore announces each at commit)
+    // enrolled or deleted clusters (ClusterStore and enrollment announce them at commit)
     subscriber.channel(ClusterStore.CHANGED_CHANNEL).handler(name -> emit(new JsonObject().put("type", "cluster")
         .put("id", name)));
   }
