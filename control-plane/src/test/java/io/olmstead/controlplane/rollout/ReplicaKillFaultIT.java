@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.rollout;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.olmstead.agent.hollow.HollowFleet;
@@ -100,6 +101,11 @@ class ReplicaKillFaultIT {
       assertThat(engineLeader(portA)).as("the replica about to be killed runs the engine").isTrue();
       long killedAt = System.nanoTime();
       engineReplica.kill();
+      // what the killed replica committed is all there is of it: the kill landed with wave 3 part approved
+      long lastWrittenByA = fx.count("SELECT coalesce(max(id), 0) FROM rollout_history WHERE rollout_id = ?", id);
+      long pendingAtKill = fx.count("SELECT count(*) FROM rollout_clusters WHERE rollout_id = ? AND wave = 2 "
+          + "AND step = 'Pending'", id);
+      assertThat(pendingAtKill).as("clusters of the third wave not yet approved at the kill").isPositive();
 
       await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
           .until(() -> b.rollouts().engine().leader());
@@ -112,8 +118,12 @@ class ReplicaKillFaultIT {
       await().atMost(Duration.ofSeconds(60)).until(() -> "Succeeded".equals(new JsonObject(call(portB, "GET",
           "/rollouts/" + id, null).body()).getString("state")));
       long finishMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
-      LOG.info("replica kill: engine taken over after {} ms, {} agents moved and all {} reconnected after {} ms, "
-          + "rollout done {} ms after the kill", takeoverMillis, onA, CLUSTERS, reconnectMillis, finishMillis);
+      assertThat(fx.count("SELECT count(*) FROM rollout_history h JOIN rollout_waves w ON w.rollout_id = h.rollout_id "
+          + "AND w.name = h.wave WHERE h.rollout_id = ? AND h.kind = 'ClusterApproved' AND w.idx = 2 AND h.id > ?", id,
+          lastWrittenByA)).as("the third wave's approvals the surviving replica made").isEqualTo(pendingAtKill);
+      LOG.info("replica kill with {} clusters of wave 3 left to approve: engine taken over after {} ms, {} agents "
+          + "moved and all {} reconnected after {} ms, rollout done {} ms after the kill", pendingAtKill,
+          takeoverMillis, onA, CLUSTERS, reconnectMillis, finishMillis);
 
       RolloutInvariants invariants = new RolloutInvariants(fx, id);
       invariants.eachClusterApprovedOnce();
@@ -123,6 +133,7 @@ class ReplicaKillFaultIT {
       assertThat(fx.count("SELECT count(*) FROM rollout_approvals WHERE subscription = 'etcd'")).isZero();
       assertThat(fx.query("SELECT version_value FROM subscriptions WHERE name = 'etcd'").get(0))
           .containsEntry("version_value", "0.9.4");
+      invariantsCatchInjectedFaults(fx, id, invariants);
     } finally {
       if (agents != null) {
         agents.close();
@@ -138,6 +149,26 @@ class ReplicaKillFaultIT {
       }
       vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
+  }
+
+  /** The checks are not vacuous: each fault, written into the stored result of this run, is caught (and undone). */
+  private static void invariantsCatchInjectedFaults(RolloutFixtures fx, String id, RolloutInvariants invariants) {
+    // a cluster approved a second time (the newest approval, repeated)
+    Object twice = fx.query("INSERT INTO rollout_history (rollout_id, kind, wave, cluster, message, actor) SELECT "
+        + "rollout_id, kind, wave, cluster, message, actor FROM rollout_history WHERE rollout_id = ? AND kind = "
+        + "'ClusterApproved' ORDER BY id DESC LIMIT 1 RETURNING id", id).get(0).get("id");
+    assertThatThrownBy(invariants::eachClusterApprovedOnce).isInstanceOf(AssertionError.class)
+        .hasMessageContaining("ClusterApproved history rows");
+    fx.update("DELETE FROM rollout_history WHERE id = ?", twice);
+    // a wave skipped: the third wave's success recorded after the fourth wave's clusters were approved
+    fx.update("UPDATE rollout_history SET id = nextval(pg_get_serial_sequence('rollout_history', 'id')) "
+        + "WHERE rollout_id = ? AND kind = 'WaveSucceeded' AND wave = (SELECT name FROM rollout_waves WHERE "
+        + "rollout_id = ? AND idx = 2)", id, id);
+    assertThatThrownBy(invariants::wavesInOrder).isInstanceOf(AssertionError.class);
+    // a status lost: one cluster's last report replaced by an older one
+    fx.update("UPDATE subscription_status SET phase = 'Installing', installed_version = '0.9.2' WHERE cluster = "
+        + "(SELECT min(cluster) FROM rollout_clusters WHERE rollout_id = ?)", id);
+    assertThatThrownBy(() -> invariants.everyLastReportStored("etcd", "0.9.4")).isInstanceOf(AssertionError.class);
   }
 
   /** Whether the replica on {@code port} says it runs the rollout engine (its leader gauge). */
