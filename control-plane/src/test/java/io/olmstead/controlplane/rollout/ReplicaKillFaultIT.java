@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.hollow.HollowFleet;
 import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.agentgateway.GatewaySettings;
@@ -129,6 +130,11 @@ class ReplicaKillFaultIT {
       invariants.eachClusterApprovedOnce();
       invariants.wavesInOrder();
       invariants.everyLastReportStored("etcd", "0.9.4");
+      // a replica acknowledges a report once stored: whatever either replica acknowledged is in the database
+      for (ChannelClient agent : fleet.agents()) {
+        assertThat(fx.count("SELECT last_status_seq FROM agent_channel_state WHERE cluster = ?", agent.clusterName()))
+            .as(agent.clusterName() + ": stored status seq").isGreaterThanOrEqualTo(agent.lastAckedSeq()).isPositive();
+      }
       assertThat(fx.count("SELECT count(*) FROM clusters WHERE status = 'connected'")).isEqualTo(CLUSTERS);
       assertThat(fx.count("SELECT count(*) FROM rollout_approvals WHERE subscription = 'etcd'")).isZero();
       assertThat(fx.query("SELECT version_value FROM subscriptions WHERE name = 'etcd'").get(0))
