@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.sql.DriverManager;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class CliIT {
@@ -37,6 +38,7 @@ class CliIT {
   }
 
   @Test
+  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // without the lock, dev would start and run
   void devRefusesADataDirectoryAnotherDevHoldsAndFreshLeavesItUntouched(@TempDir Path data) throws Exception {
     Path kept = Files.writeString(data.resolve("kept.txt"), "data of the running dev");
     try (FileChannel channel = FileChannel.open(data.resolve("olmstead-dev.lock"), StandardOpenOption.CREATE,
