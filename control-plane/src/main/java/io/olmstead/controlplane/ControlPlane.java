@@ -91,6 +91,7 @@ public final class ControlPlane implements AutoCloseable {
             .setEnabled(true)
             .setMicrometerRegistry(registry))
         .setWarningExceptionTime(TimeUnit.SECONDS.toNanos(5)));
+    io.olmstead.controlplane.store.UnhandledExceptions.install(vertx);
     bindJvmMetrics(registry);
     Pool pool = PgBuilder.pool()
         .with(new PoolOptions().setMaxSize(config.dbPoolSize()).setName("olmstead"))
@@ -149,7 +150,7 @@ public final class ControlPlane implements AutoCloseable {
   private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
       AgentGateway gateway, ApiRouter api) {
     Router router = Router.router(vertx);
-    new OpsRoutes(new Readiness(pool, expectedVersion), registry).mount(router);
+    new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry).mount(router);
     io.olmstead.controlplane.rollout.Dashboard.mount(router);
     gateway.mount(router);
     api.mount(router);

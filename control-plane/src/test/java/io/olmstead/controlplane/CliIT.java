@@ -5,9 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.DriverManager;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 class CliIT {
   private static Map<String, String> envFor(DatabaseSettings db) {
@@ -27,6 +34,22 @@ class CliIT {
          var rs = connection.createStatement().executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success")) {
       rs.next();
       assertThat(rs.getInt(1)).isPositive();
+    }
+  }
+
+  @Test
+  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // without the lock, dev would start and run
+  void devRefusesADataDirectoryAnotherDevHoldsAndFreshLeavesItUntouched(@TempDir Path data) throws Exception {
+    Path kept = Files.writeString(data.resolve("kept.txt"), "data of the running dev");
+    try (FileChannel channel = FileChannel.open(data.resolve("olmstead-dev.lock"), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE); FileLock held = channel.lock()) {
+      MainTest.Outcome outcome = MainTest.run(Map.of(), "dev", "--port", "0", "--data-dir", data.toString(), "--fresh");
+      assertThat(outcome.exitCode()).isEqualTo(1);
+      assertThat(outcome.err()).startsWith("olmstead: data directory " + data + " is in use by another 'dev'")
+          .contains("--data-dir").doesNotContain("\tat ");
+      assertThat(outcome.err().lines().count()).isEqualTo(1);
+      assertThat(kept).hasContent("data of the running dev");
+      assertThat(held.isValid()).isTrue();
     }
   }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.databind.MappingIterator;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.store.Readiness;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,6 +64,23 @@ class DeployManifestsTest {
     containers.get(0).path("env").forEach(env -> names.add(env.path("name").asText()));
     assertThat(names).isNotEmpty().allSatisfy(name -> assertThat(ControlPlaneConfig.ENVIRONMENT).contains(name));
     assertThat(names).contains(ControlPlaneConfig.DB_URL, ControlPlaneConfig.DB_USER, ControlPlaneConfig.DB_PASSWORD);
+  }
+
+  @Test
+  void controlPlaneProbesHaveExplicitTimingsAndReadinessOutwaitsItsDatabaseCheck() throws IOException {
+    JsonNode container = containers(manifests(DEPLOY.resolve("control-plane")), "Deployment").get(0);
+    for (String probe : List.of("readinessProbe", "livenessProbe")) {
+      JsonNode p = container.path(probe);
+      assertThat(p.path("httpGet").path("path").asText()).as(probe).isIn("/readyz", "/healthz");
+      for (String field : List.of("timeoutSeconds", "periodSeconds", "failureThreshold")) {
+        assertThat(p.path(field).isInt()).as(probe + "." + field + " is set").isTrue();
+        assertThat(p.path(field).asInt()).as(probe + "." + field).isPositive();
+      }
+      assertThat(p.path("timeoutSeconds").asInt()).as(probe + " timeout below its period")
+          .isLessThan(p.path("periodSeconds").asInt());
+    }
+    assertThat(container.path("readinessProbe").path("timeoutSeconds").asInt() * 1000L)
+        .as("readiness timeout above the longest database check").isGreaterThan(Readiness.TIMEOUT_MILLIS);
   }
 
   @Test

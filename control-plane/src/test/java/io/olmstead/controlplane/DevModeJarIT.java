@@ -72,6 +72,29 @@ class DevModeJarIT {
     }
   }
 
+  @Test
+  void aGivenAdminTokenIsNeverPrintedAndASecondDevOnTheSameDataDirIsRefused(@TempDir Path tmp) throws Exception {
+    assumeTrue(Files.isRegularFile(JAR), "skipped: " + JAR.toAbsolutePath() + " is not built (run ./mvnw verify)");
+    Path data = tmp.resolve("data");
+    String given = "olm_admin_given_by_the_operator_0123456789";
+    Dev first = start(tmp, data, 1, "--fresh", "--admin-token", given);
+    assertThat(first.shownToken()).isEqualTo("<the token given with --admin-token>");
+    assertThat(first.output()).doesNotContain(given);
+    assertThat(get(first.url() + "/api/v1/catalogs", given).statusCode()).isEqualTo(200);
+
+    // a second dev (another process) on the same directory, even with --fresh: refused, nothing wiped
+    Path secondLog = tmp.resolve("second.log");
+    Process second = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xmx256m", "-jar",
+        JAR.toString(), "dev", "--port", "0", "--fresh", "--data-dir", data.toString())
+        .redirectErrorStream(true).redirectOutput(secondLog.toFile()).start();
+    assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(second.exitValue()).isEqualTo(1);
+    assertThat(Files.readString(secondLog)).isEqualTo("olmstead: data directory " + data + " is in use by another "
+        + "'dev' (pid " + first.process().pid() + "); stop it first or choose another --data-dir\n");
+    assertThat(get(first.url() + "/api/v1/catalogs", given).statusCode()).isEqualTo(200);
+    stop(first);
+  }
+
   private static Dev start(Path tmp, Path data, int run, String... extra) throws Exception {
     Path log = tmp.resolve("dev-" + run + ".log");
     List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),

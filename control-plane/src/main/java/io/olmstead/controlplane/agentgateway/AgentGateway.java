@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.apispec.protocol.Approve;
 import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.apispec.protocol.Hello;
+import io.olmstead.controlplane.store.DatabaseOutage;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -42,6 +43,12 @@ public final class AgentGateway {
   private final CatalogContentCache catalogs;
   private final List<Long> timers = new ArrayList<>();
   private volatile boolean closing;
+  // every upgraded connection, in its handshake or not: all get 1001 before the HTTP server stops
+  private final java.util.Set<AgentSession> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final io.vertx.core.Promise<Void> drained = io.vertx.core.Promise.promise();
+  /** How long stopping waits for agents to answer the close frames before the HTTP server cuts what is left. */
+  static final long CLOSE_WAIT_MILLIS = 3000;
+  private final DatabaseOutage outage = new DatabaseOutage("agent credential lookups");
   // Handshakes in progress (connect to welcome): bounded so that a fleet reconnecting at once is turned away
   // cheaply with 503 and backs off, instead of queueing on the database until every agent times out.
   private final AtomicInteger handshakes = new AtomicInteger();
@@ -101,9 +108,14 @@ public final class AgentGateway {
   public Future<Void> close() {
     closing = true;
     timers.forEach(vertx::cancelTimer);
-    List<AgentSession> open = List.copyOf(sessions.all());
-    open.forEach(s -> s.close(CloseReason.SHUTTING_DOWN, "control plane stopping"));
-    return state.detachAll(settings.replica(), open.stream().map(AgentSession::cluster).toList())
+    List<String> attached = sessions.all().stream().map(AgentSession::cluster).toList();
+    List.copyOf(open).forEach(s -> s.close(CloseReason.SHUTTING_DOWN, "control plane stopping"));
+    if (open.isEmpty()) {
+      drained.tryComplete();
+    }
+    long timer = vertx.setTimer(CLOSE_WAIT_MILLIS, id -> drained.tryComplete());
+    return drained.future().onComplete(v -> vertx.cancelTimer(timer))
+        .compose(v -> state.detachAll(settings.replica(), attached))
         .recover(e -> {
           LOG.warn("clusters of this replica not marked disconnected: {}", e.toString());
           return Future.succeededFuture();
@@ -122,6 +134,23 @@ public final class AgentGateway {
   /** Test and benchmark hook: observes every desired-state ack (cluster, generation) received on this replica. */
   public void onAck(BiConsumer<String, Long> observer) {
     this.ackObserver = observer;
+  }
+
+  /** Whether the gateway is stopping (new agent connections are refused). */
+  boolean closing() {
+    return closing;
+  }
+
+  /** Tracks an upgraded connection; one that arrives while stopping is closed at once. */
+  void opened(AgentSession session) {
+    open.add(session);
+    if (closing) {
+      session.close(CloseReason.SHUTTING_DOWN, "control plane stopping");
+    }
+  }
+
+  DatabaseOutage outage() {
+    return outage;
   }
 
   /** Takes a handshake slot, or false when too many are in progress. */
@@ -161,6 +190,10 @@ public final class AgentGateway {
   }
 
   void closed(AgentSession session) {
+    open.remove(session);
+    if (closing && open.isEmpty()) {
+      drained.tryComplete();
+    }
     sessions.remove(session);
     if (session.isReadyOnce() && !closing) {
       state.detach(session.cluster(), session.id())

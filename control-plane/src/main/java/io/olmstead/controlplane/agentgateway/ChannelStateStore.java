@@ -6,6 +6,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.HashMap;
 import java.util.List;
@@ -32,6 +33,10 @@ final class ChannelStateStore {
           + "THEN s.desired_generation + 1 ELSE s.desired_generation END, desired_hash = u.hash "
           + "FROM unnest($1::text[], $2::text[]) AS u(cluster, hash) WHERE s.cluster = u.cluster "
           + "RETURNING s.cluster, s.desired_generation";
+  // Rows of agent_channel_state are locked in cluster order by every multi-row writer (status batches, desired
+  // generations), so two of them can wait on each other's rows but never deadlock.
+  private static final String LOCK_IN_ORDER =
+      "SELECT 1 FROM agent_channel_state WHERE cluster = ANY($1) ORDER BY cluster FOR UPDATE";
   private static final String SEEN =
       "UPDATE clusters SET last_seen = now(), status = 'connected' WHERE name = ANY($1)";
   private static final String SWEEP =
@@ -67,9 +72,9 @@ final class ChannelStateStore {
 
   /** Stores each cluster's desired-state hash, bumping its generation when the hash changed; returns generations. */
   Future<Map<String, Long>> generations(List<String> clusters, List<String> hashes) {
-    return pool.preparedQuery(GENERATIONS)
+    return pool.withTransaction(tx -> lockInOrder(tx, clusters).compose(v -> tx.preparedQuery(GENERATIONS)
         .execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new))
-            .addArrayOfString(hashes.toArray(String[]::new)))
+            .addArrayOfString(hashes.toArray(String[]::new)))))
         .map(rows -> {
           Map<String, Long> out = new HashMap<>();
           for (Row row : rows) {
@@ -77,6 +82,12 @@ final class ChannelStateStore {
           }
           return out;
         });
+  }
+
+  /** Locks the clusters' rows in cluster order, within the caller's transaction. */
+  static Future<Void> lockInOrder(SqlConnection tx, java.util.Collection<String> clusters) {
+    return clusters.isEmpty() ? Future.succeededFuture() : tx.preparedQuery(LOCK_IN_ORDER)
+        .execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new))).mapEmpty();
   }
 
   Future<Void> seen(List<String> clusters) {

@@ -28,6 +28,12 @@ final class ConnectHandler implements Handler<RoutingContext> {
           "this endpoint only upgrades to a WebSocket"));
       return;
     }
+    if (gateway.closing()) {
+      ctx.response().putHeader("Retry-After", "1");
+      Problems.send(ctx.response(), Problems.problem(503, "unavailable", "Shutting down",
+          "this replica is stopping; connect again (to another replica)"));
+      return;
+    }
     Optional<String> credential = BearerToken.of(request);
     if (credential.isEmpty()) {
       unauthorized(ctx);
@@ -45,7 +51,7 @@ final class ConnectHandler implements Handler<RoutingContext> {
         gateway.handshakeDone();
       }
       if (ar.failed()) {
-        LOG.error("credential lookup failed", ar.cause());
+        gateway.outage().failed(ar.cause());
         Problems.send(ctx.response(), Problems.problem(500, "internal", "Internal error", null));
         return;
       }
@@ -53,9 +59,14 @@ final class ConnectHandler implements Handler<RoutingContext> {
         unauthorized(ctx);
         return;
       }
+      gateway.outage().recovered();
       String cluster = ar.result().get();
-      request.toWebSocket().onSuccess(ws -> new AgentSession(cluster, Tokens.hash(credential.get()), ws,
-              Vertx.currentContext(), gateway).start())
+      request.toWebSocket().onSuccess(ws -> {
+        AgentSession session = new AgentSession(cluster, Tokens.hash(credential.get()), ws, Vertx.currentContext(),
+            gateway);
+        session.start();
+        gateway.opened(session);
+      })
           .onFailure(e -> {
             gateway.handshakeDone();
             LOG.debug("cluster {}: upgrade failed: {}", cluster, e.toString());

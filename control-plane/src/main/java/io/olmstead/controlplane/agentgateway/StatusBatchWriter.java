@@ -74,8 +74,11 @@ final class StatusBatchWriter {
     }
     Map<String, Long> ackGen = new TreeMap<>();
     acks.forEach(a -> ackGen.merge(a.cluster(), a.generation(), Math::max));
+    java.util.Set<String> channelRows = new java.util.TreeSet<>(lastSeq.keySet());
+    channelRows.addAll(ackGen.keySet());
     return pool.withTransaction(tx -> upsert(tx, latest.values())
         .compose(v -> pairs(tx, MARK_GONE, fullSeq))
+        .compose(v -> ChannelStateStore.lockInOrder(tx, channelRows))
         .compose(v -> pairs(tx, LAST_SEQ, lastSeq))
         .compose(v -> pairs(tx, ACKS, ackGen)));
   }

@@ -78,10 +78,18 @@ public final class DevCommand implements Callable<Integer> {
     }
     DevSimulation.check(simulate, simulateFail);
     Path dir = dataDir != null ? dataDir : Paths.get(System.getProperty("user.home"), ".olmstead", "dev");
+    // held until the process ends: a second dev on this directory must neither wipe it nor start a database in it
+    DataDirLock lock = DataDirLock.acquire(dir);
     if (fresh) {
       wipe(dir);
     }
-    EmbeddedDatabase database = EmbeddedDatabase.start(dir);
+    EmbeddedDatabase database;
+    try {
+      database = EmbeddedDatabase.start(dir);
+    } catch (RuntimeException e) {
+      lock.close();
+      throw e;
+    }
     ControlPlane controlPlane;
     try {
       ControlPlaneConfig config = new ControlPlaneConfig(bindHost, port, java.util.Optional.of(database.settings()),
@@ -90,6 +98,7 @@ public final class DevCommand implements Callable<Integer> {
       controlPlane = Foreground.start(config);
     } catch (RuntimeException e) {
       closeQuietly(database);
+      lock.close();
       throw e;
     }
     String url = "http://" + ("0.0.0.0".equals(bindHost) ? "127.0.0.1" : bindHost) + ":" + controlPlane.port();
@@ -101,12 +110,10 @@ public final class DevCommand implements Callable<Integer> {
     } catch (ResourceException | RuntimeException e) {
       controlPlane.close();
       closeQuietly(database);
+      lock.close();
       throw new StartupException("dev mode: " + e.getMessage(), e);
     }
-    String token = controlPlane.generatedAdminToken().orElse(adminToken != null ? adminToken
-        : "<the admin token printed at first start; restart with --admin-token T or --fresh for a new one>");
-    spec.commandLine().getOut().println("Olmstead dev control plane ready at " + url + " (data in " + dir
-        + "); use the API with: curl -H 'Authorization: Bearer " + token + "' " + url + "/api/v1/clusters");
+    spec.commandLine().getOut().println(readyLine(url, dir, controlPlane.generatedAdminToken(), adminToken != null));
     if (simulation != null) {
       spec.commandLine().getOut().println("SIMULATION: " + simulate + " simulated clusters (" + SimulatedCluster.nameFor(1)
           + (simulate > 1 ? ".." + SimulatedCluster.nameFor(simulate) : "") + ", labels env=dev and region) run in this "
@@ -119,8 +126,17 @@ public final class DevCommand implements Callable<Integer> {
       }
       controlPlane.close();
       closeQuietly(database);
+      lock.close();
     });
     return 0;
+  }
+
+  /** The ready line shows a token only when this start generated it (a given --admin-token is never echoed). */
+  static String readyLine(String url, Path dir, java.util.Optional<String> generated, boolean tokenGiven) {
+    String token = generated.orElse(tokenGiven ? "<the token given with --admin-token>"
+        : "<the admin token printed at first start; restart with --admin-token T or --fresh for a new one>");
+    return "Olmstead dev control plane ready at " + url + " (data in " + dir + "); use the API with: curl -H "
+        + "'Authorization: Bearer " + token + "' " + url + "/api/v1/clusters";
   }
 
   private static <T> T await(Future<T> future) {
@@ -141,8 +157,11 @@ public final class DevCommand implements Callable<Integer> {
       return;
     }
     try (Stream<Path> paths = Files.walk(dir)) {
+      // the directory itself and the lock file (held by this process) stay
       for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
+        if (!path.equals(dir) && !path.equals(dir.resolve(DataDirLock.FILE))) {
+          Files.delete(path);
+        }
       }
     } catch (IOException e) {
       throw new StartupException("--fresh: cannot wipe " + dir + ": " + e.getMessage(), e);

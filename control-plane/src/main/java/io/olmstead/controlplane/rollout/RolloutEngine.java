@@ -118,6 +118,7 @@ public final class RolloutEngine {
     boolean admit = ticks++ % JOIN_EVERY_TICKS == 0;
     Future<Void> fleet = admit ? refreshFleetMetrics() : Future.succeededFuture();
     return fleet.compose(f -> store.active(pool)).compose(ids -> {
+      metrics.retain(ids);
       Future<Void> chain = Future.succeededFuture();
       for (String id : ids) {
         chain = chain.compose(v -> stepOne(id, admit).recover(e -> {
@@ -153,6 +154,7 @@ public final class RolloutEngine {
             .onSuccess(saved -> {
               if (saved) {
                 metrics.stepped(result.transitions(), System.nanoTime() - started);
+                RolloutTransitions.log(before, result);
               }
             }).mapEmpty();
       });

@@ -26,6 +26,8 @@ public final class RolloutMetrics {
   private static final Set<String> KINDS = Set.of("ClusterApproved", "ClusterSucceeded", "ClusterFailed",
       "ClusterBlocked", "ClusterRolledBack", "WaveOpened", "WaveSoaking", "WaveSucceeded", "WavePromoted", "Paused",
       "Resumed", "Aborted", "RolledBack", "Succeeded", "Created");
+  /** Operator commands, counted by name (the label set is this list). */
+  static final List<String> COMMANDS = List.of("pause", "resume", "promote", "abort", "rollback");
 
   private final MeterRegistry registry;
   private final Map<String, Map<Step, Long>> clusters = new ConcurrentHashMap<>();
@@ -68,6 +70,10 @@ public final class RolloutMetrics {
         .register(registry);
     stepTimer = Timer.builder("olmstead.rollout.step.duration").description("Time to step and save one rollout")
         .register(registry);
+    // every series of a bounded label set exists from the start at 0, so that increase() sees the first event
+    KINDS.forEach(this::counter);
+    counter("other");
+    COMMANDS.forEach(this::commandCounter);
   }
 
   void leader(boolean isLeader) {
@@ -84,6 +90,19 @@ public final class RolloutMetrics {
 
   void active(int count) {
     active.set(count);
+  }
+
+  /** Forgets rollouts no longer active (ended by a command, or by a step whose save lost a race). */
+  void retain(java.util.Collection<String> activeIds) {
+    clusters.keySet().retainAll(activeIds);
+    pausedByFailures.keySet().retainAll(activeIds);
+  }
+
+  /** An operator command applied to a rollout. */
+  void command(String command) {
+    if (COMMANDS.contains(command)) {
+      commandCounter(command).increment();
+    }
   }
 
   /** Records a rollout's cluster counts while it is active; forgets it when it ends. */
@@ -116,6 +135,11 @@ public final class RolloutMetrics {
     for (Transition t : transitions) {
       counter(KINDS.contains(t.kind()) ? t.kind() : "other").increment();
     }
+  }
+
+  private Counter commandCounter(String command) {
+    return Counter.builder("olmstead.rollout.commands").tag("command", command)
+        .description("Operator commands applied to rollouts").register(registry);
   }
 
   private Counter counter(String kind) {

@@ -17,8 +17,9 @@ public final class Rollouts {
 
   public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry) {
     this.events = new RolloutEvents(vertx, connectOptions);
-    this.engine = new RolloutEngine(vertx, pool, connectOptions, new RolloutMetrics(registry), TICK_MILLIS);
-    this.module = new RolloutsModule(events);
+    RolloutMetrics metrics = new RolloutMetrics(registry);
+    this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS);
+    this.module = new RolloutsModule(events, metrics);
   }
 
   public RolloutsModule module() {

@@ -26,10 +26,12 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutPlanning planning = new RolloutPlanning();
   private final io.olmstead.controlplane.subscription.SubscriptionStore subscriptions =
       new io.olmstead.controlplane.subscription.SubscriptionStore();
+  private final RolloutMetrics metrics;
   private ApiContext context;
 
-  public RolloutsModule(RolloutEvents events) {
+  public RolloutsModule(RolloutEvents events, RolloutMetrics metrics) {
     this.events = events;
+    this.metrics = metrics;
   }
 
   @Override
@@ -134,12 +136,17 @@ public final class RolloutsModule implements ApiModule {
     String id = request.path("id");
     Principal caller = request.principal();
     return context.tx().audited(request.audit("rollout." + command, "rollouts/" + id),
-            conn -> apply(conn, id, command, caller, 5), r -> new JsonObject().put("state", r.phase().name()))
+            conn -> apply(conn, id, command, caller, 5), a -> new JsonObject().put("state",
+                a.result().rollout().phase().name()))
+        .onSuccess(a -> {
+          metrics.command(command);
+          RolloutTransitions.log(a.before(), a.result());
+        })
         .compose(r -> context.tx().read(conn -> queries.get(conn, id))).map(Reply::ok);
   }
 
   /** Applies a command; when the engine wrote in between, reads again (each statement sees the latest commit). */
-  private Future<RolloutModel.Rollout> apply(SqlConnection conn, String id, String command, Principal caller,
+  private Future<Applied> apply(SqlConnection conn, String id, String command, Principal caller,
       int attempts) {
     return store.load(conn, id).compose(found -> {
       RolloutStore.Loaded loaded = found.orElseThrow(() -> ApiException.notFound("rollout " + id
@@ -155,7 +162,7 @@ public final class RolloutsModule implements ApiModule {
         return store.save(conn, loaded.rollout(), loaded.version(), result.rollout(), result.transitions(),
             caller.actor()).compose(saved -> {
               if (saved) {
-                return Future.succeededFuture(result.rollout());
+                return Future.succeededFuture(new Applied(loaded.rollout(), result));
               }
               if (attempts <= 1) {
                 return Future.failedFuture(ApiException.conflict("rollout " + id + " keeps changing; retry"));
@@ -164,6 +171,10 @@ public final class RolloutsModule implements ApiModule {
             });
       });
     });
+  }
+
+  /** A command as saved: the rollout before it and what it changed. */
+  private record Applied(RolloutModel.Rollout before, StepResult result) {
   }
 
   /** Team-scoped tokens act only on rollouts of their teams' subscriptions. */

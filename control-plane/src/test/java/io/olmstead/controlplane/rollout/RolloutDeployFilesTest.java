@@ -53,6 +53,18 @@ class RolloutDeployFilesTest {
   }
 
   @Test
+  void everyCounterSeriesExistsAtZeroBeforeItsFirstEvent() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new RolloutMetrics(registry);
+    String scrape = registry.scrape();
+    for (String command : RolloutMetrics.COMMANDS) {
+      assertThat(scrape).contains("olmstead_rollout_commands_total{command=\"" + command + "\"} 0.0");
+    }
+    assertThat(scrape).contains("olmstead_rollout_transitions_total{kind=\"ClusterFailed\"} 0.0",
+        "olmstead_rollout_transitions_total{kind=\"Paused\"} 0.0", "olmstead_rollout_transitions_total{kind=\"other\"} 0.0");
+  }
+
+  @Test
   void aReplicaThatLosesTheEngineLockStopsExportingFleetGauges() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RolloutMetrics metrics = new RolloutMetrics(registry);

@@ -1,0 +1,59 @@
+package io.olmstead.controlplane.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ReadinessTest {
+  @Test
+  void aDatabaseThatDoesNotAnswerMakesReadinessAnswerNotReadyWithinItsTimeoutThenFromCache() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    List<Socket> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
+    // accepts connections and never says a word: a database stuck, or a pool queue that does not move
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread acceptor = new Thread(() -> {
+        try {
+          while (true) {
+            accepted.add(silent.accept());
+          }
+        } catch (java.io.IOException e) {
+          // closed at the end of the test
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      Pool pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(new PgConnectOptions()
+          .setHost("127.0.0.1").setPort(silent.getLocalPort()).setDatabase("x").setUser("x")).using(vertx).build();
+      Readiness readiness = new Readiness(vertx, pool, "4");
+
+      long started = System.nanoTime();
+      String first = readiness.check().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+      long firstMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      assertThat(first).isEqualTo("database did not answer within 1000 ms");
+      assertThat(firstMillis).isBetween(900L, 3000L); // the 1 s bound, with room for a loaded machine
+
+      started = System.nanoTime();
+      for (int i = 0; i < 100; i++) {
+        assertThat(readiness.check().toCompletionStage().toCompletableFuture().get(1, TimeUnit.SECONDS))
+            .isEqualTo(first);
+      }
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(500);
+      assertThat(accepted).hasSizeLessThanOrEqualTo(1);
+      for (Socket socket : accepted) {
+        socket.close();
+      }
+    } finally {
+      vertx.close(); // not awaited: the pool's connection attempt to the silent server may take its time to end
+    }
+  }
+}
