@@ -6,8 +6,11 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The caller behind an API token. A team-scoped principal ({@code teams} non-empty) sees and changes only clusters
- * labelled {@value #TEAM_LABEL} with one of its teams, and subscriptions of its teams.
+ * The caller behind an API token. A team-scoped principal ({@code teams} non-empty) sees and changes only what belongs
+ * to one of its teams: clusters labelled {@value #TEAM_LABEL} with one of them, subscriptions and rollouts whose team
+ * is one of them, enrollment tokens labelled with one of them, API tokens whose teams are all its own, and events
+ * about those. Lists filter in SQL with {@link #teamFilter()} (so pages and cursors hold only what the caller may
+ * see); a single object of another team is answered as if it did not exist (404).
  */
 public record Principal(UUID tokenId, String name, Role role, List<String> teams) {
   public static final String TEAM_LABEL = "olmstead.io/team";
@@ -23,6 +26,14 @@ public record Principal(UUID tokenId, String name, Role role, List<String> teams
 
   public boolean teamScoped() {
     return !teams.isEmpty();
+  }
+
+  /**
+   * The SQL parameter every team-filtered query takes, {@code ($n::text[] IS NULL OR team = ANY($n))}: null for a
+   * caller without a team scope (it sees every team), else its teams.
+   */
+  public String[] teamFilter() {
+    return teamScoped() ? teams.toArray(new String[0]) : null;
   }
 
   /** Whether this caller may see or touch something owned by {@code team} (null: owned by no team). */

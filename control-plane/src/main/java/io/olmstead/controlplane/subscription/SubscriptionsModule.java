@@ -136,9 +136,9 @@ public final class SubscriptionsModule implements ApiModule {
     int limit = request.limit();
     return visible(request, name).compose(s -> context.tx().read(conn -> {
       Future<Long> clusters = placements.count(conn, s.spec());
-      Future<JsonObject> byVersion = clusters.compose(v -> status.byVersion(conn, name));
-      Future<JsonObject> byPhase = byVersion.compose(v -> status.byPhase(conn, name));
-      return byPhase.compose(v -> status.items(conn, name, after, limit + 1)).map(items -> {
+      Future<JsonObject> byVersion = clusters.compose(v -> status.byVersion(conn, s.spec()));
+      Future<JsonObject> byPhase = byVersion.compose(v -> status.byPhase(conn, s.spec()));
+      return byPhase.compose(v -> status.items(conn, s.spec(), after, limit + 1)).map(items -> {
         JsonObject page = Cursors.page(items, limit, StatusQueries.Item::toJson,
             i -> new JsonArray().add(i.cluster()));
         return Reply.ok(new JsonObject().put("clusters", clusters.result()).put("byVersion", byVersion.result())
