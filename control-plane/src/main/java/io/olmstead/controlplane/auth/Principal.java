@@ -1,9 +1,12 @@
 package io.olmstead.controlplane.auth;
 
+import io.olmstead.controlplane.http.ApiException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The caller behind an API token. A team-scoped principal ({@code teams} non-empty) sees and changes only what belongs
@@ -39,6 +42,18 @@ public record Principal(UUID tokenId, String name, Role role, List<String> teams
   /** Whether this caller may see or touch something owned by {@code team} (null: owned by no team). */
   public boolean mayAccessTeam(String team) {
     return !teamScoped() || (team != null && teams.contains(team));
+  }
+
+  /**
+   * The object when this caller may see it; 404 when there is none or it belongs to a team the caller is not in (the
+   * same answer, so other teams' names cannot be probed; the second is audited as denied).
+   */
+  public <T> T visible(Optional<T> found, Function<T, String> teamOf, String notFound) {
+    T object = found.orElseThrow(() -> ApiException.notFound(notFound));
+    if (!mayAccessTeam(teamOf.apply(object))) {
+      throw ApiException.hiddenByTeam(notFound);
+    }
+    return object;
   }
 
   /** Whether this caller may see or touch an object carrying these labels. */

@@ -98,8 +98,7 @@ public final class ClustersModule implements ApiModule {
    * for none, so a team-scoped caller cannot learn which names other teams use.
    */
   static Cluster visible(Optional<Cluster> found, String name, Principal caller) {
-    return found.filter(cluster -> caller.mayAccessLabels(cluster.labelMap()))
-        .orElseThrow(() -> ApiException.notFound("no cluster " + name));
+    return caller.visible(found, cluster -> cluster.labelMap().get(Principal.TEAM_LABEL), "no cluster " + name);
   }
 
   /** RFC 7396 on a flat object: null removes a key, anything else sets it. */

@@ -72,10 +72,8 @@ public final class EnrollmentModule implements ApiModule {
   private Future<Reply> get(ApiRequest request) {
     UUID id = UUID.fromString(request.path("id"));
     Principal caller = request.principal();
-    return context.tx().read(conn -> store.find(conn, id)).map(found -> found
-        .filter(token -> caller.mayAccessTeam(token.team()))
-        .map(token -> Reply.ok(token.toJson()))
-        .orElseThrow(() -> ApiException.notFound("no enrollment token " + id)));
+    return context.tx().read(conn -> store.find(conn, id)).map(found -> Reply.ok(caller.visible(found,
+        EnrollmentTokenStore.EnrollmentToken::team, "no enrollment token " + id).toJson()));
   }
 
   private Future<Reply> revoke(ApiRequest request) {
@@ -83,7 +81,8 @@ public final class EnrollmentModule implements ApiModule {
     Principal caller = request.principal();
     return context.tx().audited(request.audit("enrollment-token.revoke", "enrollment-tokens/" + id),
         conn -> store.find(conn, id).compose(found -> {
-          if (found.isEmpty() || !caller.mayAccessTeam(found.get().team()) || found.get().revokedAt() != null) {
+          if (caller.visible(found, EnrollmentTokenStore.EnrollmentToken::team, "no live enrollment token " + id)
+              .revokedAt() != null) {
             return Future.failedFuture(ApiException.notFound("no live enrollment token " + id));
           }
           return store.revoke(conn, id).map(revoked -> revoked.orElseThrow(

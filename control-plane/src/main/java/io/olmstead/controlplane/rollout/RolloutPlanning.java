@@ -103,8 +103,8 @@ final class RolloutPlanning {
   private Future<Plan> plan(SqlClient conn, Request request, Future<Optional<Subscription>> subscription,
       Principal caller) {
     return subscription.compose(found -> {
-      Subscription sub = found.filter(s -> caller.mayAccessTeam(s.spec().team())).orElseThrow(() ->
-          ApiException.notFound("subscription " + request.subscription() + " does not exist"));
+      Subscription sub = caller.visible(found, s -> s.spec().team(), "subscription " + request.subscription()
+          + " does not exist");
       return graph(conn, sub).compose(graph -> conn.query(CLUSTERS).execute().compose(clusterRows -> conn
           .preparedQuery(STATUS).execute(Tuple.of(sub.name())).map(statusRows -> build(request, sub, graph,
               clusterRows, statusRows))));

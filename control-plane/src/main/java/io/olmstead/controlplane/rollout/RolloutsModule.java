@@ -167,7 +167,6 @@ public final class RolloutsModule implements ApiModule {
   /** The rollout when it exists and {@code caller} may see it (its subscription's team); 404 otherwise. */
   private static RolloutStore.Loaded visible(java.util.Optional<RolloutStore.Loaded> found, String id,
       Principal caller) {
-    return found.filter(loaded -> caller.mayAccessTeam(loaded.team()))
-        .orElseThrow(() -> ApiException.notFound("rollout " + id + " does not exist"));
+    return caller.visible(found, RolloutStore.Loaded::team, "rollout " + id + " does not exist");
   }
 }

@@ -107,9 +107,7 @@ public final class SubscriptionsModule implements ApiModule {
     Principal caller = request.principal();
     return context.tx().audited(request.audit("subscription.delete", "subscriptions/" + name),
         conn -> store.lock(conn, name).compose(existing -> {
-          if (existing.isEmpty() || !caller.mayAccessTeam(existing.get().spec().team())) {
-            throw notFound(name);
-          }
+          caller.visible(existing, s -> s.spec().team(), notFound(name));
           ETags.check(request.ifMatch(), existing.get().resourceVersion());
           return store.activeRollout(conn, name).compose(active -> {
             if (active.isPresent()) {
@@ -150,12 +148,11 @@ public final class SubscriptionsModule implements ApiModule {
 
   private Future<Subscription> visible(ApiRequest request, String name) {
     Principal caller = request.principal();
-    return context.tx().read(conn -> store.get(conn, name)).map(found -> found
-        .filter(s -> caller.mayAccessTeam(s.spec().team()))
-        .orElseThrow(() -> notFound(name)));
+    return context.tx().read(conn -> store.get(conn, name))
+        .map(found -> caller.visible(found, s -> s.spec().team(), notFound(name)));
   }
 
-  private static ApiException notFound(String name) {
-    return ApiException.notFound("subscription " + name + " does not exist");
+  private static String notFound(String name) {
+    return "subscription " + name + " does not exist";
   }
 }

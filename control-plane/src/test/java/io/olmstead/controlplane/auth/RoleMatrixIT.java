@@ -131,6 +131,22 @@ class RoleMatrixIT {
             && e.getString("requestId").equals(refused.header("X-Request-Id")))).hasSize(1);
   }
 
+  @Test
+  void aChangeToAnotherTeamsClusterIsAnsweredLikeAMissingOneButAuditedAsDenied() {
+    String admin = api.createToken(ADMIN, "team-a-auditee", "admin", List.of("team-a"));
+    Response foreign = patch("team-b-1", admin, "{\"labels\":{\"env\":\"dev\"}}");
+    Response missing = patch("ghost-1", admin, "{\"labels\":{\"env\":\"dev\"}}");
+    assertThat(foreign.status()).isEqualTo(404);
+    assertThat(foreign.json().getString("detail").replace("team-b-1", "ghost-1"))
+        .isEqualTo(missing.json().getString("detail"));
+    List<JsonObject> audit = api.get("/api/v1/audit?limit=100", ADMIN).items().stream().map(JsonObject.class::cast)
+        .toList();
+    assertThat(audit).filteredOn(e -> e.getString("requestId").equals(foreign.header("X-Request-Id")))
+        .extracting(e -> e.getString("outcome")).containsExactly("denied");
+    assertThat(audit).filteredOn(e -> e.getString("requestId").equals(missing.header("X-Request-Id")))
+        .extracting(e -> e.getString("outcome")).containsExactly("failure");
+  }
+
   private static Response patch(String cluster, String token, String body) {
     return api.send("PATCH", "/api/v1/clusters/" + cluster, token, "application/merge-patch+json",
         body.getBytes(StandardCharsets.UTF_8), Map.of());
