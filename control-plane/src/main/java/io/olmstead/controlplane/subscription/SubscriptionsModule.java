@@ -12,6 +12,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -79,17 +80,19 @@ public final class SubscriptionsModule implements ApiModule {
             throw ApiException.forbidden("subscription " + name + " belongs to another team");
           }
           ETags.check(ifMatch, existing.get().resourceVersion());
-          if (spec.version().equals(existing.get().spec().version())) {
+          boolean newVersion = !spec.version().equals(existing.get().spec().version());
+          boolean newTeam = !Objects.equals(spec.team(), existing.get().spec().team());
+          if (!newVersion && !newTeam) {
             return store.update(conn, spec, !spec.equals(existing.get().spec())).map(false);
           }
           // a new version policy while a rollout moves the fleet would fight it; once none runs, it replaces
-          // the versions rollouts approved
+          // the versions rollouts approved. A rollout belongs to the team it was started for, so the team waits too.
           return store.activeRollout(conn, name).compose(active -> {
             if (active.isPresent()) {
               throw ApiException.conflict("rollout " + active.get() + " is moving subscription " + name
-                  + "; abort it or wait for it to end before changing the version");
+                  + "; abort it or wait for it to end before changing the " + (newVersion ? "version" : "team"));
             }
-            return store.clearRolloutApprovals(conn, name);
+            return newVersion ? store.clearRolloutApprovals(conn, name) : Future.<Void>succeededFuture();
           }).compose(v -> store.update(conn, spec, true)).map(false);
         }).compose(created -> store.get(conn, name).map(s -> new Put(created, s.orElseThrow()))),
         put -> new JsonObject().put("catalog", spec.catalog()).put("package", spec.packageName())

@@ -82,6 +82,34 @@ class TeamIsolationMatrixIT {
     check.check(reads);
   }
 
+  /**
+   * A rollout stays with the team it was started for: its subscription cannot change team while it runs, and after it
+   * ended the new team does not inherit it (its members are the old team's clusters).
+   */
+  @Test
+  void aRolloutStaysWithTheTeamItWasStartedFor() {
+    String gamma = world.enrollmentToken(TeamWorld.ADMIN, "gamma").getString("token");
+    TeamWorld.expect(world.enroll(gamma, "gamma-1"), 201);
+    JsonObject spec = new JsonObject().put("catalog", "demo").put("package", "etcd").put("channel", "alpha")
+        .put("namespace", "etcd").put("placement", new JsonObject().put("selector", "env=prod"))
+        .put("version", new JsonObject().put("pin", "0.9.2")).put("approval", "Automatic").put("team", "gamma");
+    TeamWorld.expect(world.api.json("PUT", "/api/v1/subscriptions/gamma-sub", TeamWorld.ADMIN, spec), 201);
+    String rollout = TeamWorld.expect(world.api.json("POST", "/api/v1/rollouts", TeamWorld.ADMIN, new JsonObject()
+        .put("subscription", "gamma-sub").put("targetVersion", "0.9.4")), 201).json().getString("id");
+
+    Response moved = world.api.json("PUT", "/api/v1/subscriptions/gamma-sub", TeamWorld.ADMIN,
+        spec.copy().put("team", "delta"));
+    assertThat(moved.status()).as(moved.body()).isEqualTo(409);
+    TeamWorld.expect(world.api.send("POST", "/api/v1/rollouts/" + rollout + "/abort", TeamWorld.ADMIN, null, null,
+        Map.of()), 200);
+    TeamWorld.expect(world.api.json("PUT", "/api/v1/subscriptions/gamma-sub", TeamWorld.ADMIN,
+        spec.copy().put("team", "delta")), 200);
+    String deltaViewer = world.api.createToken(TeamWorld.ADMIN, "delta-viewer", "viewer", List.of("delta"));
+    String gammaViewer = world.api.createToken(TeamWorld.ADMIN, "gamma-viewer", "viewer", List.of("gamma"));
+    assertThat(world.api.get("/api/v1/rollouts/" + rollout, deltaViewer).status()).isEqualTo(404);
+    assertThat(world.api.get("/api/v1/rollouts/" + rollout, gammaViewer).status()).isEqualTo(200);
+  }
+
   static {
     CASES.put("listCatalogs", r -> r.visible("/catalogs"));
     CASES.put("getCatalog", r -> r.visible("/catalogs/demo"));
