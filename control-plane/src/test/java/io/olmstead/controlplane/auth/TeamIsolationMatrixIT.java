@@ -8,10 +8,7 @@ import io.olmstead.controlplane.http.OperationPolicy;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -40,7 +37,7 @@ class TeamIsolationMatrixIT {
 
   /** The checks of one read operation for one of alpha's tokens. */
   interface Case {
-    void check(Reads reads) throws Exception;
+    void check(TeamReads reads) throws Exception;
   }
 
   @BeforeAll
@@ -54,7 +51,7 @@ class TeamIsolationMatrixIT {
     cp.close();
   }
 
-  /** Reads: GETs, and the operations a viewer may call (they change nothing, like the rollout preview). */
+  /** TeamReads: GETs, and the operations a viewer may call (they change nothing, like the rollout preview). */
   static Stream<String> readOperations() {
     return ApiContract.load().policies().values().stream().filter(OperationPolicy::apiTokenAuth)
         .filter(p -> !p.mutation() || p.role().orElseThrow() == Role.VIEWER).map(OperationPolicy::operationId)
@@ -75,7 +72,7 @@ class TeamIsolationMatrixIT {
   void alphaSeesNothingOfAnotherTeamOrOfNoTeam(String operationId, Role role) throws Exception {
     Case check = CASES.get(operationId);
     assertThat(check).as("an isolation case for " + operationId).isNotNull();
-    Reads reads = new Reads(world, world.alpha.get(role));
+    TeamReads reads = new TeamReads(world, world.alpha.get(role));
     if (!role.includes(ApiContract.load().policy(operationId).orElseThrow().role().orElseThrow())) {
       return; // RoleMatrixIT: refused with 403 before any team comes into it
     }
@@ -188,7 +185,7 @@ class TeamIsolationMatrixIT {
    * the triggers watch), then alpha's cluster: alpha's stream gets alpha's event and none of theirs, while an unscoped
    * admin's stream gets them all (so the changes did make events).
    */
-  private static void events(Reads r) throws Exception {
+  private static void events(TeamReads r) throws Exception {
     int round = ROUND.incrementAndGet();
     try (EventRecorder mine = new EventRecorder(cp.baseUrl(), r.token);
          EventRecorder all = new EventRecorder(cp.baseUrl(), TeamWorld.ADMIN)) {
@@ -216,107 +213,5 @@ class TeamIsolationMatrixIT {
 
   private static void sql(String statement) {
     TestDatabase.execute(cp.database(), statement);
-  }
-
-  /** Reads as one of alpha's tokens, with the assertions every case shares. */
-  static final class Reads {
-    private final TeamWorld world;
-    private final String token;
-
-    Reads(TeamWorld world, String token) {
-      this.world = world;
-      this.token = token;
-    }
-
-    int status(String path) {
-      Response response = get(path);
-      noForeign(response);
-      return response.status();
-    }
-
-    Response visible(String path) {
-      Response response = get(path);
-      assertThat(response.status()).as(path + ": " + response.body()).isEqualTo(200);
-      noForeign(response);
-      return response;
-    }
-
-    /** 404, worded exactly as for {@code ghost}, a name no one uses. */
-    void hidden(String path, String foreign, String ghost) {
-      Response response = get(path);
-      Response none = get(path.replace(foreign, ghost));
-      assertThat(response.status()).as(path + ": " + response.body()).isEqualTo(404);
-      assertThat(withoutRequestId(response.body().replace(foreign, ghost))).isEqualTo(withoutRequestId(none.body()));
-    }
-
-    void hiddenPreview(String subscription) {
-      Response response = preview(subscription);
-      assertThat(response.status()).as(subscription + ": " + response.body()).isEqualTo(404);
-      assertThat(withoutRequestId(response.body().replace(subscription, "ghost-sub")))
-          .isEqualTo(withoutRequestId(preview("ghost-sub").body()));
-    }
-
-    Response preview(String subscription) {
-      return world.api.json("POST", "/api/v1/rollouts/preview", token, new JsonObject()
-          .put("subscription", subscription).put("targetVersion", "0.9.4"));
-    }
-
-    /**
-     * Every page of a list, one item a page: each page but the last is full (the team filter is part of the query),
-     * and no cursor carries a foreign key (its base64url parts are decoded and searched).
-     */
-    List<JsonObject> walk(String path) {
-      List<JsonObject> items = new ArrayList<>();
-      String cursor = null;
-      for (int page = 0; page < 100; page++) {
-        Response response = visible(path + (path.contains("?") ? "&" : "?") + "limit=1"
-            + (cursor == null ? "" : "&cursor=" + cursor));
-        response.items().forEach(item -> items.add((JsonObject) item));
-        cursor = response.json().getString("nextCursor");
-        if (cursor == null) {
-          return items;
-        }
-        assertThat(response.items()).as("page " + page + " of " + path + " is full").hasSize(1);
-        for (String part : cursor.split("[.~]")) {
-          try {
-            noForeign(new String(Base64.getUrlDecoder().decode(part), java.nio.charset.StandardCharsets.UTF_8));
-          } catch (IllegalArgumentException notBase64) {
-            noForeign(part);
-          }
-        }
-      }
-      throw new AssertionError(path + " has more than 100 pages");
-    }
-
-    List<String> names(Iterable<?> items, String field) {
-      List<String> out = new ArrayList<>();
-      items.forEach(item -> out.add(((JsonObject) item).getString(field)));
-      return out;
-    }
-
-    void patchLabel(String as, String cluster, int round) {
-      TeamWorld.expect(world.api.send("PATCH", "/api/v1/clusters/" + cluster, as, "application/merge-patch+json",
-          ("{\"labels\":{\"round\":\"" + round + "\"}}").getBytes(java.nio.charset.StandardCharsets.UTF_8),
-          Map.of()), 200);
-    }
-
-    void noForeign(Response response) {
-      noForeign(response.body());
-    }
-
-    void noForeign(String text) {
-      String lower = text.toLowerCase(Locale.ROOT);
-      for (String foreign : world.foreign) {
-        assertThat(lower).as("must not mention " + foreign).doesNotContain(foreign.toLowerCase(Locale.ROOT));
-      }
-    }
-
-    private Response get(String path) {
-      return world.api.get("/api/v1" + path, token);
-    }
-
-    private static String withoutRequestId(String body) {
-      return new JsonObject(body).copy().put("requestId", "").encode();
-    }
   }
 }
