@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
+import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.auth.Tokens;
-import io.olmstead.controlplane.clusters.ClusterStore;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -13,7 +13,8 @@ import io.vertx.sqlclient.Tuple;
 /**
  * Exchanges an enrollment token for a cluster credential in one transaction: the token use is counted, the cluster
  * created (or, with a token bound to its name, re-enrolled), the token's labels applied over the agent's, the
- * credential issued and the audit entry written. Any failure rolls the token use back.
+ * credential issued and the audit entry written. Any failure rolls the token use back. The team label comes only from
+ * the token, and re-enrolling never moves a cluster into another team.
  */
 final class Enrollment {
   private static final String FIND_TOKEN =
@@ -26,9 +27,12 @@ final class Enrollment {
   private static final String CREATE_CLUSTER =
       "INSERT INTO clusters (name, labels, status, facts, kubernetes_version) VALUES ($1, $2, 'pending', $3, $4) "
           + "ON CONFLICT (name) DO NOTHING RETURNING name";
+  // $5: the token's team; re-enrolling never moves a cluster into another team (nor into one from none)
   private static final String REENROLL_CLUSTER =
       "UPDATE clusters SET labels = labels || $2, facts = $3, kubernetes_version = coalesce($4, kubernetes_version), "
-          + "resource_version = resource_version + 1 WHERE name = $1 RETURNING labels";
+          + "resource_version = resource_version + 1 WHERE name = $1 "
+          + "AND ($5::text IS NULL OR labels ->> '" + Principal.TEAM_LABEL + "' IS NOT DISTINCT FROM $5) "
+          + "RETURNING labels";
   private static final String CHANNEL_STATE =
       "INSERT INTO agent_channel_state (cluster) VALUES ($1) ON CONFLICT (cluster) DO NOTHING";
   private static final String AUDIT =
@@ -66,9 +70,16 @@ final class Enrollment {
                 "this enrollment token is bound to another cluster name")));
           }
           JsonObject tokenLabels = row.getJsonObject("labels") == null ? new JsonObject() : row.getJsonObject("labels");
+          String team = tokenLabels.getString(Principal.TEAM_LABEL);
+          Object claimed = labels.getValue(Principal.TEAM_LABEL);
+          if (claimed != null && !claimed.equals(team)) {
+            // an agent does not choose its team: only the enrollment token an admin made (or a PATCH) does
+            return Future.failedFuture(new Refusal(Result.refused(403, "forbidden", "label " + Principal.TEAM_LABEL
+                + " comes from the enrollment token, not from the agent")));
+          }
           JsonObject merged = labels.copy().mergeIn(tokenLabels);
           String tokenId = row.getString("id");
-          return enrollCluster(tx, tokenId, boundName != null, clusterName, merged, facts)
+          return enrollCluster(tx, tokenId, boundName != null, clusterName, merged, team, facts)
               .compose(result -> tx.preparedQuery(USE_TOKEN).execute(Tuple.of(tokenId))
                   .compose(used -> used.rowCount() == 1 ? Future.succeededFuture(result)
                       : Future.failedFuture(new Refusal(Result.refused(401, "unauthorized",
@@ -78,7 +89,7 @@ final class Enrollment {
   }
 
   private Future<Result> enrollCluster(SqlConnection tx, String tokenId, boolean bound, String name, JsonObject labels,
-      JsonObject facts) {
+      String team, JsonObject facts) {
     String kubernetesVersion = facts.getValue("kubernetesVersion") instanceof String s ? s : null;
     return tx.preparedQuery(CREATE_CLUSTER).execute(Tuple.of(name, labels, facts, kubernetesVersion))
         .compose(created -> {
@@ -90,11 +101,13 @@ final class Enrollment {
             return Future.failedFuture(new Refusal(Result.refused(409, "conflict", "cluster " + name
                 + " is already enrolled; re-enrolling it needs an enrollment token bound to that name")));
           }
-          return tx.preparedQuery(REENROLL_CLUSTER).execute(Tuple.of(name, labels, facts, kubernetesVersion))
-              .map(rows -> rows.iterator().next().getJsonObject("labels"));
+          return tx.preparedQuery(REENROLL_CLUSTER).execute(Tuple.of(name, labels, facts, kubernetesVersion, team))
+              .compose(rows -> rows.size() == 1 ? Future.succeededFuture(rows.iterator().next().getJsonObject("labels"))
+                  : Future.failedFuture(new Refusal(Result.refused(403, "forbidden", "cluster " + name
+                      + " is not in team " + team + "; enrollment never moves a cluster into another team"))));
         })
+        // the clusters triggers of V8 announce the new or re-enrolled cluster on the event stream at commit
         .compose(applied -> tx.preparedQuery(CHANNEL_STATE).execute(Tuple.of(name))
-            .compose(v -> ClusterStore.notifyChanged(tx, name))
             .compose(v -> CredentialStore.issue(tx, name, tokenId))
             .compose(credential -> tx.preparedQuery(AUDIT).execute(Tuple.of("enrollment-token:" + tokenId,
                     "agent.enroll", "clusters/" + name, "success", new JsonObject().put("labels", applied)))

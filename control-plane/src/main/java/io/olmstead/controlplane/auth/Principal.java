@@ -1,13 +1,19 @@
 package io.olmstead.controlplane.auth;
 
+import io.olmstead.controlplane.http.ApiException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
- * The caller behind an API token. A team-scoped principal ({@code teams} non-empty) sees and changes only clusters
- * labelled {@value #TEAM_LABEL} with one of its teams, and subscriptions of its teams.
+ * The caller behind an API token. A team-scoped principal ({@code teams} non-empty) sees and changes only what belongs
+ * to one of its teams: clusters labelled {@value #TEAM_LABEL} with one of them, subscriptions and rollouts whose team
+ * is one of them, enrollment tokens labelled with one of them, API tokens whose teams are all its own, and events
+ * about those. Lists filter in SQL with {@link #teamFilter()} (so pages and cursors hold only what the caller may
+ * see); a single object of another team is answered as if it did not exist (404).
  */
 public record Principal(UUID tokenId, String name, Role role, List<String> teams) {
   public static final String TEAM_LABEL = "olmstead.io/team";
@@ -25,9 +31,29 @@ public record Principal(UUID tokenId, String name, Role role, List<String> teams
     return !teams.isEmpty();
   }
 
+  /**
+   * The SQL parameter every team-filtered query takes, {@code ($n::text[] IS NULL OR team = ANY($n))}: null for a
+   * caller without a team scope (it sees every team), else its teams.
+   */
+  public String[] teamFilter() {
+    return teamScoped() ? teams.toArray(new String[0]) : null;
+  }
+
   /** Whether this caller may see or touch something owned by {@code team} (null: owned by no team). */
   public boolean mayAccessTeam(String team) {
     return !teamScoped() || (team != null && teams.contains(team));
+  }
+
+  /**
+   * The object when this caller may see it; 404 when there is none or it belongs to a team the caller is not in (the
+   * same answer, so other teams' names cannot be probed; the second is audited as denied).
+   */
+  public <T> T visible(Optional<T> found, Function<T, String> teamOf, String notFound) {
+    T object = found.orElseThrow(() -> ApiException.notFound(notFound));
+    if (!mayAccessTeam(teamOf.apply(object))) {
+      throw ApiException.hiddenByTeam(notFound);
+    }
+    return object;
   }
 
   /** Whether this caller may see or touch an object carrying these labels. */

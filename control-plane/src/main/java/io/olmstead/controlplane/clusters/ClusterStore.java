@@ -12,13 +12,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The {@code clusters} table. Every change bumps {@code resource_version}. A new or deleted cluster is announced with
- * {@code NOTIFY} {@value #CHANGED_CHANNEL} and the cluster name (delivered at commit), so the event stream of every
- * replica ({@code GET /events}) tells of it; label changes are announced by the labels trigger of V4 on
- * {@code olmstead_agent_changes}, which both the agent gateways and the event stream follow.
+ * The {@code clusters} table. Every change bumps {@code resource_version}. New, deleted and relabelled clusters are
+ * announced by the triggers of V8 on {@code olmstead_events} (the event stream) and label changes also by V4's on
+ * {@code olmstead_agent_changes} (the agent gateways), both delivered at commit.
  */
 public final class ClusterStore {
-  public static final String CHANGED_CHANNEL = "olmstead_cluster_changed";
   private static final String FIND = "SELECT " + Cluster.COLUMNS + " FROM clusters WHERE name = $1";
   private static final String INSERT = "INSERT INTO clusters (name, labels, status, agent_version, kubernetes_version,"
       + " facts) VALUES ($1, $2, $3, $4, $5, $6) RETURNING " + Cluster.COLUMNS;
@@ -27,7 +25,6 @@ public final class ClusterStore {
   private static final String DELETE = "DELETE FROM clusters WHERE name = $1";
   private static final String DISCONNECT = "UPDATE clusters SET status = CASE WHEN status = 'connected' "
       + "THEN 'disconnected' ELSE status END WHERE name = $1 RETURNING " + Cluster.COLUMNS;
-  private static final String NOTIFY = "SELECT pg_notify('" + CHANGED_CHANNEL + "', $1)";
 
   /** What to list: a selector, an optional status, the caller's teams (empty: all), after a name, a page size. */
   public record Query(LabelSelector selector, Optional<String> status, List<String> teams, Optional<String> after,
@@ -72,12 +69,10 @@ public final class ClusterStore {
   public Future<Cluster> insert(SqlClient client, String name, JsonObject labels, String status, String agentVersion,
       String kubernetesVersion, JsonObject facts) {
     return client.preparedQuery(INSERT).execute(Tuple.of(name, labels, status, agentVersion, kubernetesVersion, facts))
-        .map(rows -> clusters(rows).get(0))
-        .compose(cluster -> notifyChanged(client, name).map(cluster));
+        .map(rows -> clusters(rows).get(0));
   }
 
   public Future<Cluster> setLabels(SqlClient client, String name, JsonObject labels) {
-    // no NOTIFY of its own: the labels trigger of V4 announces the change (olmstead_agent_changes, 'cluster:<name>')
     return client.preparedQuery(SET_LABELS).execute(Tuple.of(name, labels)).map(rows -> clusters(rows).get(0));
   }
 
@@ -87,13 +82,7 @@ public final class ClusterStore {
   }
 
   public Future<Boolean> delete(SqlClient client, String name) {
-    return client.preparedQuery(DELETE).execute(Tuple.of(name)).map(rows -> rows.rowCount() == 1)
-        .compose(deleted -> notifyChanged(client, name).map(deleted));
-  }
-
-  /** Tells listeners (LISTEN {@value #CHANGED_CHANNEL}) about the cluster once the transaction commits. */
-  public static Future<Void> notifyChanged(SqlClient client, String name) {
-    return client.preparedQuery(NOTIFY).execute(Tuple.of(name)).mapEmpty();
+    return client.preparedQuery(DELETE).execute(Tuple.of(name)).map(rows -> rows.rowCount() == 1);
   }
 
   private static <T> Optional<T> first(List<T> list) {

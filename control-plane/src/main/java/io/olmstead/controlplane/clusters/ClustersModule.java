@@ -93,13 +93,12 @@ public final class ClustersModule implements ApiModule {
         .map(cluster -> Reply.noContent());
   }
 
-  /** The cluster when it exists; 403 when it belongs to a team the caller is not in. */
+  /**
+   * The cluster when it exists and the caller may see it; 404 otherwise, the same answer for another team's cluster as
+   * for none, so a team-scoped caller cannot learn which names other teams use.
+   */
   static Cluster visible(Optional<Cluster> found, String name, Principal caller) {
-    Cluster cluster = found.orElseThrow(() -> ApiException.notFound("no cluster " + name));
-    if (!caller.mayAccessLabels(cluster.labelMap())) {
-      throw ApiException.forbidden("cluster " + name + " is not in this token's teams " + caller.teams());
-    }
-    return cluster;
+    return caller.visible(found, cluster -> cluster.labelMap().get(Principal.TEAM_LABEL), "no cluster " + name);
   }
 
   /** RFC 7396 on a flat object: null removes a key, anything else sets it. */

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.enrollment;
 
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.auth.Tokens;
+import io.olmstead.controlplane.clusters.ClusterStore;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiException;
 import io.olmstead.controlplane.http.ApiModule;
@@ -12,6 +13,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.sqlclient.SqlConnection;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
@@ -19,12 +21,14 @@ import java.util.UUID;
 
 /**
  * {@code /enrollment-tokens}: create (secret shown once), list, get, revoke. A team-scoped admin's tokens must carry
- * the {@value Principal#TEAM_LABEL} label of one of its teams, so what enrolls with them lands in that team.
+ * the {@value Principal#TEAM_LABEL} label of one of its teams, so what enrolls with them lands in that team, and may
+ * be bound only to cluster names that are free or already in its teams; it lists and sees only its teams' tokens.
  */
 public final class EnrollmentModule implements ApiModule {
   public static final String TOKEN_PREFIX = "olm_enroll_";
 
   private final EnrollmentTokenStore store = new EnrollmentTokenStore();
+  private final ClusterStore clusters = new ClusterStore();
   private ApiContext context;
 
   @Override
@@ -45,9 +49,11 @@ public final class EnrollmentModule implements ApiModule {
           + " set to one of " + caller.teams());
     }
     String secret = Tokens.generate(TOKEN_PREFIX);
+    String clusterName = body.getString("clusterName");
     return context.tx().audited(request.audit("enrollment-token.create", "enrollment-tokens"),
-        conn -> store.insert(conn, Tokens.hash(secret), labels, body.getString("clusterName"),
-            body.getInteger("maxUses"), body.getLong("ttlSeconds"), caller.actor()),
+        conn -> checkBinding(conn, caller, clusterName, labels.getString(Principal.TEAM_LABEL))
+            .compose(v -> store.insert(conn, Tokens.hash(secret), labels, clusterName, body.getInteger("maxUses"),
+                body.getLong("ttlSeconds"), caller.actor())),
         token -> new JsonObject().put("tokenId", caller.tokenId().toString()).put("created", token.id().toString())
             .put("labels", labels).put("maxUses", token.maxUses()).put("expiresAt", token.expiresAt().toString()))
         .map(token -> Reply.created(token.toJson().put("token", secret)));
@@ -58,25 +64,16 @@ public final class EnrollmentModule implements ApiModule {
     after.ifPresent(EnrollmentModule::checkCursor);
     Principal caller = request.principal();
     int limit = request.limit();
-    return context.tx().read(conn -> store.page(conn, after, limit)).map(rows -> {
-      JsonObject page = Cursors.page(rows, limit, EnrollmentTokenStore.EnrollmentToken::toJson,
-          EnrollmentTokenStore.EnrollmentToken::cursorKey);
-      if (caller.teamScoped()) {
-        JsonArray visible = new JsonArray();
-        rows.stream().limit(limit).filter(t -> caller.mayAccessTeam(t.team())).forEach(t -> visible.add(t.toJson()));
-        page.put("items", visible);
-      }
-      return Reply.ok(page);
-    });
+    return context.tx().read(conn -> store.page(conn, caller.teamFilter(), after, limit))
+        .map(rows -> Reply.ok(Cursors.page(rows, limit, EnrollmentTokenStore.EnrollmentToken::toJson,
+            EnrollmentTokenStore.EnrollmentToken::cursorKey)));
   }
 
   private Future<Reply> get(ApiRequest request) {
     UUID id = UUID.fromString(request.path("id"));
     Principal caller = request.principal();
-    return context.tx().read(conn -> store.find(conn, id)).map(found -> found
-        .filter(token -> caller.mayAccessTeam(token.team()))
-        .map(token -> Reply.ok(token.toJson()))
-        .orElseThrow(() -> ApiException.notFound("no enrollment token " + id)));
+    return context.tx().read(conn -> store.find(conn, id)).map(found -> Reply.ok(caller.visible(found,
+        EnrollmentTokenStore.EnrollmentToken::team, "no enrollment token " + id).toJson()));
   }
 
   private Future<Reply> revoke(ApiRequest request) {
@@ -84,13 +81,41 @@ public final class EnrollmentModule implements ApiModule {
     Principal caller = request.principal();
     return context.tx().audited(request.audit("enrollment-token.revoke", "enrollment-tokens/" + id),
         conn -> store.find(conn, id).compose(found -> {
-          if (found.isEmpty() || !caller.mayAccessTeam(found.get().team()) || found.get().revokedAt() != null) {
+          if (caller.visible(found, EnrollmentTokenStore.EnrollmentToken::team, "no live enrollment token " + id)
+              .revokedAt() != null) {
             return Future.failedFuture(ApiException.notFound("no live enrollment token " + id));
           }
           return store.revoke(conn, id).map(revoked -> revoked.orElseThrow(
               () -> ApiException.notFound("no live enrollment token " + id)));
         }), null)
         .map(token -> Reply.noContent());
+  }
+
+  /**
+   * A token bound to the name of an existing cluster re-enrolls that cluster, so it must not take the cluster from
+   * another team: a team-scoped caller may bind only names that are free or already in its teams, and a token's team
+   * label must be the cluster's team (enrollment checks the same again, since the cluster may change meanwhile).
+   */
+  private Future<Void> checkBinding(SqlConnection conn, Principal caller, String clusterName, String team) {
+    if (clusterName == null) {
+      return Future.succeededFuture();
+    }
+    return clusters.find(conn, clusterName).map(found -> {
+      if (found.isEmpty()) {
+        return null;
+      }
+      String current = found.get().labelMap().get(Principal.TEAM_LABEL);
+      if (!caller.mayAccessTeam(current)) {
+        throw ApiException.forbidden("cluster name " + clusterName + " is taken by a cluster outside the teams "
+            + caller.teams() + "; a team-scoped token may bind only free names or its teams' clusters");
+      }
+      if (team != null && !team.equals(current)) {
+        throw ApiException.conflict("cluster " + clusterName + " is " + (current == null ? "in no team"
+            : "in team " + current) + "; enrolling it cannot move it to team " + team
+            + " (change its team with PATCH /clusters/" + clusterName + ")");
+      }
+      return null;
+    });
   }
 
   private static void checkCursor(JsonArray key) {

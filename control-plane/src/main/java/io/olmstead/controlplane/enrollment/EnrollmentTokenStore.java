@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.enrollment;
 
+import io.olmstead.controlplane.auth.Principal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -23,10 +24,10 @@ public final class EnrollmentTokenStore {
   private static final String INSERT = """
       INSERT INTO enrollment_tokens (token_hash, labels, cluster_name, max_uses, expires_at, created_by)
       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6) RETURNING""" + " " + COLUMNS;
-  private static final String FIRST_PAGE = "SELECT " + COLUMNS
-      + " FROM enrollment_tokens ORDER BY created_at DESC, id DESC LIMIT $1";
-  private static final String PAGE = "SELECT " + COLUMNS
-      + " FROM enrollment_tokens WHERE (created_at, id) < ($1, $2) ORDER BY created_at DESC, id DESC LIMIT $3";
+  // $1: the caller's teams (null: every token); a scoped caller lists only tokens labelled with one of them
+  private static final String PAGE = "SELECT " + COLUMNS + " FROM enrollment_tokens"
+      + " WHERE ($1::text[] IS NULL OR labels ->> '" + Principal.TEAM_LABEL + "' = ANY($1))"
+      + " AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3)) ORDER BY created_at DESC, id DESC LIMIT $4";
   private static final String FIND = "SELECT " + COLUMNS + " FROM enrollment_tokens WHERE id = $1";
   private static final String REVOKE = "UPDATE enrollment_tokens SET revoked_at = now() WHERE id = $1"
       + " AND revoked_at IS NULL RETURNING " + COLUMNS;
@@ -49,7 +50,7 @@ public final class EnrollmentTokenStore {
     }
 
     public String team() {
-      return labels.getString(io.olmstead.controlplane.auth.Principal.TEAM_LABEL);
+      return labels.getString(Principal.TEAM_LABEL);
     }
   }
 
@@ -60,13 +61,15 @@ public final class EnrollmentTokenStore {
         .map(rows -> tokens(rows).get(0));
   }
 
-  /** Tokens after the cursor key {@code (createdAt, id)}, newest first, at most {@code limit + 1}. */
-  public Future<List<EnrollmentToken>> page(SqlClient client, Optional<JsonArray> after, int limit) {
-    Future<RowSet<Row>> rows = after.isEmpty()
-        ? client.preparedQuery(FIRST_PAGE).execute(Tuple.of(limit + 1))
-        : client.preparedQuery(PAGE).execute(Tuple.of(OffsetDateTime.parse(after.get().getString(0)),
-            UUID.fromString(after.get().getString(1)), limit + 1));
-    return rows.map(EnrollmentTokenStore::tokens);
+  /**
+   * Tokens after the cursor key {@code (createdAt, id)} labelled with one of {@code teams} (null: every token), newest
+   * first, at most {@code limit + 1}.
+   */
+  public Future<List<EnrollmentToken>> page(SqlClient client, String[] teams, Optional<JsonArray> after, int limit) {
+    return client.preparedQuery(PAGE).execute(Tuple.of(teams,
+            after.map(key -> OffsetDateTime.parse(key.getString(0))).orElse(null),
+            after.map(key -> UUID.fromString(key.getString(1))).orElse(null), limit + 1))
+        .map(EnrollmentTokenStore::tokens);
   }
 
   public Future<Optional<EnrollmentToken>> find(SqlClient client, UUID id) {

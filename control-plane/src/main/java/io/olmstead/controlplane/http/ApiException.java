@@ -12,13 +12,19 @@ public final class ApiException extends RuntimeException {
   private final String code;
   private final String title;
   private final JsonArray errors;
+  private final boolean teamDenied;
 
   public ApiException(int status, String code, String title, String detail, JsonArray errors) {
+    this(status, code, title, detail, errors, false);
+  }
+
+  private ApiException(int status, String code, String title, String detail, JsonArray errors, boolean teamDenied) {
     super(detail, null, false, false);
     this.status = status;
     this.code = code;
     this.title = title;
     this.errors = errors;
+    this.teamDenied = teamDenied;
   }
 
   public static ApiException badRequest(String detail) {
@@ -42,6 +48,14 @@ public final class ApiException extends RuntimeException {
     return new ApiException(404, "not-found", "Not Found", detail, null);
   }
 
+  /**
+   * 404 for an object of a team the caller is not in: the same answer as for a missing one, but audited as denied
+   * (the audit log is for unscoped admins only).
+   */
+  public static ApiException hiddenByTeam(String detail) {
+    return new ApiException(404, "not-found", "Not Found", detail, null, true);
+  }
+
   public static ApiException conflict(String detail) {
     return new ApiException(409, "conflict", "Conflict", detail, null);
   }
@@ -62,6 +76,11 @@ public final class ApiException extends RuntimeException {
   /** 422 with every problem listed ({@code field} is a JSON pointer into the body). */
   public static ApiException validationFailed(String detail, JsonArray errors) {
     return new ApiException(422, "validation-failed", "Unprocessable Content", detail, errors);
+  }
+
+  /** Whether a team scope, not a missing object, is behind this 404. */
+  public boolean teamDenied() {
+    return teamDenied;
   }
 
   public int status() {

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.catalog.CatalogStore;
 import io.olmstead.controlplane.catalog.ChannelGraphs;
 import io.olmstead.controlplane.catalog.UpgradePaths;
@@ -86,23 +87,24 @@ final class RolloutPlanning {
     }
   }
 
-  /** A preview's plan: reads only. */
-  Future<Plan> plan(SqlClient conn, Request request) {
-    return plan(conn, request, subscriptions.get(conn, request.subscription()));
+  /** A preview's plan: reads only. A subscription {@code caller} may not see is answered as missing (404). */
+  Future<Plan> plan(SqlClient conn, Request request, Principal caller) {
+    return plan(conn, request, subscriptions.get(conn, request.subscription()), caller);
   }
 
   /**
    * The plan a rollout is created from, with the subscription's row locked until the transaction ends, so a concurrent
    * version change or delete of it waits and then sees this rollout (409) instead of slipping past it.
    */
-  Future<Plan> planLocked(SqlConnection tx, Request request) {
-    return plan(tx, request, subscriptions.lock(tx, request.subscription()));
+  Future<Plan> planLocked(SqlConnection tx, Request request, Principal caller) {
+    return plan(tx, request, subscriptions.lock(tx, request.subscription()), caller);
   }
 
-  private Future<Plan> plan(SqlClient conn, Request request, Future<Optional<Subscription>> subscription) {
+  private Future<Plan> plan(SqlClient conn, Request request, Future<Optional<Subscription>> subscription,
+      Principal caller) {
     return subscription.compose(found -> {
-      Subscription sub = found.orElseThrow(() -> ApiException.notFound("subscription " + request.subscription()
-          + " does not exist"));
+      Subscription sub = caller.visible(found, s -> s.spec().team(), "subscription " + request.subscription()
+          + " does not exist");
       return graph(conn, sub).compose(graph -> conn.query(CLUSTERS).execute().compose(clusterRows -> conn
           .preparedQuery(STATUS).execute(Tuple.of(sub.name())).map(statusRows -> build(request, sub, graph,
               clusterRows, statusRows))));

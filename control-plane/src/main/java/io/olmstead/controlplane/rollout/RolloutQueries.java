@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.rollout.RolloutModel.Step;
@@ -21,15 +22,18 @@ final class RolloutQueries {
       + "WHERE id = $1";
   private static final String HISTORY = "SELECT at, kind, wave, cluster, message, actor FROM rollout_history "
       + "WHERE rollout_id = $1 AND cluster IS NULL ORDER BY id DESC LIMIT 100";
-  private static final String LIST = "SELECT id FROM rollouts WHERE ($1::text IS NULL OR subscription = $1) "
+  // $6: the caller's teams (null: every rollout)
+  private static final String LIST = "SELECT id, started_at FROM rollouts WHERE ($1::text IS NULL OR subscription = $1) "
       + "AND ($2::text IS NULL OR state = $2) AND ($3::text IS NULL OR started_at < $4 OR "
-      + "(started_at = $4 AND id < $3)) ORDER BY started_at DESC, id DESC LIMIT $5";
+      + "(started_at = $4 AND id < $3)) AND ($6::text[] IS NULL OR team = ANY($6)) "
+      + "ORDER BY started_at DESC, id DESC LIMIT $5";
 
   private final RolloutStore store = new RolloutStore();
 
-  Future<JsonObject> get(SqlClient conn, String id) {
+  /** The rollout's JSON, or null when there is none or {@code caller} may not see it. */
+  Future<JsonObject> get(SqlClient conn, String id, Principal caller) {
     return store.load(conn, id).compose(found -> {
-      if (found.isEmpty()) {
+      if (found.isEmpty() || !caller.mayAccessTeam(found.get().team())) {
         return Future.succeededFuture(null);
       }
       Rollout r = found.get().rollout();
@@ -81,11 +85,11 @@ final class RolloutQueries {
         .put("blocked", c.getOrDefault(Step.Blocked, 0)).put("rolledBack", c.getOrDefault(Step.RolledBack, 0));
   }
 
-  /** Ids, newest first, filtered; the cursor is (startedAt, id) of the last one returned. */
+  /** Ids of rollouts of {@code teams} (null: all), newest first; the cursor is (startedAt, id) of the last one. */
   Future<List<Row>> list(SqlClient conn, String subscription, String state, String afterId,
-      java.time.OffsetDateTime afterStarted, int limit) {
-    return conn.preparedQuery(LIST.replace("SELECT id", "SELECT id, started_at")).execute(Tuple.of(subscription,
-        state, afterId, afterStarted, limit)).map(rows -> {
+      java.time.OffsetDateTime afterStarted, int limit, String[] teams) {
+    return conn.preparedQuery(LIST).execute(Tuple.of(subscription, state, afterId, afterStarted, limit, teams))
+        .map(rows -> {
           List<Row> out = new ArrayList<>();
           rows.forEach(out::add);
           return out;

@@ -28,7 +28,7 @@ import java.util.TreeMap;
 /** SQL of the rollout tables: load a rollout whole, write back what a step or command changed (one transaction). */
 final class RolloutStore {
   private static final String ROLLOUT = "SELECT id, subscription, target_version, strategy, state, accepted_failures, "
-      + "promote_requested, message, version FROM rollouts WHERE id = $1";
+      + "promote_requested, message, version, team FROM rollouts WHERE id = $1";
   private static final String WAVES = "SELECT idx, name, state, opened_at, soaking_since, completed_at "
       + "FROM rollout_waves WHERE rollout_id = $1 ORDER BY idx";
   private static final String MEMBERS = "SELECT cluster, wave, step, previous_version, approved_version, approved_at, "
@@ -65,8 +65,8 @@ final class RolloutStore {
   private static final String HISTORY = "INSERT INTO rollout_history (rollout_id, kind, wave, cluster, message, actor) "
       + "VALUES ($1, $2, $3, $4, $5, $6)";
 
-  /** A loaded rollout with the row version it was read at. */
-  record Loaded(Rollout rollout, long version) {
+  /** A loaded rollout with the row version it was read at and the team of its subscription when it was created. */
+  record Loaded(Rollout rollout, long version, String team) {
   }
 
   Future<Optional<Loaded>> load(SqlClient client, String id) {
@@ -92,7 +92,7 @@ final class RolloutStore {
                 RolloutStrategy.fromJson(r.getJsonObject("strategy")), Phase.valueOf(r.getString("state")), waves,
                 members, r.getInteger("accepted_failures"), r.getBoolean("promote_requested"),
                 r.getString("message"));
-            return Optional.of(new Loaded(rollout, r.getLong("version")));
+            return Optional.of(new Loaded(rollout, r.getLong("version"), r.getString("team")));
           }));
     });
   }
@@ -113,11 +113,14 @@ final class RolloutStore {
     });
   }
 
-  /** Inserts a new rollout with its waves and members (Pending) and pins every member at its current version. */
-  Future<Void> insert(SqlConnection tx, Rollout r, List<String> fromVersions, Map<String, String> held,
+  /**
+   * Inserts a new rollout of a subscription of {@code team} with its waves and members (Pending) and pins every member
+   * at its current version.
+   */
+  Future<Void> insert(SqlConnection tx, Rollout r, String team, List<String> fromVersions, Map<String, String> held,
       String actor) {
     Tuple row = Tuple.of(r.id(), r.subscription(), r.targetVersion(), fromVersions.toArray(String[]::new),
-        r.strategy().toJson(), r.phase().name(), actor);
+        r.strategy().toJson(), r.phase().name(), actor, team);
     List<Tuple> waves = new ArrayList<>();
     for (Wave w : r.waves()) {
       waves.add(Tuple.of(r.id(), w.index(), w.name(), w.state().name()));
@@ -137,7 +140,7 @@ final class RolloutStore {
       created.add(new Transition("ClusterExcluded", null, cluster, "left out (Upgradeable=False); held at " + version));
     });
     Future<?> f = tx.preparedQuery("INSERT INTO rollouts (id, subscription, target_version, from_versions, strategy, "
-        + "state, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)").execute(row);
+        + "state, created_by, team) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)").execute(row);
     if (!waves.isEmpty()) {
       f = f.compose(v -> tx.preparedQuery("INSERT INTO rollout_waves (rollout_id, idx, name, state) "
           + "VALUES ($1, $2, $3, $4)").executeBatch(waves));
@@ -217,10 +220,8 @@ final class RolloutStore {
     for (Transition t : transitions) {
       rows.add(Tuple.of(id, t.kind(), t.wave(), t.cluster(), t.message(), actor));
     }
-    // the NOTIFY is delivered at commit, to every replica's event stream
-    return tx.preparedQuery(HISTORY).executeBatch(rows)
-        .compose(v -> tx.preparedQuery("SELECT pg_notify('olmstead_rollout_changes', $1)").execute(Tuple.of(id)))
-        .mapEmpty();
+    // the event stream hears of the change from the rollouts trigger of V8, at commit
+    return tx.preparedQuery(HISTORY).executeBatch(rows).mapEmpty();
   }
 
   /** Ids of the rollouts the engine must step. */

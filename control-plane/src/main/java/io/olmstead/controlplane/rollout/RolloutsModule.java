@@ -18,14 +18,16 @@ import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.UUID;
 
-/** {@code /rollouts} (create, preview, read, operator commands) and {@code /events} (Server-Sent Events). */
+/**
+ * {@code /rollouts} (create, preview, read, operator commands) and {@code /events} (Server-Sent Events). A rollout
+ * belongs to the team of its subscription when it was created; team-scoped callers see and command only their teams'
+ * rollouts and get only their teams' events.
+ */
 public final class RolloutsModule implements ApiModule {
   private final RolloutEvents events;
   private final RolloutStore store = new RolloutStore();
   private final RolloutQueries queries = new RolloutQueries();
   private final RolloutPlanning planning = new RolloutPlanning();
-  private final io.olmstead.controlplane.subscription.SubscriptionStore subscriptions =
-      new io.olmstead.controlplane.subscription.SubscriptionStore();
   private final RolloutMetrics metrics;
   private ApiContext context;
 
@@ -45,15 +47,16 @@ public final class RolloutsModule implements ApiModule {
     for (String command : new String[] {"pause", "resume", "abort", "rollback", "promote"}) {
       ApiModule.bind(builder, command + "Rollout", r -> command(r, command));
     }
-    ApiModule.route(builder, "streamEvents").addHandler(rc -> events.follow(rc.response()));
+    ApiModule.route(builder, "streamEvents").addHandler(rc -> events.follow(rc.response(),
+        ApiRequest.of(rc).principal()));
   }
 
   private Future<Reply> create(ApiRequest request) {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
     String id = "ro-" + UUID.randomUUID().toString().substring(0, 13);
-    return context.tx().audited(request.audit("rollout.create", "rollouts/" + id), conn -> planning.planLocked(conn, body)
-        .compose(plan -> {
-          requireTeam(request.principal(), plan.subscription().spec().team(), plan.subscription().name());
+    Principal caller = request.principal();
+    return context.tx().audited(request.audit("rollout.create", "rollouts/" + id), conn -> planning.planLocked(conn,
+            body, caller).compose(plan -> {
           if (!plan.unreachable().isEmpty()) {
             JsonArray errors = new JsonArray();
             plan.unreachable().forEach(c -> errors.add(new JsonObject().put("field", "targetVersion")
@@ -66,19 +69,16 @@ public final class RolloutsModule implements ApiModule {
           }
           RolloutModel.Rollout rollout = RolloutMachine.initial(id, body.subscription(), body.targetVersion(),
               body.strategy(), plan.waves(), plan.versions());
-          return store.insert(conn, rollout, plan.fromVersions(), plan.held(), request.principal().actor())
-              .map(rollout);
+          return store.insert(conn, rollout, plan.subscription().spec().team(), plan.fromVersions(), plan.held(),
+              caller.actor()).map(rollout);
         }), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion()))
-        .compose(r -> context.tx().read(conn -> queries.get(conn, r.id())))
+        .compose(r -> context.tx().read(conn -> queries.get(conn, r.id(), caller)))
         .map(json -> new Reply(201, json, Map.of("Location", "/api/v1/rollouts/" + id)));
   }
 
   private Future<Reply> preview(ApiRequest request) {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
-    return context.tx().read(conn -> planning.plan(conn, body)).map(plan -> {
-      requireTeam(request.principal(), plan.subscription().spec().team(), plan.subscription().name());
-      return plan;
-    }).map(plan -> Reply.ok(plan.toJson()
+    return context.tx().read(conn -> planning.plan(conn, body, request.principal())).map(plan -> Reply.ok(plan.toJson()
         .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())));
   }
 
@@ -89,13 +89,15 @@ public final class RolloutsModule implements ApiModule {
     String afterId = cursor == null ? null : cursor.getString(1);
     OffsetDateTime afterStarted = cursor == null ? null : OffsetDateTime.parse(cursor.getString(0));
     int limit = request.limit();
-    return context.tx().read(conn -> queries.list(conn, subscription, state, afterId, afterStarted, limit + 1)
+    Principal caller = request.principal();
+    return context.tx().read(conn -> queries.list(conn, subscription, state, afterId, afterStarted, limit + 1,
+            caller.teamFilter())
         .compose(rows -> {
           Future<JsonArray> items = Future.succeededFuture(new JsonArray());
           for (Row row : rows.subList(0, Math.min(limit, rows.size()))) {
             String id = row.getString("id");
             // the same shape as GET /rollouts/{id}: fromVersions, startedAt, updatedAt and history included
-            items = items.compose(arr -> queries.get(conn, id).map(json -> {
+            items = items.compose(arr -> queries.get(conn, id, caller).map(json -> {
               if (json != null) {
                 arr.add(json);
               }
@@ -116,7 +118,7 @@ public final class RolloutsModule implements ApiModule {
 
   private Future<Reply> get(ApiRequest request) {
     String id = request.path("id");
-    return context.tx().read(conn -> queries.get(conn, id)).map(json -> {
+    return context.tx().read(conn -> queries.get(conn, id, request.principal())).map(json -> {
       if (json == null) {
         throw ApiException.notFound("rollout " + id + " does not exist");
       }
@@ -127,9 +129,9 @@ public final class RolloutsModule implements ApiModule {
   private Future<Reply> clusters(ApiRequest request) {
     String id = request.path("id");
     String step = request.query("state").orElse(null);
+    Principal caller = request.principal();
     return context.tx().read(conn -> store.load(conn, id)).map(found -> Reply.ok(new JsonObject().put("items",
-        RolloutQueries.clusters(found.orElseThrow(() -> ApiException.notFound("rollout " + id + " does not exist"))
-            .rollout(), step))));
+        RolloutQueries.clusters(visible(found, id, caller).rollout(), step))));
   }
 
   private Future<Reply> command(ApiRequest request, String command) {
@@ -142,34 +144,30 @@ public final class RolloutsModule implements ApiModule {
           metrics.command(command);
           RolloutTransitions.log(a.before(), a.result());
         })
-        .compose(r -> context.tx().read(conn -> queries.get(conn, id))).map(Reply::ok);
+        .compose(r -> context.tx().read(conn -> queries.get(conn, id, caller))).map(Reply::ok);
   }
 
   /** Applies a command; when the engine wrote in between, reads again (each statement sees the latest commit). */
   private Future<Applied> apply(SqlConnection conn, String id, String command, Principal caller,
       int attempts) {
     return store.load(conn, id).compose(found -> {
-      RolloutStore.Loaded loaded = found.orElseThrow(() -> ApiException.notFound("rollout " + id
-          + " does not exist"));
-      return subscriptions.get(conn, loaded.rollout().subscription()).compose(sub -> {
-        requireTeam(caller, sub.map(x -> x.spec().team()).orElse(null), loaded.rollout().subscription());
-        StepResult result;
-        try {
-          result = RolloutMachine.command(loaded.rollout(), command, caller.actor());
-        } catch (IllegalStateException e) {
-          throw ApiException.conflict(e.getMessage());
-        }
-        return store.save(conn, loaded.rollout(), loaded.version(), result.rollout(), result.transitions(),
-            caller.actor()).compose(saved -> {
-              if (saved) {
-                return Future.succeededFuture(new Applied(loaded.rollout(), result));
-              }
-              if (attempts <= 1) {
-                return Future.failedFuture(ApiException.conflict("rollout " + id + " keeps changing; retry"));
-              }
-              return apply(conn, id, command, caller, attempts - 1);
-            });
-      });
+      RolloutStore.Loaded loaded = visible(found, id, caller);
+      StepResult result;
+      try {
+        result = RolloutMachine.command(loaded.rollout(), command, caller.actor());
+      } catch (IllegalStateException e) {
+        throw ApiException.conflict(e.getMessage());
+      }
+      return store.save(conn, loaded.rollout(), loaded.version(), result.rollout(), result.transitions(),
+          caller.actor()).compose(saved -> {
+            if (saved) {
+              return Future.succeededFuture(new Applied(loaded.rollout(), result));
+            }
+            if (attempts <= 1) {
+              return Future.failedFuture(ApiException.conflict("rollout " + id + " keeps changing; retry"));
+            }
+            return apply(conn, id, command, caller, attempts - 1);
+          });
     });
   }
 
@@ -177,11 +175,9 @@ public final class RolloutsModule implements ApiModule {
   private record Applied(RolloutModel.Rollout before, StepResult result) {
   }
 
-  /** Team-scoped tokens act only on rollouts of their teams' subscriptions. */
-  private static void requireTeam(Principal caller, String team, String subscription) {
-    if (caller.teamScoped() && (team == null || !caller.teams().contains(team))) {
-      throw ApiException.forbidden("subscription " + subscription + " does not belong to one of the teams "
-          + caller.teams());
-    }
+  /** The rollout when it exists and {@code caller} may see it (its subscription's team); 404 otherwise. */
+  private static RolloutStore.Loaded visible(java.util.Optional<RolloutStore.Loaded> found, String id,
+      Principal caller) {
+    return caller.visible(found, RolloutStore.Loaded::team, "rollout " + id + " does not exist");
   }
 }

@@ -63,7 +63,7 @@ public final class Tx {
         || api.status() == 412)) {
       return Future.succeededFuture();
     }
-    String outcome = api.status() == 403 ? AuditEntry.DENIED : AuditEntry.FAILURE;
+    String outcome = api.status() == 403 || api.teamDenied() ? AuditEntry.DENIED : AuditEntry.FAILURE;
     return audit.recordDenied(entry.withOutcome(outcome, entry.detail().copy().put("status", api.status())
         .put("code", api.code())));
   }

@@ -12,6 +12,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -79,17 +80,19 @@ public final class SubscriptionsModule implements ApiModule {
             throw ApiException.forbidden("subscription " + name + " belongs to another team");
           }
           ETags.check(ifMatch, existing.get().resourceVersion());
-          if (spec.version().equals(existing.get().spec().version())) {
+          boolean newVersion = !spec.version().equals(existing.get().spec().version());
+          boolean newTeam = !Objects.equals(spec.team(), existing.get().spec().team());
+          if (!newVersion && !newTeam) {
             return store.update(conn, spec, !spec.equals(existing.get().spec())).map(false);
           }
           // a new version policy while a rollout moves the fleet would fight it; once none runs, it replaces
-          // the versions rollouts approved
+          // the versions rollouts approved. A rollout belongs to the team it was started for, so the team waits too.
           return store.activeRollout(conn, name).compose(active -> {
             if (active.isPresent()) {
               throw ApiException.conflict("rollout " + active.get() + " is moving subscription " + name
-                  + "; abort it or wait for it to end before changing the version");
+                  + "; abort it or wait for it to end before changing the " + (newVersion ? "version" : "team"));
             }
-            return store.clearRolloutApprovals(conn, name);
+            return newVersion ? store.clearRolloutApprovals(conn, name) : Future.<Void>succeededFuture();
           }).compose(v -> store.update(conn, spec, true)).map(false);
         }).compose(created -> store.get(conn, name).map(s -> new Put(created, s.orElseThrow()))),
         put -> new JsonObject().put("catalog", spec.catalog()).put("package", spec.packageName())
@@ -107,9 +110,7 @@ public final class SubscriptionsModule implements ApiModule {
     Principal caller = request.principal();
     return context.tx().audited(request.audit("subscription.delete", "subscriptions/" + name),
         conn -> store.lock(conn, name).compose(existing -> {
-          if (existing.isEmpty() || !caller.mayAccessTeam(existing.get().spec().team())) {
-            throw notFound(name);
-          }
+          caller.visible(existing, s -> s.spec().team(), notFound(name));
           ETags.check(request.ifMatch(), existing.get().resourceVersion());
           return store.activeRollout(conn, name).compose(active -> {
             if (active.isPresent()) {
@@ -136,9 +137,9 @@ public final class SubscriptionsModule implements ApiModule {
     int limit = request.limit();
     return visible(request, name).compose(s -> context.tx().read(conn -> {
       Future<Long> clusters = placements.count(conn, s.spec());
-      Future<JsonObject> byVersion = clusters.compose(v -> status.byVersion(conn, name));
-      Future<JsonObject> byPhase = byVersion.compose(v -> status.byPhase(conn, name));
-      return byPhase.compose(v -> status.items(conn, name, after, limit + 1)).map(items -> {
+      Future<JsonObject> byVersion = clusters.compose(v -> status.byVersion(conn, s.spec()));
+      Future<JsonObject> byPhase = byVersion.compose(v -> status.byPhase(conn, s.spec()));
+      return byPhase.compose(v -> status.items(conn, s.spec(), after, limit + 1)).map(items -> {
         JsonObject page = Cursors.page(items, limit, StatusQueries.Item::toJson,
             i -> new JsonArray().add(i.cluster()));
         return Reply.ok(new JsonObject().put("clusters", clusters.result()).put("byVersion", byVersion.result())
@@ -150,12 +151,11 @@ public final class SubscriptionsModule implements ApiModule {
 
   private Future<Subscription> visible(ApiRequest request, String name) {
     Principal caller = request.principal();
-    return context.tx().read(conn -> store.get(conn, name)).map(found -> found
-        .filter(s -> caller.mayAccessTeam(s.spec().team()))
-        .orElseThrow(() -> notFound(name)));
+    return context.tx().read(conn -> store.get(conn, name))
+        .map(found -> caller.visible(found, s -> s.spec().team(), notFound(name)));
   }
 
-  private static ApiException notFound(String name) {
-    return ApiException.notFound("subscription " + name + " does not exist");
+  private static String notFound(String name) {
+    return "subscription " + name + " does not exist";
   }
 }

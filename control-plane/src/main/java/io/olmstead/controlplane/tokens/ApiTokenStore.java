@@ -18,10 +18,10 @@ public final class ApiTokenStore {
   private static final String COLUMNS = "id, name, role, teams, created_by, created_at";
   private static final String INSERT = "INSERT INTO api_tokens (name, role, teams, token_hash, created_by)"
       + " VALUES ($1, $2, $3, $4, $5) RETURNING " + COLUMNS;
+  // $1: the caller's teams (null: every token); a scoped caller lists only tokens whose teams are all its own
   private static final String PAGE = "SELECT " + COLUMNS + " FROM api_tokens WHERE revoked_at IS NULL"
-      + " AND (name, id) > ($1, $2) ORDER BY name, id LIMIT $3";
-  private static final String FIRST_PAGE = "SELECT " + COLUMNS + " FROM api_tokens WHERE revoked_at IS NULL"
-      + " ORDER BY name, id LIMIT $1";
+      + " AND ($1::text[] IS NULL OR (cardinality(teams) > 0 AND teams <@ $1))"
+      + " AND ($2::text IS NULL OR (name, id) > ($2, $3)) ORDER BY name, id LIMIT $4";
   private static final String FIND_LIVE = "SELECT " + COLUMNS + " FROM api_tokens WHERE id = $1"
       + " AND revoked_at IS NULL FOR UPDATE";
   private static final String REVOKE = "UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL";
@@ -47,17 +47,17 @@ public final class ApiTokenStore {
         .map(rows -> token(rows.iterator().next()));
   }
 
-  /** Live tokens after the cursor key {@code (name, id)}, at most {@code limit + 1} to tell whether more follow. */
-  public Future<List<StoredToken>> page(SqlClient client, Optional<JsonArray> after, int limit) {
-    Future<io.vertx.sqlclient.RowSet<Row>> rows = after.isEmpty()
-        ? client.preparedQuery(FIRST_PAGE).execute(Tuple.of(limit + 1))
-        : client.preparedQuery(PAGE).execute(Tuple.of(after.get().getString(0),
-            UUID.fromString(after.get().getString(1)), limit + 1));
-    return rows.map(set -> {
-      List<StoredToken> tokens = new ArrayList<>();
-      set.forEach(row -> tokens.add(token(row)));
-      return tokens;
-    });
+  /**
+   * Live tokens after the cursor key {@code (name, id)} whose teams are all within {@code teams} (null: every token),
+   * at most {@code limit + 1} to tell whether more follow.
+   */
+  public Future<List<StoredToken>> page(SqlClient client, String[] teams, Optional<JsonArray> after, int limit) {
+    return client.preparedQuery(PAGE).execute(Tuple.of(teams, after.map(key -> key.getString(0)).orElse(null),
+        after.map(key -> UUID.fromString(key.getString(1))).orElse(null), limit + 1)).map(set -> {
+          List<StoredToken> tokens = new ArrayList<>();
+          set.forEach(row -> tokens.add(token(row)));
+          return tokens;
+        });
   }
 
   /** The live token, locked for the rest of the transaction. */

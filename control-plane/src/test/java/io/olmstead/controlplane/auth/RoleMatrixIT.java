@@ -96,18 +96,19 @@ class RoleMatrixIT {
     assertThat(list.items().stream().map(item -> ((JsonObject) item).getString("name")).toList())
         .containsExactly("team-a-1");
     assertThat(api.get("/api/v1/clusters/team-a-1", viewer).status()).isEqualTo(200);
-    assertThat(api.get("/api/v1/clusters/team-b-1", viewer).status()).isEqualTo(403);
-    assertThat(api.get("/api/v1/clusters/no-team-1", viewer).status()).isEqualTo(403);
+    // other teams' clusters are answered as if they did not exist
+    assertThat(api.get("/api/v1/clusters/team-b-1", viewer).status()).isEqualTo(404);
+    assertThat(api.get("/api/v1/clusters/no-team-1", viewer).status()).isEqualTo(404);
   }
 
   @Test
   void aTeamScopedAdminChangesOnlyItsTeamsClustersAndCannotGiveThemAway() {
     String admin = api.createToken(ADMIN, "team-a-admin", "admin", List.of("team-a"));
-    assertThat(patch("team-b-1", admin, "{\"labels\":{\"env\":\"dev\"}}").status()).isEqualTo(403);
+    assertThat(patch("team-b-1", admin, "{\"labels\":{\"env\":\"dev\"}}").status()).isEqualTo(404);
     assertThat(patch("team-a-1", admin, "{\"labels\":{\"olmstead.io/team\":\"team-b\"}}").status()).isEqualTo(403);
     assertThat(patch("team-a-1", admin, "{\"labels\":{\"olmstead.io/team\":null}}").status()).isEqualTo(403);
     assertThat(patch("team-a-1", admin, "{\"labels\":{\"env\":\"staging\"}}").status()).isEqualTo(200);
-    assertThat(api.delete("/api/v1/clusters/team-b-1", admin).status()).isEqualTo(403);
+    assertThat(api.delete("/api/v1/clusters/team-b-1", admin).status()).isEqualTo(404);
     assertThat(api.get("/api/v1/clusters/team-b-1", ADMIN).status()).isEqualTo(200);
     assertThat(api.get("/api/v1/audit", admin).status()).isEqualTo(403);
     // catalogs are shared by every team: readable, not changeable, by a team-scoped admin
@@ -128,6 +129,22 @@ class RoleMatrixIT {
     assertThat(audit.items().stream().map(JsonObject.class::cast)
         .filter(e -> e.getString("outcome").equals("denied") && e.getString("actor").equals("token:matrix-viewer")
             && e.getString("requestId").equals(refused.header("X-Request-Id")))).hasSize(1);
+  }
+
+  @Test
+  void aChangeToAnotherTeamsClusterIsAnsweredLikeAMissingOneButAuditedAsDenied() {
+    String admin = api.createToken(ADMIN, "team-a-auditee", "admin", List.of("team-a"));
+    Response foreign = patch("team-b-1", admin, "{\"labels\":{\"env\":\"dev\"}}");
+    Response missing = patch("ghost-1", admin, "{\"labels\":{\"env\":\"dev\"}}");
+    assertThat(foreign.status()).isEqualTo(404);
+    assertThat(foreign.json().getString("detail").replace("team-b-1", "ghost-1"))
+        .isEqualTo(missing.json().getString("detail"));
+    List<JsonObject> audit = api.get("/api/v1/audit?limit=100", ADMIN).items().stream().map(JsonObject.class::cast)
+        .toList();
+    assertThat(audit).filteredOn(e -> e.getString("requestId").equals(foreign.header("X-Request-Id")))
+        .extracting(e -> e.getString("outcome")).containsExactly("denied");
+    assertThat(audit).filteredOn(e -> e.getString("requestId").equals(missing.header("X-Request-Id")))
+        .extracting(e -> e.getString("outcome")).containsExactly("failure");
   }
 
   private static Response patch(String cluster, String token, String body) {

@@ -210,11 +210,12 @@ class ClusterApprovalsIT {
   void aTeamScopedOperatorApprovesOnlyItsTeamsSubscriptionsOnItsTeamsClusters() {
     String payments = api.createToken(ADMIN, "payments-operator", "operator", List.of("payments"));
     ok(approve("pay-1", payments, approval("pay-etcd", "etcd.v0.9.4")), 201);
-    assertThat(approve("quiet-1", payments, approval("etcd", "etcd.v0.9.4")).status()).isEqualTo(403);
+    // a cluster outside the team is answered as if it did not exist
+    assertThat(approve("quiet-1", payments, approval("etcd", "etcd.v0.9.4")).status()).isEqualTo(404);
     // a fleet-wide subscription places on pay-1, but the team's token does not see it
     assertThat(approve("pay-1", payments, approval("etcd", "etcd.v0.9.4")).status()).isEqualTo(422);
     assertThat(ok(api.get("/api/v1/clusters/pay-1/approvals", payments), 200).items()).hasSize(1);
-    assertThat(api.get("/api/v1/clusters/quiet-1/approvals", payments).status()).isEqualTo(403);
+    assertThat(api.get("/api/v1/clusters/quiet-1/approvals", payments).status()).isEqualTo(404);
   }
 
   /** Records what the channel delivers. */

@@ -13,15 +13,15 @@ import java.util.List;
 import java.util.Map;
 
 /** Test data for rollout ITs, written with plain JDBC: a catalog with an upgrade edge, subscriptions, tokens. */
-final class RolloutFixtures {
+public final class RolloutFixtures {
   private final DatabaseSettings db;
 
-  RolloutFixtures(DatabaseSettings db) {
+  public RolloutFixtures(DatabaseSettings db) {
     this.db = db;
   }
 
   /** Catalog {@code demo}: package etcd, channel alpha, 0.9.2 then 0.9.4 (replaces 0.9.2). */
-  void catalog() {
+  public void catalog() {
     String digest = "sha256:" + "7".repeat(64);
     update("INSERT INTO catalogs (name) VALUES ('demo')");
     update("INSERT INTO catalog_contents (digest, media_type, size_bytes, content) VALUES (?, "

@@ -1,0 +1,217 @@
+package io.olmstead.controlplane.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.olmstead.controlplane.http.ApiClient.Response;
+import io.olmstead.controlplane.http.ApiContract;
+import io.olmstead.controlplane.http.OperationPolicy;
+import io.olmstead.controlplane.testsupport.TestControlPlane;
+import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Team isolation over every read of the spec and the event stream: alpha's viewer, operator and admin never see a name
+ * or id of beta's or of no team's (lists leave them out, pages are full and their cursors hold only alpha's keys, a
+ * direct read is the same 404 as for a name that does not exist, no foreign event arrives). The operations come from
+ * {@code openapi.yaml}, so a new read operation without a case here fails {@link #everyReadOperationOfTheSpecHasACase}.
+ */
+class TeamIsolationMatrixIT {
+  private static final AtomicInteger ROUND = new AtomicInteger();
+  private static TestControlPlane cp;
+  private static TeamWorld world;
+  private static final Map<String, Case> CASES = new TreeMap<>();
+
+  /** The checks of one read operation for one of alpha's tokens. */
+  interface Case {
+    void check(TeamReads reads) throws Exception;
+  }
+
+  @BeforeAll
+  static void start() {
+    cp = TestControlPlane.start(TeamIsolationMatrixIT.class);
+    world = TeamWorld.build(cp);
+  }
+
+  @AfterAll
+  static void stop() {
+    cp.close();
+  }
+
+  /** TeamReads: GETs, and the operations a viewer may call (they change nothing, like the rollout preview). */
+  static Stream<String> readOperations() {
+    return ApiContract.load().policies().values().stream().filter(OperationPolicy::apiTokenAuth)
+        .filter(p -> !p.mutation() || p.role().orElseThrow() == Role.VIEWER).map(OperationPolicy::operationId)
+        .sorted();
+  }
+
+  static Stream<Arguments> readsByRole() {
+    return readOperations().flatMap(op -> Stream.of(Role.values()).map(role -> Arguments.of(op, role)));
+  }
+
+  @Test
+  void everyReadOperationOfTheSpecHasACase() {
+    assertThat(CASES.keySet()).isEqualTo(readOperations().collect(Collectors.toSet()));
+  }
+
+  @ParameterizedTest(name = "{0} as alpha {1}")
+  @MethodSource("readsByRole")
+  void alphaSeesNothingOfAnotherTeamOrOfNoTeam(String operationId, Role role) throws Exception {
+    Case check = CASES.get(operationId);
+    assertThat(check).as("an isolation case for " + operationId).isNotNull();
+    TeamReads reads = new TeamReads(world, world.alpha.get(role));
+    if (!role.includes(ApiContract.load().policy(operationId).orElseThrow().role().orElseThrow())) {
+      return; // RoleMatrixIT: refused with 403 before any team comes into it
+    }
+    check.check(reads);
+  }
+
+  /**
+   * A rollout stays with the team it was started for: its subscription cannot change team while it runs, and after it
+   * ended the new team does not inherit it (its members are the old team's clusters).
+   */
+  @Test
+  void aRolloutStaysWithTheTeamItWasStartedFor() {
+    String gamma = world.enrollmentToken(TeamWorld.ADMIN, "gamma").getString("token");
+    TeamWorld.expect(world.enroll(gamma, "gamma-1"), 201);
+    JsonObject spec = new JsonObject().put("catalog", "demo").put("package", "etcd").put("channel", "alpha")
+        .put("namespace", "etcd").put("placement", new JsonObject().put("selector", "env=prod"))
+        .put("version", new JsonObject().put("pin", "0.9.2")).put("approval", "Automatic").put("team", "gamma");
+    TeamWorld.expect(world.api.json("PUT", "/api/v1/subscriptions/gamma-sub", TeamWorld.ADMIN, spec), 201);
+    String rollout = TeamWorld.expect(world.api.json("POST", "/api/v1/rollouts", TeamWorld.ADMIN, new JsonObject()
+        .put("subscription", "gamma-sub").put("targetVersion", "0.9.4")), 201).json().getString("id");
+
+    Response moved = world.api.json("PUT", "/api/v1/subscriptions/gamma-sub", TeamWorld.ADMIN,
+        spec.copy().put("team", "delta"));
+    assertThat(moved.status()).as(moved.body()).isEqualTo(409);
+    TeamWorld.expect(world.api.send("POST", "/api/v1/rollouts/" + rollout + "/abort", TeamWorld.ADMIN, null, null,
+        Map.of()), 200);
+    TeamWorld.expect(world.api.json("PUT", "/api/v1/subscriptions/gamma-sub", TeamWorld.ADMIN,
+        spec.copy().put("team", "delta")), 200);
+    String deltaViewer = world.api.createToken(TeamWorld.ADMIN, "delta-viewer", "viewer", List.of("delta"));
+    String gammaViewer = world.api.createToken(TeamWorld.ADMIN, "gamma-viewer", "viewer", List.of("gamma"));
+    assertThat(world.api.get("/api/v1/rollouts/" + rollout, deltaViewer).status()).isEqualTo(404);
+    assertThat(world.api.get("/api/v1/rollouts/" + rollout, gammaViewer).status()).isEqualTo(200);
+  }
+
+  static {
+    CASES.put("listCatalogs", r -> r.visible("/catalogs"));
+    CASES.put("getCatalog", r -> r.visible("/catalogs/demo"));
+    CASES.put("listCatalogRevisions", r -> r.visible("/catalogs/demo/revisions"));
+    CASES.put("listCatalogPackages", r -> r.visible("/catalogs/demo/packages"));
+    CASES.put("getCatalogPackage", r -> r.visible("/catalogs/demo/packages/etcd"));
+    CASES.put("getUpgradePath", r -> r.visible("/catalogs/demo/packages/etcd/channels/alpha/upgrade-path"
+        + "?from=etcdoperator.v0.9.2"));
+    CASES.put("whoAmI", r -> assertThat(r.visible("/whoami").json().getJsonArray("teams").getList())
+        .containsExactly("alpha"));
+    CASES.put("listClusters", r -> {
+      assertThat(r.names(r.walk("/clusters"), "name")).containsExactly("alpha-1", "alpha-2");
+      assertThat(r.names(r.visible("/clusters?selector=env%3Dprod&status=pending").items(), "name"))
+          .containsExactly("alpha-1", "alpha-2");
+    });
+    CASES.put("getCluster", r -> {
+      r.visible("/clusters/alpha-1");
+      r.hidden("/clusters/beta-1", "beta-1", "ghost-1");
+      r.hidden("/clusters/nobody-1", "nobody-1", "ghost-1");
+    });
+    CASES.put("listClusterApprovals", r -> {
+      assertThat(r.names(r.walk("/clusters/alpha-1/approvals"), "subscription")).containsExactly("alpha-sub");
+      r.hidden("/clusters/beta-1/approvals", "beta-1", "ghost-1");
+    });
+    CASES.put("listEnrollmentTokens", r -> assertThat(r.walk("/enrollment-tokens")).isNotEmpty()
+        .allSatisfy(t -> assertThat(t.getJsonObject("labels").getString(Principal.TEAM_LABEL)).isEqualTo("alpha")));
+    CASES.put("getEnrollmentToken", r -> {
+      r.visible("/enrollment-tokens/" + world.alphaEnrollment);
+      r.hidden("/enrollment-tokens/" + world.betaEnrollment, world.betaEnrollment, UUID.randomUUID().toString());
+    });
+    CASES.put("listTokens", r -> assertThat(r.names(r.walk("/tokens"), "name"))
+        .containsExactlyElementsOf(world.alphaTokenNames.stream().sorted().toList()));
+    CASES.put("listAudit", r -> assertThat(r.status("/audit")).as("the audit log spans every team").isEqualTo(403));
+    CASES.put("listSubscriptions", r -> assertThat(r.names(r.walk("/subscriptions"), "name"))
+        .containsExactly("alpha-sub"));
+    CASES.put("getSubscription", r -> {
+      r.visible("/subscriptions/alpha-sub");
+      r.hidden("/subscriptions/beta-sub", "beta-sub", "ghost-sub");
+      r.hidden("/subscriptions/nobody-sub", "nobody-sub", "ghost-sub");
+    });
+    CASES.put("getSubscriptionPlacement", r -> {
+      assertThat(r.names(r.walk("/subscriptions/alpha-sub/placement"), "name")).containsExactly("alpha-1", "alpha-2");
+      r.hidden("/subscriptions/beta-sub/placement", "beta-sub", "ghost-sub");
+    });
+    CASES.put("getSubscriptionStatus", r -> {
+      JsonObject status = r.visible("/subscriptions/alpha-sub/status").json();
+      assertThat(r.names(status.getJsonArray("items"), "cluster")).containsExactly("alpha-1");
+      assertThat(status.getJsonObject("byPhase").getMap()).isEqualTo(Map.of("Succeeded", 1));
+      r.hidden("/subscriptions/nobody-sub/status", "nobody-sub", "ghost-sub");
+    });
+    CASES.put("listRollouts", r -> {
+      assertThat(r.names(r.walk("/rollouts"), "id")).containsExactly(world.alphaRollout);
+      assertThat(r.visible("/rollouts?subscription=beta-sub").items()).isEmpty();
+    });
+    CASES.put("getRollout", r -> {
+      r.visible("/rollouts/" + world.alphaRollout);
+      r.hidden("/rollouts/" + world.betaRollout, world.betaRollout, "ro-0000000-0000");
+      r.hidden("/rollouts/" + world.nobodyRollout, world.nobodyRollout, "ro-0000000-0000");
+    });
+    CASES.put("listRolloutClusters", r -> {
+      assertThat(r.names(r.visible("/rollouts/" + world.alphaRollout + "/clusters").items(), "name"))
+          .isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("alpha-"));
+      r.hidden("/rollouts/" + world.nobodyRollout + "/clusters", world.nobodyRollout, "ro-0000000-0000");
+    });
+    CASES.put("previewRollout", r -> {
+      assertThat(r.preview("alpha-sub").status()).isEqualTo(200);
+      r.noForeign(r.preview("alpha-sub"));
+      r.hiddenPreview("beta-sub");
+      r.hiddenPreview("nobody-sub");
+    });
+    CASES.put("streamEvents", TeamIsolationMatrixIT::events);
+  }
+
+  /**
+   * beta's and no team's clusters, subscriptions, rollouts and approvals change (through the API and through the rows
+   * the triggers watch), then alpha's cluster: alpha's stream gets alpha's event and none of theirs, while an unscoped
+   * admin's stream gets them all (so the changes did make events).
+   */
+  private static void events(TeamReads r) throws Exception {
+    int round = ROUND.incrementAndGet();
+    try (EventRecorder mine = new EventRecorder(cp.baseUrl(), r.token);
+         EventRecorder all = new EventRecorder(cp.baseUrl(), TeamWorld.ADMIN)) {
+      r.patchLabel(TeamWorld.ADMIN, "beta-1", round);
+      r.patchLabel(TeamWorld.ADMIN, "nobody-1", round);
+      String enrolled = "beta-r" + round;
+      TeamWorld.expect(world.enroll(world.betaEnrollmentSecret, enrolled), 201);
+      TeamWorld.expect(world.api.delete("/api/v1/clusters/" + enrolled, TeamWorld.ADMIN), 204);
+      sql("UPDATE subscriptions SET resource_version = resource_version + 1 WHERE name IN ('beta-sub', 'nobody-sub')");
+      sql("UPDATE rollouts SET updated_at = now() WHERE id IN ('" + world.betaRollout + "', '" + world.nobodyRollout
+          + "')");
+      sql("INSERT INTO rollout_approvals (subscription, cluster, version, rollout_id) VALUES ('beta-other', "
+          + "'beta-2', '0.9." + round + "', '" + world.betaRollout + "') ON CONFLICT (subscription, cluster) DO "
+          + "UPDATE SET version = EXCLUDED.version");
+      r.patchLabel(TeamWorld.ADMIN, "alpha-2", round);
+
+      List<JsonObject> seen = mine.until("cluster", "alpha-2");
+      seen.forEach(e -> r.noForeign(e.encode()));
+      Set<String> everything = all.until("cluster", "alpha-2").stream().map(e -> e.getString("id"))
+          .collect(Collectors.toSet());
+      assertThat(everything).contains("beta-1", "nobody-1", enrolled, "beta-sub", "nobody-sub", world.betaRollout,
+          world.nobodyRollout, "beta-2");
+    }
+  }
+
+  private static void sql(String statement) {
+    TestDatabase.execute(cp.database(), statement);
+  }
+}
