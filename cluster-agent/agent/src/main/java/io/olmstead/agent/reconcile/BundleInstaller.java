@@ -37,17 +37,25 @@ final class BundleInstaller {
   private final ResourceOperator resources;
   private final InstallPlanner planner = new InstallPlanner();
   private final Cleanup cleanup;
+  private final RestoreBackoff backoff = new RestoreBackoff();
 
   BundleInstaller(ResourceOperator resources, Cleanup cleanup) {
     this.resources = resources;
     this.cleanup = cleanup;
   }
 
-  /** One step for {@code target}; {@code progress} receives intermediate phases (InstallReady) as they happen. */
-  DriveResult drive(InstallTarget target, Consumer<CsvStatus> progress) throws ResourceException {
+  /**
+   * One step for {@code target}; {@code progress} receives intermediate phases (InstallReady) as they happen.
+   * {@code others} are the cluster's other live subscriptions by label value: objects they own are never written.
+   */
+  DriveResult drive(InstallTarget target, Map<String, String> others, Consumer<CsvStatus> progress)
+      throws ResourceException {
     DesiredSubscription sub = target.subscription();
     String ns = sub.namespace();
     CsvPhase before = target.previous() == null ? CsvPhase.NONE : target.previous().phase();
+    // every write once the bundle was applied restores drift (InstallReady: a restore already sent it back there)
+    boolean restoring = wasApplied(before) || before == CsvPhase.INSTALL_READY;
+    WriteRules rules = new WriteRules(sub.name(), others, restoring ? backoff : null);
     InstallPlanResult plan = planner.plan(target.bundle(), ns, sub.effectiveTargets(),
         SubscriptionConfig.fromJson(sub.config()));
     if (!plan.succeeded()) {
@@ -61,9 +69,18 @@ final class BundleInstaller {
       return new DriveResult(CsvPhaseRules.next(CsvObservation.in(before).withApiRejection(unsafe.get())), List.of(), false);
     }
     List<ResourceKinds.Kind> extraKinds = extraKinds(objects);
-    JsonNode oc = applyOperatorCondition(target, objects, extraKinds, before == CsvPhase.NONE ? CsvPhase.PENDING : before);
+    JsonNode oc;
+    try {
+      oc = applyOperatorCondition(target, objects, extraKinds, before == CsvPhase.NONE ? CsvPhase.PENDING : before,
+          rules);
+    } catch (ResourceException e) {
+      if (rules.conflict() == null) {
+        throw e;
+      }
+      return DriveResult.conflict(rules.conflict());
+    }
     List<ApplyOutcome> changed = new ArrayList<>();
-    String rejection = applyAll(crds, changed, true);
+    String rejection = applyAll(crds, changed, true, rules);
     if (rejection == null) {
       List<String> waiting = notEstablished(crds);
       if (!waiting.isEmpty()) {
@@ -76,7 +93,10 @@ final class BundleInstaller {
       if (before == CsvPhase.NONE || before == CsvPhase.PENDING) {
         progress.accept(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withObjectsMissing()));
       }
-      rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed, false);
+      rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed, false, rules);
+    }
+    if (rules.conflict() != null) {
+      return DriveResult.conflict(rules.conflict());
     }
     boolean drifted = before == CsvPhase.SUCCEEDED && changed.stream().anyMatch(ApplyOutcome::changed);
     CsvObservation observation = CsvObservation.in(phaseForRules(before));
@@ -90,7 +110,7 @@ final class BundleInstaller {
     CsvStatus status = CsvPhaseRules.next(observation);
     // Also drift when a pass that ran while an object was being deleted already moved the bundle on (the object
     // missing looked like an unhealthy component): what this pass writes back is still restored drift.
-    boolean restored = wasApplied(before) && changed.stream().anyMatch(ApplyOutcome::changed);
+    boolean restored = wasApplied(before) && !writes(changed).isEmpty();
     return finish(target, oc, extraKinds, objects, status, restored ? writes(changed) : List.of());
   }
 
@@ -99,8 +119,9 @@ final class BundleInstaller {
     return before == CsvPhase.SUCCEEDED || before == CsvPhase.INSTALLING || before == CsvPhase.FAILED;
   }
 
+  /** Restores written, and ones held back by the backoff (reported too). */
   private static List<ApplyOutcome> writes(List<ApplyOutcome> outcomes) {
-    return outcomes.stream().filter(ApplyOutcome::changed).toList();
+    return outcomes.stream().filter(o -> o.changed() || o.result() == ApplyOutcome.Result.DEFERRED).toList();
   }
 
   /**
@@ -136,9 +157,9 @@ final class BundleInstaller {
   }
 
   private JsonNode applyOperatorCondition(InstallTarget target, List<JsonNode> objects, List<ResourceKinds.Kind> kinds,
-                                          CsvPhase phase) throws ResourceException {
+                                          CsvPhase phase, WriteRules rules) throws ResourceException {
     ObjectNode desired = operatorCondition(target, objects, kinds, phase);
-    resources.apply(desired);
+    resources.apply(desired, rules.ownership());
     return resources.get(OperatorConditions.API_VERSION, OperatorConditions.KIND, target.subscription().namespace(),
         target.bundle().name()).orElse(desired);
   }
@@ -173,11 +194,13 @@ final class BundleInstaller {
     return oc;
   }
 
-  private String applyAll(List<JsonNode> objects, List<ApplyOutcome> changed, boolean crds) throws ResourceException {
+  private String applyAll(List<JsonNode> objects, List<ApplyOutcome> changed, boolean crds, WriteRules rules)
+      throws ResourceException {
     for (JsonNode object : objects) {
       try {
         // CRDs are re-checked on the exact version being replaced: the up-front check may have read an older one.
-        changed.add(crds ? resources.apply(object, existing -> crdProblem(existing, object)) : resources.apply(object));
+        changed.add(resources.apply(object, crds ? existing -> crdProblem(existing, object) : rules.ownership(),
+            rules.gate()));
       } catch (ResourceException e) {
         if (!e.rejected()) {
           throw e; // unreachable or overloaded: retry the whole pass later
