@@ -125,9 +125,12 @@ public final class RolloutsModule implements ApiModule {
   private Future<Reply> clusters(ApiRequest request) {
     String id = request.path("id");
     String step = request.query("state").orElse(null);
-    return context.tx().read(conn -> store.load(conn, id)).map(found -> Reply.ok(new JsonObject().put("items",
-        RolloutQueries.clusters(found.orElseThrow(() -> ApiException.notFound("rollout " + id + " does not exist"))
-            .rollout(), step))));
+    return context.tx().read(conn -> store.load(conn, id).compose(found -> {
+      RolloutModel.Rollout r = found.orElseThrow(() -> ApiException.notFound("rollout " + id + " does not exist"))
+          .rollout();
+      return RolloutQueries.agentReports(conn, r.subscription()).map(reports -> RolloutQueries.clusters(r, step,
+          reports));
+    })).map(items -> Reply.ok(new JsonObject().put("items", items)));
   }
 
   private Future<Reply> command(ApiRequest request, String command) {
