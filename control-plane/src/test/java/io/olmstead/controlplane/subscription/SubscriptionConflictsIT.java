@@ -92,6 +92,21 @@ class SubscriptionConflictsIT {
   }
 
   @Test
+  void aTeamScopedCallerIsNotToldTheNameOfASubscriptionItCannotSee() {
+    assertThat(api.putJson("/subscriptions/admins-etcd", sub("hidden", selector("")), Map.of()).statusCode())
+        .isEqualTo(201);
+    HttpResponse<String> token = api.send("POST", "/tokens", new JsonObject().put("name", "blue-op")
+        .put("role", "operator").put("teams", new JsonArray().add("blue")).encode().getBytes(StandardCharsets.UTF_8),
+        "application/json", Map.of());
+    assertThat(token.statusCode()).as(token.body()).isEqualTo(201);
+    ApiClient blue = new ApiClient(cp.baseUrl(), json(token).getString("token"));
+    HttpResponse<String> refused = blue.putJson("/subscriptions/blue-etcd", sub("hidden", selector(""))
+        .put("team", "blue"), Map.of());
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+    assertThat(json(refused).getString("detail")).doesNotContain("admins-etcd").contains("another team");
+  }
+
+  @Test
   void twoConcurrentOverlappingCreatesLeaveExactlyOne() {
     List<CompletableFuture<Integer>> puts = List.of("race-a", "race-b", "race-c").stream()
         .map(n -> CompletableFuture.supplyAsync(() -> api.putJson("/subscriptions/" + n, sub("race", selector("")),

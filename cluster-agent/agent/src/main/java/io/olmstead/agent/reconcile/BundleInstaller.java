@@ -13,8 +13,6 @@ import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.installplan.InstallPlanResult;
 import io.olmstead.olmcore.installplan.InstallPlanner;
 import io.olmstead.olmcore.installplan.SubscriptionConfig;
-import io.olmstead.olmcore.lifecycle.CrdUpgradeCheck;
-import io.olmstead.olmcore.lifecycle.CrdUpgradeResult;
 import io.olmstead.olmcore.lifecycle.CsvObservation;
 import io.olmstead.olmcore.lifecycle.CsvPhase;
 import io.olmstead.olmcore.lifecycle.CsvPhaseRules;
@@ -38,10 +36,12 @@ final class BundleInstaller {
   private final InstallPlanner planner = new InstallPlanner();
   private final Cleanup cleanup;
   private final RestoreBackoff backoff = new RestoreBackoff();
+  private final CrdSafety crdSafety;
 
   BundleInstaller(ResourceOperator resources, Cleanup cleanup) {
     this.resources = resources;
     this.cleanup = cleanup;
+    this.crdSafety = new CrdSafety(resources);
   }
 
   /**
@@ -63,7 +63,7 @@ final class BundleInstaller {
     }
     List<JsonNode> objects = stamp(plan.objects(), sub, target.bundle().name());
     List<JsonNode> crds = objects.stream().filter(BundleInstaller::isCrd).toList();
-    Optional<String> unsafe = crdUpgradeProblem(crds);
+    Optional<String> unsafe = crdSafety.upgradeProblem(crds);
     if (unsafe.isPresent()) {
       // Refused before anything is written: the installed bundle keeps running untouched.
       return new DriveResult(CsvPhaseRules.next(CsvObservation.in(before).withApiRejection(unsafe.get())), List.of(), false);
@@ -82,7 +82,7 @@ final class BundleInstaller {
     List<ApplyOutcome> changed = new ArrayList<>();
     String rejection = applyAll(crds, changed, true, rules);
     if (rejection == null) {
-      List<String> waiting = notEstablished(crds);
+      List<String> waiting = crdSafety.notEstablished(crds);
       if (!waiting.isEmpty()) {
         CsvStatus pending = CsvPhaseRules.next(CsvObservation.in(phaseForRules(before))
             .withUnmetRequirements("CustomResourceDefinitions not yet established: " + String.join(", ", waiting)));
@@ -134,7 +134,7 @@ final class BundleInstaller {
     if (!plan.succeeded()) {
       return Optional.empty();
     }
-    return crdUpgradeProblem(stamp(plan.objects(), sub, bundle.name()).stream().filter(BundleInstaller::isCrd).toList());
+    return crdSafety.upgradeProblem(stamp(plan.objects(), sub, bundle.name()).stream().filter(BundleInstaller::isCrd).toList());
   }
 
   private DriveResult finish(InstallTarget target, JsonNode oc, List<ResourceKinds.Kind> kinds, List<JsonNode> objects,
@@ -199,7 +199,7 @@ final class BundleInstaller {
     for (JsonNode object : objects) {
       try {
         // CRDs are re-checked on the exact version being replaced: the up-front check may have read an older one.
-        changed.add(resources.apply(object, crds ? existing -> crdProblem(existing, object) : rules.ownership(),
+        changed.add(resources.apply(object, crds ? existing -> crdSafety.problem(existing, object) : rules.ownership(),
             rules.gate()));
       } catch (ResourceException e) {
         if (!e.rejected()) {
@@ -209,48 +209,6 @@ final class BundleInstaller {
       }
     }
     return null;
-  }
-
-  private Optional<String> crdUpgradeProblem(List<JsonNode> crds) throws ResourceException {
-    List<String> problems = new ArrayList<>();
-    for (JsonNode crd : crds) {
-      Optional<JsonNode> existing = resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null,
-          crd.path("metadata").path("name").asText());
-      if (existing.isPresent()) {
-        crdProblem(existing.get(), crd).ifPresent(problems::add);
-      }
-    }
-    return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
-  }
-
-  /** olm-core's CRD safety rules for replacing {@code existing} with {@code crd}, fed the existing custom resources. */
-  private Optional<String> crdProblem(JsonNode existing, JsonNode crd) throws ResourceException {
-    if (io.olmstead.agent.k8s.Subset.contains(existing, withoutMetadata(crd))) {
-      return Optional.empty(); // unchanged: nothing can be lost
-    }
-    resources.kinds().learn(existing);
-    List<JsonNode> customResources = new ArrayList<>();
-    String group = existing.path("spec").path("group").asText();
-    String kind = existing.path("spec").path("names").path("kind").asText();
-    for (JsonNode version : existing.path("spec").path("versions")) {
-      if (version.path("served").asBoolean(false)) {
-        customResources.addAll(resources.list(group + "/" + version.path("name").asText(), kind, Map.of()));
-      }
-    }
-    CrdUpgradeResult result = CrdUpgradeCheck.check(existing, crd, customResources);
-    return result.message();
-  }
-
-  private List<String> notEstablished(List<JsonNode> crds) throws ResourceException {
-    List<String> waiting = new ArrayList<>();
-    for (JsonNode crd : crds) {
-      String name = crd.path("metadata").path("name").asText();
-      if (!WorkloadStatus.established(resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null, name)
-          .orElse(null))) {
-        waiting.add(name);
-      }
-    }
-    return waiting;
   }
 
   private List<DeploymentState> deploymentStates(List<JsonNode> objects, String ns) throws ResourceException {
@@ -314,9 +272,4 @@ final class BundleInstaller {
     return "CustomResourceDefinition".equals(o.path("kind").asText());
   }
 
-  private static JsonNode withoutMetadata(JsonNode crd) {
-    ObjectNode copy = crd.deepCopy();
-    copy.remove("metadata");
-    return copy;
-  }
 }
