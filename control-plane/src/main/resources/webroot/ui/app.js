@@ -37,6 +37,14 @@ async function all(path) {
   return items;
 }
 
+// the agent's own error on a cluster that reports Failed, unless the rollout's message already carries it
+function agentNote(c) {
+  const r = c.report;
+  if (!r || r.phase !== 'Failed') { return ''; }
+  const text = [r.reason, r.message].filter((x) => x).join(': ');
+  return text && !(c.message || '').includes(text) ? `<div class="agent-error">agent: ${esc(text)}</div>` : '';
+}
+
 function showLogin(message) {
   $('#login').hidden = false; $('#view').innerHTML = ''; $('#logout').hidden = true;
   $('#login-error').textContent = message || '';
@@ -99,7 +107,7 @@ async function rolloutView(id) {
       `<td class="wave-succeeded">${w.succeeded}</td><td>${w.failed}</td><td>${bar(w, w.clusters || 1)}</td></tr>`).join('') + '</table>' +
     '<h2>Clusters</h2><table id="clusters"><tr><th>Cluster</th><th>Wave</th><th>State</th><th>Previous</th><th>Approved</th><th>Message</th></tr>' +
     clusters.items.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.wave)}</td><td class="state s-text-${esc(c.state)}">${esc(c.state)}</td>` +
-      `<td>${esc(c.previousVersion)}</td><td>${esc(c.approvedVersion)}</td><td>${esc(c.message)}</td></tr>`).join('') + '</table>';
+      `<td>${esc(c.previousVersion)}</td><td>${esc(c.approvedVersion)}</td><td>${esc(c.message)}${agentNote(c)}</td></tr>`).join('') + '</table>';
   return html;
 }
 

@@ -25,6 +25,11 @@ public final class RolloutMachine {
   /** The agent's phase for an operator running as intended (OLM's CSV phase). */
   static final String SUCCEEDED = "Succeeded";
   static final String FAILED = "Failed";
+  /**
+   * How long a cluster that was already failing when approved may take to say anything new (an agent answers a new
+   * approved version within seconds) before the rollout counts it failed with its standing error.
+   */
+  static final Duration STALE_FAILURE_GRACE = Duration.ofSeconds(30);
 
   private RolloutMachine() {
   }
@@ -175,6 +180,11 @@ public final class RolloutMachine {
           String why = r.message() == null ? "reported Failed" : r.message();
           set(m.with(Step.Failed, m.approvedVersion(), m.approvedAt(), why));
           t.add(new Transition("ClusterFailed", name, m.cluster(), why));
+        } else if (r != null && r.online() && r.failedBeforeApproval() && m.approvedAt() != null
+            && !now.isBefore(deadlineStart(m, r).plus(min(STALE_FAILURE_GRACE, deadline)))) {
+          String why = "still Failed as before its approval: " + (r.message() == null ? "no message" : r.message());
+          set(m.with(Step.Failed, m.approvedVersion(), m.approvedAt(), why));
+          t.add(new Transition("ClusterFailed", name, m.cluster(), why));
         } else if (r != null && r.online() && r.blocked()) {
           String why = r.message() == null ? "upgrade blocked" : r.message();
           set(m.with(Step.Blocked, m.approvedVersion(), m.approvedAt(), why));
@@ -187,6 +197,10 @@ public final class RolloutMachine {
           t.add(new Transition("ClusterFailed", name, m.cluster(), why));
         }
       }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+      return a.compareTo(b) <= 0 ? a : b;
     }
 
     /** The approval, or the cluster's return when it came back online after it. */

@@ -53,12 +53,19 @@ public final class RolloutModel {
 
   /**
    * What a cluster last reported for the subscription, whether it is connected now and since when (null: unknown);
-   * a cluster that was offline gets its progress deadline counted from its return.
+   * a cluster that was offline gets its progress deadline counted from its return. {@code failedBeforeApproval}: its
+   * last report, written before its approval, is {@code Failed} about something else than this step (it was failing
+   * already; {@code message} says why).
    */
   public record Report(boolean online, String installedVersion, String phase, String message, boolean blocked,
-      Instant onlineSince) {
+      Instant onlineSince, boolean failedBeforeApproval) {
     public Report(boolean online, String installedVersion, String phase, String message, boolean blocked) {
-      this(online, installedVersion, phase, message, blocked, null);
+      this(online, installedVersion, phase, message, blocked, null, false);
+    }
+
+    public Report(boolean online, String installedVersion, String phase, String message, boolean blocked,
+        Instant onlineSince) {
+      this(online, installedVersion, phase, message, blocked, onlineSince, false);
     }
   }
 

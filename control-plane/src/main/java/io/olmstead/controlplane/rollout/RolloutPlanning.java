@@ -30,7 +30,8 @@ import java.util.TreeMap;
  */
 final class RolloutPlanning {
   private static final String CLUSTERS = "SELECT name, labels, status FROM clusters ORDER BY name";
-  private static final String STATUS = "SELECT cluster, installed_version, EXISTS (SELECT 1 FROM "
+  private static final String STATUS = "SELECT cluster, installed_version, target_version, phase, reason, message, "
+      + "EXISTS (SELECT 1 FROM "
       + "jsonb_array_elements(conditions) e WHERE e->>'type' = 'Upgradeable' AND e->>'status' = 'False') AS blocked "
       + "FROM subscription_status WHERE subscription = $1 AND NOT gone";
   private static final String DEFAULT_CHANNEL = "SELECT default_channel FROM catalog_packages "
@@ -61,11 +62,13 @@ final class RolloutPlanning {
 
   /**
    * The plan: waves, participants with current version and path, and who is left out; {@code held} are the excluded
-   * clusters that run a version, kept there while the rollout runs (they are not newcomers to admit later).
+   * clusters that run a version, kept there while the rollout runs (they are not newcomers to admit later);
+   * {@code failing} are participants whose last report is {@code Failed} (they fail their wave unless the new
+   * version brings them back).
    */
   record Plan(Subscription subscription, List<RolloutPlanner.PlannedWave> waves, Map<String, String> versions,
       Map<String, JsonArray> paths, Map<String, String> excluded, Map<String, String> held, List<String> offline,
-      List<String> unreachable) {
+      List<String> unreachable, Map<String, JsonObject> failing) {
     List<String> fromVersions() {
       return versions.values().stream().filter(v -> v != null).distinct().sorted().toList();
     }
@@ -82,8 +85,10 @@ final class RolloutPlanning {
       }
       JsonArray out = new JsonArray();
       new TreeMap<>(excluded).forEach((c, why) -> out.add(new JsonObject().put("name", c).put("reason", why)));
+      JsonArray failed = new JsonArray();
+      new TreeMap<>(failing).values().forEach(failed::add);
       return new JsonObject().put("subscription", subscription.name()).put("fromVersions", new JsonArray(
-          new ArrayList<>(fromVersions()))).put("waves", waveJson).put("excluded", out);
+          new ArrayList<>(fromVersions()))).put("waves", waveJson).put("excluded", out).put("failing", failed);
     }
   }
 
@@ -123,10 +128,17 @@ final class RolloutPlanning {
     }
     Map<String, String> installed = new HashMap<>();
     Map<String, Boolean> blocked = new HashMap<>();
+    Map<String, JsonObject> failed = new HashMap<>();
     for (Row r : statusRows) {
       installed.put(r.getString("cluster"), r.getString("installed_version"));
       blocked.put(r.getString("cluster"), Boolean.TRUE.equals(r.getBoolean("blocked")));
+      if (RolloutMachine.FAILED.equals(r.getString("phase"))) {
+        failed.put(r.getString("cluster"), new JsonObject().put("name", r.getString("cluster"))
+            .put("targetVersion", r.getString("target_version")).put("reason", r.getString("reason"))
+            .put("message", r.getString("message")));
+      }
     }
+    Map<String, JsonObject> failing = new HashMap<>();
     List<RolloutPlanner.PlanCluster> participants = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();
     Map<String, JsonArray> paths = new HashMap<>();
@@ -165,10 +177,13 @@ final class RolloutPlanning {
         offline.add(name); // takes part; waits (and counts as unavailable) until it connects
       }
       versions.put(name, current);
+      if (failed.containsKey(name)) {
+        failing.put(name, failed.get(name));
+      }
       participants.add(new RolloutPlanner.PlanCluster(name, labels));
     }
     return new Plan(sub, RolloutPlanner.plan(participants, request.strategy()), versions, paths, excluded, held,
-        offline, unreachable);
+        offline, unreachable, failing);
   }
 
   /** The steps from {@code current} to {@code target}; empty when the target cannot be reached. */

@@ -96,8 +96,25 @@ final class RolloutQueries {
         });
   }
 
-  /** A rollout's clusters, optionally of one step, ordered by wave then name. */
-  static JsonArray clusters(Rollout r, String step) {
+  private static final String AGENT_REPORTS = "SELECT cluster, target_version, phase, reason, message "
+      + "FROM subscription_status WHERE subscription = $1 AND NOT gone";
+
+  /** What each cluster's agent last reported for the subscription (phase, reason, message), by cluster. */
+  static Future<Map<String, JsonObject>> agentReports(SqlClient conn, String subscription) {
+    return conn.preparedQuery(AGENT_REPORTS).execute(Tuple.of(subscription)).map(rows -> {
+      Map<String, JsonObject> out = new java.util.HashMap<>();
+      rows.forEach(r -> out.put(r.getString("cluster"), new JsonObject().put("targetVersion",
+          r.getString("target_version")).put("phase", r.getString("phase")).put("reason", r.getString("reason"))
+          .put("message", r.getString("message"))));
+      return out;
+    });
+  }
+
+  /**
+   * A rollout's clusters, optionally of one step, ordered by wave then name, each with its agent's last report
+   * ({@code report}: phase, reason, message; null when it has not reported).
+   */
+  static JsonArray clusters(Rollout r, String step, Map<String, JsonObject> reports) {
     JsonArray out = new JsonArray();
     for (Member m : r.members().values()) {
       if (step != null && !m.step().name().equals(step)) {
@@ -106,7 +123,8 @@ final class RolloutQueries {
       out.add(new JsonObject().put("name", m.cluster()).put("wave", r.waves().get(m.wave()).name())
           .put("state", m.step().name()).put("previousVersion", m.previousVersion())
           .put("approvedVersion", m.approvedVersion())
-          .put("approvedAt", m.approvedAt() == null ? null : m.approvedAt().toString()).put("message", m.message()));
+          .put("approvedAt", m.approvedAt() == null ? null : m.approvedAt().toString()).put("message", m.message())
+          .put("report", reports.get(m.cluster())));
     }
     return out;
   }

@@ -35,7 +35,7 @@ final class RolloutStore {
       + "message FROM rollout_clusters WHERE rollout_id = $1 ORDER BY wave, cluster";
   // which reported phase speaks to the cluster's step is decided in StepReports (semver order)
   private static final String REPORTS = "SELECT rc.cluster, c.status, s.installed_version, s.target_version, s.phase, "
-      + "s.message, s.updated_at, rc.previous_version, rc.approved_version, rc.approved_at, "
+      + "s.reason, s.message, s.updated_at, rc.previous_version, rc.approved_version, rc.approved_at, "
       + "EXISTS (SELECT 1 FROM jsonb_array_elements(s.conditions) e WHERE e->>'type' = 'Upgradeable' "
       + "AND e->>'status' = 'False') AS blocked, a.connected_at FROM rollout_clusters rc "
       + "LEFT JOIN clusters c ON c.name = rc.cluster "
@@ -105,12 +105,25 @@ final class RolloutStore {
         boolean aboutThisStep = StepReports.aboutThisStep(r.getString("target_version"),
             r.getString("installed_version"), r.getString("previous_version"), r.getString("approved_version"),
             instant(r, "updated_at"), instant(r, "approved_at"));
+        Instant reportedAt = instant(r, "updated_at");
+        Instant approvedAt = instant(r, "approved_at");
+        boolean failedBefore = !aboutThisStep && RolloutMachine.FAILED.equals(r.getString("phase"))
+            && reportedAt != null && approvedAt != null && reportedAt.isBefore(approvedAt);
         out.put(r.getString("cluster"), new Report("connected".equals(r.getString("status")),
-            r.getString("installed_version"), aboutThisStep ? r.getString("phase") : null, r.getString("message"),
-            Boolean.TRUE.equals(r.getBoolean("blocked")), instant(r, "connected_at")));
+            r.getString("installed_version"), aboutThisStep ? r.getString("phase") : null,
+            withReason(r.getString("reason"), r.getString("message")), Boolean.TRUE.equals(r.getBoolean("blocked")),
+            instant(r, "connected_at"), failedBefore));
       }
       return out;
     });
+  }
+
+  /** The agent's message with its reason in front (e.g. {@code InstallCheckFailed: install failed: ...}). */
+  static String withReason(String reason, String message) {
+    if (reason == null || reason.isBlank()) {
+      return message;
+    }
+    return message == null || message.isBlank() ? reason : reason + ": " + message;
   }
 
   /**

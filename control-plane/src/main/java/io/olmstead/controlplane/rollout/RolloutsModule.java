@@ -130,8 +130,11 @@ public final class RolloutsModule implements ApiModule {
     String id = request.path("id");
     String step = request.query("state").orElse(null);
     Principal caller = request.principal();
-    return context.tx().read(conn -> store.load(conn, id)).map(found -> Reply.ok(new JsonObject().put("items",
-        RolloutQueries.clusters(visible(found, id, caller).rollout(), step))));
+    return context.tx().read(conn -> store.load(conn, id).compose(found -> {
+      RolloutModel.Rollout r = visible(found, id, caller).rollout();
+      return RolloutQueries.agentReports(conn, r.subscription()).map(reports -> RolloutQueries.clusters(r, step,
+          reports));
+    })).map(items -> Reply.ok(new JsonObject().put("items", items)));
   }
 
   private Future<Reply> command(ApiRequest request, String command) {

@@ -33,6 +33,8 @@ public final class SubscriptionStore {
       + "version_kind = $9, version_value = $10, approval = $11, config = $12, team = $13, crd_removal = $14, "
       + "generation = generation + CASE WHEN $15 THEN 1 ELSE 0 END, resource_version = resource_version + 1, "
       + "updated_at = now() WHERE name = $1";
+  private static final String SAME_TARGET = "SELECT " + COLUMNS + " FROM subscriptions WHERE package = $1 "
+      + "AND namespace = $2 AND name <> $3 ORDER BY name";
   private static final String DELETE = "DELETE FROM subscriptions WHERE name = $1";
   // versions and bundles approved for the subscription on clusters (by rollouts and by hand) go with it; a new
   // version policy replaces what rollouts approved
@@ -59,6 +61,12 @@ public final class SubscriptionStore {
   /** Every subscription (desired-state computation needs them all; there are at most thousands). */
   public Future<List<Subscription>> all(SqlClient client) {
     return client.preparedQuery(ALL).execute().map(SubscriptionStore::all);
+  }
+
+  /** The other subscriptions installing {@code packageName} into {@code namespace}, by name. */
+  public Future<List<Subscription>> sameTarget(SqlClient client, String packageName, String namespace, String except) {
+    return client.preparedQuery(SAME_TARGET).execute(Tuple.of(packageName, namespace, except))
+        .map(SubscriptionStore::all);
   }
 
   public Future<Void> insert(SqlConnection tx, SubscriptionSpec spec, String createdBy) {

@@ -23,6 +23,7 @@ public final class SubscriptionsModule implements ApiModule {
   private final SubscriptionStore store = new SubscriptionStore();
   private final PlacementQueries placements = new PlacementQueries();
   private final StatusQueries status = new StatusQueries();
+  private final SubscriptionConflicts conflicts = new SubscriptionConflicts();
   private ApiContext context;
 
   @Override
@@ -67,7 +68,7 @@ public final class SubscriptionsModule implements ApiModule {
           if (!errors.isEmpty()) {
             throw ApiException.validationFailed("the subscription does not match catalog " + spec.catalog(), errors);
           }
-          return store.lock(conn, name);
+          return conflicts.check(conn, spec, caller).compose(v -> store.lock(conn, name));
         }).compose(existing -> {
           Optional<String> ifMatch = request.ifMatch();
           if (existing.isEmpty()) {

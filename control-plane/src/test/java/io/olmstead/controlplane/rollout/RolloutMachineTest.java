@@ -119,6 +119,20 @@ class RolloutMachineTest {
   }
 
   @Test
+  void aClusterAlreadyFailingWhenApprovedThatSaysNothingNewFailsAfterTheGraceWithItsStandingError() {
+    Rollout r = RolloutMachine.step(rollout(2, "{\"batchSize\":2}"), reports, T0).rollout();
+    reports.put("c1", new Report(true, null, null, "InstallCheckFailed: deployment op exceeded its progress deadline",
+        false, null, true));
+    StepResult early = RolloutMachine.step(r, reports, T0.plus(RolloutMachine.STALE_FAILURE_GRACE).minusSeconds(1));
+    assertThat(early.rollout().members().get("c1").step()).as("the agent may still answer").isEqualTo(Step.Progressing);
+    StepResult s = RolloutMachine.step(r, reports, T0.plus(RolloutMachine.STALE_FAILURE_GRACE));
+    assertThat(s.rollout().members().get("c1").step()).isEqualTo(Step.Failed);
+    assertThat(s.rollout().members().get("c1").message()).startsWith("still Failed as before its approval: ")
+        .contains("InstallCheckFailed");
+    assertThat(s.rollout().phase()).isEqualTo(Phase.Paused);
+  }
+
+  @Test
   void overBudgetWithRollbackReturnsApprovedClustersToTheirPreviousVersion() {
     Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"onFailure\":\"rollback\"}"), reports, T0)
         .rollout();

@@ -43,9 +43,13 @@ class SubscriptionsIT {
     cp.close();
   }
 
+  // each subscription gets a namespace of its own: two for one package and namespace may not overlap (409)
+  private static final java.util.concurrent.atomic.AtomicInteger NAMESPACES = new java.util.concurrent.atomic.AtomicInteger();
+
   static JsonObject spec(JsonObject version) {
+    String namespace = "etcd-" + NAMESPACES.incrementAndGet();
     return new JsonObject().put("catalog", "community").put("package", "etcd").put("channel", "stable")
-        .put("namespace", "etcd").put("targetNamespaces", new JsonArray().add("etcd"))
+        .put("namespace", namespace).put("targetNamespaces", new JsonArray().add(namespace))
         .put("placement", new JsonObject().put("selector", "env=prod,region in (eu,us),!canary"))
         .put("version", version).put("approval", "Automatic");
   }

@@ -3,11 +3,15 @@ package io.olmstead.agent.k8s;
 /** What one resource operation did, in Strimzi's terms. */
 public record ApplyOutcome(Result result, String kind, String namespace, String name) {
   /** The effect on the cluster. */
-  public enum Result { CREATED, PATCHED, DELETED, UNCHANGED }
+  public enum Result {
+    CREATED, PATCHED, DELETED, UNCHANGED,
+    /** The object differs but the write was held back (a drift restore backing off); a later pass retries. */
+    DEFERRED
+  }
 
   /** True when the cluster was written to. */
   public boolean changed() {
-    return result != Result.UNCHANGED;
+    return result != Result.UNCHANGED && result != Result.DEFERRED;
   }
 
   /** {@code Kind/name} or {@code Kind/namespace/name}, for messages. */

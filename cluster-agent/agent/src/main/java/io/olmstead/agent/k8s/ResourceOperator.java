@@ -42,6 +42,12 @@ public final class ResourceOperator {
     Optional<String> check(JsonNode existing) throws ResourceException;
   }
 
+  /** Says whether a write the object needs may happen now; a write held back is retried by a later pass. */
+  @FunctionalInterface
+  public interface Gate {
+    boolean mayWrite(String ref);
+  }
+
   /** Creates the object, or replaces the fields the agent owns when it differs, or leaves it unchanged. */
   public ApplyOutcome apply(JsonNode desired) throws ResourceException {
     return apply(desired, null);
@@ -53,6 +59,14 @@ public final class ResourceOperator {
    * A refusal is a {@link ResourceException} with code 422.
    */
   public ApplyOutcome apply(JsonNode manifest, Guard guard) throws ResourceException {
+    return apply(manifest, guard, null);
+  }
+
+  /**
+   * As {@link #apply(JsonNode, Guard)}; a create or update is first put to {@code gate} (once), and answered
+   * {@link ApplyOutcome.Result#DEFERRED} without writing when it says not now.
+   */
+  public ApplyOutcome apply(JsonNode manifest, Guard guard, Gate gate) throws ResourceException {
     JsonNode desired = ServerForm.stored(manifest);
     String apiVersion = desired.path("apiVersion").asText();
     String kind = desired.path("kind").asText();
@@ -61,10 +75,14 @@ public final class ResourceOperator {
     if ("CustomResourceDefinition".equals(kind)) {
       kinds.learn(desired);
     }
+    boolean permitted = gate == null;
     for (int attempt = 0; ; attempt++) {
       try {
         Optional<JsonNode> existing = get(apiVersion, kind, namespace, name);
         if (existing.isEmpty()) {
+          if (!permitted && !(permitted = gate.mayWrite(refOf(kind, namespace, name)))) {
+            return new ApplyOutcome(ApplyOutcome.Result.DEFERRED, kind, namespace, name);
+          }
           ops(apiVersion, kind, namespace).resource(toResource(desired, namespace)).create();
           return new ApplyOutcome(ApplyOutcome.Result.CREATED, kind, namespace, name);
         }
@@ -78,6 +96,9 @@ public final class ResourceOperator {
             throw new ResourceException(refusal.get(), 422, null);
           }
         }
+        if (!permitted && !(permitted = gate.mayWrite(refOf(kind, namespace, name)))) {
+          return new ApplyOutcome(ApplyOutcome.Result.DEFERRED, kind, namespace, name);
+        }
         ObjectNode merged = overlay((ObjectNode) existing.get(), wanted);
         ops(apiVersion, kind, namespace).resource(toResource(merged, namespace)).update();
         return new ApplyOutcome(ApplyOutcome.Result.PATCHED, kind, namespace, name);
@@ -89,6 +110,10 @@ public final class ResourceOperator {
         throw failure("apply", kind, namespace, name, e);
       }
     }
+  }
+
+  private static String refOf(String kind, String namespace, String name) {
+    return new ApplyOutcome(ApplyOutcome.Result.UNCHANGED, kind, namespace, name).ref();
   }
 
   /** The object as JSON, empty when absent. */

@@ -175,6 +175,8 @@ public final class AgentReconciler implements AutoCloseable {
         catalogRetry.reset(namespace);
         if (outcome == PassOutcome.SETTLING) {
           queue.addAfter(namespace, SETTLE_REQUEUE);
+        } else if (outcome == PassOutcome.BACKING_OFF) {
+          queue.addAfter(namespace, RestoreBackoff.FIRST);
         }
       }
     } catch (ResourceException | RuntimeException e) {

@@ -13,8 +13,6 @@ import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.installplan.InstallPlanResult;
 import io.olmstead.olmcore.installplan.InstallPlanner;
 import io.olmstead.olmcore.installplan.SubscriptionConfig;
-import io.olmstead.olmcore.lifecycle.CrdUpgradeCheck;
-import io.olmstead.olmcore.lifecycle.CrdUpgradeResult;
 import io.olmstead.olmcore.lifecycle.CsvObservation;
 import io.olmstead.olmcore.lifecycle.CsvPhase;
 import io.olmstead.olmcore.lifecycle.CsvPhaseRules;
@@ -37,17 +35,27 @@ final class BundleInstaller {
   private final ResourceOperator resources;
   private final InstallPlanner planner = new InstallPlanner();
   private final Cleanup cleanup;
+  private final RestoreBackoff backoff = new RestoreBackoff();
+  private final CrdSafety crdSafety;
 
   BundleInstaller(ResourceOperator resources, Cleanup cleanup) {
     this.resources = resources;
     this.cleanup = cleanup;
+    this.crdSafety = new CrdSafety(resources);
   }
 
-  /** One step for {@code target}; {@code progress} receives intermediate phases (InstallReady) as they happen. */
-  DriveResult drive(InstallTarget target, Consumer<CsvStatus> progress) throws ResourceException {
+  /**
+   * One step for {@code target}; {@code progress} receives intermediate phases (InstallReady) as they happen.
+   * {@code others} are the cluster's other live subscriptions by label value: objects they own are never written.
+   */
+  DriveResult drive(InstallTarget target, Map<String, String> others, Consumer<CsvStatus> progress)
+      throws ResourceException {
     DesiredSubscription sub = target.subscription();
     String ns = sub.namespace();
     CsvPhase before = target.previous() == null ? CsvPhase.NONE : target.previous().phase();
+    // every write once the bundle was applied restores drift (InstallReady: a restore already sent it back there)
+    boolean restoring = wasApplied(before) || before == CsvPhase.INSTALL_READY;
+    WriteRules rules = new WriteRules(sub.name(), others, restoring ? backoff : null);
     InstallPlanResult plan = planner.plan(target.bundle(), ns, sub.effectiveTargets(),
         SubscriptionConfig.fromJson(sub.config()));
     if (!plan.succeeded()) {
@@ -55,17 +63,26 @@ final class BundleInstaller {
     }
     List<JsonNode> objects = stamp(plan.objects(), sub, target.bundle().name());
     List<JsonNode> crds = objects.stream().filter(BundleInstaller::isCrd).toList();
-    Optional<String> unsafe = crdUpgradeProblem(crds);
+    Optional<String> unsafe = crdSafety.upgradeProblem(crds);
     if (unsafe.isPresent()) {
       // Refused before anything is written: the installed bundle keeps running untouched.
       return new DriveResult(CsvPhaseRules.next(CsvObservation.in(before).withApiRejection(unsafe.get())), List.of(), false);
     }
     List<ResourceKinds.Kind> extraKinds = extraKinds(objects);
-    JsonNode oc = applyOperatorCondition(target, objects, extraKinds, before == CsvPhase.NONE ? CsvPhase.PENDING : before);
+    JsonNode oc;
+    try {
+      oc = applyOperatorCondition(target, objects, extraKinds, before == CsvPhase.NONE ? CsvPhase.PENDING : before,
+          rules);
+    } catch (ResourceException e) {
+      if (rules.conflict() == null) {
+        throw e;
+      }
+      return DriveResult.conflict(rules.conflict());
+    }
     List<ApplyOutcome> changed = new ArrayList<>();
-    String rejection = applyAll(crds, changed, true);
+    String rejection = applyAll(crds, changed, true, rules);
     if (rejection == null) {
-      List<String> waiting = notEstablished(crds);
+      List<String> waiting = crdSafety.notEstablished(crds);
       if (!waiting.isEmpty()) {
         CsvStatus pending = CsvPhaseRules.next(CsvObservation.in(phaseForRules(before))
             .withUnmetRequirements("CustomResourceDefinitions not yet established: " + String.join(", ", waiting)));
@@ -76,7 +93,10 @@ final class BundleInstaller {
       if (before == CsvPhase.NONE || before == CsvPhase.PENDING) {
         progress.accept(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withObjectsMissing()));
       }
-      rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed, false);
+      rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed, false, rules);
+    }
+    if (rules.conflict() != null) {
+      return DriveResult.conflict(rules.conflict());
     }
     boolean drifted = before == CsvPhase.SUCCEEDED && changed.stream().anyMatch(ApplyOutcome::changed);
     CsvObservation observation = CsvObservation.in(phaseForRules(before));
@@ -90,7 +110,7 @@ final class BundleInstaller {
     CsvStatus status = CsvPhaseRules.next(observation);
     // Also drift when a pass that ran while an object was being deleted already moved the bundle on (the object
     // missing looked like an unhealthy component): what this pass writes back is still restored drift.
-    boolean restored = wasApplied(before) && changed.stream().anyMatch(ApplyOutcome::changed);
+    boolean restored = wasApplied(before) && !writes(changed).isEmpty();
     return finish(target, oc, extraKinds, objects, status, restored ? writes(changed) : List.of());
   }
 
@@ -99,8 +119,9 @@ final class BundleInstaller {
     return before == CsvPhase.SUCCEEDED || before == CsvPhase.INSTALLING || before == CsvPhase.FAILED;
   }
 
+  /** Restores written, and ones held back by the backoff (reported too). */
   private static List<ApplyOutcome> writes(List<ApplyOutcome> outcomes) {
-    return outcomes.stream().filter(ApplyOutcome::changed).toList();
+    return outcomes.stream().filter(o -> o.changed() || o.result() == ApplyOutcome.Result.DEFERRED).toList();
   }
 
   /**
@@ -113,7 +134,7 @@ final class BundleInstaller {
     if (!plan.succeeded()) {
       return Optional.empty();
     }
-    return crdUpgradeProblem(stamp(plan.objects(), sub, bundle.name()).stream().filter(BundleInstaller::isCrd).toList());
+    return crdSafety.upgradeProblem(stamp(plan.objects(), sub, bundle.name()).stream().filter(BundleInstaller::isCrd).toList());
   }
 
   private DriveResult finish(InstallTarget target, JsonNode oc, List<ResourceKinds.Kind> kinds, List<JsonNode> objects,
@@ -136,9 +157,9 @@ final class BundleInstaller {
   }
 
   private JsonNode applyOperatorCondition(InstallTarget target, List<JsonNode> objects, List<ResourceKinds.Kind> kinds,
-                                          CsvPhase phase) throws ResourceException {
+                                          CsvPhase phase, WriteRules rules) throws ResourceException {
     ObjectNode desired = operatorCondition(target, objects, kinds, phase);
-    resources.apply(desired);
+    resources.apply(desired, rules.ownership());
     return resources.get(OperatorConditions.API_VERSION, OperatorConditions.KIND, target.subscription().namespace(),
         target.bundle().name()).orElse(desired);
   }
@@ -173,11 +194,13 @@ final class BundleInstaller {
     return oc;
   }
 
-  private String applyAll(List<JsonNode> objects, List<ApplyOutcome> changed, boolean crds) throws ResourceException {
+  private String applyAll(List<JsonNode> objects, List<ApplyOutcome> changed, boolean crds, WriteRules rules)
+      throws ResourceException {
     for (JsonNode object : objects) {
       try {
         // CRDs are re-checked on the exact version being replaced: the up-front check may have read an older one.
-        changed.add(crds ? resources.apply(object, existing -> crdProblem(existing, object)) : resources.apply(object));
+        changed.add(resources.apply(object, crds ? existing -> crdSafety.problem(existing, object) : rules.ownership(),
+            rules.gate()));
       } catch (ResourceException e) {
         if (!e.rejected()) {
           throw e; // unreachable or overloaded: retry the whole pass later
@@ -186,48 +209,6 @@ final class BundleInstaller {
       }
     }
     return null;
-  }
-
-  private Optional<String> crdUpgradeProblem(List<JsonNode> crds) throws ResourceException {
-    List<String> problems = new ArrayList<>();
-    for (JsonNode crd : crds) {
-      Optional<JsonNode> existing = resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null,
-          crd.path("metadata").path("name").asText());
-      if (existing.isPresent()) {
-        crdProblem(existing.get(), crd).ifPresent(problems::add);
-      }
-    }
-    return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
-  }
-
-  /** olm-core's CRD safety rules for replacing {@code existing} with {@code crd}, fed the existing custom resources. */
-  private Optional<String> crdProblem(JsonNode existing, JsonNode crd) throws ResourceException {
-    if (io.olmstead.agent.k8s.Subset.contains(existing, withoutMetadata(crd))) {
-      return Optional.empty(); // unchanged: nothing can be lost
-    }
-    resources.kinds().learn(existing);
-    List<JsonNode> customResources = new ArrayList<>();
-    String group = existing.path("spec").path("group").asText();
-    String kind = existing.path("spec").path("names").path("kind").asText();
-    for (JsonNode version : existing.path("spec").path("versions")) {
-      if (version.path("served").asBoolean(false)) {
-        customResources.addAll(resources.list(group + "/" + version.path("name").asText(), kind, Map.of()));
-      }
-    }
-    CrdUpgradeResult result = CrdUpgradeCheck.check(existing, crd, customResources);
-    return result.message();
-  }
-
-  private List<String> notEstablished(List<JsonNode> crds) throws ResourceException {
-    List<String> waiting = new ArrayList<>();
-    for (JsonNode crd : crds) {
-      String name = crd.path("metadata").path("name").asText();
-      if (!WorkloadStatus.established(resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null, name)
-          .orElse(null))) {
-        waiting.add(name);
-      }
-    }
-    return waiting;
   }
 
   private List<DeploymentState> deploymentStates(List<JsonNode> objects, String ns) throws ResourceException {
@@ -291,9 +272,4 @@ final class BundleInstaller {
     return "CustomResourceDefinition".equals(o.path("kind").asText());
   }
 
-  private static JsonNode withoutMetadata(JsonNode crd) {
-    ObjectNode copy = crd.deepCopy();
-    copy.remove("metadata");
-    return copy;
-  }
 }

@@ -11,11 +11,26 @@ import java.util.List;
  * @param status the CSV-style phase, reason and message olm-core's rules gave
  * @param restored objects that had drifted from a Succeeded install and were put back (empty otherwise)
  * @param started false when nothing was applied (the bundle was refused before its first object)
+ * @param conflict why an object of the bundle may not be written (another subscription owns it), else null
  */
-public record DriveResult(CsvStatus status, List<ApplyOutcome> restored, boolean started) {
+public record DriveResult(CsvStatus status, List<ApplyOutcome> restored, boolean started, String conflict) {
 
   public DriveResult {
     restored = List.copyOf(restored);
+  }
+
+  public DriveResult(CsvStatus status, List<ApplyOutcome> restored, boolean started) {
+    this(status, restored, started, null);
+  }
+
+  /** The bundle stops at an object another subscription owns: Failed, nothing more written. */
+  static DriveResult conflict(String message) {
+    return new DriveResult(new CsvStatus(CsvPhase.FAILED, null, message), List.of(), false, message);
+  }
+
+  /** True when a drift restore was held back by its backoff: the namespace needs another look later. */
+  public boolean deferred() {
+    return restored.stream().anyMatch(o -> o.result() == ApplyOutcome.Result.DEFERRED);
   }
 
   /** True while more passes are needed (waiting for CRDs or deployments). */

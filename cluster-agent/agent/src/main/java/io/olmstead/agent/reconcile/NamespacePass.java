@@ -47,6 +47,9 @@ final class NamespacePass {
   private final Cleanup cleanup;
   private final BundleInstaller installer;
   private final Runnable operatorConditionsServed;
+  // set by a pass when a drift restore was held back by its backoff (passes of one namespace never overlap, but
+  // passes of different namespaces do: hence per thread)
+  private final ThreadLocal<Boolean> backingOffFlag = ThreadLocal.withInitial(() -> false);
 
   NamespacePass(ResourceOperator resources, CatalogProvider catalogs, StatusBoard board, Function<String, String> approvals,
                 Runnable operatorConditionsServed) {
@@ -80,6 +83,7 @@ final class NamespacePass {
     observed.values().stream().filter(o -> o.dependencyOf().isPresent() && desired.stream().noneMatch(d -> d.name().equals(o.name())))
         .forEach(o -> impliedFrom(o, namespace, desired).ifPresent(d -> subs.put(d.name(), d)));
     desired.forEach(d -> subs.put(d.name(), d));
+    PackageOwners.refuseSecondOwners(namespace, desired, observed, subs, board);
     Map<String, Catalog> loaded = loadCatalogs(subs.values());
     Map<String, String> resolutionErrors = new LinkedHashMap<>();
     Resolution resolution = resolve(subs, observed, loaded, resolutionErrors);
@@ -87,6 +91,10 @@ final class NamespacePass {
     Map<String, Bundle> dependencyBundles = new LinkedHashMap<>();
     addDependencies(namespace, resolution, subs, desired, dependencyOf, dependencyBundles);
     boolean settling = false;
+    backingOffFlag.set(false);
+    Map<String, String> live = new LinkedHashMap<>();
+    subs.keySet().forEach(name -> live.put(io.olmstead.agent.k8s.ManagedLabels.value(name), name));
+    observed.keySet().forEach(name -> live.putIfAbsent(io.olmstead.agent.k8s.ManagedLabels.value(name), name));
     for (DesiredSubscription sub : subs.values()) {
       ObservedSubscription obs = observed.getOrDefault(sub.name(), new ObservedSubscription(sub.name(), List.of()));
       Optional<Bundle> candidate = resolution == null ? Optional.empty()
@@ -97,17 +105,23 @@ final class NamespacePass {
       Decision decision = SubscriptionDecider.decide(sub, obs, candidate, error, approvals.apply(sub.name()),
           UpgradeableCheck.evaluate(condition == null ? null : installer.mirrorConditions(condition)),
           rollback(sub, obs, loaded.get(sub.catalog())));
-      settling |= execute(sub, obs, decision, loaded.get(sub.catalog()), candidate, dependencyOf.get(sub.name()));
+      Map<String, String> others = new LinkedHashMap<>(live);
+      others.remove(io.olmstead.agent.k8s.ManagedLabels.value(sub.name()));
+      settling |= execute(sub, obs, decision, loaded.get(sub.catalog()), candidate, dependencyOf.get(sub.name()), others);
     }
     if (settling) {
       return PassOutcome.SETTLING;
+    }
+    if (backingOffFlag.get()) {
+      return PassOutcome.BACKING_OFF;
     }
     boolean catalogMissing = subs.values().stream().anyMatch(s -> !loaded.containsKey(s.catalog()));
     return catalogMissing ? PassOutcome.WAITING_FOR_CATALOG : PassOutcome.DONE;
   }
 
   private boolean execute(DesiredSubscription sub, ObservedSubscription obs, Decision decision, Catalog catalog,
-                          Optional<Bundle> candidate, String dependencyOf) throws ResourceException {
+                          Optional<Bundle> candidate, String dependencyOf, Map<String, String> others)
+      throws ResourceException {
     if (decision.bundle() == null) {
       CsvStatus pending = CsvPhaseRules.next(CsvObservation.in(CsvPhase.NONE).withUnmetRequirements(decision.message()));
       board.publish(StatusBoard.status(sub, null, null, pending, decision, List.of()));
@@ -128,11 +142,19 @@ final class NamespacePass {
     InstallTarget target = new InstallTarget(sub, bundle.get(), channel, previous, replaces, depOf);
     ObservedBundle installed = obs.installed().orElse(null);
     Bundle heading = decision.moves() ? bundle.get() : null;
-    DriveResult result = installer.drive(target, progress ->
+    DriveResult result = installer.drive(target, others, progress ->
         board.publish(StatusBoard.status(sub, installed, heading, progress, decision, List.of())));
-    if (!result.restored().isEmpty()) {
+    if (result.conflict() != null) {
+      board.publish(StatusBoard.conflict(sub, installed, bundle.get(), result.conflict()));
+      return false; // nothing progresses until the owner goes: its removal queues the namespace again
+    }
+    List<ApplyOutcome> written = result.restored().stream().filter(ApplyOutcome::changed).toList();
+    if (!written.isEmpty()) {
       LOG.warn("subscription {}/{}: restored drifted objects {}", sub.namespace(), sub.name(),
-          result.restored().stream().map(ApplyOutcome::ref).toList());
+          written.stream().map(ApplyOutcome::ref).toList());
+    }
+    if (result.deferred()) {
+      backingOffFlag.set(true);
     }
     ObservedBundle nowInstalled = result.status().phase() == CsvPhase.SUCCEEDED ? asInstalled(target) : installed;
     board.publish(StatusBoard.status(sub, nowInstalled, heading, result.status(), decision, result.restored()));

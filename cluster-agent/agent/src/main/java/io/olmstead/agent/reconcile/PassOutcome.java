@@ -6,6 +6,8 @@ enum PassOutcome {
   DONE,
   /** Something is still rolling out: look again shortly. */
   SETTLING,
+  /** A drift restore is held back by its backoff: look again when the shortest backoff has passed. */
+  BACKING_OFF,
   /** A subscription's catalog could not be had: retry with a growing delay rather than at the next resync. */
   WAITING_FOR_CATALOG
 }

@@ -58,9 +58,14 @@ final class StatusBoard {
   static SubscriptionStatus status(DesiredSubscription sub, ObservedBundle installed, Bundle heading, CsvStatus driven,
                                    Decision decision, List<ApplyOutcome> restored) {
     List<SubscriptionStatus.StatusCondition> conditions = new ArrayList<>();
-    if (!restored.isEmpty()) {
+    List<String> written = restored.stream().filter(ApplyOutcome::changed).map(ApplyOutcome::ref).toList();
+    List<String> held = restored.stream().filter(o -> !o.changed()).map(ApplyOutcome::ref).toList();
+    if (!written.isEmpty()) {
       conditions.add(new SubscriptionStatus.StatusCondition(DRIFT_CONDITION, "True", "ObjectsRestored",
-          "restored " + String.join(", ", restored.stream().map(ApplyOutcome::ref).toList())));
+          "restored " + String.join(", ", written)));
+    } else if (!held.isEmpty()) {
+      conditions.add(new SubscriptionStatus.StatusCondition(DRIFT_CONDITION, "False", "RestoreBackoff",
+          "changed again soon after being restored; restoring after a backoff: " + String.join(", ", held)));
     }
     String targetBundle = heading != null ? heading.name() : installed != null ? installed.bundle() : null;
     String targetVersion = heading != null ? heading.versionText() : installed != null ? installed.version() : null;
@@ -101,6 +106,16 @@ final class StatusBoard {
     }
     return build(sub, installed, targetBundle, targetVersion, shown.phase().wireName(),
         shown.reason() == null ? null : shown.reason().wireName(), shown.message(), conditions);
+  }
+
+  /**
+   * {@code Failed/OwnershipConflict}: the bundle would write an object another subscription of the cluster owns
+   * (two subscriptions for one operator in one namespace); nothing is written until that owner goes.
+   */
+  static SubscriptionStatus conflict(DesiredSubscription sub, ObservedBundle installed, Bundle target, String message) {
+    return build(sub, installed, target == null ? null : target.name(), target == null ? null : target.versionText(),
+        CsvPhase.FAILED.wireName(),
+        SubscriptionStatus.OWNERSHIP_CONFLICT, message, List.of());
   }
 
   private static SubscriptionStatus build(DesiredSubscription sub, ObservedBundle installed, String targetBundle,

@@ -1,6 +1,7 @@
 package io.olmstead.agent.reconcile;
 
 import io.olmstead.olmcore.fbc.Bundle;
+import io.olmstead.olmcore.lifecycle.CsvPhase;
 import io.olmstead.olmcore.lifecycle.CsvReason;
 import io.olmstead.olmcore.lifecycle.UpgradeDecision;
 import java.util.Optional;
@@ -9,7 +10,7 @@ import java.util.Optional;
  * The pure step decision for one subscription, from what is desired, what the cluster holds, what olm-core's
  * resolver chose, the approvals received and olm-core's Upgradeable verdict on the installed operator.
  * One edge at a time: an upgrade that already started is finished before the next is considered, unless it is
- * above maxVersion: then it is rolled back (see {@link Rollback}).
+ * above maxVersion (then it is rolled back, see {@link Rollback}) or it failed and the resolver offers another bundle.
  */
 public final class SubscriptionDecider {
   private SubscriptionDecider() {}
@@ -33,7 +34,7 @@ public final class SubscriptionDecider {
     Optional<ObservedBundle> inProgress = observed.inProgress();
     String installedName = installed.map(ObservedBundle::bundle).orElse(null);
     Optional<ObservedBundle> aboveCeiling = Rollback.aboveCeiling(desired, observed);
-    if (inProgress.isPresent() && aboveCeiling.isEmpty()) {
+    if (inProgress.isPresent() && aboveCeiling.isEmpty() && !superseded(inProgress.get(), candidate, resolutionError)) {
       return Decision.drive(Decision.Action.CONTINUE, inProgress.get().bundle(), installedName);
     }
     if (desired.blockedReason() != null && !desired.blockedReason().isBlank()) {
@@ -66,6 +67,16 @@ public final class SubscriptionDecider {
     }
     return installed.isPresent() ? Decision.drive(Decision.Action.UPGRADE, next.name(), installedName)
         : Decision.drive(Decision.Action.INSTALL, next.name(), null);
+  }
+
+  /**
+   * A failed attempt does not hold the subscription once the resolver offers another bundle (a successor of the
+   * failed one, reachable because maxVersion moved): OLM replaces a Failed CSV the same way, and finishing the failed
+   * attempt first would keep reporting it as the target while the control plane waits for the new one.
+   */
+  private static boolean superseded(ObservedBundle attempt, Optional<Bundle> candidate, String resolutionError) {
+    return attempt.phase() == CsvPhase.FAILED && resolutionError == null && candidate.isPresent()
+        && !candidate.get().name().equals(attempt.bundle());
   }
 
   /**

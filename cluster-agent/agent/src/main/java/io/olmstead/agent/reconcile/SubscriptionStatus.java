@@ -22,6 +22,12 @@ public record SubscriptionStatus(String name, String namespace, String installed
   /** Reason (phase {@code Failed}) when the installed bundle is above maxVersion and the channel has none at or below. */
   public static final String DOWNGRADE_TARGET_MISSING = "DowngradeTargetMissing";
 
+  /**
+   * Reason (phase {@code Failed}) when the bundle would write an object that another subscription of the cluster
+   * owns; the message names the object and the owner.
+   */
+  public static final String OWNERSHIP_CONFLICT = "OwnershipConflict";
+
   public SubscriptionStatus {
     conditions = conditions == null ? List.of() : List.copyOf(conditions);
   }

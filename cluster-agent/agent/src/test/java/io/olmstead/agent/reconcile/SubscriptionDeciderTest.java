@@ -57,6 +57,28 @@ class SubscriptionDeciderTest {
   }
 
   @Test
+  void aFailedAttemptGivesWayToTheNextBundleTheResolverOffers() {
+    Decision fresh = SubscriptionDecider.decide(AUTO, cluster(observed("1.0.0", CsvPhase.FAILED)),
+        Optional.of(bundle("1.1.0")), null, null, ALLOW, null);
+    assertThat(fresh.action()).isEqualTo(Decision.Action.INSTALL);
+    assertThat(fresh.bundle()).isEqualTo("pkg.v1.1.0");
+    Decision upgrade = SubscriptionDecider.decide(AUTO,
+        cluster(observed("1.0.0", CsvPhase.SUCCEEDED), observed("1.1.0", CsvPhase.FAILED)),
+        Optional.of(bundle("1.2.0")), null, null, ALLOW, null);
+    assertThat(upgrade.action()).isEqualTo(Decision.Action.UPGRADE);
+    assertThat(upgrade.bundle()).isEqualTo("pkg.v1.2.0");
+    assertThat(upgrade.replaces()).isEqualTo("pkg.v1.0.0");
+  }
+
+  @Test
+  void aFailedAttemptWithNothingNewerKeepsBeingDriven() {
+    Decision d = SubscriptionDecider.decide(AUTO, cluster(observed("1.0.0", CsvPhase.FAILED)),
+        Optional.of(bundle("1.0.0")), null, null, ALLOW, null);
+    assertThat(d.action()).isEqualTo(Decision.Action.CONTINUE);
+    assertThat(d.bundle()).isEqualTo("pkg.v1.0.0");
+  }
+
+  @Test
   void staysWhenTheResolverChoseNothingNew() {
     Decision d = SubscriptionDecider.decide(AUTO, cluster(observed("1.0.0", CsvPhase.SUCCEEDED)), Optional.empty(),
         null, null, ALLOW, null);
@@ -123,14 +145,6 @@ class SubscriptionDeciderTest {
     assertThat(installed.action()).isEqualTo(Decision.Action.STEADY);
     assertThat(nothing.action()).isEqualTo(Decision.Action.UNRESOLVED);
     assertThat(nothing.message()).isEqualTo("no version matches the policy");
-  }
-
-  @Test
-  void aFailedInstallIsRetriedRatherThanSkipped() {
-    Decision d = SubscriptionDecider.decide(AUTO, cluster(observed("1.0.0", CsvPhase.FAILED)), Optional.of(bundle("1.1.0")),
-        null, null, ALLOW, null);
-    assertThat(d.action()).isEqualTo(Decision.Action.CONTINUE);
-    assertThat(d.bundle()).isEqualTo("pkg.v1.0.0");
   }
 
   @Test
