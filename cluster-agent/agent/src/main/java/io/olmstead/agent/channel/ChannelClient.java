@@ -10,6 +10,7 @@ import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.apispec.protocol.ProtocolException;
 import io.olmstead.apispec.protocol.ProtocolVersions;
+import io.olmstead.apispec.protocol.SchemaDecoder;
 import io.olmstead.apispec.protocol.Status;
 import io.olmstead.apispec.protocol.StatusAck;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
@@ -37,6 +38,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ChannelClient {
   private static final Logger LOG = LoggerFactory.getLogger(ChannelClient.class);
+  private static final long REJECTIONS_FORGOTTEN_NANOS = 60_000_000_000L;
 
   private final Vertx vertx;
   private final Context context;
@@ -60,6 +62,10 @@ public final class ChannelClient {
   private volatile long lastAckedSeq;
   private volatile boolean connected;
   private volatile String lastCloseReason;
+  // Closes in a row that said this agent's own messages were bad: the backoff keeps growing across them (a welcome
+  // does not reset it) until the connection has been accepted for a while.
+  private int rejections;
+  private long welcomedNanos;
 
   public ChannelClient(Vertx vertx, HttpClient http, WebSocketClient wsClient, ChannelOptions options,
       CredentialStorage credentials, ChannelListener listener) {
@@ -184,8 +190,8 @@ public final class ChannelClient {
     socket.textMessageHandler(this::onText);
     socket.exceptionHandler(e -> LOG.debug("cluster {}: {}", options.clusterName(), e.toString()));
     socket.closeHandler(v -> closed(socket));
-    send(new Hello(ProtocolVersions.CURRENT, null, options.agentVersion(), ProtocolVersions.SUPPORTED,
-        options.facts(), nextSeq - 1));
+    send(WireSanitizer.hello(new Hello(ProtocolVersions.CURRENT, null, options.agentVersion(),
+        ProtocolVersions.SUPPORTED, options.facts(), nextSeq - 1)));
     // A control plane that never answers hello is treated like a dead connection.
     vertx.setTimer(30_000, id -> {
       if (ws == socket && !welcomed) {
@@ -213,7 +219,14 @@ public final class ChannelClient {
     if (code != null && code == CloseReason.CREDENTIAL_REVOKED.code() && options.enrollmentToken() != null) {
       credentials.clear();
     }
-    LOG.info("cluster {}: disconnected ({} {})", options.clusterName(), code, reason);
+    if (code != null && refusedOurMessage(code)) {
+      // The control plane found a message of ours invalid: sending the same again at once would loop for ever.
+      rejections++;
+      LOG.error("cluster {}: the control plane refused a message of this agent ({} {}); reconnect {} after backoff",
+          options.clusterName(), code, reason, rejections);
+    } else {
+      LOG.info("cluster {}: disconnected ({} {})", options.clusterName(), code, reason);
+    }
     retry(hopeless ? backoff.maxMillis() : backoff.nextMillis());
   }
 
@@ -243,17 +256,34 @@ public final class ChannelClient {
     }
   }
 
+  private static boolean refusedOurMessage(int code) {
+    return code == CloseReason.MALFORMED_MESSAGE.code() || code == CloseReason.UNKNOWN_TYPE.code()
+        || code == CloseReason.MESSAGE_TOO_BIG.code() || code == CloseReason.UNEXPECTED_MESSAGE.code();
+  }
+
   private void onWelcome(Welcome welcome) {
     welcomed = true;
     connected = true;
-    backoff.reset();
-    nextSeq = Math.max(nextSeq, welcome.lastStatusSeq() + 1);
+    welcomedNanos = System.nanoTime();
+    if (rejections == 0) {
+      backoff.reset();
+    }
+    nextSeq = nextSeq(nextSeq, welcome.lastStatusSeq());
     heartbeatSeconds = Math.max(1, welcome.heartbeatSeconds());
     startHeartbeat();
     listener.onConnected(welcome);
     if (status.known()) {
       sendStatus(true);
     }
+  }
+
+  /**
+   * The next seq after a welcome: ours if it is not behind the control plane's and within the jump it accepts
+   * (after a re-enrollment or a restored database the control plane's is lower), else just above the control plane's.
+   */
+  static long nextSeq(long ours, long lastApplied) {
+    long floor = lastApplied + 1;
+    return ours >= floor && ours - lastApplied <= Status.MAX_SEQ_JUMP ? ours : floor;
   }
 
   private void scheduleFlush() {
@@ -271,7 +301,14 @@ public final class ChannelClient {
 
   private void sendStatus(boolean full) {
     List<SubscriptionStatus> items = status.take(full);
-    send(new Status(ProtocolVersions.CURRENT, null, null, nextSeq++, full, items));
+    Status report = WireSanitizer.status(new Status(ProtocolVersions.CURRENT, null, null, nextSeq++, full, items));
+    String violation = SchemaDecoder.violation(report);
+    if (violation != null) {
+      // Sent, it would close the connection again and again; kept back, the channel and desired state still work.
+      LOG.error("cluster {}: status report not sent, it breaks the protocol: {}", options.clusterName(), violation);
+      return;
+    }
+    send(report);
   }
 
   private void send(AgentMessage message) {
@@ -285,6 +322,9 @@ public final class ChannelClient {
     heartbeatTimer = vertx.setPeriodic(heartbeatSeconds * 1000L, id -> context.runOnContext(v -> {
       if (ws == null) {
         return;
+      }
+      if (rejections > 0 && welcomed && System.nanoTime() - welcomedNanos > REJECTIONS_FORGOTTEN_NANOS) {
+        rejections = 0;
       }
       if (System.nanoTime() - lastHeardNanos > heartbeatSeconds * 3_000_000_000L) {
         ws.close((short) CloseReason.HEARTBEAT_TIMEOUT.code(), "control plane silent");
