@@ -5,9 +5,10 @@ import java.util.Map;
 
 /**
  * Counts agent handshakes in progress (from the upgrade request to {@code welcome}, or to the end of a refused
- * credential lookup), in all, per source address and per credential, so that neither unauthenticated floods nor
- * sockets that never say hello can take the slots real agents need. The credential is counted only once it checked
- * out, so a bogus credential never holds a handshake slot. Thread-safe; every permit is released exactly once.
+ * credential lookup) per source address, and, once the credential checked out, per credential and in all: a bogus
+ * credential never holds one of the handshake slots real agents need, and sockets that never say hello hold at most
+ * {@code perCredential} of them. Credential lookups in progress are bounded too (per source, and in all by the same
+ * total), so a flood cannot queue unbounded work on the database. Thread-safe; a permit is released exactly once.
  */
 final class HandshakeLimits {
   /** Why a handshake is turned away; {@code metric} is the label of {@code olmstead_agent_refused_connections}. */
@@ -30,7 +31,15 @@ final class HandshakeLimits {
   private final int perCredential;
   private final Map<String, Integer> bySource = new HashMap<>();
   private final Map<String, Integer> byCredential = new HashMap<>();
+  private final Map<String, Integer> lookupsBySource = new HashMap<>();
   private int inProgress;
+  private int lookups;
+  /**
+   * Credential lookups at once from one address: each is a database query, and a flood of them (bogus credentials)
+   * would otherwise queue ahead of every real agent's handshake in the connection pool. At 10 ms a lookup this still
+   * admits hundreds of connects per second from one address (a hosted agent pool, a load test).
+   */
+  static final int LOOKUPS_PER_SOURCE = 8;
 
   HandshakeLimits(int total, int perSource, int perCredential) {
     this.total = total;
@@ -38,16 +47,18 @@ final class HandshakeLimits {
     this.perCredential = perCredential;
   }
 
-  /** Before the credential lookup: a permit counted against the source and the total, or a refused one. */
+  /** Before the credential lookup: a permit counted against the source (and the lookups), or a refused one. */
   synchronized Permit enter(String source) {
-    if (bySource.getOrDefault(source, 0) >= perSource) {
+    if (bySource.getOrDefault(source, 0) >= perSource
+        || lookupsBySource.getOrDefault(source, 0) >= LOOKUPS_PER_SOURCE) {
       return new Permit(source, Refusal.PER_SOURCE);
     }
-    if (inProgress >= total) {
+    if (lookups >= total) {
       return new Permit(source, Refusal.BUSY);
     }
     bySource.merge(source, 1, Integer::sum);
-    inProgress++;
+    lookupsBySource.merge(source, 1, Integer::sum);
+    lookups++;
     return new Permit(source, null);
   }
 
@@ -64,12 +75,14 @@ final class HandshakeLimits {
     private final String source;
     private final Refusal refusal;
     private String credential;
+    private boolean lookingUp;
     private boolean released;
 
     private Permit(String source, Refusal refusal) {
       this.source = source;
       this.refusal = refusal;
       this.released = refusal != null;
+      this.lookingUp = refusal == null;
     }
 
     /** Why the handshake may not start, or null when it holds a slot. */
@@ -77,19 +90,34 @@ final class HandshakeLimits {
       return refusal;
     }
 
-    /** The credential checked out: counts it too, or refuses (and releases) when it has too many handshakes. */
+    /**
+     * The credential checked out: takes a handshake slot counted against it, or refuses (and releases) when it has
+     * too many handshakes or every slot is taken.
+     */
     Refusal authenticated(String credentialKey) {
       synchronized (HandshakeLimits.this) {
         if (released) {
           return Refusal.BUSY;
         }
-        if (byCredential.getOrDefault(credentialKey, 0) >= perCredential) {
+        endLookup();
+        Refusal refusal = byCredential.getOrDefault(credentialKey, 0) >= perCredential ? Refusal.PER_CREDENTIAL
+            : inProgress >= total ? Refusal.BUSY : null;
+        if (refusal != null) {
           release();
-          return Refusal.PER_CREDENTIAL;
+          return refusal;
         }
         byCredential.merge(credentialKey, 1, Integer::sum);
         credential = credentialKey;
+        inProgress++;
         return null;
+      }
+    }
+
+    private void endLookup() {
+      if (lookingUp) {
+        lookingUp = false;
+        lookups--;
+        decrement(lookupsBySource, source);
       }
     }
 
@@ -99,10 +127,11 @@ final class HandshakeLimits {
           return;
         }
         released = true;
-        inProgress--;
         decrement(bySource, source);
+        endLookup();
         if (credential != null) {
           decrement(byCredential, credential);
+          inProgress--;
         }
       }
     }

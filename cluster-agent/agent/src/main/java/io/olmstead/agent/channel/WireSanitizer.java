@@ -29,7 +29,7 @@ final class WireSanitizer {
     Facts f = hello.facts();
     Facts facts = f == null ? null : new Facts(text(f.kubernetesVersion(), 64), text(f.openshiftVersion(), 64),
         f.nodes() == null || f.nodes() < 0 || f.nodes() > 1_000_000 ? null : f.nodes(),
-        MODES.contains(f.mode()) ? f.mode() : null);
+        known(MODES, f.mode()) ? f.mode() : null);
     String version = text(hello.agentVersion(), 64);
     return new Hello(hello.protocol(), hello.id(), version == null || version.isEmpty() ? "unknown" : version,
         hello.supportedProtocols(), facts == null ? new Facts(null, null, null, null) : facts, hello.lastStatusSeq());
@@ -48,15 +48,20 @@ final class WireSanitizer {
       for (Condition c : s.conditions()) {
         String type = text(c == null ? null : c.type(), 316);
         if (type != null && !type.isEmpty() && conditions.size() < MAX_CONDITIONS) {
-          conditions.add(new Condition(type, CONDITION_STATUSES.contains(c.status()) ? c.status() : "Unknown",
+          conditions.add(new Condition(type, known(CONDITION_STATUSES, c.status()) ? c.status() : "Unknown",
               text(c.reason(), 1024), text(c.message(), 4096), text(c.lastTransitionTime(), 64)));
         }
       }
     }
     Long generation = s.observedGeneration() == null || s.observedGeneration() < 0 ? null : s.observedGeneration();
     return new SubscriptionStatus(s.name(), text(s.installedBundle(), 512), text(s.installedVersion(), 128),
-        text(s.targetVersion(), 128), PHASES.contains(s.phase()) ? s.phase() : "Unknown", text(s.reason(), 256),
+        text(s.targetVersion(), 128), known(PHASES, s.phase()) ? s.phase() : "Unknown", text(s.reason(), 256),
         text(s.message(), 4096), conditions, generation);
+  }
+
+  // Set.of(...).contains(null) throws
+  private static boolean known(Set<String> values, String value) {
+    return value != null && values.contains(value);
   }
 
   /** NUL replaced by U+FFFD and cut to {@code max} characters (never inside a surrogate pair). */

@@ -26,6 +26,8 @@ class WireSanitizerTest {
     assertThat(sent.agentVersion()).startsWith("0.1\uFFFD0").hasSize(64);
     assertThat(sent.facts().nodes()).isNull();
     assertThat(WireSanitizer.hello(new Hello(1, null, "", List.of(1), null, null)).agentVersion()).isEqualTo("unknown");
+    Hello plain = new Hello(1, null, "0.1.0", List.of(1), new Facts(null, null, null, null), null);
+    assertThat(WireSanitizer.hello(plain)).isEqualTo(plain);
   }
 
   @Test
@@ -39,6 +41,9 @@ class WireSanitizerTest {
     assertThat(SchemaDecoder.decode(ProtocolCodec.encode(sent))).isEqualTo(sent);
     assertThat(sent.subscriptions().get(0).phase()).isEqualTo("Unknown");
     assertThat(sent.subscriptions().get(0).conditions()).hasSize(32);
+    SubscriptionStatus sparse = new SubscriptionStatus("etcd", null, null, null, null, null, null,
+        List.of(new Condition("Ready", null, null, null, null)), null);
+    assertThat(WireSanitizer.item(sparse).phase()).isEqualTo("Unknown");
   }
 
   @Test
