@@ -8,7 +8,6 @@ import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.apispec.protocol.ProtocolException;
 import io.olmstead.apispec.protocol.ProtocolVersions;
-import io.olmstead.apispec.protocol.SchemaDecoder;
 import io.olmstead.apispec.protocol.Status;
 import io.olmstead.apispec.protocol.StatusAck;
 import io.olmstead.apispec.protocol.Welcome;
@@ -39,14 +38,12 @@ final class AgentSession {
   private final String cluster;
   private final byte[] credentialHash;
   private final ServerWebSocket ws;
-  /** Messages up to this size are decoded on the event loop (well under a millisecond). */
-  static final int INLINE_DECODE_BYTES = 16 * 1024;
-
   private final Context context;
   private final AgentGateway gateway;
   private final GatewaySettings settings;
   private final String id = UUID.randomUUID().toString();
   private final TokenBucket bucket;
+  private final FrameAssembler frames;
   private final HandshakeLimits.Permit permit;
   // Reports that arrived before the first desired state was sent: placement is not known yet.
   private final Queue<Status> waiting = new ArrayDeque<>();
@@ -56,7 +53,6 @@ final class AgentSession {
   private volatile String sentHash;
   private volatile long sentGeneration;
   private volatile long ackedGeneration;
-  private Buffer partial;
   private boolean helloSeen;
   private boolean ready;
   private boolean closed;
@@ -73,6 +69,7 @@ final class AgentSession {
     this.gateway = gateway;
     this.settings = gateway.settings();
     this.permit = permit;
+    this.frames = new FrameAssembler(settings.maxFrameBytes(), settings.maxMessageBytes());
     this.bucket = new TokenBucket(settings.messagesPerSecond(), settings.burst(), System.nanoTime());
   }
 
@@ -94,37 +91,19 @@ final class AgentSession {
   }
 
   private void onFrame(WebSocketFrame frame) {
-    if (closed || !(frame.isText() || frame.isBinary() || frame.isContinuation())) {
+    if (closed) {
       return;
     }
-    if (frame.isBinary()) {
-      close(CloseReason.MALFORMED_MESSAGE, "binary frames are not part of the protocol");
+    Buffer message;
+    try {
+      message = frames.accept(frame);
+    } catch (ProtocolException e) {
+      close(e.reason(), e.getMessage());
       return;
     }
-    Buffer data = frame.binaryData();
-    if (data.length() > settings.maxFrameBytes()) {
-      close(CloseReason.MESSAGE_TOO_BIG, "frame over " + settings.maxFrameBytes() + " bytes");
-      return;
+    if (message != null) {
+      onMessage(message);
     }
-    if (frame.isText()) {
-      partial = frame.isFinal() ? null : Buffer.buffer();
-    } else if (partial == null) {
-      close(CloseReason.MALFORMED_MESSAGE, "continuation without a first frame");
-      return;
-    }
-    if (partial != null) {
-      if (partial.length() + data.length() > settings.maxMessageBytes()) {
-        close(CloseReason.MESSAGE_TOO_BIG, "message over " + settings.maxMessageBytes() + " bytes");
-        return;
-      }
-      partial.appendBuffer(data);
-      if (!frame.isFinal()) {
-        return;
-      }
-      data = partial;
-      partial = null;
-    }
-    onMessage(data);
   }
 
   private void onMessage(Buffer data) {
@@ -135,25 +114,17 @@ final class AgentSession {
       close(CloseReason.RATE_LIMITED, "over " + settings.messagesPerSecond() + " messages/s");
       return;
     }
-    if (data.length() <= INLINE_DECODE_BYTES) {
-      AgentMessage message;
-      try {
-        message = SchemaDecoder.decode(data.toString());
-      } catch (ProtocolException e) {
-        close(e.reason(), e.getMessage());
-        return;
-      }
-      dispatch(message);
-      return;
+    boolean big = FrameAssembler.big(data);
+    if (big) {
+      ws.pause();
     }
-    // Schema validation of a big report takes tens of milliseconds: on the decode workers, no frames read meanwhile.
-    Buffer text = data;
-    ws.pause();
-    gateway.decoder().executeBlocking(() -> SchemaDecoder.decode(text.toString()), false).onComplete(ar -> {
+    FrameAssembler.decode(data, gateway.decoder()).onComplete(ar -> {
       if (closed) {
         return;
       }
-      ws.resume();
+      if (big) {
+        ws.resume();
+      }
       if (ar.succeeded()) {
         dispatch(ar.result());
       } else if (ar.cause() instanceof ProtocolException e) {

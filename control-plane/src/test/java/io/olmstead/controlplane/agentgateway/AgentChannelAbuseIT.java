@@ -51,9 +51,8 @@ class AgentChannelAbuseIT {
         GatewaySettings.HELLO_TIMEOUT_SECONDS, "5", GatewaySettings.IDLE_TIMEOUT_SECONDS, "16"));
     fixtures = new ChannelFixtures(cp.database());
     token = fixtures.enrollmentToken(1000, 600, "{}", null);
-    fixtures.catalog(ChannelFixtures.DIGEST_1, "{}");
-    // Every test cluster has region=eu (Enroll.cluster); "theirs" is another team's, placed elsewhere.
-    fixtures.subscription("mine", "region=eu", "0.9.2");
+    fixtures.placedEverywhere("mine");
+    // "theirs" is another team's, placed on clusters elsewhere
     fixtures.subscription("theirs", "region=us", "0.9.2");
     vertx = Vertx.vertx();
   }

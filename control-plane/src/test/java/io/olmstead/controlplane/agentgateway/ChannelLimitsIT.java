@@ -33,10 +33,7 @@ class ChannelLimitsIT {
         GatewaySettings.MESSAGES_PER_SECOND, "5", GatewaySettings.BURST, "50"));
     fixtures = new ChannelFixtures(cp.database());
     token = fixtures.enrollmentToken(100, 600, "{}", null);
-    // Only reports about subscriptions placed on the cluster are stored (every test cluster has region=eu).
-    fixtures.catalog(ChannelFixtures.DIGEST_1, "{}");
-    fixtures.subscription("etcd", "region=eu", "0.9.2");
-    fixtures.subscription("nginx", "region=eu", "0.9.2");
+    fixtures.placedEverywhere("etcd", "nginx");
     vertx = Vertx.vertx();
   }
 

@@ -28,11 +28,7 @@ class ChannelMetricsIT {
   static void start() {
     cp = TestControlPlane.start(TestDatabase.create(ChannelMetricsIT.class), Map.of());
     fixtures = new ChannelFixtures(cp.database());
-    // Only reports about subscriptions placed on the cluster are stored: place the three the agent reports.
-    fixtures.catalog(ChannelFixtures.DIGEST_1, "{}");
-    for (String name : List.of("a", "b", "c")) {
-      fixtures.subscription(name, "region=eu", "0.9.2");
-    }
+    fixtures.placedEverywhere("a", "b", "c");
     vertx = Vertx.vertx();
   }
 
