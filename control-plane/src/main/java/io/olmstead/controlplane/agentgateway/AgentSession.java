@@ -224,7 +224,8 @@ final class AgentSession {
       gateway.metrics().statusDropped(accept.dropped().size());
       if (!droppedLogged) {
         droppedLogged = true;
-        LOG.warn("cluster {}: status for subscriptions not placed on it dropped (logged once per connection): {}",
+        // INFO: an agent reports the subscriptions OLM implies for dependencies too, which no fleet subscription names
+        LOG.info("cluster {}: status for subscriptions not placed on it dropped (logged once per connection): {}",
             cluster, accept.dropped().subList(0, Math.min(5, accept.dropped().size())));
       }
     }
