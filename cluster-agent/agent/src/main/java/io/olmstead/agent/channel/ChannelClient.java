@@ -38,7 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ChannelClient {
   private static final Logger LOG = LoggerFactory.getLogger(ChannelClient.class);
-  private static final long REJECTIONS_FORGOTTEN_NANOS = 60_000_000_000L;
 
   private final Vertx vertx;
   private final Context context;
@@ -48,6 +47,7 @@ public final class ChannelClient {
   private final CredentialStorage credentials;
   private final ChannelListener listener;
   private final Backoff backoff;
+  private final ReconnectPolicy reconnects;
   private final StatusBuffer status = new StatusBuffer();
 
   private WebSocket ws;
@@ -62,10 +62,6 @@ public final class ChannelClient {
   private volatile long lastAckedSeq;
   private volatile boolean connected;
   private volatile String lastCloseReason;
-  // Closes in a row that said this agent's own messages were bad: the backoff keeps growing across them (a welcome
-  // does not reset it) until the connection has been accepted for a while.
-  private int rejections;
-  private long welcomedNanos;
 
   public ChannelClient(Vertx vertx, HttpClient http, WebSocketClient wsClient, ChannelOptions options,
       CredentialStorage credentials, ChannelListener listener) {
@@ -77,6 +73,7 @@ public final class ChannelClient {
     this.credentials = credentials;
     this.listener = listener;
     this.backoff = new Backoff(options.minBackoff(), options.maxBackoff());
+    this.reconnects = new ReconnectPolicy(backoff);
   }
 
   public void start() {
@@ -215,19 +212,17 @@ public final class ChannelClient {
     if (stopped) {
       return;
     }
-    boolean hopeless = code != null && CloseReason.ofCode(code).map(r -> !r.reconnect()).orElse(false);
     if (code != null && code == CloseReason.CREDENTIAL_REVOKED.code() && options.enrollmentToken() != null) {
       credentials.clear();
     }
-    if (code != null && refusedOurMessage(code)) {
-      // The control plane found a message of ours invalid: sending the same again at once would loop for ever.
-      rejections++;
-      LOG.error("cluster {}: the control plane refused a message of this agent ({} {}); reconnect {} after backoff",
-          options.clusterName(), code, reason, rejections);
+    long delay = reconnects.afterClose(code == null ? null : (int) code);
+    if (ReconnectPolicy.refusedOurMessage(code == null ? null : (int) code)) {
+      LOG.error("cluster {}: the control plane refused a message of this agent ({} {}); refusal {} in a row, "
+          + "reconnecting in {} ms", options.clusterName(), code, reason, reconnects.refusals(), delay);
     } else {
       LOG.info("cluster {}: disconnected ({} {})", options.clusterName(), code, reason);
     }
-    retry(hopeless ? backoff.maxMillis() : backoff.nextMillis());
+    retry(delay);
   }
 
   private void onText(String text) {
@@ -256,18 +251,10 @@ public final class ChannelClient {
     }
   }
 
-  private static boolean refusedOurMessage(int code) {
-    return code == CloseReason.MALFORMED_MESSAGE.code() || code == CloseReason.UNKNOWN_TYPE.code()
-        || code == CloseReason.MESSAGE_TOO_BIG.code() || code == CloseReason.UNEXPECTED_MESSAGE.code();
-  }
-
   private void onWelcome(Welcome welcome) {
     welcomed = true;
     connected = true;
-    welcomedNanos = System.nanoTime();
-    if (rejections == 0) {
-      backoff.reset();
-    }
+    reconnects.welcomed(System.nanoTime());
     nextSeq = nextSeq(nextSeq, welcome.lastStatusSeq());
     heartbeatSeconds = Math.max(1, welcome.heartbeatSeconds());
     startHeartbeat();
@@ -323,8 +310,8 @@ public final class ChannelClient {
       if (ws == null) {
         return;
       }
-      if (rejections > 0 && welcomed && System.nanoTime() - welcomedNanos > REJECTIONS_FORGOTTEN_NANOS) {
-        rejections = 0;
+      if (welcomed) {
+        reconnects.stillConnected(System.nanoTime());
       }
       if (System.nanoTime() - lastHeardNanos > heartbeatSeconds * 3_000_000_000L) {
         ws.close((short) CloseReason.HEARTBEAT_TIMEOUT.code(), "control plane silent");
