@@ -165,6 +165,9 @@ public final class ControlPlane implements AutoCloseable {
         .setCompressionSupported(true)
         .setMaxHeaderSize(16 * 1024)
         .setMaxInitialLineLength(8 * 1024)
+        // Idle connections (kept-alive or never finishing their request) are closed; agents and event streams
+        // stay busier than this with their heartbeats and pings.
+        .setIdleTimeout(config.agent().idleTimeoutSeconds())
         // Above the gateway's own limits, so that it closes oversize agent messages with its clear reasons.
         .setMaxWebSocketFrameSize(2 * config.agent().maxFrameBytes())
         .setMaxWebSocketMessageSize(2 * config.agent().maxMessageBytes());

@@ -48,6 +48,12 @@ public final class ProtocolCodec {
   }
 
   public static AgentMessage decode(String text) throws ProtocolException {
+    JsonNode tree = parse(text);
+    return bind(tree, typeOf(tree));
+  }
+
+  /** Parses a frame into a JSON object (bounded nesting), or a {@code malformed-message} error. */
+  static JsonNode parse(String text) throws ProtocolException {
     JsonNode tree;
     try {
       tree = MAPPER.readTree(text);
@@ -57,21 +63,31 @@ public final class ProtocolCodec {
     if (tree == null || !tree.isObject()) {
       throw new ProtocolException(CloseReason.MALFORMED_MESSAGE, "not a JSON object");
     }
+    return tree;
+  }
+
+  /** The message type of a parsed envelope: present, known, with a protocol version; else the matching error. */
+  static String typeOf(JsonNode tree) throws ProtocolException {
     JsonNode type = tree.get("type");
     if (type == null || !type.isTextual()) {
       throw new ProtocolException(CloseReason.MALFORMED_MESSAGE, "no type");
     }
     if (!TYPES.contains(type.asText())) {
-      throw new ProtocolException(CloseReason.UNKNOWN_TYPE, abbreviate(type.asText()));
+      throw new ProtocolException(CloseReason.UNKNOWN_TYPE, "type \"" + abbreviate(type.asText()) + "\"");
     }
     JsonNode protocol = tree.get("protocol");
     if (protocol == null || !protocol.canConvertToInt()) {
       throw new ProtocolException(CloseReason.MALFORMED_MESSAGE, "no protocol version");
     }
+    return type.asText();
+  }
+
+  /** Binds a checked envelope to its record. */
+  static AgentMessage bind(JsonNode tree, String type) throws ProtocolException {
     try {
       return MAPPER.treeToValue(tree, AgentMessage.class);
     } catch (JsonProcessingException | IllegalArgumentException e) {
-      throw new ProtocolException(CloseReason.MALFORMED_MESSAGE, "invalid " + type.asText());
+      throw new ProtocolException(CloseReason.MALFORMED_MESSAGE, "invalid " + type);
     }
   }
 
@@ -79,7 +95,8 @@ public final class ProtocolCodec {
     return NAMES.get(message.getClass());
   }
 
+  // The type comes from the peer: no NUL, line breaks or other control characters into logs and close frames.
   private static String abbreviate(String text) {
-    return text.length() > 40 ? text.substring(0, 40) : text;
+    return (text.length() > 40 ? text.substring(0, 40) : text).replaceAll("\\p{Cntrl}", "?");
   }
 }

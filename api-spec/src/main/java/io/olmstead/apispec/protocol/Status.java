@@ -12,4 +12,10 @@ import java.util.List;
 public record Status(int protocol, String id, String cluster, long seq, boolean full,
     List<SubscriptionStatus> subscriptions) implements AgentMessage {
   public static final String TYPE = "status";
+  /**
+   * How far above the last applied seq a report may jump; the control plane refuses a larger jump (4002) so that one
+   * absurd seq cannot stop a cluster's reports, and an agent whose own counter is further ahead than this starts again
+   * just above the welcome's {@code lastStatusSeq}.
+   */
+  public static final long MAX_SEQ_JUMP = 1_000_000L;
 }

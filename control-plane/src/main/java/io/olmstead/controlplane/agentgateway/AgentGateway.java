@@ -7,6 +7,8 @@ import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.controlplane.store.DatabaseOutage;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
+import io.olmstead.apispec.protocol.SchemaDecoder;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -16,7 +18,6 @@ import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,9 +51,12 @@ public final class AgentGateway {
   static final long CLOSE_WAIT_MILLIS = 3000;
   private final DatabaseOutage outage = new DatabaseOutage("agent credential lookups");
   // Handshakes in progress (connect to welcome): bounded so that a fleet reconnecting at once is turned away
-  // cheaply with 503 and backs off, instead of queueing on the database until every agent times out.
-  private final AtomicInteger handshakes = new AtomicInteger();
-  static final int MAX_HANDSHAKES = 200;
+  // cheaply with 503 and backs off, instead of queueing on the database until every agent times out; bounded per
+  // source address and per credential so that no one client can take the slots.
+  private final HandshakeLimits handshakes;
+  // Big messages are decoded and validated here, off the event loop; a few threads, so a flood of them waits its
+  // turn instead of taking the shared worker pool from catalog parsing and the rest.
+  private final WorkerExecutor decoder;
   private volatile BiConsumer<String, Long> ackObserver = (cluster, generation) -> { };
 
   public AgentGateway(Vertx vertx, Pool pool, PgConnectOptions database, MeterRegistry registry,
@@ -67,6 +71,9 @@ public final class AgentGateway {
     this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings);
     this.listener = new ChangeListener(vertx, database, this::onChange, this::resync);
     this.catalogs = new CatalogContentCache(vertx, pool, metrics, settings.catalogCacheMegabytes() * 1024L * 1024L);
+    this.handshakes = new HandshakeLimits(settings.maxHandshakes(), settings.handshakesPerSource(),
+        settings.handshakesPerCredential());
+    this.decoder = vertx.createSharedWorkerExecutor("olmstead-agent-decode", 2);
   }
 
   /** Starts listening for changes and the periodic presence and resync tasks. */
@@ -74,7 +81,9 @@ public final class AgentGateway {
     long presenceMillis = Math.max(500, TimeUnit.SECONDS.toMillis(settings.heartbeatSeconds()) / 3);
     timers.add(vertx.setPeriodic(presenceMillis, id -> presence()));
     timers.add(vertx.setPeriodic(TimeUnit.SECONDS.toMillis(settings.resyncSeconds()), id -> resync()));
-    return listener.start().recover(e -> {
+    // Compiling the protocol's schemas takes about a second: on a worker, before the first agent is decoded.
+    return vertx.executeBlocking(() -> SchemaDecoder.decode("{\"type\":\"heartbeat\",\"protocol\":1}"))
+        .<Void>mapEmpty().compose(v -> listener.start()).recover(e -> {
       // The periodic resync still converges; notifications come back when the subscriber reconnects.
       LOG.warn("change notifications unavailable at start: {}", e.toString());
       return Future.succeededFuture();
@@ -120,7 +129,8 @@ public final class AgentGateway {
           LOG.warn("clusters of this replica not marked disconnected: {}", e.toString());
           return Future.succeededFuture();
         })
-        .compose(v -> listener.close()).recover(e -> Future.succeededFuture());
+        .compose(v -> listener.close()).recover(e -> Future.succeededFuture())
+        .compose(v -> decoder.close()).recover(e -> Future.succeededFuture());
   }
 
   public CredentialStore credentials() {
@@ -153,18 +163,12 @@ public final class AgentGateway {
     return outage;
   }
 
-  /** Takes a handshake slot, or false when too many are in progress. */
-  boolean admit() {
-    if (handshakes.incrementAndGet() > MAX_HANDSHAKES) {
-      handshakes.decrementAndGet();
-      metrics.connectionRefused("busy");
-      return false;
-    }
-    return true;
+  HandshakeLimits handshakes() {
+    return handshakes;
   }
 
-  void handshakeDone() {
-    handshakes.decrementAndGet();
+  WorkerExecutor decoder() {
+    return decoder;
   }
 
   GatewaySettings settings() {
@@ -179,7 +183,7 @@ public final class AgentGateway {
     return ingestor;
   }
 
-  Future<Long> attach(AgentSession session, Hello hello) {
+  Future<ChannelStateStore.Attached> attach(AgentSession session, Hello hello) {
     return state.attach(session.cluster(), session.id(), settings.replica(), hello);
   }
 

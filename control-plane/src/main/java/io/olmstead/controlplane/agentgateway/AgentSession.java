@@ -16,17 +16,24 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
+import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.OptionalInt;
+import java.util.Queue;
+import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One agent connection: reassembles frames within the limits, rate-limits messages, runs the hello/welcome
- * handshake and hands status and acks to the gateway. Its state is touched only on its own event-loop context.
+ * One agent connection: reassembles frames within the limits, rate-limits messages, decodes and validates each
+ * against its schema (big ones off the event loop, the socket paused meanwhile so order holds), runs the
+ * hello/welcome handshake within the hello timeout and hands status ({@link StatusAdmission}) and acks to the
+ * gateway. Its state is touched only on its own event-loop context.
  */
 final class AgentSession {
   private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
+  private static final int MAX_WAITING = 16;
 
   private final String cluster;
   private final byte[] credentialHash;
@@ -36,27 +43,33 @@ final class AgentSession {
   private final GatewaySettings settings;
   private final String id = UUID.randomUUID().toString();
   private final TokenBucket bucket;
+  private final FrameAssembler frames;
+  private final HandshakeLimits.Permit permit;
+  // Reports that arrived before the first desired state was sent: placement is not known yet.
+  private final Queue<Status> waiting = new ArrayDeque<>();
 
   private volatile long lastHeardNanos = System.nanoTime();
   private volatile boolean heardSinceFlush = true;
   private volatile String sentHash;
   private volatile long sentGeneration;
   private volatile long ackedGeneration;
-  private Buffer partial;
   private boolean helloSeen;
-  private boolean handshakeReleased;
   private boolean ready;
   private boolean closed;
+  private boolean droppedLogged;
   private int protocol = ProtocolVersions.CURRENT;
-  private long lastAcceptedSeq;
+  private StatusAdmission admission;
 
-  AgentSession(String cluster, byte[] credentialHash, ServerWebSocket ws, Context context, AgentGateway gateway) {
+  AgentSession(String cluster, byte[] credentialHash, ServerWebSocket ws, Context context, AgentGateway gateway,
+      HandshakeLimits.Permit permit) {
     this.cluster = cluster;
     this.credentialHash = credentialHash;
     this.ws = ws;
     this.context = context;
     this.gateway = gateway;
     this.settings = gateway.settings();
+    this.permit = permit;
+    this.frames = new FrameAssembler(settings.maxFrameBytes(), settings.maxMessageBytes());
     this.bucket = new TokenBucket(settings.messagesPerSecond(), settings.burst(), System.nanoTime());
   }
 
@@ -65,43 +78,32 @@ final class AgentSession {
     ws.exceptionHandler(e -> LOG.debug("cluster {}: connection error: {}", cluster, e.toString()));
     ws.closeHandler(v -> {
       closed = true;
-      handshakeDone();
+      permit.release();
       gateway.closed(this);
     });
+    // A socket that never completes the handshake must not hold its slot: the limits count it until welcome.
+    context.owner().setTimer(settings.helloTimeoutSeconds() * 1000L, id -> context.runOnContext(v -> {
+      if (!ready) {
+        close(helloSeen ? CloseReason.TRY_AGAIN_LATER : CloseReason.HELLO_REQUIRED,
+            "no handshake within " + settings.helloTimeoutSeconds() + " s");
+      }
+    }));
   }
 
   private void onFrame(WebSocketFrame frame) {
-    if (closed || !(frame.isText() || frame.isBinary() || frame.isContinuation())) {
+    if (closed) {
       return;
     }
-    if (frame.isBinary()) {
-      close(CloseReason.MALFORMED_MESSAGE, "binary frames are not part of the protocol");
+    Buffer message;
+    try {
+      message = frames.accept(frame);
+    } catch (ProtocolException e) {
+      close(e.reason(), e.getMessage());
       return;
     }
-    Buffer data = frame.binaryData();
-    if (data.length() > settings.maxFrameBytes()) {
-      close(CloseReason.MESSAGE_TOO_BIG, "frame over " + settings.maxFrameBytes() + " bytes");
-      return;
+    if (message != null) {
+      onMessage(message);
     }
-    if (frame.isText()) {
-      partial = frame.isFinal() ? null : Buffer.buffer();
-    } else if (partial == null) {
-      close(CloseReason.MALFORMED_MESSAGE, "continuation without a first frame");
-      return;
-    }
-    if (partial != null) {
-      if (partial.length() + data.length() > settings.maxMessageBytes()) {
-        close(CloseReason.MESSAGE_TOO_BIG, "message over " + settings.maxMessageBytes() + " bytes");
-        return;
-      }
-      partial.appendBuffer(data);
-      if (!frame.isFinal()) {
-        return;
-      }
-      data = partial;
-      partial = null;
-    }
-    onMessage(data);
   }
 
   private void onMessage(Buffer data) {
@@ -112,13 +114,29 @@ final class AgentSession {
       close(CloseReason.RATE_LIMITED, "over " + settings.messagesPerSecond() + " messages/s");
       return;
     }
-    AgentMessage message;
-    try {
-      message = ProtocolCodec.decode(data.toString());
-    } catch (ProtocolException e) {
-      close(e.reason(), e.getMessage());
-      return;
+    boolean big = FrameAssembler.big(data);
+    if (big) {
+      ws.pause();
     }
+    FrameAssembler.decode(data, gateway.decoder()).onComplete(ar -> {
+      if (closed) {
+        return;
+      }
+      if (big) {
+        ws.resume();
+      }
+      if (ar.succeeded()) {
+        dispatch(ar.result());
+      } else if (ar.cause() instanceof ProtocolException e) {
+        close(e.reason(), e.getMessage());
+      } else {
+        LOG.warn("cluster {}: message not decoded: {}", cluster, ar.cause().toString());
+        close(CloseReason.MALFORMED_MESSAGE, "not decodable");
+      }
+    });
+  }
+
+  private void dispatch(AgentMessage message) {
     gateway.metrics().received(message.type());
     if (!ready && !(message instanceof Hello)) {
       close(CloseReason.HELLO_REQUIRED, helloSeen ? "wait for welcome" : "send hello first");
@@ -159,19 +177,13 @@ final class AgentSession {
         ws.close((short) CloseReason.SHUTTING_DOWN.code(), "try again");
         return;
       }
-      lastAcceptedSeq = ar.result();
+      admission = new StatusAdmission(ar.result().lastStatusSeq(), ar.result().reported());
       ready = true;
-      handshakeDone();
-      send(new Welcome(protocol, null, cluster, id, settings.heartbeatSeconds(), settings.limits(), lastAcceptedSeq));
+      permit.release();
+      send(new Welcome(protocol, null, cluster, id, settings.heartbeatSeconds(), settings.limits(),
+          admission.lastAcceptedSeq()));
       gateway.ready(this);
     });
-  }
-
-  private void handshakeDone() {
-    if (!handshakeReleased) {
-      handshakeReleased = true;
-      gateway.handshakeDone();
-    }
   }
 
   private void onStatus(Status status) {
@@ -185,14 +197,40 @@ final class AgentSession {
       close(CloseReason.MALFORMED_MESSAGE, invalid);
       return;
     }
-    long seq = status.seq();
-    if (seq <= lastAcceptedSeq) {
-      // A replay or a late report: already applied or superseded, so acknowledged without changing anything.
-      send(new StatusAck(protocol, status.id(), seq));
+    if (!admission.desiredKnown()) {
+      if (waiting.size() >= MAX_WAITING) {
+        close(CloseReason.TRY_AGAIN_LATER, "reports sent before the desired state");
+      } else {
+        waiting.add(status);
+      }
       return;
     }
-    lastAcceptedSeq = seq;
-    gateway.ingestor().submitStatus(cluster, status).onComplete(ar -> context.runOnContext(v -> {
+    admit(status);
+  }
+
+  private void admit(Status status) {
+    StatusAdmission.Decision decision = admission.admit(status);
+    if (decision instanceof StatusAdmission.Replay replay) {
+      // A replay or a late report: already applied or superseded, so acknowledged without changing anything.
+      send(new StatusAck(protocol, status.id(), replay.seq()));
+      return;
+    }
+    if (decision instanceof StatusAdmission.Refuse refuse) {
+      close(CloseReason.MALFORMED_MESSAGE, refuse.detail());
+      return;
+    }
+    StatusAdmission.Accept accept = (StatusAdmission.Accept) decision;
+    if (!accept.dropped().isEmpty()) {
+      gateway.metrics().statusDropped(accept.dropped().size());
+      if (!droppedLogged) {
+        droppedLogged = true;
+        // INFO: an agent reports the subscriptions OLM implies for dependencies too, which no fleet subscription names
+        LOG.info("cluster {}: status for subscriptions not placed on it dropped (logged once per connection): {}",
+            cluster, accept.dropped().subList(0, Math.min(5, accept.dropped().size())));
+      }
+    }
+    long seq = status.seq();
+    gateway.ingestor().submitStatus(cluster, accept.status()).onComplete(ar -> context.runOnContext(v -> {
       if (ar.succeeded()) {
         send(new StatusAck(protocol, status.id(), seq));
       } else {
@@ -294,8 +332,19 @@ final class AgentSession {
     return ackedGeneration;
   }
 
-  void markSent(long generation, String hash) {
+  /** A desired state with these subscriptions goes out (from the publisher's context); reports waiting for it go on. */
+  void markSent(long generation, String hash, Collection<String> subscriptions) {
     this.sentGeneration = generation;
     this.sentHash = hash;
+    Set<String> names = Set.copyOf(subscriptions);
+    context.runOnContext(v -> {
+      if (closed || admission == null) {
+        return;
+      }
+      admission.desiredSent(names);
+      while (!waiting.isEmpty() && !closed) {
+        admit(waiting.poll());
+      }
+    });
   }
 }

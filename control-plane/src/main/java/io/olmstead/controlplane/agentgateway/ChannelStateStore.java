@@ -9,6 +9,8 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 
@@ -42,6 +44,9 @@ final class ChannelStateStore {
   private static final String SWEEP =
       "UPDATE clusters SET status = 'disconnected' WHERE status = 'connected' "
           + "AND last_seen < now() - make_interval(secs => $1)";
+  // Subscriptions this cluster reported before and that are not gone: their reports are still taken (being removed).
+  private static final String REPORTED =
+      "SELECT subscription FROM subscription_status WHERE cluster = $1 AND NOT gone";
   private static final String APPROVALS = "SELECT subscription, bundle FROM cluster_approvals WHERE cluster = $1";
 
   private final Pool pool;
@@ -50,13 +55,23 @@ final class ChannelStateStore {
     this.pool = pool;
   }
 
-  /** Records a new session for a cluster and marks it connected; returns the last status seq applied for it. */
-  Future<Long> attach(String cluster, String session, String replica, Hello hello) {
+  /** What a new session starts from: the last status seq applied and the subscriptions with live reports. */
+  record Attached(long lastStatusSeq, Set<String> reported) {
+  }
+
+  /** Records a new session for a cluster and marks it connected. */
+  Future<Attached> attach(String cluster, String session, String replica, Hello hello) {
     Facts facts = hello.facts() == null ? new Facts(null, null, null, null) : hello.facts();
     JsonObject factsJson = JsonObject.mapFrom(facts);
-    return pool.preparedQuery(ATTACH)
+    Future<Long> seq = pool.preparedQuery(ATTACH)
         .execute(Tuple.of(cluster, session, replica, hello.agentVersion(), facts.kubernetesVersion(), factsJson))
         .map(rows -> rows.size() == 0 ? 0L : rows.iterator().next().getLong(0));
+    Future<Set<String>> reported = pool.preparedQuery(REPORTED).execute(Tuple.of(cluster)).map(rows -> {
+      Set<String> names = new HashSet<>();
+      rows.forEach(r -> names.add(r.getString(0)));
+      return names;
+    });
+    return Future.all(seq, reported).map(v -> new Attached(seq.result(), reported.result()));
   }
 
   /** Marks the cluster disconnected unless a newer session (on any replica) took over. */

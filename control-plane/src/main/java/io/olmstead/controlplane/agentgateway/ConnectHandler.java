@@ -5,12 +5,17 @@ import io.olmstead.controlplane.http.Problems;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** {@code GET /api/v1/agent/connect}: authenticates the cluster credential, then upgrades to the agent WebSocket. */
+/**
+ * {@code GET /api/v1/agent/connect}: takes a handshake permit for the source address, authenticates the cluster
+ * credential (asynchronously, on the pool), counts the permit against that credential, then upgrades to the agent
+ * WebSocket. The session releases the permit at {@code welcome} or when it closes; every refusal releases it at once.
+ */
 final class ConnectHandler implements Handler<RoutingContext> {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectHandler.class);
 
@@ -39,39 +44,58 @@ final class ConnectHandler implements Handler<RoutingContext> {
       unauthorized(ctx);
       return;
     }
-    if (!gateway.admit()) {
-      ctx.response().putHeader("Retry-After", "5");
-      Problems.send(ctx.response(), Problems.problem(503, "unavailable", "Busy",
-          "too many agents are connecting at once; retry with backoff"));
+    SocketAddress remote = request.remoteAddress();
+    HandshakeLimits.Permit permit = gateway.handshakes().enter(remote == null ? "unknown" : remote.hostAddress());
+    if (permit.refusal() != null) {
+      refuse(ctx, permit.refusal());
       return;
     }
+    byte[] hash = Tokens.hash(credential.get());
     request.pause();
     gateway.credentials().authenticate(credential.get()).onComplete(ar -> {
-      if (ar.failed() || ar.result().isEmpty()) {
-        gateway.handshakeDone();
-      }
       if (ar.failed()) {
+        permit.release();
         gateway.outage().failed(ar.cause());
-        Problems.send(ctx.response(), Problems.problem(500, "internal", "Internal error", null));
+        ctx.response().putHeader("Retry-After", "5");
+        Problems.send(ctx.response(), Problems.problem(503, "unavailable", "Unavailable",
+            "credentials cannot be checked right now; retry with backoff"));
         return;
       }
       if (ar.result().isEmpty()) {
+        permit.release();
         unauthorized(ctx);
         return;
       }
       gateway.outage().recovered();
+      HandshakeLimits.Refusal refusal = permit.authenticated(CredentialStore.hex(hash));
+      if (refusal != null) {
+        refuse(ctx, refusal);
+        return;
+      }
       String cluster = ar.result().get();
       request.toWebSocket().onSuccess(ws -> {
-        AgentSession session = new AgentSession(cluster, Tokens.hash(credential.get()), ws, Vertx.currentContext(),
-            gateway);
+        AgentSession session = new AgentSession(cluster, hash, ws, Vertx.currentContext(), gateway, permit);
         session.start();
         gateway.opened(session);
       })
           .onFailure(e -> {
-            gateway.handshakeDone();
+            permit.release();
             LOG.debug("cluster {}: upgrade failed: {}", cluster, e.toString());
           });
     });
+  }
+
+  private void refuse(RoutingContext ctx, HandshakeLimits.Refusal refusal) {
+    gateway.metrics().connectionRefused(refusal.metric);
+    ctx.response().putHeader("Retry-After", "5");
+    String detail = switch (refusal) {
+      case PER_SOURCE -> "too many agent handshakes from this address at once; retry with backoff";
+      case PER_CREDENTIAL -> "this cluster credential already has handshakes in progress; retry with backoff";
+      case BUSY -> "too many agents are connecting at once; retry with backoff";
+    };
+    Problems.send(ctx.response(), refusal.status == 429
+        ? Problems.problem(429, "too-many-requests", "Too many requests", detail)
+        : Problems.problem(503, "unavailable", "Busy", detail));
   }
 
   private static void unauthorized(RoutingContext ctx) {

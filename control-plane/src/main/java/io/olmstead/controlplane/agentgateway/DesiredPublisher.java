@@ -146,7 +146,8 @@ final class DesiredPublisher {
           AgentSession session = changed.get(i);
           Long generation = generations.get(session.cluster());
           if (generation != null) {
-            session.markSent(generation, hashes.get(i));
+            session.markSent(generation, hashes.get(i),
+                contents.get(i).stream().map(DesiredSubscription::name).toList());
             session.send(new Desired(session.protocol(), null, generation, contents.get(i)));
           }
         }

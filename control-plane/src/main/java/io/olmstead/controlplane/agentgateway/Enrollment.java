@@ -33,8 +33,12 @@ final class Enrollment {
           + "resource_version = resource_version + 1 WHERE name = $1 "
           + "AND ($5::text IS NULL OR labels ->> '" + Principal.TEAM_LABEL + "' IS NOT DISTINCT FROM $5) "
           + "RETURNING labels";
+  // A (re-)enrolled cluster numbers its status reports afresh: a seq stuck near the top (a buggy or hostile agent)
+  // must not stop the cluster's reports for good.
   private static final String CHANNEL_STATE =
-      "INSERT INTO agent_channel_state (cluster) VALUES ($1) ON CONFLICT (cluster) DO NOTHING";
+      "WITH state AS (INSERT INTO agent_channel_state (cluster) VALUES ($1) ON CONFLICT (cluster) "
+          + "DO UPDATE SET last_status_seq = 0 RETURNING cluster) "
+          + "UPDATE subscription_status SET seq = 0 WHERE cluster = (SELECT cluster FROM state)";
   private static final String AUDIT =
       "INSERT INTO audit_log (actor, action, resource, outcome, detail) VALUES ($1, $2, $3, $4, $5)";
 

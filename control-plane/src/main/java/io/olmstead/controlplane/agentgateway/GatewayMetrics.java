@@ -17,6 +17,7 @@ import java.util.function.Supplier;
  * set (anything else is "unknown"), rejection reasons from {@link CloseReason}.
  */
 final class GatewayMetrics {
+  private static final String STATUS_DROPPED = "olmstead_agent_status_dropped";
   private final MeterRegistry registry;
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final DistributionSummary batchSize;
@@ -31,6 +32,13 @@ final class GatewayMetrics {
     this.batchLatency = Timer.builder("olmstead_agent_ingest_batch_latency")
         .description("Time from the first report of a batch to its commit").publishPercentiles(0.5, 0.99)
         .register(registry);
+    // Registered at zero, so that increase() sees the first drop.
+    counter(STATUS_DROPPED, "reason", "not-placed");
+  }
+
+  /** Status items about subscriptions not placed on the reporting cluster, dropped unstored. */
+  void statusDropped(int items) {
+    counter(STATUS_DROPPED, "reason", "not-placed").increment(items);
   }
 
   void received(String type) {

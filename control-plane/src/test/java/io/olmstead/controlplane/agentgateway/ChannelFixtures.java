@@ -57,6 +57,17 @@ final class ChannelFixtures {
         + "'test')", name, selector, pin);
   }
 
+  /**
+   * Catalog {@code demo} and subscriptions of it placed on every cluster {@link Enroll#cluster} creates (region=eu):
+   * the gateway stores status only for subscriptions placed on the reporting cluster.
+   */
+  void placedEverywhere(String... subscriptions) {
+    catalog(DIGEST_1, "{}");
+    for (String name : subscriptions) {
+      subscription(name, "region=eu", "0.9.2");
+    }
+  }
+
   void pin(String subscription, String version) {
     update("UPDATE subscriptions SET version_value = ?, generation = generation + 1, "
         + "resource_version = resource_version + 1 WHERE name = ?", version, subscription);

@@ -33,6 +33,7 @@ class ChannelLimitsIT {
         GatewaySettings.MESSAGES_PER_SECOND, "5", GatewaySettings.BURST, "50"));
     fixtures = new ChannelFixtures(cp.database());
     token = fixtures.enrollmentToken(100, 600, "{}", null);
+    fixtures.placedEverywhere("etcd", "nginx");
     vertx = Vertx.vertx();
   }
 
@@ -133,7 +134,8 @@ class ChannelLimitsIT {
         assertThat(a.awaitClose()).isEqualTo(4009);
       }
       try (RawAgent a = agent("future")) {
-        a.sendMessage(new Hello(9, null, "from-the-future", List.of(7, 9), null, null));
+        a.sendMessage(new Hello(9, null, "from-the-future", List.of(7, 9), new io.olmstead.apispec.protocol.Facts(
+            null, null, null, null), null));
         assertThat(a.awaitClose()).isEqualTo(4001);
         assertThat(a.closeReason).contains("unsupported-protocol");
       }

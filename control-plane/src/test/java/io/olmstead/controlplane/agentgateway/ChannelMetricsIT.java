@@ -28,6 +28,7 @@ class ChannelMetricsIT {
   static void start() {
     cp = TestControlPlane.start(TestDatabase.create(ChannelMetricsIT.class), Map.of());
     fixtures = new ChannelFixtures(cp.database());
+    fixtures.placedEverywhere("a", "b", "c");
     vertx = Vertx.vertx();
   }
 

@@ -68,4 +68,18 @@ class GatewayRulesTest {
         GatewaySettings.DISCONNECT_SECONDS, "20"))).isInstanceOf(ConfigException.class)
         .hasMessageContaining(GatewaySettings.DISCONNECT_SECONDS);
   }
+
+  @Test
+  void settingsRejectAnIdleTimeoutAgentsCouldNotOutliveAndAPerSourceLimitAboveTheTotal() {
+    GatewaySettings defaults = GatewaySettings.defaults();
+    assertThat(defaults.helloTimeoutSeconds()).isEqualTo(10);
+    assertThat(defaults.handshakesPerSource()).isEqualTo(defaults.maxHandshakes() / 2);
+    assertThat(GatewaySettings.fromEnvironment(Map.of(GatewaySettings.MAX_HANDSHAKES, "10")).handshakesPerSource())
+        .isEqualTo(5);
+    assertThatThrownBy(() -> GatewaySettings.fromEnvironment(Map.of(GatewaySettings.IDLE_TIMEOUT_SECONDS, "15")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining(GatewaySettings.IDLE_TIMEOUT_SECONDS);
+    assertThatThrownBy(() -> GatewaySettings.fromEnvironment(Map.of(GatewaySettings.MAX_HANDSHAKES, "10",
+        GatewaySettings.HANDSHAKES_PER_SOURCE, "11"))).isInstanceOf(ConfigException.class)
+        .hasMessageContaining(GatewaySettings.HANDSHAKES_PER_SOURCE);
+  }
 }

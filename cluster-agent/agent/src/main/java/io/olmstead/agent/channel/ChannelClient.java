@@ -10,6 +10,7 @@ import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.apispec.protocol.ProtocolException;
 import io.olmstead.apispec.protocol.ProtocolVersions;
+import io.olmstead.apispec.protocol.SchemaDecoder;
 import io.olmstead.apispec.protocol.Status;
 import io.olmstead.apispec.protocol.StatusAck;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
@@ -46,6 +47,7 @@ public final class ChannelClient {
   private final CredentialStorage credentials;
   private final ChannelListener listener;
   private final Backoff backoff;
+  private final ReconnectPolicy reconnects;
   private final StatusBuffer status = new StatusBuffer();
 
   private WebSocket ws;
@@ -71,6 +73,7 @@ public final class ChannelClient {
     this.credentials = credentials;
     this.listener = listener;
     this.backoff = new Backoff(options.minBackoff(), options.maxBackoff());
+    this.reconnects = new ReconnectPolicy(backoff);
   }
 
   public void start() {
@@ -184,8 +187,8 @@ public final class ChannelClient {
     socket.textMessageHandler(this::onText);
     socket.exceptionHandler(e -> LOG.debug("cluster {}: {}", options.clusterName(), e.toString()));
     socket.closeHandler(v -> closed(socket));
-    send(new Hello(ProtocolVersions.CURRENT, null, options.agentVersion(), ProtocolVersions.SUPPORTED,
-        options.facts(), nextSeq - 1));
+    send(WireSanitizer.hello(new Hello(ProtocolVersions.CURRENT, null, options.agentVersion(),
+        ProtocolVersions.SUPPORTED, options.facts(), nextSeq - 1)));
     // A control plane that never answers hello is treated like a dead connection.
     vertx.setTimer(30_000, id -> {
       if (ws == socket && !welcomed) {
@@ -209,12 +212,17 @@ public final class ChannelClient {
     if (stopped) {
       return;
     }
-    boolean hopeless = code != null && CloseReason.ofCode(code).map(r -> !r.reconnect()).orElse(false);
     if (code != null && code == CloseReason.CREDENTIAL_REVOKED.code() && options.enrollmentToken() != null) {
       credentials.clear();
     }
-    LOG.info("cluster {}: disconnected ({} {})", options.clusterName(), code, reason);
-    retry(hopeless ? backoff.maxMillis() : backoff.nextMillis());
+    long delay = reconnects.afterClose(code == null ? null : (int) code);
+    if (ReconnectPolicy.refusedOurMessage(code == null ? null : (int) code)) {
+      LOG.error("cluster {}: the control plane refused a message of this agent ({} {}); refusal {} in a row, "
+          + "reconnecting in {} ms", options.clusterName(), code, reason, reconnects.refusals(), delay);
+    } else {
+      LOG.info("cluster {}: disconnected ({} {})", options.clusterName(), code, reason);
+    }
+    retry(delay);
   }
 
   private void onText(String text) {
@@ -246,14 +254,23 @@ public final class ChannelClient {
   private void onWelcome(Welcome welcome) {
     welcomed = true;
     connected = true;
-    backoff.reset();
-    nextSeq = Math.max(nextSeq, welcome.lastStatusSeq() + 1);
+    reconnects.welcomed(System.nanoTime());
+    nextSeq = nextSeq(nextSeq, welcome.lastStatusSeq());
     heartbeatSeconds = Math.max(1, welcome.heartbeatSeconds());
     startHeartbeat();
     listener.onConnected(welcome);
     if (status.known()) {
       sendStatus(true);
     }
+  }
+
+  /**
+   * The next seq after a welcome: ours if it is not behind the control plane's and within the jump it accepts
+   * (after a re-enrollment or a restored database the control plane's is lower), else just above the control plane's.
+   */
+  static long nextSeq(long ours, long lastApplied) {
+    long floor = lastApplied + 1;
+    return ours >= floor && ours - lastApplied <= Status.MAX_SEQ_JUMP ? ours : floor;
   }
 
   private void scheduleFlush() {
@@ -271,7 +288,14 @@ public final class ChannelClient {
 
   private void sendStatus(boolean full) {
     List<SubscriptionStatus> items = status.take(full);
-    send(new Status(ProtocolVersions.CURRENT, null, null, nextSeq++, full, items));
+    Status report = WireSanitizer.status(new Status(ProtocolVersions.CURRENT, null, null, nextSeq++, full, items));
+    String violation = SchemaDecoder.violation(report);
+    if (violation != null) {
+      // Sent, it would close the connection again and again; kept back, the channel and desired state still work.
+      LOG.error("cluster {}: status report not sent, it breaks the protocol: {}", options.clusterName(), violation);
+      return;
+    }
+    send(report);
   }
 
   private void send(AgentMessage message) {
@@ -285,6 +309,9 @@ public final class ChannelClient {
     heartbeatTimer = vertx.setPeriodic(heartbeatSeconds * 1000L, id -> context.runOnContext(v -> {
       if (ws == null) {
         return;
+      }
+      if (welcomed) {
+        reconnects.stillConnected(System.nanoTime());
       }
       if (System.nanoTime() - lastHeardNanos > heartbeatSeconds * 3_000_000_000L) {
         ws.close((short) CloseReason.HEARTBEAT_TIMEOUT.code(), "control plane silent");
