@@ -88,7 +88,7 @@ class TeamIsolationMatrixIT {
     String gamma = world.enrollmentToken(TeamWorld.ADMIN, "gamma").getString("token");
     TeamWorld.expect(world.enroll(gamma, "gamma-1"), 201);
     JsonObject spec = new JsonObject().put("catalog", "demo").put("package", "etcd").put("channel", "alpha")
-        .put("namespace", "etcd").put("placement", new JsonObject().put("selector", "env=prod"))
+        .put("namespace", "etcd-gamma").put("placement", new JsonObject().put("selector", "env=prod"))
         .put("version", new JsonObject().put("pin", "0.9.2")).put("approval", "Automatic").put("team", "gamma");
     TeamWorld.expect(world.api.json("PUT", "/api/v1/subscriptions/gamma-sub", TeamWorld.ADMIN, spec), 201);
     String rollout = TeamWorld.expect(world.api.json("POST", "/api/v1/rollouts", TeamWorld.ADMIN, new JsonObject()

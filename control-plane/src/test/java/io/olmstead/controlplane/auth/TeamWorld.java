@@ -128,8 +128,9 @@ final class TeamWorld {
   }
 
   private void putSubscription(String name, String team) {
+    // one namespace each: subscriptions of one package in one namespace whose placements can overlap are refused
     JsonObject body = new JsonObject().put("catalog", "demo").put("package", "etcd").put("channel", "alpha")
-        .put("namespace", "etcd").put("placement", new JsonObject().put("selector", "env=prod"))
+        .put("namespace", "etcd-" + name).put("placement", new JsonObject().put("selector", "env=prod"))
         .put("version", new JsonObject().put("pin", "0.9.2")).put("approval", "Automatic");
     if (team != null) {
       body.put("team", team);
