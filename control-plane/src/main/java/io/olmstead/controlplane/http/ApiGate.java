@@ -54,6 +54,7 @@ public final class ApiGate {
     }
     OperationPolicy policy = found.get();
     ctx.put(POLICY_KEY, policy);
+    NulCharacters.refuseInParameters(request, operation);
     request.pause();
     if (!policy.apiTokenAuth()) {
       checkContent(request, policy);
@@ -106,13 +107,11 @@ public final class ApiGate {
     }
   }
 
-  /** Runs after {@link #readBody}: the JSON must be sane before the schema sees it. */
+  /** Runs after {@link #readBody}: a required body must be there (its content is checked off the event loop). */
   public void checkJson(RoutingContext ctx) {
     OperationPolicy policy = ctx.get(POLICY_KEY);
-    if (policy != null && policy.jsonBody() && ctx.body() != null && ctx.body().buffer() != null
-        && ctx.body().length() > 0) {
-      JsonBodyGuard.check(ctx.body().buffer());
-    } else if (policy != null && policy.jsonBody() && policy.bodyRequired()) {
+    boolean empty = ctx.body() == null || ctx.body().buffer() == null || ctx.body().length() == 0;
+    if (policy != null && policy.jsonBody() && policy.bodyRequired() && empty) {
       throw ApiException.badRequest("a request body is required");
     }
     ctx.next();

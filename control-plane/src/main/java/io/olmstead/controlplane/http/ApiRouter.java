@@ -5,6 +5,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.OpenAPIRoute;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.openapi.contract.OpenAPIContract;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -38,8 +39,10 @@ public final class ApiRouter {
   }
 
   private static Future<ApiRouter> build(ApiContext context, List<ApiModule> modules, ApiContract contract) {
-    return contract.toOpenApi(context.vertx()).map(openApi -> {
-      RouterBuilder builder = RouterBuilder.create(context.vertx(), openApi, new ApiRequestExtractor());
+    return Future.all(contract.toOpenApi(context.vertx()), contract.toRouterOpenApi(context.vertx())).map(both -> {
+      BodyValidation bodies = BodyValidation.create(context.vertx(), both.resultAt(0));
+      OpenAPIContract openApi = both.resultAt(1);
+      RouterBuilder builder = RouterBuilder.create(context.vertx(), openApi, new ApiRequestExtractor(bodies));
       ApiGate gate = new ApiGate(openApi, contract, context.authenticator(), context.tx().audit(),
           Math.min(context.config().maxBodyBytes(), MAX_JSON_BODY_BYTES), context.config().maxBodyBytes());
       builder.rootHandler(RequestIds::handle)
