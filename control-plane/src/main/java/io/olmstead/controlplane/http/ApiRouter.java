@@ -34,7 +34,8 @@ public final class ApiRouter {
   /** Loads the contract and builds the router; fails when the spec cannot be loaded or a module binds a wrong id. */
   public static Future<ApiRouter> create(ApiContext context, List<ApiModule> modules) {
     // Parsing the YAML is blocking work: keep it off the event loop.
-    return context.vertx().executeBlocking(ApiContract::load, false)
+    return CursorKey.install(context.vertx(), context.pool())
+        .compose(v -> context.vertx().executeBlocking(ApiContract::load, false))
         .compose(contract -> build(context, modules, contract));
   }
 

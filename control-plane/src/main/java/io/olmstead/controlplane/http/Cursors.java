@@ -1,30 +1,50 @@
 package io.olmstead.controlplane.http;
 
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.function.Function;
 
 /**
- * Opaque keyset cursors: the sort key of the last item of a page, as base64url JSON. Keyset pages stay stable under
+ * Opaque keyset cursors: the sort key of the last item of a page, sealed ({@link CursorSealer}: encrypted and signed
+ * with the replicas' shared key) so that a client can neither read nor forge one. Keyset pages stay stable under
  * concurrent inserts (an item present for the whole walk is returned exactly once), which offsets do not.
  */
 public final class Cursors {
+  private static final String SHARED_MAP = "olmstead.cursors";
+
   private Cursors() {
   }
 
-  public static String encode(JsonArray key) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(key.encode().getBytes(StandardCharsets.UTF_8));
+  /** Makes {@code secret} the cursor key of this Vert.x instance (see {@link CursorKey}). */
+  public static void install(Vertx vertx, byte[] secret) {
+    vertx.sharedData().<String, CursorSealer>getLocalMap(SHARED_MAP).put(SHARED_MAP, new CursorSealer(secret));
   }
 
-  /** The key inside a cursor, checked to have {@code size} elements; 400 for anything a client made up. */
+  private static CursorSealer sealer() {
+    Context context = Vertx.currentContext();
+    CursorSealer sealer = context == null ? null
+        : context.owner().sharedData().<String, CursorSealer>getLocalMap(SHARED_MAP).get(SHARED_MAP);
+    if (sealer == null) {
+      throw new IllegalStateException("no cursor key installed for this Vert.x instance");
+    }
+    return sealer;
+  }
+
+  public static String encode(JsonArray key) {
+    return sealer().seal(key.encode().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The key inside a cursor, checked to have {@code size} elements; 400 for anything this server did not issue. */
   public static JsonArray decode(String cursor, int size) {
     try {
-      JsonArray key = new JsonArray(new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8));
+      byte[] payload = sealer().open(cursor).orElseThrow(() -> new IllegalArgumentException("not sealed here"));
+      JsonArray key = new JsonArray(new String(payload, StandardCharsets.UTF_8));
       if (key.size() != size) {
         throw new IllegalArgumentException("wrong cursor size");
       }
