@@ -149,6 +149,7 @@ public final class ControlPlane implements AutoCloseable {
   private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
       AgentGateway gateway, ApiRouter api) {
     Router router = Router.router(vertx);
+    io.olmstead.controlplane.http.SecurityHeaders.mount(router);
     new OpsRoutes(new Readiness(pool, expectedVersion), registry).mount(router);
     io.olmstead.controlplane.rollout.Dashboard.mount(router);
     gateway.mount(router);
@@ -162,12 +163,13 @@ public final class ControlPlane implements AutoCloseable {
         .setHost(config.bindHost())
         .setPort(config.port())
         .setCompressionSupported(true)
-        .setMaxHeaderSize(16 * 1024)
-        .setMaxInitialLineLength(8 * 1024)
+        .setMaxHeaderSize(io.olmstead.controlplane.http.InvalidRequests.MAX_HEADER_BYTES)
+        .setMaxInitialLineLength(io.olmstead.controlplane.http.InvalidRequests.MAX_INITIAL_LINE_BYTES)
         // Above the gateway's own limits, so that it closes oversize agent messages with its clear reasons.
         .setMaxWebSocketFrameSize(2 * config.agent().maxFrameBytes())
         .setMaxWebSocketMessageSize(2 * config.agent().maxMessageBytes());
-    return vertx.createHttpServer(options).requestHandler(router).listen()
+    return vertx.createHttpServer(options).requestHandler(router)
+        .invalidRequestHandler(io.olmstead.controlplane.http.InvalidRequests::handle).listen()
         .recover(e -> Future.failedFuture(e instanceof BindException
             ? new StartupException("port " + config.port() + " on " + config.bindHost()
                 + " is already in use (choose another with --port or " + ControlPlaneConfig.PORT + ")")
