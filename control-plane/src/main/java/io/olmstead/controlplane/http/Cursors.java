@@ -48,7 +48,7 @@ public final class Cursors {
       if (key.size() != size) {
         throw new IllegalArgumentException("wrong cursor size");
       }
-      return key;
+      return new Key(key);
     } catch (IllegalArgumentException | DecodeException | ClassCastException e) {
       throw ApiException.badRequest("the cursor is not one this server issued", "query.cursor");
     }
@@ -64,5 +64,44 @@ public final class Cursors {
     items.forEach(item -> json.add(toJson.apply(item)));
     String next = rows.size() > limit ? encode(key.apply(items.get(items.size() - 1))) : null;
     return new JsonObject().put("items", new JsonArray(json)).put("nextCursor", next);
+  }
+
+  /**
+   * A decoded key whose numeric getters answer 400, not 500, when the element is of another type: a sealed cursor is
+   * not bound to its list, so one from a list keyed by name may be sent to a list keyed by number.
+   */
+  private static final class Key extends JsonArray {
+    Key(JsonArray key) {
+      super(key.getList());
+    }
+
+    @Override
+    public Integer getInteger(int pos) {
+      return number(pos) == null ? null : super.getInteger(pos);
+    }
+
+    @Override
+    public Long getLong(int pos) {
+      return number(pos) == null ? null : super.getLong(pos);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      JsonArray plain = new JsonArray(getList());
+      return other instanceof Key key ? plain.equals(new JsonArray(key.getList())) : plain.equals(other);
+    }
+
+    @Override
+    public int hashCode() {
+      return super.hashCode();
+    }
+
+    private Number number(int pos) {
+      Object value = getValue(pos);
+      if (value != null && !(value instanceof Number)) {
+        throw ApiException.badRequest("the cursor is not one this server issued", "query.cursor");
+      }
+      return (Number) value;
+    }
   }
 }

@@ -71,6 +71,10 @@ class HttpPiecesTest {
       assertThatThrownBy(() -> Cursors.decode(Cursors.encode(key), 1)).isInstanceOf(ApiException.class);
       assertThatThrownBy(() -> Cursors.decode("bm90IGpzb24", 1)).isInstanceOf(ApiException.class);
       assertThatThrownBy(() -> Cursors.decode("%%%", 1)).isInstanceOf(ApiException.class);
+      String byName = Cursors.encode(new JsonArray().add("etcd"));
+      assertThatThrownBy(() -> Cursors.decode(byName, 1).getInteger(0)).as("a name where a number is expected")
+          .isInstanceOf(ApiException.class);
+      assertThat(Cursors.decode(Cursors.encode(new JsonArray().add(7)), 1).getInteger(0)).isEqualTo(7);
     });
   }
 
