@@ -149,7 +149,6 @@ public final class ControlPlane implements AutoCloseable {
   private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
       AgentGateway gateway, ApiRouter api) {
     Router router = Router.router(vertx);
-    io.olmstead.controlplane.http.SecurityHeaders.mount(router);
     new OpsRoutes(new Readiness(pool, expectedVersion), registry).mount(router);
     io.olmstead.controlplane.rollout.Dashboard.mount(router);
     gateway.mount(router);
@@ -163,8 +162,8 @@ public final class ControlPlane implements AutoCloseable {
         .setHost(config.bindHost())
         .setPort(config.port())
         .setCompressionSupported(true)
-        .setMaxHeaderSize(io.olmstead.controlplane.http.InvalidRequests.MAX_HEADER_BYTES)
-        .setMaxInitialLineLength(io.olmstead.controlplane.http.InvalidRequests.MAX_INITIAL_LINE_BYTES)
+        .setMaxHeaderSize(16 * 1024)
+        .setMaxInitialLineLength(8 * 1024)
         // Above the gateway's own limits, so that it closes oversize agent messages with its clear reasons.
         .setMaxWebSocketFrameSize(2 * config.agent().maxFrameBytes())
         .setMaxWebSocketMessageSize(2 * config.agent().maxMessageBytes());

@@ -47,6 +47,7 @@ public final class ApiRouter {
       ApiGate gate = new ApiGate(openApi, contract, context.authenticator(), context.tx().audit(),
           Math.min(context.config().maxBodyBytes(), MAX_JSON_BODY_BYTES), context.config().maxBodyBytes());
       builder.rootHandler(RequestIds::handle)
+          .rootHandler(SecurityHeaders::api)
           .rootHandler(gate::admit)
           .rootHandler(gate::readBody)
           .rootHandler(gate::checkJson);

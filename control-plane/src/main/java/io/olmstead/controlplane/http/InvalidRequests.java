@@ -10,7 +10,7 @@ import io.vertx.core.json.JsonObject;
  * problem document instead of Vert.x's empty body, then closes the connection as Vert.x's default handler does.
  */
 public final class InvalidRequests {
-  /** The server's decoder limits (HttpServerOptions), named in the problems. */
+  /** The server's decoder limits, as ControlPlane sets them in its HttpServerOptions, named in the problems. */
   public static final int MAX_INITIAL_LINE_BYTES = 8 * 1024;
   public static final int MAX_HEADER_BYTES = 16 * 1024;
 
@@ -31,7 +31,6 @@ public final class InvalidRequests {
       problem = Problems.problem(400, "bad-request", "Bad Request", "the request is not valid HTTP");
     }
     HttpServerResponse response = request.response();
-    SecurityHeaders.nosniff(response);
     Problems.send(response, problem);
     response.close();
   }

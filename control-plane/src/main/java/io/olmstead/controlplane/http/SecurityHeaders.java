@@ -1,11 +1,11 @@
 package io.olmstead.controlplane.http;
 
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 
 /**
- * Response headers every route sends: {@code X-Content-Type-Options: nosniff} everywhere, and for the dashboard a
- * Content-Security-Policy that allows only its own scripts, styles and API calls, and no framing.
+ * Response headers: {@code X-Content-Type-Options: nosniff} on the API and every problem document, and for the
+ * dashboard a Content-Security-Policy that allows only its own scripts, styles and API calls, and no framing.
  */
 public final class SecurityHeaders {
   /** The dashboard loads app.js and style.css from /ui/ and calls the API on the same origin; nothing else. */
@@ -15,22 +15,21 @@ public final class SecurityHeaders {
   private SecurityHeaders() {
   }
 
-  /** Mount first, so that every response (including problems and the static files) carries the headers. */
-  public static void mount(Router router) {
-    router.route().handler(ctx -> {
-      String path = ctx.request().path();
-      HttpServerResponse response = ctx.response();
-      nosniff(response);
-      if (path != null && (path.equals("/ui") || path.startsWith("/ui/"))) {
-        response.putHeader("Content-Security-Policy", DASHBOARD_CSP)
-            .putHeader("X-Frame-Options", "DENY")
-            .putHeader("Referrer-Policy", "no-referrer");
-      }
-      ctx.next();
-    });
+  /** For the dashboard's routes, ahead of its static files. */
+  public static void dashboard(RoutingContext ctx) {
+    nosniff(ctx.response()).putHeader("Content-Security-Policy", DASHBOARD_CSP)
+        .putHeader("X-Frame-Options", "DENY")
+        .putHeader("Referrer-Policy", "no-referrer");
+    ctx.next();
   }
 
-  static void nosniff(HttpServerResponse response) {
-    response.putHeader("X-Content-Type-Options", "nosniff");
+  /** For the API's routes (problem documents set it themselves, wherever they come from). */
+  public static void api(RoutingContext ctx) {
+    nosniff(ctx.response());
+    ctx.next();
+  }
+
+  static HttpServerResponse nosniff(HttpServerResponse response) {
+    return response.putHeader("X-Content-Type-Options", "nosniff");
   }
 }
