@@ -52,7 +52,7 @@ function showLogin(message) {
 
 function bar(c, total) {
   const parts = ['succeeded', 'progressing', 'failed', 'blocked', 'rolledBack'];
-  return '<div class="bar">' + parts.map((k) => c[k] ? `<span class="s-${k}" style="width:${100 * c[k] / total}%"></span>` : '')
+  return '<div class="bar">' + parts.map((k) => c[k] ? `<span class="s-${k}" data-width="${100 * c[k] / total}"></span>` : '')
     .join('') + '</div>';
 }
 
@@ -119,6 +119,8 @@ async function render() {
   try {
     const html = m ? await rolloutView(decodeURIComponent(m[1])) : hash.startsWith('#/rollouts') ? await rolloutsView() : await fleetView();
     $('#view').innerHTML = html;
+    // widths are set through the DOM: the Content-Security-Policy allows no inline style attributes
+    document.querySelectorAll('#view [data-width]').forEach((el) => { el.style.width = el.dataset.width + '%'; });
     $('#view').dataset.rendered = String(Date.now());
   } catch (e) {
     if (e.message !== '401') { $('#view').innerHTML = `<p class="error">${esc(e.message)}</p>`; }

@@ -171,7 +171,8 @@ public final class ControlPlane implements AutoCloseable {
         // Above the gateway's own limits, so that it closes oversize agent messages with its clear reasons.
         .setMaxWebSocketFrameSize(2 * config.agent().maxFrameBytes())
         .setMaxWebSocketMessageSize(2 * config.agent().maxMessageBytes());
-    return vertx.createHttpServer(options).requestHandler(router).listen()
+    return vertx.createHttpServer(options).requestHandler(router)
+        .invalidRequestHandler(io.olmstead.controlplane.http.InvalidRequests::handle).listen()
         .recover(e -> Future.failedFuture(e instanceof BindException
             ? new StartupException("port " + config.port() + " on " + config.bindHost()
                 + " is already in use (choose another with --port or " + ControlPlaneConfig.PORT + ")")

@@ -11,7 +11,6 @@ import io.vertx.core.WorkerExecutor;
 import io.olmstead.apispec.protocol.SchemaDecoder;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
@@ -90,10 +89,11 @@ public final class AgentGateway {
     });
   }
 
-  /** Mounts the agent endpoints; the WebSocket route is outside the OpenAPI binding (it is not a JSON exchange). */
+  /**
+   * Mounts the agent endpoints that are not JSON exchanges (the WebSocket, the streamed catalog) ahead of the OpenAPI
+   * router; enrollment is a JSON exchange and goes through the API gate (content type, NUL, schema) like every other.
+   */
   public void mount(Router router) {
-    router.post("/api/v1/agent/enroll").handler(BodyHandler.create().setBodyLimit(64 * 1024))
-        .handler(enrollHandler());
     router.get("/api/v1/agent/connect").handler(connectHandler());
     router.get("/api/v1/agent/catalogs/:digest").handler(catalogHandler());
   }

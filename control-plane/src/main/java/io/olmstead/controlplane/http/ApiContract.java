@@ -23,7 +23,9 @@ import java.util.Set;
 /**
  * The REST contract, api-spec's {@code openapi.yaml}, as published and as handed to vertx-openapi. vertx-openapi 4.5
  * validates JSON bodies only, so the copy it gets is adapted: response bodies are left out (not validated at runtime), raw-body operations lose their request body (the handler
- * streams it, the gate checks its content type) and {@code +json} media types are validated as JSON.
+ * streams it, the gate checks its content type) and {@code +json} media types are validated as JSON. The router gets a
+ * copy without request bodies at all: vertx-openapi validates on one ordered worker queue per event loop, so one big
+ * body would hold every other request; {@link BodyValidation} validates bodies against the adapted copy instead.
  */
 public final class ApiContract {
   public static final String RESOURCE = "openapi.yaml";
@@ -93,6 +95,21 @@ public final class ApiContract {
   /** The vertx-openapi contract built from the adapted document. */
   public Future<OpenAPIContract> toOpenApi(Vertx vertx) {
     return OpenAPIContract.from(vertx, adapted.copy());
+  }
+
+  /** The contract the router is built from: parameters only, no request bodies (see {@link BodyValidation}). */
+  public Future<OpenAPIContract> toRouterOpenApi(Vertx vertx) {
+    JsonObject routing = adapted.copy();
+    JsonObject paths = routing.getJsonObject("paths");
+    for (String path : paths.fieldNames()) {
+      for (String method : METHODS) {
+        JsonObject operation = paths.getJsonObject(path).getJsonObject(method);
+        if (operation != null) {
+          operation.remove("requestBody");
+        }
+      }
+    }
+    return OpenAPIContract.from(vertx, routing);
   }
 
   /** The path prefix every operation lives under ({@code /api/v1}). */

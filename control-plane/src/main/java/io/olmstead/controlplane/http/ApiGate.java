@@ -31,6 +31,9 @@ public final class ApiGate {
   private final long jsonBodyLimit;
   private final long rawBodyLimit;
   private final BodyHandler bodyHandler;
+  private final BodyHandler unauthenticatedBodyHandler;
+  /** Enough for any enrollment request (64 labels, 64 facts). */
+  static final long UNAUTHENTICATED_BODY_LIMIT = 64 * 1024;
 
   public ApiGate(OpenAPIContract openApi, ApiContract contract, TokenAuthenticator authenticator, Audit audit,
       long jsonBodyLimit, long rawBodyLimit) {
@@ -41,6 +44,13 @@ public final class ApiGate {
     this.jsonBodyLimit = jsonBodyLimit;
     this.rawBodyLimit = rawBodyLimit;
     this.bodyHandler = BodyHandler.create(false).setBodyLimit(jsonBodyLimit).setHandleFileUploads(false);
+    this.unauthenticatedBodyHandler = BodyHandler.create(false).setBodyLimit(UNAUTHENTICATED_BODY_LIMIT)
+        .setHandleFileUploads(false);
+  }
+
+  /** Operations not secured by an API token (enrollment) check their credential only after the body is read. */
+  private long jsonLimit(OperationPolicy policy) {
+    return policy.apiTokenAuth() ? jsonBodyLimit : Math.min(jsonBodyLimit, UNAUTHENTICATED_BODY_LIMIT);
   }
 
   /** Content type, length and credentials; the request stays paused while the token is looked up. */
@@ -54,6 +64,7 @@ public final class ApiGate {
     }
     OperationPolicy policy = found.get();
     ctx.put(POLICY_KEY, policy);
+    NulCharacters.refuseInParameters(request, operation);
     request.pause();
     if (!policy.apiTokenAuth()) {
       checkContent(request, policy);
@@ -99,20 +110,18 @@ public final class ApiGate {
     if (policy == null || policy.rawBody()) {
       ctx.next();
     } else if (policy.jsonBody()) {
-      bodyHandler.handle(ctx);
+      (policy.apiTokenAuth() ? bodyHandler : unauthenticatedBodyHandler).handle(ctx);
     } else {
       ctx.request().resume();
       ctx.next();
     }
   }
 
-  /** Runs after {@link #readBody}: the JSON must be sane before the schema sees it. */
+  /** Runs after {@link #readBody}: a required body must be there (its content is checked off the event loop). */
   public void checkJson(RoutingContext ctx) {
     OperationPolicy policy = ctx.get(POLICY_KEY);
-    if (policy != null && policy.jsonBody() && ctx.body() != null && ctx.body().buffer() != null
-        && ctx.body().length() > 0) {
-      JsonBodyGuard.check(ctx.body().buffer());
-    } else if (policy != null && policy.jsonBody() && policy.bodyRequired()) {
+    boolean empty = ctx.body() == null || ctx.body().buffer() == null || ctx.body().length() == 0;
+    if (policy != null && policy.jsonBody() && policy.bodyRequired() && empty) {
       throw ApiException.badRequest("a request body is required");
     }
     ctx.next();
@@ -139,8 +148,8 @@ public final class ApiGate {
       throw ApiException.unsupportedMediaType("Content-Type " + (type == null ? "(none)" : "'" + abbreviate(type) + "'")
           + " is not accepted here; use one of " + String.join(", ", policy.mediaTypes().stream().sorted().toList()));
     }
-    if (policy.jsonBody() && declared > jsonBodyLimit) {
-      throw ApiException.bodyTooLarge(jsonBodyLimit);
+    if (policy.jsonBody() && declared > jsonLimit(policy)) {
+      throw ApiException.bodyTooLarge(jsonLimit(policy));
     }
     if (policy.rawBody() && declared > rawBodyLimit) {
       // Streamed bodies are limited by their handler while reading; a declared length over the limit is refused now.

@@ -72,11 +72,8 @@ public final class ApiRequest {
 
   /** The validated JSON body (an empty object when the operation has none). */
   public JsonObject body() {
-    RequestParameter body = validated == null ? null : validated.getBody();
-    if (body == null || body.isNull() || body.isEmpty() || !(body.get() instanceof JsonObject)) {
-      return new JsonObject();
-    }
-    return body.getJsonObject();
+    Object body = ctx.get(ApiRequestExtractor.BODY_KEY);
+    return body instanceof JsonObject json ? json : new JsonObject();
   }
 
   private static Optional<String> param(RequestParameter parameter) {

@@ -5,6 +5,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.OpenAPIRoute;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.openapi.contract.OpenAPIContract;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -33,16 +34,20 @@ public final class ApiRouter {
   /** Loads the contract and builds the router; fails when the spec cannot be loaded or a module binds a wrong id. */
   public static Future<ApiRouter> create(ApiContext context, List<ApiModule> modules) {
     // Parsing the YAML is blocking work: keep it off the event loop.
-    return context.vertx().executeBlocking(ApiContract::load, false)
+    return CursorKey.install(context.vertx(), context.pool())
+        .compose(v -> context.vertx().executeBlocking(ApiContract::load, false))
         .compose(contract -> build(context, modules, contract));
   }
 
   private static Future<ApiRouter> build(ApiContext context, List<ApiModule> modules, ApiContract contract) {
-    return contract.toOpenApi(context.vertx()).map(openApi -> {
-      RouterBuilder builder = RouterBuilder.create(context.vertx(), openApi, new ApiRequestExtractor());
+    return Future.all(contract.toOpenApi(context.vertx()), contract.toRouterOpenApi(context.vertx())).map(both -> {
+      BodyValidation bodies = BodyValidation.create(context.vertx(), both.resultAt(0));
+      OpenAPIContract openApi = both.resultAt(1);
+      RouterBuilder builder = RouterBuilder.create(context.vertx(), openApi, new ApiRequestExtractor(bodies));
       ApiGate gate = new ApiGate(openApi, contract, context.authenticator(), context.tx().audit(),
           Math.min(context.config().maxBodyBytes(), MAX_JSON_BODY_BYTES), context.config().maxBodyBytes());
       builder.rootHandler(RequestIds::handle)
+          .rootHandler(SecurityHeaders::api)
           .rootHandler(gate::admit)
           .rootHandler(gate::readBody)
           .rootHandler(gate::checkJson);

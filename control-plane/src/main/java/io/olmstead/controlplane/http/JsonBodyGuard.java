@@ -13,12 +13,16 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Checks a JSON body before schema validation: valid UTF-8, well-formed, no duplicate keys, bounded nesting and no
- * string longer than {@value #MAX_STRING_CHARS} characters (no field of the API needs one). Any failure is a 400.
+ * Checks a JSON body before schema validation, in one linear pass: valid UTF-8, well-formed, no duplicate keys, bounded
+ * nesting, no string longer than {@value #MAX_STRING_CHARS} characters and no array or object with more than
+ * {@value #MAX_ENTRIES} entries (no field of the API needs one; the schema's {@code maxItems} are lower still, but a
+ * free-form object such as {@code config.affinity} has none), all a 400; and no NUL character in any key or string
+ * (PostgreSQL cannot store it in text), a 422 naming the field.
  */
 public final class JsonBodyGuard {
   public static final int MAX_STRING_CHARS = 65_536;
   public static final int MAX_DEPTH = 64;
+  public static final int MAX_ENTRIES = 1_000;
   private static final JsonFactory FACTORY = JsonFactory.builder()
       .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH)
@@ -38,16 +42,42 @@ public final class JsonBodyGuard {
       throw ApiException.badRequest("the request body is not valid UTF-8");
     }
     try (JsonParser parser = FACTORY.createParser(bytes)) {
+      int[] entries = new int[MAX_DEPTH + 2];
+      int depth = 0;
       JsonToken token;
       while ((token = parser.nextToken()) != null) {
-        if (token == JsonToken.VALUE_STRING && parser.getTextLength() > MAX_STRING_CHARS) {
-          throw ApiException.badRequest("a string in the request body is longer than " + MAX_STRING_CHARS);
+        if (token.isStructEnd()) {
+          depth--;
+          continue;
+        }
+        if (depth > 0 && token != JsonToken.FIELD_NAME && ++entries[depth] > MAX_ENTRIES) {
+          throw ApiException.badRequest("an array or object in the request body has more than " + MAX_ENTRIES
+              + " entries", (token.isStructStart() ? parser.getParsingContext().getParent()
+              : parser.getParsingContext()).pathAsPointer().toString());
+        }
+        if (token.isStructStart()) {
+          entries[++depth] = 0;
+        } else if (token == JsonToken.VALUE_STRING || token == JsonToken.FIELD_NAME) {
+          checkText(parser);
         }
       }
     } catch (JsonProcessingException e) {
       throw ApiException.badRequest("the request body is not valid JSON: " + firstLine(e.getOriginalMessage()));
     } catch (IOException e) {
       throw ApiException.badRequest("the request body cannot be read as JSON");
+    }
+  }
+
+  private static void checkText(JsonParser parser) throws IOException {
+    if (parser.currentToken() == JsonToken.VALUE_STRING && parser.getTextLength() > MAX_STRING_CHARS) {
+      throw ApiException.badRequest("a string in the request body is longer than " + MAX_STRING_CHARS);
+    }
+    char[] text = parser.getTextCharacters();
+    int end = parser.getTextOffset() + parser.getTextLength();
+    for (int i = parser.getTextOffset(); i < end; i++) {
+      if (text[i] == '\u0000') {
+        throw NulCharacters.refused(parser.getParsingContext().pathAsPointer().toString());
+      }
     }
   }
 

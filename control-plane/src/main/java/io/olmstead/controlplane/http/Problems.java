@@ -34,6 +34,7 @@ public final class Problems {
     response.setStatusCode(problem.getInteger("status"))
         .putHeader("content-type", CONTENT_TYPE)
         .putHeader("cache-control", "no-store")
+        .putHeader("X-Content-Type-Options", "nosniff")
         .end(problem.encode());
   }
 }

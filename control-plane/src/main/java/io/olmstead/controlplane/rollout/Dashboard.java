@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.http.SecurityHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.StaticHandler;
 
@@ -10,8 +11,8 @@ public final class Dashboard {
 
   public static void mount(Router router) {
     // "/ui" and "/ui/" match the same exact route in Vert.x, so the bare path is matched by a regex
-    router.getWithRegex("^/ui$").handler(ctx -> ctx.redirect("/ui/"));
-    router.route("/ui/*").handler(StaticHandler.create("webroot/ui").setCachingEnabled(false)
+    router.getWithRegex("^/ui$").handler(SecurityHeaders::dashboard).handler(ctx -> ctx.redirect("/ui/"));
+    router.route("/ui/*").handler(SecurityHeaders::dashboard).handler(StaticHandler.create("webroot/ui").setCachingEnabled(false)
         .setDefaultContentEncoding("UTF-8"));
   }
 }
