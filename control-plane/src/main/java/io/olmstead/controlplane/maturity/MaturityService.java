@@ -51,6 +51,11 @@ public final class MaturityService {
         asReport(b.result())))));
   }
 
+  /** The stored report (computed on first use) as JSON; fails with 404 when the bundle is not in the catalog. */
+  public Future<JsonObject> stored(String catalog, String pkg, String bundle) {
+    return load(catalog, pkg, bundle);
+  }
+
   private static MaturityReport asReport(JsonObject stored) {
     return new MaturityReport(stored.getString("bundle"), MaturityJson.findings(stored), Map.of(), null, null,
         List.of(), 0);

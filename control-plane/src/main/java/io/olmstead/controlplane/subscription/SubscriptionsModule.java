@@ -23,10 +23,13 @@ public final class SubscriptionsModule implements ApiModule {
   private final PlacementQueries placements = new PlacementQueries();
   private final StatusQueries status = new StatusQueries();
   private ApiContext context;
+  private MaturityGate maturity;
 
   @Override
   public void register(RouterBuilder builder, ApiContext ctx) {
     this.context = ctx;
+    this.maturity = new MaturityGate(new io.olmstead.controlplane.maturity.MaturityService(ctx.vertx(), ctx.tx(),
+        ctx.config().maxBodyBytes()));
     ApiModule.bind(builder, "listSubscriptions", this::list);
     ApiModule.bind(builder, "getSubscription", this::get);
     ApiModule.bind(builder, "putSubscription", this::put);
@@ -57,6 +60,7 @@ public final class SubscriptionsModule implements ApiModule {
       throw ApiException.forbidden("a team-scoped token must set team to one of " + caller.teams());
     }
     JsonArray syntax = SubscriptionValidation.syntax(spec);
+    syntax.addAll(io.olmstead.controlplane.maturity.MaturityPolicy.unknownRules(spec.requirements()));
     if (!syntax.isEmpty()) {
       throw ApiException.validationFailed("the subscription is invalid", syntax);
     }
@@ -66,7 +70,7 @@ public final class SubscriptionsModule implements ApiModule {
           if (!errors.isEmpty()) {
             throw ApiException.validationFailed("the subscription does not match catalog " + spec.catalog(), errors);
           }
-          return store.lock(conn, name);
+          return maturity.check(spec, view.orElseThrow()).compose(v -> store.lock(conn, name));
         }).compose(existing -> {
           Optional<String> ifMatch = request.ifMatch();
           if (existing.isEmpty()) {

@@ -121,4 +121,45 @@ class MaturityIT {
     assertThat(rules(json(r).getJsonArray("findings"))).doesNotContain("security/rbac-wildcard",
         "security/run-as-non-root", "robustness/container-resources", "consumability/crd-exposes-resources");
   }
+
+  private static JsonObject subscription(String pkg, String pin, JsonObject maturity) {
+    return new JsonObject().put("catalog", "bundled").put("package", pkg).put("namespace", "ops")
+        .put("placement", new JsonObject().put("selector", "env=prod")).put("version", new JsonObject().put("pin", pin))
+        .put("approval", "Automatic").put("requirements", new JsonObject().put("maturity", maturity));
+  }
+
+  private static final JsonArray FIRST_FOUR = new JsonArray().add("security/rbac-wildcard")
+      .add("security/run-as-non-root").add("robustness/container-resources")
+      .add("consumability/crd-exposes-resources");
+
+  @Test
+  void subscriptionWhoseBundleBreaksItsMaturityRequirementsIsRefusedWith422ListingTheFindings() {
+    HttpResponse<String> refused = api.putJson("/subscriptions/etcd-mature",
+        subscription("etcd", "0.9.4", new JsonObject().put("forbid", FIRST_FOUR)), Map.of());
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(422);
+    JsonArray errors = json(refused).getJsonArray("errors");
+    assertThat(errors.stream().map(o -> ((JsonObject) o).getString("message")).toList())
+        .anyMatch(m -> m.contains("security/rbac-wildcard")).anyMatch(m -> m.contains("security/run-as-non-root"))
+        .allMatch(m -> m.contains("etcdoperator.v0.9.4"));
+    assertThat(api.get("/subscriptions/etcd-mature").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void subscriptionWhoseBundleMeetsItsRequirementsIsStoredWithThem() {
+    JsonObject maturity = new JsonObject().put("forbid", FIRST_FOUR).put("minCapability", "Basic Install");
+    HttpResponse<String> created = api.putJson("/subscriptions/rabbit-mature",
+        subscription("rabbitmq-cluster-operator", "2.22.3", maturity), Map.of());
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    assertThat(json(api.get("/subscriptions/rabbit-mature")).getJsonObject("requirements").getJsonObject("maturity"))
+        .isEqualTo(maturity);
+  }
+
+  @Test
+  void unknownForbiddenRuleIsA422NamingTheField() {
+    HttpResponse<String> r = api.putJson("/subscriptions/etcd-typo", subscription("etcd", "0.9.4",
+        new JsonObject().put("forbid", new JsonArray().add("security/rbac-wildcards"))), Map.of());
+    assertThat(r.statusCode()).isEqualTo(422);
+    assertThat(json(r).getJsonArray("errors").getJsonObject(0).getString("field"))
+        .isEqualTo("/requirements/maturity/forbid/0");
+  }
 }
