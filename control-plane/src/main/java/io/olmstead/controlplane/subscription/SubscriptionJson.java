@@ -20,7 +20,7 @@ public final class SubscriptionJson {
         new Placement(placement.getString("selector"), strings(placement.getJsonArray("clusters"))),
         policy(body.getJsonObject("version", new JsonObject())), body.getString("approval"),
         body.getJsonObject("config", new JsonObject()), body.getString("team"),
-        removal.getString("crds", SubscriptionSpec.KEEP));
+        removal.getString("crds", SubscriptionSpec.KEEP), body.getJsonObject("requirements"));
   }
 
   static VersionPolicy policy(JsonObject version) {
@@ -57,7 +57,9 @@ public final class SubscriptionJson {
         .put("resourceVersion", s.resourceVersion())
         .put("createdBy", s.createdBy())
         .put("createdAt", s.createdAt() == null ? null : s.createdAt().toString())
-        .put("updatedAt", s.updatedAt() == null ? null : s.updatedAt().toString());
+        .put("updatedAt", s.updatedAt() == null ? null : s.updatedAt().toString())
+        .mergeIn(spec.requirements() == null ? new JsonObject()
+            : new JsonObject().put("requirements", spec.requirements()));
   }
 
   private static List<String> strings(JsonArray array) {

@@ -19,7 +19,8 @@ public record SubscriptionSpec(
     String approval,
     JsonObject config,
     String team,
-    String crdRemoval) {
+    String crdRemoval,
+    JsonObject requirements) {
 
   public static final String AUTOMATIC = "Automatic";
   public static final String MANUAL = "Manual";
@@ -32,6 +33,14 @@ public record SubscriptionSpec(
     targetNamespaces = targetNamespaces == null ? List.of() : List.copyOf(targetNamespaces);
     config = config == null ? new JsonObject() : config;
     crdRemoval = crdRemoval == null ? KEEP : crdRemoval;
+  }
+
+  /** A spec without requirements (null: none). */
+  public SubscriptionSpec(String name, String catalog, String packageName, String channel, String namespace,
+      List<String> targetNamespaces, Placement placement, VersionPolicy version, String approval, JsonObject config,
+      String team, String crdRemoval) {
+    this(name, catalog, packageName, channel, namespace, targetNamespaces, placement, version, approval, config, team,
+        crdRemoval, null);
   }
 
   /** Where a subscription applies: clusters matching the label selector and/or named clusters. */

@@ -25,10 +25,13 @@ public final class SubscriptionsModule implements ApiModule {
   private final StatusQueries status = new StatusQueries();
   private final SubscriptionConflicts conflicts = new SubscriptionConflicts();
   private ApiContext context;
+  private MaturityGate maturity;
 
   @Override
   public void register(RouterBuilder builder, ApiContext ctx) {
     this.context = ctx;
+    this.maturity = new MaturityGate(new io.olmstead.controlplane.maturity.MaturityService(ctx.vertx(), ctx.tx(),
+        ctx.config().maxBodyBytes()));
     ApiModule.bind(builder, "listSubscriptions", this::list);
     ApiModule.bind(builder, "getSubscription", this::get);
     ApiModule.bind(builder, "putSubscription", this::put);
@@ -59,6 +62,7 @@ public final class SubscriptionsModule implements ApiModule {
       throw ApiException.forbidden("a team-scoped token must set team to one of " + caller.teams());
     }
     JsonArray syntax = SubscriptionValidation.syntax(spec);
+    syntax.addAll(io.olmstead.controlplane.maturity.MaturityPolicy.unknownRules(spec.requirements()));
     if (!syntax.isEmpty()) {
       throw ApiException.validationFailed("the subscription is invalid", syntax);
     }
@@ -68,7 +72,8 @@ public final class SubscriptionsModule implements ApiModule {
           if (!errors.isEmpty()) {
             throw ApiException.validationFailed("the subscription does not match catalog " + spec.catalog(), errors);
           }
-          return conflicts.check(conn, spec, caller).compose(v -> store.lock(conn, name));
+          return conflicts.check(conn, spec, caller).compose(v -> maturity.check(spec, view.orElseThrow()))
+              .compose(v -> store.lock(conn, name));
         }).compose(existing -> {
           Optional<String> ifMatch = request.ifMatch();
           if (existing.isEmpty()) {

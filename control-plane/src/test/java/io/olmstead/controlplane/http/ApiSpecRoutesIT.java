@@ -115,7 +115,8 @@ class ApiSpecRoutesIT {
   void everyOperationIsReachableAndUnknownPathsOrMethodsAreProblems() {
     for (OperationPolicy policy : contract.policies().values()) {
       String path = policy.path().replace("{name}", "x").replace("{package}", "p").replace("{channel}", "c")
-          .replace("{id}", "00000000-0000-4000-8000-000000000000").replace("{digest}", "sha256:" + "0".repeat(64));
+          .replace("{bundle}", "b").replace("{id}", "00000000-0000-4000-8000-000000000000")
+          .replace("{digest}", "sha256:" + "0".repeat(64));
       byte[] body = policy.acceptsBody() ? "{}".getBytes(StandardCharsets.UTF_8) : null;
       String type = policy.acceptsBody() ? policy.mediaTypes().iterator().next() : null;
       Response response = api.send(policy.method(), path, null, type, body, Map.of());

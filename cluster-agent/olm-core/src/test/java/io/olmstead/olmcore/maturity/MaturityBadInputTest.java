@@ -1,0 +1,105 @@
+package io.olmstead.olmcore.maturity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.olmstead.olmcore.fbc.Bundle;
+import io.olmstead.olmcore.fbc.Property;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Malformed objects, huge schemas and RBAC: findings or a bounded refusal, never an exception. */
+class MaturityBadInputTest {
+
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private final MaturityAnalyzer analyzer = new MaturityAnalyzer();
+
+    @Test
+    void undecodableBundleObjectsBecomeFindings() {
+        List<Property> props = new ArrayList<>();
+        props.add(new Property("olm.package", F.objectNode().put("packageName", "p").put("version", "1.0.0")));
+        for (String data : new String[] {"!!!not base64", Base64.getEncoder().encodeToString("[1,2]".getBytes()),
+            Base64.getEncoder().encodeToString("kind: [unclosed".getBytes())}) {
+            props.add(new Property("olm.bundle.object", F.objectNode().put("data", data)));
+        }
+        props.add(new Property("olm.bundle.object", F.objectNode()));
+        MaturityReport r = analyzer.analyze(new Bundle("p", "p.v1", "img", props, List.of()), null);
+        assertThat(r.findings()).filteredOn(f -> f.rule().equals("lifecycle/malformed-object")).hasSize(4);
+    }
+
+    @Test
+    void fieldsOfTheWrongTypeReadAsAbsent() {
+        JsonNode csv = Manifests.yaml("""
+            kind: ClusterServiceVersion
+            metadata: {name: x, annotations: [1, 2]}
+            spec:
+              installModes: {a: b}
+              customresourcedefinitions: {owned: "no"}
+              install:
+                spec:
+                  permissions: [{rules: "all"}, {rules: [7, {verbs: {x: 1}}]}, 3]
+                  deployments: [{name: d, spec: {template: {spec: {containers: [1, {name: c, securityContext: 5, resources: []}]}}}}, "d"]
+            """);
+        JsonNode crd = Manifests.yaml("kind: CustomResourceDefinition\nmetadata: 5\nspec: {versions: [1, {schema: []}]}\n");
+        MaturityReport r = analyzer.analyze(BundleView.of("x", List.of(csv, crd, F.textNode("s")), null, null, null, null));
+        assertThat(r.breaks(PodSecurityRules.NON_ROOT)).isTrue();
+        assertThat(r.breaks(WorkloadRules.RESOURCES)).isTrue();
+        assertThat(r.breaks("lifecycle/malformed-object")).isTrue();
+    }
+
+    @Test
+    void deepSchemaIsCheckedInPartWithoutStackOverflow() {
+        ObjectNode root = F.objectNode().put("type", "object");
+        ObjectNode cur = root;
+        for (int i = 0; i < 100_000; i++) {
+            ObjectNode next = F.objectNode().put("type", "object");
+            cur.putObject("properties").set("p", next);
+            cur = next;
+        }
+        JsonNode crd = Manifests.yaml(Manifests.goodCrd());
+        ObjectNode version = (ObjectNode) crd.path("spec").path("versions").get(0);
+        ((ObjectNode) version.path("schema").path("openAPIV3Schema").path("properties")).set("spec", root);
+        MaturityReport r = analyzer.analyze(BundleView.of("x", List.of(Manifests.yaml(Manifests.goodCsv()), crd), null,
+            null, true, null));
+        assertThat(r.breaks(CrdRules.TOO_DEEP)).isTrue();
+        assertThat(r.breaks(CrdRules.EXPOSES_RESOURCES)).isTrue();
+    }
+
+    @Test
+    void thousandsOfRbacRulesAreBoundedAndFindingsCapped() {
+        ObjectNode csv = (ObjectNode) Manifests.yaml(Manifests.goodCsv());
+        ArrayNode rules = (ArrayNode) csv.path("spec").path("install").path("spec").path("permissions").get(0).path("rules");
+        for (int i = 0; i < 20_000; i++) {
+            rules.addObject().set("verbs", F.arrayNode().add("*"));
+        }
+        long start = System.nanoTime();
+        MaturityReport r = analyzer.analyze(BundleView.of("x", List.of(csv), null, null, true, null));
+        assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
+        assertThat(r.findings()).hasSize(Findings.MAX);
+        assertThat(r.omittedFindings()).isPositive();
+        assertThat(r.scores().get(Category.SECURITY)).isZero();
+    }
+
+    @Test
+    void tooManyRbacRulesAreRefusedWithAFinding() {
+        ObjectNode csv = (ObjectNode) Manifests.yaml(Manifests.goodCsv());
+        ArrayNode rules = (ArrayNode) csv.path("spec").path("install").path("spec").path("permissions").get(0).path("rules");
+        for (int i = 0; i < RbacRules.MAX_RULES + 10; i++) {
+            rules.addObject().set("verbs", F.arrayNode().add("get"));
+        }
+        assertThat(analyzer.analyze(BundleView.of("x", List.of(csv), null, null, true, null)).breaks(RbacRules.TOO_MANY))
+            .isTrue();
+    }
+
+    @Test
+    void emptyBundleSaysEverythingWasUnchecked() {
+        MaturityReport r = analyzer.analyze(BundleView.of("x", null, null, null, null, null));
+        assertThat(r.breaks(MetadataRules.OPERATORHUB)).isTrue();
+        assertThat(r.notChecked()).isNotEmpty();
+    }
+}

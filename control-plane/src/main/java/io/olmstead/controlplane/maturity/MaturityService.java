@@ -1,0 +1,126 @@
+package io.olmstead.controlplane.maturity;
+
+import io.olmstead.controlplane.catalog.CatalogFormat;
+import io.olmstead.controlplane.catalog.CatalogIngest;
+import io.olmstead.controlplane.catalog.IngestResult;
+import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.http.Reply;
+import io.olmstead.controlplane.store.Tx;
+import io.olmstead.olmcore.fbc.Bundle;
+import io.olmstead.olmcore.fbc.CatalogPackage;
+import io.olmstead.olmcore.fbc.ValidationMode;
+import io.olmstead.olmcore.maturity.MaturityAnalyzer;
+import io.olmstead.olmcore.maturity.MaturityDiff;
+import io.olmstead.olmcore.maturity.MaturityReport;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Maturity reports of catalog bundles. On the first request for a catalog content digest, every bundle of that
+ * content is analysed at once on a worker (one parse) and stored; later requests read the stored report. Catalogs
+ * are shared, so reports are readable by every team.
+ */
+public final class MaturityService {
+  private final Vertx vertx;
+  private final Tx tx;
+  private final CatalogIngest ingest;
+  private final MaturityStore store = new MaturityStore();
+  private final MaturityAnalyzer analyzer = new MaturityAnalyzer();
+  /** Computations under way by digest: concurrent first requests share one parse. */
+  private final Map<String, Future<Map<String, JsonObject>>> computing = new HashMap<>();
+
+  public MaturityService(Vertx vertx, Tx tx, long maxBodyBytes) {
+    this.vertx = vertx;
+    this.tx = tx;
+    this.ingest = new CatalogIngest(maxBodyBytes);
+  }
+
+  public Future<Reply> report(String catalog, String pkg, String bundle) {
+    return load(catalog, pkg, bundle).map(r -> Reply.ok(r.copy().put("catalog", catalog)));
+  }
+
+  public Future<Reply> diff(String catalog, String pkg, String from, String to) {
+    Future<JsonObject> a = load(catalog, pkg, from);
+    Future<JsonObject> b = load(catalog, pkg, to);
+    return Future.all(a, b).map(all -> Reply.ok(MaturityJson.diff(MaturityDiff.of(asReport(a.result()),
+        asReport(b.result())))));
+  }
+
+  /** The stored report (computed on first use) as JSON; fails with 404 when the bundle is not in the catalog. */
+  public Future<JsonObject> stored(String catalog, String pkg, String bundle) {
+    return load(catalog, pkg, bundle);
+  }
+
+  private static MaturityReport asReport(JsonObject stored) {
+    return new MaturityReport(stored.getString("bundle"), MaturityJson.findings(stored), Map.of(), null, null,
+        List.of(), 0);
+  }
+
+  private Future<JsonObject> load(String catalog, String pkg, String bundle) {
+    return tx.read(conn -> store.current(conn, catalog).compose(found -> {
+      MaturityStore.Current cur = found.orElseThrow(() -> ApiException.notFound("catalog " + catalog
+          + " does not exist or has no revision yet"));
+      return store.bundleExists(conn, catalog, cur.revision(), pkg, bundle).compose(exists -> {
+        if (!exists) {
+          return Future.failedFuture(ApiException.notFound("bundle " + bundle + " is not in package " + pkg
+              + " of catalog " + catalog));
+        }
+        return store.report(conn, cur.digest(), pkg, bundle).map(r -> new Loaded(cur, r.orElse(null)));
+      });
+    })).compose(l -> l.report != null ? Future.succeededFuture(l.report) : compute(l.current).map(all -> {
+      JsonObject r = all.get(pkg + "/" + bundle);
+      if (r == null) {
+        throw ApiException.notFound("bundle " + bundle + " is not in package " + pkg + " of catalog " + catalog);
+      }
+      return r;
+    }));
+  }
+
+  private Future<Map<String, JsonObject>> compute(MaturityStore.Current cur) {
+    String digest = cur.digest();
+    Future<Map<String, JsonObject>> run;
+    synchronized (computing) {
+      Future<Map<String, JsonObject>> inFlight = computing.get(digest);
+      if (inFlight != null) {
+        return inFlight;
+      }
+      run = tx.read(conn -> store.content(conn, digest))
+          .compose(content -> vertx.executeBlocking(() -> analyzeAll(cur, content.orElseThrow(
+              () -> new IllegalStateException("content " + digest + " is missing"))), false))
+          .compose(reports -> tx.inTransaction(conn -> store.insert(conn, digest, new ArrayList<>(reports.values())))
+              .map(reports));
+      computing.put(digest, run);
+    }
+    return run.andThen(ar -> {
+      synchronized (computing) {
+        computing.remove(digest);
+      }
+    });
+  }
+
+  /** Parses the content (accepted at upload, so it parses again) and reports every bundle; blocking. */
+  private Map<String, JsonObject> analyzeAll(MaturityStore.Current cur, MaturityStore.Content content) {
+    CatalogFormat format = CatalogFormat.ofContentType(content.mediaType())
+        .orElseThrow(() -> new IllegalStateException("unknown media type " + content.mediaType()));
+    ValidationMode mode = "lenient".equals(cur.validation()) ? ValidationMode.LENIENT : ValidationMode.STRICT;
+    IngestResult result = ingest.ingest(content.bytes(), cur.digest(), format, mode);
+    if (!(result instanceof IngestResult.Accepted accepted)) {
+      throw new IllegalStateException("stored content " + cur.digest() + " no longer parses");
+    }
+    Map<String, JsonObject> out = new HashMap<>();
+    for (CatalogPackage p : accepted.catalog().packages()) {
+      for (Bundle b : p.bundles()) {
+        out.put(p.name() + "/" + b.name(), MaturityJson.report(p.name(), cur.digest(), analyzer.analyze(b, p)));
+      }
+    }
+    return out;
+  }
+
+  private record Loaded(MaturityStore.Current current, JsonObject report) {
+  }
+}
