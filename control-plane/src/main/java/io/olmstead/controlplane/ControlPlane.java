@@ -78,6 +78,7 @@ public final class ControlPlane implements AutoCloseable {
         new ApprovalsModule(),
         new CredentialModule(),
         new io.olmstead.controlplane.catalog.CatalogsModule(),
+        new io.olmstead.controlplane.registry.BundlesModule(),
         new io.olmstead.controlplane.subscription.SubscriptionsModule(),
         new AuditModule());
   }

@@ -37,10 +37,12 @@ final class BundleInstaller {
   private final ResourceOperator resources;
   private final InstallPlanner planner = new InstallPlanner();
   private final Cleanup cleanup;
+  private final java.util.function.Function<Bundle, BundleContent> contents;
 
-  BundleInstaller(ResourceOperator resources, Cleanup cleanup) {
+  BundleInstaller(ResourceOperator resources, Cleanup cleanup, java.util.function.Function<Bundle, BundleContent> contents) {
     this.resources = resources;
     this.cleanup = cleanup;
+    this.contents = contents;
   }
 
   /** One step for {@code target}; {@code progress} receives intermediate phases (InstallReady) as they happen. */
@@ -48,7 +50,12 @@ final class BundleInstaller {
     DesiredSubscription sub = target.subscription();
     String ns = sub.namespace();
     CsvPhase before = target.previous() == null ? CsvPhase.NONE : target.previous().phase();
-    InstallPlanResult plan = planner.plan(target.bundle(), ns, sub.effectiveTargets(),
+    // a bundle that only names an image installs from the objects the control plane unpacked from it
+    BundleContent content = contents.apply(target.bundle());
+    if (!content.isReady()) {
+      return new DriveResult(content.waiting(), List.of(), false);
+    }
+    InstallPlanResult plan = planner.plan(content.bundle(), ns, sub.effectiveTargets(),
         SubscriptionConfig.fromJson(sub.config()));
     if (!plan.succeeded()) {
       return new DriveResult(CsvPhaseRules.next(planFailure(before, plan)), List.of(), false);
@@ -108,7 +115,11 @@ final class BundleInstaller {
    * without writing anything; empty when safe or when the bundle cannot be planned (driving it reports that).
    */
   Optional<String> crdProblem(Bundle bundle, DesiredSubscription sub) throws ResourceException {
-    InstallPlanResult plan = planner.plan(bundle, sub.namespace(), sub.effectiveTargets(),
+    BundleContent content = contents.apply(bundle);
+    if (!content.isReady()) {
+      return Optional.empty();
+    }
+    InstallPlanResult plan = planner.plan(content.bundle(), sub.namespace(), sub.effectiveTargets(),
         SubscriptionConfig.fromJson(sub.config()));
     if (!plan.succeeded()) {
       return Optional.empty();
