@@ -112,6 +112,14 @@ class ImageInstallEndToEndIT {
         .filter(l -> l.contains("\"GET /v2/bundles/etcd/blobs/sha256:")).map(l -> l.replaceAll(".*blobs/", "")
             .replaceAll(" .*", "")).toList();
     assertThat(blobGets).isNotEmpty().doesNotHaveDuplicates();
+    // the package resource shows each bundle's image and its unpack state
+    JsonObject etcd = new JsonObject(send("GET", "/api/v1/catalogs/images/packages/etcd", null, null).body());
+    JsonObject channel = etcd.getJsonArray("channels").stream().map(JsonObject.class::cast)
+        .filter(c -> c.getString("name").equals("singlenamespace-alpha")).findFirst().orElseThrow();
+    JsonObject v094 = channel.getJsonArray("entries").stream().map(JsonObject.class::cast)
+        .filter(e -> e.getString("name").equals("etcdoperator.v0.9.4")).findFirst().orElseThrow();
+    assertThat(v094.getString("unpack")).isEqualTo("Unpacked");
+    assertThat(v094.getString("image")).contains("@sha256:");
   }
 
   @Test
