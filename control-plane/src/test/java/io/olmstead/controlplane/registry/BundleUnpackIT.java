@@ -91,7 +91,9 @@ class BundleUnpackIT {
     assertThat(state.getString("state")).isEqualTo("Unpacked");
     assertThat(state.getInteger("objects")).isEqualTo(etcd.objects().size());
     assertThat(state.getInteger("attempts")).isEqualTo(1);
-    // one pull: the manifest by digest was fetched once, however many asked
+    // one pull: the manifest by digest was fetched once, however many asked, and asking again pulls nothing
+    assertThat(post(image).statusCode()).isEqualTo(202);
+    assertThat(settled(digestOf(image)).getInteger("attempts")).isEqualTo(1);
     assertThat(manifestGets(digestOf(image)) - before).isEqualTo(1);
   }
 
