@@ -21,5 +21,6 @@ public final class AgentApiModule implements ApiModule {
     ApiModule.route(builder, "enrollAgent").addHandler(gateway.enrollHandler());
     ApiModule.route(builder, "connectAgent").addHandler(gateway.connectHandler());
     ApiModule.route(builder, "getAgentCatalog").addHandler(gateway.catalogHandler());
+    ApiModule.route(builder, "getAgentBundle").addHandler(gateway.bundleHandler());
   }
 }

@@ -41,6 +41,7 @@ public final class AgentGateway {
   private final StatusIngestor ingestor;
   private final ChangeListener listener;
   private final CatalogContentCache catalogs;
+  private final BundleContentHandler bundles;
   private final List<Long> timers = new ArrayList<>();
   private volatile boolean closing;
   // every upgraded connection, in its handshake or not: all get 1001 before the HTTP server stops
@@ -69,6 +70,7 @@ public final class AgentGateway {
     this.publisher = new DesiredPublisher(vertx, new FleetLoader(pool), state, sessions);
     this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings);
     this.listener = new ChangeListener(vertx, database, this::onChange, this::resync);
+    this.bundles = new BundleContentHandler(vertx, pool, credentials, settings.catalogCacheMegabytes() * 1024L * 1024L);
     this.catalogs = new CatalogContentCache(vertx, pool, metrics, settings.catalogCacheMegabytes() * 1024L * 1024L);
     this.handshakes = new HandshakeLimits(settings.maxHandshakes(), settings.handshakesPerSource(),
         settings.handshakesPerCredential());
@@ -96,11 +98,17 @@ public final class AgentGateway {
   public void mount(Router router) {
     router.get("/api/v1/agent/connect").handler(connectHandler());
     router.get("/api/v1/agent/catalogs/:digest").handler(catalogHandler());
+    router.get("/api/v1/agent/bundles/:digest").handler(bundleHandler());
   }
 
   /** The handler of operationId connectAgent (the WebSocket upgrade). */
   public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> connectHandler() {
     return new ConnectHandler(this);
+  }
+
+  /** The handler of operationId getAgentBundle (one instance: it holds the bundle cache). */
+  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> bundleHandler() {
+    return bundles;
   }
 
   /** The handler of operationId getAgentCatalog. */

@@ -8,8 +8,6 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +19,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CatalogContentHandler implements Handler<RoutingContext> {
   private static final Logger LOG = LoggerFactory.getLogger(CatalogContentHandler.class);
-  private static final Pattern DIGEST = Pattern.compile("^sha256:[a-f0-9]{64}$");
 
   private final CatalogContentCache contents;
   private final CredentialStore credentials;
@@ -34,27 +31,11 @@ final class CatalogContentHandler implements Handler<RoutingContext> {
   @Override
   public void handle(RoutingContext ctx) {
     String digest = ctx.pathParam("digest");
-    Optional<String> credential = BearerToken.of(ctx.request());
-    if (credential.isEmpty()) {
-      Problems.send(ctx.response(), Problems.problem(401, "unauthorized", "Unauthorized", "a cluster credential is "
-          + "required"));
-      return;
-    }
-    credentials.authenticate(credential.get()).compose(cluster -> {
-      if (cluster.isEmpty()) {
-        Problems.send(ctx.response(), Problems.problem(401, "unauthorized", "Unauthorized",
-            "a live cluster credential is required"));
+    DigestRequest.admit(ctx, credentials).compose(admitted -> {
+      if (admitted.isEmpty()) {
         return Future.<Void>succeededFuture();
       }
-      if (digest == null || !DIGEST.matcher(digest).matches()) {
-        Problems.send(ctx.response(), Problems.problem(400, "bad-request", "Bad request", "not a sha256 digest"));
-        return Future.<Void>succeededFuture();
-      }
-      String etag = "\"" + digest + "\"";
-      if (etag.equals(ctx.request().getHeader("If-None-Match"))) {
-        ctx.response().setStatusCode(304).putHeader("ETag", etag).end();
-        return Future.<Void>succeededFuture();
-      }
+      String etag = admitted.get();
       return contents.get(digest).map(found -> {
         if (found.isEmpty()) {
           Problems.send(ctx.response(), Problems.problem(404, "not-found", "Not found",

@@ -45,17 +45,21 @@ public final class CatalogService {
       Optional<String> ifMatch) {
     String displayName = body.getString("displayName");
     int priority = body.getInteger("priority", 0);
+    JsonObject source = body.getJsonObject("source");
+    CatalogSourceState.validate(source);
     AuditEntry entry = new AuditEntry(principal.actor(), "catalog.put", "catalogs/" + name, AuditEntry.SUCCESS,
-        new JsonObject().put("displayName", displayName).put("priority", priority), requestId);
+        new JsonObject().put("displayName", displayName).put("priority", priority).put("source", source), requestId);
     return tx.audited(entry, conn -> store.lock(conn, name).compose(locked -> {
       if (locked.isEmpty()) {
         if (ifMatch.isPresent() && !ifMatch.get().trim().equals("*")) {
           return Future.failedFuture(ApiException.preconditionFailed("catalog " + name + " does not exist"));
         }
-        return store.insert(conn, name, displayName, priority).map(true);
+        return store.insert(conn, name, displayName, priority)
+            .compose(v -> CatalogSourceState.store(conn, name, source)).map(true);
       }
       ETags.check(ifMatch, locked.get().resourceVersion());
-      return store.update(conn, name, displayName, priority).map(false);
+      return store.update(conn, name, displayName, priority)
+          .compose(v -> CatalogSourceState.store(conn, name, source)).map(false);
     }).compose(created -> store.get(conn, name).map(c -> new Put(created, c.orElseThrow()))), null)
         .map(put -> (put.created ? Reply.created(put.catalog.toJson()) : Reply.ok(put.catalog.toJson()))
             .withEtag(put.catalog.resourceVersion()));

@@ -22,8 +22,10 @@ public final class PackageQueries {
       + "AND ($4::text IS NULL OR package = $4) ORDER BY package LIMIT $5";
   private static final String CHANNELS = "SELECT package, channel, head, entries FROM catalog_channels "
       + "WHERE catalog = $1 AND revision = $2 AND package = ANY($3) ORDER BY package, channel";
-  private static final String BUNDLES = "SELECT package, bundle, version FROM catalog_bundles "
-      + "WHERE catalog = $1 AND revision = $2 AND package = ANY($3)";
+  // with the unpack state of the bundle's image when it is pinned by digest (bundle_images is keyed by digest)
+  private static final String BUNDLES = "SELECT b.package, b.bundle, b.version, b.image, i.state "
+      + "FROM catalog_bundles b LEFT JOIN bundle_images i ON i.digest = right(b.image, 71) "
+      + "WHERE b.catalog = $1 AND b.revision = $2 AND b.package = ANY($3)";
 
   /** Packages of a revision ordered by name, after {@code afterName}; each as the API's Package document. */
   public Future<List<JsonObject>> list(SqlClient client, String catalog, int revision, String afterName, int limit) {
@@ -50,8 +52,12 @@ public final class PackageQueries {
       Tuple args = Tuple.of(catalog, revision).addArrayOfString(names);
       return client.preparedQuery(BUNDLES).execute(args).compose(bundleRows -> {
         Map<String, Map<String, String>> versions = new HashMap<>();
+        Map<String, JsonObject> images = new HashMap<>();
         for (Row row : bundleRows) {
           versions.computeIfAbsent(row.getString(0), k -> new HashMap<>()).put(row.getString(1), row.getString(2));
+          JsonObject image = new JsonObject().put("image", row.getString(3)).put("unpack", row.getString(4));
+          image.getMap().values().removeIf(x -> x == null);
+          images.put(row.getString(0) + "/" + row.getString(1), image);
         }
         return client.preparedQuery(CHANNELS).execute(args).map(channelRows -> {
           Map<String, JsonArray> channels = new HashMap<>();
@@ -59,7 +65,7 @@ public final class PackageQueries {
             Map<String, String> v = versions.getOrDefault(row.getString(0), Map.of());
             channels.computeIfAbsent(row.getString(0), k -> new JsonArray()).add(new JsonObject()
                 .put("name", row.getString(1)).put("head", row.getString(2))
-                .put("entries", withVersions((JsonArray) row.getValue(3), v)));
+                .put("entries", withVersions((JsonArray) row.getValue(3), v, row.getString(0), images)));
           }
           List<JsonObject> out = new ArrayList<>();
           packages.forEach((name, json) -> {
@@ -76,7 +82,8 @@ public final class PackageQueries {
     });
   }
 
-  private static JsonArray withVersions(JsonArray entries, Map<String, String> versions) {
+  private static JsonArray withVersions(JsonArray entries, Map<String, String> versions, String pkg,
+      Map<String, JsonObject> images) {
     JsonArray out = new JsonArray();
     for (Object o : entries) {
       JsonObject e = ((JsonObject) o).copy();
@@ -84,6 +91,7 @@ public final class PackageQueries {
       if (version != null) {
         e.put("version", version);
       }
+      e.mergeIn(images.getOrDefault(pkg + "/" + e.getString("name"), new JsonObject()));
       out.add(e);
     }
     return out;

@@ -61,6 +61,18 @@ public final class RevisionUpload {
                 .compose(result -> store(principal, requestId, name, mode, result))));
   }
 
+  /**
+   * A revision read from a catalog image (a tar.gz of its FBC directory): validated like a strict upload and stored
+   * by the same steps; identical content answers 200 with the current revision. Fails like an upload (400/422).
+   */
+  public Future<Reply> fromImage(Principal poller, String name, byte[] tarGz) {
+    Content content = new Content(tarGz, CatalogDigest.of(tarGz));
+    return unchanged(name, content).compose(current -> current.isPresent()
+        ? Future.succeededFuture(Reply.ok(current.get().toJson().put("current", true)))
+        : vertx.executeBlocking(() -> ingest.ingest(content.bytes, content.digest, CatalogFormat.TAR_GZ,
+            ValidationMode.STRICT), false).compose(result -> store(poller, null, name, ValidationMode.STRICT, result)));
+  }
+
   /** The uploaded bytes and their digest. */
   private record Content(byte[] bytes, String digest) {
   }

@@ -48,6 +48,10 @@ public final class DevCommand implements Callable<Integer> {
   @Option(names = "--data-dir", paramLabel = "DIR", description = "Where the database lives (default ~/.olmstead/dev).")
   Path dataDir;
 
+  @Option(names = "--insecure-registry", paramLabel = "HOST:PORT",
+      description = "A registry reached over plain HTTP (repeatable; adds to env OLMSTEAD_REGISTRY_INSECURE).")
+  java.util.List<String> insecureRegistries = new java.util.ArrayList<>();
+
   @Option(names = "--fresh", description = "Wipe the data directory first.")
   boolean fresh;
 
@@ -94,7 +98,8 @@ public final class DevCommand implements Callable<Integer> {
     try {
       ControlPlaneConfig config = new ControlPlaneConfig(bindHost, port, java.util.Optional.of(database.settings()),
           8, true, java.util.Optional.ofNullable(adminToken), ControlPlaneConfig.DEFAULT_MAX_BODY_BYTES,
-          io.olmstead.controlplane.agentgateway.GatewaySettings.fromEnvironment(System.getenv()));
+          io.olmstead.controlplane.agentgateway.GatewaySettings.fromEnvironment(System.getenv()),
+          io.olmstead.controlplane.registry.RegistrySettings.fromEnvironment(System.getenv(), insecureRegistries));
       controlPlane = Foreground.start(config);
     } catch (RuntimeException e) {
       closeQuietly(database);

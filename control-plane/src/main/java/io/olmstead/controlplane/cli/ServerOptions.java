@@ -24,6 +24,10 @@ public final class ServerOptions {
       description = "Admin API token to accept (env OLMSTEAD_ADMIN_TOKEN); its hash is stored, never the token.")
   String adminToken;
 
+  @Option(names = "--insecure-registry", paramLabel = "HOST:PORT",
+      description = "A registry reached over plain HTTP (repeatable; adds to env OLMSTEAD_REGISTRY_INSECURE).")
+  java.util.List<String> insecureRegistries = new java.util.ArrayList<>();
+
   /** Environment first, then flags on top. */
   ControlPlaneConfig resolve(Map<String, String> env, String defaultBindHost) {
     ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(env, defaultBindHost);
@@ -36,7 +40,7 @@ public final class ServerOptions {
     }
     if (bindHost != null) {
       config = new ControlPlaneConfig(bindHost, config.port(), config.database(), config.dbPoolSize(),
-          config.migrateOnStart(), config.adminToken(), config.maxBodyBytes(), config.agent());
+          config.migrateOnStart(), config.adminToken(), config.maxBodyBytes(), config.agent(), config.registry());
     }
     if (dbUrl != null) {
       config = config.withDatabase(DatabaseSettings.parse(dbUrl,
@@ -44,6 +48,10 @@ public final class ServerOptions {
     }
     if (adminToken != null) {
       config = config.withAdminToken(adminToken);
+    }
+    if (!insecureRegistries.isEmpty()) {
+      config = config.withRegistry(io.olmstead.controlplane.registry.RegistrySettings.fromEnvironment(env,
+          insecureRegistries));
     }
     return config;
   }

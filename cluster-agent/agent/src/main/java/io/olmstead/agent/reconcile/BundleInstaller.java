@@ -37,11 +37,13 @@ final class BundleInstaller {
   private final Cleanup cleanup;
   private final RestoreBackoff backoff = new RestoreBackoff();
   private final CrdSafety crdSafety;
+  private final java.util.function.Function<Bundle, BundleContent> contents;
 
-  BundleInstaller(ResourceOperator resources, Cleanup cleanup) {
+  BundleInstaller(ResourceOperator resources, Cleanup cleanup, java.util.function.Function<Bundle, BundleContent> contents) {
     this.resources = resources;
     this.cleanup = cleanup;
     this.crdSafety = new CrdSafety(resources);
+    this.contents = contents;
   }
 
   /**
@@ -56,7 +58,12 @@ final class BundleInstaller {
     // every write once the bundle was applied restores drift (InstallReady: a restore already sent it back there)
     boolean restoring = wasApplied(before) || before == CsvPhase.INSTALL_READY;
     WriteRules rules = new WriteRules(sub.name(), others, restoring ? backoff : null);
-    InstallPlanResult plan = planner.plan(target.bundle(), ns, sub.effectiveTargets(),
+    // a bundle that only names an image installs from the objects the control plane unpacked from it
+    BundleContent content = contents.apply(target.bundle());
+    if (!content.isReady()) {
+      return new DriveResult(content.waiting(), List.of(), false);
+    }
+    InstallPlanResult plan = planner.plan(content.bundle(), ns, sub.effectiveTargets(),
         SubscriptionConfig.fromJson(sub.config()));
     if (!plan.succeeded()) {
       return new DriveResult(CsvPhaseRules.next(planFailure(before, plan)), List.of(), false);
@@ -129,7 +136,11 @@ final class BundleInstaller {
    * without writing anything; empty when safe or when the bundle cannot be planned (driving it reports that).
    */
   Optional<String> crdProblem(Bundle bundle, DesiredSubscription sub) throws ResourceException {
-    InstallPlanResult plan = planner.plan(bundle, sub.namespace(), sub.effectiveTargets(),
+    BundleContent content = contents.apply(bundle);
+    if (!content.isReady()) {
+      return Optional.empty();
+    }
+    InstallPlanResult plan = planner.plan(content.bundle(), sub.namespace(), sub.effectiveTargets(),
         SubscriptionConfig.fromJson(sub.config()));
     if (!plan.succeeded()) {
       return Optional.empty();

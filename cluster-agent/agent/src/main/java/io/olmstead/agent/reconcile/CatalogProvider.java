@@ -11,4 +11,12 @@ import java.util.Optional;
 public interface CatalogProvider {
   /** The catalog, or empty while it is not available (the subscription stays Pending and is retried). */
   Optional<Catalog> catalog(String name, String digest);
+
+  /**
+   * The bundle with its objects: as is when it embeds them ({@code olm.bundle.object}); for a bundle that only names
+   * an image, the objects the control plane unpacked from it, or why they are not there yet.
+   */
+  default BundleContent content(io.olmstead.olmcore.fbc.Bundle bundle) {
+    return BundleContent.ready(bundle);
+  }
 }

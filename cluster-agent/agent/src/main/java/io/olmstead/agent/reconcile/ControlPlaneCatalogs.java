@@ -57,6 +57,9 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
     }
   };
   private final Clock clock;
+  /** Unpacked bundle images by digest (objects as base64 JSON: a few hundred KiB per bundle). */
+  private static final long BUNDLE_CACHE_BYTES = 32L * 1024 * 1024;
+  private final ControlPlaneBundles bundles;
 
   /** A failed digest: when it may be tried again, and how long the next wait is. */
   private record Failure(Instant retryAt, Duration nextWait) {
@@ -70,6 +73,12 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
     this.base = controlPlane;
     this.credentials = credentials;
     this.clock = clock;
+    this.bundles = new ControlPlaneBundles(controlPlane, credentials, BUNDLE_CACHE_BYTES);
+  }
+
+  @Override
+  public BundleContent content(io.olmstead.olmcore.fbc.Bundle bundle) {
+    return bundles.content(bundle);
   }
 
   @Override

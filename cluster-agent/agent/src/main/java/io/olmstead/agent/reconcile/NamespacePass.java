@@ -60,7 +60,7 @@ final class NamespacePass {
     this.approvals = approvals;
     this.observer = new ClusterObserver(resources);
     this.cleanup = new Cleanup(resources);
-    this.installer = new BundleInstaller(resources, cleanup);
+    this.installer = new BundleInstaller(resources, cleanup, catalogs::content);
   }
 
   ClusterObserver observer() {

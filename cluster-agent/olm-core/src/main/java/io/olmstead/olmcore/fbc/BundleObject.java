@@ -24,6 +24,46 @@ public final class BundleObject {
         this.limits = limits == null ? ParseLimits.defaults() : limits;
     }
 
+    /**
+     * A manifest file of a bundle image ({@code manifests/*.yaml|json}), decoded with the catalog's limits and safe
+     * YAML, kept like opm's {@code olm.bundle.object}: base64 of the manifest as JSON.
+     */
+    public static BundleObject fromManifest(String bundle, String file, byte[] raw, ParseLimits limits)
+            throws FbcException {
+        JsonNode node = decodeDocument(file, raw, limits);
+        if (Bundle.textOf(node, "kind") == null) {
+            throw new FbcException(file, 0, 0, "manifest is not a Kubernetes object (no kind)");
+        }
+        byte[] json;
+        try {
+            json = Mappers.JSON.writeValueAsBytes(node);
+        } catch (IOException e) {
+            throw new FbcException(file, 0, 0, "manifest cannot be written as JSON: " + e.getMessage(), e);
+        }
+        BundleObject o = new BundleObject(bundle, Base64.getEncoder().encodeToString(json), limits);
+        o.manifest = node;
+        return o;
+    }
+
+    /** One JSON or YAML document holding an object, read with the catalog parser's limits and safe YAML. */
+    public static JsonNode decodeDocument(String file, byte[] raw, ParseLimits limits) throws FbcException {
+        JsonNode node;
+        try {
+            node = Mappers.looksLikeJson(raw, 0) ? Mappers.json(limits).readTree(raw) : Mappers.yaml(limits).readTree(raw);
+        } catch (IOException | RuntimeException e) {
+            throw Mappers.toFbc(file, e);
+        }
+        if (node == null || !node.isObject()) {
+            throw new FbcException(file, 0, 0, "not an object");
+        }
+        return node;
+    }
+
+    /** The base64 data, as in the catalog property (stored and served as is). */
+    public String data() {
+        return data;
+    }
+
     /** The decoded manifest (JSON or YAML inside the base64), cached after the first call. */
     public JsonNode manifest() throws FbcException {
         JsonNode local = manifest;

@@ -33,7 +33,11 @@ public enum CsvReason {
     DETECTED_CLUSTER_CHANGE("DetectedClusterChange"),
     INVALID_WEBHOOK_DESCRIPTION("InvalidWebhookDescription"),
     OPERATOR_CONDITION_NOT_UPGRADEABLE("OperatorConditionNotUpgradeable"),
-    WAITING_FOR_CLEANUP_TO_COMPLETE("WaitingOnCleanup");
+    WAITING_FOR_CLEANUP_TO_COMPLETE("WaitingOnCleanup"),
+    /** Olmstead: the bundle is an image the control plane has not unpacked yet (Pending). */
+    BUNDLE_UNPACKING("BundleUnpacking"),
+    /** Olmstead: the control plane could not unpack the bundle image (Failed, with the registry's message). */
+    BUNDLE_UNPACK_FAILED("BundleUnpackFailed");
 
     private final String wireName;
 

@@ -1,0 +1,139 @@
+package io.olmstead.agent.reconcile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.olmcore.fbc.Bundle;
+import io.olmstead.olmcore.fbc.ParseLimits;
+import io.olmstead.olmcore.fbc.Property;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The objects of bundles that name only an image, fetched by digest from the control plane
+ * ({@code GET /api/v1/agent/bundles/{digest}}): clusters never talk to a registry. Kept by digest (immutable) in a
+ * cache bounded by bytes; a bundle the control plane has not unpacked yet is reported {@code BundleUnpacking}.
+ */
+final class ControlPlaneBundles {
+  private static final Logger LOG = LoggerFactory.getLogger(ControlPlaneBundles.class);
+  private static final Pattern PINNED = Pattern.compile("@(sha256:[a-f0-9]{64})$");
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long MAX_BODY = ParseLimits.defaults().maxTotalBytes();
+
+  private final URI base;
+  private final CredentialStorage credentials;
+  private final long maxCacheBytes;
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(10)).build();
+  private final Map<String, List<Property>> cache = new LinkedHashMap<>(16, 0.75f, true);
+  private final Map<String, Long> sizes = new LinkedHashMap<>();
+  private long cachedBytes;
+
+  ControlPlaneBundles(URI base, CredentialStorage credentials, long maxCacheBytes) {
+    this.base = base;
+    this.credentials = credentials;
+    this.maxCacheBytes = maxCacheBytes;
+  }
+
+  synchronized BundleContent content(Bundle bundle) {
+    if (!bundle.objects().isEmpty() || bundle.image() == null || bundle.image().isBlank()) {
+      return BundleContent.ready(bundle); // embedded (or neither: the install plan reports what is missing)
+    }
+    Matcher m = PINNED.matcher(bundle.image());
+    if (!m.find()) {
+      return BundleContent.failed("bundle image " + bundle.image() + " is not pinned by digest");
+    }
+    String digest = m.group(1);
+    List<Property> objects = cache.get(digest);
+    if (objects == null) {
+      Optional<String> credential = credentials.load();
+      if (credential.isEmpty()) {
+        return BundleContent.unpacking("not enrolled yet");
+      }
+      BundleContent waiting = fetch(bundle, digest, credential.get());
+      if (waiting != null) {
+        return waiting;
+      }
+      objects = cache.get(digest);
+    }
+    List<Property> props = new ArrayList<>(bundle.properties());
+    props.addAll(objects);
+    return BundleContent.ready(new Bundle(bundle.packageName(), bundle.name(), bundle.image(), props,
+        bundle.relatedImages()));
+  }
+
+  /** Null when fetched and cached; otherwise the status to report. */
+  private BundleContent fetch(Bundle bundle, String digest, String credential) {
+    try {
+      HttpRequest request = HttpRequest.newBuilder(base.resolve("/api/v1/agent/bundles/" + digest))
+          .header("Authorization", "Bearer " + credential).header("Accept-Encoding", "gzip")
+          .timeout(Duration.ofMinutes(1)).GET().build();
+      HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      byte[] body;
+      try (InputStream in = response.body()) {
+        body = EncodedBody.read(in, response.headers().firstValue("Content-Encoding").orElse(""), MAX_BODY);
+      }
+      if (response.statusCode() == 409) {
+        JsonNode problem = JSON.readTree(body);
+        String state = problem.path("state").asText("Pending");
+        String detail = problem.path("detail").asText(state);
+        return "Failed".equals(state) ? BundleContent.failed("bundle image " + bundle.image() + ": " + detail)
+            : BundleContent.unpacking("bundle image " + bundle.image() + " is being unpacked (" + state + ")");
+      }
+      if (response.statusCode() == 404) {
+        return BundleContent.unpacking("bundle image " + bundle.image() + " is not unpacked yet");
+      }
+      if (response.statusCode() != 200) {
+        return BundleContent.unpacking("bundle image " + bundle.image() + ": control plane answered HTTP "
+            + response.statusCode());
+      }
+      keep(digest, objects(JSON.readTree(body)), body.length);
+      return null;
+    } catch (IOException e) {
+      LOG.warn("bundle {} ({}) not fetched: {}", bundle.name(), digest, e.getMessage());
+      return BundleContent.unpacking("bundle image " + bundle.image() + " not fetched: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return BundleContent.unpacking("interrupted");
+    }
+  }
+
+  private static List<Property> objects(JsonNode doc) {
+    List<Property> out = new ArrayList<>();
+    for (JsonNode o : doc.path("objects")) {
+      out.add(new Property("olm.bundle.object",
+          JsonNodeFactory.instance.objectNode().put("data", o.path("data").asText())));
+    }
+    return List.copyOf(out);
+  }
+
+  private void keep(String digest, List<Property> objects, long bytes) {
+    cache.put(digest, objects);
+    sizes.put(digest, bytes);
+    cachedBytes += bytes;
+    var it = cache.keySet().iterator();
+    while (cachedBytes > maxCacheBytes && cache.size() > 1 && it.hasNext()) {
+      String eldest = it.next();
+      if (eldest.equals(digest)) {
+        continue;
+      }
+      cachedBytes -= sizes.remove(eldest);
+      it.remove();
+    }
+  }
+}

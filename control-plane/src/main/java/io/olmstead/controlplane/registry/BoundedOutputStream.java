@@ -1,0 +1,43 @@
+package io.olmstead.controlplane.registry;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/** Stops a download at a byte limit, so a registry cannot fill the disk by lying about a blob's size. */
+final class BoundedOutputStream extends FilterOutputStream {
+
+  /** Thrown when the limit is passed. */
+  static final class LimitExceeded extends IOException {
+    LimitExceeded() {
+      super("size limit exceeded");
+    }
+  }
+
+  private final long max;
+  private long written;
+
+  BoundedOutputStream(OutputStream out, long max) {
+    super(out);
+    this.max = max;
+  }
+
+  @Override
+  public void write(int b) throws IOException {
+    count(1);
+    out.write(b);
+  }
+
+  @Override
+  public void write(byte[] b, int off, int len) throws IOException {
+    count(len);
+    out.write(b, off, len);
+  }
+
+  private void count(long n) throws LimitExceeded {
+    written += n;
+    if (written > max) {
+      throw new LimitExceeded();
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package io.olmstead.controlplane.registry;
+
+import io.olmstead.olmcore.bundle.BundleLimits;
+import io.olmstead.olmcore.bundle.BundleUnpackException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.Pool;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Unpacks bundle images once per fleet: a request records the digest (Pending) and, when the pull is due, claims it
+ * in PostgreSQL so exactly one replica pulls; a periodic sweep records the bundles of subscribed packages (subscription
+ * placed or changed, catalog revision changed) and starts every due pull, also rows other components recorded (an
+ * agent asking for a bundle of a catalog); requests arriving meanwhile share that pull. Unreachable registries are
+ * retried with doubling backoff (a sweep picks up due retries, also after a restart) up to {@code MAX_ATTEMPTS},
+ * then the bundle is {@code Failed} with the message; other failures (denied, not found, not a bundle, limits,
+ * digest mismatch) fail at once. One failing bundle never blocks another.
+ */
+public final class BundleUnpacks implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BundleUnpacks.class);
+  static final Pattern PINNED = Pattern.compile("^(.+)@(sha256:[a-f0-9]{64})$");
+  static final int MAX_ATTEMPTS = 5;
+
+  private final Vertx vertx;
+  private final BundleImageStore store;
+  private final RegistryPool workers;
+  private final BundlePull pull;
+  private final Duration backoff;
+  private final Map<String, Future<BundleImage>> inFlight = new ConcurrentHashMap<>();
+  private final long sweepTimer;
+
+  public BundleUnpacks(Vertx vertx, Pool pool, RegistrySettings settings, BundleLimits limits, Duration backoff) {
+    this.vertx = vertx;
+    this.store = new BundleImageStore(pool);
+    this.workers = new RegistryPool(vertx, settings);
+    this.pull = new BundlePull(new OciPuller(settings), settings, limits);
+    this.backoff = backoff;
+    this.sweepTimer = vertx.setPeriodic(Math.max(1000, Math.min(backoff.toMillis(), 30_000)), id -> sweep());
+  }
+
+  /** The digest of a reference pinned by digest ({@code repo@sha256:…}); empty for a tag. */
+  public static Optional<String> digestOf(String image) {
+    var m = PINNED.matcher(image == null ? "" : image);
+    return m.matches() ? Optional.of(m.group(2)) : Optional.empty();
+  }
+
+  /**
+   * Asks for {@code image} (pinned by digest) to be unpacked; answers its state now (Pending, or whatever it already
+   * is). {@code retryFailed}: an explicit request tries a Failed bundle again.
+   */
+  public Future<BundleImage> request(String image, boolean retryFailed) {
+    String digest = digestOf(image).orElseThrow(() -> new IllegalArgumentException("not pinned by digest: " + image));
+    return store.ensure(digest, image, retryFailed).compose(v -> {
+      start(digest, image);
+      return store.get(digest).map(Optional::orElseThrow);
+    });
+  }
+
+  /** The registry worker pool (shared with the catalog image poller). */
+  RegistryPool workers() {
+    return workers;
+  }
+
+  public Future<Optional<BundleImage>> get(String digest) {
+    return store.get(digest);
+  }
+
+  /** Waits for this replica's pull of {@code digest} when one runs; else answers the stored state. */
+  public Future<Optional<BundleImage>> settled(String digest) {
+    Future<BundleImage> running = inFlight.get(digest);
+    return running == null ? store.get(digest) : running.map(Optional::of).recover(e -> store.get(digest));
+  }
+
+  /** The gzip of the objects document of an unpacked bundle. */
+  public Future<Optional<Buffer>> objects(String digest) {
+    return store.objects(digest);
+  }
+
+  private void start(String digest, String image) {
+    if (inFlight.containsKey(digest)) {
+      return;
+    }
+    Future<BundleImage> run = store.claim(digest).compose(claimed -> claimed.isEmpty()
+        ? store.get(digest).map(Optional::orElseThrow)
+        : unpack(digest, image, claimed.get()));
+    if (inFlight.putIfAbsent(digest, run) == null) {
+      run.onComplete(ar -> inFlight.remove(digest, run));
+    }
+  }
+
+  private Future<BundleImage> unpack(String digest, String image, int attempt) {
+    return workers.call(image, () -> pull.pull(image, digest))
+        .compose(r -> store.unpacked(digest, r.objectsGz(), r.count(), r.size()),
+            e -> recordFailure(digest, image, attempt, e))
+        .compose(v -> store.get(digest).map(Optional::orElseThrow));
+  }
+
+  private Future<Void> recordFailure(String digest, String image, int attempt, Throwable e) {
+    boolean retry = e instanceof RegistryException re && re.kind().retryable() && attempt < MAX_ATTEMPTS;
+    String message = e instanceof RegistryException || e instanceof BundleUnpackException ? e.getMessage()
+        : "unpack failed: " + e.getClass().getSimpleName();
+    double after = backoff.toMillis() / 1000.0 * (1L << Math.min(attempt - 1, 6));
+    LOG.info("bundle {} ({}): attempt {} failed{}: {}", digest, image, attempt, retry ? ", retrying" : "", message);
+    return store.failed(digest, retry, message, Math.min(after, 300.0));
+  }
+
+  private void sweep() {
+    store.prefetch().compose(n -> store.due(20)).onSuccess(rows -> rows.forEach(r -> start(r[0], r[1])))
+        .onFailure(e -> LOG.debug("bundle sweep: {}", e.toString()));
+  }
+
+  @Override
+  public void close() {
+    vertx.cancelTimer(sweepTimer);
+    workers.close();
+  }
+}

@@ -1,0 +1,58 @@
+package io.olmstead.controlplane.registry;
+
+import io.olmstead.controlplane.catalog.CatalogStore;
+import io.olmstead.controlplane.catalog.RevisionUpload;
+import io.olmstead.controlplane.http.ApiContext;
+import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.http.ApiModule;
+import io.olmstead.controlplane.http.ApiRequest;
+import io.olmstead.controlplane.http.Reply;
+import io.olmstead.olmcore.bundle.BundleLimits;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.time.Duration;
+
+/**
+ * {@code /bundles}: a bundle image's unpack state by digest, and unpacking on request; also starts the poller of
+ * catalogs with an image source (both share the registry worker pool).
+ */
+public final class BundlesModule implements ApiModule {
+  private BundleUnpacks unpacks;
+  private CatalogImagePoller poller;
+
+  @Override
+  public void register(RouterBuilder builder, ApiContext ctx) {
+    RegistrySettings settings = ctx.config().registry();
+    unpacks = new BundleUnpacks(ctx.vertx(), ctx.pool(), settings, BundleLimits.defaults(), Duration.ofSeconds(5));
+    OciPuller puller = new OciPuller(settings);
+    poller = new CatalogImagePoller(ctx.vertx(), ctx.pool(), unpacks.workers(), puller,
+        new CatalogImagePull(puller, settings, BundleLimits.defaults()),
+        new RevisionUpload(ctx.vertx(), ctx.tx(), new CatalogStore(), ctx.config().maxBodyBytes()), 5000);
+    ApiModule.bind(builder, "getBundle", r -> unpacks.get(r.path("digest"))
+        .map(b -> Reply.ok(b.orElseThrow(() -> ApiException.notFound("no bundle image " + r.path("digest")))
+            .toJson())));
+    ApiModule.bind(builder, "unpackBundle", r -> request(ctx, r));
+  }
+
+  private Future<Reply> request(ApiContext ctx, ApiRequest r) {
+    String image = r.body().getString("image", "");
+    if (BundleUnpacks.digestOf(image).isEmpty()) {
+      return Future.failedFuture(ApiException.validationFailed("the image must be pinned by digest",
+          new JsonArray().add(new JsonObject().put("field", "/image")
+              .put("message", "expected REGISTRY/REPOSITORY@sha256:<64 hex>"))));
+    }
+    try {
+      OciPuller.parse(image);
+    } catch (RegistryException e) {
+      return Future.failedFuture(ApiException.validationFailed(e.getMessage(),
+          new JsonArray().add(new JsonObject().put("field", "/image").put("message", e.getMessage()))));
+    }
+    String digest = BundleUnpacks.digestOf(image).orElseThrow();
+    // the request uses the pool itself: audit after it, never holding a connection while it waits for another
+    return unpacks.request(image, true).compose(b -> ctx.tx().audited(r.audit("bundle.unpack", "bundles/" + digest),
+        conn -> Future.succeededFuture(b), x -> new JsonObject().put("image", image).put("state", x.state())))
+        .map(b -> new Reply(202, b.toJson(), java.util.Map.of()));
+  }
+}

@@ -1,0 +1,126 @@
+package io.olmstead.controlplane.registry;
+
+import io.olmstead.controlplane.config.ConfigException;
+import io.olmstead.controlplane.config.EnvReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * How the control plane talks to OCI registries: credentials file, mirrors, the hosts allowed over plain HTTP, limits
+ * and concurrency. Read once from {@code OLMSTEAD_REGISTRY_*} (flags add insecure hosts) and validated at start.
+ */
+public record RegistrySettings(
+    Optional<Path> authFile,
+    MirrorRules mirrors,
+    Set<String> insecureHosts,
+    long maxManifestBytes,
+    long maxLayerBytes,
+    int maxLayers,
+    int workers,
+    int perRegistryConcurrency,
+    Duration timeout) {
+
+  public static final String AUTH_FILE = "OLMSTEAD_REGISTRY_AUTH_FILE";
+  public static final String MIRRORS_FILE = "OLMSTEAD_REGISTRY_MIRRORS_FILE";
+  public static final String INSECURE = "OLMSTEAD_REGISTRY_INSECURE";
+  public static final String MAX_MANIFEST_BYTES = "OLMSTEAD_REGISTRY_MAX_MANIFEST_BYTES";
+  public static final String MAX_LAYER_BYTES = "OLMSTEAD_REGISTRY_MAX_LAYER_BYTES";
+  public static final String MAX_LAYERS = "OLMSTEAD_REGISTRY_MAX_LAYERS";
+  public static final String WORKERS = "OLMSTEAD_REGISTRY_WORKERS";
+  public static final String PER_REGISTRY = "OLMSTEAD_REGISTRY_CONCURRENCY";
+  public static final String TIMEOUT_SECONDS = "OLMSTEAD_REGISTRY_TIMEOUT_SECONDS";
+
+  /** Every variable read here (the deploy manifests are checked against the control plane's list). */
+  public static final Set<String> ENVIRONMENT = Set.of(AUTH_FILE, MIRRORS_FILE, INSECURE, MAX_MANIFEST_BYTES,
+      MAX_LAYER_BYTES, MAX_LAYERS, WORKERS, PER_REGISTRY, TIMEOUT_SECONDS);
+
+  public RegistrySettings {
+    insecureHosts = Set.copyOf(insecureHosts);
+    for (String host : insecureHosts) {
+      checkHost(INSECURE, host);
+    }
+  }
+
+  /** Reads the environment; {@code extraInsecure} are the {@code --insecure-registry} flags. */
+  public static RegistrySettings fromEnvironment(Map<String, String> environment, List<String> extraInsecure) {
+    EnvReader env = new EnvReader(environment);
+    Optional<Path> auth = env.string(AUTH_FILE).map(Path::of);
+    auth.ifPresent(p -> {
+      if (!Files.isReadable(p)) {
+        throw new ConfigException(AUTH_FILE, "'" + p + "' is not a readable file");
+      }
+    });
+    MirrorRules mirrors = env.string(MIRRORS_FILE).map(f -> MirrorRules.read(MIRRORS_FILE, Path.of(f)))
+        .orElse(MirrorRules.NONE);
+    Set<String> insecure = new LinkedHashSet<>();
+    env.string(INSECURE).ifPresent(v -> {
+      for (String h : v.split(",")) {
+        if (!h.isBlank()) {
+          insecure.add(checkHost(INSECURE, h.trim()));
+        }
+      }
+    });
+    for (String h : extraInsecure) {
+      insecure.add(checkHost("--insecure-registry", h.trim()));
+    }
+    return new RegistrySettings(auth, mirrors, insecure,
+        env.positiveLong(MAX_MANIFEST_BYTES, 4L << 20),
+        env.positiveLong(MAX_LAYER_BYTES, 256L << 20),
+        env.positiveInt(MAX_LAYERS, 64),
+        env.positiveInt(WORKERS, 4),
+        env.positiveInt(PER_REGISTRY, 4),
+        Duration.ofSeconds(env.positiveInt(TIMEOUT_SECONDS, 30)));
+  }
+
+  /** Defaults with no credentials, no mirrors and the given plain-HTTP hosts (tests, dev). */
+  public static RegistrySettings defaults(String... insecure) {
+    return fromEnvironment(Map.of(), List.of(insecure));
+  }
+
+  public RegistrySettings withLimits(long manifestBytes, long layerBytes, int layers) {
+    return new RegistrySettings(authFile, mirrors, insecureHosts, manifestBytes, layerBytes, layers, workers,
+        perRegistryConcurrency, timeout);
+  }
+
+  public RegistrySettings withMirrors(MirrorRules rules) {
+    return new RegistrySettings(authFile, rules, insecureHosts, maxManifestBytes, maxLayerBytes, maxLayers, workers,
+        perRegistryConcurrency, timeout);
+  }
+
+  public RegistrySettings withAuthFile(Path file) {
+    return new RegistrySettings(Optional.of(file), mirrors, insecureHosts, maxManifestBytes, maxLayerBytes, maxLayers,
+        workers, perRegistryConcurrency, timeout);
+  }
+
+  public RegistrySettings withTimeout(Duration t) {
+    return new RegistrySettings(authFile, mirrors, insecureHosts, maxManifestBytes, maxLayerBytes, maxLayers, workers,
+        perRegistryConcurrency, t);
+  }
+
+  public boolean insecure(String registryHost) {
+    return insecureHosts.contains(registryHost);
+  }
+
+  private static String checkHost(String setting, String host) {
+    if (!host.matches("[A-Za-z0-9.-]+(:[0-9]{1,5})?|\\[[0-9A-Fa-f:]+\\](:[0-9]{1,5})?")) {
+      throw new ConfigException(setting, "'" + host + "' is not HOST or HOST:PORT");
+    }
+    return host;
+  }
+
+  @Override
+  public String toString() {
+    List<String> parts = new ArrayList<>();
+    parts.add("authFile=" + authFile.map(Path::toString).orElse("none"));
+    parts.add("mirrors=" + mirrors.size());
+    parts.add("insecure=" + insecureHosts);
+    return "RegistrySettings" + parts;
+  }
+}

@@ -1,0 +1,135 @@
+package io.olmstead.controlplane.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.olmstead.controlplane.catalog.CatalogFixtures;
+import io.olmstead.controlplane.testsupport.TestControlPlane;
+import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Catalog images as a catalog source: polled, a new revision when the digest changes, errors kept visible. */
+class CatalogImageSourceIT {
+  static final HttpClient HTTP = HttpClient.newHttpClient();
+  static TestRegistry registry;
+  static TestControlPlane cp;
+
+  @BeforeAll
+  static void start() {
+    registry = TestRegistry.start();
+    cp = TestControlPlane.start(TestDatabase.create(CatalogImageSourceIT.class),
+        Map.of(RegistrySettings.INSECURE, registry.host()));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cp != null) {
+      cp.close();
+    }
+    if (registry != null) {
+      registry.close();
+    }
+  }
+
+  static String pushCatalog(String repo, String tag, String dir, String fbc) {
+    return registry.pusher().image(repo, tag, ImagePusher.OCI_MANIFEST,
+        Map.of(CatalogImagePull.CONFIGS_LABEL, "/" + dir),
+        List.of(CatalogFixtures.tarGz(Map.of(dir + "/etcd/catalog.json", fbc.getBytes(StandardCharsets.UTF_8),
+            "bin/opm", new byte[] {1, 2, 3}))));
+  }
+
+  static HttpResponse<String> put(String name, String image, int interval) throws Exception {
+    String body = new JsonObject().put("source", new JsonObject().put("image", image)
+        .put("pollIntervalSeconds", interval)).encode();
+    return HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/catalogs/" + name))
+        .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN).header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static JsonObject get(String name) throws Exception {
+    return new JsonObject(HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/catalogs/" + name))
+        .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN).build(),
+        HttpResponse.BodyHandlers.ofString()).body());
+  }
+
+  static JsonObject polled(String name) {
+    return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() -> get(name),
+        c -> c.containsKey("lastPollAt") && (c.containsKey("resolvedDigest") || c.containsKey("lastError")));
+  }
+
+  @Test
+  void aCatalogImageBecomesARevisionAndANewDigestANewOne() throws Exception {
+    String first = pushCatalog("catalogs/etcd", "latest", "configs", CatalogFixtures.etcdNdjson());
+    HttpResponse<String> created = put("from-image", registry.host() + "/catalogs/etcd:latest", 60);
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    assertThat(new JsonObject(created.body()).getJsonObject("source").getInteger("pollIntervalSeconds")).isEqualTo(60);
+    JsonObject catalog = polled("from-image");
+    assertThat(catalog.getString("resolvedDigest")).isEqualTo(first);
+    assertThat(catalog.getInteger("currentRevision")).isEqualTo(1);
+    assertThat(catalog.containsKey("lastError")).isFalse();
+
+    String second = pushCatalog("catalogs/etcd", "latest", "configs",
+        CatalogFixtures.etcdNdjson() + CatalogFixtures.redisNdjson());
+    pollNow("from-image");
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+        .until(() -> second.equals(get("from-image").getString("resolvedDigest")));
+    assertThat(get("from-image").getInteger("currentRevision")).isEqualTo(2);
+  }
+
+  @Test
+  void anInvalidCatalogImageIsRefusedWithEveryErrorAndThePreviousRevisionStays() throws Exception {
+    pushCatalog("catalogs/bad", "v1", "configs", CatalogFixtures.etcdNdjson());
+    put("bad-image", registry.host() + "/catalogs/bad:v1", 60);
+    assertThat(polled("bad-image").getInteger("currentRevision")).isEqualTo(1);
+    String broken = "{\"schema\":\"olm.package\",\"name\":\"etcd\",\"defaultChannel\":\"stable\"}\n"
+        + "{\"schema\":\"olm.channel\",\"package\":\"etcd\",\"name\":\"stable\",\"entries\":[{\"name\":\"etcd.v9\"}]}\n";
+    pushCatalog("catalogs/bad", "v1", "configs", broken);
+    pollNow("bad-image");
+    JsonObject after = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+        .until(() -> get("bad-image"), c -> c.containsKey("lastError"));
+    assertThat(after.getString("lastError")).contains("etcd.v9");
+    assertThat(after.getInteger("currentRevision")).isEqualTo(1);
+  }
+
+  @Test
+  void anImageWithoutTheCatalogDirectoryOrMissingIsAnErrorNotARevision() throws Exception {
+    pushCatalog("catalogs/elsewhere", "v1", "other", CatalogFixtures.etcdNdjson());
+    registry.pusher().image("catalogs/nodir", "v1", ImagePusher.OCI_MANIFEST, Map.of(),
+        List.of(CatalogFixtures.tarGz(Map.of("etc/x", new byte[] {1}))));
+    put("no-dir", registry.host() + "/catalogs/nodir:v1", 60);
+    assertThat(polled("no-dir").getString("lastError")).contains("no file-based catalog in /configs");
+    put("missing", registry.host() + "/catalogs/absent:v1", 60);
+    JsonObject missing = polled("missing");
+    assertThat(missing.getString("lastError")).contains("not found");
+    assertThat(missing.containsKey("currentRevision")).isFalse();
+  }
+
+  @Test
+  void aPollIntervalUnderAMinuteIsRefusedNamingTheField() throws Exception {
+    HttpResponse<String> r = put("too-fast", registry.host() + "/catalogs/etcd:latest", 30);
+    assertThat(r.statusCode()).isEqualTo(422);
+    assertThat(r.body()).contains("/source/pollIntervalSeconds");
+  }
+
+  /** The interval is at least a minute: make the catalog due now instead of waiting. */
+  static void pollNow(String name) throws Exception {
+    var db = cp.database();
+    try (var c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+         var s = c.prepareStatement("UPDATE catalogs SET last_poll_at = now() - interval '1 day' WHERE name = ?")) {
+      s.setString(1, name);
+      s.executeUpdate();
+    }
+  }
+}
