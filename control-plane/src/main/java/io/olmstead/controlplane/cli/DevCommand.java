@@ -86,7 +86,8 @@ public final class DevCommand implements Callable<Integer> {
     try {
       ControlPlaneConfig config = new ControlPlaneConfig(bindHost, port, java.util.Optional.of(database.settings()),
           8, true, java.util.Optional.ofNullable(adminToken), ControlPlaneConfig.DEFAULT_MAX_BODY_BYTES,
-          io.olmstead.controlplane.agentgateway.GatewaySettings.fromEnvironment(System.getenv()));
+          io.olmstead.controlplane.agentgateway.GatewaySettings.fromEnvironment(System.getenv()),
+          io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(System.getenv()));
       controlPlane = Foreground.start(config);
     } catch (RuntimeException e) {
       closeQuietly(database);

@@ -17,7 +17,8 @@ public record ControlPlaneConfig(
     boolean migrateOnStart,
     Optional<String> adminToken,
     long maxBodyBytes,
-    GatewaySettings agent) {
+    GatewaySettings agent,
+    io.olmstead.controlplane.hypershift.HypershiftSettings hypershift) {
 
   public static final String PORT = "OLMSTEAD_PORT";
   public static final String BIND_HOST = "OLMSTEAD_BIND_HOST";
@@ -32,7 +33,8 @@ public record ControlPlaneConfig(
   /** Every environment variable the control plane reads; deploy manifests are checked against this list. */
   public static final Set<String> ENVIRONMENT =
       union(Set.of(PORT, BIND_HOST, DB_URL, DB_USER, DB_PASSWORD, DB_POOL_SIZE, DB_MIGRATE, ADMIN_TOKEN,
-          MAX_BODY_BYTES), GatewaySettings.ENVIRONMENT);
+          MAX_BODY_BYTES), union(GatewaySettings.ENVIRONMENT,
+          io.olmstead.controlplane.hypershift.HypershiftSettings.ENVIRONMENT));
 
   private static Set<String> union(Set<String> a, Set<String> b) {
     java.util.Set<String> all = new java.util.HashSet<>(a);
@@ -68,22 +70,23 @@ public record ControlPlaneConfig(
         env.bool(DB_MIGRATE, true),
         env.string(ADMIN_TOKEN),
         env.positiveLong(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
-        GatewaySettings.fromEnvironment(environment));
+        GatewaySettings.fromEnvironment(environment),
+        io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(environment));
   }
 
   public ControlPlaneConfig withPort(int newPort) {
     return new ControlPlaneConfig(bindHost, newPort, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent);
+        agent, hypershift);
   }
 
   public ControlPlaneConfig withDatabase(DatabaseSettings settings) {
     return new ControlPlaneConfig(bindHost, port, Optional.of(settings), dbPoolSize, migrateOnStart, adminToken,
-        maxBodyBytes, agent);
+        maxBodyBytes, agent, hypershift);
   }
 
   public ControlPlaneConfig withAdminToken(String token) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, Optional.ofNullable(token),
-        maxBodyBytes, agent);
+        maxBodyBytes, agent, hypershift);
   }
 
   /** The database, or a clear error naming the setting when none is configured. */

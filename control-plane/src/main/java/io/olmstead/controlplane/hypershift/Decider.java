@@ -27,7 +27,8 @@ public final class Decider {
       return Decision.ignore(null, "no-cluster-id", hc.key() + " has no spec.clusterID yet");
     }
     Optional<Identity> identity = known.byId();
-    if (identity.isPresent() && !identity.get().retired() && known.byName().isPresent()) {
+    if (identity.isPresent() && !identity.get().retired() && known.byName().isPresent()
+        && hc.clusterId().equals(known.byName().get().clusterId())) {
       return live(hc, identity.get(), known.byName().get(), now);
     }
     String leaving = hc.deleting() ? "deleting" : hc.optedOut() ? "opted-out" : null;

@@ -28,7 +28,8 @@ import java.util.TreeMap;
  * to the target (olm-core's channel graph), the clusters that cannot take part and why, and the waves.
  */
 final class RolloutPlanning {
-  private static final String CLUSTERS = "SELECT name, labels, status FROM clusters ORDER BY name";
+  private static final String CLUSTERS = "SELECT name, labels, status FROM clusters WHERE status <> 'retired' "
+      + "ORDER BY name";
   private static final String STATUS = "SELECT cluster, installed_version, EXISTS (SELECT 1 FROM "
       + "jsonb_array_elements(conditions) e WHERE e->>'type' = 'Upgradeable' AND e->>'status' = 'False') AS blocked "
       + "FROM subscription_status WHERE subscription = $1 AND NOT gone";

@@ -196,6 +196,15 @@ class DeciderTest {
     assertThat(d.cluster()).isEqualTo("first-name");
   }
 
+  @Test
+  void aNameRetakenByATokenEnrolledClusterAfterAnAdminDeletedOursIsAConflict() {
+    Known retaken = new Known(Optional.of(new Identity(ID, "clusters-example", false, Map.of())),
+        Optional.of(new Holder("clusters-example", "connected", Map.of(), new JsonObject(), null)));
+    Decision d = decide(example(o -> { }), retaken);
+    assertThat(d.kind()).isEqualTo(Kind.CONFLICT);
+    assertThat(d.reason()).isEqualTo("enrolled-otherwise");
+  }
+
   @SuppressWarnings("unchecked")
   private static List<Map<String, Object>> conditions(Map<String, Object> o) {
     return (List<Map<String, Object>>) at(o, "status").get("conditions");
