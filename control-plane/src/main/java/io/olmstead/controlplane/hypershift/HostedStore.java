@@ -69,7 +69,8 @@ final class HostedStore {
   Future<Decision> gone(String clusterId) {
     return pool.withTransaction(conn -> identity(conn, clusterId).compose(identity -> {
       if (identity.isEmpty()) {
-        return Future.succeededFuture(Decision.ignore(null, "unknown", "clusterID " + clusterId + " was never enrolled"));
+        return Future.succeededFuture(Decision.ignore(null, "unknown", "clusterID " + clusterId
+            + " was never enrolled"));
       }
       Decision decision = Decider.gone(identity.get());
       return decision.kind() == Kind.RETIRE ? retire(conn, clusterId, decision, null).map(decision)

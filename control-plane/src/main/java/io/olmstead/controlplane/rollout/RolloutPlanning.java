@@ -144,6 +144,14 @@ final class RolloutPlanning {
         continue;
       }
       String current = installed.get(name);
+      if ("true".equals(labels.get(io.olmstead.controlplane.hypershift.HostedLabels.PAUSED))) {
+        // a paused HostedCluster is held where it is, as HyperShift holds its own reconciliation
+        excluded.put(name, "paused: its HostedCluster is paused");
+        if (current != null) {
+          held.put(name, current);
+        }
+        continue;
+      }
       if (Boolean.TRUE.equals(blocked.get(name))) {
         excluded.put(name, "blocked: last reported Upgradeable=False");
         if (current != null) {

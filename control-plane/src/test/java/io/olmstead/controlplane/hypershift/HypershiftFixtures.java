@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The HyperShift data of the team's shared folder ({@code ../shared/hypershift}); tests skip, saying so, without it. */
+/** The HyperShift data of the shared folder ({@code ../shared/hypershift}); tests skip, saying so, without it. */
 public final class HypershiftFixtures {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 

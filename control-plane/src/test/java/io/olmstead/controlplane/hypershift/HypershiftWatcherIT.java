@@ -196,6 +196,25 @@ class HypershiftWatcherIT {
     await().atMost(WAIT).until(() -> "retired".equals(cluster("clusters-private").json().getString("status")));
   }
 
+  @Test
+  void aPausedHostedClusterIsLabelledPausedAndHeldOutOfRollouts() {
+    Map<String, Object> hc = hostedCluster("paused", UUID.randomUUID().toString());
+    at(hc, "spec").put("pausedUntil", "true");
+    put(hc);
+    secret("clusters", "paused-admin-kubeconfig");
+    await().atMost(WAIT).until(() -> "true".equals(label("clusters-paused", "hypershift.olmstead.io/paused")));
+    JsonObject plan = new JsonObject(preview());
+    assertThat(plan.getJsonArray("excluded").stream().map(JsonObject.class::cast)
+        .filter(e -> "clusters-paused".equals(e.getString("name"))).toList())
+        .singleElement().satisfies(e -> assertThat(e.getString("reason")).startsWith("paused"));
+    assertThat(plan.getJsonArray("waves").encode()).doesNotContain("clusters-paused");
+
+    at(hc, "spec").remove("pausedUntil");
+    put(hc);
+    await().atMost(WAIT).until(() -> label("clusters-paused", "hypershift.olmstead.io/paused") == null);
+    assertThat(new JsonObject(preview()).getJsonArray("waves").encode()).contains("clusters-paused");
+  }
+
   private static Map<String, Object> hostedCluster(String name, String clusterId) {
     Map<String, Object> hc = HypershiftFixtures.example();
     Map<String, Object> metadata = at(hc, "metadata");
