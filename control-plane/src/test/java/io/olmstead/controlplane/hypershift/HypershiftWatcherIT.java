@@ -181,7 +181,7 @@ class HypershiftWatcherIT {
   }
 
   @Test
-  void anOptedOutHostedClusterIsNotEnrolledAndOptingOutLaterRetires() {
+  void anOptedOutHostedClusterIsNotEnrolledOptingOutLaterRetiresAndOptingInRevives() {
     Map<String, Object> hc = hostedCluster("private", UUID.randomUUID().toString());
     at(hc, "metadata", "annotations").put("olmstead.io/enroll", "false");
     put(hc);
@@ -194,6 +194,12 @@ class HypershiftWatcherIT {
     at(hc, "metadata", "annotations").put("olmstead.io/enroll", "false");
     put(hc);
     await().atMost(WAIT).until(() -> "retired".equals(cluster("clusters-private").json().getString("status")));
+
+    at(hc, "metadata", "annotations").remove("olmstead.io/enroll");
+    put(hc);
+    await().atMost(WAIT).until(() -> "pending".equals(cluster("clusters-private").json().getString("status")));
+    assertThat(audit("hypershift.enroll", "clusters/clusters-private")).anySatisfy(e -> assertThat(
+        e.getJsonObject("detail").getString("mode")).isEqualTo("revive"));
   }
 
   @Test
