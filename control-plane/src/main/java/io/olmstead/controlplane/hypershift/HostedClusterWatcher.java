@@ -69,14 +69,22 @@ final class HostedClusterWatcher implements AutoCloseable {
       boolean present = client.apiextensions().v1().customResourceDefinitions().withName(CRD).get() != null;
       if (present && hostedClusters == null) {
         LOG.info("HostedCluster CRD found on the management cluster: watching HostedClusters in all namespaces");
-        hostedClusters = client.genericKubernetesResources(HOSTED_CLUSTERS).inAnyNamespace()
-            .runnableInformer(resyncMillis);
-        hostedClusters.addEventHandler(new HostedClusterEvents());
-        hostedClusters.start().whenComplete((v, e) -> {
+        SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(HOSTED_CLUSTERS)
+            .inAnyNamespace().runnableInformer(resyncMillis);
+        informer.addEventHandler(new HostedClusterEvents());
+        hostedClusters = informer;
+        informer.start().whenComplete((v, e) -> {
           metrics.watching(e == null);
           if (e != null) {
+            // forgotten, so that the next CRD check tries again (e.g. once RBAC allows the list)
             metrics.failed("watch");
-            LOG.warn("cannot watch HostedClusters: {}", e.toString());
+            LOG.warn("cannot watch HostedClusters (trying again in {} s): {}", CRD_POLL_SECONDS, e.toString());
+            worker.execute(() -> {
+              if (hostedClusters == informer) {
+                hostedClusters = null;
+                informer.close();
+              }
+            });
           }
         });
       } else if (!present && hostedClusters != null) {
@@ -134,7 +142,8 @@ final class HostedClusterWatcher implements AutoCloseable {
       if (object != null) {
         HostedCluster hc = HostedCluster.of(asMap(object));
         watchSecretsOf(hc.namespace());
-        report(item, await(store.reconcile(hc, kubeconfigPresent(hc), Instant.now())));
+        report(item, await(store.reconcile(hc, kubeconfigPresent(hc), Instant.now(),
+            d -> !d.reason().equals(reported.get(item)))));
       }
     }
   }

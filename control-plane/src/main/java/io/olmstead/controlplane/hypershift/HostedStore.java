@@ -19,7 +19,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Applies the watcher's decisions through the cluster store: what is known is read with the rows locked, the pure
@@ -40,6 +42,8 @@ final class HostedStore {
   private static final String RETIRE_CLUSTER = "UPDATE clusters c SET status = 'retired', resource_version ="
       + " c.resource_version + 1, updated_at = now() FROM hosted_clusters h WHERE h.cluster_id = $1"
       + " AND c.name = h.cluster AND c.status <> 'retired' RETURNING c.name";
+  /** Skips that need a person to change the HostedCluster (not the normal wait for it to become ready). */
+  static final Set<String> BAD_INPUT = Set.of("malformed", "invalid-name", "invalid-labels", "too-many-labels");
   private static final String RETIRE_ID = "UPDATE hosted_clusters SET retired_at = now() WHERE cluster_id = $1";
 
   private final Pool pool;
@@ -49,10 +53,16 @@ final class HostedStore {
     this.pool = pool;
   }
 
-  /** Decides about a HostedCluster that exists and applies the decision; returns it. */
-  Future<Decision> reconcile(HostedCluster hc, boolean kubeconfigPresent, Instant now) {
+  /**
+   * Decides about a HostedCluster that exists and applies the decision; returns it. Conflicts and bad input are
+   * written to the audit log only when {@code fresh} says so (the watcher tells when the reason changed), so a
+   * resync does not repeat them.
+   */
+  Future<Decision> reconcile(HostedCluster hc, boolean kubeconfigPresent, Instant now, Predicate<Decision> fresh) {
     if (hc.clusterId() == null) {
-      return Future.succeededFuture(Decider.decide(hc, kubeconfigPresent, Known.NOTHING, now));
+      Decision decision = Decider.decide(hc, kubeconfigPresent, Known.NOTHING, now);
+      return fresh.test(decision) ? pool.withTransaction(conn -> apply(conn, hc, decision, true)).map(decision)
+          : Future.succeededFuture(decision);
     }
     return pool.withTransaction(conn -> identity(conn, hc.clusterId()).compose(identity -> {
       Optional<String> name = identity.map(Identity::cluster)
@@ -60,7 +70,7 @@ final class HostedStore {
       return (name.isEmpty() ? Future.succeededFuture(Optional.<Holder>empty()) : holder(conn, name.get()))
           .compose(holder -> {
             Decision decision = Decider.decide(hc, kubeconfigPresent, new Known(identity, holder), now);
-            return apply(conn, hc, decision).map(decision);
+            return apply(conn, hc, decision, fresh.test(decision)).map(decision);
           });
     }));
   }
@@ -87,7 +97,7 @@ final class HostedStore {
     });
   }
 
-  private Future<Void> apply(SqlConnection conn, HostedCluster hc, Decision d) {
+  private Future<Void> apply(SqlConnection conn, HostedCluster hc, Decision d, boolean fresh) {
     return switch (d.kind()) {
       case ENROLL -> enroll(conn, hc, d);
       case UPDATE -> conn.preparedQuery(CHANGE).execute(Tuple.of(d.cluster(), labels(d.labels()),
@@ -95,8 +105,9 @@ final class HostedStore {
           .compose(v -> link(conn, hc, d))
           .compose(v -> audit(conn, hc, d, "hypershift.update", AuditEntry.SUCCESS));
       case RETIRE -> retire(conn, hc.clusterId(), d, hc);
-      case CONFLICT -> audit(conn, hc, d, "hypershift.enroll", AuditEntry.DENIED);
-      case UNCHANGED, IGNORE -> Future.succeededFuture();
+      case CONFLICT -> fresh ? audit(conn, hc, d, "hypershift.enroll", AuditEntry.DENIED) : Future.succeededFuture();
+      case IGNORE -> fresh && BAD_INPUT.contains(d.reason()) ? skipped(conn, hc, d) : Future.succeededFuture();
+      case UNCHANGED -> Future.succeededFuture();
     };
   }
 
@@ -127,6 +138,12 @@ final class HostedStore {
         .compose(v -> conn.preparedQuery(RETIRE_ID).execute(Tuple.of(clusterId)))
         .compose(v -> Audit.record(conn, new AuditEntry(ACTOR, "hypershift.retire", "clusters/" + d.cluster(),
             AuditEntry.SUCCESS, detail(hc, d).put("clusterID", clusterId), null)));
+  }
+
+  /** A HostedCluster that cannot be enrolled as it is, recorded against the HostedCluster (it has no cluster). */
+  private static Future<Void> skipped(SqlConnection conn, HostedCluster hc, Decision d) {
+    return Audit.record(conn, new AuditEntry(ACTOR, "hypershift.skip", "hostedclusters/" + hc.key(),
+        AuditEntry.FAILURE, detail(hc, d), null));
   }
 
   private static Future<Void> link(SqlConnection conn, HostedCluster hc, Decision d) {

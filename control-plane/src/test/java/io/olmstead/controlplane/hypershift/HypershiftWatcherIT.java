@@ -151,6 +151,9 @@ class HypershiftWatcherIT {
     assertThat(entry.getString("outcome")).isEqualTo("denied");
     assertThat(entry.getString("actor")).isEqualTo("hypershift");
     assertThat(entry.getJsonObject("detail").getString("reason")).isEqualTo("enrolled-otherwise");
+    // reported once, not again on every resync (every 2 s here)
+    await().during(Duration.ofSeconds(5)).atMost(WAIT)
+        .until(() -> audit("hypershift.enroll", "clusters/clusters-taken").size() == 1);
     JsonObject cluster = cluster("clusters-taken").json();
     assertThat(cluster.getJsonObject("labels").getMap()).containsOnlyKeys("env");
     assertThat(cluster.getString("status")).isEqualTo("connected");
@@ -219,6 +222,22 @@ class HypershiftWatcherIT {
     put(hc);
     await().atMost(WAIT).until(() -> label("clusters-paused", "hypershift.olmstead.io/paused") == null);
     assertThat(new JsonObject(preview()).getJsonArray("waves").encode()).contains("clusters-paused");
+  }
+
+  @Test
+  void aHostedClusterWhoseNameCannotBeAClusterNameIsReportedOnceAndSkipped() {
+    String name = "n".repeat(60);
+    put(hostedCluster(name, UUID.randomUUID().toString()));
+    secret("clusters", name + "-admin-kubeconfig");
+    await().atMost(WAIT).until(() -> !audit("hypershift.skip", "hostedclusters/clusters/" + name).isEmpty());
+    await().during(Duration.ofSeconds(5)).atMost(WAIT)
+        .until(() -> audit("hypershift.skip", "hostedclusters/clusters/" + name).size() == 1);
+    JsonObject entry = audit("hypershift.skip", "hostedclusters/clusters/" + name).get(0);
+    assertThat(entry.getString("outcome")).isEqualTo("failure");
+    assertThat(entry.getJsonObject("detail").getString("reason")).isEqualTo("invalid-name");
+    assertThat(entry.getJsonObject("detail").getString("detail")).contains("olmstead.io/cluster-name");
+    Response all = api.get("/api/v1/clusters?limit=200", ADMIN);
+    assertThat(all.items().stream().map(c -> ((JsonObject) c).getString("name"))).noneMatch(n -> n.contains(name));
   }
 
   private static Map<String, Object> hostedCluster(String name, String clusterId) {
