@@ -271,10 +271,11 @@ final class HostedClusterWatcher implements AutoCloseable {
       }
       String namespace = secret.getMetadata().getNamespace();
       String name = secret.getMetadata().getName();
+      // read the one field in place: converting every HostedCluster on every secret event would cost O(n) parses
       for (GenericKubernetesResource object : informer.getStore().list()) {
-        HostedCluster hc = HostedCluster.of(asMap(object));
-        if (namespace.equals(hc.namespace()) && name.equals(hc.kubeconfigSecret())) {
-          enqueue("hc:" + hc.key());
+        if (namespace.equals(object.getMetadata().getNamespace())
+            && name.equals(object.get("status", "kubeconfig", "name"))) {
+          enqueue("hc:" + namespace + "/" + object.getMetadata().getName());
         }
       }
     }
