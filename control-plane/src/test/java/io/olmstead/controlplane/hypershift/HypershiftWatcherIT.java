@@ -44,6 +44,7 @@ class HypershiftWatcherIT {
   private static TestControlPlane cp;
   private static TestControlPlane follower;
   private static ApiClient api;
+  private static Path kubeconfig;
 
   @BeforeAll
   static void start() throws Exception {
@@ -53,7 +54,7 @@ class HypershiftWatcherIT {
         new KubernetesCrudDispatcher(), false);
     server.init();
     kube = server.createClient();
-    Path kubeconfig = Files.createTempFile("management", ".kubeconfig");
+    kubeconfig = Files.createTempFile("management", ".kubeconfig");
     Files.writeString(kubeconfig, "apiVersion: v1\nkind: Config\nclusters:\n- name: mock\n  cluster:\n    server: "
         + kube.getMasterUrl() + "\ncontexts:\n- name: mock\n  context:\n    cluster: mock\n    user: watcher\n"
         + "current-context: mock\nusers:\n- name: watcher\n  user:\n    token: not-checked\n");
@@ -238,6 +239,27 @@ class HypershiftWatcherIT {
     assertThat(entry.getJsonObject("detail").getString("detail")).contains("olmstead.io/cluster-name");
     Response all = api.get("/api/v1/clusters?limit=200", ADMIN);
     assertThat(all.items().stream().map(c -> ((JsonObject) c).getString("name"))).noneMatch(n -> n.contains(name));
+  }
+
+  @Test
+  void eventsAloneEnrollOnASecretsArrivalAndRetireOnADeletionWithoutWaitingForAResync() {
+    // another fleet (its own database) watching the same management cluster, resyncing only hourly
+    try (TestControlPlane hourly = TestControlPlane.start(TestDatabase.create(HypershiftWatcherIT.class),
+        Map.of(HypershiftSettings.MANAGEMENT_KUBECONFIG, kubeconfig.toString(),
+            HypershiftSettings.RESYNC_SECONDS, "3600"))) {
+      ApiClient other = new ApiClient(hourly);
+      Map<String, Object> hc = hostedCluster("evented", UUID.randomUUID().toString());
+      put(hc);
+      await().during(Duration.ofSeconds(3)).atMost(WAIT)
+          .until(() -> other.get("/api/v1/clusters/clusters-evented", ADMIN).status() == 404);
+      secret("clusters", "evented-admin-kubeconfig");
+      await().atMost(Duration.ofSeconds(15))
+          .until(() -> other.get("/api/v1/clusters/clusters-evented", ADMIN).status() == 200);
+      kube.genericKubernetesResources(HostedClusterWatcher.HOSTED_CLUSTERS).inNamespace("clusters")
+          .withName("evented").delete();
+      await().atMost(Duration.ofSeconds(15)).until(() -> "retired".equals(
+          other.get("/api/v1/clusters/clusters-evented", ADMIN).json().getString("status")));
+    }
   }
 
   private static Map<String, Object> hostedCluster(String name, String clusterId) {
