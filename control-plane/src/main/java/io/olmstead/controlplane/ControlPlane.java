@@ -57,6 +57,7 @@ public final class ControlPlane implements AutoCloseable {
   private final ApiRouter api;
   private final Router router;
   private io.olmstead.controlplane.rollout.Rollouts rollouts;
+  private io.olmstead.controlplane.hypershift.Hypershift hypershift;
 
   private ControlPlane(Vertx vertx, Pool pool, HttpServer server, Optional<String> generatedAdminToken,
       AgentGateway agentGateway, ApiRouter api, Router router) {
@@ -117,13 +118,17 @@ public final class ControlPlane implements AutoCloseable {
               modules.add(new io.olmstead.controlplane.agentgateway.AgentApiModule(gateway));
               var rollouts = new io.olmstead.controlplane.rollout.Rollouts(vertx, pool, db.connectOptions(), registry);
               modules.add(rollouts.module());
-              return gateway.start().compose(v -> rollouts.start()).compose(v -> ApiRouter.create(context, modules))
+              var hypershift = new io.olmstead.controlplane.hypershift.Hypershift(vertx, pool, db.connectOptions(),
+                  registry, config.hypershift());
+              return gateway.start().compose(v -> rollouts.start()).compose(v -> hypershift.start())
+                  .compose(v -> ApiRouter.create(context, modules))
                   .compose(api -> {
                     Router router = routes(vertx, pool, registry, expectedVersion, gateway, api);
                     return listen(vertx, config, router)
                         .map(server -> new ControlPlane(vertx, pool, server, token, gateway, api, router))
                         .map(cp -> {
                           cp.rollouts = rollouts;
+                          cp.hypershift = hypershift;
                           return cp;
                         });
                   });
@@ -218,6 +223,11 @@ public final class ControlPlane implements AutoCloseable {
     return rollouts;
   }
 
+  /** The HyperShift component (watcher on the leader replica, when a management cluster is configured). */
+  public io.olmstead.controlplane.hypershift.Hypershift hypershift() {
+    return hypershift;
+  }
+
   public AgentGateway agentGateway() {
     return agentGateway;
   }
@@ -230,7 +240,8 @@ public final class ControlPlane implements AutoCloseable {
   @Override
   public void close() {
     try {
-      (rollouts == null ? Future.<Void>succeededFuture() : rollouts.close())
+      (hypershift == null ? Future.<Void>succeededFuture() : hypershift.close())
+          .eventually(() -> rollouts == null ? Future.<Void>succeededFuture() : rollouts.close())
           .eventually(() -> agentGateway.close()).eventually(() -> server.close()).eventually(() -> pool.close())
           .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       // Vert.x completes its own close on a thread of its own, so it is awaited apart from the chain above.

@@ -104,10 +104,19 @@ class DeployManifestsTest {
   }
 
   @Test
-  void controlPlaneMayReadHostedClustersNodePoolsAndSecrets() throws IOException {
+  void controlPlaneReadsHostedClustersEverywhereButSecretsOnlyInAHostedClusterNamespace() throws IOException {
     List<JsonNode> docs = manifests(DEPLOY.resolve("control-plane"));
-    JsonNode role = docs.stream().filter(d -> "ClusterRole".equals(d.path("kind").asText())).findFirst().orElseThrow();
-    String rules = role.path("rules").toString();
-    assertThat(rules).contains("hypershift.openshift.io", "hostedclusters", "nodepools", "secrets");
+    JsonNode clusterRole = docs.stream().filter(d -> "ClusterRole".equals(d.path("kind").asText())).findFirst()
+        .orElseThrow();
+    String rules = clusterRole.path("rules").toString();
+    assertThat(rules).contains("hypershift.openshift.io", "hostedclusters", "hostedclusters.hypershift.openshift.io")
+        .doesNotContain("secrets", "nodepools", "create", "update", "patch", "delete");
+    JsonNode role = docs.stream().filter(d -> "Role".equals(d.path("kind").asText())).findFirst().orElseThrow();
+    assertThat(role.path("metadata").path("namespace").asText()).isEqualTo("clusters");
+    assertThat(role.path("rules").toString()).contains("secrets").doesNotContain("create", "update", "patch",
+        "delete");
+    JsonNode env = containers(docs, "Deployment").get(0).path("env");
+    assertThat(env.toString()).contains(io.olmstead.controlplane.hypershift.HypershiftSettings.MANAGEMENT_KUBECONFIG,
+        io.olmstead.controlplane.hypershift.HypershiftSettings.IN_CLUSTER);
   }
 }

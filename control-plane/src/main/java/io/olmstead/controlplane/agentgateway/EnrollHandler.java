@@ -14,10 +14,10 @@ import org.slf4j.LoggerFactory;
 /** {@code POST /api/v1/agent/enroll} (operationId enrollAgent): enrollment token in, cluster credential out. */
 public final class EnrollHandler implements Handler<RoutingContext> {
   private static final Logger LOG = LoggerFactory.getLogger(EnrollHandler.class);
-  static final Pattern DNS_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$");
-  private static final Pattern LABEL_KEY = Pattern.compile("^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?"
+  public static final Pattern DNS_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$");
+  public static final Pattern LABEL_KEY = Pattern.compile("^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?"
       + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$");
-  private static final Pattern LABEL_VALUE = Pattern.compile("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$");
+  public static final Pattern LABEL_VALUE = Pattern.compile("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$");
 
   private final Enrollment enrollment;
   private final GatewayMetrics metrics;

@@ -99,7 +99,8 @@ public final class DevCommand implements Callable<Integer> {
       ControlPlaneConfig config = new ControlPlaneConfig(bindHost, port, java.util.Optional.of(database.settings()),
           8, true, java.util.Optional.ofNullable(adminToken), ControlPlaneConfig.DEFAULT_MAX_BODY_BYTES,
           io.olmstead.controlplane.agentgateway.GatewaySettings.fromEnvironment(System.getenv()),
-          io.olmstead.controlplane.registry.RegistrySettings.fromEnvironment(System.getenv(), insecureRegistries));
+          io.olmstead.controlplane.registry.RegistrySettings.fromEnvironment(System.getenv(), insecureRegistries),
+          io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(System.getenv()));
       controlPlane = Foreground.start(config);
     } catch (RuntimeException e) {
       closeQuietly(database);

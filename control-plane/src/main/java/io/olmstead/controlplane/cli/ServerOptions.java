@@ -40,7 +40,8 @@ public final class ServerOptions {
     }
     if (bindHost != null) {
       config = new ControlPlaneConfig(bindHost, config.port(), config.database(), config.dbPoolSize(),
-          config.migrateOnStart(), config.adminToken(), config.maxBodyBytes(), config.agent(), config.registry());
+          config.migrateOnStart(), config.adminToken(), config.maxBodyBytes(), config.agent(), config.registry(),
+          config.hypershift());
     }
     if (dbUrl != null) {
       config = config.withDatabase(DatabaseSettings.parse(dbUrl,

@@ -19,7 +19,8 @@ public record ControlPlaneConfig(
     Optional<String> adminToken,
     long maxBodyBytes,
     GatewaySettings agent,
-    RegistrySettings registry) {
+    RegistrySettings registry,
+    io.olmstead.controlplane.hypershift.HypershiftSettings hypershift) {
 
   public static final String PORT = "OLMSTEAD_PORT";
   public static final String BIND_HOST = "OLMSTEAD_BIND_HOST";
@@ -34,7 +35,8 @@ public record ControlPlaneConfig(
   /** Every environment variable the control plane reads; deploy manifests are checked against this list. */
   public static final Set<String> ENVIRONMENT =
       union(Set.of(PORT, BIND_HOST, DB_URL, DB_USER, DB_PASSWORD, DB_POOL_SIZE, DB_MIGRATE, ADMIN_TOKEN,
-          MAX_BODY_BYTES), union(GatewaySettings.ENVIRONMENT, RegistrySettings.ENVIRONMENT));
+          MAX_BODY_BYTES), union(GatewaySettings.ENVIRONMENT, union(RegistrySettings.ENVIRONMENT,
+          io.olmstead.controlplane.hypershift.HypershiftSettings.ENVIRONMENT)));
 
   private static Set<String> union(Set<String> a, Set<String> b) {
     java.util.Set<String> all = new java.util.HashSet<>(a);
@@ -71,28 +73,29 @@ public record ControlPlaneConfig(
         env.string(ADMIN_TOKEN),
         env.positiveLong(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
         GatewaySettings.fromEnvironment(environment),
-        RegistrySettings.fromEnvironment(environment, java.util.List.of()));
+        RegistrySettings.fromEnvironment(environment, java.util.List.of()),
+        io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(environment));
   }
 
   public ControlPlaneConfig withPort(int newPort) {
     return new ControlPlaneConfig(bindHost, newPort, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, registry);
+        agent, registry, hypershift);
   }
 
   public ControlPlaneConfig withDatabase(DatabaseSettings settings) {
     return new ControlPlaneConfig(bindHost, port, Optional.of(settings), dbPoolSize, migrateOnStart, adminToken,
-        maxBodyBytes, agent, registry);
+        maxBodyBytes, agent, registry, hypershift);
   }
 
   public ControlPlaneConfig withAdminToken(String token) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, Optional.ofNullable(token),
-        maxBodyBytes, agent, registry);
+        maxBodyBytes, agent, registry, hypershift);
   }
 
   /** The same configuration with other registry settings (the {@code --insecure-registry} flags). */
   public ControlPlaneConfig withRegistry(RegistrySettings settings) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, settings);
+        agent, settings, hypershift);
   }
 
   /** The database, or a clear error naming the setting when none is configured. */

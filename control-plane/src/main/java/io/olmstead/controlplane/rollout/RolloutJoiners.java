@@ -29,7 +29,9 @@ import java.util.Optional;
  * from) as their approved version, recorded in the history and the audit log.
  */
 final class RolloutJoiners {
-  private static final String NEWCOMERS = "SELECT c.name, c.labels FROM clusters c WHERE NOT EXISTS (SELECT 1 FROM "
+  // retired clusters and paused HostedClusters never join a running rollout
+  private static final String NEWCOMERS = "SELECT c.name, c.labels FROM clusters c WHERE c.status <> 'retired' "
+      + "AND NOT (c.labels @> '{\"hypershift.olmstead.io/paused\":\"true\"}') AND NOT EXISTS (SELECT 1 FROM "
       + "rollout_clusters rc WHERE rc.rollout_id = $1 AND rc.cluster = c.name) AND NOT EXISTS (SELECT 1 FROM "
       + "rollout_approvals a WHERE a.subscription = $2 AND a.cluster = c.name)";
   private static final String APPROVE = "INSERT INTO rollout_approvals (subscription, cluster, version, rollout_id) "

@@ -29,7 +29,8 @@ import java.util.TreeMap;
  * to the target (olm-core's channel graph), the clusters that cannot take part and why, and the waves.
  */
 final class RolloutPlanning {
-  private static final String CLUSTERS = "SELECT name, labels, status FROM clusters ORDER BY name";
+  private static final String CLUSTERS = "SELECT name, labels, status FROM clusters WHERE status <> 'retired' "
+      + "ORDER BY name";
   private static final String STATUS = "SELECT cluster, installed_version, target_version, phase, reason, message, "
       + "EXISTS (SELECT 1 FROM "
       + "jsonb_array_elements(conditions) e WHERE e->>'type' = 'Upgradeable' AND e->>'status' = 'False') AS blocked "
@@ -157,6 +158,14 @@ final class RolloutPlanning {
         continue;
       }
       String current = installed.get(name);
+      if ("true".equals(labels.get(io.olmstead.controlplane.hypershift.HostedLabels.PAUSED))) {
+        // a paused HostedCluster is held where it is, as HyperShift holds its own reconciliation
+        excluded.put(name, "paused: its HostedCluster is paused");
+        if (current != null) {
+          held.put(name, current);
+        }
+        continue;
+      }
       if (Boolean.TRUE.equals(blocked.get(name))) {
         excluded.put(name, "blocked: last reported Upgradeable=False");
         if (current != null) {

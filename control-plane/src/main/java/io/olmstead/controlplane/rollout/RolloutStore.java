@@ -150,7 +150,8 @@ final class RolloutStore {
         + r.targetVersion() + ", " + r.waves().size() + " waves, " + r.members().size() + " clusters")));
     new TreeMap<>(held).forEach((cluster, version) -> {
       pins.add(Tuple.of(r.subscription(), cluster, version, r.id()));
-      created.add(new Transition("ClusterExcluded", null, cluster, "left out (Upgradeable=False); held at " + version));
+      created.add(new Transition("ClusterExcluded", null, cluster, "left out (Upgradeable=False or paused); held at "
+          + version));
     });
     Future<?> f = tx.preparedQuery("INSERT INTO rollouts (id, subscription, target_version, from_versions, strategy, "
         + "state, created_by, team) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)").execute(row);

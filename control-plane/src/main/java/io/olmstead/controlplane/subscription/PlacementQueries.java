@@ -44,7 +44,8 @@ public final class PlacementQueries {
 
   private static String condition(SubscriptionSpec spec, List<Object> params) {
     params.add(spec.placement().clusters().toArray(new String[0]));
-    StringBuilder sql = new StringBuilder("(name = ANY($1::text[])");
+    // a retired cluster (its HostedCluster is gone) is kept for its history but never placed
+    StringBuilder sql = new StringBuilder("status <> 'retired' AND (name = ANY($1::text[])");
     if (spec.placement().selector() != null) {
       SelectorSql selector = SelectorSql.of(Placements.selector(spec.placement().selector()), "labels", 2);
       params.addAll(selector.params());

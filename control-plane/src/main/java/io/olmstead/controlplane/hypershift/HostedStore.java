@@ -1,0 +1,212 @@
+package io.olmstead.controlplane.hypershift;
+
+import io.olmstead.controlplane.agentgateway.CredentialStore;
+import io.olmstead.controlplane.audit.Audit;
+import io.olmstead.controlplane.audit.AuditEntry;
+import io.olmstead.controlplane.clusters.Cluster;
+import io.olmstead.controlplane.clusters.ClusterStore;
+import io.olmstead.controlplane.hypershift.Decision.Kind;
+import io.olmstead.controlplane.hypershift.Known.Holder;
+import io.olmstead.controlplane.hypershift.Known.Identity;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/**
+ * Applies the watcher's decisions through the cluster store: what is known is read with the rows locked, the pure
+ * {@link Decider} decides, and the change is written in the same transaction with its audit entry (actor
+ * {@value #ACTOR}), so an admin's concurrent label patch or a token enrollment of the same name is never lost.
+ */
+final class HostedStore {
+  static final String ACTOR = "hypershift";
+  private static final String IDENTITY = "SELECT cluster_id, cluster_name, retired_at IS NOT NULL AS retired, labels"
+      + " FROM hosted_clusters WHERE cluster_id = $1 FOR UPDATE";
+  private static final String HOLDER_ID = "SELECT cluster_id FROM hosted_clusters WHERE cluster = $1";
+  private static final String LIVE = "SELECT cluster_id FROM hosted_clusters WHERE retired_at IS NULL";
+  private static final String LINK = "INSERT INTO hosted_clusters (cluster_id, cluster_name, cluster, namespace, name,"
+      + " labels) VALUES ($1, $2, $2, $3, $4, $5) ON CONFLICT (cluster_id) DO UPDATE SET cluster_name = $2,"
+      + " cluster = $2, namespace = $3, name = $4, labels = $5, retired_at = NULL";
+  private static final String CHANGE = "UPDATE clusters SET labels = $2, facts = facts || $3, status = CASE WHEN $4"
+      + " THEN 'pending' ELSE status END, resource_version = resource_version + 1, updated_at = now() WHERE name = $1";
+  private static final String RETIRE_CLUSTER = "UPDATE clusters c SET status = 'retired', resource_version ="
+      + " c.resource_version + 1, updated_at = now() FROM hosted_clusters h WHERE h.cluster_id = $1"
+      + " AND c.name = h.cluster AND c.status <> 'retired' RETURNING c.name";
+  /** Skips that need a person to change the HostedCluster (not the normal wait for it to become ready). */
+  static final Set<String> BAD_INPUT = Set.of("malformed", "invalid-name", "invalid-labels", "too-many-labels");
+  private static final String RETIRE_ID = "UPDATE hosted_clusters SET retired_at = now() WHERE cluster_id = $1";
+
+  private final Pool pool;
+  private final ClusterStore clusters = new ClusterStore();
+
+  HostedStore(Pool pool) {
+    this.pool = pool;
+  }
+
+  /**
+   * Decides about a HostedCluster that exists and applies the decision; returns it. Conflicts and bad input are
+   * written to the audit log only when {@code fresh} says so (the watcher tells when the reason changed), so a
+   * resync does not repeat them.
+   */
+  Future<Decision> reconcile(HostedCluster hc, boolean kubeconfigPresent, Instant now, Predicate<Decision> fresh) {
+    if (hc.clusterId() == null) {
+      Decision decision = Decider.decide(hc, kubeconfigPresent, Known.NOTHING, now);
+      return fresh.test(decision) ? pool.withTransaction(conn -> apply(conn, hc, decision, true)).map(decision)
+          : Future.succeededFuture(decision);
+    }
+    return pool.withTransaction(conn -> identity(conn, hc.clusterId()).compose(identity -> {
+      Optional<String> name = identity.map(Identity::cluster)
+          .or(() -> Optional.ofNullable(HostedLabels.clusterName(hc).value()));
+      return (name.isEmpty() ? Future.succeededFuture(Optional.<Holder>empty()) : holder(conn, name.get()))
+          .compose(holder -> {
+            Decision decision = Decider.decide(hc, kubeconfigPresent, new Known(identity, holder), now);
+            return apply(conn, hc, decision, fresh.test(decision)).map(decision);
+          });
+    }));
+  }
+
+  /** Retires the cluster of a clusterID whose HostedCluster is gone; returns the decision. */
+  Future<Decision> gone(String clusterId) {
+    return pool.withTransaction(conn -> identity(conn, clusterId).compose(identity -> {
+      if (identity.isEmpty()) {
+        return Future.succeededFuture(Decision.ignore(null, "unknown", "clusterID " + clusterId
+            + " was never enrolled"));
+      }
+      Decision decision = Decider.gone(identity.get());
+      return decision.kind() == Kind.RETIRE ? retire(conn, clusterId, decision, null).map(decision)
+          : Future.succeededFuture(decision);
+    }));
+  }
+
+  /** The clusterIDs enrolled and not retired. */
+  Future<List<String>> liveIds() {
+    return pool.query(LIVE).execute().map(rows -> {
+      List<String> ids = new ArrayList<>();
+      rows.forEach(row -> ids.add(row.getString(0)));
+      return ids;
+    });
+  }
+
+  private Future<Void> apply(SqlConnection conn, HostedCluster hc, Decision d, boolean fresh) {
+    return switch (d.kind()) {
+      case ENROLL -> enroll(conn, hc, d);
+      case UPDATE -> conn.preparedQuery(CHANGE).execute(Tuple.of(d.cluster(), labels(d.labels()),
+              new JsonObject().put(HostedLabels.FACTS_KEY, d.facts()), false))
+          .compose(v -> link(conn, hc, d))
+          .compose(v -> audit(conn, hc, d, "hypershift.update", AuditEntry.SUCCESS));
+      case RETIRE -> retire(conn, hc.clusterId(), d, hc);
+      case CONFLICT -> fresh ? audit(conn, hc, d, "hypershift.enroll", AuditEntry.DENIED) : Future.succeededFuture();
+      case IGNORE -> fresh && BAD_INPUT.contains(d.reason()) ? skipped(conn, hc, d) : Future.succeededFuture();
+      case UNCHANGED -> Future.succeededFuture();
+    };
+  }
+
+  private Future<Void> enroll(SqlConnection conn, HostedCluster hc, Decision d) {
+    JsonObject facts = new JsonObject().put(HostedLabels.FACTS_KEY, d.facts());
+    Future<Void> written = switch (d.mode()) {
+      case REVIVE -> conn.preparedQuery(CHANGE).execute(Tuple.of(d.cluster(), labels(d.labels()), facts, true))
+          .mapEmpty();
+      // the retired row of another clusterID gives way; its identity row stays, unlinked, and the audit log keeps
+      // its enrollment and retirement
+      case REPLACE -> clusters.delete(conn, d.cluster())
+          .compose(v -> clusters.insert(conn, d.cluster(), labels(d.labels()), "pending", null, null, facts))
+          .mapEmpty();
+      case NEW -> clusters.insert(conn, d.cluster(), labels(d.labels()), "pending", null, null, facts).mapEmpty();
+    };
+    return written.compose(v -> link(conn, hc, d))
+        .compose(v -> audit(conn, hc, d, "hypershift.enroll", AuditEntry.SUCCESS));
+  }
+
+  private Future<Void> retire(SqlConnection conn, String clusterId, Decision d, HostedCluster hc) {
+    return conn.preparedQuery(RETIRE_CLUSTER).execute(Tuple.of(clusterId))
+        .compose(rows -> {
+          if (rows.size() == 0) {
+            return Future.succeededFuture();
+          }
+          // the clusters trigger (V8) announces the change to the gateways and the event stream
+          return CredentialStore.revoke(conn, d.cluster()).mapEmpty();
+        })
+        .compose(v -> conn.preparedQuery(RETIRE_ID).execute(Tuple.of(clusterId)))
+        .compose(v -> Audit.record(conn, new AuditEntry(ACTOR, "hypershift.retire", "clusters/" + d.cluster(),
+            AuditEntry.SUCCESS, detail(hc, d).put("clusterID", clusterId), null)));
+  }
+
+  /** A HostedCluster that cannot be enrolled as it is, recorded against the HostedCluster (it has no cluster). */
+  private static Future<Void> skipped(SqlConnection conn, HostedCluster hc, Decision d) {
+    return Audit.record(conn, new AuditEntry(ACTOR, "hypershift.skip", "hostedclusters/" + hc.key(),
+        AuditEntry.FAILURE, detail(hc, d), null));
+  }
+
+  private static Future<Void> link(SqlConnection conn, HostedCluster hc, Decision d) {
+    return conn.preparedQuery(LINK).execute(Tuple.of(hc.clusterId(), d.cluster(), hc.namespace(), hc.name(),
+        labels(d.managed()))).mapEmpty();
+  }
+
+  private static Future<Void> audit(SqlConnection conn, HostedCluster hc, Decision d, String action, String outcome) {
+    JsonObject detail = detail(hc, d);
+    if (d.labels() != null) {
+      detail.put("labels", labels(d.labels()));
+    }
+    if (d.mode() != null) {
+      detail.put("mode", d.mode().name().toLowerCase(java.util.Locale.ROOT));
+    }
+    return Audit.record(conn, new AuditEntry(ACTOR, action, "clusters/" + d.cluster(), outcome, detail, null));
+  }
+
+  private static JsonObject detail(HostedCluster hc, Decision d) {
+    JsonObject detail = new JsonObject().put("reason", d.reason());
+    if (d.detail() != null) {
+      detail.put("detail", d.detail());
+    }
+    if (hc != null) {
+      detail.put("hostedCluster", hc.key()).put("clusterID", hc.clusterId());
+    }
+    return detail;
+  }
+
+  private static Future<Optional<Identity>> identity(SqlConnection conn, String clusterId) {
+    return conn.preparedQuery(IDENTITY).execute(Tuple.of(clusterId)).map(rows -> {
+      if (rows.size() == 0) {
+        return Optional.empty();
+      }
+      Row row = rows.iterator().next();
+      return Optional.of(new Identity(row.getString("cluster_id"), row.getString("cluster_name"),
+          row.getBoolean("retired"), strings(row.getJsonObject("labels"))));
+    });
+  }
+
+  private Future<Optional<Holder>> holder(SqlConnection conn, String name) {
+    return clusters.findForUpdate(conn, name).compose(found -> {
+      if (found.isEmpty()) {
+        return Future.succeededFuture(Optional.empty());
+      }
+      Cluster c = found.get();
+      return conn.preparedQuery(HOLDER_ID).execute(Tuple.of(name)).map(rows -> Optional.of(new Holder(c.name(),
+          c.status(), c.labelMap(), c.facts(), rows.size() == 0 ? null : rows.iterator().next().getString(0))));
+    });
+  }
+
+  private static JsonObject labels(Map<String, String> labels) {
+    JsonObject json = new JsonObject();
+    labels.forEach(json::put);
+    return json;
+  }
+
+  private static Map<String, String> strings(JsonObject json) {
+    Map<String, String> map = new TreeMap<>();
+    if (json != null) {
+      json.forEach(e -> map.put(e.getKey(), String.valueOf(e.getValue())));
+    }
+    return map;
+  }
+}

@@ -1,0 +1,105 @@
+package io.olmstead.controlplane.hypershift;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HyperShift component as the control plane wires it: off unless a management cluster is configured; otherwise
+ * every replica competes for the HyperShift advisory lock and only the holder runs the {@link HostedClusterWatcher}.
+ */
+public final class Hypershift {
+  /** The advisory lock key (an arbitrary constant: "olmshypr"), apart from the rollout engine's. */
+  static final long LOCK_KEY = 0x6f6c6d7368797072L;
+  static final long LEADER_POLL_MILLIS = 2000;
+  private static final Logger LOG = LoggerFactory.getLogger(Hypershift.class);
+
+  private final Vertx vertx;
+  private final HypershiftSettings settings;
+  private final HostedStore store;
+  private final HypershiftMetrics metrics;
+  private final LeaderLock lock;
+  private HostedClusterWatcher watcher;
+  private long timer = -1;
+  private volatile boolean leader;
+
+  public Hypershift(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry,
+      HypershiftSettings settings) {
+    this.vertx = vertx;
+    this.settings = settings;
+    this.store = new HostedStore(pool);
+    this.metrics = new HypershiftMetrics(registry);
+    this.lock = new LeaderLock(vertx, connectOptions, LOCK_KEY, this::leadership);
+  }
+
+  public Future<Void> start() {
+    if (settings.enabled()) {
+      LOG.info("HyperShift watcher enabled (management cluster: {}); it runs on the replica holding its lock",
+          settings.managementKubeconfig().get());
+      lock.tryTake();
+      timer = vertx.setPeriodic(LEADER_POLL_MILLIS, id -> lock.tryTake());
+    }
+    return Future.succeededFuture();
+  }
+
+  /** Whether this replica runs the watcher now. */
+  public boolean leader() {
+    return leader;
+  }
+
+  private void leadership(boolean taken) {
+    leader = taken;
+    if (taken) {
+      LOG.info("this replica now runs the HyperShift watcher");
+      vertx.executeBlocking(() -> {
+        HostedClusterWatcher started = new HostedClusterWatcher(client(settings), store, metrics,
+            settings.resyncSeconds());
+        started.start();
+        return started;
+      }, false).onSuccess(w -> watcher = w).onFailure(e -> {
+        metrics.failed("client");
+        LOG.warn("HyperShift watcher not started: {}", e.toString());
+        lock.release();
+        leader = false;
+      });
+    } else {
+      LOG.warn("HyperShift leader lock lost: watcher stopped until it is taken again");
+      stopWatcher();
+    }
+  }
+
+  /** A client for the management cluster: the kubeconfig file, or the pod's own service account. */
+  static KubernetesClient client(HypershiftSettings settings) throws IOException {
+    String source = settings.managementKubeconfig().orElseThrow();
+    Config config = HypershiftSettings.IN_CLUSTER.equals(source) ? Config.autoConfigure(null)
+        : Config.fromKubeconfig(Files.readString(Path.of(source)));
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  private Future<Void> stopWatcher() {
+    HostedClusterWatcher w = watcher;
+    watcher = null;
+    return w == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+      w.close();
+      return null;
+    }, false);
+  }
+
+  public Future<Void> close() {
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+    }
+    leader = false;
+    return stopWatcher().eventually(lock::release);
+  }
+}

@@ -1,0 +1,32 @@
+package io.olmstead.controlplane.hypershift;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.olmstead.controlplane.config.ConfigException;
+import io.olmstead.controlplane.config.ControlPlaneConfig;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The watcher's settings are read with the control plane's and refused at start with the setting named. */
+class HypershiftSettingsTest {
+  @Test
+  void isOffUnlessAManagementClusterIsNamed() {
+    assertThat(ControlPlaneConfig.fromEnvironment(Map.of(), "127.0.0.1").hypershift().enabled()).isFalse();
+    HypershiftSettings inCluster = HypershiftSettings.fromEnvironment(Map.of(
+        HypershiftSettings.MANAGEMENT_KUBECONFIG, "in-cluster", HypershiftSettings.RESYNC_SECONDS, "30"));
+    assertThat(inCluster.enabled()).isTrue();
+    assertThat(inCluster.resyncSeconds()).isEqualTo(30);
+    assertThat(ControlPlaneConfig.ENVIRONMENT).contains(HypershiftSettings.MANAGEMENT_KUBECONFIG,
+        HypershiftSettings.RESYNC_SECONDS);
+  }
+
+  @Test
+  void refusesAKubeconfigThatCannotBeReadAndABadResyncNamingTheSetting() {
+    assertThatThrownBy(() -> ControlPlaneConfig.fromEnvironment(Map.of(HypershiftSettings.MANAGEMENT_KUBECONFIG,
+        "/nonexistent/kubeconfig"), "127.0.0.1"))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("OLMSTEAD_MANAGEMENT_KUBECONFIG: ");
+    assertThatThrownBy(() -> HypershiftSettings.fromEnvironment(Map.of(HypershiftSettings.RESYNC_SECONDS, "0")))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("OLMSTEAD_HYPERSHIFT_RESYNC_SECONDS: ");
+  }
+}
