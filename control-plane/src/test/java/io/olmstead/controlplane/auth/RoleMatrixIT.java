@@ -155,7 +155,8 @@ class RoleMatrixIT {
   /** A plausible request for the operation: placeholders filled, a JSON body where one is accepted. */
   private static Response call(OperationPolicy policy, String token) {
     String path = policy.path().replace("{name}", "matrix").replace("{package}", "pkg").replace("{channel}", "stable")
-        .replace("{bundle}", "b").replace("{id}", "00000000-0000-4000-8000-000000000000");
+        .replace("{bundle}", "b").replace("{id}", "00000000-0000-4000-8000-000000000000")
+        .replace("{digest}", "sha256:" + "0".repeat(64));
     if (policy.operationId().equals("getUpgradePath")) {
       path += "?from=pkg.v1.0.0";
     }
