@@ -98,11 +98,12 @@ public final class RolloutMetrics {
     pausedByFailures.keySet().retainAll(activeIds);
   }
 
-  /** An operator command applied to a rollout. */
-  void command(String command) {
+  /** An operator command applied to a rollout, and the transitions it made (counted like the engine's). */
+  void command(String command, List<Transition> transitions) {
     if (COMMANDS.contains(command)) {
       commandCounter(command).increment();
     }
+    counted(transitions);
   }
 
   /** Records a rollout's cluster counts while it is active; forgets it when it ends. */
@@ -132,6 +133,10 @@ public final class RolloutMetrics {
 
   void stepped(List<Transition> transitions, long nanos) {
     stepTimer.record(nanos, TimeUnit.NANOSECONDS);
+    counted(transitions);
+  }
+
+  private void counted(List<Transition> transitions) {
     for (Transition t : transitions) {
       counter(KINDS.contains(t.kind()) ? t.kind() : "other").increment();
     }

@@ -144,7 +144,7 @@ public final class RolloutsModule implements ApiModule {
             conn -> apply(conn, id, command, caller, 5), a -> new JsonObject().put("state",
                 a.result().rollout().phase().name()))
         .onSuccess(a -> {
-          metrics.command(command);
+          metrics.command(command, a.result().transitions());
           RolloutTransitions.log(a.before(), a.result());
         })
         .compose(r -> context.tx().read(conn -> queries.get(conn, id, caller))).map(Reply::ok);

@@ -45,11 +45,20 @@ final class TeamWorld {
   static TeamWorld build(TestControlPlane cp) {
     TeamWorld w = new TeamWorld(cp);
     new RolloutFixtures(cp.database()).catalog();
+    w.sharedCatalog();
     w.tokens();
     w.clusters();
     w.subscriptions();
     w.rollouts();
     return w;
+  }
+
+  /** A catalog uploaded through the API (the reads derived from its content, such as maturity, parse it). */
+  private void sharedCatalog() {
+    expect(api.json("PUT", "/api/v1/catalogs/community", ADMIN, new JsonObject()), 201);
+    expect(api.send("POST", "/api/v1/catalogs/community/revisions", ADMIN, "application/x-ndjson",
+        io.olmstead.controlplane.catalog.CatalogFixtures.etcdNdjson().getBytes(StandardCharsets.UTF_8), Map.of()),
+        201);
   }
 
   /** Beta's tokens sort between alpha's by name, so a page filtered after the query would come back short. */

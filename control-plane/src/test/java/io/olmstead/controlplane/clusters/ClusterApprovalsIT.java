@@ -50,7 +50,9 @@ class ClusterApprovalsIT {
         CatalogFixtures.etcdNdjson().getBytes(StandardCharsets.UTF_8), Map.of()), 201);
     ok(api.json("PUT", "/api/v1/subscriptions/etcd", ADMIN, manual("env=prod")), 201);
     ok(api.json("PUT", "/api/v1/subscriptions/etcd-dev", ADMIN, manual("env=dev")), 201);
-    ok(api.json("PUT", "/api/v1/subscriptions/pay-etcd", ADMIN, manual("env=prod").put("team", "payments")), 201);
+    // its own namespace: a no-team subscription of etcd in namespace etcd can select the payments clusters too
+    ok(api.json("PUT", "/api/v1/subscriptions/pay-etcd", ADMIN, manual("env=prod").put("team", "payments")
+        .put("namespace", "pay-etcd")), 201);
     TestDatabase.execute(cp.database(), "INSERT INTO clusters (name, labels) VALUES "
         + "('quiet-1', '{\"env\":\"prod\"}'), ('pay-1', '{\"env\":\"prod\",\"olmstead.io/team\":\"payments\"}')");
     agentVertx = Vertx.vertx();

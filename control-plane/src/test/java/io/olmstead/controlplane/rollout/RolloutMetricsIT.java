@@ -87,7 +87,9 @@ class RolloutMetricsIT {
               "olmstead_rollout_clusters{step=\"Pending\"} 0.0", "olmstead_rollout_active 0.0"));
       assertThat(metrics()).contains("olmstead_rollout_commands_total{command=\"abort\"} 1.0",
           "olmstead_rollout_commands_total{command=\"pause\"} 0.0",
-          "olmstead_rollout_transitions_total{kind=\"Paused\"} 1.0");
+          "olmstead_rollout_transitions_total{kind=\"Paused\"} 1.0",
+          // a command's transitions count like the engine's
+          "olmstead_rollout_transitions_total{kind=\"Aborted\"} 1.0");
       assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage)
           .anyMatch(m -> m.startsWith("rollout " + id + " subscription mx: Progressing -> Paused (Paused: "))
           .anyMatch(m -> m.startsWith("rollout " + id + " subscription mx: Paused -> Aborted (Aborted: aborted by "));
