@@ -79,6 +79,7 @@ public final class ControlPlane implements AutoCloseable {
         new CredentialModule(),
         new io.olmstead.controlplane.catalog.CatalogsModule(),
         new io.olmstead.controlplane.subscription.SubscriptionsModule(),
+        new io.olmstead.controlplane.rollout.CalendarModule(),
         new AuditModule());
   }
 
