@@ -82,6 +82,7 @@ public final class ControlPlane implements AutoCloseable {
         new io.olmstead.controlplane.maturity.MaturityModule(),
         new io.olmstead.controlplane.registry.BundlesModule(),
         new io.olmstead.controlplane.subscription.SubscriptionsModule(),
+        new io.olmstead.controlplane.rollout.CalendarModule(),
         new AuditModule());
   }
 

@@ -182,7 +182,22 @@ class TeamIsolationMatrixIT {
       r.hiddenPreview("beta-sub");
       r.hiddenPreview("nobody-sub");
     });
+    // the calendar is fleet-wide like catalogs: every team reads all of it (changes: RoleMatrix, CalendarIT)
+    CASES.put("listMaintenanceWindows", r -> r.visible("/maintenance-windows"));
+    CASES.put("getMaintenanceWindow", r -> calendarEntry(r, "/maintenance-windows/fleet-nights", new JsonObject()
+        .put("cron", "0 1 * * *").put("durationMinutes", 60).put("timeZone", "UTC")));
+    CASES.put("listFreezes", r -> r.visible("/freezes"));
+    CASES.put("getFreeze", r -> calendarEntry(r, "/freezes/fleet-freeze", new JsonObject()
+        .put("start", "2026-12-20T00:00:00Z").put("end", "2026-12-21T00:00:00Z")));
     CASES.put("streamEvents", TeamIsolationMatrixIT::events);
+  }
+
+  /** An admin-made calendar entry is visible to alpha's token, and a missing one is a plain 404. */
+  private static void calendarEntry(TeamReads r, String path, JsonObject spec) {
+    Response put = world.api.json("PUT", "/api/v1" + path, TeamWorld.ADMIN, spec);
+    assertThat(put.status()).as(put.body()).isIn(200, 201);
+    assertThat(r.visible(path).json().getString("name")).isEqualTo(path.substring(path.lastIndexOf('/') + 1));
+    assertThat(r.status(path + "-ghost")).isEqualTo(404);
   }
 
   /**

@@ -121,7 +121,7 @@ public final class CrdUpgradeCheck {
     }
 
     /** The served version's schema, falling back to v1beta1's top-level {@code validation}. */
-    private static JsonNode schemaFor(JsonNode crd, String version) {
+    static JsonNode schemaFor(JsonNode crd, String version) {
         JsonNode spec = crd.path("spec");
         for (JsonNode v : spec.path("versions")) {
             if (version.equals(v.path("name").asText())) {
@@ -143,7 +143,7 @@ public final class CrdUpgradeCheck {
         return null;
     }
 
-    private static Set<String> versionNames(JsonNode crd) {
+    static Set<String> versionNames(JsonNode crd) {
         Set<String> names = new LinkedHashSet<>();
         JsonNode spec = crd.path("spec");
         for (JsonNode v : spec.path("versions")) {

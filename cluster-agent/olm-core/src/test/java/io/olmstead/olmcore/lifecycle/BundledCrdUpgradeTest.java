@@ -138,6 +138,56 @@ class BundledCrdUpgradeTest {
         assertThat(errors).isNotEmpty().allMatch(e -> e.startsWith("risk of data loss updating \""));
     }
 
+    /** Every schema finding on the real upgrade edges, as "from -> to crd id path". */
+    private static List<String> realSchemaFindings() {
+        List<String> all = new ArrayList<>();
+        for (String[] edge : EDGES) {
+            if (!CRDS.containsKey(edge[0])) {
+                continue;
+            }
+            for (JsonNode oldCrd : CRDS.get(edge[0])) {
+                for (JsonNode newCrd : CRDS.get(edge[1])) {
+                    if (oldCrd.path("metadata").path("name").equals(newCrd.path("metadata").path("name"))) {
+                        for (CrdSchemaFinding f : CrdSchemaRules.compare(oldCrd, newCrd)) {
+                            all.add(edge[0] + " -> " + edge[1] + " " + newCrd.path("metadata").path("name").asText()
+                                    + " " + f.id() + " " + f.path());
+                        }
+                    }
+                }
+            }
+        }
+        return all;
+    }
+
+    @Test
+    void namesTheBreakingSchemaChangesOfRealUpgradeEdges() {
+        assertThat(realSchemaFindings()).contains(
+                "dns-operator.v0.1.0 -> dns-operator.v0.2.0 dnsrecords.kuadrant.io RequiredFieldAdded"
+                        + " v1alpha1:.spec.managedZone",
+                "dns-operator.v0.2.0 -> dns-operator.v0.6.0 dnsrecords.kuadrant.io RequiredFieldAdded"
+                        + " v1alpha1:.spec.rootHost",
+                "dns-operator.v0.2.0 -> dns-operator.v0.6.0 dnsrecords.kuadrant.io FieldRemoved"
+                        + " v1alpha1:.spec.managedZone",
+                "dns-operator.v0.2.0 -> dns-operator.v0.6.0 dnsrecords.kuadrant.io MinLengthRaised"
+                        + " v1alpha1:.spec.ownerID",
+                "dns-operator.v0.2.0 -> dns-operator.v0.6.0 dnsrecords.kuadrant.io MaxLengthLowered"
+                        + " v1alpha1:.spec.rootHost",
+                "limitador-operator.v0.8.0 -> limitador-operator.v0.10.0 limitadors.limitador.kuadrant.io"
+                        + " FieldRemoved v1alpha1:.spec.storage.redis-cached.options.ttl");
+    }
+
+    @Test
+    void realCrdsCompareCleanlyWithThemselves() {
+        int compared = 0;
+        for (List<JsonNode> crds : CRDS.values()) {
+            for (JsonNode crd : crds) {
+                compared++;
+                assertThat(CrdSchemaRules.compare(crd, crd)).as(crd.path("metadata").path("name").asText()).isEmpty();
+            }
+        }
+        assertThat(compared).isGreaterThan(20);
+    }
+
     /** A cluster records the storage version in status.storedVersions; manifests in bundles have no status. */
     private static JsonNode withStoredStorageVersions(JsonNode crd) {
         ObjectNode copy = crd.deepCopy();

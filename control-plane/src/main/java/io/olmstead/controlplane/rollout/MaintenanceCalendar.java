@@ -1,0 +1,133 @@
+package io.olmstead.controlplane.rollout;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The fleet's calendar as pure functions: a cluster may change while it is inside one of the windows whose selector
+ * matches its labels and outside every freeze that matches them. A cluster that no window selects is limited by
+ * freezes only.
+ *
+ * <p>Window starts are wall-clock times of the window's zone. A start that falls in a spring-forward gap moves later by
+ * the length of the gap (02:30 becomes 03:30 in Europe/Berlin); a start in the repeated hour of a fall-back opens once,
+ * at its first occurrence. A window then stays open for its duration in real time, whatever the clock shows.
+ */
+public final class MaintenanceCalendar {
+
+  /** Longer than any daylight-saving shift, so searching this far around a wall time finds every start. */
+  private static final Duration SLACK = Duration.ofHours(3);
+  /** Bounds the work of one question, whatever the cron (every minute) or the freezes (thousands, chained). */
+  private static final int MAX_STEPS = 2_000;
+  /** How far ahead {@link #nextOpening} looks. */
+  public static final Duration HORIZON = Duration.ofDays(400);
+
+  private final List<MaintenanceWindow> windows;
+  private final List<Freeze> freezes;
+
+  public MaintenanceCalendar(List<MaintenanceWindow> windows, List<Freeze> freezes) {
+    this.windows = List.copyOf(windows);
+    this.freezes = List.copyOf(freezes);
+  }
+
+  /** Whether a cluster with these labels may change at {@code t}. */
+  public boolean isOpen(Map<String, String> labels, Instant t) {
+    List<MaintenanceWindow> own = windowsOf(labels);
+    return freezes.stream().noneMatch(f -> f.selector().matches(labels) && f.covers(t)) && inWindow(own, t);
+  }
+
+  /** The first instant at or after {@code t} when the cluster may change; empty if none within {@link #HORIZON}. */
+  public Optional<Instant> nextOpening(Map<String, String> labels, Instant t) {
+    List<MaintenanceWindow> own = windowsOf(labels);
+    List<Freeze> frozenBy = freezes.stream().filter(f -> f.selector().matches(labels)).toList();
+    Instant limit = t.plus(HORIZON);
+    Instant u = t;
+    for (int step = 0; step < MAX_STEPS && !u.isAfter(limit); step++) {
+      Instant at = u;
+      Optional<Instant> thaw = frozenBy.stream().filter(f -> f.covers(at)).map(Freeze::end)
+          .max(Comparator.naturalOrder());
+      if (thaw.isPresent()) {
+        u = thaw.get();
+      } else if (inWindow(own, u)) {
+        return Optional.of(u);
+      } else {
+        Optional<Instant> next = own.stream().map(w -> nextStartAfter(w, at)).filter(Objects::nonNull)
+            .min(Comparator.naturalOrder());
+        if (next.isEmpty()) {
+          return Optional.empty();
+        }
+        u = next.get();
+      }
+    }
+    return Optional.empty();
+  }
+
+  private List<MaintenanceWindow> windowsOf(Map<String, String> labels) {
+    return windows.stream().filter(w -> w.selector().matches(labels)).toList();
+  }
+
+  private static boolean inWindow(List<MaintenanceWindow> own, Instant t) {
+    return own.isEmpty() || own.stream().anyMatch(w -> {
+      Instant start = latestStartAtOrBefore(w, t);
+      return start != null && t.isBefore(start.plus(w.duration()));
+    });
+  }
+
+  /** The last start not after {@code t}, searching back from a little past t's wall time (offsets may reorder). */
+  static Instant latestStartAtOrBefore(MaintenanceWindow w, Instant t) {
+    LocalDateTime wall = t.atZone(w.zone()).toLocalDateTime();
+    LocalDateTime oldestUseful = wall.minus(w.duration()).minus(SLACK);
+    ZonedDateTime cursor = wall.plus(SLACK).atZone(ZoneOffset.UTC);
+    Instant best = null;
+    for (int step = 0; step < MAX_STEPS; step++) {
+      Optional<ZonedDateTime> previous = w.starts().lastExecution(cursor);
+      if (previous.isEmpty() || previous.get().toLocalDateTime().isBefore(oldestUseful)) {
+        break;
+      }
+      cursor = previous.get();
+      Instant start = instant(cursor.toLocalDateTime(), w.zone());
+      if (!start.isAfter(t) && (best == null || start.isAfter(best))) {
+        best = start;
+      }
+      if (best != null && cursor.toLocalDateTime().isBefore(wall.minus(SLACK))) {
+        break;
+      }
+    }
+    return best;
+  }
+
+  /** The first start strictly after {@code t}, or null when the cron never fires again. */
+  static Instant nextStartAfter(MaintenanceWindow w, Instant t) {
+    LocalDateTime wall = t.atZone(w.zone()).toLocalDateTime();
+    ZonedDateTime cursor = wall.minus(SLACK).atZone(ZoneOffset.UTC);
+    Instant best = null;
+    for (int step = 0; step < MAX_STEPS; step++) {
+      Optional<ZonedDateTime> next = w.starts().nextExecution(cursor);
+      if (next.isEmpty()) {
+        break;
+      }
+      cursor = next.get();
+      Instant start = instant(cursor.toLocalDateTime(), w.zone());
+      if (start.isAfter(t) && (best == null || start.isBefore(best))) {
+        best = start;
+      }
+      if (best != null && cursor.toLocalDateTime().isAfter(wall.plus(SLACK))) {
+        break;
+      }
+    }
+    return best;
+  }
+
+  /** java.time's rule: a gap moves the time later by the gap's length, an overlap takes the earlier offset. */
+  private static Instant instant(LocalDateTime wall, ZoneId zone) {
+    return ZonedDateTime.ofLocal(wall, zone, null).toInstant();
+  }
+}
