@@ -15,7 +15,8 @@ public final class BootstrapAdmin {
   private static final String UPSERT = """
       INSERT INTO api_tokens (name, role, teams, token_hash, created_by)
       VALUES ($1, 'admin', '{}', $2, 'system')
-      ON CONFLICT (name) WHERE revoked_at IS NULL DO UPDATE SET token_hash = EXCLUDED.token_hash
+      ON CONFLICT (name) WHERE revoked_at IS NULL DO UPDATE SET token_hash = EXCLUDED.token_hash, role = 'admin',
+          teams = '{}'
       """;
   private static final String INSERT_IF_ABSENT = """
       INSERT INTO api_tokens (name, role, teams, token_hash, created_by)

@@ -158,19 +158,22 @@ public final class DevCommand implements Callable<Integer> {
     }
   }
 
-  private static void wipe(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      // the directory itself and the lock file (held by this process) stay
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        if (!path.equals(dir) && !path.equals(dir.resolve(DataDirLock.FILE))) {
+  /**
+   * Deletes what dev keeps in {@code dir} (the embedded database and its password) and nothing else: a mistyped
+   * {@code --data-dir ~} must not cost a home directory.
+   */
+  static void wipe(Path dir) {
+    for (Path owned : List.of(dir.resolve(EmbeddedDatabase.PG_DIR), dir.resolve(EmbeddedDatabase.PASSWORD_FILE))) {
+      if (!Files.exists(owned, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        continue;
+      }
+      try (Stream<Path> paths = Files.walk(owned)) {
+        for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
           Files.delete(path);
         }
+      } catch (IOException e) {
+        throw new StartupException("--fresh: cannot wipe " + owned + ": " + e.getMessage(), e);
       }
-    } catch (IOException e) {
-      throw new StartupException("--fresh: cannot wipe " + dir + ": " + e.getMessage(), e);
     }
   }
 

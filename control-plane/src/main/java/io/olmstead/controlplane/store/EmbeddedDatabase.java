@@ -12,6 +12,9 @@ import java.sql.Statement;
 
 /** A real PostgreSQL server run from zonky's binaries, for dev mode; its data lives in a directory that survives restarts. */
 public final class EmbeddedDatabase implements AutoCloseable {
+  /** Where dev keeps the database and its password inside the data directory (all that {@code --fresh} deletes). */
+  public static final String PG_DIR = "pg";
+  public static final String PASSWORD_FILE = DevPassword.FILE;
   private final EmbeddedPostgres postgres;
   private final DatabaseSettings settings;
 
@@ -33,7 +36,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
    * on 127.0.0.1 only, its superuser protected by the password kept in {@code dataDir/pg-password} (0600).
    */
   public static EmbeddedDatabase start(Path dataDir) {
-    Path pgData = dataDir.resolve("pg");
+    Path pgData = dataDir.resolve(PG_DIR);
     try {
       Files.createDirectories(dataDir);
       DevPassword.Loaded password = DevPassword.load(dataDir);
@@ -63,7 +66,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
       return new EmbeddedDatabase(postgres, password.password());
     } catch (IOException | SQLException | RuntimeException e) {
       throw new StartupException("cannot start the embedded PostgreSQL in " + pgData + ": " + rootMessage(e)
-          + " (is another 'dev' running on this --data-dir? use --fresh to start over)", e);
+          + " (a PostgreSQL left behind by a 'dev' that was killed is stopped by this attempt: start again; if it"
+          + " keeps failing, see the log in " + pgData + "; --fresh starts over and deletes the database)", e);
     }
   }
 

@@ -44,6 +44,11 @@ public final class TokensModule implements ApiModule {
     Role role = Role.fromWire(body.getString("role")).orElseThrow();
     List<String> teams = body.getJsonArray("teams", new JsonArray()).stream().map(String::valueOf).toList();
     Principal caller = request.principal();
+    if (io.olmstead.controlplane.auth.BootstrapAdmin.NAME.equals(name)) {
+      // the configured admin token is stored under this name at every start; nobody else may hold it
+      throw ApiException.validationFailed("the token name " + name + " is reserved for the configured admin token",
+          new JsonArray().add(new JsonObject().put("field", "/name").put("message", "reserved")));
+    }
     if (!caller.coversTeams(teams)) {
       throw ApiException.forbidden("a team-scoped token may only create tokens for its own teams " + caller.teams());
     }

@@ -90,6 +90,14 @@ class TokensIT {
   }
 
   @Test
+  void theConfiguredAdminTokensNameIsReservedEvenAfterItWasRevoked() {
+    Response taken = api.json("POST", "/api/v1/tokens", ADMIN, new JsonObject().put("name", "bootstrap-admin")
+        .put("role", "viewer").put("teams", new io.vertx.core.json.JsonArray().add("alpha")));
+    assertThat(taken.status()).as(taken.body()).isEqualTo(422);
+    assertThat(taken.body()).contains("/name").contains("reserved");
+  }
+
+  @Test
   void aDuplicateLiveNameIsAConflict() {
     api.createToken(ADMIN, "dup-name", "viewer", List.of());
     Response again = api.json("POST", "/api/v1/tokens", ADMIN, new JsonObject().put("name", "dup-name").put("role", "viewer"));
