@@ -230,7 +230,7 @@ class AgentChannelIT {
   void aNewCatalogRevisionReachesConnectedAgentsAsANewCatalogDigest() throws Exception {
     String first = upload("moving", CatalogFixtures.etcdNdjson());
     ok(api.json("PUT", "/api/v1/subscriptions/moving-etcd", ADMIN, new JsonObject().put("catalog", "moving")
-        .put("package", "etcd").put("channel", "stable").put("namespace", "etcd")
+        .put("package", "etcd").put("channel", "stable").put("namespace", "etcd-catalog")
         .put("placement", new JsonObject().put("selector", "suite=catalog"))
         .put("version", new JsonObject().put("follow", "channel")).put("approval", "Automatic")), 201);
     String token = fixtures.enrollmentToken(1, 600, "{\"suite\":\"catalog\"}", null);
@@ -259,9 +259,10 @@ class AgentChannelIT {
         ndjson.getBytes(StandardCharsets.UTF_8), Map.of()), 201).json().getString("digest");
   }
 
+  /** In a namespace of its own: the class's etcd subscription (env=prod) may overlap any other selector. */
   private static JsonObject pinned(String catalog, String selector, String version) {
     return new JsonObject().put("catalog", catalog).put("package", "etcd").put("channel", "stable")
-        .put("namespace", "etcd").put("placement", new JsonObject().put("selector", selector))
+        .put("namespace", "etcd-notify").put("placement", new JsonObject().put("selector", selector))
         .put("version", new JsonObject().put("pin", version)).put("approval", "Automatic");
   }
 
