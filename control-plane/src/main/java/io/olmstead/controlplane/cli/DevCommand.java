@@ -81,6 +81,8 @@ public final class DevCommand implements Callable<Integer> {
       throw new ConfigException("--port", "'" + port + "' is not a port number (0-65535)");
     }
     DevSimulation.check(simulate, simulateFail);
+    // checked here too so the error names the flag the user typed (the config check names OLMSTEAD_ADMIN_TOKEN)
+    ServerOptions.checkAdminTokenFlag(adminToken);
     Path dir = dataDir != null ? dataDir : Paths.get(System.getProperty("user.home"), ".olmstead", "dev");
     // held until the process ends: a second dev on this directory must neither wipe it nor start a database in it
     DataDirLock lock = DataDirLock.acquire(dir);

@@ -28,6 +28,14 @@ public final class ServerOptions {
       description = "A registry reached over plain HTTP (repeatable; adds to env OLMSTEAD_REGISTRY_INSECURE).")
   java.util.List<String> insecureRegistries = new java.util.ArrayList<>();
 
+  /** A too short {@code --admin-token} is refused naming the flag, not the variable the config check names. */
+  static void checkAdminTokenFlag(String token) {
+    if (token != null && token.length() < 16) {
+      throw new io.olmstead.controlplane.config.ConfigException("--admin-token",
+          "is too short (at least 16 characters)");
+    }
+  }
+
   /** Environment first, then flags on top. */
   ControlPlaneConfig resolve(Map<String, String> env, String defaultBindHost) {
     ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(env, defaultBindHost);
@@ -48,6 +56,7 @@ public final class ServerOptions {
           dbUser != null ? dbUser : env.get(ControlPlaneConfig.DB_USER), env.get(ControlPlaneConfig.DB_PASSWORD)));
     }
     if (adminToken != null) {
+      checkAdminTokenFlag(adminToken);
       config = config.withAdminToken(adminToken);
     }
     if (!insecureRegistries.isEmpty()) {
