@@ -105,6 +105,12 @@ final class NamespacePass {
       Decision decision = SubscriptionDecider.decide(sub, obs, candidate, error, approvals.apply(sub.name()),
           UpgradeableCheck.evaluate(condition == null ? null : installer.mirrorConditions(condition)),
           rollback(sub, obs, loaded.get(sub.catalog())));
+      String parent = dependencyOf.get(sub.name());
+      if (parent != null) {
+        decision = DependencyApproval.gate(decision, candidate.orElse(null), subs.get(parent),
+            observed.getOrDefault(parent, new ObservedSubscription(parent, List.of())),
+            Optional.ofNullable(resolution.bySubscription().get(parent)).map(ResolvedBundle::bundle), approvals.apply(parent));
+      }
       Map<String, String> others = new LinkedHashMap<>(live);
       others.remove(io.olmstead.agent.k8s.ManagedLabels.value(sub.name()));
       settling |= execute(sub, obs, decision, loaded.get(sub.catalog()), candidate, dependencyOf.get(sub.name()), others);
@@ -237,7 +243,7 @@ final class NamespacePass {
       subs.putIfAbsent(name, implied);
       dependencyOf.put(name, requiredBy);
       dependencyBundles.put(name, dep.bundle());
-      LOG.info("subscription {}/{}: dependency {} resolved, installing {}", namespace, requiredBy, name, dep.bundle().name());
+      LOG.info("subscription {}/{}: dependency {} resolved to {}", namespace, requiredBy, name, dep.bundle().name());
     }
   }
 

@@ -94,6 +94,33 @@ class InstallAndUpgradeIT {
     assertThat(sim.label(depCondition, ManagedLabels.DEPENDENCY_OF)).isEqualTo("topology");
   }
 
+  /** As OLM's Manual InstallPlan covers the whole resolution: nothing of it is applied before approval. */
+  @Test
+  void aManualSubscriptionsDependencyWaitsForTheApprovalOfTheBundleThatNeedsIt() throws Exception {
+    String topology = "rabbitmq-messaging-topology-operator.v1.19.3";
+    String dep = SubscriptionNames.implied("rabbitmq-cluster-operator", "stable", "community");
+    sim.desire(DesiredSubscription.of("topology", "community", "rabbitmq-messaging-topology-operator", "stable",
+        "rabbitmq", null).withApproval(DesiredSubscription.Approval.MANUAL));
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+      assertThat(sim.sink.latest("topology").orElseThrow().phase()).isEqualTo(SubscriptionStatus.REQUIRES_APPROVAL);
+      SubscriptionStatus waiting = sim.sink.latest(dep).orElseThrow();
+      assertThat(waiting.phase()).isEqualTo(SubscriptionStatus.REQUIRES_APPROVAL);
+      assertThat(waiting.message()).contains("approval of " + topology);
+      assertThat(waiting.targetBundle()).startsWith("rabbitmq-cluster-operator.v2.");
+    });
+    Thread.sleep(1500); // a resync later: still nothing of the plan applied
+    assertThat(sim.sink.history(dep)).extracting(SubscriptionStatus::phase).containsOnly(SubscriptionStatus.REQUIRES_APPROVAL);
+    assertThat(sim.sink.history(dep)).allMatch(s -> s.installedBundle() == null);
+    assertThat(sim.get("apps/v1", "Deployment", "rabbitmq", "rabbitmq-cluster-operator")).isEmpty();
+    assertThat(sim.list("operators.coreos.com/v2", "OperatorCondition")).isEmpty();
+
+    sim.cluster.agent().approve("topology", topology);
+    awaitSucceeded("topology", topology);
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() ->
+        assertThat(sim.sink.latest(dep).orElseThrow().phase()).isEqualTo("Succeeded"));
+    assertThat(sim.get("apps/v1", "Deployment", "rabbitmq", "rabbitmq-cluster-operator")).isPresent();
+  }
+
   @Test
   void aDependencyOnAChannelLike3xIsNamedWithAValidLabel() throws Exception {
     sim.close();
