@@ -11,6 +11,8 @@ import java.util.Base64;
  * (a slow password hash buys nothing for random tokens of this length).
  */
 public final class Tokens {
+  /** Announces a revoked API token's id at commit, so open event streams of it close on every replica at once. */
+  public static final String REVOKED_CHANNEL = "olmstead_token_revoked";
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private Tokens() {

@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.rollout;
 
 import io.olmstead.controlplane.auth.Principal;
+import io.olmstead.controlplane.auth.Tokens;
+import io.olmstead.controlplane.http.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
@@ -8,9 +10,14 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.pubsub.PgSubscriber;
+import io.vertx.sqlclient.Pool;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,34 +28,78 @@ import org.slf4j.LoggerFactory;
  * see: a team-scoped token those of its teams, a token without a team scope all of them. Events carry ids; clients
  * re-read what they show. A client that cannot keep up (more than {@link #MAX_BUFFERED_BYTES} unwritten) is
  * disconnected rather than buffered without bound.
+ *
+ * <p>A stream lasts only as long as its token: a revocation announced on {@link Tokens#REVOKED_CHANNEL} ends that
+ * token's streams at once, and every {@link #RECHECK_MILLIS} one query re-reads all open streams' tokens (a missed
+ * notification, a changed role or teams). One token holds at most {@link #MAX_STREAMS_PER_TOKEN} streams.
  */
 public final class RolloutEvents {
   static final String CHANNEL = "olmstead_events";
   static final long MAX_BUFFERED_BYTES = 256 * 1024;
+  static final int MAX_STREAMS_PER_TOKEN = 16;
+  static final long RECHECK_MILLIS = 2_000;
   private static final Logger LOG = LoggerFactory.getLogger(RolloutEvents.class);
 
   private final Vertx vertx;
   private final PgSubscriber subscriber;
   private final Map<HttpServerResponse, Principal> clients = new ConcurrentHashMap<>();
+  private final Map<UUID, Integer> streamsPerToken = new ConcurrentHashMap<>();
   private final AtomicLong sequence = new AtomicLong();
+  private final StreamTokens tokens;
+  private final AtomicBoolean checking = new AtomicBoolean();
+  private long recheckTimer = -1;
 
-  public RolloutEvents(Vertx vertx, PgConnectOptions options) {
+  public RolloutEvents(Vertx vertx, Pool pool, PgConnectOptions options) {
     this.vertx = vertx;
+    this.tokens = new StreamTokens(pool);
     this.subscriber = PgSubscriber.subscriber(vertx, new PgConnectOptions(options))
         .reconnectPolicy(retries -> Math.min(5000L, 100L * (retries + 1)));
     subscriber.channel(CHANNEL).handler(this::notified)
         // on every (re)connect: without a handler the client prints connection errors to stderr
         .subscribeHandler(v -> subscriber.actualConnection().exceptionHandler(e -> LOG.debug("event notifications: {}",
             e.toString())));
+    subscriber.channel(Tokens.REVOKED_CHANNEL).handler(this::revoked);
   }
 
   public Future<Void> start() {
-    return subscriber.connect();
+    return subscriber.connect().onSuccess(v -> recheckTimer = vertx.setPeriodic(RECHECK_MILLIS, id -> recheck()));
   }
 
   public Future<Void> close() {
-    clients.keySet().forEach(HttpServerResponse::end);
+    vertx.cancelTimer(recheckTimer);
+    clients.keySet().forEach(this::end);
     return subscriber.close();
+  }
+
+  private void revoked(String tokenId) {
+    clients.forEach((client, caller) -> {
+      if (tokenId.equals(String.valueOf(caller.tokenId()))) {
+        end(client);
+      }
+    });
+  }
+
+  /** Ends every stream whose token is no longer live or no longer grants what it did when the stream opened. */
+  private void recheck() {
+    if (clients.isEmpty() || !checking.compareAndSet(false, true)) {
+      return;
+    }
+    Set<UUID> ids = new HashSet<>();
+    clients.values().forEach(caller -> ids.add(caller.tokenId()));
+    tokens.live(ids).onComplete(ar -> {
+      checking.set(false);
+      if (ar.failed()) {
+        LOG.warn("could not re-check the tokens of open event streams: {}", ar.cause().toString());
+        return;
+      }
+      clients.forEach((client, caller) -> {
+        StreamTokens.Grant grant = ar.result().get(caller.tokenId());
+        // a stream opened while the query ran, with a token it did not ask about, waits for the next check
+        if (ids.contains(caller.tokenId()) && (grant == null || !grant.matches(caller))) {
+          end(client);
+        }
+      });
+    });
   }
 
   private void notified(String payload) {
@@ -64,8 +115,24 @@ public final class RolloutEvents {
         teams.stream().map(String::valueOf).toList());
   }
 
-  /** Streams the events {@code caller} may see to this response until the client goes away. */
+  /**
+   * Streams the events {@code caller} may see to this response until the client goes away or its token is revoked;
+   * a 429 {@link ApiException} when the token already holds {@link #MAX_STREAMS_PER_TOKEN} streams.
+   */
   public void follow(HttpServerResponse response, Principal caller) {
+    boolean[] admitted = {false};
+    streamsPerToken.compute(caller.tokenId(), (id, open) -> {
+      int count = open == null ? 0 : open;
+      if (count >= MAX_STREAMS_PER_TOKEN) {
+        return open;
+      }
+      admitted[0] = true;
+      return count + 1;
+    });
+    if (!admitted[0]) {
+      throw new ApiException(429, "too-many-requests", "Too Many Requests", "this token already has "
+          + MAX_STREAMS_PER_TOKEN + " open event streams; close one first", null);
+    }
     response.setWriteQueueMaxSize((int) MAX_BUFFERED_BYTES);
     response.setChunked(true).putHeader("Content-Type", "text/event-stream").putHeader("Cache-Control", "no-cache")
         .putHeader("X-Accel-Buffering", "no");
@@ -73,10 +140,27 @@ public final class RolloutEvents {
     clients.put(response, caller);
     long ping = vertx.setPeriodic(15_000, id -> send(response, ": ping\n\n"));
     response.closeHandler(v -> {
-      clients.remove(response);
+      drop(response);
       vertx.cancelTimer(ping);
     });
-    response.exceptionHandler(e -> clients.remove(response));
+    // ending keeps an HTTP/1.1 connection open, so the close handler may never run: stop pinging at the end too
+    response.endHandler(v -> vertx.cancelTimer(ping));
+    response.exceptionHandler(e -> drop(response));
+  }
+
+  /** Forgets a stream (once: a stream counts against its token's limit until then). */
+  private void drop(HttpServerResponse response) {
+    Principal caller = clients.remove(response);
+    if (caller != null) {
+      streamsPerToken.computeIfPresent(caller.tokenId(), (id, open) -> open <= 1 ? null : open - 1);
+    }
+  }
+
+  private void end(HttpServerResponse response) {
+    drop(response);
+    if (!response.closed() && !response.ended()) {
+      response.end();
+    }
   }
 
   public int clients() {
@@ -96,12 +180,12 @@ public final class RolloutEvents {
 
   private void send(HttpServerResponse response, String frame) {
     if (response.closed() || response.ended()) {
-      clients.remove(response);
+      drop(response);
       return;
     }
     // writeQueueFull: the per-connection buffer (MAX_BUFFERED_BYTES) is spent; drop the slow client
     if (response.writeQueueFull()) {
-      clients.remove(response);
+      drop(response);
       response.reset();
       return;
     }

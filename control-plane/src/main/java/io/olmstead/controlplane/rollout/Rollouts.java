@@ -16,7 +16,7 @@ public final class Rollouts {
   private final RolloutsModule module;
 
   public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry) {
-    this.events = new RolloutEvents(vertx, connectOptions);
+    this.events = new RolloutEvents(vertx, pool, connectOptions);
     RolloutMetrics metrics = new RolloutMetrics(registry);
     this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS);
     this.module = new RolloutsModule(events, metrics);

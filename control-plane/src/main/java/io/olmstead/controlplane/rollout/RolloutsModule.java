@@ -47,8 +47,13 @@ public final class RolloutsModule implements ApiModule {
     for (String command : new String[] {"pause", "resume", "abort", "rollback", "promote"}) {
       ApiModule.bind(builder, command + "Rollout", r -> command(r, command));
     }
-    ApiModule.route(builder, "streamEvents").addHandler(rc -> events.follow(rc.response(),
-        ApiRequest.of(rc).principal()));
+    ApiModule.route(builder, "streamEvents").addHandler(rc -> {
+      try {
+        events.follow(rc.response(), ApiRequest.of(rc).principal());
+      } catch (ApiException e) {
+        rc.fail(e);
+      }
+    });
   }
 
   private Future<Reply> create(ApiRequest request) {

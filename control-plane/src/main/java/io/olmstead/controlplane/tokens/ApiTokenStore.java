@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.tokens;
 
 import io.olmstead.controlplane.auth.Role;
+import io.olmstead.controlplane.auth.Tokens;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -24,6 +25,7 @@ public final class ApiTokenStore {
       + " AND ($2::text IS NULL OR (name, id) > ($2, $3)) ORDER BY name, id LIMIT $4";
   private static final String FIND_LIVE = "SELECT " + COLUMNS + " FROM api_tokens WHERE id = $1"
       + " AND revoked_at IS NULL FOR UPDATE";
+  private static final String NOTIFY_REVOKED = "SELECT pg_notify($1, $2)";
   private static final String REVOKE = "UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL";
 
   /** A stored token, never with its secret. */
@@ -66,8 +68,10 @@ public final class ApiTokenStore {
         .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(token(rows.iterator().next())));
   }
 
+  /** Revokes the token; the notification on {@link Tokens#REVOKED_CHANNEL} goes out when the transaction commits. */
   public Future<Boolean> revoke(SqlClient client, UUID id) {
-    return client.preparedQuery(REVOKE).execute(Tuple.of(id)).map(rows -> rows.rowCount() == 1);
+    return client.preparedQuery(REVOKE).execute(Tuple.of(id)).compose(rows -> client.preparedQuery(NOTIFY_REVOKED)
+        .execute(Tuple.of(Tokens.REVOKED_CHANNEL, id.toString())).map(rows.rowCount() == 1));
   }
 
   private static StoredToken token(Row row) {

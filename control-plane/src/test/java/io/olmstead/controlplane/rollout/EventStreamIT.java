@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.vertx.core.json.JsonObject;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -16,9 +20,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** {@code GET /events?follow=true}: cluster, subscription and rollout changes arrive as Server-Sent Events. */
+/**
+ * {@code GET /events?follow=true}: cluster, subscription and rollout changes arrive as Server-Sent Events; a stream lives
+ * only as long as its API token, and one token holds a bounded number of streams.
+ */
 class EventStreamIT {
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private static TestControlPlane cp;
   private static RolloutFixtures fx;
 
@@ -36,17 +43,7 @@ class EventStreamIT {
 
   @Test
   void enrolmentRelabellingDeletionSubscriptionsAndRolloutsAreStreamed() throws Exception {
-    BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
-    HttpResponse<Stream<String>> stream = HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl()
-            + "/api/v1/events?follow=true")).header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN).build(),
-        HttpResponse.BodyHandlers.ofLines());
-    assertThat(stream.statusCode()).isEqualTo(200);
-    assertThat(stream.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t)
-        .startsWith("text/event-stream"));
-    Thread reader = new Thread(() -> stream.body().filter(l -> l.startsWith("data: "))
-        .forEach(l -> events.add(new JsonObject(l.substring(6)))), "sse-reader");
-    reader.setDaemon(true);
-    reader.start();
+    BlockingQueue<JsonObject> events = OpenStream.open(TestControlPlane.ADMIN_TOKEN).events;
 
     String token = fx.enrollmentToken(1, "{\"fleet\":\"ev\"}");
     HttpResponse<String> enrolled = HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/agent/enroll"))
@@ -74,6 +71,67 @@ class EventStreamIT {
     expect(events, "cluster", "ev-1");
   }
 
+  @Test
+  void revokingATokenEndsItsStreamAtOnceAndNoLaterEventReachesIt() throws Exception {
+    JsonObject viewer = createToken("sse-revoked");
+    OpenStream open = OpenStream.open(viewer.getString("token"));
+    OpenStream control = OpenStream.open(TestControlPlane.ADMIN_TOKEN);
+
+    HttpResponse<String> revoked = call("DELETE", "/tokens/" + viewer.getString("id"), null, null);
+    assertThat(revoked.statusCode()).as(revoked.body()).isEqualTo(204);
+    long revokedAt = System.nanoTime();
+    // an event committed after the revocation: the admin's stream gets it, the revoked one must not
+    fx.subscription("sse-after-revoke", "fleet=sse", "0.9.2");
+
+    open.ended.get(10, TimeUnit.SECONDS);
+    long closedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - revokedAt);
+    assertThat(closedMillis).as("stream closed %d ms after the revocation", closedMillis).isLessThan(3_000);
+    expect(control.events, "subscription", "sse-after-revoke");
+    assertThat(open.events).noneMatch(e -> "sse-after-revoke".equals(e.getString("id")));
+    control.close();
+  }
+
+  @Test
+  void aStreamWhoseTokenChangedBehindTheServersBackIsClosedByThePeriodicRecheck() throws Exception {
+    JsonObject viewer = createToken("sse-changed");
+    OpenStream open = OpenStream.open(viewer.getString("token"));
+    // no notification: as if the change were made where none is sent (or the notification was missed)
+    assertThat(fx.update("UPDATE api_tokens SET teams = ARRAY['payments'] WHERE id = ?::uuid", viewer.getString("id")))
+        .isEqualTo(1);
+    long changedAt = System.nanoTime();
+    open.ended.get(10, TimeUnit.SECONDS);
+    long closedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - changedAt);
+    assertThat(closedMillis).as("stream closed %d ms after the change", closedMillis)
+        .isLessThan(RolloutEvents.RECHECK_MILLIS * 2 + 1_000);
+  }
+
+  @Test
+  void aTokenHoldsAtMostSixteenStreamsAndTheNextIsRefusedWith429() throws Exception {
+    String secret = createToken("sse-many").getString("token");
+    List<HttpResponse<InputStream>> streams = new ArrayList<>();
+    try {
+      for (int i = 0; i < RolloutEvents.MAX_STREAMS_PER_TOKEN; i++) {
+        HttpResponse<InputStream> s = raw(secret);
+        streams.add(s);
+        assertThat(s.statusCode()).as("stream %d", i + 1).isEqualTo(200);
+      }
+      HttpResponse<InputStream> refused = raw(secret);
+      streams.add(refused);
+      assertThat(refused.statusCode()).isEqualTo(429);
+      assertThat(refused.headers().firstValue("content-type")).hasValue("application/problem+json");
+      assertThat(new JsonObject(new String(refused.body().readAllBytes())).getString("code"))
+          .isEqualTo("too-many-requests");
+
+      HttpResponse<InputStream> other = raw(TestControlPlane.ADMIN_TOKEN);
+      streams.add(other);
+      assertThat(other.statusCode()).as("another token is not limited by this one's streams").isEqualTo(200);
+    } finally {
+      for (HttpResponse<InputStream> s : streams) {
+        s.body().close();
+      }
+    }
+  }
+
   /** Waits (at most 10 s) for an event of {@code type} about {@code id}, dropping others before it. */
   private static void expect(BlockingQueue<JsonObject> events, String type, String id) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -95,5 +153,56 @@ class EventStreamIT {
     }
     return HTTP.send(b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
         : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static JsonObject createToken(String name) throws Exception {
+    HttpResponse<String> created = call("POST", "/tokens", "application/json", "{\"name\":\"" + name
+        + "\",\"role\":\"viewer\"}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    return new JsonObject(created.body());
+  }
+
+  private static HttpResponse<InputStream> raw(String token) throws Exception {
+    return HTTP.send(follow(token), HttpResponse.BodyHandlers.ofInputStream());
+  }
+
+  private static HttpRequest follow(String token) {
+    return HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/events?follow=true"))
+        .header("Authorization", "Bearer " + token).build();
+  }
+
+  /** An open stream read on its own thread: the events it got, and whether the server ended it. */
+  private static final class OpenStream {
+    final BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
+    final CompletableFuture<Void> ended = new CompletableFuture<>();
+    private final HttpResponse<Stream<String>> response;
+
+    private OpenStream(HttpResponse<Stream<String>> response) {
+      this.response = response;
+    }
+
+    static OpenStream open(String token) throws Exception {
+      HttpResponse<Stream<String>> response = HTTP.send(follow(token), HttpResponse.BodyHandlers.ofLines());
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(response.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t)
+          .startsWith("text/event-stream"));
+      OpenStream stream = new OpenStream(response);
+      Thread reader = new Thread(() -> {
+        try {
+          response.body().filter(l -> l.startsWith("data: "))
+              .forEach(l -> stream.events.add(new JsonObject(l.substring(6))));
+        } catch (RuntimeException e) {
+          // a reset connection ends the stream as well
+        }
+        stream.ended.complete(null);
+      }, "sse-reader");
+      reader.setDaemon(true);
+      reader.start();
+      return stream;
+    }
+
+    void close() {
+      response.body().close();
+    }
   }
 }
