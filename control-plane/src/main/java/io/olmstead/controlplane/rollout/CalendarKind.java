@@ -49,6 +49,10 @@ enum CalendarKind {
   private static Instant instant(JsonObject body, String field) {
     String text = body.getString(field);
     try {
+      if (text != null && !text.matches("\\d{4}-.*")) {
+        // RFC 3339 years have four digits; java.time alone would take -999999999-01-01T00:00:00Z
+        throw new CalendarInputException(field, "'" + text + "' is not an RFC 3339 date-time");
+      }
       return text == null ? null : java.time.OffsetDateTime.parse(text).toInstant();
     } catch (DateTimeParseException e) {
       throw new CalendarInputException(field, "'" + text + "' is not an RFC 3339 date-time");

@@ -32,11 +32,25 @@ public record MaintenanceWindow(String name, LabelSelector selector, ExecutionTi
     } catch (IllegalArgumentException e) {
       throw new CalendarInputException("cron", "'" + cron + "' is not a valid cron expression: " + e.getMessage());
     }
+    if (!firesWithinEightYears(starts)) {
+      // 30 February or 31 April: a window that never opens would hold its clusters for ever
+      throw new CalendarInputException("cron", "'" + cron + "' never fires (no such date)");
+    }
     if (durationMinutes <= 0 || durationMinutes > MAX_DURATION_MINUTES) {
       throw new CalendarInputException("durationMinutes", "must be between 1 and " + MAX_DURATION_MINUTES);
     }
     return new MaintenanceWindow(name, parseSelector(selector), starts, Duration.ofMinutes(durationMinutes),
         zone(timeZone));
+  }
+
+  /** Whether the cron names a real date: eight years from a fixed day hold every date a calendar has, 29 February too. */
+  private static boolean firesWithinEightYears(ExecutionTime starts) {
+    java.time.ZonedDateTime from = java.time.ZonedDateTime.of(2026, 3, 1, 0, 0, 0, 0, java.time.ZoneOffset.UTC);
+    try {
+      return starts.nextExecution(from).filter(t -> t.isBefore(from.plusYears(8))).isPresent();
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /** Only names of the IANA database: offsets such as {@code +02:00} do not follow daylight saving. */

@@ -100,6 +100,9 @@ class CalendarIT {
         Arguments.of("/maintenance-windows/bad", window().put("selector", "region in ("), "/selector"),
         Arguments.of("/freezes/bad", new JsonObject().put("start", "2026-12-20T00:00:00Z")
             .put("end", "2026-12-19T00:00:00Z"), "/end"),
+        Arguments.of("/maintenance-windows/bad", window().put("cron", "0 22 30 2 *"), "/cron"),
+        Arguments.of("/freezes/bad", new JsonObject().put("start", "-999999999-01-01T00:00:00Z")
+            .put("end", "2026-12-19T00:00:00Z"), "/start"),
         Arguments.of("/freezes/bad", new JsonObject().put("start", "next tuesday")
             .put("end", "2026-12-19T00:00:00Z"), "/start"));
   }

@@ -151,6 +151,11 @@ class MaintenanceCalendarTest {
     assertThat(next).isEqualTo(Optional.ofNullable(expected).map(Instant::parse));
   }
 
+  @Test
+  void aWindowOnTheTwentyNinthOfFebruaryIsAValidWindow() {
+    assertThat(window("0 2 29 2 *", 60, "UTC")).isNotNull();
+  }
+
   static Stream<Arguments> badWindows() {
     return Stream.of(
         Arguments.of("61 * * * *", 60, "UTC", "cron"),
@@ -159,6 +164,8 @@ class MaintenanceCalendarTest {
         Arguments.of("", 60, "UTC", "cron"),
         Arguments.of(null, 60, "UTC", "cron"),
         Arguments.of("0 2 * * mon-xyz", 60, "UTC", "cron"),
+        Arguments.of("0 22 30 2 *", 60, "UTC", "cron"),
+        Arguments.of("0 0 31 4 *", 60, "UTC", "cron"),
         Arguments.of("0 2 * * *", 60, "Mars/Olympus_Mons", "timeZone"),
         Arguments.of("0 2 * * *", 60, "+02:00", "timeZone"),
         Arguments.of("0 2 * * *", 60, null, "timeZone"),
