@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.hypershift;
 
+import io.olmstead.controlplane.store.LeaderLock;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -39,7 +40,7 @@ public final class Hypershift {
     this.settings = settings;
     this.store = new HostedStore(pool);
     this.metrics = new HypershiftMetrics(registry);
-    this.lock = new LeaderLock(vertx, connectOptions, LOCK_KEY, this::leadership);
+    this.lock = new LeaderLock(vertx, connectOptions, LOCK_KEY, "HyperShift watcher", this::leadership);
   }
 
   public Future<Void> start() {

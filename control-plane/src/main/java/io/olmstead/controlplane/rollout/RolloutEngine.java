@@ -4,11 +4,11 @@ import io.olmstead.controlplane.audit.Audit;
 import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.rollout.RolloutModel.StepResult;
+import io.olmstead.controlplane.store.LeaderLock;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgConnectOptions;
-import io.vertx.pgclient.PgConnection;
 import io.vertx.sqlclient.Pool;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -38,14 +38,13 @@ public final class RolloutEngine {
 
   private final Vertx vertx;
   private final Pool pool;
-  private final PgConnectOptions connectOptions;
   private final RolloutStore store = new RolloutStore();
   private final RolloutJoiners joiners;
   private long ticks;
   private final RolloutMetrics metrics;
   private final long tickMillis;
   private final Supplier<Instant> clock;
-  private PgConnection lockConnection;
+  private final LeaderLock lock;
   private boolean leader;
   private boolean ticking;
   private long timer = -1;
@@ -54,7 +53,7 @@ public final class RolloutEngine {
   public RolloutEngine(Vertx vertx, Pool pool, PgConnectOptions connectOptions, RolloutMetrics metrics, long tickMillis) {
     this.vertx = vertx;
     this.pool = pool;
-    this.connectOptions = connectOptions;
+    this.lock = new LeaderLock(vertx, connectOptions, LOCK_KEY, "rollout engine", this::leadership);
     this.metrics = metrics;
     this.tickMillis = tickMillis;
     this.joiners = new RolloutJoiners(pool, store);
@@ -75,7 +74,7 @@ public final class RolloutEngine {
       return;
     }
     ticking = true;
-    ensureLeader().compose(isLeader -> isLeader ? stepAll() : Future.succeededFuture())
+    lock.ensure().compose(isLeader -> isLeader ? stepAll() : Future.succeededFuture())
         .onComplete(ar -> {
           ticking = false;
           if (ar.failed()) {
@@ -84,33 +83,12 @@ public final class RolloutEngine {
         });
   }
 
-  private Future<Boolean> ensureLeader() {
-    if (lockConnection != null) {
-      return Future.succeededFuture(leader);
+  private void leadership(boolean held) {
+    leader = held;
+    metrics.leader(held);
+    if (held) {
+      LOG.info("this replica now runs the rollout engine");
     }
-    return PgConnection.connect(vertx, connectOptions).compose(conn -> {
-      // without a handler the client prints the error to stderr (e.g. when the database shuts down first)
-      conn.exceptionHandler(e -> LOG.debug("rollout engine lock connection: {}", e.toString()));
-      conn.closeHandler(v -> {
-        // the session, and with it the lock, is gone: stop stepping until the lock is taken again
-        if (lockConnection == conn) {
-          lockConnection = null;
-          leader = false;
-          metrics.leader(false);
-        }
-      });
-      return conn.preparedQuery("SELECT pg_try_advisory_lock($1) AS locked").execute(io.vertx.sqlclient.Tuple.of(
-          LOCK_KEY)).map(rows -> rows.iterator().next().getBoolean("locked")).compose(locked -> {
-            if (!locked) {
-              return conn.close().map(false);
-            }
-            lockConnection = conn;
-            leader = true;
-            metrics.leader(true);
-            LOG.info("this replica now runs the rollout engine");
-            return Future.succeededFuture(true);
-          });
-    });
   }
 
   private Future<Void> stepAll() {
@@ -182,9 +160,7 @@ public final class RolloutEngine {
     if (timer >= 0) {
       vertx.cancelTimer(timer);
     }
-    PgConnection conn = lockConnection;
-    lockConnection = null;
     leader = false;
-    return conn == null ? Future.succeededFuture() : conn.close();
+    return lock.release();
   }
 }
