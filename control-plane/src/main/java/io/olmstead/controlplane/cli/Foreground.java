@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** Starts a control plane from the command line and keeps the process alive until it is told to stop. */
 final class Foreground {
@@ -30,17 +31,33 @@ final class Foreground {
     }
   }
 
-  /** Blocks until SIGTERM/SIGINT, then runs {@code onStop}. */
+  /**
+   * Blocks until SIGTERM/SIGINT, then runs {@code onStop} once and exits. The signals are caught here rather than left
+   * to shutdown hooks because hooks run concurrently: the embedded database's own hook (dev mode) would stop
+   * PostgreSQL while the control plane still holds connections. A hook still covers any other way the JVM ends.
+   */
   static void awaitShutdown(Runnable onStop) {
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      onStop.run();
-      stopped.countDown();
-    }, "olmstead-shutdown"));
+    CountDownLatch signalled = new CountDownLatch(1);
+    AtomicBoolean stopped = new AtomicBoolean();
+    Runnable stopOnce = () -> {
+      if (stopped.compareAndSet(false, true)) {
+        onStop.run();
+      }
+    };
+    Runtime.getRuntime().addShutdownHook(new Thread(stopOnce, "olmstead-shutdown"));
+    for (String name : new String[] {"TERM", "INT"}) {
+      try {
+        sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> signalled.countDown());
+      } catch (IllegalArgumentException e) {
+        // the platform does not know this signal (or the JVM reserves it): the shutdown hook covers it
+      }
+    }
     try {
-      stopped.await();
+      signalled.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    stopOnce.run();
+    System.exit(0);
   }
 }
