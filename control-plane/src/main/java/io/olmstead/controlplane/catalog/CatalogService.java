@@ -51,9 +51,7 @@ public final class CatalogService {
         new JsonObject().put("displayName", displayName).put("priority", priority).put("source", source), requestId);
     return tx.audited(entry, conn -> store.lock(conn, name).compose(locked -> {
       if (locked.isEmpty()) {
-        if (ifMatch.isPresent() && !ifMatch.get().trim().equals("*")) {
-          return Future.failedFuture(ApiException.preconditionFailed("catalog " + name + " does not exist"));
-        }
+        ETags.checkMissing(ifMatch, "catalog " + name);
         return store.insert(conn, name, displayName, priority)
             .compose(v -> CatalogSourceState.store(conn, name, source)).map(true);
       }

@@ -11,6 +11,16 @@ public final class ETags {
     return "\"" + resourceVersion + "\"";
   }
 
+  /**
+   * Fails with 412 when a create (PUT on a missing resource) carries any {@code If-Match}: RFC 9110 13.1.1 makes even
+   * {@code *} false when there is no current representation, so a client that expected the resource is told it is gone.
+   */
+  public static void checkMissing(Optional<String> ifMatch, String what) {
+    if (ifMatch.isPresent()) {
+      throw ApiException.preconditionFailed(what + " does not exist (If-Match " + ifMatch.get() + ")");
+    }
+  }
+
   /** Fails with 412 unless {@code ifMatch} is absent, {@code *}, or lists the current version's tag. */
   public static void check(Optional<String> ifMatch, long currentVersion) {
     if (ifMatch.isEmpty()) {

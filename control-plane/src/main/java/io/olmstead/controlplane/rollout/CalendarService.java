@@ -50,9 +50,7 @@ final class CalendarService {
         AuditEntry.SUCCESS, spec, requestId);
     return tx.audited(entry, conn -> store.lock(conn, name).compose(locked -> {
       if (locked.isEmpty()) {
-        if (ifMatch.isPresent() && !ifMatch.get().trim().equals("*")) {
-          return Future.failedFuture(ApiException.preconditionFailed(kind.noun + " " + name + " does not exist"));
-        }
+        ETags.checkMissing(ifMatch, kind.noun + " " + name);
         return store.insert(conn, name, spec).map(true);
       }
       ETags.check(ifMatch, locked.get());

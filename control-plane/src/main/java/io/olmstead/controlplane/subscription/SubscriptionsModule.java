@@ -77,9 +77,7 @@ public final class SubscriptionsModule implements ApiModule {
         }).compose(existing -> {
           Optional<String> ifMatch = request.ifMatch();
           if (existing.isEmpty()) {
-            if (ifMatch.isPresent() && !ifMatch.get().trim().equals("*")) {
-              throw ApiException.preconditionFailed("subscription " + name + " does not exist");
-            }
+            ETags.checkMissing(ifMatch, "subscription " + name);
             return store.insert(conn, spec, caller.actor()).map(true);
           }
           if (!caller.mayAccessTeam(existing.get().spec().team())) {

@@ -59,6 +59,14 @@ class CatalogsIT {
     assertThat(json(stale).getString("code")).isEqualTo("precondition-failed");
     assertThat(ApiClient.counts(cp.database())).isEqualTo(before);
 
+    // RFC 9110: If-Match, even "*", is false for a resource that does not exist; a create never follows it
+    for (String tag : new String[] {"*", "\"1\""}) {
+      HttpResponse<String> missing = api.putJson("/catalogs/never-created", new JsonObject(), Map.of("If-Match", tag));
+      assertThat(missing.statusCode()).as("If-Match " + tag + " on a missing catalog").isEqualTo(412);
+    }
+    assertThat(api.get("/catalogs/never-created").statusCode()).isEqualTo(404);
+    assertThat(ApiClient.counts(cp.database())).isEqualTo(before);
+
     HttpResponse<String> read = api.get("/catalogs/community");
     assertThat(read.statusCode()).isEqualTo(200);
     assertThat(read.headers().firstValue("ETag")).hasValue("\"2\"");

@@ -29,6 +29,13 @@ class HttpPiecesTest {
   }
 
   @Test
+  void anyIfMatchOnAMissingResourceIs412EvenStar() {
+    assertThat(status(() -> ETags.checkMissing(Optional.of("*"), "catalog x"))).isEqualTo(412);
+    assertThat(status(() -> ETags.checkMissing(Optional.of("\"1\""), "catalog x"))).isEqualTo(412);
+    ETags.checkMissing(Optional.empty(), "catalog x");
+  }
+
+  @Test
   void ifMatchAcceptsTheCurrentTagOrStarAndRefusesOthersWith412() {
     assertThat(status(() -> ETags.check(Optional.empty(), 3))).isZero();
     assertThat(status(() -> ETags.check(Optional.of("\"3\""), 3))).isZero();
