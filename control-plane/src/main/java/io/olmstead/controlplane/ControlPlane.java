@@ -158,6 +158,7 @@ public final class ControlPlane implements AutoCloseable {
   private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
       AgentGateway gateway, ApiRouter api) {
     Router router = Router.router(vertx);
+    router.route().handler(io.olmstead.controlplane.http.RequestIds::handle);
     new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry).mount(router);
     io.olmstead.controlplane.rollout.Dashboard.mount(router);
     gateway.mount(router);

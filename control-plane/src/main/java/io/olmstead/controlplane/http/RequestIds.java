@@ -6,7 +6,10 @@ import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Gives every API request an id (the caller's {@code X-Request-Id} when sane), echoed back and used in logs and audit. */
+/**
+ * Gives every request an id (the caller's {@code X-Request-Id} when sane), echoed back and used in logs and audit:
+ * API, agent and operations routes alike, so an agent's failed fetch can be found in the control plane's log.
+ */
 public final class RequestIds {
   private static final Logger ACCESS = LoggerFactory.getLogger("io.olmstead.controlplane.access");
   public static final String HEADER = "X-Request-Id";
@@ -17,6 +20,11 @@ public final class RequestIds {
   }
 
   public static void handle(RoutingContext ctx) {
+    if (ctx.get(KEY) != null) {
+      // already given by the outer router (the API router is mounted below it)
+      ctx.next();
+      return;
+    }
     String incoming = ctx.request().getHeader(HEADER);
     String id = incoming != null && SANE.matcher(incoming).matches() ? incoming : UUID.randomUUID().toString();
     ctx.put(KEY, id);

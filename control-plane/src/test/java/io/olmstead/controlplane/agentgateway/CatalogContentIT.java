@@ -54,6 +54,8 @@ class CatalogContentIT {
     assertThat(first.statusCode()).isEqualTo(200);
     assertThat(first.headers().firstValue("Content-Encoding")).contains("gzip");
     assertThat(first.headers().firstValue("ETag")).contains("\"" + digest + "\"");
+    assertThat(first.headers().firstValue("X-Request-Id")).as("agent routes carry a request id like the API")
+        .hasValueSatisfying(id -> assertThat(id).isNotBlank());
     assertThat(gunzip(first.body())).isEqualTo(content);
 
     // Gone from the database: only memory can answer now.
