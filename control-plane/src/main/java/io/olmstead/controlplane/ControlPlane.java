@@ -119,6 +119,8 @@ public final class ControlPlane implements AutoCloseable {
               modules.add(new io.olmstead.controlplane.agentgateway.AgentApiModule(gateway));
               var rollouts = new io.olmstead.controlplane.rollout.Rollouts(vertx, pool, db.connectOptions(), registry);
               modules.add(rollouts.module());
+              // a revocation made on another replica empties this replica's token cache at once, not after its lifetime
+              rollouts.onTokenRevoked(context.authenticator()::invalidateAll);
               var hypershift = new io.olmstead.controlplane.hypershift.Hypershift(vertx, pool, db.connectOptions(),
                   registry, config.hypershift());
               return gateway.start().compose(v -> rollouts.start()).compose(v -> hypershift.start())

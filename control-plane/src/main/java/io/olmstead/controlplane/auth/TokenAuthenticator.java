@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Turns {@code Authorization: Bearer <token>} into a {@link Principal}: SHA-256 of the token looked up in
- * {@code api_tokens}. Lookups are cached briefly so a busy client costs one query per few seconds; a revocation made
- * here clears the cache at once, one made on another replica takes effect within the cache lifetime.
+ * {@code api_tokens}. Lookups are cached briefly so a busy client costs one query per few seconds; a revocation clears
+ * the cache at once, here and (through the PostgreSQL notification every replica listens to) on other replicas.
  */
 public final class TokenAuthenticator {
   static final long CACHE_NANOS = TimeUnit.SECONDS.toNanos(5);

@@ -49,6 +49,8 @@ public final class RolloutEvents {
   private final AtomicBoolean checking = new AtomicBoolean();
   private long recheckTimer = -1;
 
+  private volatile Runnable onRevoked = () -> { };
+
   public RolloutEvents(Vertx vertx, Pool pool, PgConnectOptions options) {
     this.vertx = vertx;
     this.tokens = new StreamTokens(pool);
@@ -71,7 +73,17 @@ public final class RolloutEvents {
     return subscriber.close();
   }
 
+  /** Also runs {@code action} on every revocation any replica announces (the token cache of this replica). */
+  public void onTokenRevoked(Runnable action) {
+    Runnable previous = onRevoked;
+    onRevoked = () -> {
+      previous.run();
+      action.run();
+    };
+  }
+
   private void revoked(String tokenId) {
+    onRevoked.run();
     clients.forEach((client, caller) -> {
       if (tokenId.equals(String.valueOf(caller.tokenId()))) {
         end(client);

@@ -26,6 +26,11 @@ public final class Rollouts {
     return module;
   }
 
+  /** Runs {@code action} whenever a token is revoked on any replica (announced through PostgreSQL). */
+  public void onTokenRevoked(Runnable action) {
+    events.onTokenRevoked(action);
+  }
+
   public RolloutEngine engine() {
     return engine;
   }

@@ -90,6 +90,29 @@ class TokensIT {
   }
 
   @Test
+  void aTokenRevokedOnOneReplicaStopsWorkingOnAnotherWellWithinItsCacheLifetime() throws Exception {
+    TestControlPlane other = TestControlPlane.start(cp.database(), Map.of());
+    try {
+      ApiClient second = new ApiClient(other);
+      Response created = api.json("POST", "/api/v1/tokens", ADMIN,
+          new JsonObject().put("name", "two-replicas").put("role", "viewer"));
+      String secret = created.json().getString("token");
+      assertThat(second.get("/api/v1/clusters", secret).status()).as("cached as valid on the other replica")
+          .isEqualTo(200);
+      assertThat(api.delete("/api/v1/tokens/" + created.json().getString("id"), ADMIN).status()).isEqualTo(204);
+      // the cache lives 5 s; the revocation's notification must empty it in well under that
+      long deadline = System.nanoTime() + 2_000_000_000L;
+      int status = 200;
+      while (System.nanoTime() < deadline && (status = second.get("/api/v1/clusters", secret).status()) == 200) {
+        Thread.sleep(50);
+      }
+      assertThat(status).as("the other replica refuses the revoked token within 2 s").isEqualTo(401);
+    } finally {
+      other.close();
+    }
+  }
+
+  @Test
   void theConfiguredAdminTokensNameIsReservedEvenAfterItWasRevoked() {
     Response taken = api.json("POST", "/api/v1/tokens", ADMIN, new JsonObject().put("name", "bootstrap-admin")
         .put("role", "viewer").put("teams", new io.vertx.core.json.JsonArray().add("alpha")));
