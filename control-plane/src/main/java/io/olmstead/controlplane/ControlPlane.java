@@ -77,6 +77,7 @@ public final class ControlPlane implements AutoCloseable {
         new EnrollmentModule(),
         new ClustersModule(),
         new ApprovalsModule(),
+        new io.olmstead.controlplane.clusters.BulkApprovalsModule(),
         new CredentialModule(),
         new io.olmstead.controlplane.catalog.CatalogsModule(),
         new io.olmstead.controlplane.maturity.MaturityModule(),

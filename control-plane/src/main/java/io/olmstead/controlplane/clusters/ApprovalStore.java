@@ -25,6 +25,21 @@ public final class ApprovalStore {
       + "AND ($2::text IS NULL OR a.subscription > $2) AND ($3::text[] IS NULL OR s.team = ANY($3)) "
       + "ORDER BY a.subscription LIMIT $4";
 
+  // the clusters waiting for exactly this bundle of this subscription, as their agents last reported (the bundle is the
+  // message of the RequiresApproval condition); retired clusters never come back to take an approval
+  private static final String WAITING = "SELECT c.name, c.labels FROM subscription_status s "
+      + "JOIN clusters c ON c.name = s.cluster WHERE s.subscription = $1 AND NOT s.gone "
+      + "AND s.phase = 'RequiresApproval' AND c.status <> 'retired' AND s.conditions @> "
+      + "jsonb_build_array(jsonb_build_object('type', 'RequiresApproval', 'message', $2::text)) ORDER BY c.name";
+  private static final String UPSERT_MANY = "INSERT INTO cluster_approvals (cluster, subscription, bundle, approved_by) "
+      + "SELECT unnest($1::text[]), $2, $3, $4 ON CONFLICT (cluster, subscription) DO UPDATE SET "
+      + "bundle = EXCLUDED.bundle, approved_by = EXCLUDED.approved_by, approved_at = now() "
+      + "WHERE cluster_approvals.bundle <> EXCLUDED.bundle RETURNING cluster";
+
+  /** A cluster that reports waiting for an approval, with its labels (for placement, selector and team checks). */
+  public record Waiting(String cluster, java.util.Map<String, String> labels) {
+  }
+
   /** What approving did: the stored approval, the bundle approved before (null: none) and whether anything changed. */
   public record Approved(ClusterApproval approval, String previousBundle, boolean changed) {
   }
@@ -42,6 +57,33 @@ public final class ApprovalStore {
           String previous = existing.map(ClusterApproval::bundle).orElse(null);
           return tx.preparedQuery(UPSERT).execute(Tuple.of(cluster, subscription, bundle, approvedBy))
               .map(rows -> new Approved(all(rows).get(0), previous, true));
+        });
+  }
+
+  /** The clusters whose agents report {@code subscription} waiting for exactly {@code bundle}, by name. */
+  public Future<List<Waiting>> waiting(SqlClient client, String subscription, String bundle) {
+    return client.preparedQuery(WAITING).execute(Tuple.of(subscription, bundle)).map(rows -> {
+      List<Waiting> out = new ArrayList<>(rows.size());
+      rows.forEach(row -> {
+        java.util.Map<String, String> labels = new java.util.HashMap<>();
+        row.getJsonObject("labels").forEach(e -> labels.put(e.getKey(), String.valueOf(e.getValue())));
+        out.add(new Waiting(row.getString("name"), labels));
+      });
+      return out;
+    });
+  }
+
+  /**
+   * Approves {@code bundle} on every one of {@code clusters} in one statement; answers the clusters whose approval
+   * changed (the others had exactly this bundle approved already and are not written, so not notified again).
+   */
+  public Future<List<String>> approveMany(SqlClient tx, List<String> clusters, String subscription, String bundle,
+      String approvedBy) {
+    return tx.preparedQuery(UPSERT_MANY)
+        .execute(Tuple.of(clusters.toArray(new String[0]), subscription, bundle, approvedBy)).map(rows -> {
+          List<String> changed = new ArrayList<>(rows.size());
+          rows.forEach(row -> changed.add(row.getString(0)));
+          return changed;
         });
   }
 

@@ -46,6 +46,7 @@ public final class ApprovalsModule implements ApiModule {
             .map(found -> ClustersModule.visible(found, name, caller))
             .compose(cluster -> subscriptions.get(conn, subscription)
                 .map(found -> placed(found, subscription, cluster, caller)))
+            .compose(found -> ChannelBundles.requireInChannel(conn, found.spec(), bundle))
             .compose(v -> approvals.approve(conn, name, subscription, bundle, caller.actor())),
         approved -> audit.detail().copy().put("previousBundle", approved.previousBundle())
             .put("changed", approved.changed()))
@@ -70,7 +71,7 @@ public final class ApprovalsModule implements ApiModule {
    * The subscription when the caller may see it and its placement selects the cluster (the same rule desired state
    * uses); 422 on {@code /subscription} otherwise, since it is the body that names something unusable here.
    */
-  private static Subscription placed(Optional<Subscription> found, String name, Cluster cluster, Principal caller) {
+  static Subscription placed(Optional<Subscription> found, String name, Cluster cluster, Principal caller) {
     Subscription subscription = found.filter(s -> caller.mayAccessTeam(s.spec().team()))
         .orElseThrow(() -> invalidSubscription("subscription " + name + " does not exist"));
     if (!Placements.selects(subscription.spec(), cluster.name(), cluster.labelMap())) {
@@ -79,7 +80,7 @@ public final class ApprovalsModule implements ApiModule {
     return subscription;
   }
 
-  private static ApiException invalidSubscription(String message) {
+  static ApiException invalidSubscription(String message) {
     return ApiException.validationFailed(message,
         new JsonArray().add(new JsonObject().put("field", "/subscription").put("message", message)));
   }

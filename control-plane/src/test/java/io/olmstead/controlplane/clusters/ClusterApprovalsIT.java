@@ -143,9 +143,9 @@ class ClusterApprovalsIT {
       assertThat(listed.getJsonObject(0)).isEqualTo(created.json());
 
       // another bundle replaces the approval, and the agent is told
-      ok(approve("prod-eu-1", operator, approval("etcd", "etcd.v1.0.0")), 201);
+      ok(approve("prod-eu-1", operator, approval("etcd", "etcd.v0.9.2")), 201);
       await().atMost(Duration.ofSeconds(10)).until(() -> agent.approvals.size() > 1);
-      assertThat(agent.approvals.get(agent.approvals.size() - 1).bundle()).isEqualTo("etcd.v1.0.0");
+      assertThat(agent.approvals.get(agent.approvals.size() - 1).bundle()).isEqualTo("etcd.v0.9.2");
       assertThat(ok(api.get("/api/v1/clusters/prod-eu-1/approvals", viewer), 200).items()).hasSize(1);
     } finally {
       client.stop().toCompletionStage().toCompletableFuture().get();
@@ -184,6 +184,16 @@ class ClusterApprovalsIT {
       assertThat(response.json().getJsonArray("errors").getJsonObject(0).getString("field"))
           .isEqualTo("/subscription");
     }
+    assertThat(approvalsTable()).isEqualTo(before);
+  }
+
+  @Test
+  void aBundleThatIsNotInTheSubscriptionsChannelIs422NamingTheBundle() {
+    String before = approvalsTable();
+    Response response = approve("quiet-1", operator, approval("etcd", "etcd.v9.9.9"));
+    assertThat(response.status()).as(response.body()).isEqualTo(422);
+    assertThat(response.json().getJsonArray("errors").getJsonObject(0).getString("field")).isEqualTo("/bundle");
+    assertThat(response.json().getString("detail")).contains("etcd.v9.9.9").contains("stable");
     assertThat(approvalsTable()).isEqualTo(before);
   }
 
