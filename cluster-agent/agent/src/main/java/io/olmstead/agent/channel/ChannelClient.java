@@ -63,6 +63,8 @@ public final class ChannelClient {
   private volatile boolean connected;
   private volatile String lastCloseReason;
 
+  private String lastConnectFailure;
+
   public ChannelClient(Vertx vertx, HttpClient http, WebSocketClient wsClient, ChannelOptions options,
       CredentialStorage credentials, ChannelListener listener) {
     this.vertx = vertx;
@@ -166,7 +168,15 @@ public final class ChannelClient {
           // The credential was revoked or replaced: enroll again if the token still allows it.
           credentials.clear();
         }
-        LOG.debug("cluster {}: connect failed: {}", options.clusterName(), ar.cause().toString());
+        // INFO once per new reason (an operator must see that the control plane is unreachable), DEBUG on repeats
+        String failure = ar.cause().toString();
+        if (!failure.equals(lastConnectFailure)) {
+          LOG.info("cluster {}: cannot reach the control plane at {}: {} (retrying with backoff)",
+              options.clusterName(), options.connectUri(), failure);
+          lastConnectFailure = failure;
+        } else {
+          LOG.debug("cluster {}: connect failed: {}", options.clusterName(), failure);
+        }
         retry(backoff.nextMillis());
         return;
       }
@@ -181,6 +191,7 @@ public final class ChannelClient {
   }
 
   private void opened(WebSocket socket) {
+    lastConnectFailure = null;
     ws = socket;
     welcomed = false;
     lastHeardNanos = System.nanoTime();

@@ -35,7 +35,8 @@ public record AgentConfig(AgentMode mode, Optional<Path> kubeconfig, String clus
   public static final String CREDENTIAL_SECRET = "OLMSTEAD_CREDENTIAL_SECRET";
   /** Every variable the agent reads (deploy/agent may set only these). */
   public static final java.util.Set<String> ENVIRONMENT = java.util.Set.of(MODE, KUBECONFIG, CLUSTER_NAME,
-      CONTROL_PLANE_URL, WORKERS, RESYNC_SECONDS, ENROLLMENT_TOKEN, CREDENTIAL_FILE, CREDENTIAL_SECRET);
+      CONTROL_PLANE_URL, WORKERS, RESYNC_SECONDS, ENROLLMENT_TOKEN, CREDENTIAL_FILE, CREDENTIAL_SECRET,
+      "OLMSTEAD_AGENT_HEALTH_PORT");
   private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
   /** Reads the process environment. */

@@ -7,6 +7,10 @@ import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.agent.config.AgentConfig;
 import io.olmstead.agent.config.ConfigException;
 import io.olmstead.agent.config.KubernetesClients;
+import io.olmstead.agent.health.HealthServer;
+import io.olmstead.agent.health.HealthSettings;
+import io.olmstead.agent.health.KubeApiProbe;
+import io.olmstead.agent.health.ReadinessCheck;
 import io.olmstead.agent.k8s.ClusterFacts;
 import io.olmstead.agent.k8s.SecretCredentialStorage;
 import io.vertx.core.Vertx;
@@ -22,7 +26,18 @@ import picocli.CommandLine.Command;
  * (in-guest or hosted), dials the control plane and runs the reconcile loop until the process is stopped.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Run the agent against this cluster (configured by OLMSTEAD_* environment variables).")
+    description = "Run the agent against this cluster (configured by OLMSTEAD_* environment variables).",
+    footer = {"", "Environment:",
+        "  OLMSTEAD_CLUSTER_NAME        the name this cluster is known by (a DNS label; required)",
+        "  OLMSTEAD_CONTROL_PLANE_URL   the control plane's http(s) URL (required)",
+        "  OLMSTEAD_ENROLLMENT_TOKEN    one-time enrollment token, used while no credential is stored",
+        "  OLMSTEAD_CREDENTIAL_SECRET   namespace/name of a Secret keeping the cluster credential",
+        "  OLMSTEAD_CREDENTIAL_FILE     else a file keeping it (default /var/run/olmstead/credential)",
+        "  OLMSTEAD_AGENT_MODE          in-guest (default) or hosted",
+        "  OLMSTEAD_KUBECONFIG          the guest cluster's kubeconfig (required when hosted)",
+        "  OLMSTEAD_AGENT_WORKERS       reconcile workers, 1-64 (default 2)",
+        "  OLMSTEAD_AGENT_RESYNC_SECONDS  full reconcile period, 1-86400 (default 300)",
+        "  OLMSTEAD_AGENT_HEALTH_PORT   /healthz and /readyz port (default 8081; 0 turns them off)"})
 public final class RunCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
@@ -61,6 +76,9 @@ public final class RunCommand implements Callable<Integer> {
       throw new ConfigException("cannot reach the guest cluster's API: " + e.getMessage());
     }
     channel.start();
+    KubeApiProbe apiProbe = new KubeApiProbe(vertx, client::getKubernetesVersion, String.valueOf(client.getMasterUrl()),
+        java.time.Duration.ofSeconds(10));
+    startProbes(vertx, HealthSettings.fromMap(System.getenv()), apiProbe, channel, controlPlane);
     LOG.info("agent running: {}", config);
     try {
       stopped.await();
@@ -68,6 +86,25 @@ public final class RunCommand implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     return 0;
+  }
+
+  /** Liveness and readiness for the kubelet (deploy/agent's probes); off when the port is 0. */
+  static void startProbes(Vertx vertx, HealthSettings health, KubeApiProbe apiProbe, ChannelClient channel,
+      URI controlPlane) throws ConfigException {
+    if (!health.enabled()) {
+      return;
+    }
+    apiProbe.start();
+    ReadinessCheck connected = () -> channel.isConnected() ? java.util.Optional.empty()
+        : java.util.Optional.of("not connected to the control plane at " + controlPlane
+            + channel.lastCloseReason().map(r -> " (last close: " + r + ")").orElse(""));
+    try {
+      HealthServer.start(vertx, health.port(), java.util.Map.of("control-plane", connected, "kubernetes-api", apiProbe))
+          .toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new ConfigException("cannot serve the probes on port " + health.port() + " (" + HealthSettings.PORT
+          + "): " + (e.getCause() == null ? e : e.getCause()).getMessage());
+    }
   }
 
   /** A Secret in the guest cluster when one is named (in-guest default in deploy/agent), else a file. */

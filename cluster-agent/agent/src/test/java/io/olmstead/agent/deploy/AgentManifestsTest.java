@@ -64,6 +64,23 @@ class AgentManifestsTest {
   }
 
   @Test
+  void probesUseTheHealthPortWithExplicitTimings() throws Exception {
+    JsonNode container = only(manifests(), "Deployment").path("spec").path("template").path("spec")
+        .path("containers").get(0);
+    JsonNode port = container.path("ports").get(0);
+    assertThat(port.path("containerPort").asInt()).isEqualTo(io.olmstead.agent.health.HealthSettings.DEFAULT_PORT);
+    Map<String, String> paths = Map.of("livenessProbe", "/healthz", "readinessProbe", "/readyz");
+    paths.forEach((probe, path) -> {
+      JsonNode p = container.path(probe);
+      assertThat(p.path("httpGet").path("path").asText()).as(probe).isEqualTo(path);
+      assertThat(p.path("httpGet").path("port").asText()).as(probe).isEqualTo(port.path("name").asText());
+      assertThat(p.path("timeoutSeconds").asInt()).as(probe + " timeout").isPositive()
+          .isLessThan(p.path("periodSeconds").asInt());
+      assertThat(p.path("failureThreshold").asInt()).as(probe + " failureThreshold").isPositive();
+    });
+  }
+
+  @Test
   void serviceAccountIsBoundToARoleThatCoversBundleObjectsAndTheCredentialSecret() throws Exception {
     List<JsonNode> docs = manifests();
     JsonNode deployment = only(docs, "Deployment");

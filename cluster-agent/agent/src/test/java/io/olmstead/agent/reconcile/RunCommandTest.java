@@ -24,5 +24,8 @@ class RunCommandTest {
     int code = Main.run(new String[] {"run", "--help"}, new PrintWriter(out, true), new PrintWriter(new StringWriter()));
     assertThat(code).isZero();
     assertThat(out.toString()).contains("OLMSTEAD_*");
+    // every variable the agent reads is listed, so `run --help` is enough to configure it
+    assertThat(io.olmstead.agent.config.AgentConfig.ENVIRONMENT)
+        .allSatisfy(name -> assertThat(out.toString()).contains(name));
   }
 }
