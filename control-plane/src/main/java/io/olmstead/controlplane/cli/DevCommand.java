@@ -102,7 +102,8 @@ public final class DevCommand implements Callable<Integer> {
           8, true, java.util.Optional.ofNullable(adminToken), ControlPlaneConfig.DEFAULT_MAX_BODY_BYTES,
           io.olmstead.controlplane.agentgateway.GatewaySettings.fromEnvironment(System.getenv()),
           io.olmstead.controlplane.registry.RegistrySettings.fromEnvironment(System.getenv(), insecureRegistries),
-          io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(System.getenv()));
+          io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(System.getenv()),
+          io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(System.getenv()));
       controlPlane = Foreground.start(config);
     } catch (RuntimeException e) {
       closeQuietly(database);

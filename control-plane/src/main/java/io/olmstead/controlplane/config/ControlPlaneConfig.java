@@ -20,7 +20,8 @@ public record ControlPlaneConfig(
     long maxBodyBytes,
     GatewaySettings agent,
     RegistrySettings registry,
-    io.olmstead.controlplane.hypershift.HypershiftSettings hypershift) {
+    io.olmstead.controlplane.hypershift.HypershiftSettings hypershift,
+    io.olmstead.controlplane.webhooks.WebhookSettings webhooks) {
 
   public static final String PORT = "OLMSTEAD_PORT";
   public static final String BIND_HOST = "OLMSTEAD_BIND_HOST";
@@ -36,7 +37,8 @@ public record ControlPlaneConfig(
   public static final Set<String> ENVIRONMENT =
       union(Set.of(PORT, BIND_HOST, DB_URL, DB_USER, DB_PASSWORD, DB_POOL_SIZE, DB_MIGRATE, ADMIN_TOKEN,
           MAX_BODY_BYTES), union(GatewaySettings.ENVIRONMENT, union(RegistrySettings.ENVIRONMENT,
-          io.olmstead.controlplane.hypershift.HypershiftSettings.ENVIRONMENT)));
+          union(io.olmstead.controlplane.hypershift.HypershiftSettings.ENVIRONMENT,
+              Set.of(io.olmstead.controlplane.webhooks.WebhookSettings.ALLOW_PRIVATE)))));
 
   private static Set<String> union(Set<String> a, Set<String> b) {
     java.util.Set<String> all = new java.util.HashSet<>(a);
@@ -74,28 +76,29 @@ public record ControlPlaneConfig(
         env.positiveLong(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
         GatewaySettings.fromEnvironment(environment),
         RegistrySettings.fromEnvironment(environment, java.util.List.of()),
-        io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(environment));
+        io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(environment),
+        io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(environment));
   }
 
   public ControlPlaneConfig withPort(int newPort) {
     return new ControlPlaneConfig(bindHost, newPort, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, registry, hypershift);
+        agent, registry, hypershift, webhooks);
   }
 
   public ControlPlaneConfig withDatabase(DatabaseSettings settings) {
     return new ControlPlaneConfig(bindHost, port, Optional.of(settings), dbPoolSize, migrateOnStart, adminToken,
-        maxBodyBytes, agent, registry, hypershift);
+        maxBodyBytes, agent, registry, hypershift, webhooks);
   }
 
   public ControlPlaneConfig withAdminToken(String token) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, Optional.ofNullable(token),
-        maxBodyBytes, agent, registry, hypershift);
+        maxBodyBytes, agent, registry, hypershift, webhooks);
   }
 
   /** The same configuration with other registry settings (the {@code --insecure-registry} flags). */
   public ControlPlaneConfig withRegistry(RegistrySettings settings) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, settings, hypershift);
+        agent, settings, hypershift, webhooks);
   }
 
   /** The database, or a clear error naming the setting when none is configured. */

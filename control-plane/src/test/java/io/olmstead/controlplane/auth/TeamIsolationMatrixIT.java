@@ -190,6 +190,42 @@ class TeamIsolationMatrixIT {
     CASES.put("getFreeze", r -> calendarEntry(r, "/freezes/fleet-freeze", new JsonObject()
         .put("start", "2026-12-20T00:00:00Z").put("end", "2026-12-21T00:00:00Z")));
     CASES.put("streamEvents", TeamIsolationMatrixIT::events);
+    // webhooks carry the team of their maker: alpha's admin sees its own only (others: viewer/operator get 403)
+    CASES.put("listWebhooks", r -> {
+      webhooks();
+      assertThat(r.names(r.walk("/webhooks"), "name")).containsExactly("alpha-hook");
+    });
+    CASES.put("getWebhook", r -> {
+      webhooks();
+      r.visible("/webhooks/alpha-hook");
+      r.hidden("/webhooks/beta-hook", "beta-hook", "ghost-hook");
+      r.hidden("/webhooks/nobody-hook", "nobody-hook", "ghost-hook");
+    });
+    CASES.put("listWebhookDeliveries", r -> {
+      webhooks();
+      r.visible("/webhooks/alpha-hook/deliveries");
+      r.hidden("/webhooks/beta-hook/deliveries", "beta-hook", "ghost-hook");
+    });
+  }
+
+  private static boolean webhooksMade;
+
+  /** alpha's, beta's and a fleet-wide webhook (their patterns match no event: nothing is ever sent). */
+  private static synchronized void webhooks() {
+    if (webhooksMade) {
+      return;
+    }
+    String[][] hooks = {{"alpha-hook", "alpha"}, {"beta-hook", "beta"}, {"nobody-hook", null}};
+    for (String[] hook : hooks) {
+      JsonObject body = new JsonObject().put("name", hook[0]).put("url", "https://receiver.example.com/" + hook[0])
+          .put("events", new io.vertx.core.json.JsonArray().add("io.olmstead.nothing.*"))
+          .put("secret", "0123456789abcdef0123");
+      if (hook[1] != null) {
+        body.put("team", hook[1]);
+      }
+      TeamWorld.expect(world.api.json("POST", "/api/v1/webhooks", TeamWorld.ADMIN, body), 201);
+    }
+    webhooksMade = true;
   }
 
   /** An admin-made calendar entry is visible to alpha's token, and a missing one is a plain 404. */

@@ -39,21 +39,21 @@ public final class RolloutFixtures {
     update("UPDATE catalogs SET current_revision = 1 WHERE name = 'demo'");
   }
 
-  void subscription(String name, String selector, String pin) {
+  public void subscription(String name, String selector, String pin) {
     update("INSERT INTO subscriptions (name, catalog, package, channel, namespace, placement_selector, version_kind, "
         + "version_value, approval, created_by) VALUES (?, 'demo', 'etcd', 'alpha', 'etcd', ?, 'pin', ?, "
         + "'Automatic', 'test')", name, selector, pin);
   }
 
   /** An enrollment token whose clusters get {@code labelsJson}. */
-  String enrollmentToken(int maxUses, String labelsJson) {
+  public String enrollmentToken(int maxUses, String labelsJson) {
     String token = Tokens.generate("olm_enroll_");
     update("INSERT INTO enrollment_tokens (token_hash, labels, max_uses, expires_at, created_by) "
         + "VALUES (?, ?::jsonb, ?, now() + interval '1 hour', 'test')", Tokens.hash(token), labelsJson, maxUses);
     return token;
   }
 
-  long count(String sql, Object... args) {
+  public long count(String sql, Object... args) {
     return ((Number) query(sql, args).get(0).values().iterator().next()).longValue();
   }
 

@@ -1,0 +1,77 @@
+package io.olmstead.controlplane.webhooks;
+
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The dispatcher's statements on {@code webhook_deliveries}. A claim leases due deliveries for {@link #LEASE_SECONDS}
+ * (moving {@code next_attempt_at} ahead) under {@code FOR UPDATE SKIP LOCKED}, so each is sent by one replica at a
+ * time; a replica that dies mid-send leaves the lease to expire and another sends it again (at least once).
+ */
+final class Deliveries {
+  static final int LEASE_SECONDS = 120;
+  static final int MAX_ATTEMPTS = 8;
+  static final int MAX_PENDING_PER_WEBHOOK = 10_000;
+  private static final String CLAIM = "UPDATE webhook_deliveries d SET attempts = d.attempts + 1, "
+      + "next_attempt_at = now() + make_interval(secs => " + LEASE_SECONDS + ") FROM webhooks w "
+      + "WHERE d.webhook = w.name AND d.id IN (SELECT id FROM webhook_deliveries WHERE state = 'Pending' "
+      + "AND next_attempt_at <= now() ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED) "
+      + "RETURNING d.id, d.webhook, d.body, d.attempts, w.url, w.secret";
+  private static final String DELIVERED = "UPDATE webhook_deliveries SET state = 'Delivered', last_status = $2, "
+      + "last_error = NULL, finished_at = now() WHERE id = $1";
+  private static final String FAILED_ATTEMPT = "UPDATE webhook_deliveries SET last_status = $2, last_error = $3, "
+      + "state = CASE WHEN attempts >= " + MAX_ATTEMPTS + " THEN 'Failed' ELSE 'Pending' END, "
+      + "finished_at = CASE WHEN attempts >= " + MAX_ATTEMPTS + " THEN now() END, "
+      + "next_attempt_at = now() + make_interval(secs => $4) WHERE id = $1 RETURNING state";
+  // keeps the newest MAX_PENDING_PER_WEBHOOK pending deliveries of each webhook; deletes what finished a week ago
+  private static final String DROP_EXCESS = "UPDATE webhook_deliveries SET state = 'Dropped', finished_at = now() "
+      + "WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY webhook ORDER BY id DESC) AS n "
+      + "FROM webhook_deliveries WHERE state = 'Pending') p WHERE p.n > " + MAX_PENDING_PER_WEBHOOK + ")";
+  private static final String EXPIRE = "DELETE FROM webhook_deliveries WHERE state <> 'Pending' "
+      + "AND finished_at < now() - interval '7 days'";
+
+  /** One leased delivery with what sending it needs. */
+  record Claimed(long id, String webhook, String body, int attempt, String url, String secret) {
+    @Override
+    public String toString() {
+      return "Claimed[id=" + id + ", webhook=" + webhook + ", attempt=" + attempt + "]";
+    }
+  }
+
+  private final Pool pool;
+
+  Deliveries(Pool pool) {
+    this.pool = pool;
+  }
+
+  Future<List<Claimed>> claim(int max) {
+    return pool.preparedQuery(CLAIM).execute(Tuple.of(max)).map(rows -> {
+      List<Claimed> out = new ArrayList<>(rows.size());
+      rows.forEach(r -> out.add(new Claimed(r.getLong("id"), r.getString("webhook"), r.getString("body"),
+          r.getInteger("attempts"), r.getString("url"), r.getString("secret"))));
+      return out;
+    });
+  }
+
+  Future<Void> delivered(long id, int status) {
+    return pool.preparedQuery(DELIVERED).execute(Tuple.of(id, status)).mapEmpty();
+  }
+
+  /** Records a failed attempt; answers whether the delivery gave up (Failed) rather than waits to retry. */
+  Future<Boolean> failedAttempt(long id, Integer status, String error, int attempt) {
+    return pool.preparedQuery(FAILED_ATTEMPT).execute(Tuple.of(id, status, error, backoffSeconds(attempt)))
+        .map(rows -> rows.iterator().hasNext() && "Failed".equals(rows.iterator().next().getString(0)));
+  }
+
+  Future<Void> sweep() {
+    return pool.query(DROP_EXCESS).execute().compose(v -> pool.query(EXPIRE).execute()).mapEmpty();
+  }
+
+  /** 2, 4, 8 ... seconds after each failed attempt, at most 10 minutes (8 attempts span about 8.5 minutes). */
+  static long backoffSeconds(int attempt) {
+    return Math.min(600L, 1L << Math.min(Math.max(attempt, 1), 20));
+  }
+}

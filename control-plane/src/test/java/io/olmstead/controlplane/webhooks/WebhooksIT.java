@@ -1,0 +1,183 @@
+package io.olmstead.controlplane.webhooks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.olmstead.agent.hollow.HollowFleet;
+import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.http.ApiClient.Response;
+import io.olmstead.controlplane.rollout.RolloutFixtures;
+import io.olmstead.controlplane.testsupport.TestControlPlane;
+import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Webhooks end to end: a real rollout on hollow agents produces signed CloudEvents at a receiver on loopback, a 500 is
+ * retried, a dead receiver costs the rollout nothing, the secret is never shown, and a team sees only its webhooks.
+ */
+class WebhooksIT {
+  private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
+  private static final String SECRET = "a-shared-secret-of-some-length";
+  private static TestControlPlane cp;
+  private static ApiClient api;
+  private static RolloutFixtures fx;
+  private static Vertx vertx;
+  private static HttpServer receiver;
+  private static final List<Received> RECEIVED = new CopyOnWriteArrayList<>();
+  private static final AtomicInteger FAIL_FIRST = new AtomicInteger(1);
+
+  private record Received(String path, String contentType, String signature, String body) {
+    JsonObject json() {
+      return new JsonObject(body);
+    }
+  }
+
+  @BeforeAll
+  static void start() throws Exception {
+    cp = TestControlPlane.start(TestDatabase.create(WebhooksIT.class),
+        Map.of(WebhookSettings.ALLOW_PRIVATE, "true"));
+    api = new ApiClient(cp);
+    fx = new RolloutFixtures(cp.database());
+    fx.catalog();
+    vertx = Vertx.vertx();
+    receiver = vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(body -> {
+      RECEIVED.add(new Received(request.path(), request.getHeader("Content-Type"),
+          request.getHeader(Signatures.HEADER), body.toString(StandardCharsets.UTF_8)));
+      // the very first delivery is answered 500: it must come again
+      request.response().setStatusCode(FAIL_FIRST.getAndDecrement() > 0 ? 500 : 204).end();
+    })).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  @AfterAll
+  static void stop() {
+    cp.close();
+    vertx.close();
+  }
+
+  private static Response create(String token, String name, String url, JsonArray events) {
+    return api.json("POST", "/api/v1/webhooks", token, new JsonObject().put("name", name).put("url", url)
+        .put("events", events).put("secret", SECRET));
+  }
+
+  private static String receiverUrl(String path) {
+    return "http://127.0.0.1:" + receiver.actualPort() + path;
+  }
+
+  private static List<Received> at(String path) {
+    return RECEIVED.stream().filter(r -> r.path().equals(path)).toList();
+  }
+
+  @Test
+  void aRolloutsTransitionsArriveSignedRetriedAndADeadReceiverDelaysNothing() throws Exception {
+    Response ops = create(ADMIN, "ops", receiverUrl("/ops"), new JsonArray().add("io.olmstead.rollout.*"));
+    assertThat(ops.status()).as(ops.body()).isEqualTo(201);
+    assertThat(ops.body()).doesNotContain(SECRET);
+    assertThat(create(ADMIN, "paused", receiverUrl("/paused"), new JsonArray().add("io.olmstead.rollout.paused"))
+        .status()).isEqualTo(201);
+    // nothing listens on port 1: every attempt fails at once
+    assertThat(create(ADMIN, "dead", "http://127.0.0.1:1/", new JsonArray().add("*")).status()).isEqualTo(201);
+
+    fx.subscription("wh", "fleet=wh", "0.9.2");
+    HollowFleet fleet = HollowFleet.start(vertx, new HollowFleet.Settings(2, URI.create(cp.baseUrl()),
+        fx.enrollmentToken(2, "{\"fleet\":\"wh\"}"), "wh-", Duration.ofMillis(300), 0.0, Map.of(), null, 0));
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> fx.count("SELECT count(*) FROM subscription_status "
+          + "WHERE subscription = 'wh' AND installed_version = '0.9.2' AND phase = 'Succeeded'") == 2);
+      Response created = api.json("POST", "/api/v1/rollouts", ADMIN, new JsonObject().put("subscription", "wh")
+          .put("targetVersion", "0.9.4").put("strategy", new JsonObject().put("batchSize", 2)));
+      assertThat(created.status()).as(created.body()).isEqualTo(201);
+      String id = created.json().getString("id");
+      // the dead receiver's retries do not hold the rollout up
+      await().atMost(Duration.ofSeconds(30)).until(() -> "Succeeded".equals(api.get("/api/v1/rollouts/" + id, ADMIN)
+          .json().getString("state")));
+      await().atMost(Duration.ofSeconds(20)).until(() -> at("/ops").stream()
+          .anyMatch(r -> r.json().getString("type").equals("io.olmstead.rollout.succeeded")));
+    } finally {
+      fleet.close();
+    }
+
+    for (Received r : at("/ops")) {
+      assertThat(r.contentType()).startsWith("application/cloudevents+json");
+      assertThat(r.signature()).isEqualTo(Signatures.sign(SECRET, r.body().getBytes(StandardCharsets.UTF_8)));
+      JsonObject event = r.json();
+      assertThat(event.getString("specversion")).isEqualTo("1.0");
+      assertThat(event.getString("type")).startsWith("io.olmstead.rollout.");
+      assertThat(event.getString("source")).startsWith("/api/v1/rollouts/");
+      assertThat(event.getJsonObject("data").getString("subscription")).isEqualTo("wh");
+    }
+    List<String> types = at("/ops").stream().map(r -> r.json().getString("type")).distinct().toList();
+    assertThat(types).contains("io.olmstead.rollout.created", "io.olmstead.rollout.cluster.approved",
+        "io.olmstead.rollout.succeeded");
+    // the first delivery got a 500 and came again with the same id: delivered, after two attempts
+    String firstId = RECEIVED.get(0).json().getString("id");
+    await().atMost(Duration.ofSeconds(20)).until(() -> api.get("/api/v1/webhooks/ops", ADMIN).json()
+        .getJsonObject("deliveries").getLong("pending") == 0);
+    assertThat(RECEIVED.stream().filter(r -> r.json().getString("id").equals(firstId))).hasSize(2);
+    assertThat(at("/paused")).as("no rollout paused").isEmpty();
+
+    JsonObject opsNow = api.get("/api/v1/webhooks/ops", ADMIN).json();
+    assertThat(opsNow.getJsonObject("deliveries").getLong("delivered")).isEqualTo(at("/ops").size() - 1L);
+    assertThat(opsNow.encode()).doesNotContain(SECRET);
+    JsonObject dead = api.get("/api/v1/webhooks/dead", ADMIN).json();
+    assertThat(dead.getJsonObject("deliveries").getLong("delivered")).isZero();
+    assertThat(dead.getJsonObject("deliveries").getString("lastError")).isNotBlank();
+    JsonArray deadDeliveries = api.get("/api/v1/webhooks/dead/deliveries", ADMIN).items();
+    assertThat(deadDeliveries).isNotEmpty().allSatisfy(d -> {
+      assertThat(((JsonObject) d).getString("state")).isIn("Pending", "Failed");
+      assertThat(((JsonObject) d).getInteger("attempts")).isPositive();
+    });
+  }
+
+  @Test
+  void badWebhooksAre422NamingTheFieldAndStoreNothing() {
+    Map<JsonObject, String> cases = Map.of(
+        new JsonObject().put("name", "b1").put("url", "ftp://example.com/").put("events", new JsonArray().add("*"))
+            .put("secret", SECRET), "/url",
+        new JsonObject().put("name", "b2").put("url", "https://user:pw@example.com/")
+            .put("events", new JsonArray().add("*")).put("secret", SECRET), "/url",
+        new JsonObject().put("name", "b3").put("url", "https://example.com/")
+            .put("events", new JsonArray().add("io.olmstead..x")).put("secret", SECRET), "/events/0",
+        new JsonObject().put("name", "b4").put("url", "https://example.com/")
+            .put("events", new JsonArray().add("*")).put("secret", "short-secret"), "/secret");
+    cases.forEach((body, field) -> {
+      Response response = api.json("POST", "/api/v1/webhooks", ADMIN, body);
+      assertThat(response.status()).as(body + ": " + response.body()).isEqualTo(422);
+      assertThat(response.json().getJsonArray("errors").getJsonObject(0).getString("field")).isEqualTo(field);
+    });
+    assertThat(fx.count("SELECT count(*) FROM webhooks WHERE name LIKE 'b_'")).isZero();
+    assertThat(create(ADMIN, "twice", "https://example.com/", new JsonArray().add("*")).status()).isEqualTo(201);
+    assertThat(create(ADMIN, "twice", "https://example.com/", new JsonArray().add("*")).status()).isEqualTo(409);
+    assertThat(api.json("POST", "/api/v1/webhooks", api.createToken(ADMIN, "wh-operator", "operator", List.of()),
+        new JsonObject().put("name", "op").put("url", "https://example.com/").put("events", new JsonArray().add("*"))
+            .put("secret", SECRET)).status()).isEqualTo(403);
+  }
+
+  @Test
+  void aTeamScopedAdminSeesAndDeletesOnlyItsTeamsWebhooks() {
+    assertThat(create(ADMIN, "fleet-wide", "https://example.com/", new JsonArray().add("*")).status()).isEqualTo(201);
+    String blue = api.createToken(ADMIN, "blue-admin", "admin", List.of("blue"));
+    Response mine = create(blue, "blue-hook", "https://example.com/blue", new JsonArray().add("*"));
+    assertThat(mine.status()).as(mine.body()).isEqualTo(201);
+    assertThat(mine.json().getString("team")).isEqualTo("blue");
+    assertThat(api.get("/api/v1/webhooks?limit=500", blue).items()).extracting(w -> ((JsonObject) w).getString("name"))
+        .containsExactly("blue-hook");
+    assertThat(api.get("/api/v1/webhooks/fleet-wide", blue).status()).isEqualTo(404);
+    assertThat(api.delete("/api/v1/webhooks/fleet-wide", blue).status()).isEqualTo(404);
+    assertThat(api.delete("/api/v1/webhooks/blue-hook", blue).status()).isEqualTo(204);
+    assertThat(api.get("/api/v1/webhooks/fleet-wide", ADMIN).status()).isEqualTo(200);
+  }
+}
