@@ -115,7 +115,7 @@ public final class ControlPlane implements AutoCloseable {
             .recover(e -> bootstrapFailed(config, db, e))
             .compose(token -> {
               AgentGateway gateway = new AgentGateway(vertx, pool, db.connectOptions(), registry, config.agent());
-              ApiContext context = new ApiContext(vertx, pool, new Tx(pool), config, new TokenAuthenticator(pool),
+              ApiContext context = new ApiContext(vertx, pool, new Tx(pool), config, new TokenAuthenticator(vertx, pool, config.oidc()),
                   registry);
               List<ApiModule> modules = new java.util.ArrayList<>(apiModules());
               modules.add(new io.olmstead.controlplane.agentgateway.AgentApiModule(gateway));

@@ -22,6 +22,14 @@ public record Principal(UUID tokenId, String name, Role role, List<String> teams
     teams = List.copyOf(teams);
   }
 
+  /**
+   * Whether this caller signed in with OIDC rather than an API token: its id is the name-based (version 3) UUID of its
+   * issuer and subject, while API token ids are random (version 4); it has no row to revoke in {@code api_tokens}.
+   */
+  public boolean sso() {
+    return tokenId.version() == 3;
+  }
+
   /** How the audit log names this caller. */
   public String actor() {
     return "token:" + name;

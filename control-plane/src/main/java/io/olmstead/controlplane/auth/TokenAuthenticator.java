@@ -19,19 +19,29 @@ import java.util.concurrent.TimeUnit;
 public final class TokenAuthenticator {
   static final long CACHE_NANOS = TimeUnit.SECONDS.toNanos(5);
   private static final int MAX_CACHE_ENTRIES = 10_000;
-  private static final int MAX_TOKEN_LENGTH = 512;
+  // OIDC tokens are JWTs, often over a kilobyte; API tokens are far shorter
+  private static final int MAX_TOKEN_LENGTH = 8192;
   private static final String LOOKUP = """
       SELECT id, name, role, teams FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL
       """;
 
   private final Pool pool;
+  private final io.vertx.core.Vertx vertx;
+  private final OidcVerifier oidc;
   private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
 
   private record Cached(Optional<Principal> principal, long expiresAt) {
   }
 
   public TokenAuthenticator(Pool pool) {
+    this(null, pool, OidcSettings.off());
+  }
+
+  /** With single sign-on: a bearer JWT is verified against the OIDC issuer (on a worker) when one is configured. */
+  public TokenAuthenticator(io.vertx.core.Vertx vertx, Pool pool, OidcSettings oidc) {
     this.pool = pool;
+    this.vertx = vertx;
+    this.oidc = oidc.enabled() ? new OidcVerifier(oidc) : null;
   }
 
   /** The principal, or a failed future with a 401 {@link ApiException}. */
@@ -46,14 +56,33 @@ public final class TokenAuthenticator {
     if (cached != null && cached.expiresAt - System.nanoTime() > 0) {
       return result(cached.principal);
     }
+    if (oidc != null && looksLikeJwt(token.get())) {
+      return vertx.<OidcVerifier.Verified>executeBlocking(() -> oidc.verify(token.get()), false).map(verified -> {
+        long ttl = Math.min(CACHE_NANOS, java.time.Duration.between(java.time.Instant.now(), verified.expiresAt())
+            .toNanos());
+        remember(key, Optional.of(verified.principal()), ttl);
+        return verified.principal();
+      });
+    }
     return pool.preparedQuery(LOOKUP).execute(Tuple.of(hash)).map(rows -> {
       Optional<Principal> principal = rows.size() == 0 ? Optional.empty() : Optional.of(principal(rows.iterator().next()));
-      if (cache.size() >= MAX_CACHE_ENTRIES) {
-        cache.clear();
-      }
-      cache.put(key, new Cached(principal, System.nanoTime() + CACHE_NANOS));
+      remember(key, principal, CACHE_NANOS);
       return principal;
     }).compose(TokenAuthenticator::result);
+  }
+
+  private void remember(String key, Optional<Principal> principal, long ttlNanos) {
+    if (cache.size() >= MAX_CACHE_ENTRIES) {
+      cache.clear();
+    }
+    if (ttlNanos > 0) {
+      cache.put(key, new Cached(principal, System.nanoTime() + ttlNanos));
+    }
+  }
+
+  /** Three base64url parts, the first a JSON header ({@code eyJ}): API tokens never look like this. */
+  static boolean looksLikeJwt(String token) {
+    return token.startsWith("eyJ") && token.chars().filter(c -> c == '.').count() == 2;
   }
 
   /** Forgets every cached lookup (after a token is revoked). */

@@ -103,7 +103,8 @@ public final class DevCommand implements Callable<Integer> {
           io.olmstead.controlplane.agentgateway.GatewaySettings.fromEnvironment(System.getenv()),
           io.olmstead.controlplane.registry.RegistrySettings.fromEnvironment(System.getenv(), insecureRegistries),
           io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(System.getenv()),
-          io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(System.getenv()));
+          io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(System.getenv()),
+          io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(System.getenv()));
       controlPlane = Foreground.start(config);
     } catch (RuntimeException e) {
       closeQuietly(database);

@@ -21,7 +21,8 @@ public record ControlPlaneConfig(
     GatewaySettings agent,
     RegistrySettings registry,
     io.olmstead.controlplane.hypershift.HypershiftSettings hypershift,
-    io.olmstead.controlplane.webhooks.WebhookSettings webhooks) {
+    io.olmstead.controlplane.webhooks.WebhookSettings webhooks,
+    io.olmstead.controlplane.auth.OidcSettings oidc) {
 
   public static final String PORT = "OLMSTEAD_PORT";
   public static final String BIND_HOST = "OLMSTEAD_BIND_HOST";
@@ -38,7 +39,8 @@ public record ControlPlaneConfig(
       union(Set.of(PORT, BIND_HOST, DB_URL, DB_USER, DB_PASSWORD, DB_POOL_SIZE, DB_MIGRATE, ADMIN_TOKEN,
           MAX_BODY_BYTES), union(GatewaySettings.ENVIRONMENT, union(RegistrySettings.ENVIRONMENT,
           union(io.olmstead.controlplane.hypershift.HypershiftSettings.ENVIRONMENT,
-              Set.of(io.olmstead.controlplane.webhooks.WebhookSettings.ALLOW_PRIVATE)))));
+              union(Set.of(io.olmstead.controlplane.webhooks.WebhookSettings.ALLOW_PRIVATE),
+                  io.olmstead.controlplane.auth.OidcSettings.ENVIRONMENT)))));
 
   private static Set<String> union(Set<String> a, Set<String> b) {
     java.util.Set<String> all = new java.util.HashSet<>(a);
@@ -77,28 +79,29 @@ public record ControlPlaneConfig(
         GatewaySettings.fromEnvironment(environment),
         RegistrySettings.fromEnvironment(environment, java.util.List.of()),
         io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(environment),
-        io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(environment));
+        io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(environment),
+        io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(environment));
   }
 
   public ControlPlaneConfig withPort(int newPort) {
     return new ControlPlaneConfig(bindHost, newPort, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, registry, hypershift, webhooks);
+        agent, registry, hypershift, webhooks, oidc);
   }
 
   public ControlPlaneConfig withDatabase(DatabaseSettings settings) {
     return new ControlPlaneConfig(bindHost, port, Optional.of(settings), dbPoolSize, migrateOnStart, adminToken,
-        maxBodyBytes, agent, registry, hypershift, webhooks);
+        maxBodyBytes, agent, registry, hypershift, webhooks, oidc);
   }
 
   public ControlPlaneConfig withAdminToken(String token) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, Optional.ofNullable(token),
-        maxBodyBytes, agent, registry, hypershift, webhooks);
+        maxBodyBytes, agent, registry, hypershift, webhooks, oidc);
   }
 
   /** The same configuration with other registry settings (the {@code --insecure-registry} flags). */
   public ControlPlaneConfig withRegistry(RegistrySettings settings) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, settings, hypershift, webhooks);
+        agent, settings, hypershift, webhooks, oidc);
   }
 
   /** The database, or a clear error naming the setting when none is configured. */

@@ -97,7 +97,8 @@ public final class RolloutEvents {
       return;
     }
     Set<UUID> ids = new HashSet<>();
-    clients.values().forEach(caller -> ids.add(caller.tokenId()));
+    // an OIDC caller has no api_tokens row: its stream lasts as long as the connection (its token is not re-read)
+    clients.values().stream().filter(caller -> !caller.sso()).forEach(caller -> ids.add(caller.tokenId()));
     tokens.live(ids).onComplete(ar -> {
       checking.set(false);
       if (ar.failed()) {

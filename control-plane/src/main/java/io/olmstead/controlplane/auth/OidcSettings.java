@@ -1,0 +1,96 @@
+package io.olmstead.controlplane.auth;
+
+import io.olmstead.controlplane.config.ConfigException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Single sign-on: OIDC ID or access tokens (JWTs) accepted beside API tokens when {@code OLMSTEAD_OIDC_ISSUER} is
+ * set. {@code OLMSTEAD_OIDC_AUDIENCE} (required then) must be in {@code aud}; keys come from
+ * {@code OLMSTEAD_OIDC_JWKS_URL} or the issuer's discovery document; {@code OLMSTEAD_OIDC_GROUPS_CLAIM} (default
+ * {@code groups}) names the claim whose values {@code OLMSTEAD_OIDC_ROLE_MAP} maps to roles and teams, e.g.
+ * {@code platform-admins=admin;payments-ops=operator:payments,billing}.
+ */
+public record OidcSettings(Optional<String> issuer, String audience, Optional<String> jwksUrl, String groupsClaim,
+                           List<RoleMapping.Entry> roleMap) {
+  public static final String ISSUER = "OLMSTEAD_OIDC_ISSUER";
+  public static final String AUDIENCE = "OLMSTEAD_OIDC_AUDIENCE";
+  public static final String JWKS_URL = "OLMSTEAD_OIDC_JWKS_URL";
+  public static final String GROUPS_CLAIM = "OLMSTEAD_OIDC_GROUPS_CLAIM";
+  public static final String ROLE_MAP = "OLMSTEAD_OIDC_ROLE_MAP";
+  public static final Set<String> ENVIRONMENT = Set.of(ISSUER, AUDIENCE, JWKS_URL, GROUPS_CLAIM, ROLE_MAP);
+
+  public static OidcSettings off() {
+    return new OidcSettings(Optional.empty(), "", Optional.empty(), "groups", List.of());
+  }
+
+  public boolean enabled() {
+    return issuer.isPresent();
+  }
+
+  public static OidcSettings fromEnvironment(Map<String, String> env) {
+    Optional<String> issuer = text(env, ISSUER);
+    if (issuer.isEmpty()) {
+      return off();
+    }
+    url(ISSUER, issuer.get());
+    String audience = text(env, AUDIENCE).orElseThrow(() -> new ConfigException(AUDIENCE,
+        "is required when " + ISSUER + " is set (the client id tokens are issued for)"));
+    Optional<String> jwks = text(env, JWKS_URL);
+    jwks.ifPresent(u -> url(JWKS_URL, u));
+    String claim = text(env, GROUPS_CLAIM).orElse("groups");
+    List<RoleMapping.Entry> map = parseRoleMap(text(env, ROLE_MAP).orElseThrow(() -> new ConfigException(ROLE_MAP,
+        "is required when " + ISSUER + " is set (e.g. platform-admins=admin;payments-ops=operator:payments)")));
+    return new OidcSettings(issuer, audience, jwks, claim, map);
+  }
+
+  static List<RoleMapping.Entry> parseRoleMap(String text) {
+    List<RoleMapping.Entry> entries = new ArrayList<>();
+    for (String part : text.split(";")) {
+      if (part.isBlank()) {
+        continue;
+      }
+      String[] kv = part.trim().split("=", 2);
+      if (kv.length != 2 || kv[0].isBlank()) {
+        throw new ConfigException(ROLE_MAP, "'" + part.trim() + "' is not group=role[:team,team...]");
+      }
+      String[] roleTeams = kv[1].trim().split(":", 2);
+      Role role = Role.fromWire(roleTeams[0].trim()).orElseThrow(() -> new ConfigException(ROLE_MAP,
+          "'" + roleTeams[0].trim() + "' is not a role (viewer, operator, admin)"));
+      List<String> teams = new ArrayList<>();
+      if (roleTeams.length == 2) {
+        for (String team : roleTeams[1].split(",")) {
+          if (!team.trim().matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
+            throw new ConfigException(ROLE_MAP, "'" + team.trim() + "' is not a team name (a DNS label)");
+          }
+          teams.add(team.trim());
+        }
+      }
+      entries.add(new RoleMapping.Entry(kv[0].trim(), role, List.copyOf(teams)));
+    }
+    if (entries.isEmpty()) {
+      throw new ConfigException(ROLE_MAP, "maps no group");
+    }
+    return List.copyOf(entries);
+  }
+
+  private static Optional<String> text(Map<String, String> env, String name) {
+    String v = env.get(name);
+    return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.trim());
+  }
+
+  private static void url(String setting, String value) {
+    try {
+      URI uri = URI.create(value);
+      if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) || uri.getHost() == null) {
+        throw new ConfigException(setting, "must be an http(s) URL, not '" + value + "'");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(setting, "must be an http(s) URL, not '" + value + "'");
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package io.olmstead.controlplane.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.PlainJWT;
+import com.nimbusds.jwt.SignedJWT;
+import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.http.ApiClient.Response;
+import io.olmstead.controlplane.testsupport.TestControlPlane;
+import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonObject;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * OIDC bearer tokens against a real control plane, with an issuer the test runs on loopback (discovery document and
+ * JWKS) and tokens it signs: mapped groups give roles and teams, and every forged or misdirected token is 401.
+ */
+class OidcIT {
+  private static final String AUDIENCE = "olmstead";
+  private static Vertx vertx;
+  private static HttpServer issuerServer;
+  private static String issuer;
+  private static RSAKey key;
+  private static RSAKey otherKey;
+  private static TestControlPlane cp;
+  private static ApiClient api;
+
+  @BeforeAll
+  static void start() throws Exception {
+    key = new RSAKeyGenerator(2048).keyID("k1").generate();
+    otherKey = new RSAKeyGenerator(2048).keyID("k1").generate();
+    vertx = Vertx.vertx();
+    String jwks = new JWKSet(key.toPublicJWK()).toString();
+    issuerServer = vertx.createHttpServer().requestHandler(request -> {
+      if (request.path().equals("/.well-known/openid-configuration")) {
+        request.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("issuer", issuer)
+            .put("jwks_uri", issuer + "/jwks").encode());
+      } else if (request.path().equals("/jwks")) {
+        request.response().putHeader("Content-Type", "application/json").end(jwks);
+      } else {
+        request.response().setStatusCode(404).end();
+      }
+    }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    issuer = "http://127.0.0.1:" + issuerServer.actualPort();
+    cp = TestControlPlane.start(TestDatabase.create(OidcIT.class), Map.of(OidcSettings.ISSUER, issuer,
+        OidcSettings.AUDIENCE, AUDIENCE, OidcSettings.ROLE_MAP, "platform=admin;payments-ops=operator:payments"));
+    api = new ApiClient(cp);
+  }
+
+  @AfterAll
+  static void stop() {
+    cp.close();
+    vertx.close();
+  }
+
+  private static JWTClaimsSet.Builder claims(String subject, List<String> groups) {
+    return new JWTClaimsSet.Builder().issuer(issuer).audience(AUDIENCE).subject(subject)
+        .claim("preferred_username", subject).claim("groups", groups)
+        .issueTime(new Date()).expirationTime(new Date(System.currentTimeMillis() + 600_000));
+  }
+
+  private static String sign(JWTClaimsSet claims, RSAKey with) throws Exception {
+    SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(with.getKeyID())
+        .type(JOSEObjectType.JWT).build(), claims);
+    jwt.sign(new RSASSASigner(with));
+    return jwt.serialize();
+  }
+
+  @Test
+  void aMappedGroupGivesItsRoleAndTeamsAndChangesAreAuditedUnderTheIdentity() throws Exception {
+    String alice = sign(claims("alice", List.of("platform", "unrelated")).build(), key);
+    JsonObject whoami = api.get("/api/v1/whoami", alice).json();
+    assertThat(whoami.getString("name")).isEqualTo("oidc:alice");
+    assertThat(whoami.getString("role")).isEqualTo("admin");
+    assertThat(whoami.getJsonArray("teams")).isEmpty();
+    assertThat(api.json("PUT", "/api/v1/catalogs/sso-made", alice, new JsonObject()).status()).isEqualTo(201);
+    assertThat(api.get("/api/v1/audit?limit=500", TestControlPlane.ADMIN_TOKEN).items().stream()
+        .map(JsonObject.class::cast).filter(e -> e.getString("resource").equals("catalogs/sso-made")))
+        .singleElement().satisfies(e -> assertThat(e.getString("actor")).isEqualTo("token:oidc:alice"));
+
+    String bob = sign(claims("bob", List.of("payments-ops")).build(), key);
+    JsonObject bobWho = api.get("/api/v1/whoami", bob).json();
+    assertThat(bobWho.getString("role")).isEqualTo("operator");
+    assertThat(bobWho.getJsonArray("teams")).containsExactly("payments");
+    assertThat(api.json("POST", "/api/v1/tokens", bob, new JsonObject().put("name", "x").put("role", "viewer"))
+        .status()).as("an operator may not mint tokens").isEqualTo(403);
+    // API tokens keep working beside SSO
+    assertThat(api.get("/api/v1/whoami", TestControlPlane.ADMIN_TOKEN).status()).isEqualTo(200);
+  }
+
+  @Test
+  void forgedExpiredMisdirectedAndUnsignedTokensAre401AndAnUnmappedIdentityIs403() throws Exception {
+    Map<String, String> bad = Map.of(
+        "another key", sign(claims("mallory", List.of("platform")).build(), otherKey),
+        "another issuer", sign(claims("mallory", List.of("platform")).issuer("http://evil.example").build(), key),
+        "another audience", sign(claims("mallory", List.of("platform")).audience("other-app").build(), key),
+        "expired", sign(claims("mallory", List.of("platform"))
+            .expirationTime(new Date(System.currentTimeMillis() - 3_600_000)).build(), key),
+        "alg none", new PlainJWT(claims("mallory", List.of("platform")).build()).serialize(),
+        "HS256 keyed by the public key", hs256WithThePublicKey(claims("mallory", List.of("platform")).build()));
+    bad.forEach((why, token) -> {
+      Response response = api.get("/api/v1/whoami", token);
+      assertThat(response.status()).as(why + ": " + response.body()).isEqualTo(401);
+      assertThat(response.header("content-type")).isEqualTo("application/problem+json");
+    });
+    Response unmapped = api.get("/api/v1/whoami", sign(claims("eve", List.of("nobody-group")).build(), key));
+    assertThat(unmapped.status()).as(unmapped.body()).isEqualTo(403);
+  }
+
+  private static String hs256WithThePublicKey(JWTClaimsSet claims) throws Exception {
+    SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID("k1").build(), claims);
+    jwt.sign(new MACSigner(key.toRSAPublicKey().getEncoded()));
+    return jwt.serialize();
+  }
+}
