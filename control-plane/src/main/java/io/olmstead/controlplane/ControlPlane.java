@@ -125,7 +125,8 @@ public final class ControlPlane implements AutoCloseable {
               modules.add(inventory.module());
               var hypershift = new io.olmstead.controlplane.hypershift.Hypershift(vertx, pool, db.connectOptions(),
                   registry, config.hypershift());
-              return gateway.start().compose(v -> rollouts.start()).compose(v -> inventory.start()).compose(v -> hypershift.start())
+              return gateway.start().compose(v -> rollouts.start()).compose(v -> inventory.start())
+                  .compose(v -> hypershift.start())
                   .compose(v -> ApiRouter.create(context, modules))
                   .compose(api -> {
                     Router router = routes(vertx, pool, registry, expectedVersion, gateway, api);
