@@ -58,6 +58,7 @@ public final class ControlPlane implements AutoCloseable {
   private final Router router;
   private io.olmstead.controlplane.rollout.Rollouts rollouts;
   private io.olmstead.controlplane.hypershift.Hypershift hypershift;
+  private io.olmstead.controlplane.inventory.Inventories inventory;
 
   private ControlPlane(Vertx vertx, Pool pool, HttpServer server, Optional<String> generatedAdminToken,
       AgentGateway agentGateway, ApiRouter api, Router router) {
@@ -123,9 +124,13 @@ public final class ControlPlane implements AutoCloseable {
               modules.add(rollouts.module());
               // a revocation made on another replica empties this replica's token cache at once, not after its lifetime
               rollouts.onTokenRevoked(context.authenticator()::invalidateAll);
+              var inventory = new io.olmstead.controlplane.inventory.Inventories(vertx, pool, registry);
+              gateway.onInventory(inventory::submit);
+              modules.add(inventory.module());
               var hypershift = new io.olmstead.controlplane.hypershift.Hypershift(vertx, pool, db.connectOptions(),
                   registry, config.hypershift());
-              return gateway.start().compose(v -> rollouts.start()).compose(v -> hypershift.start())
+              return gateway.start().compose(v -> rollouts.start()).compose(v -> inventory.start())
+                  .compose(v -> hypershift.start())
                   .compose(v -> ApiRouter.create(context, modules))
                   .compose(api -> {
                     Router router = routes(vertx, pool, registry, expectedVersion, gateway, api);
@@ -134,6 +139,7 @@ public final class ControlPlane implements AutoCloseable {
                         .map(cp -> {
                           cp.rollouts = rollouts;
                           cp.hypershift = hypershift;
+                          cp.inventory = inventory;
                           return cp;
                         });
                   });
@@ -234,6 +240,11 @@ public final class ControlPlane implements AutoCloseable {
     return hypershift;
   }
 
+  /** The inventory component (agents' reports, fleet gauges). */
+  public io.olmstead.controlplane.inventory.Inventories inventory() {
+    return inventory;
+  }
+
   public AgentGateway agentGateway() {
     return agentGateway;
   }
@@ -248,6 +259,7 @@ public final class ControlPlane implements AutoCloseable {
     try {
       (hypershift == null ? Future.<Void>succeededFuture() : hypershift.close())
           .eventually(() -> rollouts == null ? Future.<Void>succeededFuture() : rollouts.close())
+          .eventually(() -> inventory == null ? Future.<Void>succeededFuture() : inventory.close())
           .eventually(() -> agentGateway.close()).eventually(() -> server.close()).eventually(() -> pool.close())
           .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       // Vert.x completes its own close on a thread of its own, so it is awaited apart from the chain above.

@@ -39,7 +39,8 @@ class PrometheusRulesTest {
 
   @Test
   void everyAlertHasAPromtoolTestCase() throws IOException {
-    String tests = Files.readString(DIR.resolve("olmstead-rules.test.yaml"));
+    String tests = Files.readString(DIR.resolve("olmstead-rules.test.yaml"))
+        + Files.readString(DIR.resolve("olmstead-inventory-rules.test.yaml"));
     List<String> alerts = new ArrayList<>();
     YAML.readTree(DIR.resolve("olmstead.rules.yaml").toFile()).path("groups")
         .forEach(g -> g.path("rules").forEach(r -> {
@@ -55,6 +56,7 @@ class PrometheusRulesTest {
     assumeTrue(onPath("promtool"), "skipped: promtool is not installed (Debian package prometheus; .ci/run installs it)");
     assertThat(run(DIR, "promtool", "check", "rules", "olmstead.rules.yaml")).contains("SUCCESS");
     assertThat(run(DIR, "promtool", "test", "rules", "olmstead-rules.test.yaml")).contains("SUCCESS");
+    assertThat(run(DIR, "promtool", "test", "rules", "olmstead-inventory-rules.test.yaml")).contains("SUCCESS");
   }
 
   @Test

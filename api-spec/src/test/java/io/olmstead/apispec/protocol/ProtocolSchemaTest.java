@@ -37,7 +37,8 @@ class ProtocolSchemaTest {
         new Object[] {"status-ack", new StatusAck(1, null, 12)},
         new Object[] {"ack", new Ack(1, null, 3)},
         new Object[] {"heartbeat", new Heartbeat(1, null)},
-        new Object[] {"approve", new Approve(1, null, "etcd", "etcdoperator.v0.9.4")});
+        new Object[] {"approve", new Approve(1, null, "etcd", "etcdoperator.v0.9.4")},
+        new Object[] {"inventory", InventorySamples.one()});
   }
 
   @ParameterizedTest(name = "{0}")

@@ -58,6 +58,7 @@ public final class AgentGateway {
   // turn instead of taking the shared worker pool from catalog parsing and the rest.
   private final WorkerExecutor decoder;
   private volatile BiConsumer<String, Long> ackObserver = (cluster, generation) -> { };
+  private volatile BiConsumer<String, io.olmstead.apispec.protocol.Inventory> inventorySink = (cluster, report) -> { };
 
   public AgentGateway(Vertx vertx, Pool pool, PgConnectOptions database, MeterRegistry registry,
       GatewaySettings settings) {
@@ -152,6 +153,15 @@ public final class AgentGateway {
   /** Test and benchmark hook: observes every desired-state ack (cluster, generation) received on this replica. */
   public void onAck(BiConsumer<String, Long> observer) {
     this.ackObserver = observer;
+  }
+
+  /** Where agents' inventory reports go (the inventory component), with the reporting cluster. */
+  public void onInventory(BiConsumer<String, io.olmstead.apispec.protocol.Inventory> sink) {
+    this.inventorySink = sink;
+  }
+
+  void inventory(String cluster, io.olmstead.apispec.protocol.Inventory report) {
+    inventorySink.accept(cluster, report);
   }
 
   /** Whether the gateway is stopping (new agent connections are refused). */

@@ -150,6 +150,13 @@ final class AgentSession {
       onAck(ack);
     } else if (message instanceof Heartbeat) {
       send(new Heartbeat(protocol, null));
+    } else if (message instanceof io.olmstead.apispec.protocol.Inventory inventory) {
+      if (inventory.cluster() != null && !inventory.cluster().equals(cluster)) {
+        gateway.wrongCluster(this, inventory.cluster());
+        close(CloseReason.WRONG_CLUSTER, "this credential is for cluster " + cluster);
+      } else {
+        gateway.inventory(cluster, inventory);
+      }
     } else {
       close(CloseReason.UNEXPECTED_MESSAGE, message.type() + " is sent by the control plane only");
     }

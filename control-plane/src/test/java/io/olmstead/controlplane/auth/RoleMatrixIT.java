@@ -99,6 +99,9 @@ class RoleMatrixIT {
     // other teams' clusters are answered as if they did not exist
     assertThat(api.get("/api/v1/clusters/team-b-1", viewer).status()).isEqualTo(404);
     assertThat(api.get("/api/v1/clusters/no-team-1", viewer).status()).isEqualTo(404);
+    assertThat(api.get("/api/v1/clusters/team-a-1/inventory", viewer).status()).isEqualTo(200);
+    assertThat(api.get("/api/v1/clusters/team-b-1/inventory", viewer).status()).isEqualTo(404);
+    assertThat(api.get("/api/v1/inventory?team=team-b", viewer).items()).isEmpty();
   }
 
   @Test

@@ -190,6 +190,19 @@ class TeamIsolationMatrixIT {
     CASES.put("getFreeze", r -> calendarEntry(r, "/freezes/fleet-freeze", new JsonObject()
         .put("start", "2026-12-20T00:00:00Z").put("end", "2026-12-21T00:00:00Z")));
     CASES.put("streamEvents", TeamIsolationMatrixIT::events);
+    CASES.put("getClusterInventory", r -> {
+      inventories();
+      assertThat(r.names(r.visible("/clusters/alpha-1/inventory").json().getJsonArray("operators"), "package"))
+          .containsExactly("alpha-pkg");
+      r.hidden("/clusters/beta-1/inventory", "beta-1", "ghost-1");
+      r.hidden("/clusters/nobody-1/inventory", "nobody-1", "ghost-1");
+    });
+    CASES.put("getFleetInventory", r -> {
+      inventories();
+      assertThat(r.names(r.visible("/inventory").items(), "package")).containsExactly("alpha-pkg");
+      r.noForeign(r.visible("/inventory?selector=env%20in%20(prod,dev)"));
+      assertThat(r.visible("/inventory?team=beta").items()).isEmpty();
+    });
     // webhooks carry the team of their maker: alpha's admin sees its own only (others: viewer/operator get 403)
     CASES.put("listWebhooks", r -> {
       webhooks();
@@ -226,6 +239,17 @@ class TeamIsolationMatrixIT {
       TeamWorld.expect(world.api.json("POST", "/api/v1/webhooks", TeamWorld.ADMIN, body), 201);
     }
     webhooksMade = true;
+  }
+
+  /** Inventories as agents of alpha-1, beta-1 and nobody-1 would report them, each its own team's package. */
+  private static void inventories() {
+    for (String cluster : List.of("alpha-1", "beta-1", "nobody-1")) {
+      String pkg = cluster.substring(0, cluster.indexOf('-')) + "-pkg";
+      sql("INSERT INTO cluster_inventory (cluster, operators) VALUES ('" + cluster + "', '[{\"subscription\":\"" + pkg
+          + "\",\"namespace\":\"ns\",\"package\":\"" + pkg + "\"}]') ON CONFLICT DO NOTHING");
+      sql("INSERT INTO cluster_inventory_operators (cluster, subscription, package, version) VALUES ('" + cluster
+          + "', '" + pkg + "', '" + pkg + "', '1.0.0') ON CONFLICT DO NOTHING");
+    }
   }
 
   /** An admin-made calendar entry is visible to alpha's token, and a missing one is a plain 404. */

@@ -62,6 +62,8 @@ public final class ChannelClient {
   private volatile long lastAckedSeq;
   private volatile boolean connected;
   private volatile String lastCloseReason;
+  // the newest inventory: sent when handed over and again after every welcome (it is state, like status)
+  private io.olmstead.apispec.protocol.Inventory inventory;
 
   private String lastConnectFailure;
 
@@ -113,6 +115,25 @@ public final class ChannelClient {
       status.replaceAll(copy);
       scheduleFlush();
     });
+  }
+
+  /** Sends the cluster's inventory now when connected, and after every (re)connect until a newer one replaces it. */
+  public void publishInventory(io.olmstead.apispec.protocol.Inventory report) {
+    context.runOnContext(v -> {
+      inventory = report;
+      if (connected) {
+        sendInventory();
+      }
+    });
+  }
+
+  private void sendInventory() {
+    String violation = SchemaDecoder.violation(inventory);
+    if (violation != null) {
+      LOG.error("cluster {}: inventory not sent, it breaks the protocol: {}", options.clusterName(), violation);
+      return;
+    }
+    send(inventory);
   }
 
   public boolean isConnected() {
@@ -272,6 +293,9 @@ public final class ChannelClient {
     listener.onConnected(welcome);
     if (status.known()) {
       sendStatus(true);
+    }
+    if (inventory != null) {
+      sendInventory();
     }
   }
 

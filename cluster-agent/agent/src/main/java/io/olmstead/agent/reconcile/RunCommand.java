@@ -59,8 +59,12 @@ public final class RunCommand implements Callable<Integer> {
     ChannelClient channel = new ChannelClient(vertx, vertx.createHttpClient(), vertx.createWebSocketClient(), options,
         credentials, bridge);
     bridge.bind(reconciler, channel);
+    var inventory = new io.olmstead.agent.inventory.InventoryReporter(config.clusterName(),
+        new io.olmstead.agent.inventory.InventoryCollector(client, reconciler::statuses), channel::publishInventory,
+        io.olmstead.agent.inventory.InventoryReporter.INTERVAL);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      inventory.close();
       channel.stop();
       reconciler.close();
       if (credentials instanceof SecretCredentialStorage secret) {
@@ -79,6 +83,7 @@ public final class RunCommand implements Callable<Integer> {
     KubeApiProbe apiProbe = new KubeApiProbe(vertx, client::getKubernetesVersion, String.valueOf(client.getMasterUrl()),
         java.time.Duration.ofSeconds(10));
     startProbes(vertx, HealthSettings.fromMap(System.getenv()), apiProbe, channel, controlPlane);
+    inventory.start();
     LOG.info("agent running: {}", config);
     try {
       stopped.await();

@@ -31,6 +31,7 @@ public final class ConnectedSimulation implements AutoCloseable {
   private final List<ChannelBridge> bridges = new ArrayList<>();
   private final List<ChannelOptions> options = new ArrayList<>();
   private final List<CredentialStorage> credentials = new ArrayList<>();
+  private final List<io.olmstead.agent.inventory.InventoryReporter> inventories = new ArrayList<>();
 
   private ConnectedSimulation(Vertx vertx, List<SimulatedCluster> clusters, List<ChannelClient> channels) {
     this.vertx = vertx;
@@ -69,6 +70,11 @@ public final class ConnectedSimulation implements AutoCloseable {
         sim.options.add(channelOptions);
         sim.credentials.add(stored);
         sim.channels.add(sim.connect(sim.clusters.size() - 1));
+        int index = sim.clusters.size() - 1;
+        sim.inventories.add(new io.olmstead.agent.inventory.InventoryReporter(name,
+            new io.olmstead.agent.inventory.InventoryCollector(cluster.client(), () -> cluster.agent().statuses()),
+            report -> sim.channels.get(index).publishInventory(report),
+            io.olmstead.agent.inventory.InventoryReporter.INTERVAL).start());
       }
       return sim;
     } catch (ResourceException | RuntimeException e) {
@@ -109,12 +115,18 @@ public final class ConnectedSimulation implements AutoCloseable {
     return List.copyOf(clusters);
   }
 
+  /** Each cluster's inventory reporter (every 60 s; {@code collectNow} reports at once, as a test or a user may want). */
+  public List<io.olmstead.agent.inventory.InventoryReporter> inventories() {
+    return List.copyOf(inventories);
+  }
+
   public List<ChannelClient> channels() {
     return List.copyOf(channels);
   }
 
   @Override
   public void close() {
+    inventories.forEach(io.olmstead.agent.inventory.InventoryReporter::close);
     channels.forEach(ChannelClient::stop);
     clusters.forEach(SimulatedCluster::close);
   }

@@ -1,0 +1,150 @@
+package io.olmstead.controlplane.agentgateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.olmstead.apispec.protocol.CloseReason;
+import io.olmstead.apispec.protocol.Heartbeat;
+import io.olmstead.apispec.protocol.Inventory;
+import io.olmstead.apispec.protocol.ProtocolCodec;
+import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.testsupport.TestControlPlane;
+import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Inventory reports over the agent channel: a valid one replaces the cluster's previous inventory; reports sent in a
+ * burst are coalesced (the newest wins); an absurd count closes with 4002 naming the field, an oversized report with
+ * 4004, a report about another cluster with 4006; a report the schema allows but that makes no sense (an operator
+ * twice) is ignored and counted, the connection stays open; the stored inventory never changes on bad input.
+ */
+class InventoryChannelIT {
+  private static TestControlPlane cp;
+  private static ApiClient api;
+  private static Vertx vertx;
+  private static String token;
+
+  @BeforeAll
+  static void start() {
+    cp = TestControlPlane.start(TestDatabase.create(InventoryChannelIT.class), Map.of());
+    api = new ApiClient(cp);
+    token = new ChannelFixtures(cp.database()).enrollmentToken(100, 600, "{}", null);
+    vertx = Vertx.vertx();
+  }
+
+  @AfterAll
+  static void stop() {
+    vertx.close();
+    cp.close();
+  }
+
+  @Test
+  void aReportReplacesTheClustersInventoryAndABurstIsCoalescedToTheNewest() throws Exception {
+    String credential = Enroll.credential(cp.baseUrl(), token, "inv-burst");
+    Scrape before = Scrape.of(cp.baseUrl());
+    try (RawAgent agent = RawAgent.connect(vertx, cp.port(), credential)) {
+      agent.handshake();
+      for (int count = 1; count <= 4; count++) {
+        agent.sendMessage(report(null, "etcd", count));
+      }
+      await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(crCount("inv-burst")).isEqualTo(4));
+      Scrape after = Scrape.of(cp.baseUrl());
+      assertThat(after.value("olmstead_inventory_reports_total{outcome=\"stored\"}")
+          - before.value("olmstead_inventory_reports_total{outcome=\"stored\"}")).isEqualTo(2.0);
+      assertThat(after.value("olmstead_inventory_reports_total{outcome=\"coalesced\"}")
+          - before.value("olmstead_inventory_reports_total{outcome=\"coalesced\"}")).isEqualTo(2.0);
+    }
+  }
+
+  @Test
+  void anAbsurdCountClosesTheConnectionNamingTheFieldAndStoresNothing() throws Exception {
+    String credential = Enroll.credential(cp.baseUrl(), token, "inv-absurd");
+    try (RawAgent agent = RawAgent.connect(vertx, cp.port(), credential)) {
+      agent.handshake();
+      JsonObject json = new JsonObject(ProtocolCodec.encode(report(null, "etcd", 1)));
+      json.getJsonArray("operators").getJsonObject(0).getJsonArray("customResources").getJsonObject(0)
+          .put("count", 1_000_000_000_000L);
+      agent.send(json.encode());
+      assertThat(agent.awaitClose()).isEqualTo(CloseReason.MALFORMED_MESSAGE.code());
+      assertThat(agent.closeReason).contains("customResources[0].count");
+    }
+    assertThat(inventory("inv-absurd").getJsonArray("operators")).isEmpty();
+  }
+
+  @Test
+  void anOversizedReportIsRefusedAsTooBig() throws Exception {
+    String credential = Enroll.credential(cp.baseUrl(), token, "inv-big");
+    try (RawAgent agent = RawAgent.connect(vertx, cp.port(), credential)) {
+      agent.handshake();
+      List<Inventory.CustomResources> crs = IntStream.range(0, Inventory.MAX_CUSTOM_RESOURCE_KINDS)
+          .mapToObj(i -> new Inventory.CustomResources("x".repeat(240) + i, "Kind", 1, null)).toList();
+      List<Inventory.Operator> ops = IntStream.range(0, Inventory.MAX_OPERATORS).mapToObj(i -> new Inventory.Operator(
+          "op-" + i, "ns", "pkg", null, null, "Succeeded", null, null, crs, null, null)).toList();
+      agent.sendMessage(new Inventory(1, null, null, ops, null));
+      assertThat(agent.awaitClose()).isEqualTo(CloseReason.MESSAGE_TOO_BIG.code());
+    }
+    assertThat(inventory("inv-big").getJsonArray("operators")).isEmpty();
+  }
+
+  @Test
+  void aReportAboutAnotherClusterIsRefused() throws Exception {
+    String credential = Enroll.credential(cp.baseUrl(), token, "inv-mine");
+    Enroll.credential(cp.baseUrl(), token, "inv-theirs");
+    try (RawAgent agent = RawAgent.connect(vertx, cp.port(), credential)) {
+      agent.handshake();
+      agent.sendMessage(report("inv-theirs", "etcd", 7));
+      assertThat(agent.awaitClose()).isEqualTo(CloseReason.WRONG_CLUSTER.code());
+    }
+    assertThat(inventory("inv-theirs").getJsonArray("operators")).isEmpty();
+    assertThat(inventory("inv-mine").getJsonArray("operators")).isEmpty();
+  }
+
+  @Test
+  void aSenselessReportIsIgnoredAndCountedWhileTheConnectionStaysOpen() throws Exception {
+    String credential = Enroll.credential(cp.baseUrl(), token, "inv-twice");
+    try (RawAgent agent = RawAgent.connect(vertx, cp.port(), credential)) {
+      agent.handshake();
+      agent.sendMessage(report(null, "etcd", 5));
+      await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(crCount("inv-twice")).isEqualTo(5));
+      Scrape before = Scrape.of(cp.baseUrl());
+      Inventory.Operator op = report(null, "etcd", 9).operators().get(0);
+      agent.sendMessage(new Inventory(1, null, null, List.of(op, op), null));
+      await().atMost(Duration.ofSeconds(10)).until(() -> Scrape.of(cp.baseUrl())
+          .value("olmstead_inventory_reports_total{outcome=\"refused\"}")
+          - before.value("olmstead_inventory_reports_total{outcome=\"refused\"}") == 1.0);
+      agent.sendMessage(new Heartbeat(1, null));
+      assertThat(agent.next(Heartbeat.class)).as("still connected").isNotNull();
+      Thread.sleep(500);
+      assertThat(crCount("inv-twice")).as("the stored inventory is unchanged").isEqualTo(5);
+    }
+  }
+
+  static Inventory report(String cluster, String subscription, long count) {
+    Inventory.Resources r = new Inventory.Resources(100, 1 << 20);
+    return new Inventory(1, null, cluster, List.of(new Inventory.Operator(subscription, "ns", "etcd",
+        "etcdoperator.v0.9.4", "0.9.4", "Succeeded", null, null, List.of(new Inventory.CustomResources(
+        "etcdclusters.etcd.database.coreos.com", "EtcdCluster", count, null)), new Inventory.Pods(1, 0, r, r, null),
+        List.of())), null);
+  }
+
+  private static JsonObject inventory(String cluster) {
+    ApiClient.Response response = api.get("/api/v1/clusters/" + cluster + "/inventory", TestControlPlane.ADMIN_TOKEN);
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    return response.json();
+  }
+
+  private static long crCount(String cluster) {
+    JsonArray operators = inventory(cluster).getJsonArray("operators");
+    return operators.isEmpty() ? -1 : operators.getJsonObject(0).getJsonArray("customResources").getJsonObject(0)
+        .getLong("count");
+  }
+}
