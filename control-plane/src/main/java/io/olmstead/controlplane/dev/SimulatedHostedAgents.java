@@ -26,7 +26,10 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +47,7 @@ public final class SimulatedHostedAgents implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SimulatedHostedAgents.class);
   private static final String ENROLLED = "SELECT h.cluster, h.namespace, h.name FROM hosted_clusters h JOIN clusters c"
       + " ON c.name = h.cluster WHERE h.retired_at IS NULL AND c.status <> 'retired'";
+  private static final int STARTERS = 4;
 
   private final Vertx vertx;
   private final Pool pool;
@@ -51,6 +55,13 @@ public final class SimulatedHostedAgents implements AutoCloseable {
   private final KubernetesClient management;
   private final Map<String, Agent> agents = new ConcurrentHashMap<>();
   private final SimulationLoop loop = new SimulationLoop("sim-hosted-agents");
+  /** Starts agents a few at a time: one slow guest API must not hold up the others. */
+  private final ExecutorService starters = Executors.newFixedThreadPool(STARTERS, r -> {
+    Thread t = new Thread(r, "sim-hosted-agent-start");
+    t.setDaemon(true);
+    return t;
+  });
+  private final Set<String> starting = ConcurrentHashMap.newKeySet();
 
   /** {@code vertx}: the agents' own (not the control plane's); {@code pool}: the control plane's store. */
   public SimulatedHostedAgents(Vertx vertx, Pool pool, URI controlPlane, KubernetesClient management) {
@@ -82,22 +93,33 @@ public final class SimulatedHostedAgents implements AutoCloseable {
           agents.remove(cluster).close();
         }
       }
-      for (Row row : enrolled.values()) {
+      List<Row> fresh = enrolled.values().stream().filter(row -> !agents.containsKey(row.getString("cluster"))
+          && !starting.contains(row.getString("cluster"))).toList();
+      if (fresh.isEmpty()) {
+        return;
+      }
+      // one audited transaction for the tokens of every cluster enrolled since the last round
+      Map<String, String> tokens = await(DevSimulation.enrollmentTokens(new Tx(pool),
+          fresh.stream().map(row -> row.getString("cluster")).toList()));
+      for (Row row : fresh) {
         String cluster = row.getString("cluster");
-        if (!agents.containsKey(cluster)) {
+        starting.add(cluster);
+        starters.execute(() -> {
           try {
-            start(cluster, row.getString("namespace"), row.getString("name"));
+            start(cluster, row.getString("namespace"), row.getString("name"), tokens.get(cluster));
           } catch (ResourceException | RuntimeException e) {
             LOG.debug("simulated hosted agent of {} not started yet: {}", cluster, e.toString());
+          } finally {
+            starting.remove(cluster);
           }
-        }
+        });
       }
     } catch (RuntimeException e) {
       LOG.debug("simulated hosted agents round failed (next round retries): {}", e.toString());
     }
   }
 
-  private void start(String cluster, String namespace, String name) throws ResourceException {
+  private void start(String cluster, String namespace, String name, String token) throws ResourceException {
     GenericKubernetesResource hc = management.genericKubernetesResources(SimulatedManagementCluster.HOSTED_CLUSTERS)
         .inNamespace(namespace).withName(name).get();
     Object secretName = hc == null ? null : hc.get("status", "kubeconfig", "name");
@@ -110,7 +132,6 @@ public final class SimulatedHostedAgents implements AutoCloseable {
     String kubeconfig = new String(Base64.getDecoder().decode(secret.getData()
         .get(SimulatedHypershiftOperator.KUBECONFIG_KEY)), StandardCharsets.UTF_8);
     Object version = hc.get("status", "version", "desired", "version");
-    String token = await(DevSimulation.enrollmentTokens(new Tx(pool), List.of(cluster))).get(cluster);
     KubernetesClient guest = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
     CredentialStorage credential = CredentialStorage.inMemory();
     ChannelBridge bridge = new ChannelBridge();
@@ -146,6 +167,12 @@ public final class SimulatedHostedAgents implements AutoCloseable {
   @Override
   public void close() {
     loop.close();
+    starters.shutdownNow();
+    try {
+      starters.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     agents.values().forEach(Agent::close);
     agents.clear();
   }
