@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import io.olmstead.controlplane.testsupport.Kubectl;
 
 /**
  * The simulated management cluster of {@code dev --simulate-hypershift} answers the installed {@code kubectl}:
@@ -30,7 +31,7 @@ class ManagementKubectlIT {
 
   @BeforeAll
   static void start() throws IOException {
-    assumeTrue(kubectl() != null, "kubectl is not installed (not on PATH): ManagementKubectlIT skipped");
+    assumeTrue(Kubectl.path() != null, "kubectl is not installed (not on PATH): ManagementKubectlIT skipped");
     Path crds = HypershiftFixtures.dir();
     dir = Files.createTempDirectory("mgmt-kubectl");
     sim = DevHypershift.start(dir, crds, 1, Duration.ofMillis(500), Duration.ofMillis(200));
@@ -83,7 +84,7 @@ class ManagementKubectlIT {
   }
 
   private static String run(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(kubectl(), "--kubeconfig", sim.kubeconfig().toString()));
+    List<String> command = new ArrayList<>(List.of(Kubectl.path(), "--kubeconfig", sim.kubeconfig().toString()));
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -92,13 +93,4 @@ class ManagementKubectlIT {
     return out;
   }
 
-  private static String kubectl() {
-    for (String dirName : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-      Path candidate = Path.of(dirName, "kubectl");
-      if (Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    return null;
-  }
 }
