@@ -23,8 +23,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * SIMULATION: the fabric8 CRUD mock with the discovery documents {@code kubectl} reads before any request
  * ({@code /version}, {@code /api}, {@code /apis}, the resource lists of core v1, apiextensions and of every CRD
- * {@link #register registered}); the mock alone answers none of them. The OpenAPI documents stay 404, so kubectl
- * create/apply need {@code --validate=false} (said where kubectl is used). Everything else is the CRUD mock.
+ * {@link #register registered}); the mock alone answers none of them. The OpenAPI documents are 404, so kubectl
+ * create/apply need {@code --validate=false}; watches are WebSocket only (the fabric8 mock), so {@code kubectl get -w}
+ * does not work and {@code kubectl delete} waits by listing again. Everything else is the CRUD mock.
  */
 final class DiscoveryDispatcher extends KubernetesCrudDispatcher {
   private static final List<String> VERBS = List.of("create", "delete", "deletecollection", "get", "list", "patch",
@@ -42,6 +43,12 @@ final class DiscoveryDispatcher extends KubernetesCrudDispatcher {
     if ("GET".equals(request.getMethod()) && request.getPath() != null) {
       String path = request.getPath().contains("?") ? request.getPath().substring(0, request.getPath().indexOf('?'))
           : request.getPath();
+      if (path.startsWith("/openapi/")) {
+        // served by no mock: a 404 tells kubectl so (rather than an empty list it cannot parse as a schema)
+        return new MockResponse().setResponseCode(404).addHeader("Content-Type: application/json").setBody(
+            json.asJson(Map.of("kind", "Status", "apiVersion", "v1", "status", "Failure", "reason", "NotFound",
+                "code", 404, "message", "the simulated management cluster serves no OpenAPI document")));
+      }
       String body = discovery(path);
       if (body != null) {
         return new MockResponse().setResponseCode(200).addHeader("Content-Type: application/json").setBody(body);

@@ -29,6 +29,7 @@ final class SimulatedGuest implements AutoCloseable {
   }
 
   static SimulatedGuest start(String name, Duration rolloutDelay) {
+    SimulatedManagementCluster.MOCK_LOG.getLevel(); // its quiet level holds for the guests' mock servers too
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
         new KubernetesCrudDispatcher(), false);
     server.init();

@@ -36,6 +36,16 @@ public final class SimulatedManagementCluster implements AutoCloseable {
       .withGroup("hypershift.openshift.io").withVersion("v1beta1").withKind("HostedCluster")
       .withPlural("hostedclusters").withNamespaced(true).build();
 
+  /**
+   * The mock web server logs every request through JUL at INFO, far too chatty for dev; held here because JUL keeps
+   * loggers weakly and a collected one would forget its level.
+   */
+  static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+  static {
+    MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
+
   private final KubernetesMockServer server;
   private final KubernetesClient client;
 
@@ -57,7 +67,6 @@ public final class SimulatedManagementCluster implements AutoCloseable {
   /** Starts the mock, installs the CRDs of {@code crdDir} and the namespace, and writes {@code kubeconfig}. */
   public static SimulatedManagementCluster start(Path crdDir, Path kubeconfig) {
     checkCrds(crdDir, "--hypershift-crds");
-    java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
     DiscoveryDispatcher dispatcher = new DiscoveryDispatcher();
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
         dispatcher, false);
