@@ -47,7 +47,7 @@ public final class SimulatedHostedAgents implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SimulatedHostedAgents.class);
   private static final String ENROLLED = "SELECT h.cluster, h.namespace, h.name FROM hosted_clusters h JOIN clusters c"
       + " ON c.name = h.cluster WHERE h.retired_at IS NULL AND c.status <> 'retired'";
-  private static final int STARTERS = 4;
+  private static final int STARTERS = 16;
 
   private final Vertx vertx;
   private final Pool pool;
@@ -55,7 +55,7 @@ public final class SimulatedHostedAgents implements AutoCloseable {
   private final KubernetesClient management;
   private final Map<String, Agent> agents = new ConcurrentHashMap<>();
   private final SimulationLoop loop = new SimulationLoop("sim-hosted-agents");
-  /** Starts agents a few at a time: one slow guest API must not hold up the others. */
+  /** Starts agents several at a time (informers wait on their guest API): one slow guest must not hold up the rest. */
   private final ExecutorService starters = Executors.newFixedThreadPool(STARTERS, r -> {
     Thread t = new Thread(r, "sim-hosted-agent-start");
     t.setDaemon(true);

@@ -50,8 +50,8 @@ class ManagementKubectlIT {
     await().atMost(WAIT).untilAsserted(() -> assertThat(run("get", "hostedclusters", "-n", "clusters",
         "-o", "jsonpath={.items[*].status.version.history[0].state}")).isEqualTo("Completed"));
     assertThat(run("get", "hostedclusters", "-A")).contains("hc-01");
-    assertThat(run("get", "hc", "hc-01", "-n", "clusters", "-o", "jsonpath={.status.conditions[?(@.type==\"Available\")].reason}"))
-        .isEqualTo("AsExpected");
+    assertThat(run("get", "hc", "hc-01", "-n", "clusters", "-o",
+        "jsonpath={.status.conditions[?(@.type==\"Available\")].reason}")).isEqualTo("AsExpected");
 
     Path file = dir.resolve("hc.yaml");
     Files.writeString(file, sim.management().client().getKubernetesSerialization().asYaml(
