@@ -24,12 +24,14 @@ final class ChannelStateStore {
           + "seen AS (UPDATE clusters SET status = 'connected', last_seen = now(), agent_version = $4, "
           + "kubernetes_version = coalesce($5, kubernetes_version), facts = $6 WHERE name = $1) "
           + "SELECT last_status_seq FROM attached";
+  // a retired cluster (its HostedCluster deleted) stays retired when the connection its revocation cut closes
   private static final String DETACH =
-      "UPDATE clusters SET status = 'disconnected', last_seen = now() WHERE name = $1 AND EXISTS "
+      "UPDATE clusters SET status = 'disconnected', last_seen = now() WHERE name = $1 AND status <> 'retired' "
+          + "AND EXISTS "
           + "(SELECT 1 FROM agent_channel_state WHERE cluster = $1 AND session = $2)";
   private static final String DETACH_ALL =
       "UPDATE clusters c SET status = 'disconnected', last_seen = now() FROM agent_channel_state s "
-          + "WHERE s.cluster = c.name AND s.replica = $1 AND c.name = ANY($2)";
+          + "WHERE s.cluster = c.name AND s.replica = $1 AND c.name = ANY($2) AND c.status <> 'retired'";
   private static final String GENERATIONS =
       "UPDATE agent_channel_state s SET desired_generation = CASE WHEN s.desired_hash IS DISTINCT FROM u.hash "
           + "THEN s.desired_generation + 1 ELSE s.desired_generation END, desired_hash = u.hash "
@@ -40,7 +42,7 @@ final class ChannelStateStore {
   private static final String LOCK_IN_ORDER =
       "SELECT 1 FROM agent_channel_state WHERE cluster = ANY($1) ORDER BY cluster FOR UPDATE";
   private static final String SEEN =
-      "UPDATE clusters SET last_seen = now(), status = 'connected' WHERE name = ANY($1)";
+      "UPDATE clusters SET last_seen = now(), status = 'connected' WHERE name = ANY($1) AND status <> 'retired'";
   private static final String SWEEP =
       "UPDATE clusters SET status = 'disconnected' WHERE status = 'connected' "
           + "AND last_seen < now() - make_interval(secs => $1)";

@@ -5,7 +5,9 @@ import io.olmstead.agent.sim.SimulatedCluster;
 import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.hypershift.HypershiftSettings;
 import io.olmstead.controlplane.dev.DemoCatalog;
+import io.olmstead.controlplane.dev.DevHypershift;
 import io.olmstead.controlplane.dev.DevSimulation;
 import io.olmstead.controlplane.store.EmbeddedDatabase;
 import io.olmstead.controlplane.store.StartupException;
@@ -68,6 +70,17 @@ public final class DevCommand implements Callable<Integer> {
       description = "Simulated clusters whose Deployments fail (e.g. sim-03,sim-07).")
   List<String> simulateFail = new ArrayList<>();
 
+  @Option(names = "--simulate-hypershift", paramLabel = "N", defaultValue = "0",
+      description = "Also run a SIMULATED HyperShift management cluster with N HostedClusters (clusters/hc-01...) "
+          + "that the control plane watches, enrolls and connects, at most " + DevHypershift.MAX_HOSTED_CLUSTERS
+          + "; its kubeconfig is written to <data-dir>/" + DevHypershift.KUBECONFIG_FILE + ".")
+  int simulateHypershift;
+
+  @Option(names = "--hypershift-crds", paramLabel = "DIR", defaultValue = "../shared/hypershift",
+      description = "Where the HostedCluster and NodePool CRDs are, for --simulate-hypershift (default "
+          + "${DEFAULT-VALUE}).")
+  Path hypershiftCrds;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -81,6 +94,12 @@ public final class DevCommand implements Callable<Integer> {
       throw new ConfigException("--port", "'" + port + "' is not a port number (0-65535)");
     }
     DevSimulation.check(simulate, simulateFail);
+    DevHypershift.check(simulateHypershift, hypershiftCrds);
+    HypershiftSettings hypershift = HypershiftSettings.fromEnvironment(System.getenv());
+    if (simulateHypershift > 0 && hypershift.enabled()) {
+      throw new ConfigException("--simulate-hypershift", "cannot be combined with "
+          + HypershiftSettings.MANAGEMENT_KUBECONFIG + " (the simulated management cluster is the one watched)");
+    }
     // checked here too so the error names the flag the user typed (the config check names OLMSTEAD_ADMIN_TOKEN)
     ServerOptions.checkAdminTokenFlag(adminToken);
     Path dir = dataDir != null ? dataDir : Paths.get(System.getProperty("user.home"), ".olmstead", "dev");
@@ -96,17 +115,31 @@ public final class DevCommand implements Callable<Integer> {
       lock.close();
       throw e;
     }
+    DevHypershift simulatedHypershift;
+    try {
+      simulatedHypershift = simulateHypershift == 0 ? null : DevHypershift.start(dir, hypershiftCrds,
+          simulateHypershift, DevHypershift.DEFAULT_VERSION_DELAY, DevSimulation.DEFAULT_ROLLOUT_DELAY);
+    } catch (RuntimeException e) {
+      closeQuietly(database);
+      lock.close();
+      throw e;
+    }
+    if (simulatedHypershift != null) {
+      hypershift = new HypershiftSettings(java.util.Optional.of(simulatedHypershift.kubeconfig().toString()),
+          hypershift.resyncSeconds());
+    }
     ControlPlane controlPlane;
     try {
       ControlPlaneConfig config = new ControlPlaneConfig(bindHost, port, java.util.Optional.of(database.settings()),
           8, true, java.util.Optional.ofNullable(adminToken), ControlPlaneConfig.DEFAULT_MAX_BODY_BYTES,
           io.olmstead.controlplane.agentgateway.GatewaySettings.fromEnvironment(System.getenv()),
           io.olmstead.controlplane.registry.RegistrySettings.fromEnvironment(System.getenv(), insecureRegistries),
-          io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(System.getenv()),
+          hypershift,
           io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(System.getenv()),
           io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(System.getenv()));
       controlPlane = Foreground.start(config);
     } catch (RuntimeException e) {
+      closeIfStarted(simulatedHypershift);
       closeQuietly(database);
       lock.close();
       throw e;
@@ -117,7 +150,11 @@ public final class DevCommand implements Callable<Integer> {
       await(DemoCatalog.ensureLoaded(controlPlane.vertx(), controlPlane.pool()));
       simulation = simulate == 0 ? null : DevSimulation.start(controlPlane.vertx(), controlPlane.pool(),
           URI.create(url), simulate, simulateFail, DevSimulation.DEFAULT_ROLLOUT_DELAY);
+      if (simulatedHypershift != null) {
+        simulatedHypershift.connectAgents(controlPlane.pool(), URI.create(url));
+      }
     } catch (ResourceException | RuntimeException e) {
+      closeIfStarted(simulatedHypershift);
       controlPlane.close();
       closeQuietly(database);
       lock.close();
@@ -129,11 +166,15 @@ public final class DevCommand implements Callable<Integer> {
           + (simulate > 1 ? ".." + SimulatedCluster.nameFor(simulate) : "") + ", labels env=dev and region) run in this "
           + "process on in-memory Kubernetes APIs; try subscribing package olmstead-demo-operator of catalog demo");
     }
+    if (simulatedHypershift != null) {
+      spec.commandLine().getOut().println(simulatedHypershift.readyLine(simulateHypershift));
+    }
     spec.commandLine().getOut().flush();
     Foreground.awaitShutdown(() -> {
       if (simulation != null) {
         simulation.close();
       }
+      closeIfStarted(simulatedHypershift);
       controlPlane.close();
       closeQuietly(database);
       lock.close();
@@ -178,6 +219,12 @@ public final class DevCommand implements Callable<Integer> {
       } catch (IOException e) {
         throw new StartupException("--fresh: cannot wipe " + owned + ": " + e.getMessage(), e);
       }
+    }
+  }
+
+  private static void closeIfStarted(DevHypershift simulated) {
+    if (simulated != null) {
+      simulated.close();
     }
   }
 

@@ -77,13 +77,23 @@ public final class DevSimulation implements AutoCloseable {
   }
 
   private static Future<Map<String, String>> enrollmentTokens(Tx tx, int count) {
+    List<String> names = new java.util.ArrayList<>();
+    for (int i = 1; i <= count; i++) {
+      names.add(SimulatedCluster.nameFor(i));
+    }
+    return enrollmentTokens(tx, names);
+  }
+
+  /**
+   * One single-use enrollment token bound to each name (audited, actor {@code system}, label
+   * {@code olmstead.io/simulated}); a token bound to a name may also enroll a cluster already known under it.
+   */
+  static Future<Map<String, String>> enrollmentTokens(Tx tx, List<String> names) {
     EnrollmentTokenStore store = new EnrollmentTokenStore();
     Map<String, String> tokens = new LinkedHashMap<>();
-    for (int i = 1; i <= count; i++) {
-      tokens.put(SimulatedCluster.nameFor(i), Tokens.generate("olm_enroll_"));
-    }
+    names.forEach(name -> tokens.put(name, Tokens.generate("olm_enroll_")));
     AuditEntry entry = new AuditEntry("system", "enrollment-token.create", "enrollment-tokens", AuditEntry.SUCCESS,
-        new JsonObject().put("simulated", true).put("clusters", count), null);
+        new JsonObject().put("simulated", true).put("clusters", names.size()), null);
     return tx.audited(entry, conn -> {
       Future<Void> chain = Future.succeededFuture();
       for (Map.Entry<String, String> token : tokens.entrySet()) {
