@@ -3,6 +3,7 @@ package io.olmstead.controlplane.rollout;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -39,12 +40,25 @@ public final class CalendarGate {
     if (calendar.isEmpty()) {
       return alwaysOpen(now);
     }
-    Map<List<Object>, Schedule> shared = new HashMap<>();
-    Map<String, Schedule> byCluster = new HashMap<>();
+    // a cluster's schedule is named by which windows and freezes select it: cheap to compute, cheap to hash
+    List<MaintenanceWindow> windows = calendar.windows();
+    List<Freeze> freezes = calendar.freezes();
+    Map<BitSet, Schedule> shared = new HashMap<>();
+    Map<String, Schedule> byCluster = new HashMap<>(labels.size() * 2);
     labels.forEach((cluster, l) -> {
-      MaintenanceCalendar own = calendar.restrictTo(l);
-      byCluster.put(cluster, own.isEmpty() ? OPEN
-          : shared.computeIfAbsent(own.key(), k -> new Schedule(own, l, now)));
+      BitSet key = new BitSet(windows.size() + freezes.size());
+      for (int i = 0; i < windows.size(); i++) {
+        if (windows.get(i).selector().matches(l)) {
+          key.set(i);
+        }
+      }
+      for (int i = 0; i < freezes.size(); i++) {
+        if (freezes.get(i).selector().matches(l)) {
+          key.set(windows.size() + i);
+        }
+      }
+      byCluster.put(cluster, key.isEmpty() ? OPEN
+          : shared.computeIfAbsent(key, k -> new Schedule(calendar.restrictTo(l), l, now)));
     });
     return new CalendarGate(byCluster, now);
   }
@@ -81,6 +95,13 @@ public final class CalendarGate {
     if (schedules.isEmpty() || schedules.contains(OPEN)) {
       return Duration.between(from, now);
     }
+    if (schedules.size() == 1) { // clusters approved together share the answer: a progressing wave asks it once
+      return schedules.get(0).openSince.computeIfAbsent(from, f -> measure(schedules, f));
+    }
+    return measure(schedules, from);
+  }
+
+  private Duration measure(List<Schedule> schedules, Instant from) {
     Duration total = Duration.ZERO;
     Instant u = from;
     for (int step = 0; step < 10_000 && u.isBefore(now); step++) {
@@ -119,6 +140,7 @@ public final class CalendarGate {
     private final Instant now;
     private Boolean openNow;
     private Optional<Instant> nextOpening;
+    private final Map<Instant, Duration> openSince = new HashMap<>();
 
     Schedule(MaintenanceCalendar calendar, Map<String, String> labels, Instant now) {
       this.calendar = calendar;

@@ -76,11 +76,12 @@ public final class MaintenanceCalendar {
         .toList());
   }
 
-  /** Equal for calendars of the same windows and freezes (the same instances: a {@link #restrictTo} of one calendar). */
-  List<Object> key() {
-    List<Object> key = new java.util.ArrayList<>(windows);
-    key.addAll(freezes);
-    return key;
+  List<MaintenanceWindow> windows() {
+    return windows;
+  }
+
+  List<Freeze> freezes() {
+    return freezes;
   }
 
   /** Whether this calendar has neither windows nor freezes (everything may change at any time). */
