@@ -40,7 +40,10 @@ final class WaveWindows {
     return w.with(WaveState.WaitingForWindow, w.openedAt(), soakingSince, null);
   }
 
-  /** A pending or waiting wave whose clusters may change now: it opens, or goes on as it stood before it waited. */
+  /**
+   * A pending or waiting wave that need not wait (one of its clusters may change, or it has soaked): it opens, or
+   * goes on as it stood before it waited.
+   */
   static Wave reopen(Wave w, Instant now, List<Transition> t) {
     if (w.openedAt() == null) {
       t.add(new Transition("WaveOpened", w.name(), null, null));
@@ -49,7 +52,7 @@ final class WaveWindows {
     if (w.state() == WaveState.Pending) {
       return w;
     }
-    t.add(new Transition("WaveResumed", w.name(), null, "a maintenance window opened"));
+    t.add(new Transition("WaveResumed", w.name(), null, "a window opened or nothing is left to wait for"));
     return w.with(w.soakingSince() != null ? WaveState.Soaking : WaveState.Open, w.openedAt(), w.soakingSince(),
         null);
   }
