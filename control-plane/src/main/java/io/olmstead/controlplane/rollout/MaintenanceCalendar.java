@@ -70,6 +70,54 @@ public final class MaintenanceCalendar {
     return Optional.empty();
   }
 
+  /** Only the windows and freezes that select a cluster with these labels (clusters alike share one answer). */
+  public MaintenanceCalendar restrictTo(Map<String, String> labels) {
+    return new MaintenanceCalendar(windowsOf(labels), freezes.stream().filter(f -> f.selector().matches(labels))
+        .toList());
+  }
+
+  List<MaintenanceWindow> windows() {
+    return windows;
+  }
+
+  List<Freeze> freezes() {
+    return freezes;
+  }
+
+  /** Whether this calendar has neither windows nor freezes (everything may change at any time). */
+  public boolean isEmpty() {
+    return windows.isEmpty() && freezes.isEmpty();
+  }
+
+  /**
+   * For a cluster that may change at {@code t}: the first instant after it when it may not (its windows, chained
+   * when they overlap, close, or a freeze starts); empty when that is not within {@link #HORIZON}.
+   */
+  public Optional<Instant> nextClosing(Map<String, String> labels, Instant t) {
+    List<MaintenanceWindow> own = windowsOf(labels);
+    Instant limit = t.plus(HORIZON);
+    Instant end = limit;
+    if (!own.isEmpty()) {
+      end = t;
+      for (int step = 0; step < MAX_STEPS && end.isBefore(limit); step++) {
+        Instant at = end;
+        Optional<Instant> later = own.stream().map(w -> {
+          Instant start = latestStartAtOrBefore(w, at);
+          return start == null ? null : start.plus(w.duration());
+        }).filter(e -> e != null && e.isAfter(at)).max(Comparator.naturalOrder());
+        if (later.isEmpty()) {
+          break;
+        }
+        end = later.get();
+      }
+    }
+    Instant close = end;
+    Optional<Instant> frozen = freezes.stream().filter(f -> f.selector().matches(labels) && f.start().isAfter(t)
+        && f.start().isBefore(close)).map(Freeze::start).min(Comparator.naturalOrder());
+    Instant result = frozen.orElse(close);
+    return result.isBefore(limit) ? Optional.of(result) : Optional.empty();
+  }
+
   private List<MaintenanceWindow> windowsOf(Map<String, String> labels) {
     return windows.stream().filter(w -> w.selector().matches(labels)).toList();
   }

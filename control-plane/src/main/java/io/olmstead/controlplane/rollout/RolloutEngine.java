@@ -40,6 +40,8 @@ public final class RolloutEngine {
   private final Pool pool;
   private final RolloutStore store = new RolloutStore();
   private final RolloutJoiners joiners;
+  private final CalendarLoader calendars = new CalendarLoader();
+  private MaintenanceCalendar calendar = new MaintenanceCalendar(java.util.List.of(), java.util.List.of());
   private long ticks;
   private final RolloutMetrics metrics;
   private final long tickMillis;
@@ -95,7 +97,10 @@ public final class RolloutEngine {
     // newcomers need a scan of the fleet: look for them every few seconds, not on every tick
     boolean admit = ticks++ % JOIN_EVERY_TICKS == 0;
     Future<Void> fleet = admit ? refreshFleetMetrics() : Future.succeededFuture();
-    return fleet.compose(f -> store.active(pool)).compose(ids -> {
+    return fleet.compose(f -> calendars.calendar(pool)).compose(c -> {
+      calendar = c; // read once per tick for every rollout
+      return store.active(pool);
+    }).compose(ids -> {
       metrics.retain(ids);
       Future<Void> chain = Future.succeededFuture();
       for (String id : ids) {
@@ -117,8 +122,10 @@ public final class RolloutEngine {
       }
       Rollout before = found.get().rollout();
       Future<Void> joined = admit ? joiners.admit(before) : Future.succeededFuture();
-      return joined.compose(j -> store.reports(pool, before)).compose(reports -> {
-        StepResult result = RolloutMachine.step(before, reports, clock.get());
+      Instant now = clock.get();
+      return joined.compose(j -> store.reports(pool, before)).compose(reports -> calendars.gate(pool, before,
+          calendar, now).compose(gate -> {
+        StepResult result = RolloutMachine.step(before, reports, now, gate);
         metrics.observed(result.rollout());
         if (!result.changed()) {
           return Future.succeededFuture();
@@ -135,7 +142,7 @@ public final class RolloutEngine {
                 RolloutTransitions.log(before, result);
               }
             }).mapEmpty();
-      });
+      }));
     });
   }
 

@@ -49,7 +49,15 @@ public final class RolloutMachine {
   }
 
   public static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now) {
-    return new Stepper(rollout, reports, now).run();
+    return step(rollout, reports, now, CalendarGate.alwaysOpen(now));
+  }
+
+  /**
+   * One step with the fleet calendar: a cluster is approved only while {@code gate} says it may change (a rollout
+   * that ignores the calendar is given an always-open gate); its deadline and its wave's soak count only that time.
+   */
+  public static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now, CalendarGate gate) {
+    return new Stepper(rollout, reports, now, gate).run();
   }
 
   /** An operator's command; returns the new state, or throws {@link IllegalStateException} when not allowed now. */
@@ -115,6 +123,7 @@ public final class RolloutMachine {
     private final Rollout in;
     private final Map<String, Report> reports;
     private final Instant now;
+    private final CalendarGate gate;
     private final Map<String, Member> members;
     private final List<Wave> waves;
     private final List<Transition> t = new ArrayList<>();
@@ -122,10 +131,11 @@ public final class RolloutMachine {
     private String message;
     private boolean promote;
 
-    Stepper(Rollout in, Map<String, Report> reports, Instant now) {
+    Stepper(Rollout in, Map<String, Report> reports, Instant now, CalendarGate gate) {
       this.in = in;
       this.reports = reports;
       this.now = now;
+      this.gate = gate;
       this.members = new LinkedHashMap<>(in.members());
       this.waves = new ArrayList<>(in.waves());
       this.phase = in.phase();
@@ -146,9 +156,10 @@ public final class RolloutMachine {
           if (in.strategy().onFailure() == RolloutStrategy.OnFailure.ROLLBACK) {
             return rollBack(build(), reason, t);
           }
-          phase = Phase.Paused;
+          // fail: the rollout ends Failed, its approvals stay where they are (as after an abort)
+          phase = in.strategy().onFailure() == RolloutStrategy.OnFailure.FAIL ? Phase.Failed : Phase.Paused;
           message = reason;
-          t.add(new Transition("Paused", null, null, reason));
+          t.add(new Transition(phase.name(), null, null, reason));
         } else {
           advance();
         }
@@ -168,6 +179,10 @@ public final class RolloutMachine {
     private void observe() {
       Duration deadline = Duration.ofSeconds(in.strategy().progressDeadlineSeconds());
       for (Member m : in.members().values()) {
+        if (m.step() == Step.StillFailed) {
+          observeStillFailed(m);
+          continue;
+        }
         if (m.step() != Step.Progressing) {
           continue;
         }
@@ -182,20 +197,35 @@ public final class RolloutMachine {
           t.add(new Transition("ClusterFailed", name, m.cluster(), why));
         } else if (r != null && r.online() && r.failedBeforeApproval() && m.approvedAt() != null
             && !now.isBefore(deadlineStart(m, r).plus(min(STALE_FAILURE_GRACE, deadline)))) {
+          // failing before the rollout reached it: not the rollout's failure, so not the budget's (unless it fails again)
           String why = "still Failed as before its approval: " + (r.message() == null ? "no message" : r.message());
-          set(m.with(Step.Failed, m.approvedVersion(), m.approvedAt(), why));
-          t.add(new Transition("ClusterFailed", name, m.cluster(), why));
+          set(m.with(Step.StillFailed, m.approvedVersion(), m.approvedAt(), why));
+          t.add(new Transition("ClusterStillFailed", name, m.cluster(), why));
         } else if (r != null && r.online() && r.blocked()) {
           String why = r.message() == null ? "upgrade blocked" : r.message();
           set(m.with(Step.Blocked, m.approvedVersion(), m.approvedAt(), why));
           t.add(new Transition("ClusterBlocked", name, m.cluster(), why));
         } else if (phase == Phase.Progressing && r != null && r.online() && m.approvedAt() != null
-            && !now.isBefore(deadlineStart(m, r).plus(deadline))) {
+            && gate.openTime(m.cluster(), deadlineStart(m, r)).compareTo(deadline) >= 0) {
           // offline clusters wait: only a connected cluster that does not get there in time has failed
           String why = "progress deadline of " + deadline.toSeconds() + "s exceeded";
           set(m.with(Step.Failed, m.approvedVersion(), m.approvedAt(), why));
           t.add(new Transition("ClusterFailed", name, m.cluster(), why));
         }
+      }
+    }
+
+    /** A cluster still failing as before: it succeeds, or fails again (then it counts), on a report about this step. */
+    private void observeStillFailed(Member m) {
+      Report r = reports.get(m.cluster());
+      String name = waves.get(m.wave()).name();
+      if (r != null && in.targetVersion().equals(r.installedVersion()) && SUCCEEDED.equals(r.phase())) {
+        set(m.with(Step.Succeeded, m.approvedVersion(), m.approvedAt(), "running " + in.targetVersion()));
+        t.add(new Transition("ClusterSucceeded", name, m.cluster(), "running " + in.targetVersion()));
+      } else if (r != null && r.online() && FAILED.equals(r.phase())) {
+        String why = "failed again: " + (r.message() == null ? "reported Failed" : r.message());
+        set(m.with(Step.Failed, m.approvedVersion(), m.approvedAt(), why));
+        t.add(new Transition("ClusterFailed", name, m.cluster(), why));
       }
     }
 
@@ -212,19 +242,29 @@ public final class RolloutMachine {
       for (int i = 0; i < waves.size(); i++) {
         Wave w = waves.get(i);
         if (w.state() == WaveState.Succeeded) {
+          approve(i, Integer.MAX_VALUE); // a promoted wave's clusters outside their windows follow when they open
           continue;
-        }
-        if (w.state() == WaveState.Pending) {
-          w = w.with(WaveState.Open, now, null, null);
-          waves.set(i, w);
-          t.add(new Transition("WaveOpened", w.name(), null, null));
         }
         if (promote) {
           promote = false;
+          if (w.openedAt() == null) {
+            w = w.with(WaveState.Open, now, null, null);
+            t.add(new Transition("WaveOpened", w.name(), null, null));
+          }
           waves.set(i, w.with(WaveState.Succeeded, w.openedAt(), w.soakingSince(), now));
           approve(i, Integer.MAX_VALUE);
           t.add(new Transition("WavePromoted", w.name(), null, "promoted before it completed"));
           continue;
+        }
+        if (WaveWindows.waits(w, clusters(i), inWave(i).allMatch(m -> m.step().settled()), gate, now,
+            in.strategy().soakSeconds())) {
+          waves.set(i, WaveWindows.waiting(w, inWave(i).allMatch(m -> m.step().settled()), now, clusters(i), gate,
+              t));
+          return;
+        }
+        if (w.state() == WaveState.Pending || w.state() == WaveState.WaitingForWindow) {
+          w = WaveWindows.reopen(w, now, t);
+          waves.set(i, w);
         }
         approve(i, limit());
         if (w.state() == WaveState.Open && inWave(i).allMatch(m -> m.step().settled())) {
@@ -232,8 +272,8 @@ public final class RolloutMachine {
           waves.set(i, w);
           t.add(new Transition("WaveSoaking", w.name(), null, null));
         }
-        if (w.state() == WaveState.Soaking
-            && !now.isBefore(w.soakingSince().plusSeconds(in.strategy().soakSeconds()))) {
+        if (w.state() == WaveState.Soaking && gate.openTimeOfAny(clusters(i), w.soakingSince())
+            .compareTo(Duration.ofSeconds(in.strategy().soakSeconds())) >= 0) {
           waves.set(i, w.with(WaveState.Succeeded, w.openedAt(), w.soakingSince(), now));
           t.add(new Transition("WaveSucceeded", w.name(), null, null));
           continue;
@@ -243,6 +283,10 @@ public final class RolloutMachine {
       phase = Phase.Succeeded;
       message = null;
       t.add(new Transition("Succeeded", null, null, "every wave succeeded"));
+    }
+
+    private List<String> clusters(int wave) {
+      return inWave(wave).map(Member::cluster).toList();
     }
 
     private int limit() {
@@ -263,8 +307,8 @@ public final class RolloutMachine {
           && !online(m.cluster()))).count();
       String name = waves.get(wave).name();
       for (Member m : inWave(wave).toList()) {
-        if (m.step() != Step.Pending) {
-          continue;
+        if (m.step() != Step.Pending || !gate.open(m.cluster())) {
+          continue; // outside its maintenance windows or in a freeze: it waits
         }
         boolean online = online(m.cluster());
         if (online && unavailable >= limit) {

@@ -19,13 +19,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code olmstead_rollout_*} metrics. Labels are bounded: cluster step (six values), transition kind (a fixed set,
+ * {@code olmstead_rollout_*} metrics. Labels are bounded: cluster step (seven values), transition kind (a fixed set,
  * others counted as "other"); never rollout ids or cluster names.
  */
 public final class RolloutMetrics {
   private static final Set<String> KINDS = Set.of("ClusterApproved", "ClusterSucceeded", "ClusterFailed",
       "ClusterBlocked", "ClusterRolledBack", "WaveOpened", "WaveSoaking", "WaveSucceeded", "WavePromoted", "Paused",
-      "Resumed", "Aborted", "RolledBack", "Succeeded", "Created");
+      "Resumed", "Aborted", "RolledBack", "Succeeded", "Created", "Failed", "WaveWaitingForWindow", "WaveResumed",
+      "ClusterStillFailed");
   /** Operator commands, counted by name (the label set is this list). */
   static final List<String> COMMANDS = List.of("pause", "resume", "promote", "abort", "rollback");
 

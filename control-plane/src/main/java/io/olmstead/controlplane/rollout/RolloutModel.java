@@ -19,16 +19,22 @@ public final class RolloutModel {
     }
   }
 
-  /** A wave's state: waiting, open (clusters approved), soaking (all done, waiting the soak time), succeeded. */
-  public enum WaveState { Pending, Open, Soaking, Succeeded }
+  /**
+   * A wave's state: waiting its turn, open (clusters approved), soaking (all done, waiting the soak time), waiting
+   * for a window (none of its clusters may change now: its clocks stopped), succeeded.
+   */
+  public enum WaveState { Pending, Open, Soaking, WaitingForWindow, Succeeded }
 
-  /** A cluster's step in the rollout. */
+  /**
+   * A cluster's step in the rollout. {@code StillFailed}: it was failing before its approval and has said nothing
+   * new since; it does not count against the budget unless it fails again.
+   */
   public enum Step {
-    Pending, Progressing, Succeeded, Failed, Blocked, RolledBack;
+    Pending, Progressing, Succeeded, Failed, Blocked, RolledBack, StillFailed;
 
     /** Whether the cluster is done for its wave's purposes. */
     public boolean settled() {
-      return this == Succeeded || this == Failed || this == Blocked || this == RolledBack;
+      return this == Succeeded || this == Failed || this == Blocked || this == RolledBack || this == StillFailed;
     }
   }
 

@@ -42,8 +42,8 @@ final class RolloutPlanning {
   private final CatalogStore catalogs = new CatalogStore();
   private final ChannelGraphs graphs = new ChannelGraphs(32);
 
-  /** A request, checked. */
-  record Request(String subscription, String targetVersion, RolloutStrategy strategy) {
+  /** A request, checked; {@code force}: start even when every placed cluster already runs the target. */
+  record Request(String subscription, String targetVersion, RolloutStrategy strategy, boolean force) {
     static Request parse(JsonObject body) {
       String subscription = body.getString("subscription");
       String target = body.getString("targetVersion");
@@ -54,7 +54,12 @@ final class RolloutPlanning {
         throw ApiException.badRequest("targetVersion " + target + " is not a semantic version", "targetVersion");
       }
       try {
-        return new Request(subscription, target, RolloutStrategy.fromJson(body.getJsonObject("strategy")));
+        return new Request(subscription, target, RolloutStrategy.fromJson(body.getJsonObject("strategy")),
+            body.getBoolean("force", false));
+      } catch (StrategyException e) {
+        // the schema passed; a rule across fields or about a value did not
+        throw ApiException.validationFailed(e.getMessage(), new JsonArray().add(new JsonObject()
+            .put("field", e.pointer()).put("message", e.getMessage())));
       } catch (IllegalArgumentException e) {
         throw ApiException.badRequest(e.getMessage(), "strategy");
       }
@@ -69,27 +74,46 @@ final class RolloutPlanning {
    */
   record Plan(Subscription subscription, List<RolloutPlanner.PlannedWave> waves, Map<String, String> versions,
       Map<String, JsonArray> paths, Map<String, String> excluded, Map<String, String> held, List<String> offline,
-      List<String> unreachable, Map<String, JsonObject> failing) {
+      List<String> unreachable, Map<String, JsonObject> failing, Map<String, Map<String, String>> labels,
+      boolean alreadyAtTarget) {
     List<String> fromVersions() {
       return versions.values().stream().filter(v -> v != null).distinct().sorted().toList();
     }
 
-    JsonObject toJson() {
+    /**
+     * The preview; with a {@code gate} (the rollout respects the calendar), each wave says when the first of its
+     * clusters may change ({@code windowOpensAt}: now when one may now, null when none may within 400 days).
+     */
+    JsonObject toJson(CalendarGate gate, boolean grouped) {
       JsonArray waveJson = new JsonArray();
+      Map<String, JsonObject> groups = new java.util.LinkedHashMap<>();
       for (RolloutPlanner.PlannedWave w : waves) {
         JsonArray clusters = new JsonArray();
         for (String c : w.clusters()) {
           clusters.add(new JsonObject().put("name", c).put("currentVersion", versions.get(c))
               .put("online", !offline.contains(c)).put("upgradePath", paths.getOrDefault(c, new JsonArray())));
         }
-        waveJson.add(new JsonObject().put("name", w.name()).put("clusters", clusters));
+        JsonObject wave = new JsonObject().put("name", w.name()).put("clusters", clusters);
+        if (gate != null) {
+          wave.put("windowOpensAt", gate.nextOpening(w.clusters()).map(Object::toString).orElse(null));
+        }
+        if (grouped) {
+          wave.put("group", w.group());
+          JsonObject group = groups.computeIfAbsent(String.valueOf(w.group()), k -> new JsonObject()
+              .put("value", w.group()).put("clusters", 0).put("waves", new JsonArray()));
+          group.put("clusters", group.getInteger("clusters") + w.clusters().size());
+          group.getJsonArray("waves").add(w.name());
+        }
+        waveJson.add(wave);
       }
       JsonArray out = new JsonArray();
       new TreeMap<>(excluded).forEach((c, why) -> out.add(new JsonObject().put("name", c).put("reason", why)));
       JsonArray failed = new JsonArray();
       new TreeMap<>(failing).values().forEach(failed::add);
-      return new JsonObject().put("subscription", subscription.name()).put("fromVersions", new JsonArray(
-          new ArrayList<>(fromVersions()))).put("waves", waveJson).put("excluded", out).put("failing", failed);
+      JsonObject json = new JsonObject().put("subscription", subscription.name()).put("fromVersions", new JsonArray(
+          new ArrayList<>(fromVersions()))).put("waves", waveJson).put("excluded", out).put("failing", failed)
+          .put("alreadyAtTarget", alreadyAtTarget);
+      return grouped ? json.put("groups", new JsonArray(new ArrayList<>(groups.values()))) : json;
     }
   }
 
@@ -147,6 +171,11 @@ final class RolloutPlanning {
     Map<String, String> held = new HashMap<>();
     List<String> offline = new ArrayList<>();
     List<String> unreachable = new ArrayList<>();
+    Map<String, Map<String, String>> participantLabels = new HashMap<>();
+    String groupBy = request.strategy().groupBy();
+    boolean grouped = false;
+    int placed = 0;
+    int atTarget = 0;
     for (Row c : clusterRows) {
       String name = c.getString("name");
       Map<String, String> labels = new HashMap<>();
@@ -158,6 +187,11 @@ final class RolloutPlanning {
         continue;
       }
       String current = installed.get(name);
+      placed++;
+      grouped |= groupBy != null && labels.containsKey(groupBy);
+      if (current != null && Version.tryParse(current).map(v -> v.compareTo(target) == 0).orElse(false)) {
+        atTarget++;
+      }
       if ("true".equals(labels.get(io.olmstead.controlplane.hypershift.HostedLabels.PAUSED))) {
         // a paused HostedCluster is held where it is, as HyperShift holds its own reconciliation
         excluded.put(name, "paused: its HostedCluster is paused");
@@ -190,9 +224,15 @@ final class RolloutPlanning {
         failing.put(name, failed.get(name));
       }
       participants.add(new RolloutPlanner.PlanCluster(name, labels));
+      participantLabels.put(name, labels);
+    }
+    if (groupBy != null && placed > 0 && !grouped) {
+      String why = "no cluster the subscription places on has the label " + groupBy;
+      throw ApiException.validationFailed(why, new JsonArray().add(new JsonObject().put("field", "/strategy/groupBy")
+          .put("message", why)));
     }
     return new Plan(sub, RolloutPlanner.plan(participants, request.strategy()), versions, paths, excluded, held,
-        offline, unreachable, failing);
+        offline, unreachable, failing, participantLabels, placed > 0 && atTarget == placed);
   }
 
   /** The steps from {@code current} to {@code target}; empty when the target cannot be reached. */

@@ -82,7 +82,8 @@ final class RolloutQueries {
     return new JsonObject().put("pending", c.getOrDefault(Step.Pending, 0))
         .put("progressing", c.getOrDefault(Step.Progressing, 0))
         .put("succeeded", c.getOrDefault(Step.Succeeded, 0)).put("failed", c.getOrDefault(Step.Failed, 0))
-        .put("blocked", c.getOrDefault(Step.Blocked, 0)).put("rolledBack", c.getOrDefault(Step.RolledBack, 0));
+        .put("blocked", c.getOrDefault(Step.Blocked, 0)).put("rolledBack", c.getOrDefault(Step.RolledBack, 0))
+        .put("stillFailed", c.getOrDefault(Step.StillFailed, 0));
   }
 
   /** Ids of rollouts of {@code teams} (null: all), newest first; the cursor is (startedAt, id) of the last one. */

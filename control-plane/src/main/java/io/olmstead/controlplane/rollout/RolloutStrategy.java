@@ -11,10 +11,14 @@ import java.util.List;
  * from the API body ({@link #fromJson}) and stored as that JSON ({@link #toJson}) so a restart reads it back alike.
  */
 public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPercent, Integer maxUnavailable,
-    Budget maxFailures, int soakSeconds, int progressDeadlineSeconds, OnFailure onFailure, List<String> order) {
+    Budget maxFailures, int soakSeconds, int progressDeadlineSeconds, OnFailure onFailure, List<String> order,
+    String groupBy, Calendar maintenanceWindows) {
 
-  /** What the rollout does when failures exceed the budget. */
-  public enum OnFailure { PAUSE, ROLLBACK }
+  /** What the rollout does when failures exceed the budget: pause, roll back, or end {@code Failed}. */
+  public enum OnFailure { PAUSE, ROLLBACK, FAIL }
+
+  /** Whether approvals wait for the clusters' maintenance windows and freezes ({@code Respect}, the default). */
+  public enum Calendar { Respect, Ignore }
 
   /** The first wave: {@code count} clusters, {@code percent} of them, or those matching {@code selector}. */
   public record Canary(Integer count, Integer percent, String selector) {
@@ -47,7 +51,7 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
         }
         return new Budget(nonNegative("maxFailures", Integer.parseInt(text)), null);
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("maxFailures must be a count or a percent such as \"10%\"");
+        throw new StrategyException("maxFailures", "maxFailures must be a count or a percent such as \"10%\"");
       }
     }
 
@@ -60,6 +64,19 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     order = order == null ? List.of() : List.copyOf(order);
     maxFailures = maxFailures == null ? new Budget(0, null) : maxFailures;
     onFailure = onFailure == null ? OnFailure.PAUSE : onFailure;
+    maintenanceWindows = maintenanceWindows == null ? Calendar.Respect : maintenanceWindows;
+  }
+
+  /** The strategy as before issue 16's fields: no grouping, windows respected. */
+  public RolloutStrategy(Canary canary, Integer batchSize, Integer batchPercent, Integer maxUnavailable,
+      Budget maxFailures, int soakSeconds, int progressDeadlineSeconds, OnFailure onFailure, List<String> order) {
+    this(canary, batchSize, batchPercent, maxUnavailable, maxFailures, soakSeconds, progressDeadlineSeconds,
+        onFailure, order, null, null);
+  }
+
+  /** Whether this rollout waits for maintenance windows and freezes. */
+  public boolean respectsCalendar() {
+    return maintenanceWindows == Calendar.Respect;
   }
 
   /** Parses and checks a strategy; a bad field throws {@link IllegalArgumentException} naming it. */
@@ -73,10 +90,10 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
       String selector = c.getString("selector");
       int given = (count != null ? 1 : 0) + (percent != null ? 1 : 0) + (selector != null ? 1 : 0);
       if (given != 1) {
-        throw new IllegalArgumentException("canary needs exactly one of count, percent, selector");
+        throw new StrategyException("canary", "canary needs exactly one of count, percent, selector");
       }
       if (count != null && count < 1) {
-        throw new IllegalArgumentException("canary.count must be at least 1");
+        throw new StrategyException("canary.count", "canary.count must be at least 1");
       }
       if (percent != null) {
         checkPercent("canary.percent", percent);
@@ -85,7 +102,7 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
         try {
           LabelSelector.parse(selector);
         } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("canary.selector: " + e.getMessage());
+          throw new StrategyException("canary.selector", "canary.selector: " + e.getMessage());
         }
       }
       canary = new Canary(count, percent, selector);
@@ -93,41 +110,52 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     Integer batchSize = s.getInteger("batchSize");
     Integer batchPercent = s.getInteger("batchPercent");
     if (batchSize != null && batchPercent != null) {
-      throw new IllegalArgumentException("give batchSize or batchPercent, not both");
+      throw new StrategyException("batchPercent", "give batchSize or batchPercent, not both");
     }
     if (batchSize != null && batchSize < 1) {
-      throw new IllegalArgumentException("batchSize must be at least 1");
+      throw new StrategyException("batchSize", "batchSize must be at least 1");
     }
     if (batchPercent != null) {
       checkPercent("batchPercent", batchPercent);
     }
     Integer maxUnavailable = s.getInteger("maxUnavailable");
     if (maxUnavailable != null && maxUnavailable < 1) {
-      throw new IllegalArgumentException("maxUnavailable must be at least 1");
+      throw new StrategyException("maxUnavailable", "maxUnavailable must be at least 1");
     }
     int soak = nonNegative("soakSeconds", s.getInteger("soakSeconds", 0));
     int deadline = s.getInteger("progressDeadlineSeconds", 600);
     if (deadline < 1) {
-      throw new IllegalArgumentException("progressDeadlineSeconds must be at least 1");
+      throw new StrategyException("progressDeadlineSeconds", "progressDeadlineSeconds must be at least 1");
     }
     String onFailure = s.getString("onFailure", "pause");
     OnFailure policy = switch (onFailure) {
       case "pause" -> OnFailure.PAUSE;
       case "rollback" -> OnFailure.ROLLBACK;
-      default -> throw new IllegalArgumentException("onFailure must be pause or rollback");
+      case "fail" -> OnFailure.FAIL;
+      default -> throw new StrategyException("onFailure", "onFailure must be pause, rollback or fail");
     };
     List<String> order = new ArrayList<>();
     JsonArray keys = s.getJsonArray("order");
     if (keys != null) {
       for (Object k : keys) {
         if (!(k instanceof String key) || !LabelSelector.validKey(key)) {
-          throw new IllegalArgumentException("order must list label keys");
+          throw new StrategyException("order", "order must list label keys");
         }
         order.add(key);
       }
     }
+    String groupBy = s.getString("groupBy");
+    if (groupBy != null && !LabelSelector.validKey(groupBy)) {
+      throw new StrategyException("groupBy", "groupBy must be a label key");
+    }
+    Calendar calendar;
+    try {
+      calendar = Calendar.valueOf(s.getString("maintenanceWindows", "Respect"));
+    } catch (IllegalArgumentException e) {
+      throw new StrategyException("maintenanceWindows", "maintenanceWindows must be Respect or Ignore");
+    }
     return new RolloutStrategy(canary, batchSize, batchPercent, maxUnavailable,
-        Budget.parse(s.getValue("maxFailures")), soak, deadline, policy, order);
+        Budget.parse(s.getValue("maxFailures")), soak, deadline, policy, order, groupBy, calendar);
   }
 
   /** The canonical JSON form (what is stored and returned). */
@@ -157,23 +185,27 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     }
     out.put("maxFailures", maxFailures.toJsonValue());
     out.put("soakSeconds", soakSeconds).put("progressDeadlineSeconds", progressDeadlineSeconds);
-    out.put("onFailure", onFailure == OnFailure.PAUSE ? "pause" : "rollback");
+    out.put("onFailure", onFailure.name().toLowerCase(java.util.Locale.ROOT));
     if (!order.isEmpty()) {
       out.put("order", new JsonArray(new ArrayList<>(order)));
     }
+    if (groupBy != null) {
+      out.put("groupBy", groupBy);
+    }
+    out.put("maintenanceWindows", maintenanceWindows.name());
     return out;
   }
 
   private static int nonNegative(String field, int value) {
     if (value < 0) {
-      throw new IllegalArgumentException(field + " must not be negative");
+      throw new StrategyException(field, field + " must not be negative");
     }
     return value;
   }
 
   private static int checkPercent(String field, int value) {
     if (value < 1 || value > 100) {
-      throw new IllegalArgumentException(field + " must be between 1 and 100");
+      throw new StrategyException(field, field + " must be between 1 and 100");
     }
     return value;
   }

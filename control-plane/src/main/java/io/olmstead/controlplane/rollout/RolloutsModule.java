@@ -14,6 +14,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.UUID;
@@ -28,6 +29,7 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutStore store = new RolloutStore();
   private final RolloutQueries queries = new RolloutQueries();
   private final RolloutPlanning planning = new RolloutPlanning();
+  private final CalendarLoader calendars = new CalendarLoader();
   private final RolloutMetrics metrics;
   private ApiContext context;
 
@@ -72,6 +74,10 @@ public final class RolloutsModule implements ApiModule {
           if (plan.waves().isEmpty()) {
             throw ApiException.validationFailed("no cluster can take part in this rollout", new JsonArray());
           }
+          if (plan.alreadyAtTarget() && !body.force()) {
+            throw ApiException.conflict("every cluster subscription " + body.subscription() + " places on already "
+                + "runs " + body.targetVersion() + ": nothing to roll out (send \"force\": true to start anyway)");
+          }
           RolloutModel.Rollout rollout = RolloutMachine.initial(id, body.subscription(), body.targetVersion(),
               body.strategy(), plan.waves(), plan.versions());
           return store.insert(conn, rollout, plan.subscription().spec().team(), plan.fromVersions(), plan.held(),
@@ -83,7 +89,11 @@ public final class RolloutsModule implements ApiModule {
 
   private Future<Reply> preview(ApiRequest request) {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
-    return context.tx().read(conn -> planning.plan(conn, body, request.principal())).map(plan -> Reply.ok(plan.toJson()
+    Instant now = Instant.now();
+    return context.tx().read(conn -> planning.plan(conn, body, request.principal()).compose(plan -> !body.strategy()
+        .respectsCalendar() ? Future.succeededFuture(plan.toJson(null, body.strategy().groupBy() != null))
+        : calendars.calendar(conn).map(calendar -> plan.toJson(CalendarGate.of(calendar, plan.labels(), now),
+            body.strategy().groupBy() != null)))).map(json -> Reply.ok(json
         .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())));
   }
 

@@ -119,17 +119,47 @@ class RolloutMachineTest {
   }
 
   @Test
-  void aClusterAlreadyFailingWhenApprovedThatSaysNothingNewFailsAfterTheGraceWithItsStandingError() {
+  void aClusterAlreadyFailingWhenApprovedThatSaysNothingNewIsStillFailedAfterTheGraceOutsideTheBudget() {
     Rollout r = RolloutMachine.step(rollout(2, "{\"batchSize\":2}"), reports, T0).rollout();
     reports.put("c1", new Report(true, null, null, "InstallCheckFailed: deployment op exceeded its progress deadline",
         false, null, true));
     StepResult early = RolloutMachine.step(r, reports, T0.plus(RolloutMachine.STALE_FAILURE_GRACE).minusSeconds(1));
     assertThat(early.rollout().members().get("c1").step()).as("the agent may still answer").isEqualTo(Step.Progressing);
     StepResult s = RolloutMachine.step(r, reports, T0.plus(RolloutMachine.STALE_FAILURE_GRACE));
-    assertThat(s.rollout().members().get("c1").step()).isEqualTo(Step.Failed);
+    assertThat(s.rollout().members().get("c1").step()).isEqualTo(Step.StillFailed);
     assertThat(s.rollout().members().get("c1").message()).startsWith("still Failed as before its approval: ")
         .contains("InstallCheckFailed");
-    assertThat(s.rollout().phase()).isEqualTo(Phase.Paused);
+    assertThat(kinds(s)).contains("ClusterStillFailed");
+    assertThat(s.rollout().phase()).as("failing before the rollout is not the rollout's failure")
+        .isEqualTo(Phase.Progressing);
+  }
+
+  @Test
+  void aClusterStillFailedThatFailsAgainCountsAgainstTheBudget() {
+    Rollout r = RolloutMachine.step(rollout(2, "{\"batchSize\":1}"), reports, T0).rollout();
+    reports.put("c0", new Report(true, null, null, "InstallCheckFailed: old", false, null, true));
+    r = RolloutMachine.step(r, reports, T0.plus(RolloutMachine.STALE_FAILURE_GRACE)).rollout();
+    assertThat(r.members().get("c0").step()).isEqualTo(Step.StillFailed);
+    assertThat(r.phase()).isEqualTo(Phase.Progressing);
+    assertThat(approved(r)).as("a settled wave lets the next one open").containsExactly("c0", "c1");
+    reports.put("c0", new Report(true, "1.0.0", "Failed", "InstallCheckFailed: new", false));
+    StepResult again = RolloutMachine.step(r, reports, T0.plusSeconds(60));
+    assertThat(again.rollout().members().get("c0").step()).isEqualTo(Step.Failed);
+    assertThat(again.rollout().members().get("c0").message()).isEqualTo("failed again: InstallCheckFailed: new");
+    assertThat(again.rollout().phase()).isEqualTo(Phase.Paused);
+  }
+
+  @Test
+  void overBudgetWithOnFailureFailEndsTheRolloutFailedAndKeepsItsApprovals() {
+    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"onFailure\":\"fail\"}"), reports, T0)
+        .rollout();
+    reports.put("c1", new Report(true, "1.0.0", "Failed", "boom", false));
+    StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1));
+    assertThat(s.rollout().phase()).isEqualTo(Phase.Failed);
+    assertThat(s.rollout().message()).contains("exceed the budget");
+    assertThat(kinds(s)).endsWith("Failed");
+    assertThat(approved(s.rollout())).containsExactly("c0", "c1");
+    assertThat(RolloutMachine.step(s.rollout(), reports, T0.plusSeconds(2)).changed()).as("Failed is final").isFalse();
   }
 
   @Test
