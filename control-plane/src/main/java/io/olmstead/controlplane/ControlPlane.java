@@ -83,6 +83,7 @@ public final class ControlPlane implements AutoCloseable {
         new io.olmstead.controlplane.registry.BundlesModule(),
         new io.olmstead.controlplane.subscription.SubscriptionsModule(),
         new io.olmstead.controlplane.rollout.CalendarModule(),
+        new io.olmstead.controlplane.readiness.ReadinessModule(),
         new AuditModule());
   }
 
