@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** What upgrade readiness reads: clusters with their versions, the operators they run, and newer bundles. */
-final class ReadinessStore {
+public final class ReadinessStore {
   /** A cluster: its name, labels and facts. */
   record ClusterRow(String name, JsonObject labels, JsonObject facts) {
   }
@@ -43,15 +43,25 @@ final class ReadinessStore {
     });
   }
 
+  /** The operators one cluster runs, every one visible (for the control plane's own checks). */
+  public Future<List<Installed>> installedOn(SqlClient client, String cluster) {
+    return installed(client, List.of(cluster), team -> true).map(all -> all.getOrDefault(cluster, List.of()));
+  }
+
   /** The operators each named cluster runs; {@code visible} says whether the caller may see the subscription. */
   Future<Map<String, List<Installed>>> installed(SqlClient client, List<String> clusters, Principal caller) {
+    return installed(client, clusters, caller::mayAccessTeam);
+  }
+
+  private Future<Map<String, List<Installed>>> installed(SqlClient client, List<String> clusters,
+      java.util.function.Predicate<String> visibleTeam) {
     return client.preparedQuery(INSTALLED).execute(Tuple.of(clusters.toArray(new String[0]))).map(rows -> {
       Map<String, List<Installed>> out = new HashMap<>();
       for (Row r : rows) {
         out.computeIfAbsent(r.getString("cluster"), k -> new ArrayList<>()).add(new Installed(
             r.getString("subscription"), r.getString("namespace"), r.getString("catalog"), r.getString("package"),
             r.getString("installed_bundle"), r.getString("installed_version"), r.getString("max_openshift_version"),
-            caller.mayAccessTeam(r.getString("team"))));
+            visibleTeam.test(r.getString("team"))));
       }
       return out;
     });
