@@ -161,7 +161,7 @@ class HypershiftWatcherIT {
   }
 
   @Test
-  void deletingTheHostedClusterRetiresTheClusterAndARecreatedOneIsANewCluster() {
+  void deletingTheHostedClusterRetiresTheClusterAndARecreatedOneIsANewCluster() throws Exception {
     String firstId = UUID.randomUUID().toString();
     Map<String, Object> hc = hostedCluster("ephemeral", firstId);
     put(hc);
@@ -169,11 +169,16 @@ class HypershiftWatcherIT {
     await().atMost(WAIT).until(() -> cluster("clusters-ephemeral").status() == 200);
     assertThat(placed()).contains("clusters-ephemeral");
     assertThat(preview()).contains("clusters-ephemeral");
+    // the credential an agent would hold (issued to the pool or a hosted agent): retiring revokes it, which makes the
+    // gateway close that agent's session (as POST /clusters/{name}/credential/revoke does)
+    TestDatabase.execute(cp.database(), "INSERT INTO cluster_credentials (cluster, credential_hash) VALUES"
+        + " ('clusters-ephemeral', '\\x0102')");
 
     kube.genericKubernetesResources(HostedClusterWatcher.HOSTED_CLUSTERS).inNamespace("clusters")
         .withName("ephemeral").delete();
     await().atMost(WAIT).until(() -> "retired".equals(cluster("clusters-ephemeral").json().getString("status")));
     assertThat(audit("hypershift.retire", "clusters/clusters-ephemeral")).isNotEmpty();
+    assertThat(revoked("clusters-ephemeral")).isTrue();
     assertThat(placed()).doesNotContain("clusters-ephemeral");
     assertThat(preview()).doesNotContain("clusters-ephemeral");
 
@@ -347,6 +352,15 @@ class HypershiftWatcherIT {
         new JsonObject().put("subscription", "hosted-etcd").put("targetVersion", "0.9.4"));
     assertThat(response.status()).as(response.body()).isEqualTo(200);
     return response.body();
+  }
+
+  private static boolean revoked(String cluster) throws Exception {
+    var db = cp.database();
+    try (var c = java.sql.DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+         var rs = c.createStatement().executeQuery("SELECT revoked_at IS NOT NULL FROM cluster_credentials"
+             + " WHERE cluster = '" + cluster + "'")) {
+      return rs.next() && rs.getBoolean(1);
+    }
   }
 
   private static Response cluster(String name) {
