@@ -86,6 +86,7 @@ public final class ControlPlane implements AutoCloseable {
         new io.olmstead.controlplane.subscription.SubscriptionsModule(),
         new io.olmstead.controlplane.rollout.CalendarModule(),
         new io.olmstead.controlplane.webhooks.WebhooksModule(),
+        new io.olmstead.controlplane.readiness.ReadinessModule(),
         new AuditModule());
   }
 

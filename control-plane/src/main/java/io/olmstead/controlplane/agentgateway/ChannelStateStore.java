@@ -22,7 +22,9 @@ final class ChannelStateStore {
           + "VALUES ($1, $2, $3, now()) ON CONFLICT (cluster) DO UPDATE SET session = EXCLUDED.session, "
           + "replica = EXCLUDED.replica, connected_at = now() RETURNING last_status_seq), "
           + "seen AS (UPDATE clusters SET status = 'connected', last_seen = now(), agent_version = $4, "
-          + "kubernetes_version = coalesce($5, kubernetes_version), facts = $6 WHERE name = $1) "
+          + "kubernetes_version = coalesce($5, kubernetes_version), "
+          // the agent's facts replace its last ones; what the HyperShift watcher knows (facts.hypershift) stays
+          + "facts = $6 || jsonb_strip_nulls(jsonb_build_object('hypershift', facts->'hypershift')) WHERE name = $1) "
           + "SELECT last_status_seq FROM attached";
   // a retired cluster (its HostedCluster deleted) stays retired when the connection its revocation cut closes
   private static final String DETACH =

@@ -45,9 +45,10 @@ public final class CatalogStore {
       + "SELECT $1, $2, x.package, x.name, x.head, x.entries FROM jsonb_to_recordset($3::jsonb) "
       + "AS x(package text, name text, head text, entries jsonb)";
   private static final String INSERT_BUNDLES = "INSERT INTO catalog_bundles "
-      + "(catalog, revision, package, bundle, version, image, channels) "
-      + "SELECT $1, $2, x.package, x.name, x.version, x.image, x.channels FROM jsonb_to_recordset($3::jsonb) "
-      + "AS x(package text, name text, version text, image text, channels text[])";
+      + "(catalog, revision, package, bundle, version, image, channels, max_openshift_version) "
+      + "SELECT $1, $2, x.package, x.name, x.version, x.image, x.channels, x.max_openshift_version "
+      + "FROM jsonb_to_recordset($3::jsonb) "
+      + "AS x(package text, name text, version text, image text, channels text[], max_openshift_version text)";
   private static final String SET_CURRENT = "UPDATE catalogs SET current_revision = $2, "
       + "resource_version = resource_version + 1, updated_at = now() WHERE name = $1";
   private static final String CONTENT = "SELECT media_type, content FROM catalog_contents WHERE digest = $1";
@@ -167,7 +168,8 @@ public final class CatalogStore {
   private static JsonArray bundlesJson(CatalogIndex index) {
     JsonArray out = new JsonArray();
     index.bundles().forEach(b -> out.add(new JsonObject().put("package", b.packageName()).put("name", b.name())
-        .put("version", b.version()).put("image", b.image()).put("channels", new JsonArray(new ArrayList<>(b.channels())))));
+        .put("version", b.version()).put("image", b.image()).put("channels", new JsonArray(new ArrayList<>(b.channels())))
+        .put("max_openshift_version", b.maxOpenShiftVersion())));
     return out;
   }
 

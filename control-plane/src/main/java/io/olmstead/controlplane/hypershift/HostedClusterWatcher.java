@@ -40,6 +40,7 @@ final class HostedClusterWatcher implements AutoCloseable {
   private final KubernetesClient client;
   private final HostedStore store;
   private final HypershiftMetrics metrics;
+  private final UpgradeGuard guard;
   private final long resyncMillis;
   private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread thread = new Thread(r, "olmstead-hypershift");
@@ -51,7 +52,9 @@ final class HostedClusterWatcher implements AutoCloseable {
   private final Map<String, String> reported = new ConcurrentHashMap<>();
   private volatile SharedIndexInformer<GenericKubernetesResource> hostedClusters;
 
-  HostedClusterWatcher(KubernetesClient client, HostedStore store, HypershiftMetrics metrics, int resyncSeconds) {
+  HostedClusterWatcher(KubernetesClient client, HostedStore store, HypershiftMetrics metrics, int resyncSeconds,
+      UpgradeGuard guard) {
+    this.guard = guard;
     this.client = client;
     this.store = store;
     this.metrics = metrics;
@@ -135,15 +138,23 @@ final class HostedClusterWatcher implements AutoCloseable {
     if (item.equals(SWEEP)) {
       sweep();
     } else if (item.startsWith("gone:")) {
-      report(item, await(store.gone(item.substring("gone:".length()))));
+      Decision gone = await(store.gone(item.substring("gone:".length())));
+      report(item, gone);
+      guard.clear(gone.cluster());
     } else {
       SharedIndexInformer<GenericKubernetesResource> informer = hostedClusters;
       GenericKubernetesResource object = informer == null ? null : informer.getStore().getByKey(item.substring(3));
       if (object != null) {
         HostedCluster hc = HostedCluster.of(asMap(object));
         watchSecretsOf(hc.namespace());
-        report(item, await(store.reconcile(hc, kubeconfigPresent(hc), Instant.now(),
-            d -> !d.reason().equals(reported.get(item)))));
+        Decision decision = await(store.reconcile(hc, kubeconfigPresent(hc), Instant.now(),
+            d -> !d.reason().equals(reported.get(item))));
+        report(item, decision);
+        if (decision.kind() == Kind.ENROLL || decision.kind() == Kind.UPDATE || decision.kind() == Kind.UNCHANGED) {
+          await(guard.check(decision.cluster(), hc));
+        } else {
+          guard.clear(decision.cluster());
+        }
       }
     }
   }

@@ -15,6 +15,8 @@ public final class HostedLabels {
   public static final String NAMESPACE = "hypershift.olmstead.io/namespace";
   public static final String NAME = "hypershift.olmstead.io/name";
   public static final String PAUSED = "hypershift.olmstead.io/paused";
+  /** A rollout member's message while its paused HostedCluster holds it (it is never approved while paused). */
+  public static final String PAUSED_HOLD = "held: its HostedCluster is paused";
   /** The key under the cluster's facts that holds what the watcher knows (the agent's own facts live beside it). */
   public static final String FACTS_KEY = "hypershift";
 
@@ -34,6 +36,11 @@ public final class HostedLabels {
     public boolean valid() {
       return reason == null;
     }
+  }
+
+  /** Whether a cluster's labels say its HostedCluster is paused: what rollouts check before approving it. */
+  public static boolean paused(JsonObject labels) {
+    return labels != null && "true".equals(String.valueOf(labels.getValue(PAUSED)));
   }
 
   /** {@code <namespace>-<name>} ("." in the name as "-") or the {@code olmstead.io/cluster-name} annotation. */

@@ -29,6 +29,7 @@ public final class Hypershift {
   private final HypershiftSettings settings;
   private final HostedStore store;
   private final HypershiftMetrics metrics;
+  private final UpgradeGuard guard;
   private final LeaderLock lock;
   private HostedClusterWatcher watcher;
   private long timer = -1;
@@ -40,6 +41,7 @@ public final class Hypershift {
     this.settings = settings;
     this.store = new HostedStore(pool);
     this.metrics = new HypershiftMetrics(registry);
+    this.guard = new UpgradeGuard(pool, metrics);
     this.lock = new LeaderLock(vertx, connectOptions, LOCK_KEY, "HyperShift watcher", this::leadership);
   }
 
@@ -64,7 +66,7 @@ public final class Hypershift {
       LOG.info("this replica now runs the HyperShift watcher");
       vertx.executeBlocking(() -> {
         HostedClusterWatcher started = new HostedClusterWatcher(client(settings), store, metrics,
-            settings.resyncSeconds());
+            settings.resyncSeconds(), guard);
         started.start();
         return started;
       }, false).onSuccess(w -> watcher = w).onFailure(e -> {

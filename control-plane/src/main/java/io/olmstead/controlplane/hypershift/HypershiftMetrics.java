@@ -10,6 +10,7 @@ final class HypershiftMetrics {
   private final MeterRegistry registry;
   private final AtomicInteger watching = new AtomicInteger();
   private final AtomicInteger hostedClusters = new AtomicInteger();
+  private final AtomicInteger pastMax = new AtomicInteger();
 
   HypershiftMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -17,6 +18,19 @@ final class HypershiftMetrics {
         .description("1 while this replica watches HostedClusters (leader, CRD present)").register(registry);
     Gauge.builder("olmstead_hypershift_hosted_clusters", hostedClusters, AtomicInteger::get)
         .description("HostedClusters seen on the management cluster").register(registry);
+    Gauge.builder("olmstead_hypershift_upgrades_past_max", pastMax, AtomicInteger::get)
+        .description("hosted clusters whose desired OpenShift version passes an installed operator's"
+            + " olm.maxOpenShiftVersion").register(registry);
+  }
+
+  void pastMax(int clusters) {
+    pastMax.set(clusters);
+  }
+
+  void pastMaxReported() {
+    Counter.builder("olmstead_hypershift_upgrade_past_max_total").description("reports of a hosted cluster moving"
+        + " to an OpenShift version past an installed operator's olm.maxOpenShiftVersion").register(registry)
+        .increment();
   }
 
   void decided(Decision decision) {

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.hypershift.HostedLabels;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Phase;
 import io.olmstead.controlplane.rollout.RolloutModel.Report;
@@ -309,6 +310,14 @@ public final class RolloutMachine {
       for (Member m : inWave(wave).toList()) {
         if (m.step() != Step.Pending || !gate.open(m.cluster())) {
           continue; // outside its maintenance windows or in a freeze: it waits
+        }
+        Report report = reports.get(m.cluster());
+        if (report != null && report.paused()) {
+          // never approved while its HostedCluster is paused: the wave waits for it, as HyperShift holds it
+          if (!HostedLabels.PAUSED_HOLD.equals(m.message())) {
+            set(m.with(Step.Pending, null, null, HostedLabels.PAUSED_HOLD));
+          }
+          continue;
         }
         boolean online = online(m.cluster());
         if (online && unavailable >= limit) {

@@ -64,14 +64,19 @@ public final class RolloutModel {
    * already; {@code message} says why).
    */
   public record Report(boolean online, String installedVersion, String phase, String message, boolean blocked,
-      Instant onlineSince, boolean failedBeforeApproval) {
+      Instant onlineSince, boolean failedBeforeApproval, boolean paused) {
     public Report(boolean online, String installedVersion, String phase, String message, boolean blocked) {
-      this(online, installedVersion, phase, message, blocked, null, false);
+      this(online, installedVersion, phase, message, blocked, null, false, false);
     }
 
     public Report(boolean online, String installedVersion, String phase, String message, boolean blocked,
         Instant onlineSince) {
-      this(online, installedVersion, phase, message, blocked, onlineSince, false);
+      this(online, installedVersion, phase, message, blocked, onlineSince, false, false);
+    }
+
+    public Report(boolean online, String installedVersion, String phase, String message, boolean blocked,
+        Instant onlineSince, boolean failedBeforeApproval) {
+      this(online, installedVersion, phase, message, blocked, onlineSince, failedBeforeApproval, false);
     }
   }
 

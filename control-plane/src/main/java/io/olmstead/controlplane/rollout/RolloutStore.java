@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.hypershift.HostedLabels;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Phase;
 import io.olmstead.controlplane.rollout.RolloutModel.Report;
@@ -37,7 +38,7 @@ final class RolloutStore {
   private static final String REPORTS = "SELECT rc.cluster, c.status, s.installed_version, s.target_version, s.phase, "
       + "s.reason, s.message, s.updated_at, rc.previous_version, rc.approved_version, rc.approved_at, "
       + "EXISTS (SELECT 1 FROM jsonb_array_elements(s.conditions) e WHERE e->>'type' = 'Upgradeable' "
-      + "AND e->>'status' = 'False') AS blocked, a.connected_at FROM rollout_clusters rc "
+      + "AND e->>'status' = 'False') AS blocked, a.connected_at, c.labels FROM rollout_clusters rc "
       + "LEFT JOIN clusters c ON c.name = rc.cluster "
       + "LEFT JOIN agent_channel_state a ON a.cluster = rc.cluster "
       + "LEFT JOIN subscription_status s ON s.cluster = rc.cluster AND s.subscription = $2 "
@@ -112,7 +113,7 @@ final class RolloutStore {
         out.put(r.getString("cluster"), new Report("connected".equals(r.getString("status")),
             r.getString("installed_version"), aboutThisStep ? r.getString("phase") : null,
             withReason(r.getString("reason"), r.getString("message")), Boolean.TRUE.equals(r.getBoolean("blocked")),
-            instant(r, "connected_at"), failedBefore));
+            instant(r, "connected_at"), failedBefore, HostedLabels.paused(r.getJsonObject("labels"))));
       }
       return out;
     });

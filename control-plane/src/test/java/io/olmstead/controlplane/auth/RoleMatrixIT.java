@@ -163,6 +163,9 @@ class RoleMatrixIT {
     if (policy.operationId().equals("getUpgradePath")) {
       path += "?from=pkg.v1.0.0";
     }
+    if (policy.operationId().equals("getFleetUpgradeReadiness")) {
+      path += "?version=4.18";
+    }
     String contentType = policy.acceptsBody() ? policy.mediaTypes().stream().sorted().findFirst().orElseThrow() : null;
     byte[] body = policy.acceptsBody() ? "{}".getBytes(StandardCharsets.UTF_8) : null;
     return api.send(policy.method(), path, token, contentType, body, Map.of());

@@ -136,6 +136,19 @@ class TeamIsolationMatrixIT {
       assertThat(r.names(r.walk("/clusters/alpha-1/approvals"), "subscription")).containsExactly("alpha-sub");
       r.hidden("/clusters/beta-1/approvals", "beta-1", "ghost-1");
     });
+    CASES.put("getClusterUpgradeReadiness", r -> {
+      assertThat(r.visible("/clusters/alpha-1/upgrade-readiness").json().getString("cluster")).isEqualTo("alpha-1");
+      r.hidden("/clusters/beta-1/upgrade-readiness", "beta-1", "ghost-1");
+      r.hidden("/clusters/nobody-1/upgrade-readiness", "nobody-1", "ghost-1");
+    });
+    CASES.put("getFleetUpgradeReadiness", r -> {
+      JsonObject fleet = r.visible("/upgrade-readiness?version=4.18").json();
+      List<String> names = new java.util.ArrayList<>();
+      for (String group : List.of("ready", "blocked", "atOrPast", "unknown")) {
+        names.addAll(r.names(fleet.getJsonArray(group), "cluster"));
+      }
+      assertThat(names).containsExactlyInAnyOrder("alpha-1", "alpha-2");
+    });
     CASES.put("listEnrollmentTokens", r -> assertThat(r.walk("/enrollment-tokens")).isNotEmpty()
         .allSatisfy(t -> assertThat(t.getJsonObject("labels").getString(Principal.TEAM_LABEL)).isEqualTo("alpha")));
     CASES.put("getEnrollmentToken", r -> {

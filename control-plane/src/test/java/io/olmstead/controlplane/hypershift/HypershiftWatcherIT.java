@@ -161,7 +161,7 @@ class HypershiftWatcherIT {
   }
 
   @Test
-  void deletingTheHostedClusterRetiresTheClusterAndARecreatedOneIsANewCluster() {
+  void deletingTheHostedClusterRetiresTheClusterAndARecreatedOneIsANewCluster() throws Exception {
     String firstId = UUID.randomUUID().toString();
     Map<String, Object> hc = hostedCluster("ephemeral", firstId);
     put(hc);
@@ -169,11 +169,16 @@ class HypershiftWatcherIT {
     await().atMost(WAIT).until(() -> cluster("clusters-ephemeral").status() == 200);
     assertThat(placed()).contains("clusters-ephemeral");
     assertThat(preview()).contains("clusters-ephemeral");
+    // the credential an agent would hold (issued to the pool or a hosted agent): retiring revokes it, which makes the
+    // gateway close that agent's session (as POST /clusters/{name}/credential/revoke does)
+    TestDatabase.execute(cp.database(), "INSERT INTO cluster_credentials (cluster, credential_hash) VALUES"
+        + " ('clusters-ephemeral', '\\x0102')");
 
     kube.genericKubernetesResources(HostedClusterWatcher.HOSTED_CLUSTERS).inNamespace("clusters")
         .withName("ephemeral").delete();
     await().atMost(WAIT).until(() -> "retired".equals(cluster("clusters-ephemeral").json().getString("status")));
     assertThat(audit("hypershift.retire", "clusters/clusters-ephemeral")).isNotEmpty();
+    assertThat(revoked("clusters-ephemeral")).isTrue();
     assertThat(placed()).doesNotContain("clusters-ephemeral");
     assertThat(preview()).doesNotContain("clusters-ephemeral");
 
@@ -223,6 +228,49 @@ class HypershiftWatcherIT {
     put(hc);
     await().atMost(WAIT).until(() -> label("clusters-paused", "hypershift.olmstead.io/paused") == null);
     assertThat(new JsonObject(preview()).getJsonArray("waves").encode()).contains("clusters-paused");
+  }
+
+  @Test
+  void aDesiredVersionPastAnInstalledOperatorsMaximumRaisesTheMetricAndAnAuditedEvent() throws Exception {
+    String legacy = "{\"schema\":\"olm.package\",\"name\":\"legacy\",\"defaultChannel\":\"stable\"}\n"
+        + "{\"schema\":\"olm.channel\",\"package\":\"legacy\",\"name\":\"stable\",\"entries\":[{\"name\":"
+        + "\"legacy.v1.0.0\"}]}\n{\"schema\":\"olm.bundle\",\"package\":\"legacy\",\"name\":\"legacy.v1.0.0\","
+        + "\"image\":\"quay.io/example/legacy:1.0.0\",\"properties\":[{\"type\":\"olm.package\",\"value\":"
+        + "{\"packageName\":\"legacy\",\"version\":\"1.0.0\"}},{\"type\":\"olm.maxOpenShiftVersion\","
+        + "\"value\":\"4.18\"}]}\n";
+    assertThat(api.json("PUT", "/api/v1/catalogs/legacy-ops", ADMIN, new JsonObject()).status()).isEqualTo(201);
+    assertThat(api.send("POST", "/api/v1/catalogs/legacy-ops/revisions", ADMIN, "application/x-ndjson",
+        legacy.getBytes(java.nio.charset.StandardCharsets.UTF_8), Map.of()).status()).isEqualTo(201);
+    TestDatabase.execute(cp.database(), "INSERT INTO subscriptions (name, catalog, package, namespace, version_kind,"
+        + " version_value, approval, created_by) VALUES ('legacy', 'legacy-ops', 'legacy', 'legacy', 'follow',"
+        + " 'stable', 'Automatic', 'test')");
+    Map<String, Object> hc = hostedCluster("upgrading", UUID.randomUUID().toString());
+    history(hc).get(0).put("version", "4.18.5");
+    at(hc, "status", "version", "desired").put("version", "4.18.5");
+    put(hc);
+    secret("clusters", "upgrading-admin-kubeconfig");
+    await().atMost(WAIT).until(() -> cluster("clusters-upgrading").status() == 200);
+    TestDatabase.execute(cp.database(), "INSERT INTO subscription_status (subscription, cluster, installed_bundle,"
+        + " installed_version, phase, seq) VALUES ('legacy', 'clusters-upgrading', 'legacy.v1.0.0', '1.0.0',"
+        + " 'Succeeded', 1)");
+    Thread.sleep(4000); // two resyncs: at 4.18 nothing is passed
+    assertThat(audit("hypershift.upgrade-past-max", "clusters/clusters-upgrading")).isEmpty();
+
+    at(hc, "status", "version", "desired").put("version", "4.19.2");
+    put(hc);
+    await().atMost(WAIT).until(() -> !audit("hypershift.upgrade-past-max", "clusters/clusters-upgrading").isEmpty());
+    JsonObject event = audit("hypershift.upgrade-past-max", "clusters/clusters-upgrading").get(0);
+    assertThat(event.getString("actor")).isEqualTo("hypershift");
+    assertThat(event.getJsonObject("detail").getString("desiredVersion")).isEqualTo("4.19.2");
+    assertThat(event.getJsonObject("detail").encode()).contains("legacy.v1.0.0").contains("4.18");
+    TestControlPlane leader = cp.controlPlane().hypershift().leader() ? cp : follower;
+    assertThat(new ApiClient(leader).get("/metrics", ADMIN).body().lines()
+        .filter(l -> l.startsWith("olmstead_hypershift_upgrades_past_max ")).findFirst().orElseThrow())
+        .endsWith(" 1.0");
+    Thread.sleep(4000); // resyncs do not repeat the event
+    assertThat(audit("hypershift.upgrade-past-max", "clusters/clusters-upgrading")).hasSize(1);
+    TestDatabase.execute(cp.database(), "DELETE FROM subscription_status WHERE cluster = 'clusters-upgrading'");
+    TestDatabase.execute(cp.database(), "DELETE FROM subscriptions WHERE name = 'legacy'");
   }
 
   @Test
@@ -304,6 +352,15 @@ class HypershiftWatcherIT {
         new JsonObject().put("subscription", "hosted-etcd").put("targetVersion", "0.9.4"));
     assertThat(response.status()).as(response.body()).isEqualTo(200);
     return response.body();
+  }
+
+  private static boolean revoked(String cluster) throws Exception {
+    var db = cp.database();
+    try (var c = java.sql.DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+         var rs = c.createStatement().executeQuery("SELECT revoked_at IS NOT NULL FROM cluster_credentials"
+             + " WHERE cluster = '" + cluster + "'")) {
+      return rs.next() && rs.getBoolean(1);
+    }
   }
 
   private static Response cluster(String name) {

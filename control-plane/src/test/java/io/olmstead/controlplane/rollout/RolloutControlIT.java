@@ -287,4 +287,40 @@ class RolloutControlIT {
       agents.close();
     }
   }
+
+  /**
+   * A cluster of a running rollout whose HostedCluster gets paused (the watcher sets hypershift.olmstead.io/paused) is
+   * never approved while the label is on: its wave waits, and it is approved once the pause ends.
+   */
+  @Test
+  void aClusterPausedMidRolloutIsNotApprovedUntilThePauseEnds() throws Exception {
+    fx.subscription("ph", "fleet=ph", "0.9.2");
+    HollowFleet agents = fleet("ph-", 2, "{\"fleet\":\"ph\"}", 0.0);
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> fx.count("SELECT count(*) FROM subscription_status WHERE "
+          + "subscription = 'ph' AND installed_version = '0.9.2' AND phase = 'Succeeded'") == 2);
+      HttpResponse<String> created = RolloutIT.call(port, "POST", "/rollouts", "{\"subscription\":\"ph\","
+          + "\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":1,\"soakSeconds\":3}}");
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+      String id = new JsonObject(created.body()).getString("id");
+      String second = (String) fx.query("SELECT cluster FROM rollout_clusters WHERE rollout_id = ? AND wave = 1", id)
+          .get(0).get("cluster");
+      // what the HyperShift watcher writes when the HostedCluster is paused
+      fx.update("UPDATE clusters SET labels = labels || '{\"hypershift.olmstead.io/paused\":\"true\"}' WHERE name = ?",
+          second);
+
+      await().atMost(Duration.ofSeconds(30)).until(() -> fx.count("SELECT count(*) FROM rollout_clusters WHERE "
+          + "rollout_id = ? AND cluster = ? AND message = 'held: its HostedCluster is paused'", id, second) == 1);
+      Thread.sleep(4000); // longer than the soak: a rollout ignoring the pause would approve it now
+      assertThat(fx.count("SELECT count(*) FROM rollout_clusters WHERE rollout_id = ? AND cluster = ? "
+          + "AND approved_version IS NULL AND step = 'Pending'", id, second)).isEqualTo(1);
+      assertThat(fx.count("SELECT count(*) FROM rollouts WHERE id = ? AND state = 'Progressing'", id)).isEqualTo(1);
+
+      fx.update("UPDATE clusters SET labels = labels - 'hypershift.olmstead.io/paused' WHERE name = ?", second);
+      await().atMost(Duration.ofSeconds(40)).until(() -> fx.count("SELECT count(*) FROM rollouts WHERE id = ? "
+          + "AND state = 'Succeeded'", id) == 1);
+    } finally {
+      agents.close();
+    }
+  }
 }

@@ -61,6 +61,23 @@ class RolloutMachineTest {
   }
 
   @Test
+  void aClusterWhoseHostedClusterIsPausedIsNeverApprovedAndItsWaveWaitsForIt() {
+    Rollout r = rollout(3, "{\"batchSize\":3}");
+    reports.put("c1", new Report(true, "1.0.0", "Succeeded", null, false, null, false, true));
+    StepResult s = RolloutMachine.step(r, reports, T0);
+    assertThat(approved(s.rollout())).containsExactly("c0", "c2");
+    assertThat(s.rollout().members().get("c1").message()).isEqualTo("held: its HostedCluster is paused");
+    upgraded("c0", "c2");
+    StepResult waiting = RolloutMachine.step(s.rollout(), reports, T0.plusSeconds(600));
+    assertThat(waiting.rollout().waves().get(0).state()).as("held, the wave cannot soak").isEqualTo(WaveState.Open);
+    assertThat(RolloutMachine.step(waiting.rollout(), reports, T0.plusSeconds(601)).changed()).isFalse();
+
+    reports.put("c1", new Report(true, "1.0.0", "Succeeded", null, false));
+    StepResult resumed = RolloutMachine.step(waiting.rollout(), reports, T0.plusSeconds(602));
+    assertThat(approved(resumed.rollout())).contains("c1");
+  }
+
+  @Test
   void steppingAgainWithTheSameInputsChangesNothing() {
     StepResult first = RolloutMachine.step(rollout(5, "{\"canary\":{\"count\":1},\"batchSize\":2}"), reports, T0);
     StepResult again = RolloutMachine.step(first.rollout(), reports, T0);

@@ -29,7 +29,7 @@ final class WireSanitizer {
     Facts f = hello.facts();
     Facts facts = f == null ? null : new Facts(text(f.kubernetesVersion(), 64), text(f.openshiftVersion(), 64),
         f.nodes() == null || f.nodes() < 0 || f.nodes() > 1_000_000 ? null : f.nodes(),
-        known(MODES, f.mode()) ? f.mode() : null);
+        known(MODES, f.mode()) ? f.mode() : null, f.olm());
     String version = text(hello.agentVersion(), 64);
     return new Hello(hello.protocol(), hello.id(), version == null || version.isEmpty() ? "unknown" : version,
         hello.supportedProtocols(), facts == null ? new Facts(null, null, null, null) : facts, hello.lastStatusSeq());

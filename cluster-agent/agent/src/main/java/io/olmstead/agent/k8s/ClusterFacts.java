@@ -22,7 +22,8 @@ public final class ClusterFacts {
 
   /** The facts of the cluster {@code client} talks to, for an agent running in {@code mode}. */
   public static Facts of(KubernetesClient client, String mode) {
-    return new Facts(kubernetesVersion(client), openshiftVersion(client), nodes(client), mode);
+    return new Facts(kubernetesVersion(client), openshiftVersion(client), nodes(client), mode,
+        OlmPresence.detected(client));
   }
 
   static String kubernetesVersion(KubernetesClient client) {

@@ -39,6 +39,12 @@ public final class OperatorConditions {
     return crd;
   }
 
+  /** Whether a CRD found in the cluster is the one the agent installed (labelled so), not OLM's. */
+  public static boolean ours(JsonNode crd) {
+    return ManagedLabels.MANAGED_BY_VALUE.equals(crd.path("metadata").path("labels").path(ManagedLabels.MANAGED_BY)
+        .asText(null));
+  }
+
   /** The OperatorCondition for {@code bundle}: named after it, listing its deployments and service accounts. */
   public static ObjectNode forBundle(String bundle, String namespace, Map<String, String> labels,
                                      Map<String, String> annotations, Collection<String> deployments,

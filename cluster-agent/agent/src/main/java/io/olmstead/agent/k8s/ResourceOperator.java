@@ -160,6 +160,20 @@ public final class ResourceOperator {
     }
   }
 
+  /** Every object of one kind in {@code namespace}; empty when the kind is not served. */
+  public List<JsonNode> listIn(String apiVersion, String kind, String namespace) throws ResourceException {
+    try {
+      GenericKubernetesResourceList list = client.genericKubernetesResources(kinds.context(apiVersion, kind))
+          .inNamespace(namespace).list();
+      return list.getItems().stream().map(r -> serialization.convertValue(r, JsonNode.class)).toList();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return List.of();
+      }
+      throw failure("list", kind, namespace, "", e);
+    }
+  }
+
   /** Replaces only the status of an existing object (what a controller, or the simulated kubelet, does). */
   public void updateStatus(JsonNode object) throws ResourceException {
     String apiVersion = object.path("apiVersion").asText();

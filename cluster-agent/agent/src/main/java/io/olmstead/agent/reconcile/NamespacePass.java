@@ -46,6 +46,7 @@ final class NamespacePass {
   private final ClusterObserver observer;
   private final Cleanup cleanup;
   private final BundleInstaller installer;
+  private final OlmCoexistence olm;
   private final Runnable operatorConditionsServed;
   // set by a pass when a drift restore was held back by its backoff (passes of one namespace never overlap, but
   // passes of different namespaces do: hence per thread)
@@ -61,6 +62,7 @@ final class NamespacePass {
     this.observer = new ClusterObserver(resources);
     this.cleanup = new Cleanup(resources);
     this.installer = new BundleInstaller(resources, cleanup, catalogs::content);
+    this.olm = new OlmCoexistence(resources);
   }
 
   ClusterObserver observer() {
@@ -68,9 +70,11 @@ final class NamespacePass {
   }
 
   /** Reconciles {@code namespace} towards {@code desired}. */
-  PassOutcome run(String namespace, List<DesiredSubscription> desired) throws ResourceException {
+  PassOutcome run(String namespace, List<DesiredSubscription> wanted) throws ResourceException {
     Map<String, ObservedSubscription> observed = observer.observe(namespace);
-    removeUndesired(namespace, desired, observed);
+    removeUndesired(namespace, wanted, observed);
+    // packages OLM manages here are refused before anything (namespace, CRD, objects) is written
+    List<DesiredSubscription> desired = olm.allowed(namespace, wanted, board);
     if (desired.isEmpty()) {
       return PassOutcome.DONE;
     }
@@ -274,10 +278,16 @@ final class NamespacePass {
     }
   }
 
+  /** Creates the OperatorCondition CRD only where it is missing; OLM's own CRD (not labelled ours) is never written. */
   private boolean ensureOperatorConditionCrd() throws ResourceException {
-    resources.apply(OperatorConditions.crd());
-    return WorkloadStatus.established(resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null,
-        OperatorConditions.CRD_NAME).orElse(null));
+    Optional<JsonNode> existing = resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null,
+        OperatorConditions.CRD_NAME);
+    if (existing.isEmpty() || OperatorConditions.ours(existing.get())) {
+      resources.apply(OperatorConditions.crd());
+      existing = resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null,
+          OperatorConditions.CRD_NAME);
+    }
+    return WorkloadStatus.established(existing.orElse(null));
   }
 
   private static ObservedBundle asInstalled(InstallTarget t) {

@@ -118,6 +118,12 @@ final class StatusBoard {
         SubscriptionStatus.OWNERSHIP_CONFLICT, message, List.of());
   }
 
+  /** {@code Failed/ManagedByOLM}: OLM manages the package in that namespace; the agent touches nothing of it. */
+  static SubscriptionStatus managedByOlm(DesiredSubscription sub, String message) {
+    return build(sub, null, null, null, CsvPhase.FAILED.wireName(), SubscriptionStatus.MANAGED_BY_OLM, message,
+        List.of());
+  }
+
   private static SubscriptionStatus build(DesiredSubscription sub, ObservedBundle installed, String targetBundle,
                                           String targetVersion, String phase, String reason, String message,
                                           List<SubscriptionStatus.StatusCondition> conditions) {

@@ -27,6 +27,8 @@ public record SubscriptionStatus(String name, String namespace, String installed
    * owns; the message names the object and the owner.
    */
   public static final String OWNERSHIP_CONFLICT = "OwnershipConflict";
+  /** OLM already manages the package in that namespace (a CSV or an OLM Subscription of it): left to OLM. */
+  public static final String MANAGED_BY_OLM = "ManagedByOLM";
 
   public SubscriptionStatus {
     conditions = conditions == null ? List.of() : List.copyOf(conditions);

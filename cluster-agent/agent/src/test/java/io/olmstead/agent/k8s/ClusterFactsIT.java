@@ -31,6 +31,18 @@ class ClusterFactsIT {
   }
 
   @Test
+  void reportsOlmWhenItsClusterServiceVersionCrdIsInstalled() {
+    assertThat(ClusterFacts.of(client, "in-guest").olm()).isFalse();
+    client.apiextensions().v1().customResourceDefinitions().resource(new io.fabric8.kubernetes.api.model.apiextensions
+        .v1.CustomResourceDefinitionBuilder().withNewMetadata().withName(OlmPresence.CSV_CRD).endMetadata()
+        .withNewSpec().withGroup("operators.coreos.com").withScope("Namespaced").withNewNames()
+        .withKind("ClusterServiceVersion").withPlural("clusterserviceversions").endNames().addNewVersion()
+        .withName("v1alpha1").withServed(true).withStorage(true).endVersion().endSpec().build())
+        .create();
+    assertThat(ClusterFacts.of(client, "hosted").olm()).isTrue();
+  }
+
+  @Test
   void anEmptyClusterHasZeroNodes() {
     assertThat(ClusterFacts.nodes(client)).isZero();
   }
@@ -65,5 +77,12 @@ class ClusterFactsIT {
     assertThat(facts.nodes()).isNull();
     assertThat(facts.openshiftVersion()).isNull();
     assertThat(facts.mode()).isEqualTo("hosted");
+  }
+
+  @Test
+  void aForbiddenCrdReadLeavesOlmUnknown() {
+    server.expect().get().withPath("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + OlmPresence.CSV_CRD)
+        .andReturn(403, new StatusBuilder().withCode(403).withReason("Forbidden").build()).always();
+    assertThat(ClusterFacts.of(client, "hosted").olm()).isNull();
   }
 }
