@@ -101,7 +101,10 @@ class RegistryDeadlineIT {
   void closedAndSilentPortsFailWithTheSameMessage() throws Exception {
     String closed = "127.0.0.1:" + TestRegistry.freePort();
     try (StuckRegistry silent = StuckRegistry.silent(); RegistryPool pool = pool(silent.host(), closed)) {
+      long t0 = System.nanoTime();
       String a = failure(pool.call(closed + "/a/b:c", p -> p.resolve(closed + "/a/b:c"))).getMessage();
+      long ms = (System.nanoTime() - t0) / 1_000_000;
+      assertThat(ms).as("a refused connection failed after %d ms", ms).isLessThan(DEADLINE.toMillis() + 2000);
       String b = failure(pool.call(silent.host() + "/a/b:c", p -> p.resolve(silent.host() + "/a/b:c")))
           .getMessage();
       assertThat(a.replace(closed, "HOST")).isEqualTo(b.replace(silent.host(), "HOST"));
