@@ -10,15 +10,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The bearer-token flow against distribution's {@code auth: token}, with a token server run by the test: jib asks the
  * realm the registry names for a token, sending the auth file's credentials, and pulls with it.
  */
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BearerTokenAuthIT {
   static final String PASSWORD = "token-secret-4711";
   static TestTokenServer tokens;
