@@ -6,6 +6,7 @@ import io.olmstead.controlplane.http.ApiException;
 import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.ETags;
 import io.olmstead.controlplane.http.Reply;
+import io.olmstead.controlplane.registry.RegistrySettings;
 import io.olmstead.controlplane.store.Tx;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -15,12 +16,14 @@ import java.util.Optional;
 /** Catalog resources: create/update/delete with optimistic locking and audit, reads, revisions, packages, paths. */
 public final class CatalogService {
   private final Tx tx;
+  private final RegistrySettings registries;
   private final CatalogStore store = new CatalogStore();
   private final PackageQueries packages = new PackageQueries();
   private final ChannelGraphs graphs = new ChannelGraphs(256);
 
-  public CatalogService(Tx tx) {
+  public CatalogService(Tx tx, RegistrySettings registries) {
     this.tx = tx;
+    this.registries = registries;
   }
 
   public CatalogStore store() {
@@ -46,7 +49,7 @@ public final class CatalogService {
     String displayName = body.getString("displayName");
     int priority = body.getInteger("priority", 0);
     JsonObject source = body.getJsonObject("source");
-    CatalogSourceState.validate(source);
+    CatalogSourceState.validate(source, registries);
     AuditEntry entry = new AuditEntry(principal.actor(), "catalog.put", "catalogs/" + name, AuditEntry.SUCCESS,
         new JsonObject().put("displayName", displayName).put("priority", priority).put("source", source), requestId);
     return tx.audited(entry, conn -> store.lock(conn, name).compose(locked -> {

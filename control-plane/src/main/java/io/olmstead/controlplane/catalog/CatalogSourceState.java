@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.catalog;
 
 import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.registry.ImageReferences;
+import io.olmstead.controlplane.registry.RegistrySettings;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -31,17 +33,18 @@ public record CatalogSourceState(String image, int pollIntervalSeconds, OffsetDa
         row.getOffsetDateTime(from + 2), row.getString(from + 3), row.getString(from + 4));
   }
 
-  /** The spec's schema checks types and bounds; an image must still look like a reference (no spaces, no scheme). */
-  static void validate(JsonObject source) {
+  /**
+   * The spec's schema checks types and bounds; the image must be a valid reference (port, tag, digest) whose registry
+   * is not a loopback, link-local or metadata address unless listed ({@link ImageReferences#check}).
+   */
+  static void validate(JsonObject source, RegistrySettings registries) {
     if (source == null) {
       return;
     }
-    String image = source.getString("image", "");
-    if (!image.matches("[a-z0-9][a-z0-9._:/@-]*[a-z0-9]") || image.contains("://")) {
-      throw ApiException.validationFailed("the source image is not an image reference", new JsonArray()
-          .add(new JsonObject().put("field", "/source/image").put("message", "expected REGISTRY/REPOSITORY[:TAG]"
-              + "[@sha256:DIGEST]")));
-    }
+    ImageReferences.check(source.getString("image", ""), registries).ifPresent(problem -> {
+      throw ApiException.validationFailed("the source image is not usable: " + problem, new JsonArray()
+          .add(new JsonObject().put("field", "/source/image").put("message", problem)));
+    });
   }
 
   static Future<Void> store(SqlConnection conn, String name, JsonObject source) {

@@ -14,7 +14,7 @@ public final class CatalogsModule implements ApiModule {
 
   @Override
   public void register(RouterBuilder builder, ApiContext ctx) {
-    this.catalogs = new CatalogService(ctx.tx());
+    this.catalogs = new CatalogService(ctx.tx(), ctx.config().registry());
     this.uploads = new RevisionUpload(ctx.vertx(), ctx.tx(), catalogs.store(), ctx.config().maxBodyBytes());
     ApiModule.bind(builder, "listCatalogs", r -> catalogs.list(r.limit(), r.cursor().orElse(null)));
     ApiModule.bind(builder, "getCatalog", r -> catalogs.get(r.path("name")));

@@ -14,30 +14,22 @@ final class BoundedOutputStream extends FilterOutputStream {
     }
   }
 
-  private final long max;
-  private long written;
+  private final ByteBudget budget;
 
   BoundedOutputStream(OutputStream out, long max) {
     super(out);
-    this.max = max;
+    this.budget = new ByteBudget(max, LimitExceeded::new);
   }
 
   @Override
   public void write(int b) throws IOException {
-    count(1);
+    budget.spend(1);
     out.write(b);
   }
 
   @Override
   public void write(byte[] b, int off, int len) throws IOException {
-    count(len);
+    budget.spend(len);
     out.write(b, off, len);
-  }
-
-  private void count(long n) throws LimitExceeded {
-    written += n;
-    if (written > max) {
-      throw new LimitExceeded();
-    }
   }
 }

@@ -24,17 +24,15 @@ final class BundlePull {
   record Result(byte[] objectsGz, int count, long size) {
   }
 
-  private final OciPuller puller;
   private final RegistrySettings settings;
   private final BundleUnpacker unpacker;
 
-  BundlePull(OciPuller puller, RegistrySettings settings, BundleLimits limits) {
-    this.puller = puller;
+  BundlePull(RegistrySettings settings, BundleLimits limits) {
     this.settings = settings;
     this.unpacker = new BundleUnpacker(limits);
   }
 
-  Result pull(String image, String digest) throws RegistryException, BundleUnpackException {
+  Result pull(OciPuller puller, String image, String digest) throws RegistryException, BundleUnpackException {
     ImageManifest manifest = puller.resolve(image);
     if (!manifest.digest().equals(digest)) {
       throw new RegistryException(Kind.DIGEST_MISMATCH, image + " resolved to " + manifest.digest());

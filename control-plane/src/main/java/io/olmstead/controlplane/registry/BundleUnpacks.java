@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.registry;
 
+import io.olmstead.controlplane.registry.RegistryException.Kind;
 import io.olmstead.olmcore.bundle.BundleLimits;
 import io.olmstead.olmcore.bundle.BundleUnpackException;
 import io.vertx.core.Future;
@@ -7,6 +8,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Pool;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,8 +41,8 @@ public final class BundleUnpacks implements AutoCloseable {
   public BundleUnpacks(Vertx vertx, Pool pool, RegistrySettings settings, BundleLimits limits, Duration backoff) {
     this.vertx = vertx;
     this.store = new BundleImageStore(pool);
-    this.workers = new RegistryPool(vertx, settings);
-    this.pull = new BundlePull(new OciPuller(settings), settings, limits);
+    this.workers = new RegistryPool(vertx, settings, "olmstead-registry", settings.workers());
+    this.pull = new BundlePull(settings, limits);
     this.backoff = backoff;
     this.sweepTimer = vertx.setPeriodic(Math.max(1000, Math.min(backoff.toMillis(), 30_000)), id -> sweep());
   }
@@ -58,14 +60,9 @@ public final class BundleUnpacks implements AutoCloseable {
   public Future<BundleImage> request(String image, boolean retryFailed) {
     String digest = digestOf(image).orElseThrow(() -> new IllegalArgumentException("not pinned by digest: " + image));
     return store.ensure(digest, image, retryFailed).compose(v -> {
-      start(digest, image);
+      start(digest);
       return store.get(digest).map(Optional::orElseThrow);
     });
-  }
-
-  /** The registry worker pool (shared with the catalog image poller). */
-  RegistryPool workers() {
-    return workers;
   }
 
   public Future<Optional<BundleImage>> get(String digest) {
@@ -83,23 +80,46 @@ public final class BundleUnpacks implements AutoCloseable {
     return store.objects(digest);
   }
 
-  private void start(String digest, String image) {
+  private void start(String digest) {
     if (inFlight.containsKey(digest)) {
       return;
     }
     Future<BundleImage> run = store.claim(digest).compose(claimed -> claimed.isEmpty()
         ? store.get(digest).map(Optional::orElseThrow)
-        : unpack(digest, image, claimed.get()));
+        : unpack(digest, claimed.get()));
     if (inFlight.putIfAbsent(digest, run) == null) {
       run.onComplete(ar -> inFlight.remove(digest, run));
     }
   }
 
-  private Future<BundleImage> unpack(String digest, String image, int attempt) {
-    return workers.call(image, () -> pull.pull(image, digest))
+  private Future<BundleImage> unpack(String digest, BundleImageStore.Claim claim) {
+    String latest = claim.images().get(0);
+    return pullAny(digest, claim.images(), 0, null)
         .compose(r -> store.unpacked(digest, r.objectsGz(), r.count(), r.size()),
-            e -> recordFailure(digest, image, attempt, e))
+            e -> recordFailure(digest, latest, claim.attempt(), e))
         .compose(v -> store.get(digest).map(Optional::orElseThrow));
+  }
+
+  /**
+   * Pulls from the references in turn (latest first) until one serves the digest; a bundle that is not valid fails
+   * at once (the digest names the content, another reference would serve the same). The latest reference's error is
+   * the one reported; retried when any reference was unreachable.
+   */
+  private Future<BundlePull.Result> pullAny(String digest, List<String> images, int i, RegistryException first) {
+    String image = images.get(i);
+    Runnable started = () -> store.started(digest);
+    return workers.call(image, started, puller -> pull.pull(puller, image, digest)).recover(e -> {
+      if (!(e instanceof RegistryException re)) {
+        return Future.failedFuture(e);
+      }
+      RegistryException reported = first == null ? re : first.kind().retryable() || !re.kind().retryable() ? first
+          : new RegistryException(Kind.UNREACHABLE, first.getMessage());
+      if (i + 1 >= images.size()) {
+        return Future.failedFuture(images.size() == 1 ? reported : new RegistryException(reported.kind(),
+            reported.getMessage() + " (" + (images.size() - 1) + " other reference(s) of this digest failed too)"));
+      }
+      return pullAny(digest, images, i + 1, reported);
+    });
   }
 
   private Future<Void> recordFailure(String digest, String image, int attempt, Throwable e) {
@@ -112,7 +132,7 @@ public final class BundleUnpacks implements AutoCloseable {
   }
 
   private void sweep() {
-    store.prefetch().compose(n -> store.due(20)).onSuccess(rows -> rows.forEach(r -> start(r[0], r[1])))
+    store.prefetch().compose(n -> store.due(20)).onSuccess(rows -> rows.forEach(this::start))
         .onFailure(e -> LOG.debug("bundle sweep: {}", e.toString()));
   }
 

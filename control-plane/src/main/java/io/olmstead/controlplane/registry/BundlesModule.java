@@ -26,9 +26,10 @@ public final class BundlesModule implements ApiModule {
   public void register(RouterBuilder builder, ApiContext ctx) {
     RegistrySettings settings = ctx.config().registry();
     unpacks = new BundleUnpacks(ctx.vertx(), ctx.pool(), settings, BundleLimits.defaults(), Duration.ofSeconds(5));
-    OciPuller puller = new OciPuller(settings);
-    poller = new CatalogImagePoller(ctx.vertx(), ctx.pool(), unpacks.workers(), puller,
-        new CatalogImagePull(puller, settings, BundleLimits.defaults()),
+    // two threads of its own: polls are few, and must not wait behind bundle unpacks
+    poller = new CatalogImagePoller(ctx.vertx(), ctx.pool(),
+        new RegistryPool(ctx.vertx(), settings, "olmstead-catalog-poll", 2),
+        new CatalogImagePull(settings, BundleLimits.defaults()),
         new RevisionUpload(ctx.vertx(), ctx.tx(), new CatalogStore(), ctx.config().maxBodyBytes()), 5000);
     ApiModule.bind(builder, "getBundle", r -> unpacks.get(r.path("digest"))
         .map(b -> Reply.ok(b.orElseThrow(() -> ApiException.notFound("no bundle image " + r.path("digest")))
@@ -38,16 +39,14 @@ public final class BundlesModule implements ApiModule {
 
   private Future<Reply> request(ApiContext ctx, ApiRequest r) {
     String image = r.body().getString("image", "");
-    if (BundleUnpacks.digestOf(image).isEmpty()) {
-      return Future.failedFuture(ApiException.validationFailed("the image must be pinned by digest",
-          new JsonArray().add(new JsonObject().put("field", "/image")
-              .put("message", "expected REGISTRY/REPOSITORY@sha256:<64 hex>"))));
+    var problem = ImageReferences.check(image, ctx.config().registry());
+    if (problem.isEmpty() && BundleUnpacks.digestOf(image).isEmpty()) {
+      problem = java.util.Optional.of("expected REGISTRY/REPOSITORY@sha256:<64 hex>: the image must be pinned by "
+          + "digest");
     }
-    try {
-      OciPuller.parse(image);
-    } catch (RegistryException e) {
-      return Future.failedFuture(ApiException.validationFailed(e.getMessage(),
-          new JsonArray().add(new JsonObject().put("field", "/image").put("message", e.getMessage()))));
+    if (problem.isPresent()) {
+      return Future.failedFuture(ApiException.validationFailed("the image is not usable: " + problem.get(),
+          new JsonArray().add(new JsonObject().put("field", "/image").put("message", problem.get()))));
     }
     String digest = BundleUnpacks.digestOf(image).orElseThrow();
     // the request uses the pool itself: audit after it, never holding a connection while it waits for another

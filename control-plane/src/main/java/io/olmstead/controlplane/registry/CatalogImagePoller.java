@@ -27,29 +27,29 @@ final class CatalogImagePoller implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CatalogImagePoller.class);
   private static final Principal POLLER = new Principal(new UUID(0, 0), "catalog-image-poller", Role.ADMIN, List.of());
   // claims the due catalogs (last_poll_at moves first), so another replica's tick skips them
-  private static final String CLAIM = "UPDATE catalogs SET last_poll_at = now() WHERE name IN (SELECT name FROM catalogs "
-      + "WHERE source_image IS NOT NULL AND (last_poll_at IS NULL OR last_poll_at + make_interval(secs => "
-      + "poll_interval_seconds) <= now()) ORDER BY last_poll_at NULLS FIRST LIMIT 5 FOR UPDATE SKIP LOCKED) "
+  private static final String CLAIM = "UPDATE catalogs SET last_poll_at = now() WHERE name IN (SELECT name "
+      + "FROM catalogs WHERE source_image IS NOT NULL AND (last_poll_at IS NULL "
+      + "OR last_poll_at + make_interval(secs => poll_interval_seconds) <= now()) "
+      + "ORDER BY last_poll_at NULLS FIRST LIMIT 5 FOR UPDATE SKIP LOCKED) "
       + "RETURNING name, source_image, source_digest";
-  private static final String RESULT = "UPDATE catalogs SET source_digest = COALESCE($3, source_digest), last_error = $4 "
-      + "WHERE name = $1 AND source_image = $2";
+  private static final String RESULT = "UPDATE catalogs SET source_digest = COALESCE($3, source_digest), "
+      + "last_error = $4 WHERE name = $1 AND source_image = $2";
   private static final int MAX_ERROR = 8192;
 
   private final Vertx vertx;
   private final Pool pool;
   private final RegistryPool workers;
-  private final OciPuller puller;
   private final CatalogImagePull pull;
   private final RevisionUpload revisions;
   private final long timer;
   private boolean running;
 
-  CatalogImagePoller(Vertx vertx, Pool pool, RegistryPool workers, OciPuller puller, CatalogImagePull pull,
-      RevisionUpload revisions, long periodMillis) {
+  /** {@code workers}: the poller's own pool, so bundle unpacks (however many, however stuck) never delay a poll. */
+  CatalogImagePoller(Vertx vertx, Pool pool, RegistryPool workers, CatalogImagePull pull, RevisionUpload revisions,
+      long periodMillis) {
     this.vertx = vertx;
     this.pool = pool;
     this.workers = workers;
-    this.puller = puller;
     this.pull = pull;
     this.revisions = revisions;
     this.timer = vertx.setPeriodic(periodMillis, id -> tick());
@@ -72,11 +72,11 @@ final class CatalogImagePoller implements AutoCloseable {
   }
 
   private Future<Void> poll(String name, String image, String lastDigest) {
-    return workers.call(image, () -> puller.resolve(image)).compose(manifest -> {
+    return workers.call(image, puller -> puller.resolve(image)).compose(manifest -> {
       if (manifest.digest().equals(lastDigest)) {
         return record(name, image, lastDigest, null);
       }
-      return workers.call(image, () -> pull.read(manifest))
+      return workers.call(image, puller -> pull.read(puller, manifest))
           .compose(tarGz -> revisions.fromImage(POLLER, name, tarGz))
           .compose(reply -> {
             LOG.info("catalog {}: image {} at {} stored (HTTP {})", name, image, manifest.digest(), reply.status());
@@ -110,5 +110,6 @@ final class CatalogImagePoller implements AutoCloseable {
   @Override
   public void close() {
     vertx.cancelTimer(timer);
+    workers.close();
   }
 }

@@ -22,17 +22,15 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 final class CatalogImagePull {
   static final String CONFIGS_LABEL = "operators.operatorframework.io.index.configs.v1";
 
-  private final OciPuller puller;
   private final RegistrySettings settings;
   private final BundleLimits limits;
 
-  CatalogImagePull(OciPuller puller, RegistrySettings settings, BundleLimits limits) {
-    this.puller = puller;
+  CatalogImagePull(RegistrySettings settings, BundleLimits limits) {
     this.settings = settings;
     this.limits = limits;
   }
 
-  byte[] read(ImageManifest image) throws RegistryException, BundleUnpackException {
+  byte[] read(OciPuller puller, ImageManifest image) throws RegistryException, BundleUnpackException {
     String dir = "/configs";
     if (image.config() != null) {
       JsonObject config = new JsonObject(io.vertx.core.buffer.Buffer.buffer(puller.readBlob(image, image.config())));

@@ -14,9 +14,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Authenticated jib registry clients, one per repository, kept for a minute (bearer tokens are scoped to a
- * repository and short-lived). Credentials come from the auth file (containers auth.json / docker config.json);
- * plain HTTP (and unverified TLS) only for the hosts listed as insecure.
+ * Authenticated jib registry clients of one registry operation, one per repository, kept for a minute (bearer
+ * tokens are scoped to a repository and short-lived). Credentials come from the auth file (containers auth.json /
+ * docker config.json); plain HTTP (and unverified TLS) only for the hosts listed as insecure.
  */
 final class JibClients {
 
@@ -27,17 +27,14 @@ final class JibClients {
   }
 
   private final RegistrySettings settings;
-  private final FailoverHttpClient secure;
-  private final FailoverHttpClient insecure;
+  private final RegistryHttp http;
   private final Map<String, Entry> cache = new ConcurrentHashMap<>();
 
-  JibClients(RegistrySettings settings) {
+  JibClients(RegistrySettings settings, RegistryHttp http) {
     this.settings = settings;
-    // jib reads its connect/read timeout from this property on every request
+    this.http = http;
+    // jib reads each request's connect/read timeout from this property; the operation's deadline bounds the total
     System.setProperty("jib.httpTimeout", Long.toString(settings.timeout().toMillis()));
-    this.secure = new FailoverHttpClient(false, false, e -> { });
-    // listed hosts only: HTTP fallback, and basic credentials may travel over it (a dev or lab registry)
-    this.insecure = new FailoverHttpClient(true, true, e -> { });
   }
 
   RegistryClient forImage(ImageReference ref) throws RegistryException {
@@ -56,22 +53,22 @@ final class JibClients {
   }
 
   private RegistryClient authenticate(ImageReference ref) throws RegistryException {
-    FailoverHttpClient http = settings.insecure(ref.getRegistry()) ? insecure : secure;
+    FailoverHttpClient client = http.client(settings.insecure(ref.getRegistry()));
     RegistryClient.Factory factory =
-        RegistryClient.factory(EventHandlers.NONE, ref.getRegistry(), ref.getRepository(), http)
+        RegistryClient.factory(EventHandlers.NONE, ref.getRegistry(), ref.getRepository(), client)
             .setUserAgent(USER_AGENT);
     Optional<Credential> credential = credential(ref);
     credential.ifPresent(factory::setCredential);
-    RegistryClient client = factory.newRegistryClient();
+    RegistryClient registry = factory.newRegistryClient();
     try {
       // bearer token flow when the registry asks for it (WWW-Authenticate: Bearer), else basic with the credential
-      if (!client.doPullBearerAuth() && credential.isPresent()) {
-        client.configureBasicAuth();
+      if (!registry.doPullBearerAuth() && credential.isPresent()) {
+        registry.configureBasicAuth();
       }
     } catch (IOException | com.google.cloud.tools.jib.api.RegistryException ex) {
       throw JibErrors.map(ref, "authentication", ex);
     }
-    return client;
+    return registry;
   }
 
   private Optional<Credential> credential(ImageReference ref) throws RegistryException {

@@ -19,6 +19,12 @@ final class JibErrors {
       if (t instanceof BoundedOutputStream.LimitExceeded) {
         return new RegistryException(Kind.TOO_LARGE, what + " of " + image + " exceeds the size limit");
       }
+      if (t instanceof ManifestLimit.TooLarge) {
+        return new RegistryException(Kind.TOO_LARGE, what + " of " + image + ": " + t.getMessage());
+      }
+      if (t instanceof AddressGuard.LocalAddressRefused) {
+        return new RegistryException(Kind.INVALID, t.getMessage());
+      }
       if (t.getClass().getSimpleName().equals("UnexpectedBlobDigestException")) { // package-private in jib
         return new RegistryException(Kind.DIGEST_MISMATCH, what + " of " + image
             + ": the registry sent content whose digest does not match");
@@ -45,8 +51,16 @@ final class JibErrors {
     if (e instanceof com.google.cloud.tools.jib.api.RegistryException) {
       return new RegistryException(Kind.INVALID, what + " of " + image + ": " + e.getMessage());
     }
-    return new RegistryException(Kind.UNREACHABLE, "registry " + ref.getRegistry() + " did not answer for " + what
-        + " of " + image + " (" + e.getClass().getSimpleName() + ")");
+    return unreachable(ref.getRegistry());
+  }
+
+  /**
+   * A registry that could not be reached: one message whether the port was closed, filtered, silent or the name
+   * unknown, so a catalog source's error cannot serve as a port scanner.
+   */
+  static RegistryException unreachable(String registry) {
+    return new RegistryException(Kind.UNREACHABLE, "registry " + registry + " could not be reached (no connection, "
+        + "or no complete answer within " + RegistrySettings.TIMEOUT_SECONDS + ")");
   }
 
   private static RegistryException byStatus(int status, String what, String image) {

@@ -22,15 +22,31 @@ import java.util.List;
  * Pulls manifests and blobs from OCI/Docker v2 registries with jib-core (blocking: call it on a worker thread).
  * Tags resolve to digests, indexes to their linux/amd64 (or only) manifest, mirrors are tried before the source,
  * digests are checked on every manifest pulled by digest and on every blob (jib verifies blobs while streaming).
+ * One instance serves one registry operation: {@link #abort()} (the operation's deadline, see {@link RegistryPool})
+ * closes its connections, {@link #close()} releases them.
  */
-public final class OciPuller {
+public final class OciPuller implements AutoCloseable {
 
   private final RegistrySettings settings;
+  private final RegistryHttp http;
+  private final AddressGuard guard;
   private final JibClients clients;
 
   public OciPuller(RegistrySettings settings) {
     this.settings = settings;
-    this.clients = new JibClients(settings);
+    this.http = new RegistryHttp(settings);
+    this.guard = new AddressGuard(settings);
+    this.clients = new JibClients(settings, http);
+  }
+
+  /** Closes every connection now: a read blocked on a silent registry fails at once. Any thread may call it. */
+  void abort() {
+    http.abort();
+  }
+
+  @Override
+  public void close() {
+    http.close();
   }
 
   /** Resolves {@code reference} through the mirrors (first that answers wins). */
@@ -87,6 +103,7 @@ public final class OciPuller {
 
   private ImageManifest resolveAt(String reference) throws RegistryException {
     ImageReference ref = parse(reference);
+    guard.check(ref.getRegistry());
     RegistryClient client = clients.forImage(ref);
     ManifestAndDigest<ManifestTemplate> top = pull(client, ref, ref.getQualifier());
     String digest = top.getDigest().toString();
@@ -151,6 +168,10 @@ public final class OciPuller {
   }
 
   static ImageReference parse(String reference) throws RegistryException {
+    var problem = ImageReferences.problem(reference);
+    if (problem.isPresent()) {
+      throw new RegistryException(Kind.INVALID, problem.get());
+    }
     try {
       return ImageReference.parse(reference);
     } catch (InvalidImageReferenceException e) {

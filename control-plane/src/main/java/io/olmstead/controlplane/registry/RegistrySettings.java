@@ -20,6 +20,7 @@ public record RegistrySettings(
     Optional<Path> authFile,
     MirrorRules mirrors,
     Set<String> insecureHosts,
+    Set<String> allowLocalHosts,
     long maxManifestBytes,
     long maxLayerBytes,
     int maxLayers,
@@ -36,15 +37,25 @@ public record RegistrySettings(
   public static final String WORKERS = "OLMSTEAD_REGISTRY_WORKERS";
   public static final String PER_REGISTRY = "OLMSTEAD_REGISTRY_CONCURRENCY";
   public static final String TIMEOUT_SECONDS = "OLMSTEAD_REGISTRY_TIMEOUT_SECONDS";
+  public static final String ALLOW_LOCAL = "OLMSTEAD_REGISTRY_ALLOW_LOCAL";
+  static final int MAX_TIMEOUT_SECONDS = 3600;
 
   /** Every variable read here (the deploy manifests are checked against the control plane's list). */
   public static final Set<String> ENVIRONMENT = Set.of(AUTH_FILE, MIRRORS_FILE, INSECURE, MAX_MANIFEST_BYTES,
-      MAX_LAYER_BYTES, MAX_LAYERS, WORKERS, PER_REGISTRY, TIMEOUT_SECONDS);
+      MAX_LAYER_BYTES, MAX_LAYERS, WORKERS, PER_REGISTRY, TIMEOUT_SECONDS, ALLOW_LOCAL);
 
   public RegistrySettings {
     insecureHosts = Set.copyOf(insecureHosts);
+    allowLocalHosts = Set.copyOf(allowLocalHosts);
     for (String host : insecureHosts) {
       checkHost(INSECURE, host);
+    }
+    for (String host : allowLocalHosts) {
+      checkHost(ALLOW_LOCAL, host);
+    }
+    if (timeout.isZero() || timeout.isNegative() || timeout.toSeconds() > MAX_TIMEOUT_SECONDS) {
+      throw new ConfigException(TIMEOUT_SECONDS, "must be 1.." + MAX_TIMEOUT_SECONDS + " seconds, not "
+          + timeout.toSeconds());
     }
   }
 
@@ -59,24 +70,29 @@ public record RegistrySettings(
     });
     MirrorRules mirrors = env.string(MIRRORS_FILE).map(f -> MirrorRules.read(MIRRORS_FILE, Path.of(f)))
         .orElse(MirrorRules.NONE);
-    Set<String> insecure = new LinkedHashSet<>();
-    env.string(INSECURE).ifPresent(v -> {
-      for (String h : v.split(",")) {
-        if (!h.isBlank()) {
-          insecure.add(checkHost(INSECURE, h.trim()));
-        }
-      }
-    });
+    Set<String> insecure = hosts(env, INSECURE);
     for (String h : extraInsecure) {
       insecure.add(checkHost("--insecure-registry", h.trim()));
     }
-    return new RegistrySettings(auth, mirrors, insecure,
+    return new RegistrySettings(auth, mirrors, insecure, hosts(env, ALLOW_LOCAL),
         env.positiveLong(MAX_MANIFEST_BYTES, 4L << 20),
         env.positiveLong(MAX_LAYER_BYTES, 256L << 20),
         env.positiveInt(MAX_LAYERS, 64),
         env.positiveInt(WORKERS, 4),
         env.positiveInt(PER_REGISTRY, 4),
-        Duration.ofSeconds(env.positiveInt(TIMEOUT_SECONDS, 30)));
+        Duration.ofSeconds(env.positiveInt(TIMEOUT_SECONDS, 120)));
+  }
+
+  private static Set<String> hosts(EnvReader env, String setting) {
+    Set<String> out = new LinkedHashSet<>();
+    env.string(setting).ifPresent(v -> {
+      for (String h : v.split(",")) {
+        if (!h.isBlank()) {
+          out.add(checkHost(setting, h.trim()));
+        }
+      }
+    });
+    return out;
   }
 
   /** Defaults with no credentials, no mirrors and the given plain-HTTP hosts (tests, dev). */
@@ -85,23 +101,40 @@ public record RegistrySettings(
   }
 
   public RegistrySettings withLimits(long manifestBytes, long layerBytes, int layers) {
-    return new RegistrySettings(authFile, mirrors, insecureHosts, manifestBytes, layerBytes, layers, workers,
-        perRegistryConcurrency, timeout);
-  }
-
-  public RegistrySettings withMirrors(MirrorRules rules) {
-    return new RegistrySettings(authFile, rules, insecureHosts, maxManifestBytes, maxLayerBytes, maxLayers, workers,
-        perRegistryConcurrency, timeout);
-  }
-
-  public RegistrySettings withAuthFile(Path file) {
-    return new RegistrySettings(Optional.of(file), mirrors, insecureHosts, maxManifestBytes, maxLayerBytes, maxLayers,
+    return new RegistrySettings(authFile, mirrors, insecureHosts, allowLocalHosts, manifestBytes, layerBytes, layers,
         workers, perRegistryConcurrency, timeout);
   }
 
+  public RegistrySettings withMirrors(MirrorRules rules) {
+    return new RegistrySettings(authFile, rules, insecureHosts, allowLocalHosts, maxManifestBytes, maxLayerBytes,
+        maxLayers, workers, perRegistryConcurrency, timeout);
+  }
+
+  public RegistrySettings withAuthFile(Path file) {
+    return new RegistrySettings(Optional.of(file), mirrors, insecureHosts, allowLocalHosts, maxManifestBytes,
+        maxLayerBytes, maxLayers, workers, perRegistryConcurrency, timeout);
+  }
+
   public RegistrySettings withTimeout(Duration t) {
-    return new RegistrySettings(authFile, mirrors, insecureHosts, maxManifestBytes, maxLayerBytes, maxLayers, workers,
-        perRegistryConcurrency, t);
+    return new RegistrySettings(authFile, mirrors, insecureHosts, allowLocalHosts, maxManifestBytes, maxLayerBytes,
+        maxLayers, workers, perRegistryConcurrency, t);
+  }
+
+  /** Registries on loopback/link-local addresses to use anyway: the listed insecure and allow-local hosts. */
+  public RegistrySettings withAllowLocal(String... hosts) {
+    return new RegistrySettings(authFile, mirrors, insecureHosts, Set.of(hosts), maxManifestBytes, maxLayerBytes,
+        maxLayers, workers, perRegistryConcurrency, timeout);
+  }
+
+  public RegistrySettings withWorkers(int n) {
+    return new RegistrySettings(authFile, mirrors, insecureHosts, allowLocalHosts, maxManifestBytes, maxLayerBytes,
+        maxLayers, n, perRegistryConcurrency, timeout);
+  }
+
+  Set<String> localAllowed() {
+    Set<String> all = new LinkedHashSet<>(insecureHosts);
+    all.addAll(allowLocalHosts);
+    return all;
   }
 
   public boolean insecure(String registryHost) {
@@ -121,6 +154,7 @@ public record RegistrySettings(
     parts.add("authFile=" + authFile.map(Path::toString).orElse("none"));
     parts.add("mirrors=" + mirrors.size());
     parts.add("insecure=" + insecureHosts);
+    parts.add("allowLocal=" + allowLocalHosts);
     return "RegistrySettings" + parts;
   }
 }

@@ -24,13 +24,17 @@ import org.junit.jupiter.api.Test;
 class CatalogImageSourceIT {
   static final HttpClient HTTP = HttpClient.newHttpClient();
   static TestRegistry registry;
+  static StuckRegistry stuck;
   static TestControlPlane cp;
 
   @BeforeAll
   static void start() {
     registry = TestRegistry.start();
+    stuck = StuckRegistry.silent();
+    // one unpack worker, so a stuck unpack holds all of them (the poller must not need one)
     cp = TestControlPlane.start(TestDatabase.create(CatalogImageSourceIT.class),
-        Map.of(RegistrySettings.INSECURE, registry.host()));
+        Map.of(RegistrySettings.INSECURE, registry.host() + "," + stuck.host(), RegistrySettings.WORKERS, "1",
+            RegistrySettings.TIMEOUT_SECONDS, "90"));
   }
 
   @AfterAll
@@ -40,6 +44,9 @@ class CatalogImageSourceIT {
     }
     if (registry != null) {
       registry.close();
+    }
+    if (stuck != null) {
+      stuck.close();
     }
   }
 
@@ -121,6 +128,23 @@ class CatalogImageSourceIT {
     HttpResponse<String> r = put("too-fast", registry.host() + "/catalogs/etcd:latest", 30);
     assertThat(r.statusCode()).isEqualTo(422);
     assertThat(r.body()).contains("/source/pollIntervalSeconds");
+  }
+
+  @Test
+  void anUnpackStuckOnASilentRegistryDoesNotDelayAPoll() throws Exception {
+    String digest = "sha256:" + "d".repeat(64);
+    HttpResponse<String> held = HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/bundles"))
+        .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("image", stuck.host() + "/b/x@" + digest)
+            .encode())).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(held.statusCode()).as(held.body()).isEqualTo(202);
+    await().atMost(Duration.ofSeconds(10)).until(() -> stuck.connections() > 0); // the only unpack worker is taken
+    String image = pushCatalog("catalogs/isolated", "v1", "configs", CatalogFixtures.etcdNdjson());
+    put("isolated", registry.host() + "/catalogs/isolated:v1", 60);
+    JsonObject polled = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+        .until(() -> get("isolated"), c -> c.containsKey("resolvedDigest"));
+    assertThat(polled.getString("resolvedDigest")).isEqualTo(image);
+    assertThat(stuck.connections()).isPositive();
   }
 
   /** The interval is at least a minute: make the catalog due now instead of waiting. */

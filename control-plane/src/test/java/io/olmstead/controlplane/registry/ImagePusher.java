@@ -27,9 +27,13 @@ public final class ImagePusher {
   private final HttpClient http = HttpClient.newHttpClient();
 
   ImagePusher(String base, String user, String password) {
+    this(base, user == null ? null : "Basic " + Base64.getEncoder()
+        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
+  }
+
+  ImagePusher(String base, String authorization) {
     this.base = base;
-    this.authorization = user == null ? null : "Basic " + Base64.getEncoder()
-        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    this.authorization = authorization;
   }
 
   public static String digest(byte[] content) {

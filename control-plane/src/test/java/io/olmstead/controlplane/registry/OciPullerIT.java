@@ -119,7 +119,8 @@ class OciPullerIT {
   @Test
   void aPlainHttpRegistryNotListedAsInsecureIsRefused() {
     push.image("bundles/secure", "v1", ImagePusher.OCI_MANIFEST, Map.of(), List.of(layer));
-    OciPuller strict = new OciPuller(RegistrySettings.defaults().withTimeout(Duration.ofSeconds(3)));
+    OciPuller strict = new OciPuller(RegistrySettings.defaults().withAllowLocal(registry.host())
+        .withTimeout(Duration.ofSeconds(3)));
     assertThatThrownBy(() -> strict.resolve(registry.host() + "/bundles/secure:v1"))
         .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE));
   }

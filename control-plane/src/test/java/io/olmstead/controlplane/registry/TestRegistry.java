@@ -51,15 +51,35 @@ public final class TestRegistry implements AutoCloseable {
 
   /** Starts a registry; with a user, every request needs basic auth with that user and password. */
   public static TestRegistry start(String user, String password) {
+    return start(dir -> {
+      if (user == null) {
+        return "";
+      }
+      Files.writeString(dir.resolve("htpasswd"), user + ":" + BCrypt.hashpw(password, BCrypt.gensalt(4)) + "\n");
+      return "auth:\n  htpasswd:\n    realm: olmstead-test\n    path: " + dir.resolve("htpasswd") + "\n";
+    }, user, password);
+  }
+
+  /**
+   * Starts a registry with distribution's {@code auth: token}: every request needs a bearer token issued by
+   * {@code realm} for service {@code olmstead-test} and issuer {@code olmstead-test-issuer}, signed by the key of the
+   * certificate {@code rootCert}.
+   */
+  public static TestRegistry startWithTokenAuth(String realm, Path rootCert) {
+    return start(dir -> "auth:\n  token:\n    realm: " + realm + "\n    service: olmstead-test\n"
+        + "    issuer: olmstead-test-issuer\n    rootcertbundle: " + rootCert + "\n", null, null);
+  }
+
+  private interface AuthConfig {
+    String yaml(Path dir) throws IOException;
+  }
+
+  private static TestRegistry start(AuthConfig authConfig, String user, String password) {
     assumeInstalled();
     try {
       Path dir = Files.createTempDirectory("olmstead-registry");
       int port = freePort();
-      String auth = "";
-      if (user != null) {
-        Files.writeString(dir.resolve("htpasswd"), user + ":" + BCrypt.hashpw(password, BCrypt.gensalt(4)) + "\n");
-        auth = "auth:\n  htpasswd:\n    realm: olmstead-test\n    path: " + dir.resolve("htpasswd") + "\n";
-      }
+      String auth = authConfig.yaml(dir);
       Files.writeString(dir.resolve("config.yml"), "version: 0.1\nlog:\n  level: error\n"
           + "storage:\n  filesystem:\n    rootdirectory: " + dir.resolve("storage") + "\n  delete:\n    enabled: true\n"
           + "http:\n  addr: 127.0.0.1:" + port + "\n  secret: olmstead-test\n" + auth);
@@ -107,6 +127,11 @@ public final class TestRegistry implements AutoCloseable {
 
   public ImagePusher pusher() {
     return new ImagePusher("http://" + host(), user, password);
+  }
+
+  /** A pusher sending this {@code Authorization} header (a bearer token). */
+  public ImagePusher pusher(String authorization) {
+    return new ImagePusher("http://" + host(), authorization);
   }
 
   private void awaitUp() {

@@ -1,0 +1,141 @@
+package io.olmstead.controlplane.registry;
+
+import io.olmstead.controlplane.registry.RegistryException.Kind;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.UnknownHostException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.http.HttpHost;
+import org.apache.http.conn.socket.ConnectionSocketFactory;
+import org.apache.http.conn.socket.LayeredConnectionSocketFactory;
+import org.apache.http.protocol.HttpContext;
+
+/**
+ * Refuses registries on loopback, link-local (cloud metadata at 169.254.169.254 included), unspecified and multicast
+ * addresses, and the other well-known metadata endpoints, unless their {@code HOST[:PORT]} is listed in
+ * {@code OLMSTEAD_REGISTRY_INSECURE} or {@code OLMSTEAD_REGISTRY_ALLOW_LOCAL}: a catalog source or bundle image
+ * must not make the control plane probe its own host or its cloud's metadata service. Checked on the reference
+ * (literal addresses, at the API), on the resolved addresses before a pull, and on the address every connection
+ * actually dials (redirects and DNS changes included). Private ranges (10/8, 172.16/12, 192.168/16) stay allowed:
+ * that is where disconnected sites keep their mirrors.
+ */
+final class AddressGuard {
+
+  /** A connection refused by the guard (an IOException so it travels through jib unchanged). */
+  static final class LocalAddressRefused extends IOException {
+    LocalAddressRefused(String registry) {
+      super(message(registry));
+    }
+  }
+
+  private static final Set<String> METADATA_NAMES = Set.of("localhost", "metadata", "metadata.google.internal",
+      "metadata.goog", "instance-data", "instance-data.ec2.internal");
+  private static final Set<String> METADATA_ADDRESSES = Set.of("fd00:ec2:0:0:0:0:0:254", "100.100.100.200");
+
+  private static final Pattern IP_LITERAL = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}|[0-9a-f:.]*:[0-9a-f:.]*");
+
+  private final Set<String> allowed;
+
+  AddressGuard(RegistrySettings settings) {
+    this.allowed = settings.localAllowed();
+  }
+
+  /** Why {@code registry} ({@code HOST[:PORT]}) is refused, judged without resolving it (API validation). */
+  static Optional<String> literalProblem(String registry, RegistrySettings settings) {
+    boolean listed = settings.localAllowed().contains(registry)
+        || settings.localAllowed().contains(hostOf(registry));
+    return !listed && namedLocal(hostOf(registry)) ? Optional.of(message(registry)) : Optional.empty();
+  }
+
+  /** Resolves {@code registry}'s host (blocking) and refuses it when any of its addresses is local. */
+  void check(String registry) throws RegistryException {
+    if (isListed(registry)) {
+      return;
+    }
+    if (namedLocal(hostOf(registry))) {
+      throw new RegistryException(Kind.INVALID, message(registry));
+    }
+    try {
+      for (InetAddress a : InetAddress.getAllByName(hostOf(registry))) {
+        if (local(a)) {
+          throw new RegistryException(Kind.INVALID, message(registry));
+        }
+      }
+    } catch (UnknownHostException e) {
+      throw JibErrors.unreachable(registry);
+    }
+  }
+
+  ConnectionSocketFactory wrap(ConnectionSocketFactory delegate) {
+    return new LayeredConnectionSocketFactory() {
+      @Override
+      public Socket createSocket(HttpContext context) throws IOException {
+        return delegate.createSocket(context);
+      }
+
+      @Override
+      public Socket connectSocket(int timeout, Socket socket, HttpHost host, InetSocketAddress remote,
+          InetSocketAddress local, HttpContext context) throws IOException {
+        String name = host.getHostName();
+        String registry = (name.contains(":") ? "[" + name + "]" : name) + ":" + remote.getPort();
+        if (remote.getAddress() != null && local(remote.getAddress()) && !isListed(registry)) {
+          throw new LocalAddressRefused(registry);
+        }
+        return delegate.connectSocket(timeout, socket, host, remote, local, context);
+      }
+
+      @Override
+      public Socket createLayeredSocket(Socket socket, String target, int port, HttpContext context)
+          throws IOException {
+        if (delegate instanceof LayeredConnectionSocketFactory layered) {
+          return layered.createLayeredSocket(socket, target, port, context);
+        }
+        throw new IOException("plain HTTP cannot be layered");
+      }
+    };
+  }
+
+  private boolean isListed(String registry) {
+    return allowed.contains(registry) || allowed.contains(hostOf(registry));
+  }
+
+  private static boolean namedLocal(String host) {
+    String h = host.toLowerCase(Locale.ROOT);
+    if (METADATA_NAMES.contains(h) || h.endsWith(".localhost")) {
+      return true;
+    }
+    if (!IP_LITERAL.matcher(h).matches()) {
+      return false;
+    }
+    try {
+      return local(InetAddress.getByName(h)); // a literal: parsed, never looked up
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  static boolean local(InetAddress a) {
+    return a.isLoopbackAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress() || a.isMulticastAddress()
+        || METADATA_ADDRESSES.contains(a.getHostAddress());
+  }
+
+  /** The host of {@code HOST[:PORT]} ({@code [v6]:PORT} too), brackets removed. */
+  static String hostOf(String registry) {
+    if (registry.startsWith("[")) {
+      int end = registry.indexOf(']');
+      return end < 0 ? registry : registry.substring(1, end);
+    }
+    int colon = registry.lastIndexOf(':');
+    return colon < 0 || registry.indexOf(':') != colon ? registry : registry.substring(0, colon);
+  }
+
+  private static String message(String registry) {
+    return "registry " + registry + " is a loopback, link-local or metadata address: list it in "
+        + RegistrySettings.ALLOW_LOCAL + " (or " + RegistrySettings.INSECURE + ") to pull from it";
+  }
+}

@@ -1,0 +1,124 @@
+package io.olmstead.controlplane.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.store.Migrations;
+import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.olmstead.olmcore.bundle.BundleLimits;
+import io.olmstead.olmcore.fbc.Bundle;
+import io.olmstead.olmcore.fbc.DeclarativeConfig;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A bundle image's digest keeps every reference it was named by: a Failed digest named by a new reference is tried
+ * again, falling back to older references; and a pull waiting for a worker shows Pending, not Unpacking.
+ */
+class BundleRetryIT {
+  static TestRegistry registry;
+  static DeclarativeConfig catalog;
+  static Vertx vertx;
+  static Pool pool;
+
+  @BeforeAll
+  static void start() throws Exception {
+    catalog = BundleImages.bundledCatalog();
+    registry = TestRegistry.start();
+    DatabaseSettings db = TestDatabase.create(BundleRetryIT.class);
+    Migrations.migrate(db);
+    vertx = Vertx.vertx();
+    pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(4)).connectingTo(db.connectOptions()).using(vertx)
+        .build();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (vertx != null) {
+      vertx.close();
+    }
+    if (registry != null) {
+      registry.close();
+    }
+  }
+
+  static BundleUnpacks unpacks(RegistrySettings settings) {
+    return new BundleUnpacks(vertx, pool, settings, BundleLimits.defaults(), Duration.ofSeconds(1));
+  }
+
+  static <T> T get(io.vertx.core.Future<T> f) throws Exception {
+    return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  static BundleImage settled(BundleUnpacks unpacks, String digest) {
+    return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        .until(() -> unpacks.get(digest).toCompletionStage().toCompletableFuture().get().orElseThrow(),
+            b -> b.state().equals(BundleImage.UNPACKED) || b.state().equals(BundleImage.FAILED));
+  }
+
+  @Test
+  void aFailedDigestNamedByANewReferenceIsPulledAgainFromIt() throws Exception {
+    String good = BundleImages.push(registry, BundleImages.bundle(catalog, "etcdoperator.v0.9.4"));
+    String digest = BundleUnpacks.digestOf(good).orElseThrow();
+    String moved = registry.host() + "/moved/etcd@" + digest;
+    try (BundleUnpacks unpacks = unpacks(RegistrySettings.defaults(registry.host()))) {
+      get(unpacks.request(moved, false));
+      assertThat(settled(unpacks, digest).state()).isEqualTo(BundleImage.FAILED);
+      // named again by the same reference: stays Failed (no retry loop)
+      get(unpacks.request(moved, false));
+      assertThat(get(unpacks.get(digest)).orElseThrow().state()).isEqualTo(BundleImage.FAILED);
+      // named by another reference that serves it: tried again from that one
+      get(unpacks.request(good, false));
+      BundleImage b = settled(unpacks, digest);
+      assertThat(b.state()).as(b.toString()).isEqualTo(BundleImage.UNPACKED);
+      assertThat(b.image()).isEqualTo(good);
+    }
+  }
+
+  @Test
+  void aRetryFallsBackToAnOlderReferenceThatNowWorks() throws Exception {
+    Bundle bundle = BundleImages.bundle(catalog, "etcdoperator.v0.9.2");
+    String digest = BundleUnpacks.digestOf(BundleImages.push(registry, bundle)).orElseThrow();
+    String later = registry.host() + "/later/etcd@" + digest; // pushed only after it failed
+    String wrong = registry.host() + "/wrong/etcd@" + digest; // never pushed
+    try (BundleUnpacks unpacks = unpacks(RegistrySettings.defaults(registry.host()))) {
+      get(unpacks.request(later, false));
+      assertThat(settled(unpacks, digest).state()).isEqualTo(BundleImage.FAILED);
+      registry.pusher().image("later/etcd", "v1", ImagePusher.OCI_MANIFEST,
+          java.util.Map.of("operators.operatorframework.io.bundle.mediatype.v1", "registry+v1",
+              "operators.operatorframework.io.bundle.package.v1", bundle.packageName()),
+          java.util.List.of(BundleImages.layer(bundle)));
+      get(unpacks.request(wrong, false));
+      BundleImage b = settled(unpacks, digest);
+      assertThat(b.state()).as(b.toString()).isEqualTo(BundleImage.UNPACKED);
+    }
+  }
+
+  @Test
+  void aPullWaitingForABusyWorkerShowsPendingUntilAWorkerTakesIt() throws Exception {
+    String live = BundleImages.push(registry, BundleImages.bundle(catalog, "etcdoperator.v0.9.0"));
+    String liveDigest = BundleUnpacks.digestOf(live).orElseThrow();
+    try (StuckRegistry silent = StuckRegistry.silent();
+         BundleUnpacks unpacks = unpacks(RegistrySettings.defaults(registry.host(), silent.host()).withWorkers(1)
+             .withTimeout(Duration.ofSeconds(6)))) {
+      String stuckDigest = "sha256:" + "c".repeat(64);
+      get(unpacks.request(silent.host() + "/stuck/b@" + stuckDigest, false));
+      await().atMost(Duration.ofSeconds(5)).until(() -> get(unpacks.get(stuckDigest)).orElseThrow().state(),
+          BundleImage.UNPACKING::equals);
+      get(unpacks.request(live, false));
+      for (int i = 0; i < 5; i++) { // while the only worker waits on the silent registry
+        assertThat(get(unpacks.get(liveDigest)).orElseThrow().state()).isEqualTo(BundleImage.PENDING);
+        Thread.sleep(300);
+      }
+      assertThat(settled(unpacks, liveDigest).state()).isEqualTo(BundleImage.UNPACKED);
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.olmstead.controlplane.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.olmstead.controlplane.catalog.CatalogFixtures;
+import io.olmstead.controlplane.registry.RegistryException.Kind;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Every registry operation has a deadline: a registry that accepts and never answers, or answers a byte at a time
+ * forever, holds a worker no longer than {@code OLMSTEAD_REGISTRY_TIMEOUT_SECONDS}, while a live registry is served
+ * meanwhile; closed and silent ports fail with the same message.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RegistryDeadlineIT {
+  static final Duration DEADLINE = Duration.ofSeconds(3);
+  static TestRegistry registry;
+  static Vertx vertx;
+  static String live;
+
+  @BeforeAll
+  static void start() {
+    registry = TestRegistry.start();
+    vertx = Vertx.vertx();
+    byte[] layer = CatalogFixtures.tarGz(Map.of("manifests/a.yaml", "kind: ConfigMap\n".getBytes(StandardCharsets.UTF_8)));
+    registry.pusher().image("live/app", "v1", ImagePusher.OCI_MANIFEST, Map.of(), List.of(layer));
+    live = registry.host() + "/live/app:v1";
+  }
+
+  @AfterAll
+  static void stop() {
+    if (vertx != null) {
+      vertx.close();
+    }
+    if (registry != null) {
+      registry.close();
+    }
+  }
+
+  static RegistryPool pool(String... stuck) {
+    String[] insecure = new String[stuck.length + 1];
+    insecure[0] = registry.host();
+    System.arraycopy(stuck, 0, insecure, 1, stuck.length);
+    return new RegistryPool(vertx, RegistrySettings.defaults(insecure).withTimeout(DEADLINE), "test-registry", 2);
+  }
+
+  static Throwable failure(Future<?> f) throws Exception {
+    try {
+      f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      return e.getCause();
+    }
+    throw new AssertionError("the pull succeeded");
+  }
+
+  @Test
+  void aSilentRegistryFailsAtTheDeadlineWhileALiveOneIsServed() throws Exception {
+    try (StuckRegistry silent = StuckRegistry.silent(); RegistryPool pool = pool(silent.host())) {
+      long t0 = System.nanoTime();
+      Future<ImageManifest> stuck = pool.call(silent.host() + "/a/b:c", p -> p.resolve(silent.host() + "/a/b:c"));
+      ImageManifest served = pool.call(live, p -> p.resolve(live)).toCompletionStage().toCompletableFuture()
+          .get(10, TimeUnit.SECONDS);
+      assertThat(served.source()).isEqualTo(live);
+      assertThat(stuck.isComplete()).as("the silent registry is still being waited for").isFalse();
+      Throwable e = failure(stuck);
+      long ms = (System.nanoTime() - t0) / 1_000_000;
+      assertThat(e).isInstanceOfSatisfying(RegistryException.class, r -> assertThat(r.kind()).isEqualTo(Kind.UNREACHABLE))
+          .hasMessageContaining("registry " + silent.host() + " could not be reached")
+          .hasMessageContaining(RegistrySettings.TIMEOUT_SECONDS);
+      assertThat(ms).as("failed after %d ms, deadline %d ms", ms, DEADLINE.toMillis())
+          .isBetween(DEADLINE.toMillis() - 200, DEADLINE.toMillis() + 2000);
+      assertThat(silent.connections()).isPositive();
+    }
+  }
+
+  @Test
+  void aRegistryThatDripsBytesForeverIsCutAtTheDeadline() throws Exception {
+    try (StuckRegistry drip = StuckRegistry.dripping(); RegistryPool pool = pool(drip.host())) {
+      long t0 = System.nanoTime();
+      Throwable e = failure(pool.call(drip.host() + "/a/b:c", p -> p.resolve(drip.host() + "/a/b:c")));
+      long ms = (System.nanoTime() - t0) / 1_000_000;
+      assertThat(e).isInstanceOfSatisfying(RegistryException.class, r -> assertThat(r.kind()).isEqualTo(Kind.UNREACHABLE));
+      assertThat(ms).as("failed after %d ms", ms).isLessThan(DEADLINE.toMillis() + 2000);
+      // the worker is free again: the next operation runs at once
+      assertThat(pool.call(live, p -> p.resolve(live)).toCompletionStage().toCompletableFuture()
+          .get(10, TimeUnit.SECONDS).source()).isEqualTo(live);
+    }
+  }
+
+  @Test
+  void closedAndSilentPortsFailWithTheSameMessage() throws Exception {
+    String closed = "127.0.0.1:" + TestRegistry.freePort();
+    try (StuckRegistry silent = StuckRegistry.silent(); RegistryPool pool = pool(silent.host(), closed)) {
+      long t0 = System.nanoTime();
+      String a = failure(pool.call(closed + "/a/b:c", p -> p.resolve(closed + "/a/b:c"))).getMessage();
+      long ms = (System.nanoTime() - t0) / 1_000_000;
+      assertThat(ms).as("a refused connection failed after %d ms", ms).isLessThan(DEADLINE.toMillis() + 2000);
+      String b = failure(pool.call(silent.host() + "/a/b:c", p -> p.resolve(silent.host() + "/a/b:c")))
+          .getMessage();
+      assertThat(a.replace(closed, "HOST")).isEqualTo(b.replace(silent.host(), "HOST"));
+    }
+  }
+}

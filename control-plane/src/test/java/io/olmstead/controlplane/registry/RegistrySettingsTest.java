@@ -1,0 +1,40 @@
+package io.olmstead.controlplane.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.olmstead.controlplane.config.ConfigException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RegistrySettingsTest {
+
+  static RegistrySettings read(Map<String, String> env) {
+    return RegistrySettings.fromEnvironment(env, List.of());
+  }
+
+  @Test
+  void theDeadlineDefaultsToTwoMinutesAndIsValidatedAtStart() {
+    assertThat(read(Map.of()).timeout()).isEqualTo(Duration.ofSeconds(120));
+    assertThat(read(Map.of(RegistrySettings.TIMEOUT_SECONDS, "5")).timeout()).isEqualTo(Duration.ofSeconds(5));
+    for (String bad : new String[] {"0", "-1", "3601", "soon"}) {
+      assertThatThrownBy(() -> read(Map.of(RegistrySettings.TIMEOUT_SECONDS, bad))).as(bad)
+          .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.setting())
+              .isEqualTo(RegistrySettings.TIMEOUT_SECONDS));
+    }
+  }
+
+  @Test
+  void localRegistriesAreListedByHostOrHostAndPort() {
+    RegistrySettings s = read(Map.of(RegistrySettings.ALLOW_LOCAL, "127.0.0.1:5000, registry.localhost",
+        RegistrySettings.INSECURE, "127.0.0.1:6000"));
+    assertThat(s.localAllowed()).containsExactlyInAnyOrder("127.0.0.1:5000", "registry.localhost", "127.0.0.1:6000");
+    assertThat(s.insecure("127.0.0.1:5000")).isFalse();
+    assertThatThrownBy(() -> read(Map.of(RegistrySettings.ALLOW_LOCAL, "http://127.0.0.1:5000")))
+        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.setting())
+            .isEqualTo(RegistrySettings.ALLOW_LOCAL));
+    assertThat(RegistrySettings.ENVIRONMENT).contains(RegistrySettings.ALLOW_LOCAL, RegistrySettings.TIMEOUT_SECONDS);
+  }
+}
