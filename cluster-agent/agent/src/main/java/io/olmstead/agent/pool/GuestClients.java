@@ -13,8 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Builds the fabric8 clients of every guest a pool replica serves on shared parts: one Vert.x (event loops), one
- * serialization (its object mapper and type caches) and one executor for informer callbacks, so a served cluster
- * costs its connections and caches, not a set of threads and mappers of its own.
+ * serialization (its object mapper and type caches) and one executor for informer callbacks (and the served
+ * clusters' channel events, {@link OffLoopListener}), so a served cluster costs its connections and caches, not a set
+ * of threads and mappers of its own.
  */
 final class GuestClients implements AutoCloseable {
   private final Vertx vertx;
@@ -47,6 +48,11 @@ final class GuestClients implements AutoCloseable {
   KubernetesClient build(Config config) {
     return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(http)
         .withKubernetesSerialization(serialization).withTaskExecutor(callbacks).build();
+  }
+
+  /** The same threads, for handing channel events to the reconcile loops off the event loop. */
+  java.util.concurrent.Executor events() {
+    return callbacks;
   }
 
   @Override

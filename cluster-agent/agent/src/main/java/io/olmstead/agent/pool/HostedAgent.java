@@ -42,7 +42,7 @@ final class HostedAgent {
 
   /** What every served cluster shares: the control plane, the Vert.x clients, the catalog cache, the tuning. */
   record Shared(URI controlPlane, Vertx vertx, HttpClient http, WebSocketClient ws, CatalogProvider catalogs,
-      GuestClients guests, ReconcilerOptions options) {
+      GuestClients guests, ReconcilerOptions options, java.util.concurrent.Executor events) {
   }
 
   /** Builds the guest client from {@code access}, starts the reconcile loop, then dials the control plane. */
@@ -63,7 +63,8 @@ final class HostedAgent {
       guest.close();
       throw e;
     }
-    ChannelClient channel = new ChannelClient(shared.vertx(), shared.http(), shared.ws(), options, stored, bridge);
+    ChannelClient channel = new ChannelClient(shared.vertx(), shared.http(), shared.ws(), options, stored,
+        new OffLoopListener(bridge, shared.events()));
     bridge.bind(reconciler, channel);
     channel.start();
     return new HostedAgent(target, stored, access, guest, reconciler, channel);

@@ -41,7 +41,7 @@ public final class PoolReplica implements AutoCloseable {
         : self[0].served().stream().map(c -> self[0].credential(c)).flatMap(Optional::stream).findFirst());
     HostedAgent.Shared shared = new HostedAgent.Shared(controlPlane, vertx, http, ws,
         new ControlPlaneCatalogs(controlPlane, anyServed), guests,
-        new ReconcilerOptions(config.workers(), config.resync(), true));
+        new ReconcilerOptions(config.workers(), config.resync(), true), guests.events());
     this.pool = new HostedPool(shared, new GuestKubeconfigs(management, guests), config.kubeconfigCheck());
     self[0] = pool;
     this.channel = new PoolChannel(vertx, ws, controlPlane, config.poolToken(), config.replica(), pool);
