@@ -59,6 +59,7 @@ public final class ControlPlane implements AutoCloseable {
   private io.olmstead.controlplane.rollout.Rollouts rollouts;
   private io.olmstead.controlplane.hypershift.Hypershift hypershift;
   private io.olmstead.controlplane.inventory.Inventories inventory;
+  private io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool;
 
   private ControlPlane(Vertx vertx, Pool pool, HttpServer server, Optional<String> generatedAdminToken,
       AgentGateway agentGateway, ApiRouter api, Router router) {
@@ -130,17 +131,22 @@ public final class ControlPlane implements AutoCloseable {
               modules.add(inventory.module());
               var hypershift = new io.olmstead.controlplane.hypershift.Hypershift(vertx, pool, db.connectOptions(),
                   registry, config.hypershift());
+              var hostedPool = new io.olmstead.controlplane.hypershift.pool.HostedAgentPool(vertx, pool,
+                  config.hypershift().agents(), config.agent().replica());
+              modules.add(new io.olmstead.controlplane.hypershift.pool.PoolTokensModule(hostedPool));
               return gateway.start().compose(v -> rollouts.start()).compose(v -> inventory.start())
                   .compose(v -> hypershift.start())
+                  .compose(v -> hostedPool.start())
                   .compose(v -> ApiRouter.create(context, modules))
                   .compose(api -> {
-                    Router router = routes(vertx, pool, registry, expectedVersion, gateway, api);
+                    Router router = routes(vertx, pool, registry, expectedVersion, gateway, api, hostedPool);
                     return listen(vertx, config, router)
                         .map(server -> new ControlPlane(vertx, pool, server, token, gateway, api, router))
                         .map(cp -> {
                           cp.rollouts = rollouts;
                           cp.hypershift = hypershift;
                           cp.inventory = inventory;
+                          cp.hostedPool = hostedPool;
                           return cp;
                         });
                   });
@@ -167,12 +173,13 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
-      AgentGateway gateway, ApiRouter api) {
+      AgentGateway gateway, ApiRouter api, io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool) {
     Router router = Router.router(vertx);
     router.route().handler(io.olmstead.controlplane.http.RequestIds::handle);
     new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry).mount(router);
     io.olmstead.controlplane.rollout.Dashboard.mount(router);
     gateway.mount(router);
+    hostedPool.mount(router);
     api.mount(router);
     ErrorHandlers.mount(router);
     return router;
@@ -246,6 +253,11 @@ public final class ControlPlane implements AutoCloseable {
     return inventory;
   }
 
+  /** The hosted agent pool's control plane side (pool connections, assignment). */
+  public io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool() {
+    return hostedPool;
+  }
+
   public AgentGateway agentGateway() {
     return agentGateway;
   }
@@ -259,6 +271,7 @@ public final class ControlPlane implements AutoCloseable {
   public void close() {
     try {
       (hypershift == null ? Future.<Void>succeededFuture() : hypershift.close())
+          .eventually(() -> hostedPool == null ? Future.<Void>succeededFuture() : hostedPool.close())
           .eventually(() -> rollouts == null ? Future.<Void>succeededFuture() : rollouts.close())
           .eventually(() -> inventory == null ? Future.<Void>succeededFuture() : inventory.close())
           .eventually(() -> agentGateway.close()).eventually(() -> server.close()).eventually(() -> pool.close())

@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
 @Command(name = "olmstead-agent", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Olmstead cluster agent: runs the OLM reconciliation core in a guest cluster.",
     synopsisSubcommandLabel = "COMMAND",
-    subcommands = {io.olmstead.agent.hollow.HollowCommand.class, io.olmstead.agent.reconcile.RunCommand.class})
+    subcommands = {io.olmstead.agent.hollow.HollowCommand.class, io.olmstead.agent.reconcile.RunCommand.class,
+        io.olmstead.agent.pool.PoolCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -4,11 +4,11 @@ import io.vertx.core.http.HttpServerRequest;
 import java.util.Optional;
 
 /** Reads the {@code Authorization: Bearer} secret of an agent request. */
-final class BearerToken {
+public final class BearerToken {
   private BearerToken() {
   }
 
-  static Optional<String> of(HttpServerRequest request) {
+  public static Optional<String> of(HttpServerRequest request) {
     String header = request.getHeader("Authorization");
     if (header == null || header.length() < 8 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return Optional.empty();

@@ -42,7 +42,7 @@ public final class CredentialStore {
   }
 
   /** Issues a fresh credential for a cluster inside the caller's transaction, replacing any earlier one. */
-  static Future<String> issue(SqlClient tx, String cluster, String enrolledWith) {
+  public static Future<String> issue(SqlClient tx, String cluster, String enrolledWith) {
     String credential = Tokens.generate(PREFIX);
     return tx.preparedQuery(ISSUE).execute(Tuple.of(cluster, Buffer.buffer(Tokens.hash(credential)), enrolledWith))
         .map(credential);

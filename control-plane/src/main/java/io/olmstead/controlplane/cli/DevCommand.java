@@ -126,7 +126,7 @@ public final class DevCommand implements Callable<Integer> {
     }
     if (simulatedHypershift != null) {
       hypershift = new HypershiftSettings(java.util.Optional.of(simulatedHypershift.kubeconfig().toString()),
-          hypershift.resyncSeconds());
+          hypershift.resyncSeconds(), hypershift.agents());
     }
     ControlPlane controlPlane;
     try {

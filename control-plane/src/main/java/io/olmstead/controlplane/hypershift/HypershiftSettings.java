@@ -13,13 +13,16 @@ import java.util.Set;
  * kubeconfig file or {@value #IN_CLUSTER} for the pod's service account; unset, the watcher is off) and how often
  * every HostedCluster is decided again even without an event.
  */
-public record HypershiftSettings(Optional<String> managementKubeconfig, int resyncSeconds) {
+public record HypershiftSettings(Optional<String> managementKubeconfig, int resyncSeconds,
+    io.olmstead.controlplane.hypershift.pool.PoolSettings agents) {
   public static final String MANAGEMENT_KUBECONFIG = "OLMSTEAD_MANAGEMENT_KUBECONFIG";
   public static final String RESYNC_SECONDS = "OLMSTEAD_HYPERSHIFT_RESYNC_SECONDS";
   public static final String IN_CLUSTER = "in-cluster";
 
   /** Every variable read here; {@code ControlPlaneConfig.ENVIRONMENT} includes them. */
-  public static final Set<String> ENVIRONMENT = Set.of(MANAGEMENT_KUBECONFIG, RESYNC_SECONDS);
+  public static final Set<String> ENVIRONMENT = Set.of(MANAGEMENT_KUBECONFIG, RESYNC_SECONDS,
+      io.olmstead.controlplane.hypershift.pool.PoolSettings.AGENTS,
+      io.olmstead.controlplane.hypershift.pool.PoolSettings.ASSIGN_SECONDS);
 
   public HypershiftSettings {
     managementKubeconfig.filter(path -> !IN_CLUSTER.equals(path)).ifPresent(path -> {
@@ -32,7 +35,8 @@ public record HypershiftSettings(Optional<String> managementKubeconfig, int resy
 
   public static HypershiftSettings fromEnvironment(Map<String, String> environment) {
     EnvReader env = new EnvReader(environment);
-    return new HypershiftSettings(env.string(MANAGEMENT_KUBECONFIG), env.positiveInt(RESYNC_SECONDS, 60));
+    return new HypershiftSettings(env.string(MANAGEMENT_KUBECONFIG), env.positiveInt(RESYNC_SECONDS, 60),
+        io.olmstead.controlplane.hypershift.pool.PoolSettings.fromEnvironment(environment));
   }
 
   public boolean enabled() {

@@ -1,0 +1,149 @@
+package io.olmstead.agent.pool;
+
+import io.olmstead.agent.k8s.ResourceException;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hosted clusters one pool replica serves: starts a {@link HostedAgent} for each cluster the control plane hands
+ * over, stops it when released, and every {@code check} reads each one's kubeconfig Secret again: a changed (rotated)
+ * kubeconfig rebuilds that guest's client and reconcile loop with the same credential (no re-enrollment). A cluster
+ * whose kubeconfig cannot be found or whose guest cannot be reached yet is kept and tried again at the next check.
+ * All changes run on one thread, in order; nothing here runs on an event loop.
+ */
+final class HostedPool implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(HostedPool.class);
+
+  private final HostedAgent.Shared shared;
+  private final GuestKubeconfigs kubeconfigs;
+  private final Map<String, HostedAgent> agents = new ConcurrentHashMap<>();
+  // handed over but not started yet (no kubeconfig, guest down): the credential waits here, in memory only
+  private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
+  private final ExecutorService work = Executors.newSingleThreadExecutor(r -> daemon(r, "pool-agents"));
+  private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "pool-check"));
+
+  private record Waiting(HostedTarget target, String credential) {
+  }
+
+  HostedPool(HostedAgent.Shared shared, GuestKubeconfigs kubeconfigs, Duration check) {
+    this.shared = shared;
+    this.kubeconfigs = kubeconfigs;
+    long millis = check.toMillis();
+    checks.scheduleWithFixedDelay(() -> work.execute(this::checkAll), millis, millis, TimeUnit.MILLISECONDS);
+  }
+
+  /** Serves {@code target} with {@code credential}; a cluster served already takes the (rotated) credential. */
+  void assign(HostedTarget target, String credential) {
+    work.execute(() -> {
+      HostedAgent running = agents.get(target.cluster());
+      if (running != null && running.target().equals(target)) {
+        running.credential(credential);
+        return;
+      }
+      stop(target.cluster());
+      start(target, credential);
+    });
+  }
+
+  void release(String cluster) {
+    work.execute(() -> {
+      stop(cluster);
+      LOG.info("cluster {}: released", cluster);
+    });
+  }
+
+  /** Every cluster this replica holds a credential for (running or waiting), for the pool's hello. */
+  Set<String> held() {
+    Set<String> all = new HashSet<>(agents.keySet());
+    all.addAll(waiting.keySet());
+    return all;
+  }
+
+  Set<String> served() {
+    return Set.copyOf(agents.keySet());
+  }
+
+  boolean connected(String cluster) {
+    HostedAgent agent = agents.get(cluster);
+    return agent != null && agent.connected();
+  }
+
+  Optional<String> credential(String cluster) {
+    return Optional.ofNullable(agents.get(cluster)).flatMap(HostedAgent::credential);
+  }
+
+  private void start(HostedTarget target, String credential) {
+    waiting.remove(target.cluster());
+    try {
+      Optional<GuestKubeconfigs.Access> access = kubeconfigs.resolve(target);
+      if (access.isEmpty()) {
+        LOG.warn("cluster {}: no kubeconfig in {}/{} or {}/{}-admin-kubeconfig yet; trying again later",
+            target.cluster(), target.controlPlaneNamespace(), GuestKubeconfigs.SERVICE_NETWORK, target.namespace(),
+            target.name());
+        waiting.put(target.cluster(), new Waiting(target, credential));
+        return;
+      }
+      agents.put(target.cluster(), HostedAgent.start(shared, target, credential, access.get()));
+      LOG.info("cluster {}: serving through {}", target.cluster(), access.get());
+    } catch (ResourceException | RuntimeException e) {
+      LOG.warn("cluster {}: guest not served yet ({}); trying again later", target.cluster(), e.getMessage());
+      waiting.put(target.cluster(), new Waiting(target, credential));
+    }
+  }
+
+  private void stop(String cluster) {
+    waiting.remove(cluster);
+    HostedAgent agent = agents.remove(cluster);
+    if (agent != null) {
+      agent.stop();
+    }
+  }
+
+  private void checkAll() {
+    for (HostedAgent agent : agents.values()) {
+      String cluster = agent.target().cluster();
+      try {
+        Optional<String> now = kubeconfigs.current(agent.access());
+        if (now.isPresent() && now.get().equals(agent.access().kubeconfig())) {
+          continue;
+        }
+        Optional<String> credential = agent.credential();
+        LOG.info("cluster {}: kubeconfig {} changed; rebuilding its guest client", cluster, agent.access());
+        stop(cluster);
+        credential.ifPresent(c -> start(agent.target(), c));
+      } catch (RuntimeException e) {
+        LOG.warn("cluster {}: kubeconfig not checked: {}", cluster, e.getMessage());
+      }
+    }
+    for (Waiting w : Set.copyOf(waiting.values())) {
+      if (waiting.get(w.target().cluster()) == w) {
+        start(w.target(), w.credential());
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    checks.shutdownNow();
+    work.shutdownNow();
+    agents.values().forEach(HostedAgent::stop);
+    agents.clear();
+    waiting.clear();
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+}

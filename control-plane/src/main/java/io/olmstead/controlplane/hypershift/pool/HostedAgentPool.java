@@ -1,0 +1,212 @@
+package io.olmstead.controlplane.hypershift.pool;
+
+import io.olmstead.controlplane.agentgateway.BearerToken;
+import io.olmstead.controlplane.http.Problems;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Pool;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The control plane's side of the hosted agent pool ({@code GET /api/v1/agent/pool}, pool token): every replica
+ * keeps the pool connections it holds alive in {@code pool_members}, and every {@code assignSeconds} computes the
+ * same {@link PoolAssignment} from the live pool replicas and the hypershift-enrolled clusters, then hands its own
+ * connections the clusters that became theirs (a fresh agent credential each) and tells them which to let go.
+ */
+public final class HostedAgentPool {
+  private static final Logger LOG = LoggerFactory.getLogger(HostedAgentPool.class);
+
+  private final Vertx vertx;
+  private final PoolStore store;
+  private final PoolSettings settings;
+  private final String replica;
+  private final Map<String, PoolSession> sessions = new ConcurrentHashMap<>();
+  private long timer = -1;
+  private boolean ticking;
+  private volatile boolean closing;
+
+  public HostedAgentPool(Vertx vertx, Pool pool, PoolSettings settings, String replica) {
+    this.vertx = vertx;
+    this.store = new PoolStore(pool);
+    this.settings = settings;
+    this.replica = replica;
+  }
+
+  public Future<Void> start() {
+    timer = vertx.setPeriodic(TimeUnit.SECONDS.toMillis(settings.assignSeconds()), id -> tick());
+    return Future.succeededFuture();
+  }
+
+  /** Mounts the pool's WebSocket ahead of the OpenAPI router (like the agent's). */
+  public void mount(Router router) {
+    router.get("/api/v1/agent/pool").handler(connectHandler());
+  }
+
+  /** The handler of operationId connectPool. */
+  public Handler<RoutingContext> connectHandler() {
+    return this::connect;
+  }
+
+  public Future<Void> close() {
+    closing = true;
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+    }
+    List<Future<Void>> left = new ArrayList<>();
+    for (PoolSession s : sessions.values()) {
+      s.close(1001, "control plane stopping");
+      if (s.member() != null) {
+        left.add(store.leave(s.member(), s.id()));
+      }
+    }
+    return Future.join(left).<Void>mapEmpty().recover(e -> Future.succeededFuture());
+  }
+
+  /** Pool replicas connected to this control plane replica (tests, metrics). */
+  public int connectedReplicas() {
+    return (int) sessions.values().stream().filter(s -> s.member() != null).count();
+  }
+
+  private void connect(RoutingContext ctx) {
+    if (!"websocket".equalsIgnoreCase(ctx.request().getHeader("Upgrade"))) {
+      Problems.send(ctx.response(), Problems.problem(400, "bad-request", "Bad request",
+          "this endpoint only upgrades to a WebSocket"));
+      return;
+    }
+    Optional<String> secret = BearerToken.of(ctx.request());
+    if (secret.isEmpty() || closing) {
+      refuse(ctx, closing);
+      return;
+    }
+    ctx.request().pause();
+    store.authenticate(secret.get()).onComplete(ar -> {
+      if (ar.failed() || ar.result().isEmpty()) {
+        if (ar.failed()) {
+          LOG.warn("pool token not checked: {}", ar.cause().toString());
+        }
+        refuse(ctx, ar.failed());
+        return;
+      }
+      ctx.request().toWebSocket().onSuccess(ws -> {
+        PoolSession session = new PoolSession(ws, Vertx.currentContext(), ar.result().get());
+        sessions.put(session.id(), session);
+        session.start(this::hello, () -> closed(session));
+        vertx.setTimer(10_000, id -> {
+          if (session.member() == null) {
+            session.close(4408, "no hello");
+          }
+        });
+      });
+    });
+  }
+
+  private void hello(PoolSession session) {
+    store.join(session.member(), session.tokenId(), replica, session.id()).onSuccess(v -> {
+      LOG.info("pool replica {} connected (holding {} clusters)", session.member(), session.held().size());
+      session.welcome(settings.assignSeconds());
+      tick();
+    }).onFailure(e -> {
+      LOG.warn("pool replica {} not registered: {}", session.member(), e.toString());
+      session.close(1011, "try again");
+    });
+  }
+
+  private void closed(PoolSession session) {
+    sessions.remove(session.id());
+    if (session.member() != null && !closing) {
+      LOG.info("pool replica {} disconnected", session.member());
+      // gone from the live set at once, so the other control plane replicas reassign its clusters at their next round
+      store.leave(session.member(), session.id()).onFailure(e -> LOG.warn("pool replica {} not removed: {}",
+          session.member(), e.toString()));
+    }
+  }
+
+  private static void refuse(RoutingContext ctx, boolean unavailable) {
+    if (unavailable) {
+      ctx.response().putHeader("Retry-After", "5");
+      Problems.send(ctx.response(), Problems.problem(503, "unavailable", "Unavailable", "retry with backoff"));
+      return;
+    }
+    ctx.response().putHeader("WWW-Authenticate", "Bearer");
+    Problems.send(ctx.response(), Problems.problem(401, "unauthorized", "Unauthorized", "a live pool token is required"));
+  }
+
+  /** One assignment round; rounds never overlap (a slow one delays the next rather than racing it). */
+  private void tick() {
+    if (ticking || closing) {
+      return;
+    }
+    ticking = true;
+    round().onComplete(ar -> {
+      ticking = false;
+      if (ar.failed()) {
+        LOG.warn("pool assignment round failed: {}", ar.cause().toString());
+      }
+    });
+  }
+
+  private Future<Void> round() {
+    long silence = TimeUnit.SECONDS.toNanos(settings.liveSeconds());
+    List<PoolSession> mine = new ArrayList<>();
+    for (PoolSession s : sessions.values()) {
+      if (s.member() == null) {
+        continue;
+      }
+      if (System.nanoTime() - s.lastHeardNanos() > silence) {
+        s.close(4408, "silent for over " + settings.liveSeconds() + "s");
+      } else {
+        mine.add(s);
+      }
+    }
+    return store.heartbeat(mine.stream().map(PoolSession::id).toList()).compose(kept -> {
+      List<PoolSession> live = new ArrayList<>();
+      for (PoolSession s : mine) {
+        if (kept.contains(s.id())) {
+          s.heartbeat();
+          live.add(s);
+        } else {
+          s.close(4401, "pool token revoked or a newer connection of this replica took over");
+        }
+      }
+      return live.isEmpty() ? Future.<Void>succeededFuture() : store.snapshot(settings.liveSeconds())
+          .compose(snapshot -> apply(snapshot, live));
+    });
+  }
+
+  private Future<Void> apply(PoolStore.Snapshot snapshot, List<PoolSession> live) {
+    Map<String, String> owners = PoolAssignment.assign(snapshot.targets().keySet(), snapshot.members());
+    Future<Void> chain = Future.succeededFuture();
+    for (PoolSession session : live) {
+      PoolAssignment.Plan plan = PoolAssignment.plan(session.member(), owners, session.held(), snapshot.handedTo());
+      plan.release().forEach(session::release);
+      for (String cluster : plan.handOver()) {
+        PoolStore.Target target = snapshot.targets().get(cluster);
+        chain = chain.compose(v -> store.handOver(cluster, session.member()).map(credential -> {
+          credential.ifPresent(c -> session.assign(target, c));
+          return null;
+        }));
+      }
+      if (!plan.isEmpty()) {
+        LOG.info("pool replica {}: {} clusters handed over, {} released", session.member(), plan.handOver().size(),
+            plan.release().size());
+      }
+    }
+    return chain;
+  }
+
+  Set<String> heldBy(String member) {
+    return sessions.values().stream().filter(s -> member.equals(s.member())).findFirst().map(PoolSession::held)
+        .orElse(Set.of());
+  }
+}
