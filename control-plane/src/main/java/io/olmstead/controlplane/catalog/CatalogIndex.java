@@ -23,8 +23,9 @@ public record CatalogIndex(List<PackageRow> packages, List<ChannelRow> channels,
   public record ChannelRow(String packageName, String name, String head, JsonArray entries) {
   }
 
-  /** One bundle with its version text and the channels that list it. */
-  public record BundleRow(String packageName, String name, String version, String image, List<String> channels) {
+  /** One bundle with its version text, the channels that list it and whether it embeds its objects. */
+  public record BundleRow(String packageName, String name, String version, String image, List<String> channels,
+      boolean embedded) {
   }
 
   public static CatalogIndex of(Catalog catalog) {
@@ -43,7 +44,7 @@ public record CatalogIndex(List<PackageRow> packages, List<ChannelRow> channels,
       for (Bundle b : p.bundles()) {
         String version = b.version().map(Object::toString).orElse(b.versionText());
         bundles.add(new BundleRow(p.name(), b.name(), version, b.image(),
-            channelsOfBundle.getOrDefault(b.name(), List.of())));
+            channelsOfBundle.getOrDefault(b.name(), List.of()), !b.objects().isEmpty()));
       }
     }
     return new CatalogIndex(packages, channels, bundles);

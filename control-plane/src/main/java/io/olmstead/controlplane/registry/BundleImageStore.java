@@ -37,11 +37,14 @@ final class BundleImageStore {
       + "OR (state = 'Unpacking' AND claimed_until < now()) ORDER BY updated_at LIMIT $1";
   // every digest-pinned bundle of a subscribed package in its catalog's current revision: unpacked before agents ask
   // (a superset of any channel path a subscription may take; dependencies are unpacked when an agent first asks)
+  // (image_digest: the digest a digest-pinned image names, or the one its tag was resolved to for the revision;
+  // bundles with embedded objects need no image)
   private static final String PREFETCH = "INSERT INTO bundle_images (digest, image) "
-      + "SELECT DISTINCT ON (right(b.image, 71)) right(b.image, 71), b.image FROM subscriptions s "
-      + "JOIN catalogs c ON c.name = s.catalog "
+      + "SELECT DISTINCT ON (b.image_digest) b.image_digest, "
+      + "pinned_image(b.image, b.image_digest) "
+      + "FROM subscriptions s JOIN catalogs c ON c.name = s.catalog "
       + "JOIN catalog_bundles b ON b.catalog = c.name AND b.revision = c.current_revision AND b.package = s.package "
-      + "WHERE b.image ~ '@sha256:[a-f0-9]{64}$' ON CONFLICT (digest) DO NOTHING";
+      + "WHERE b.image_digest IS NOT NULL AND b.embedded IS NOT TRUE ON CONFLICT (digest) DO NOTHING";
   private static final String OBJECTS = "SELECT objects_gz FROM bundle_images WHERE digest = $1 AND state = 'Unpacked'";
 
   private final Pool pool;

@@ -28,6 +28,7 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutStore store = new RolloutStore();
   private final RolloutQueries queries = new RolloutQueries();
   private final RolloutPlanning planning = new RolloutPlanning();
+  private final RolloutBundles bundles = new RolloutBundles();
   private final RolloutMetrics metrics;
   private ApiContext context;
 
@@ -60,7 +61,8 @@ public final class RolloutsModule implements ApiModule {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
     String id = "ro-" + UUID.randomUUID().toString().substring(0, 13);
     Principal caller = request.principal();
-    return context.tx().audited(request.audit("rollout.create", "rollouts/" + id), conn -> planning.planLocked(conn,
+    return bundlesReady(request, body, id).compose(ready -> context.tx().audited(request.audit("rollout.create",
+        "rollouts/" + id), conn -> planning.planLocked(conn,
             body, caller).compose(plan -> {
           if (!plan.unreachable().isEmpty()) {
             JsonArray errors = new JsonArray();
@@ -76,15 +78,35 @@ public final class RolloutsModule implements ApiModule {
               body.strategy(), plan.waves(), plan.versions());
           return store.insert(conn, rollout, plan.subscription().spec().team(), plan.fromVersions(), plan.held(),
               caller.actor()).map(rollout);
-        }), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion()))
+        }), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion())))
         .compose(r -> context.tx().read(conn -> queries.get(conn, r.id(), caller)))
         .map(json -> new Reply(201, json, Map.of("Location", "/api/v1/rollouts/" + id)));
   }
 
   private Future<Reply> preview(ApiRequest request) {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
-    return context.tx().read(conn -> planning.plan(conn, body, request.principal())).map(plan -> Reply.ok(plan.toJson()
-        .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())));
+    return context.tx().read(conn -> planning.plan(conn, body, request.principal()).compose(plan -> bundles
+        .notUnpacked(conn, plan, body.targetVersion()).map(missing -> {
+          JsonArray notUnpacked = new JsonArray();
+          missing.forEach(m -> notUnpacked.add(m.toJson()));
+          return Reply.ok(plan.toJson().put("targetVersion", body.targetVersion())
+              .put("strategy", body.strategy().toJson()).put("bundlesNotUnpacked", notUnpacked));
+        })));
+  }
+
+  /**
+   * Before a rollout is created, the target's bundle images must be unpacked: those that are not are requested and the
+   * creation is refused (audited like any refusal). Runs outside the creation's transaction, so the request commits.
+   */
+  private Future<Void> bundlesReady(ApiRequest request, RolloutPlanning.Request body, String id) {
+    return context.tx().read(conn -> planning.plan(conn, body, request.principal())
+            .compose(plan -> bundles.notUnpacked(conn, plan, body.targetVersion())))
+        // the plan's own refusals (404, 422) are answered by the creation itself, and audited there
+        .recover(e -> Future.succeededFuture(java.util.List.of()))
+        .compose(missing -> missing.isEmpty() ? Future.<Void>succeededFuture()
+            : bundles.request(context.pool(), missing).compose(v -> context.tx().<Void>audited(
+                request.audit("rollout.create", "rollouts/" + id), conn -> Future.failedFuture(
+                    RolloutBundles.refusal(missing, OffsetDateTime.now())), null)));
   }
 
   private Future<Reply> list(ApiRequest request) {
