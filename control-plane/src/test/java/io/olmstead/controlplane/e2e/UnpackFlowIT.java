@@ -157,6 +157,24 @@ class UnpackFlowIT {
         .contains("catalog.package.unpack");
   }
 
+  @Test
+  void anUploadWhoseBundleHasNeitherObjectsNorImageIsRefusedOrWarnedThatItCannotBeInstalled() {
+    String content = "{\"schema\":\"olm.package\",\"name\":\"bare\",\"defaultChannel\":\"stable\"}\n"
+        + "{\"schema\":\"olm.channel\",\"package\":\"bare\",\"name\":\"stable\",\"entries\":[{\"name\":\"bare.v1.0.0\"}]}\n"
+        + "{\"schema\":\"olm.bundle\",\"package\":\"bare\",\"name\":\"bare.v1.0.0\",\"properties\":["
+        + "{\"type\":\"olm.package\",\"value\":{\"packageName\":\"bare\",\"version\":\"1.0.0\"}}]}\n";
+    assertThat(api.json("PUT", "/api/v1/catalogs/bare", ADMIN, new JsonObject()).status()).isEqualTo(201);
+    Response strict = api.send("POST", "/api/v1/catalogs/bare/revisions", ADMIN, "application/x-ndjson",
+        content.getBytes(StandardCharsets.UTF_8), Map.of());
+    assertThat(strict.status()).isEqualTo(422);
+    assertThat(strict.body()).contains("bare.v1.0.0").contains("bundle image must be set");
+    Response lenient = api.send("POST", "/api/v1/catalogs/bare/revisions?validation=lenient", ADMIN,
+        "application/x-ndjson", content.getBytes(StandardCharsets.UTF_8), Map.of());
+    assertThat(lenient.status()).as(lenient.body()).isEqualTo(201);
+    assertThat(lenient.json().getJsonArray("warnings").encode()).contains("bare.v1.0.0")
+        .contains("bundle image must be set");
+  }
+
   static JsonObject only(JsonArray bundles, String name) {
     return bundles.stream().map(JsonObject.class::cast).filter(b -> name.equals(b.getString("bundle"))).findFirst()
         .orElseThrow(() -> new AssertionError(name + " not in " + bundles.encode()));
