@@ -72,7 +72,7 @@ class FanOutBenchIT {
       assertThat(upload.status()).as(upload.body()).isEqualTo(201);
       try (DevSimulation sim = DevSimulation.start(cp.controlPlane().vertx(), cp.controlPlane().pool(),
           URI.create(cp.baseUrl()), clusters, List.of(), DevSimulation.DEFAULT_ROLLOUT_DELAY)) {
-        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> api.get(
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(() -> api.get(
             "/api/v1/clusters?limit=500&status=connected", ADMIN).items().size() == clusters);
         JsonObject spec = new JsonObject().put("catalog", name).put("package", "etcd")
             .put("channel", "singlenamespace-alpha").put("namespace", "etcd")
@@ -81,7 +81,7 @@ class FanOutBenchIT {
             .put("version", new JsonObject().put("pin", "0.9.2")).put("approval", "Automatic");
         long t0 = System.nanoTime();
         assertThat(api.json("PUT", "/api/v1/subscriptions/etcd", ADMIN, spec).status()).isEqualTo(201);
-        await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(250)).until(() -> {
+        await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> {
           JsonObject byPhase = api.get("/api/v1/subscriptions/etcd/status", ADMIN).json().getJsonObject("byPhase");
           return byPhase != null && byPhase.getInteger("Succeeded", 0) == clusters;
         });
