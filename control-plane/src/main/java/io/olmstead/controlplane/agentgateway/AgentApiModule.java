@@ -22,5 +22,6 @@ public final class AgentApiModule implements ApiModule {
     ApiModule.route(builder, "connectAgent").addHandler(gateway.connectHandler());
     ApiModule.route(builder, "getAgentCatalog").addHandler(gateway.catalogHandler());
     ApiModule.route(builder, "getAgentBundle").addHandler(gateway.bundleHandler());
+    ApiModule.route(builder, "getAgentBundlePin").addHandler(gateway.bundlePinHandler());
   }
 }

@@ -100,6 +100,12 @@ public final class AgentGateway {
     router.get("/api/v1/agent/connect").handler(connectHandler());
     router.get("/api/v1/agent/catalogs/:digest").handler(catalogHandler());
     router.get("/api/v1/agent/bundles/:digest").handler(bundleHandler());
+    router.get("/api/v1/agent/bundle-pins").handler(bundlePinHandler());
+  }
+
+  /** The handler of operationId getAgentBundlePin. */
+  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> bundlePinHandler() {
+    return new BundlePinHandler(pool, credentials);
   }
 
   /** The handler of operationId connectAgent (the WebSocket upgrade). */

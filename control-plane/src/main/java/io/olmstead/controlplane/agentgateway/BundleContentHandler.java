@@ -23,9 +23,11 @@ import java.util.zip.GZIPInputStream;
 final class BundleContentHandler implements Handler<RoutingContext> {
   private static final String SELECT = "SELECT state, message, objects_gz FROM bundle_images WHERE digest = $1";
   // a bundle of a current catalog revision nobody asked for yet (a dependency): record it; the unpack sweep pulls it
-  private static final String REQUEST = "INSERT INTO bundle_images (digest, image) SELECT $1, b.image "
+  // (image_digest: named by digest, or a tag pinned for the revision)
+  private static final String REQUEST = "INSERT INTO bundle_images (digest, image) SELECT $1, "
+      + "pinned_image(b.image, $1) "
       + "FROM catalog_bundles b JOIN catalogs c ON c.name = b.catalog AND c.current_revision = b.revision "
-      + "WHERE right(b.image, 72) = '@' || $1 LIMIT 1 ON CONFLICT (digest) DO NOTHING";
+      + "WHERE b.image_digest = $1 LIMIT 1 ON CONFLICT (digest) DO NOTHING";
 
   private final Vertx vertx;
   private final Pool pool;

@@ -23,9 +23,12 @@ public record CatalogIndex(List<PackageRow> packages, List<ChannelRow> channels,
   public record ChannelRow(String packageName, String name, String head, JsonArray entries) {
   }
 
-  /** One bundle with its version text, the channels that list it and its {@code olm.maxOpenShiftVersion}. */
+  /**
+   * One bundle with its version text, the channels that list it, its {@code olm.maxOpenShiftVersion} and whether it
+   * embeds its objects.
+   */
   public record BundleRow(String packageName, String name, String version, String image, List<String> channels,
-      String maxOpenShiftVersion) {
+      String maxOpenShiftVersion, boolean embedded) {
   }
 
   public static CatalogIndex of(Catalog catalog) {
@@ -45,7 +48,7 @@ public record CatalogIndex(List<PackageRow> packages, List<ChannelRow> channels,
         String version = b.version().map(Object::toString).orElse(b.versionText());
         bundles.add(new BundleRow(p.name(), b.name(), version, b.image(),
             channelsOfBundle.getOrDefault(b.name(), List.of()),
-            b.maxOpenShiftVersion().map(Object::toString).orElse(null)));
+            b.maxOpenShiftVersion().map(Object::toString).orElse(null), !b.objects().isEmpty()));
       }
     }
     return new CatalogIndex(packages, channels, bundles);

@@ -45,10 +45,12 @@ public final class CatalogStore {
       + "SELECT $1, $2, x.package, x.name, x.head, x.entries FROM jsonb_to_recordset($3::jsonb) "
       + "AS x(package text, name text, head text, entries jsonb)";
   private static final String INSERT_BUNDLES = "INSERT INTO catalog_bundles "
-      + "(catalog, revision, package, bundle, version, image, channels, max_openshift_version) "
-      + "SELECT $1, $2, x.package, x.name, x.version, x.image, x.channels, x.max_openshift_version "
-      + "FROM jsonb_to_recordset($3::jsonb) "
-      + "AS x(package text, name text, version text, image text, channels text[], max_openshift_version text)";
+      + "(catalog, revision, package, bundle, version, image, channels, max_openshift_version, embedded, image_digest) "
+      + "SELECT $1, $2, x.package, x.name, x.version, x.image, x.channels, x.max_openshift_version, x.embedded, "
+      // a digest-pinned image records its digest now; a tag is resolved once by the pin sweep (BundlePins)
+      + "CASE WHEN x.image ~ '@sha256:[0-9a-f]{64}$' THEN right(x.image, 71) END FROM jsonb_to_recordset($3::jsonb) "
+      + "AS x(package text, name text, version text, image text, channels text[], max_openshift_version text, "
+      + "embedded boolean)";
   private static final String SET_CURRENT = "UPDATE catalogs SET current_revision = $2, "
       + "resource_version = resource_version + 1, updated_at = now() WHERE name = $1";
   private static final String CONTENT = "SELECT media_type, content FROM catalog_contents WHERE digest = $1";
@@ -169,7 +171,7 @@ public final class CatalogStore {
     JsonArray out = new JsonArray();
     index.bundles().forEach(b -> out.add(new JsonObject().put("package", b.packageName()).put("name", b.name())
         .put("version", b.version()).put("image", b.image()).put("channels", new JsonArray(new ArrayList<>(b.channels())))
-        .put("max_openshift_version", b.maxOpenShiftVersion())));
+        .put("max_openshift_version", b.maxOpenShiftVersion()).put("embedded", b.embedded())));
     return out;
   }
 

@@ -22,9 +22,9 @@ public final class PackageQueries {
       + "AND ($4::text IS NULL OR package = $4) ORDER BY package LIMIT $5";
   private static final String CHANNELS = "SELECT package, channel, head, entries FROM catalog_channels "
       + "WHERE catalog = $1 AND revision = $2 AND package = ANY($3) ORDER BY package, channel";
-  // with the unpack state of the bundle's image when it is pinned by digest (bundle_images is keyed by digest)
+  // with the unpack state of the bundle's image once its digest is known (named by digest, or its tag pinned)
   private static final String BUNDLES = "SELECT b.package, b.bundle, b.version, b.image, i.state "
-      + "FROM catalog_bundles b LEFT JOIN bundle_images i ON i.digest = right(b.image, 71) "
+      + "FROM catalog_bundles b LEFT JOIN bundle_images i ON i.digest = b.image_digest "
       + "WHERE b.catalog = $1 AND b.revision = $2 AND b.package = ANY($3)";
 
   /** Packages of a revision ordered by name, after {@code afterName}; each as the API's Package document. */

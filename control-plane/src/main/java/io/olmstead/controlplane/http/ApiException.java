@@ -13,6 +13,9 @@ public final class ApiException extends RuntimeException {
   private final String title;
   private final JsonArray errors;
   private final boolean teamDenied;
+  // members a problem adds to the standard ones (RFC 9457 extensions) and response headers such as Retry-After
+  private final JsonObject extensions = new JsonObject();
+  private final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
 
   public ApiException(int status, String code, String title, String detail, JsonArray errors) {
     this(status, code, title, detail, errors, false);
@@ -78,6 +81,22 @@ public final class ApiException extends RuntimeException {
     return new ApiException(422, "validation-failed", "Unprocessable Content", detail, errors);
   }
 
+  /** Adds a member to the problem document (e.g. {@code reason}, {@code state}); returns this. */
+  public ApiException with(String member, Object value) {
+    extensions.put(member, value);
+    return this;
+  }
+
+  /** Adds a response header (e.g. {@code Retry-After}); returns this. */
+  public ApiException withHeader(String name, String value) {
+    headers.put(name, value);
+    return this;
+  }
+
+  public java.util.Map<String, String> headers() {
+    return java.util.Collections.unmodifiableMap(headers);
+  }
+
   /** Whether a team scope, not a missing object, is behind this 404. */
   public boolean teamDenied() {
     return teamDenied;
@@ -93,6 +112,7 @@ public final class ApiException extends RuntimeException {
 
   public JsonObject toProblem() {
     JsonObject problem = Problems.problem(status, code, title, getMessage());
+    extensions.forEach(e -> problem.put(e.getKey(), e.getValue()));
     return errors == null || errors.isEmpty() ? problem : Problems.withErrors(problem, errors);
   }
 }

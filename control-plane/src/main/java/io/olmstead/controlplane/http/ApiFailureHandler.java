@@ -30,6 +30,9 @@ public final class ApiFailureHandler {
       // The gate pauses requests; an unread body must be drained or the client, still sending, never sees the answer.
       ctx.request().resume();
     }
+    if (ctx.failure() instanceof ApiException api && !ctx.response().headWritten()) {
+      api.headers().forEach(ctx.response()::putHeader);
+    }
     Problems.send(ctx.response(), problem);
   }
 

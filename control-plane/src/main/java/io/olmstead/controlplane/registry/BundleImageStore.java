@@ -58,12 +58,15 @@ final class BundleImageStore {
       + " ORDER BY updated_at LIMIT $1";
   // every digest-pinned bundle of a subscribed package in its catalog's current revision: unpacked before agents ask
   // (a superset of any channel path a subscription may take; dependencies are unpacked when an agent first asks)
+  // image_digest: the digest a digest-pinned image names, or the one its tag was resolved to for the revision;
+  // bundles with embedded objects need no image. A new reference or a newer revision retries a Failed digest (UPSERT).
   private static final String PREFETCH = "INSERT INTO bundle_images (digest, image, images, named_at) "
-      + "SELECT DISTINCT ON (right(b.image, 71)) right(b.image, 71), b.image, ARRAY[b.image], r.created_at "
+      + "SELECT DISTINCT ON (b.image_digest) b.image_digest, pinned_image(b.image, b.image_digest), "
+      + "ARRAY[pinned_image(b.image, b.image_digest)], r.created_at "
       + "FROM subscriptions s JOIN catalogs c ON c.name = s.catalog "
       + "JOIN catalog_revisions r ON r.catalog = c.name AND r.revision = c.current_revision "
       + "JOIN catalog_bundles b ON b.catalog = c.name AND b.revision = c.current_revision AND b.package = s.package "
-      + "WHERE b.image ~ '@sha256:[a-f0-9]{64}$'" + UPSERT;
+      + "WHERE b.image_digest IS NOT NULL AND b.embedded IS NOT TRUE" + UPSERT;
   private static final String OBJECTS = "SELECT objects_gz FROM bundle_images WHERE digest = $1 AND state = 'Unpacked'";
 
   private final Pool pool;

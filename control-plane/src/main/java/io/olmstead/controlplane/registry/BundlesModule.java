@@ -21,6 +21,7 @@ import java.time.Duration;
 public final class BundlesModule implements ApiModule {
   private BundleUnpacks unpacks;
   private CatalogImagePoller poller;
+  private BundlePins pins;
 
   @Override
   public void register(RouterBuilder builder, ApiContext ctx) {
@@ -35,6 +36,8 @@ public final class BundlesModule implements ApiModule {
         .map(b -> Reply.ok(b.orElseThrow(() -> ApiException.notFound("no bundle image " + r.path("digest")))
             .toJson())));
     ApiModule.bind(builder, "unpackBundle", r -> request(ctx, r));
+    ApiModule.bind(builder, "unpackCatalogPackage", new PackageUnpack(ctx, unpacks)::handle);
+    pins = new BundlePins(ctx.vertx(), ctx.pool(), unpacks.workers(), 2000);
   }
 
   private Future<Reply> request(ApiContext ctx, ApiRequest r) {

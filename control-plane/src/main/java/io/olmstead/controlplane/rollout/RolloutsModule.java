@@ -30,6 +30,7 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutQueries queries = new RolloutQueries();
   private final RolloutPlanning planning = new RolloutPlanning();
   private final CalendarLoader calendars = new CalendarLoader();
+  private final RolloutBundles bundles = new RolloutBundles();
   private final RolloutMetrics metrics;
   private ApiContext context;
 
@@ -62,7 +63,8 @@ public final class RolloutsModule implements ApiModule {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
     String id = "ro-" + UUID.randomUUID().toString().substring(0, 13);
     Principal caller = request.principal();
-    return context.tx().audited(request.audit("rollout.create", "rollouts/" + id), conn -> planning.planLocked(conn,
+    return bundlesReady(request, body, id).compose(ready -> context.tx().audited(request.audit("rollout.create",
+        "rollouts/" + id), conn -> planning.planLocked(conn,
             body, caller).compose(plan -> {
           if (!plan.unreachable().isEmpty()) {
             JsonArray errors = new JsonArray();
@@ -82,7 +84,7 @@ public final class RolloutsModule implements ApiModule {
               body.strategy(), plan.waves(), plan.versions());
           return store.insert(conn, rollout, plan.subscription().spec().team(), plan.fromVersions(), plan.held(),
               caller.actor()).map(rollout);
-        }), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion()))
+        }), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion())))
         .compose(r -> context.tx().read(conn -> queries.get(conn, r.id(), caller)))
         .map(json -> new Reply(201, json, Map.of("Location", "/api/v1/rollouts/" + id)));
   }
@@ -90,11 +92,31 @@ public final class RolloutsModule implements ApiModule {
   private Future<Reply> preview(ApiRequest request) {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
     Instant now = Instant.now();
-    return context.tx().read(conn -> planning.plan(conn, body, request.principal()).compose(plan -> !body.strategy()
+    return context.tx().read(conn -> planning.plan(conn, body, request.principal()).compose(plan -> (!body.strategy()
         .respectsCalendar() ? Future.succeededFuture(plan.toJson(null, body.strategy().groupBy() != null))
         : calendars.calendar(conn).map(calendar -> plan.toJson(CalendarGate.of(calendar, plan.labels(), now),
-            body.strategy().groupBy() != null)))).map(json -> Reply.ok(json
+            body.strategy().groupBy() != null)))
+        .compose(json -> bundles.notUnpacked(conn, plan, body.targetVersion()).map(missing -> {
+          JsonArray notUnpacked = new JsonArray();
+          missing.forEach(m -> notUnpacked.add(m.toJson()));
+          return json.put("bundlesNotUnpacked", notUnpacked);
+        })))).map(json -> Reply.ok(json
         .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())));
+  }
+
+  /**
+   * Before a rollout is created, the target's bundle images must be unpacked: those that are not are requested and the
+   * creation is refused (audited like any refusal). Runs outside the creation's transaction, so the request commits.
+   */
+  private Future<Void> bundlesReady(ApiRequest request, RolloutPlanning.Request body, String id) {
+    return context.tx().read(conn -> planning.plan(conn, body, request.principal())
+            .compose(plan -> bundles.notUnpacked(conn, plan, body.targetVersion())))
+        // the plan's own refusals (404, 422) are answered by the creation itself, and audited there
+        .recover(e -> Future.succeededFuture(java.util.List.of()))
+        .compose(missing -> missing.isEmpty() ? Future.<Void>succeededFuture()
+            : bundles.request(context.pool(), missing).compose(v -> context.tx().<Void>audited(
+                request.audit("rollout.create", "rollouts/" + id), conn -> Future.failedFuture(
+                    RolloutBundles.refusal(missing, OffsetDateTime.now())), null)));
   }
 
   private Future<Reply> list(ApiRequest request) {

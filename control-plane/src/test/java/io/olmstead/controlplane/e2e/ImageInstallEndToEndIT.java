@@ -67,22 +67,29 @@ class ImageInstallEndToEndIT {
 
   /** bundled/etcd as NDJSON with every bundle's objects removed and its image pointing at the test registry. */
   static String imagesOnly(Map<String, String> images) throws Exception {
+    return imagesOnly(images, List.of("etcd"));
+  }
+
+  /** As {@link #imagesOnly(Map)} for the given packages of bundled/, in order. */
+  static String imagesOnly(Map<String, String> images, List<String> packages) throws Exception {
     StringBuilder out = new StringBuilder();
-    var docs = JSON.readerFor(JsonNode.class).readValues(Files.readString(CatalogFixtures.sharedCatalogs().orElseThrow()
-        .resolve("bundled/etcd/catalog.json")));
-    while (docs.hasNext()) {
-      ObjectNode doc = (ObjectNode) docs.next();
-      if ("olm.bundle".equals(doc.path("schema").asText())) {
-        doc.put("image", images.get(doc.path("name").asText()));
-        ArrayNode kept = JSON.createArrayNode();
-        doc.path("properties").forEach(p -> {
-          if (!"olm.bundle.object".equals(p.path("type").asText())) {
-            kept.add(p);
-          }
-        });
-        doc.set("properties", kept);
+    for (String pkg : packages) {
+      var docs = JSON.readerFor(JsonNode.class).readValues(Files.readString(CatalogFixtures.sharedCatalogs()
+          .orElseThrow().resolve("bundled/" + pkg + "/catalog.json")));
+      while (docs.hasNext()) {
+        ObjectNode doc = (ObjectNode) docs.next();
+        if ("olm.bundle".equals(doc.path("schema").asText())) {
+          doc.put("image", images.get(doc.path("name").asText()));
+          ArrayNode kept = JSON.createArrayNode();
+          doc.path("properties").forEach(p -> {
+            if (!"olm.bundle.object".equals(p.path("type").asText())) {
+              kept.add(p);
+            }
+          });
+          doc.set("properties", kept);
+        }
+        out.append(JSON.writeValueAsString(doc)).append('\n');
       }
-      out.append(JSON.writeValueAsString(doc)).append('\n');
     }
     assertThat(out).doesNotContain("olm.bundle.object");
     return out.toString();

@@ -25,7 +25,7 @@ public final class TestRegistry implements AutoCloseable {
 
   public static final Path BINARY = Path.of("/usr/bin/docker-registry");
 
-  private final Process process;
+  private Process process;
   private final Path dir;
   private final int port;
   private final String user;
@@ -123,6 +123,22 @@ public final class TestRegistry implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     return file;
+  }
+
+  /** Stops the registry (connections are refused) keeping its storage, until {@link #restart()}. */
+  public void stopServing() {
+    close();
+  }
+
+  /** Serves again on the same port from the same storage (the log is appended to). */
+  public void restart() {
+    try {
+      process = new ProcessBuilder(BINARY.toString(), "serve", dir.resolve("config.yml").toString())
+          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile())).start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    awaitUp();
   }
 
   public ImagePusher pusher() {

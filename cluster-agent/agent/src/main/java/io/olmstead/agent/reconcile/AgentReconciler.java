@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
 public final class AgentReconciler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentReconciler.class);
   private static final Duration SETTLE_REQUEUE = Duration.ofMillis(500);
+  /** How soon a bundle that failed to unpack is asked for again (the control plane may have been told to retry). */
+  static final Duration UNPACK_FAILED_REQUEUE = Duration.ofSeconds(10);
   private static final Duration ERROR_REQUEUE = Duration.ofSeconds(2);
   private static final Duration CATALOG_RETRY_MIN = Duration.ofSeconds(1);
   private static final Duration CATALOG_RETRY_MAX = Duration.ofMinutes(1);
@@ -177,6 +179,8 @@ public final class AgentReconciler implements AutoCloseable {
           queue.addAfter(namespace, SETTLE_REQUEUE);
         } else if (outcome == PassOutcome.BACKING_OFF) {
           queue.addAfter(namespace, RestoreBackoff.FIRST);
+        } else if (outcome == PassOutcome.BUNDLE_UNPACK_FAILED) {
+          queue.addAfter(namespace, UNPACK_FAILED_REQUEUE);
         }
       }
     } catch (ResourceException | RuntimeException e) {

@@ -43,25 +43,37 @@ final class ControlPlaneBundles {
   private final Map<String, List<Property>> cache = new LinkedHashMap<>(16, 0.75f, true);
   private final Map<String, Long> sizes = new LinkedHashMap<>();
   private long cachedBytes;
+  private final BundlePinLookup pins;
 
   ControlPlaneBundles(URI base, CredentialStorage credentials, long maxCacheBytes) {
     this.base = base;
     this.credentials = credentials;
     this.maxCacheBytes = maxCacheBytes;
+    this.pins = new BundlePinLookup(base, http);
   }
 
   synchronized BundleContent content(Bundle bundle) {
     if (!bundle.objects().isEmpty() || bundle.image() == null || bundle.image().isBlank()) {
       return BundleContent.ready(bundle); // embedded (or neither: the install plan reports what is missing)
     }
+    Optional<String> credential = credentials.load();
     Matcher m = PINNED.matcher(bundle.image());
-    if (!m.find()) {
-      return BundleContent.failed("bundle image " + bundle.image() + " is not pinned by digest");
+    String digest;
+    if (m.find()) {
+      digest = m.group(1);
+    } else {
+      // named by tag: the control plane resolved it once for the catalog revision; ask which digest that was
+      if (credential.isEmpty()) {
+        return BundleContent.unpacking("not enrolled yet");
+      }
+      BundlePinLookup.Pin pin = pins.pin(bundle.image(), credential.get());
+      if (pin.digest() == null) {
+        return pin.waiting();
+      }
+      digest = pin.digest();
     }
-    String digest = m.group(1);
     List<Property> objects = cache.get(digest);
     if (objects == null) {
-      Optional<String> credential = credentials.load();
       if (credential.isEmpty()) {
         return BundleContent.unpacking("not enrolled yet");
       }

@@ -51,6 +51,7 @@ final class NamespacePass {
   // set by a pass when a drift restore was held back by its backoff (passes of one namespace never overlap, but
   // passes of different namespaces do: hence per thread)
   private final ThreadLocal<Boolean> backingOffFlag = ThreadLocal.withInitial(() -> false);
+  private final ThreadLocal<Boolean> unpackFailedFlag = ThreadLocal.withInitial(() -> false);
 
   NamespacePass(ResourceOperator resources, CatalogProvider catalogs, StatusBoard board, Function<String, String> approvals,
                 Runnable operatorConditionsServed) {
@@ -96,6 +97,7 @@ final class NamespacePass {
     addDependencies(namespace, resolution, subs, desired, dependencyOf, dependencyBundles);
     boolean settling = false;
     backingOffFlag.set(false);
+    unpackFailedFlag.set(false);
     Map<String, String> live = new LinkedHashMap<>();
     subs.keySet().forEach(name -> live.put(io.olmstead.agent.k8s.ManagedLabels.value(name), name));
     observed.keySet().forEach(name -> live.putIfAbsent(io.olmstead.agent.k8s.ManagedLabels.value(name), name));
@@ -126,7 +128,10 @@ final class NamespacePass {
       return PassOutcome.BACKING_OFF;
     }
     boolean catalogMissing = subs.values().stream().anyMatch(s -> !loaded.containsKey(s.catalog()));
-    return catalogMissing ? PassOutcome.WAITING_FOR_CATALOG : PassOutcome.DONE;
+    if (catalogMissing) {
+      return PassOutcome.WAITING_FOR_CATALOG;
+    }
+    return unpackFailedFlag.get() ? PassOutcome.BUNDLE_UNPACK_FAILED : PassOutcome.DONE;
   }
 
   private boolean execute(DesiredSubscription sub, ObservedSubscription obs, Decision decision, Catalog catalog,
@@ -165,6 +170,9 @@ final class NamespacePass {
     }
     if (result.deferred()) {
       backingOffFlag.set(true);
+    }
+    if (result.status().reason() == io.olmstead.olmcore.lifecycle.CsvReason.BUNDLE_UNPACK_FAILED) {
+      unpackFailedFlag.set(true);
     }
     ObservedBundle nowInstalled = result.status().phase() == CsvPhase.SUCCEEDED ? asInstalled(target) : installed;
     board.publish(StatusBoard.status(sub, nowInstalled, heading, result.status(), decision, result.restored()));
