@@ -16,9 +16,11 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
     @JsonSubTypes.Type(value = StatusAck.class, name = StatusAck.TYPE),
     @JsonSubTypes.Type(value = Ack.class, name = Ack.TYPE),
     @JsonSubTypes.Type(value = Heartbeat.class, name = Heartbeat.TYPE),
-    @JsonSubTypes.Type(value = Approve.class, name = Approve.TYPE)
+    @JsonSubTypes.Type(value = Approve.class, name = Approve.TYPE),
+    @JsonSubTypes.Type(value = Preflight.class, name = Preflight.TYPE)
 })
-public sealed interface AgentMessage permits Hello, Welcome, Desired, Status, StatusAck, Ack, Heartbeat, Approve {
+public sealed interface AgentMessage permits Hello, Welcome, Desired, Status, StatusAck, Ack, Heartbeat, Approve,
+    Preflight {
   int protocol();
 
   String id();

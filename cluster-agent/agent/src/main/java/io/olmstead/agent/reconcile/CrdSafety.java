@@ -51,6 +51,27 @@ final class CrdSafety {
     return result.message();
   }
 
+  /**
+   * olm-core's CRD schema change rules for installing {@code crds} over the cluster's CRDs, by CRD name; a CRD that
+   * is new or unchanged has none.
+   */
+  Map<String, List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding>> schemaFindings(List<JsonNode> crds)
+      throws ResourceException {
+    Map<String, List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding>> out = new java.util.LinkedHashMap<>();
+    for (JsonNode crd : crds) {
+      String name = crd.path("metadata").path("name").asText();
+      Optional<JsonNode> existing = resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null, name);
+      if (existing.isPresent() && !io.olmstead.agent.k8s.Subset.contains(existing.get(), withoutMetadata(crd))) {
+        List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding> found =
+            io.olmstead.olmcore.lifecycle.CrdSchemaRules.compare(existing.get(), crd);
+        if (!found.isEmpty()) {
+          out.put(name, found);
+        }
+      }
+    }
+    return out;
+  }
+
   /** The names of {@code crds} the API server does not serve yet (not Established). */
   List<String> notEstablished(List<JsonNode> crds) throws ResourceException {
     List<String> waiting = new ArrayList<>();
