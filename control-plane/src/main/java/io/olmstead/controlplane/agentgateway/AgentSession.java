@@ -150,6 +150,8 @@ final class AgentSession {
       onAck(ack);
     } else if (message instanceof Heartbeat) {
       send(new Heartbeat(protocol, null));
+    } else if (message instanceof io.olmstead.apispec.protocol.Preflight preflight) {
+      gateway.preflight(this, preflight);
     } else {
       close(CloseReason.UNEXPECTED_MESSAGE, message.type() + " is sent by the control plane only");
     }

@@ -40,6 +40,7 @@ public final class RolloutEngine {
   private final Pool pool;
   private final RolloutStore store = new RolloutStore();
   private final RolloutJoiners joiners;
+  private final PreflightGate preflight = new PreflightGate();
   private long ticks;
   private final RolloutMetrics metrics;
   private final long tickMillis;
@@ -117,8 +118,9 @@ public final class RolloutEngine {
       }
       Rollout before = found.get().rollout();
       Future<Void> joined = admit ? joiners.admit(before) : Future.succeededFuture();
-      return joined.compose(j -> store.reports(pool, before)).compose(reports -> {
-        StepResult result = RolloutMachine.step(before, reports, clock.get());
+      Instant now = clock.get();
+      return joined.compose(j -> store.reports(pool, before)).compose(reports -> preflight.prepare(pool, before, now)
+          .map(view -> RolloutMachine.step(before, reports, view, now))).compose(result -> {
         metrics.observed(result.rollout());
         if (!result.changed()) {
           return Future.succeededFuture();

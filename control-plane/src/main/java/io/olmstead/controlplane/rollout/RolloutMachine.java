@@ -49,7 +49,12 @@ public final class RolloutMachine {
   }
 
   public static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now) {
-    return new Stepper(rollout, reports, now).run();
+    return step(rollout, reports, PreflightView.OFF, now);
+  }
+
+  /** A step in which pending clusters are approved only as {@code preflight} decides (see {@link PreflightView}). */
+  static StepResult step(Rollout rollout, Map<String, Report> reports, PreflightView preflight, Instant now) {
+    return new Stepper(rollout, reports, preflight, now).run();
   }
 
   /** An operator's command; returns the new state, or throws {@link IllegalStateException} when not allowed now. */
@@ -114,6 +119,7 @@ public final class RolloutMachine {
   private static final class Stepper {
     private final Rollout in;
     private final Map<String, Report> reports;
+    private final PreflightView preflight;
     private final Instant now;
     private final Map<String, Member> members;
     private final List<Wave> waves;
@@ -122,9 +128,10 @@ public final class RolloutMachine {
     private String message;
     private boolean promote;
 
-    Stepper(Rollout in, Map<String, Report> reports, Instant now) {
+    Stepper(Rollout in, Map<String, Report> reports, PreflightView preflight, Instant now) {
       this.in = in;
       this.reports = reports;
+      this.preflight = preflight;
       this.now = now;
       this.members = new LinkedHashMap<>(in.members());
       this.waves = new ArrayList<>(in.waves());
@@ -270,7 +277,19 @@ public final class RolloutMachine {
         if (online && unavailable >= limit) {
           break;
         }
-        set(m.with(Step.Progressing, in.targetVersion(), now, "approved for " + in.targetVersion()));
+        Report r = reports.get(m.cluster());
+        PreflightView.Decision check = preflight.decide(m.cluster(), online, r == null ? null : r.onlineSince(), now);
+        if (check.kind() == PreflightView.Kind.WAIT) {
+          continue;
+        }
+        if (check.kind() == PreflightView.Kind.HOLD) {
+          // held where it runs: never approved by this rollout, settled for its wave
+          set(m.with(Step.Blocked, null, null, check.note()));
+          t.add(new Transition("ClusterHeld", name, m.cluster(), check.note()));
+          continue;
+        }
+        set(m.with(Step.Progressing, in.targetVersion(), now, "approved for " + in.targetVersion()
+            + (check.note() == null ? "" : "; " + check.note())));
         t.add(new Transition("ClusterApproved", name, m.cluster(), in.targetVersion()));
         if (online) {
           unavailable++;

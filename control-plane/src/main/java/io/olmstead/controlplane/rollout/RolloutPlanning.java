@@ -75,12 +75,22 @@ final class RolloutPlanning {
     }
 
     JsonObject toJson() {
+      return toJson(PreflightView.OFF, null);
+    }
+
+    /** The preview; with preflight on, each cluster carries {@code preflight: {verdict, findings}}. */
+    JsonObject toJson(PreflightView preflight, java.time.Instant now) {
+      boolean checks = preflight.policy().mode() != PreflightPolicy.Mode.Off;
       JsonArray waveJson = new JsonArray();
       for (RolloutPlanner.PlannedWave w : waves) {
         JsonArray clusters = new JsonArray();
         for (String c : w.clusters()) {
-          clusters.add(new JsonObject().put("name", c).put("currentVersion", versions.get(c))
-              .put("online", !offline.contains(c)).put("upgradePath", paths.getOrDefault(c, new JsonArray())));
+          JsonObject cluster = new JsonObject().put("name", c).put("currentVersion", versions.get(c))
+              .put("online", !offline.contains(c)).put("upgradePath", paths.getOrDefault(c, new JsonArray()));
+          if (checks) {
+            cluster.put("preflight", preflight.preview(c, !offline.contains(c), now));
+          }
+          clusters.add(cluster);
         }
         waveJson.add(new JsonObject().put("name", w.name()).put("clusters", clusters));
       }

@@ -11,7 +11,8 @@ import java.util.List;
  * from the API body ({@link #fromJson}) and stored as that JSON ({@link #toJson}) so a restart reads it back alike.
  */
 public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPercent, Integer maxUnavailable,
-    Budget maxFailures, int soakSeconds, int progressDeadlineSeconds, OnFailure onFailure, List<String> order) {
+    Budget maxFailures, int soakSeconds, int progressDeadlineSeconds, OnFailure onFailure, List<String> order,
+    PreflightPolicy preflight) {
 
   /** What the rollout does when failures exceed the budget. */
   public enum OnFailure { PAUSE, ROLLBACK }
@@ -60,6 +61,14 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     order = order == null ? List.of() : List.copyOf(order);
     maxFailures = maxFailures == null ? new Budget(0, null) : maxFailures;
     onFailure = onFailure == null ? OnFailure.PAUSE : onFailure;
+    preflight = preflight == null ? PreflightPolicy.DEFAULT : preflight;
+  }
+
+  /** A strategy with the default preflight ({@code Block}). */
+  public RolloutStrategy(Canary canary, Integer batchSize, Integer batchPercent, Integer maxUnavailable,
+      Budget maxFailures, int soakSeconds, int progressDeadlineSeconds, OnFailure onFailure, List<String> order) {
+    this(canary, batchSize, batchPercent, maxUnavailable, maxFailures, soakSeconds, progressDeadlineSeconds, onFailure,
+        order, null);
   }
 
   /** Parses and checks a strategy; a bad field throws {@link IllegalArgumentException} naming it. */
@@ -127,7 +136,7 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
       }
     }
     return new RolloutStrategy(canary, batchSize, batchPercent, maxUnavailable,
-        Budget.parse(s.getValue("maxFailures")), soak, deadline, policy, order);
+        Budget.parse(s.getValue("maxFailures")), soak, deadline, policy, order, PreflightPolicy.fromStrategy(s));
   }
 
   /** The canonical JSON form (what is stored and returned). */
@@ -161,6 +170,7 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     if (!order.isEmpty()) {
       out.put("order", new JsonArray(new ArrayList<>(order)));
     }
+    preflight.writeTo(out);
     return out;
   }
 

@@ -28,6 +28,7 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutStore store = new RolloutStore();
   private final RolloutQueries queries = new RolloutQueries();
   private final RolloutPlanning planning = new RolloutPlanning();
+  private final PreflightPreview preflights = new PreflightPreview();
   private final RolloutMetrics metrics;
   private ApiContext context;
 
@@ -83,8 +84,9 @@ public final class RolloutsModule implements ApiModule {
 
   private Future<Reply> preview(ApiRequest request) {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
-    return context.tx().read(conn -> planning.plan(conn, body, request.principal())).map(plan -> Reply.ok(plan.toJson()
-        .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())));
+    return context.tx().read(conn -> planning.plan(conn, body, request.principal())).compose(plan -> preflights
+        .verdicts(context.pool(), plan, body).map(view -> Reply.ok(plan.toJson(view, java.time.Instant.now())
+        .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson()))));
   }
 
   private Future<Reply> list(ApiRequest request) {
