@@ -37,7 +37,7 @@ public final class PreflightStore {
       + "WHERE cluster = ANY($1) AND answered_at IS NULL AND requested_at > now() - make_interval(secs => $2) "
       + "ORDER BY cluster, requested_at, request_id";
   private static final String ANSWER = "UPDATE preflight_checks SET answered_at = now(), verdict = $5, "
-      + "findings = $6::jsonb WHERE cluster = $1 AND request_id = $2 AND subscription = $3 AND version = $4 "
+      + "findings = $6 WHERE cluster = $1 AND request_id = $2 AND subscription = $3 AND version = $4 "
       + "AND answered_at IS NULL";
   private static final String VERDICTS = "SELECT cluster, requested_at, answered_at, verdict, findings "
       + "FROM preflight_checks WHERE subscription = $1 AND version = $2 AND requester = $3";
@@ -93,7 +93,7 @@ public final class PreflightStore {
       findings.add(o);
     }
     return client.preparedQuery(ANSWER).execute(Tuple.of(cluster, answer.requestId(), answer.subscription(),
-        answer.version(), answer.verdict(), findings.encode())).map(rows -> rows.rowCount() == 1);
+        answer.version(), answer.verdict(), findings)).map(rows -> rows.rowCount() == 1);
   }
 
   /** Every cluster's check of {@code version} of {@code subscription} made for {@code requester}. */
@@ -103,7 +103,7 @@ public final class PreflightStore {
       Map<String, Verdict> out = new HashMap<>();
       for (Row r : rows) {
         out.put(r.getString("cluster"), new Verdict(instant(r, "requested_at"), instant(r, "answered_at"),
-            r.getString("verdict"), r.getJsonArray("findings")));
+            r.getString("verdict"), r.getValue("findings") instanceof JsonArray a ? a : new JsonArray()));
       }
       return out;
     });
