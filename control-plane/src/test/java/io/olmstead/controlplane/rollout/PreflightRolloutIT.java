@@ -92,8 +92,13 @@ class PreflightRolloutIT {
   @Test
   void blockHoldsTheClusterWhoseCustomResourceTheTargetRejectsAndWarnApprovesIt() throws Exception {
     await().atMost(Duration.ofSeconds(30)).until(() -> connected() == 3);
-    assertThat(api.json("PUT", "/api/v1/subscriptions/" + SUB, ADMIN, subscription("0.2.0")).status())
-        .isBetween(200, 201);
+    ApiClient.Response bad = api.json("PUT", "/api/v1/subscriptions/" + SUB, ADMIN,
+        subscription("0.2.0").put("crdUpgradeSafety", "Sometimes"));
+    assertThat(bad.status()).as(bad.body()).isEqualTo(422);
+    assertThat(bad.body()).contains("crdUpgradeSafety");
+    assertThat(api.json("PUT", "/api/v1/subscriptions/" + SUB, ADMIN,
+        subscription("0.2.0").put("crdUpgradeSafety", "Warn")).status()).isBetween(200, 201);
+    assertThat(api.get("/api/v1/subscriptions/" + SUB, ADMIN).json().getString("crdUpgradeSafety")).isEqualTo("Warn");
     await().atMost(Duration.ofSeconds(60)).until(() -> installed("0.2.0").size() == 3);
     demo(sim("sim-02"), 5);
 

@@ -38,6 +38,12 @@ final class CrdSafety {
     if (io.olmstead.agent.k8s.Subset.contains(existing, withoutMetadata(crd))) {
       return Optional.empty(); // unchanged: nothing can be lost
     }
+    CrdUpgradeResult result = CrdUpgradeCheck.check(existing, crd, customResources(existing));
+    return result.message();
+  }
+
+  /** Every custom resource of the served versions of {@code existing} (a CRD the cluster has). */
+  List<JsonNode> customResources(JsonNode existing) throws ResourceException {
     resources.kinds().learn(existing);
     List<JsonNode> customResources = new ArrayList<>();
     String group = existing.path("spec").path("group").asText();
@@ -47,8 +53,7 @@ final class CrdSafety {
         customResources.addAll(resources.list(group + "/" + version.path("name").asText(), kind, Map.of()));
       }
     }
-    CrdUpgradeResult result = CrdUpgradeCheck.check(existing, crd, customResources);
-    return result.message();
+    return customResources;
   }
 
   /**

@@ -57,28 +57,33 @@ public record DesiredSubscription(String name, String catalog, String catalogDig
 
   public DesiredSubscription withApproval(Approval value) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        value, startingBundle, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback, crdUpgradeSafety);
+        value, startingBundle, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback,
+        crdUpgradeSafety);
   }
 
   public DesiredSubscription withMaxVersion(String value) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, startingBundle, value, config, deleteCrdsOnRemoval, generation + 1, blockedReason, rollback, crdUpgradeSafety);
+        approval, startingBundle, value, config, deleteCrdsOnRemoval, generation + 1, blockedReason, rollback,
+        crdUpgradeSafety);
   }
 
   public DesiredSubscription withStartingBundle(String value) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, value, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback, crdUpgradeSafety);
+        approval, value, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback,
+        crdUpgradeSafety);
   }
 
   /** The same with {@code maxVersion} as a rollout's approved version (a rollback target when it is lower). */
   public DesiredSubscription withRollbackTo(String version) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, startingBundle, version, config, deleteCrdsOnRemoval, generation + 1, blockedReason, true, crdUpgradeSafety);
+        approval, startingBundle, version, config, deleteCrdsOnRemoval, generation + 1, blockedReason, true,
+        crdUpgradeSafety);
   }
 
   public DesiredSubscription withCrdRemoval(boolean delete) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, startingBundle, maxVersion, config, delete, generation, blockedReason, rollback, crdUpgradeSafety);
+        approval, startingBundle, maxVersion, config, delete, generation, blockedReason, rollback,
+        crdUpgradeSafety);
   }
 
   public DesiredSubscription withCrdUpgradeSafety(String value) {

@@ -38,6 +38,7 @@ final class PreflightCheck {
   private final ResourceOperator resources;
   private final CatalogProvider catalogs;
   private final ClusterObserver observer;
+  private final CrdSafety crdSafety;
   private final Supplier<String> kubernetesVersion;
   private final InstallPlanner planner = new InstallPlanner();
 
@@ -45,6 +46,7 @@ final class PreflightCheck {
     this.resources = resources;
     this.catalogs = catalogs;
     this.observer = new ClusterObserver(resources);
+    this.crdSafety = new CrdSafety(resources);
     this.kubernetesVersion = kubernetesVersion;
   }
 
@@ -145,16 +147,7 @@ final class PreflightCheck {
     for (String removal : CrdUpgradeCheck.storedVersionRemovals(existing, crd)) {
       out.add(PreflightRules.finding("StoredVersionRemoved", true, name, removal));
     }
-    resources.kinds().learn(existing);
-    List<JsonNode> customResources = new ArrayList<>();
-    String group = existing.path("spec").path("group").asText();
-    String kind = existing.path("spec").path("names").path("kind").asText();
-    for (JsonNode version : existing.path("spec").path("versions")) {
-      if (version.path("served").asBoolean(false)) {
-        customResources.addAll(resources.list(group + "/" + version.path("name").asText(), kind, Map.of()));
-      }
-    }
-    String invalid = CrdUpgradeCheck.invalidExistingResources(existing, crd, customResources);
+    String invalid = CrdUpgradeCheck.invalidExistingResources(existing, crd, crdSafety.customResources(existing));
     if (invalid != null) {
       out.add(PreflightRules.finding("ExistingResourceInvalid", true, name, invalid));
     }
