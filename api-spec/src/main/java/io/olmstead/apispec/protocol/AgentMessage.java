@@ -17,10 +17,11 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
     @JsonSubTypes.Type(value = Ack.class, name = Ack.TYPE),
     @JsonSubTypes.Type(value = Heartbeat.class, name = Heartbeat.TYPE),
     @JsonSubTypes.Type(value = Approve.class, name = Approve.TYPE),
-    @JsonSubTypes.Type(value = Inventory.class, name = Inventory.TYPE)
+    @JsonSubTypes.Type(value = Inventory.class, name = Inventory.TYPE),
+    @JsonSubTypes.Type(value = Preflight.class, name = Preflight.TYPE)
 })
 public sealed interface AgentMessage permits Hello, Welcome, Desired, Status, StatusAck, Ack, Heartbeat, Approve,
-    Inventory {
+    Inventory, Preflight {
   int protocol();
 
   String id();

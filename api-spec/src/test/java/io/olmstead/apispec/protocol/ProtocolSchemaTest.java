@@ -38,7 +38,13 @@ class ProtocolSchemaTest {
         new Object[] {"ack", new Ack(1, null, 3)},
         new Object[] {"heartbeat", new Heartbeat(1, null)},
         new Object[] {"approve", new Approve(1, null, "etcd", "etcdoperator.v0.9.4")},
-        new Object[] {"inventory", InventorySamples.one()});
+        new Object[] {"inventory", InventorySamples.one()},
+        new Object[] {"desired", new Desired(1, null, 4, List.of(new DesiredSubscription("etcd", "community", null,
+            "etcd", null, "etcd", null, "Automatic", null, "0.9.2", null, null, 2, null, null, "Strict")),
+            List.of(new PreflightRequest("pf-1", "etcd", "0.9.4", "etcdoperator.v0.9.4")))},
+        new Object[] {"preflight", new Preflight(1, null, "pf-1", "etcd", "0.9.4", Preflight.FAIL,
+            List.of(new PreflightFinding("ExistingResourceInvalid", PreflightFinding.ERROR,
+                "etcdclusters.etcd.database.coreos.com", "error validating existing CRs against new CRD's schema")))});
   }
 
   @ParameterizedTest(name = "{0}")
@@ -63,6 +69,17 @@ class ProtocolSchemaTest {
     assertThat(validate("status", json)).isNotEmpty();
     json.remove("seq");
     assertThat(validate("status", json)).anyMatch(m -> m.getMessage().contains("seq"));
+  }
+
+  @Test
+  void schemaRejectsAPreflightWithAnUnknownVerdictOrTooManyFindings() {
+    ObjectNode json = ProtocolCodec.mapper().valueToTree(new Preflight(1, null, "pf-1", "etcd", "0.9.4", "Maybe",
+        List.of()));
+    assertThat(validate("preflight", json)).anyMatch(m -> m.getMessage().contains("verdict"));
+    List<PreflightFinding> many = java.util.Collections.nCopies(Preflight.MAX_FINDINGS + 1,
+        new PreflightFinding("X", PreflightFinding.WARNING, null, "m"));
+    assertThat(validate("preflight", ProtocolCodec.mapper().valueToTree(new Preflight(1, null, "pf-1", "etcd",
+        "0.9.4", Preflight.WARN, many)))).anyMatch(m -> m.getMessage().contains("findings"));
   }
 
   @Test

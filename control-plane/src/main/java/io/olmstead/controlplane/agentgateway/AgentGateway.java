@@ -39,6 +39,8 @@ public final class AgentGateway {
   private final ChannelStateStore state;
   private final DesiredPublisher publisher;
   private final StatusIngestor ingestor;
+  private final io.olmstead.controlplane.preflight.PreflightStore preflights =
+      new io.olmstead.controlplane.preflight.PreflightStore();
   private final ChangeListener listener;
   private final CatalogContentCache catalogs;
   private final BundleContentHandler bundles;
@@ -227,6 +229,20 @@ public final class AgentGateway {
       state.detach(session.cluster(), session.id())
           .onFailure(e -> LOG.warn("cluster {}: not marked disconnected: {}", session.cluster(), e.toString()));
     }
+  }
+
+  /**
+   * A preflight verdict from {@code session}'s agent: stored for that cluster's request only (an answer naming another
+   * cluster's or an unknown request changes nothing).
+   */
+  void preflight(AgentSession session, io.olmstead.apispec.protocol.Preflight answer) {
+    preflights.answer(pool, session.cluster(), answer).onComplete(ar -> {
+      if (ar.failed()) {
+        LOG.warn("cluster {}: preflight verdict not stored: {}", session.cluster(), ar.cause().toString());
+      } else if (!ar.result()) {
+        LOG.debug("cluster {}: preflight verdict for no open request ignored", session.cluster());
+      }
+    });
   }
 
   void acked(AgentSession session, long generation) {

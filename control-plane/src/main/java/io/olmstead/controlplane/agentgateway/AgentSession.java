@@ -157,6 +157,8 @@ final class AgentSession {
       } else {
         gateway.inventory(cluster, inventory);
       }
+    } else if (message instanceof io.olmstead.apispec.protocol.Preflight preflight) {
+      gateway.preflight(this, preflight);
     } else {
       close(CloseReason.UNEXPECTED_MESSAGE, message.type() + " is sent by the control plane only");
     }

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.agentgateway;
 
 import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.DesiredSubscription;
+import io.olmstead.apispec.protocol.PreflightRequest;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.controlplane.auth.Tokens;
 import io.olmstead.controlplane.subscription.DesiredState;
@@ -32,6 +33,8 @@ final class DesiredPublisher {
   private final FleetLoader loader;
   private final ChannelStateStore store;
   private final SessionRegistry sessions;
+  private final io.olmstead.controlplane.preflight.PreflightStore preflights =
+      new io.olmstead.controlplane.preflight.PreflightStore();
 
   private FleetLoader.Snapshot snapshot;
   private boolean snapshotStale = true;
@@ -112,9 +115,10 @@ final class DesiredPublisher {
 
   private Future<Void> publish(FleetLoader.Snapshot fleet, List<AgentSession> targets) {
     List<String> names = targets.stream().map(AgentSession::cluster).toList();
-    return loader.labels(names).compose(labels -> loader.approvedVersions(names).compose(approved -> {
+    return loader.labels(names).compose(labels -> loader.approvedVersions(names).compose(approved -> preflights
+        .open(loader.pool(), names).compose(asked -> {
       List<AgentSession> changed = new ArrayList<>();
-      List<List<DesiredSubscription>> contents = new ArrayList<>();
+      List<Computed> contents = new ArrayList<>();
       List<String> hashes = new ArrayList<>();
       // Clusters with the same labels that no subscription names explicitly share one computation and one hash.
       Set<String> named = new HashSet<>();
@@ -132,9 +136,11 @@ final class DesiredPublisher {
             : named.contains(session.cluster())
             ? compute(fleet, session.cluster(), clusterLabels)
             : byLabels.computeIfAbsent(clusterLabels, l -> compute(fleet, session.cluster(), l));
+        // preflight requests ride along (V23): they change the hash, so a new request is sent at once
+        computed = computed.with(asked.get(session.cluster()));
         if (!computed.hash().equals(session.sentHash())) {
           changed.add(session);
-          contents.add(computed.desired());
+          contents.add(computed);
           hashes.add(computed.hash());
         }
       }
@@ -147,16 +153,28 @@ final class DesiredPublisher {
           Long generation = generations.get(session.cluster());
           if (generation != null) {
             session.markSent(generation, hashes.get(i),
-                contents.get(i).stream().map(DesiredSubscription::name).toList());
-            session.send(new Desired(session.protocol(), null, generation, contents.get(i)));
+                contents.get(i).desired().stream().map(DesiredSubscription::name).toList());
+            session.send(new Desired(session.protocol(), null, generation, contents.get(i).subscriptions(),
+                contents.get(i).preflights()));
           }
         }
         return null;
       });
-    }));
+    })));
   }
 
-  private record Computed(List<DesiredSubscription> desired, String hash) {
+  private record Computed(List<DesiredSubscription> desired, String hash, List<PreflightRequest> preflights) {
+    Computed(List<DesiredSubscription> desired, String hash) {
+      this(desired, hash, null);
+    }
+
+    Computed with(List<PreflightRequest> asked) {
+      return asked == null || asked.isEmpty() ? this : new Computed(desired, DesiredPublisher.hash(hash, asked), asked);
+    }
+
+    List<DesiredSubscription> subscriptions() {
+      return desired;
+    }
   }
 
   private static Computed compute(FleetLoader.Snapshot fleet, String cluster, Map<String, String> labels) {
@@ -174,7 +192,7 @@ final class DesiredPublisher {
   static DesiredSubscription wire(io.olmstead.controlplane.subscription.DesiredSubscription d) {
     return new DesiredSubscription(d.name(), d.catalog(), d.catalogDigest(), d.packageName(), d.channel(),
         d.namespace(), d.targetNamespaces(), d.approval(), d.startingBundle(), d.maxVersion(),
-        config(d.config()), d.crdRemoval(), d.generation(), d.blockedReason(), d.rollback());
+        config(d.config()), d.crdRemoval(), d.generation(), d.blockedReason(), d.rollback(), d.crdUpgradeSafety());
   }
 
   @SuppressWarnings("unchecked")
@@ -187,6 +205,14 @@ final class DesiredPublisher {
       return ProtocolCodec.mapper().readValue(config.encode(), Map.class);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("subscription config is not JSON", e);
+    }
+  }
+
+  private static String hash(String base, List<PreflightRequest> asked) {
+    try {
+      return CredentialStore.hex(Tokens.hash(base + ProtocolCodec.mapper().writeValueAsString(asked)));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("preflight requests cannot be encoded", e);
     }
   }
 

@@ -28,7 +28,7 @@ import java.util.Map;
 final class FleetLoader {
   private static final String SUBSCRIPTIONS =
       "SELECT name, catalog, package, channel, namespace, target_namespaces, placement_selector, placement_clusters, "
-          + "version_kind, version_value, approval, config, team, crd_removal, generation, resource_version, "
+          + "version_kind, version_value, approval, config, team, crd_removal, crd_upgrade_safety, generation, resource_version, "
           + "created_by FROM subscriptions";
   private static final String CURRENT_REVISIONS =
       "SELECT c.name, c.current_revision, r.digest FROM catalogs c "
@@ -50,6 +50,11 @@ final class FleetLoader {
 
   FleetLoader(Pool pool) {
     this.pool = pool;
+  }
+
+  /** The pool the loader reads from (other per-cluster reads of a publish run use it too). */
+  Pool pool() {
+    return pool;
   }
 
   /** Subscriptions and catalogs at one moment; computing a cluster's desired state needs only this and its labels. */
@@ -105,7 +110,8 @@ final class FleetLoader {
           list(r.getArrayOfStrings("target_namespaces")),
           new Placement(r.getString("placement_selector"), list(r.getArrayOfStrings("placement_clusters"))),
           new VersionPolicy(VersionPolicy.Kind.valueOf(kind.toUpperCase(Locale.ROOT)), r.getString("version_value")),
-          r.getString("approval"), r.getJsonObject("config"), r.getString("team"), r.getString("crd_removal"));
+          r.getString("approval"), r.getJsonObject("config"), r.getString("team"), r.getString("crd_removal"), null,
+          r.getString("crd_upgrade_safety"));
       out.add(new Subscription(spec, r.getLong("generation"), r.getLong("resource_version"),
           r.getString("created_by"), null, null));
     }

@@ -42,6 +42,7 @@ public final class RolloutEngine {
   private final RolloutJoiners joiners;
   private final CalendarLoader calendars = new CalendarLoader();
   private MaintenanceCalendar calendar = new MaintenanceCalendar(java.util.List.of(), java.util.List.of());
+  private final PreflightGate preflight = new PreflightGate();
   private long ticks;
   private final RolloutMetrics metrics;
   private final long tickMillis;
@@ -124,8 +125,8 @@ public final class RolloutEngine {
       Future<Void> joined = admit ? joiners.admit(before) : Future.succeededFuture();
       Instant now = clock.get();
       return joined.compose(j -> store.reports(pool, before)).compose(reports -> calendars.gate(pool, before,
-          calendar, now).compose(gate -> {
-        StepResult result = RolloutMachine.step(before, reports, now, gate);
+          calendar, now).compose(gate -> preflight.prepare(pool, before, now).compose(view -> {
+        StepResult result = RolloutMachine.step(before, reports, now, gate, view);
         metrics.observed(result.rollout());
         if (!result.changed()) {
           return Future.succeededFuture();
@@ -142,7 +143,7 @@ public final class RolloutEngine {
                 RolloutTransitions.log(before, result);
               }
             }).mapEmpty();
-      }));
+      })));
     });
   }
 

@@ -50,7 +50,7 @@ public final class RolloutMachine {
   }
 
   public static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now) {
-    return step(rollout, reports, now, CalendarGate.alwaysOpen(now));
+    return step(rollout, reports, now, CalendarGate.alwaysOpen(now), PreflightView.OFF);
   }
 
   /**
@@ -58,7 +58,18 @@ public final class RolloutMachine {
    * that ignores the calendar is given an always-open gate); its deadline and its wave's soak count only that time.
    */
   public static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now, CalendarGate gate) {
-    return new Stepper(rollout, reports, now, gate).run();
+    return step(rollout, reports, now, gate, PreflightView.OFF);
+  }
+
+  /** A step in which pending clusters are approved only as {@code preflight} decides (see {@link PreflightView}). */
+  static StepResult step(Rollout rollout, Map<String, Report> reports, PreflightView preflight, Instant now) {
+    return step(rollout, reports, now, CalendarGate.alwaysOpen(now), preflight);
+  }
+
+  /** A step with both the calendar and the preflight verdicts. */
+  static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now, CalendarGate gate,
+      PreflightView preflight) {
+    return new Stepper(rollout, reports, now, gate, preflight).run();
   }
 
   /** An operator's command; returns the new state, or throws {@link IllegalStateException} when not allowed now. */
@@ -123,6 +134,7 @@ public final class RolloutMachine {
   private static final class Stepper {
     private final Rollout in;
     private final Map<String, Report> reports;
+    private final PreflightView preflight;
     private final Instant now;
     private final CalendarGate gate;
     private final Map<String, Member> members;
@@ -132,9 +144,10 @@ public final class RolloutMachine {
     private String message;
     private boolean promote;
 
-    Stepper(Rollout in, Map<String, Report> reports, Instant now, CalendarGate gate) {
+    Stepper(Rollout in, Map<String, Report> reports, Instant now, CalendarGate gate, PreflightView preflight) {
       this.in = in;
       this.reports = reports;
+      this.preflight = preflight;
       this.now = now;
       this.gate = gate;
       this.members = new LinkedHashMap<>(in.members());
@@ -323,7 +336,19 @@ public final class RolloutMachine {
         if (online && unavailable >= limit) {
           break;
         }
-        set(m.with(Step.Progressing, in.targetVersion(), now, "approved for " + in.targetVersion()));
+        Report r = reports.get(m.cluster());
+        PreflightView.Decision check = preflight.decide(m.cluster(), online, r == null ? null : r.onlineSince(), now);
+        if (check.kind() == PreflightView.Kind.WAIT) {
+          continue;
+        }
+        if (check.kind() == PreflightView.Kind.HOLD) {
+          // held where it runs: never approved by this rollout, settled for its wave
+          set(m.with(Step.Blocked, null, null, check.note()));
+          t.add(new Transition("ClusterHeld", name, m.cluster(), check.note()));
+          continue;
+        }
+        set(m.with(Step.Progressing, in.targetVersion(), now, "approved for " + in.targetVersion()
+            + (check.note() == null ? "" : "; " + check.note())));
         t.add(new Transition("ClusterApproved", name, m.cluster(), in.targetVersion()));
         if (online) {
           unavailable++;

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * others counted as "other"); never rollout ids or cluster names.
  */
 public final class RolloutMetrics {
-  private static final Set<String> KINDS = Set.of("ClusterApproved", "ClusterSucceeded", "ClusterFailed",
+  private static final Set<String> KINDS = Set.of("ClusterApproved", "ClusterHeld", "ClusterSucceeded", "ClusterFailed",
       "ClusterBlocked", "ClusterRolledBack", "WaveOpened", "WaveSoaking", "WaveSucceeded", "WavePromoted", "Paused",
       "Resumed", "Aborted", "RolledBack", "Succeeded", "Created", "Failed", "WaveWaitingForWindow", "WaveResumed",
       "ClusterStillFailed");

@@ -80,18 +80,28 @@ final class RolloutPlanning {
       return versions.values().stream().filter(v -> v != null).distinct().sorted().toList();
     }
 
+    JsonObject toJson() {
+      return toJson(null, false, PreflightView.OFF, null);
+    }
+
     /**
      * The preview; with a {@code gate} (the rollout respects the calendar), each wave says when the first of its
-     * clusters may change ({@code windowOpensAt}: now when one may now, null when none may within 400 days).
+     * clusters may change ({@code windowOpensAt}: now when one may now, null when none may within 400 days); with
+     * preflight on, each cluster carries {@code preflight: {verdict, findings}}.
      */
-    JsonObject toJson(CalendarGate gate, boolean grouped) {
+    JsonObject toJson(CalendarGate gate, boolean grouped, PreflightView preflight, java.time.Instant now) {
+      boolean checks = preflight.policy().mode() != PreflightPolicy.Mode.Off;
       JsonArray waveJson = new JsonArray();
       Map<String, JsonObject> groups = new java.util.LinkedHashMap<>();
       for (RolloutPlanner.PlannedWave w : waves) {
         JsonArray clusters = new JsonArray();
         for (String c : w.clusters()) {
-          clusters.add(new JsonObject().put("name", c).put("currentVersion", versions.get(c))
-              .put("online", !offline.contains(c)).put("upgradePath", paths.getOrDefault(c, new JsonArray())));
+          JsonObject cluster = new JsonObject().put("name", c).put("currentVersion", versions.get(c))
+              .put("online", !offline.contains(c)).put("upgradePath", paths.getOrDefault(c, new JsonArray()));
+          if (checks) {
+            cluster.put("preflight", preflight.preview(c, !offline.contains(c), now));
+          }
+          clusters.add(cluster);
         }
         JsonObject wave = new JsonObject().put("name", w.name()).put("clusters", clusters);
         if (gate != null) {

@@ -61,8 +61,11 @@ final class RolloutStore {
   private static final String PIN_TARGET = "UPDATE subscriptions SET version_value = $2, generation = generation + 1, "
       + "resource_version = resource_version + 1, updated_at = now() WHERE name = $1 AND version_kind = 'pin' "
       + "AND version_value IS DISTINCT FROM $2";
+  // a cluster held by its preflight keeps its approval at the version it ran (it must not follow the moved pin)
   private static final String CLEAR_APPROVALS = "DELETE FROM rollout_approvals a USING subscriptions s "
-      + "WHERE a.subscription = $1 AND s.name = $1 AND s.version_kind = 'pin'";
+      + "WHERE a.subscription = $1 AND s.name = $1 AND s.version_kind = 'pin' AND NOT EXISTS (SELECT 1 FROM "
+      + "rollout_clusters rc WHERE rc.rollout_id = a.rollout_id AND rc.cluster = a.cluster AND rc.step = 'Blocked' "
+      + "AND rc.message LIKE 'Preflight%')";
   private static final String HISTORY = "INSERT INTO rollout_history (rollout_id, kind, wave, cluster, message, actor) "
       + "VALUES ($1, $2, $3, $4, $5, $6)";
 
@@ -90,12 +93,17 @@ final class RolloutStore {
                   m.getString("approved_version"), instant(m, "approved_at"), m.getString("message")));
             }
             Rollout rollout = new Rollout(id, r.getString("subscription"), r.getString("target_version"),
-                RolloutStrategy.fromJson(r.getJsonObject("strategy")), Phase.valueOf(r.getString("state")), waves,
+                RolloutStrategy.fromJson(stored(r.getJsonObject("strategy"))), Phase.valueOf(r.getString("state")), waves,
                 members, r.getInteger("accepted_failures"), r.getBoolean("promote_requested"),
                 r.getString("message"));
             return Optional.of(new Loaded(rollout, r.getLong("version"), r.getString("team")));
           }));
     });
+  }
+
+  /** A strategy stored before preflights existed (no {@code preflight} key) keeps running without them. */
+  private static io.vertx.core.json.JsonObject stored(io.vertx.core.json.JsonObject strategy) {
+    return strategy.containsKey("preflight") ? strategy : strategy.copy().put("preflight", "Off");
   }
 
   /** Each member's last report: connected or not, installed version, phase, and Upgradeable=False. */

@@ -12,7 +12,7 @@ import java.util.List;
  */
 public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPercent, Integer maxUnavailable,
     Budget maxFailures, int soakSeconds, int progressDeadlineSeconds, OnFailure onFailure, List<String> order,
-    String groupBy, Calendar maintenanceWindows) {
+    String groupBy, Calendar maintenanceWindows, PreflightPolicy preflight) {
 
   /** What the rollout does when failures exceed the budget: pause, roll back, or end {@code Failed}. */
   public enum OnFailure { PAUSE, ROLLBACK, FAIL }
@@ -65,13 +65,14 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     maxFailures = maxFailures == null ? new Budget(0, null) : maxFailures;
     onFailure = onFailure == null ? OnFailure.PAUSE : onFailure;
     maintenanceWindows = maintenanceWindows == null ? Calendar.Respect : maintenanceWindows;
+    preflight = preflight == null ? PreflightPolicy.DEFAULT : preflight;
   }
 
-  /** The strategy as before issue 16's fields: no grouping, windows respected. */
+  /** The strategy as before issue 16's fields: no grouping, windows respected, the default preflight. */
   public RolloutStrategy(Canary canary, Integer batchSize, Integer batchPercent, Integer maxUnavailable,
       Budget maxFailures, int soakSeconds, int progressDeadlineSeconds, OnFailure onFailure, List<String> order) {
     this(canary, batchSize, batchPercent, maxUnavailable, maxFailures, soakSeconds, progressDeadlineSeconds,
-        onFailure, order, null, null);
+        onFailure, order, null, null, null);
   }
 
   /** Whether this rollout waits for maintenance windows and freezes. */
@@ -155,7 +156,8 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
       throw new StrategyException("maintenanceWindows", "maintenanceWindows must be Respect or Ignore");
     }
     return new RolloutStrategy(canary, batchSize, batchPercent, maxUnavailable,
-        Budget.parse(s.getValue("maxFailures")), soak, deadline, policy, order, groupBy, calendar);
+        Budget.parse(s.getValue("maxFailures")), soak, deadline, policy, order, groupBy, calendar,
+        PreflightPolicy.fromStrategy(s));
   }
 
   /** The canonical JSON form (what is stored and returned). */
@@ -193,6 +195,7 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
       out.put("groupBy", groupBy);
     }
     out.put("maintenanceWindows", maintenanceWindows.name());
+    preflight.writeTo(out);
     return out;
   }
 

@@ -31,6 +31,7 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutPlanning planning = new RolloutPlanning();
   private final CalendarLoader calendars = new CalendarLoader();
   private final RolloutBundles bundles = new RolloutBundles();
+  private final PreflightPreview preflights = new PreflightPreview();
   private final RolloutMetrics metrics;
   private ApiContext context;
 
@@ -92,16 +93,21 @@ public final class RolloutsModule implements ApiModule {
   private Future<Reply> preview(ApiRequest request) {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
     Instant now = Instant.now();
+    boolean grouped = body.strategy().groupBy() != null;
+    // read in one transaction (plan, calendar, unpack states); then the preflight verdicts, which ask the agents
+    record Parts(RolloutPlanning.Plan plan, CalendarGate gate, JsonArray notUnpacked) {
+    }
     return context.tx().read(conn -> planning.plan(conn, body, request.principal()).compose(plan -> (!body.strategy()
-        .respectsCalendar() ? Future.succeededFuture(plan.toJson(null, body.strategy().groupBy() != null))
-        : calendars.calendar(conn).map(calendar -> plan.toJson(CalendarGate.of(calendar, plan.labels(), now),
-            body.strategy().groupBy() != null)))
-        .compose(json -> bundles.notUnpacked(conn, plan, body.targetVersion()).map(missing -> {
+        .respectsCalendar() ? Future.<CalendarGate>succeededFuture(null)
+        : calendars.calendar(conn).map(calendar -> CalendarGate.of(calendar, plan.labels(), now)))
+        .compose(gate -> bundles.notUnpacked(conn, plan, body.targetVersion()).map(missing -> {
           JsonArray notUnpacked = new JsonArray();
           missing.forEach(m -> notUnpacked.add(m.toJson()));
-          return json.put("bundlesNotUnpacked", notUnpacked);
-        })))).map(json -> Reply.ok(json
-        .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())));
+          return new Parts(plan, gate, notUnpacked);
+        }))))
+        .compose(parts -> preflights.verdicts(context.pool(), parts.plan(), body).map(view -> Reply.ok(parts.plan()
+            .toJson(parts.gate(), grouped, view, now).put("bundlesNotUnpacked", parts.notUnpacked())
+            .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson()))));
   }
 
   /**

@@ -69,7 +69,8 @@ public final class DesiredState {
       String version = approved.get(d.name());
       out.add(version == null || d.blockedReason() != null ? d : new DesiredSubscription(d.name(), d.catalog(),
           d.catalogDigest(), d.packageName(), d.channel(), d.namespace(), d.targetNamespaces(), d.approval(),
-          d.startingBundle(), version, d.config(), d.crdRemoval(), d.generation(), d.blockedReason(), true));
+          d.startingBundle(), version, d.config(), d.crdRemoval(), d.generation(), d.blockedReason(), true,
+          d.crdUpgradeSafety()));
     }
     return List.copyOf(out);
   }
@@ -142,6 +143,7 @@ public final class DesiredState {
     SubscriptionSpec spec = subscription.spec();
     return new DesiredSubscription(spec.name(), spec.catalog(), digest, spec.packageName(), channel,
         spec.namespace(), spec.targetNamespaces(), spec.approval(), startingBundle, maxVersion,
-        spec.config().copy(), spec.crdRemoval(), subscription.generation(), blockedReason);
+        spec.config().copy(), spec.crdRemoval(), subscription.generation(), blockedReason, null,
+        SubscriptionSpec.SAFETY_NONE.equals(spec.crdUpgradeSafety()) ? null : spec.crdUpgradeSafety());
   }
 }

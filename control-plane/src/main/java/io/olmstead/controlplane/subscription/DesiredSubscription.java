@@ -9,6 +9,7 @@ import java.util.List;
  * a fresh install starts at (null: the channel head). When {@code blockedReason} is set the catalog cannot satisfy
  * the version policy any more: the agent keeps what is installed and neither installs nor upgrades. {@code rollback}
  * marks a {@code maxVersion} that is a rollout's approval: only then does an agent go below what it runs.
+ * {@code crdUpgradeSafety} is the subscription's {@code Strict|Warn} (null for {@code None}, the default).
  */
 public record DesiredSubscription(
     String name,
@@ -25,13 +26,22 @@ public record DesiredSubscription(
     String crdRemoval,
     long generation,
     String blockedReason,
-    Boolean rollback) {
+    Boolean rollback,
+    String crdUpgradeSafety) {
+
+  /** A subscription without CRD schema change rules ({@code crdUpgradeSafety} None). */
+  public DesiredSubscription(String name, String catalog, String catalogDigest, String packageName, String channel,
+      String namespace, List<String> targetNamespaces, String approval, String startingBundle, String maxVersion,
+      JsonObject config, String crdRemoval, long generation, String blockedReason, Boolean rollback) {
+    this(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces, approval, startingBundle,
+        maxVersion, config, crdRemoval, generation, blockedReason, rollback, null);
+  }
 
   /** A subscription as its version policy sets it (no rollout approval). */
   public DesiredSubscription(String name, String catalog, String catalogDigest, String packageName, String channel,
       String namespace, List<String> targetNamespaces, String approval, String startingBundle, String maxVersion,
       JsonObject config, String crdRemoval, long generation, String blockedReason) {
     this(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces, approval, startingBundle,
-        maxVersion, config, crdRemoval, generation, blockedReason, null);
+        maxVersion, config, crdRemoval, generation, blockedReason, null, null);
   }
 }

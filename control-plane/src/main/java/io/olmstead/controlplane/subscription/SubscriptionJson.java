@@ -20,7 +20,8 @@ public final class SubscriptionJson {
         new Placement(placement.getString("selector"), strings(placement.getJsonArray("clusters"))),
         policy(body.getJsonObject("version", new JsonObject())), body.getString("approval"),
         body.getJsonObject("config", new JsonObject()), body.getString("team"),
-        removal.getString("crds", SubscriptionSpec.KEEP), body.getJsonObject("requirements"));
+        removal.getString("crds", SubscriptionSpec.KEEP), body.getJsonObject("requirements"),
+        body.getString("crdUpgradeSafety", SubscriptionSpec.SAFETY_NONE));
   }
 
   static VersionPolicy policy(JsonObject version) {
@@ -53,6 +54,7 @@ public final class SubscriptionJson {
         .put("config", spec.config())
         .put("team", spec.team())
         .put("removal", new JsonObject().put("crds", spec.crdRemoval()))
+        .put("crdUpgradeSafety", spec.crdUpgradeSafety())
         .put("generation", s.generation())
         .put("resourceVersion", s.resourceVersion())
         .put("createdBy", s.createdBy())

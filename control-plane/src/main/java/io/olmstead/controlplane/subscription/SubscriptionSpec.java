@@ -20,12 +20,15 @@ public record SubscriptionSpec(
     JsonObject config,
     String team,
     String crdRemoval,
-    JsonObject requirements) {
+    JsonObject requirements,
+    String crdUpgradeSafety) {
 
   public static final String AUTOMATIC = "Automatic";
   public static final String MANUAL = "Manual";
   public static final String KEEP = "Keep";
   public static final String DELETE = "Delete";
+  /** {@code crdUpgradeSafety}: today's behaviour (stored versions and existing resources only, no schema rules). */
+  public static final String SAFETY_NONE = "None";
   /** Cluster label that assigns a cluster to a team; team subscriptions only place on their team's clusters. */
   public static final String TEAM_LABEL = "olmstead.io/team";
 
@@ -33,6 +36,15 @@ public record SubscriptionSpec(
     targetNamespaces = targetNamespaces == null ? List.of() : List.copyOf(targetNamespaces);
     config = config == null ? new JsonObject() : config;
     crdRemoval = crdRemoval == null ? KEEP : crdRemoval;
+    crdUpgradeSafety = crdUpgradeSafety == null ? SAFETY_NONE : crdUpgradeSafety;
+  }
+
+  /** A spec with the default {@code crdUpgradeSafety} ({@code None}). */
+  public SubscriptionSpec(String name, String catalog, String packageName, String channel, String namespace,
+      List<String> targetNamespaces, Placement placement, VersionPolicy version, String approval, JsonObject config,
+      String team, String crdRemoval, JsonObject requirements) {
+    this(name, catalog, packageName, channel, namespace, targetNamespaces, placement, version, approval, config, team,
+        crdRemoval, requirements, null);
   }
 
   /** A spec without requirements (null: none). */

@@ -333,6 +333,22 @@ public final class ChannelClient {
     send(report);
   }
 
+  /**
+   * Sends a preflight verdict (from any thread); dropped while disconnected, as the control plane asks again in the
+   * desired state it sends on the next connection.
+   */
+  public void preflight(io.olmstead.apispec.protocol.Preflight answer) {
+    context.runOnContext(v -> {
+      String violation = SchemaDecoder.violation(answer);
+      if (violation != null) {
+        LOG.error("cluster {}: preflight verdict not sent, it breaks the protocol: {}", options.clusterName(),
+            violation);
+      } else if (connected) {
+        send(answer);
+      }
+    });
+  }
+
   private void send(AgentMessage message) {
     if (ws != null && !ws.isClosed()) {
       ws.writeTextMessage(ProtocolCodec.encode(message));

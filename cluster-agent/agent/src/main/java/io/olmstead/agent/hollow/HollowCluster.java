@@ -4,6 +4,10 @@ import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelListener;
 import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.DesiredSubscription;
+import io.olmstead.apispec.protocol.Preflight;
+import io.olmstead.apispec.protocol.PreflightFinding;
+import io.olmstead.apispec.protocol.PreflightRequest;
+import io.olmstead.apispec.protocol.ProtocolVersions;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
@@ -14,7 +18,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A pretend cluster behind one real channel client: each desired subscription is reported Installing, then after
- * {@code readyAfter} Succeeded at its {@code maxVersion} (or Failed, with probability {@code failureRate}).
+ * {@code readyAfter} Succeeded at its {@code maxVersion} (or Failed, with probability {@code failureRate}). Preflight
+ * requests are answered at once: {@code Pass} for a subscription it was given, {@code Fail} with
+ * {@code SubscriptionNotPlaced} otherwise (a hollow cluster has nothing else to check).
  */
 final class HollowCluster implements ChannelListener {
   private final Vertx vertx;
@@ -22,6 +28,7 @@ final class HollowCluster implements ChannelListener {
   private final double failureRate;
   private final Map<String, SubscriptionStatus> state = new HashMap<>();
   private final Map<String, Long> timers = new HashMap<>();
+  private final java.util.Set<String> answered = new java.util.HashSet<>();
   private ChannelClient client;
   private long reports;
 
@@ -74,6 +81,20 @@ final class HollowCluster implements ChannelListener {
       }
     }
     client.replaceAll(new ArrayList<>(state.values()));
+    for (PreflightRequest r : desired.preflightRequests()) {
+      if (answered.add(r.requestId())) {
+        List<PreflightFinding> findings = wanted.containsKey(r.subscription()) ? List.of()
+            : List.of(new PreflightFinding("SubscriptionNotPlaced", PreflightFinding.ERROR, r.subscription(),
+                "subscription " + r.subscription() + " is not placed on this cluster"));
+        client.preflight(new Preflight(ProtocolVersions.CURRENT, null, r.requestId(), r.subscription(), r.version(),
+            Preflight.verdictOf(findings), findings));
+      }
+    }
+  }
+
+  @Override
+  public void onConnected(io.olmstead.apispec.protocol.Welcome welcome) {
+    answered.clear(); // verdicts sent on the last connection may be lost; the desired state asks again
   }
 
   private void finish(DesiredSubscription s) {

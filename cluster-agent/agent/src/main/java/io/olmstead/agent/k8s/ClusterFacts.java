@@ -26,7 +26,8 @@ public final class ClusterFacts {
         OlmPresence.detected(client));
   }
 
-  static String kubernetesVersion(KubernetesClient client) {
+  /** The API server's version ({@code v1.31.0}), or null when it cannot be read. */
+  public static String kubernetesVersion(KubernetesClient client) {
     try {
       return client.getKubernetesVersion().getGitVersion();
     } catch (RuntimeException e) {

@@ -45,6 +45,7 @@ public final class AgentReconciler implements AutoCloseable {
   private final List<Thread> workers = new ArrayList<>();
   private final ScheduledExecutorService resync;
   private final CatalogRetry catalogRetry;
+  private final PreflightRunner preflights;
   private volatile long generation = -1;
   private volatile boolean running;
 
@@ -62,6 +63,34 @@ public final class AgentReconciler implements AutoCloseable {
     this.resync = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "resync-" + clusterName));
     Duration retryMax = options.resync().compareTo(CATALOG_RETRY_MAX) < 0 ? options.resync() : CATALOG_RETRY_MAX;
     this.catalogRetry = new CatalogRetry(CATALOG_RETRY_MIN, retryMax);
+    ResourceOperator preflightResources = new ResourceOperator(client, new ResourceKinds());
+    this.preflights = new PreflightRunner(clusterName, new PreflightCheck(preflightResources, catalogs,
+        () -> io.olmstead.agent.k8s.ClusterFacts.kubernetesVersion(client)), this::desiredSubscription);
+  }
+
+  /**
+   * Preflight requests of a {@code desired} message: each one not answered yet is checked off the reconcile workers
+   * (one at a time) and its verdict handed to {@code answer}.
+   */
+  public void preflight(List<io.olmstead.apispec.protocol.PreflightRequest> requests,
+      java.util.function.Consumer<io.olmstead.apispec.protocol.Preflight> answer) {
+    preflights.submit(requests, answer);
+  }
+
+  /** The channel reconnected: answers sent before may have been lost, so requests are answered again. */
+  public void forgetPreflights() {
+    preflights.forget();
+  }
+
+  private DesiredSubscription desiredSubscription(String name) {
+    for (List<DesiredSubscription> subs : desiredByNamespace.values()) {
+      for (DesiredSubscription s : subs) {
+        if (s.name().equals(name)) {
+          return s;
+        }
+      }
+    }
+    return null;
   }
 
   /** Starts informers, workers and the periodic resync; namespaces already holding managed objects are queued. */
@@ -207,6 +236,7 @@ public final class AgentReconciler implements AutoCloseable {
   @Override
   public synchronized void close() {
     running = false;
+    preflights.close();
     informers.close();
     resync.shutdownNow();
     queue.close();

@@ -37,12 +37,14 @@ final class BundleInstaller {
   private final Cleanup cleanup;
   private final RestoreBackoff backoff = new RestoreBackoff();
   private final CrdSafety crdSafety;
+  private final SchemaRuleGate schemaRules;
   private final java.util.function.Function<Bundle, BundleContent> contents;
 
   BundleInstaller(ResourceOperator resources, Cleanup cleanup, java.util.function.Function<Bundle, BundleContent> contents) {
     this.resources = resources;
     this.cleanup = cleanup;
     this.crdSafety = new CrdSafety(resources);
+    this.schemaRules = new SchemaRuleGate(crdSafety);
     this.contents = contents;
   }
 
@@ -74,6 +76,10 @@ final class BundleInstaller {
     if (unsafe.isPresent()) {
       // Refused before anything is written: the installed bundle keeps running untouched.
       return new DriveResult(CsvPhaseRules.next(CsvObservation.in(before).withApiRejection(unsafe.get())), List.of(), false);
+    }
+    Optional<CsvStatus> refused = schemaRules.review(sub, target.bundle().name(), crds);
+    if (refused.isPresent()) {
+      return new DriveResult(refused.get(), List.of(), false);
     }
     List<ResourceKinds.Kind> extraKinds = extraKinds(objects);
     JsonNode oc;
@@ -119,6 +125,11 @@ final class BundleInstaller {
     // missing looked like an unhealthy component): what this pass writes back is still restored drift.
     boolean restored = wasApplied(before) && !writes(changed).isEmpty();
     return finish(target, oc, extraKinds, objects, status, restored ? writes(changed) : List.of());
+  }
+
+  /** The {@code CrdSchemaWarnings} condition of a {@code Warn} subscription whose bundle had findings, if any. */
+  Optional<SubscriptionStatus.StatusCondition> schemaWarnings(String subscription, String bundle) {
+    return schemaRules.warnings(subscription, bundle);
   }
 
   /** Phases in which every object of the bundle had been written already: a write now restores drift. */

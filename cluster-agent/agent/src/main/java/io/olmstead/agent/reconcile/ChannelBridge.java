@@ -23,6 +23,14 @@ public final class ChannelBridge implements ChannelListener, StatusSink {
   @Override
   public void onDesired(Desired desired) {
     reconciler.setDesired(desired.generation(), ProtocolMapping.fromProtocol(desired.subscriptions()));
+    if (!desired.preflightRequests().isEmpty()) {
+      reconciler.preflight(desired.preflightRequests(), answer -> {
+        ChannelClient c = client;
+        if (c != null) {
+          c.preflight(answer);
+        }
+      });
+    }
   }
 
   @Override
@@ -34,6 +42,7 @@ public final class ChannelBridge implements ChannelListener, StatusSink {
   public void onConnected(Welcome welcome) {
     // Catalogs come from the control plane: fetches that failed while it was away may succeed now.
     reconciler.catalogsChanged();
+    reconciler.forgetPreflights();
   }
 
   @Override

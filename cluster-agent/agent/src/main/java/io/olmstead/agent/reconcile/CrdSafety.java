@@ -38,6 +38,12 @@ final class CrdSafety {
     if (io.olmstead.agent.k8s.Subset.contains(existing, withoutMetadata(crd))) {
       return Optional.empty(); // unchanged: nothing can be lost
     }
+    CrdUpgradeResult result = CrdUpgradeCheck.check(existing, crd, customResources(existing));
+    return result.message();
+  }
+
+  /** Every custom resource of the served versions of {@code existing} (a CRD the cluster has). */
+  List<JsonNode> customResources(JsonNode existing) throws ResourceException {
     resources.kinds().learn(existing);
     List<JsonNode> customResources = new ArrayList<>();
     String group = existing.path("spec").path("group").asText();
@@ -47,8 +53,28 @@ final class CrdSafety {
         customResources.addAll(resources.list(group + "/" + version.path("name").asText(), kind, Map.of()));
       }
     }
-    CrdUpgradeResult result = CrdUpgradeCheck.check(existing, crd, customResources);
-    return result.message();
+    return customResources;
+  }
+
+  /**
+   * olm-core's CRD schema change rules for installing {@code crds} over the cluster's CRDs, by CRD name; a CRD that
+   * is new or unchanged has none.
+   */
+  Map<String, List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding>> schemaFindings(List<JsonNode> crds)
+      throws ResourceException {
+    Map<String, List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding>> out = new java.util.LinkedHashMap<>();
+    for (JsonNode crd : crds) {
+      String name = crd.path("metadata").path("name").asText();
+      Optional<JsonNode> existing = resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null, name);
+      if (existing.isPresent() && !io.olmstead.agent.k8s.Subset.contains(existing.get(), withoutMetadata(crd))) {
+        List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding> found =
+            io.olmstead.olmcore.lifecycle.CrdSchemaRules.compare(existing.get(), crd);
+        if (!found.isEmpty()) {
+          out.put(name, found);
+        }
+      }
+    }
+    return out;
   }
 
   /** The names of {@code crds} the API server does not serve yet (not Established). */

@@ -14,12 +14,13 @@ import java.util.List;
  * @param blockedReason set by the control plane when the version policy cannot be met: keep what is installed
  * @param rollback {@code maxVersion} is a rollout's approved version: a cluster running above it goes back to it;
  *     otherwise (OLM's rule) it keeps what runs
+ * @param crdUpgradeSafety {@code Strict|Warn|None} (null: None): what the CRD schema change rules do to an upgrade
  */
 public record DesiredSubscription(String name, String catalog, String catalogDigest, String packageName, String channel,
                                   String namespace, List<String> targetNamespaces, Approval approval,
                                   String startingBundle, String maxVersion, JsonNode config,
                                   boolean deleteCrdsOnRemoval, long generation, String blockedReason,
-                                  boolean rollback) {
+                                  boolean rollback, String crdUpgradeSafety) {
 
   /** How an upgrade (or the first install) is approved. */
   public enum Approval { AUTOMATIC, MANUAL }
@@ -27,6 +28,15 @@ public record DesiredSubscription(String name, String catalog, String catalogDig
   public DesiredSubscription {
     targetNamespaces = targetNamespaces == null ? List.of() : List.copyOf(targetNamespaces);
     approval = approval == null ? Approval.AUTOMATIC : approval;
+  }
+
+  /** A subscription without CRD schema change rules. */
+  public DesiredSubscription(String name, String catalog, String catalogDigest, String packageName, String channel,
+                             String namespace, List<String> targetNamespaces, Approval approval, String startingBundle,
+                             String maxVersion, JsonNode config, boolean deleteCrdsOnRemoval, long generation,
+                             String blockedReason, boolean rollback) {
+    this(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces, approval, startingBundle,
+        maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback, null);
   }
 
   /** A subscription whose {@code maxVersion} is no rollout's approval. */
@@ -47,28 +57,38 @@ public record DesiredSubscription(String name, String catalog, String catalogDig
 
   public DesiredSubscription withApproval(Approval value) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        value, startingBundle, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback);
+        value, startingBundle, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback,
+        crdUpgradeSafety);
   }
 
   public DesiredSubscription withMaxVersion(String value) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, startingBundle, value, config, deleteCrdsOnRemoval, generation + 1, blockedReason, rollback);
+        approval, startingBundle, value, config, deleteCrdsOnRemoval, generation + 1, blockedReason, rollback,
+        crdUpgradeSafety);
   }
 
   public DesiredSubscription withStartingBundle(String value) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, value, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback);
+        approval, value, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback,
+        crdUpgradeSafety);
   }
 
   /** The same with {@code maxVersion} as a rollout's approved version (a rollback target when it is lower). */
   public DesiredSubscription withRollbackTo(String version) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, startingBundle, version, config, deleteCrdsOnRemoval, generation + 1, blockedReason, true);
+        approval, startingBundle, version, config, deleteCrdsOnRemoval, generation + 1, blockedReason, true,
+        crdUpgradeSafety);
   }
 
   public DesiredSubscription withCrdRemoval(boolean delete) {
     return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, startingBundle, maxVersion, config, delete, generation, blockedReason, rollback);
+        approval, startingBundle, maxVersion, config, delete, generation, blockedReason, rollback,
+        crdUpgradeSafety);
+  }
+
+  public DesiredSubscription withCrdUpgradeSafety(String value) {
+    return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
+        approval, startingBundle, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback, value);
   }
 
   /** The namespaces the operator watches, defaulting to its own namespace. */

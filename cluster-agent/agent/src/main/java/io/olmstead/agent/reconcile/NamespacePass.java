@@ -175,7 +175,8 @@ final class NamespacePass {
       unpackFailedFlag.set(true);
     }
     ObservedBundle nowInstalled = result.status().phase() == CsvPhase.SUCCEEDED ? asInstalled(target) : installed;
-    board.publish(StatusBoard.status(sub, nowInstalled, heading, result.status(), decision, result.restored()));
+    board.publish(StatusBoard.withCondition(StatusBoard.status(sub, nowInstalled, heading, result.status(), decision,
+        result.restored()), installer.schemaWarnings(sub.name(), bundle.get().name())));
     if (result.status().phase() == CsvPhase.SUCCEEDED && decision.moves()) {
       LOG.info("subscription {}/{}: {} succeeded", sub.namespace(), sub.name(), bundle.get().name());
       return candidate.isPresent(); // another edge may follow

@@ -23,7 +23,7 @@ public final class ProtocolMapping {
         ? DesiredSubscription.Approval.MANUAL : DesiredSubscription.Approval.AUTOMATIC;
     return new DesiredSubscription(d.name(), d.catalog(), d.catalogDigest(), d.packageName(), d.channel(), d.namespace(),
         d.targetNamespaces(), approval, d.startingBundle(), d.maxVersion(), config, "Delete".equalsIgnoreCase(d.crdRemoval()),
-        d.generation(), d.blockedReason(), Boolean.TRUE.equals(d.rollback()));
+        d.generation(), d.blockedReason(), Boolean.TRUE.equals(d.rollback()), d.crdUpgradeSafety());
   }
 
   /** All subscriptions of a protocol {@code desired} message. */

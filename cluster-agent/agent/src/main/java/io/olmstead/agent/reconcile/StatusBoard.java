@@ -51,6 +51,19 @@ final class StatusBoard {
     return Optional.ofNullable(last.get(subscription));
   }
 
+  /** {@code status} with {@code extra} added to its conditions (when present). */
+  static SubscriptionStatus withCondition(SubscriptionStatus status,
+                                          Optional<SubscriptionStatus.StatusCondition> extra) {
+    if (extra.isEmpty()) {
+      return status;
+    }
+    List<SubscriptionStatus.StatusCondition> conditions = new ArrayList<>(status.conditions());
+    conditions.add(extra.get());
+    return new SubscriptionStatus(status.name(), status.namespace(), status.installedBundle(),
+        status.installedVersion(), status.targetBundle(), status.targetVersion(), status.phase(), status.reason(),
+        status.message(), conditions, status.observedGeneration());
+  }
+
   /**
    * The status for {@code sub}: {@code installed} is the bundle running, {@code heading} the one being installed
    * (null when none), {@code driven} olm-core's phase for the bundle driven this pass.

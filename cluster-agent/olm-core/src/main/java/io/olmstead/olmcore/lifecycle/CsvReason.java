@@ -37,7 +37,9 @@ public enum CsvReason {
     /** Olmstead: the bundle is an image the control plane has not unpacked yet (Pending). */
     BUNDLE_UNPACKING("BundleUnpacking"),
     /** Olmstead: the control plane could not unpack the bundle image (Failed, with the registry's message). */
-    BUNDLE_UNPACK_FAILED("BundleUnpackFailed");
+    BUNDLE_UNPACK_FAILED("BundleUnpackFailed"),
+    /** Olmstead: a subscription with {@code crdUpgradeSafety: Strict} refuses a breaking CRD schema change. */
+    CRD_SCHEMA_UNSAFE("CrdSchemaUnsafe");
 
     private final String wireName;
 
