@@ -105,7 +105,7 @@ final class AddressGuard {
   }
 
   private static boolean namedLocal(String host) {
-    String h = host.toLowerCase(Locale.ROOT);
+    String h = io.olmstead.controlplane.http.EmbeddedIpv4.literal(host.toLowerCase(Locale.ROOT));
     if (METADATA_NAMES.contains(h) || h.endsWith(".localhost")) {
       return true;
     }
@@ -119,7 +119,8 @@ final class AddressGuard {
     }
   }
 
-  static boolean local(InetAddress a) {
+  static boolean local(InetAddress given) {
+    InetAddress a = io.olmstead.controlplane.http.EmbeddedIpv4.effective(given);
     return a.isLoopbackAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress() || a.isMulticastAddress()
         || METADATA_ADDRESSES.contains(a.getHostAddress());
   }

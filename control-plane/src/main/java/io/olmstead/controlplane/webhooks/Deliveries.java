@@ -15,11 +15,19 @@ final class Deliveries {
   static final int LEASE_SECONDS = 120;
   static final int MAX_ATTEMPTS = 8;
   static final int MAX_PENDING_PER_WEBHOOK = 10_000;
+  // at most PER_WEBHOOK due deliveries of each webhook, none of a webhook this replica already has at its cap ($2):
+  // one receiver's slowness costs its own deliveries, not everyone's
   private static final String CLAIM = "UPDATE webhook_deliveries d SET attempts = d.attempts + 1, "
       + "next_attempt_at = now() + make_interval(secs => " + LEASE_SECONDS + ") FROM webhooks w "
-      + "WHERE d.webhook = w.name AND d.id IN (SELECT id FROM webhook_deliveries WHERE state = 'Pending' "
-      + "AND next_attempt_at <= now() ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED) "
-      + "RETURNING d.id, d.webhook, d.body, d.attempts, w.url, w.secret";
+      + "WHERE d.webhook = w.name AND d.id IN (SELECT id FROM webhook_deliveries WHERE id IN ("
+      + "SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY webhook ORDER BY next_attempt_at, id) AS n "
+      + "FROM webhook_deliveries WHERE state = 'Pending' AND next_attempt_at <= now() AND NOT (webhook = ANY($2))) due "
+      + "WHERE due.n <= " + WebhookDispatcher.PER_WEBHOOK + ") ORDER BY next_attempt_at, id LIMIT $1 "
+      + "FOR UPDATE SKIP LOCKED) RETURNING d.id, d.webhook, d.body, d.attempts, w.url, w.secret";
+  // a failed attempt holds the webhook's other pending deliveries back as long as its own retry (a dead receiver is
+  // tried once per backoff period, not once per queued event)
+  private static final String HOLD_BACK = "UPDATE webhook_deliveries SET next_attempt_at = GREATEST(next_attempt_at, "
+      + "now() + make_interval(secs => $2)) WHERE webhook = $1 AND state = 'Pending' AND id <> $3";
   private static final String DELIVERED = "UPDATE webhook_deliveries SET state = 'Delivered', last_status = $2, "
       + "last_error = NULL, finished_at = now() WHERE id = $1";
   private static final String FAILED_ATTEMPT = "UPDATE webhook_deliveries SET last_status = $2, last_error = $3, "
@@ -47,8 +55,8 @@ final class Deliveries {
     this.pool = pool;
   }
 
-  Future<List<Claimed>> claim(int max) {
-    return pool.preparedQuery(CLAIM).execute(Tuple.of(max)).map(rows -> {
+  Future<List<Claimed>> claim(int max, List<String> busyWebhooks) {
+    return pool.preparedQuery(CLAIM).execute(Tuple.tuple().addInteger(max).addArrayOfString(busyWebhooks.toArray(new String[0]))).map(rows -> {
       List<Claimed> out = new ArrayList<>(rows.size());
       rows.forEach(r -> out.add(new Claimed(r.getLong("id"), r.getString("webhook"), r.getString("body"),
           r.getInteger("attempts"), r.getString("url"), r.getString("secret"))));
@@ -61,9 +69,11 @@ final class Deliveries {
   }
 
   /** Records a failed attempt; answers whether the delivery gave up (Failed) rather than waits to retry. */
-  Future<Boolean> failedAttempt(long id, Integer status, String error, int attempt) {
+  Future<Boolean> failedAttempt(long id, String webhook, Integer status, String error, int attempt) {
     return pool.preparedQuery(FAILED_ATTEMPT).execute(Tuple.of(id, status, error, backoffSeconds(attempt)))
-        .map(rows -> rows.iterator().hasNext() && "Failed".equals(rows.iterator().next().getString(0)));
+        .map(rows -> rows.iterator().hasNext() && "Failed".equals(rows.iterator().next().getString(0)))
+        .compose(gaveUp -> pool.preparedQuery(HOLD_BACK).execute(Tuple.of(webhook, backoffSeconds(attempt), id))
+            .map(gaveUp));
   }
 
   Future<Void> sweep() {

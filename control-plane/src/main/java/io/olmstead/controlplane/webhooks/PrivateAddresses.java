@@ -19,10 +19,9 @@ final class PrivateAddresses {
     if (h.equals("localhost") || h.endsWith(".localhost")) {
       return true;
     }
-    if (h.startsWith("[") && h.endsWith("]")) {
-      h = h.substring(1, h.length() - 1);
-    }
-    if (!h.matches("[0-9.]+|[0-9a-f:.]+") || !h.matches(".*[.:].*")) {
+    h = io.olmstead.controlplane.http.EmbeddedIpv4.literal(h);
+    // only literals are parsed (never a DNS lookup here): dotted or single-number IPv4, or IPv6 with a colon
+    if (!(h.matches("[0-9.]+") || (h.contains(":") && h.matches("[0-9a-f:.]+")))) {
       return false;
     }
     try {
@@ -32,11 +31,14 @@ final class PrivateAddresses {
     }
   }
 
-  static boolean isPrivate(InetAddress address) {
+  static boolean isPrivate(InetAddress given) {
+    InetAddress address = io.olmstead.controlplane.http.EmbeddedIpv4.effective(given);
     byte[] b = address.getAddress();
     boolean uniqueLocalV6 = b.length == 16 && (b[0] & 0xfe) == 0xfc;
     boolean sharedV4 = b.length == 4 && (b[0] & 0xff) == 100 && (b[1] & 0xc0) == 64; // 100.64.0.0/10
+    // 0.0.0.0/8 ("this network") and 240.0.0.0/4 with the broadcast address: never a receiver
+    boolean reservedV4 = b.length == 4 && (b[0] == 0 || (b[0] & 0xf0) == 0xf0);
     return address.isLoopbackAddress() || address.isLinkLocalAddress() || address.isSiteLocalAddress()
-        || address.isAnyLocalAddress() || address.isMulticastAddress() || uniqueLocalV6 || sharedV4;
+        || address.isAnyLocalAddress() || address.isMulticastAddress() || uniqueLocalV6 || sharedV4 || reservedV4;
   }
 }

@@ -12,6 +12,7 @@ import io.vertx.sqlclient.Pool;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +25,8 @@ import org.slf4j.LoggerFactory;
  */
 final class WebhookDispatcher {
   static final int MAX_IN_FLIGHT = 16;
+  // per webhook on this replica: a slow or dead receiver holds at most this many of the slots
+  static final int PER_WEBHOOK = 2;
   static final long TICK_MILLIS = 1_000;
   static final long SWEEP_MILLIS = 60_000;
   static final int MAX_RESPONSE_BYTES = 64 * 1024;
@@ -35,6 +38,8 @@ final class WebhookDispatcher {
   private final WebhookSettings settings;
   private final WebhookMetrics metrics;
   private final AtomicInteger inFlight = new AtomicInteger();
+  private final java.util.concurrent.ConcurrentHashMap<String, Integer> perWebhook =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private volatile boolean claiming;
 
   WebhookDispatcher(Vertx vertx, Pool pool, WebhookSettings settings, MeterRegistry registry) {
@@ -58,7 +63,9 @@ final class WebhookDispatcher {
       return;
     }
     claiming = true;
-    deliveries.claim(free).onComplete(ar -> {
+    List<String> busy = perWebhook.entrySet().stream().filter(e -> e.getValue() >= PER_WEBHOOK)
+        .map(java.util.Map.Entry::getKey).toList();
+    deliveries.claim(free, busy).onComplete(ar -> {
       claiming = false;
       if (ar.failed()) {
         LOG.debug("webhook claim: {}", ar.cause().toString());
@@ -70,6 +77,7 @@ final class WebhookDispatcher {
 
   private void send(Deliveries.Claimed d) {
     inFlight.incrementAndGet();
+    perWebhook.merge(d.webhook(), 1, Integer::sum);
     URI uri = URI.create(d.url());
     checkAddress(uri).compose(v -> post(uri, d)).onComplete(ar -> {
       Future<?> recorded;
@@ -79,14 +87,18 @@ final class WebhookDispatcher {
       } else {
         Integer status = ar.succeeded() ? ar.result() : null;
         String error = ar.succeeded() ? "HTTP " + ar.result() : ar.cause().getMessage();
-        recorded = deliveries.failedAttempt(d.id(), status, error, d.attempt()).onSuccess(gaveUp -> {
+        recorded = deliveries.failedAttempt(d.id(), d.webhook(), status, error, d.attempt()).onSuccess(gaveUp -> {
           metrics.outcome(gaveUp ? "failed" : "retry");
           if (gaveUp) {
             LOG.info("webhook {}: delivery {} failed after {} attempts: {}", d.webhook(), d.id(), d.attempt(), error);
           }
         });
       }
-      recorded.onComplete(done -> inFlight.decrementAndGet())
+      recorded.onComplete(done -> {
+        inFlight.decrementAndGet();
+        perWebhook.computeIfPresent(d.webhook(), (k, n) -> n <= 1 ? null : n - 1);
+        tick(); // a freed slot is used at once, not at the next tick
+      })
           .onFailure(e -> LOG.debug("webhook {}: outcome not recorded: {}", d.webhook(), e.toString()));
     });
   }

@@ -18,6 +18,14 @@ class AddressGuardTest {
   }
 
   @Test
+  void refusesIpv6AddressesThatCarryALoopbackOrMetadataIpv4Address() throws Exception {
+    for (String literal : new String[] {"::127.0.0.1", "::ffff:0:127.0.0.1", "64:ff9b::a9fe:a9fe", "2002:7f00:1::"}) {
+      assertThat(AddressGuard.local(java.net.InetAddress.getByName(literal))).as(literal).isTrue();
+    }
+    assertThat(AddressGuard.local(java.net.InetAddress.getByName("2001:4860:4860::8888"))).isFalse();
+  }
+
+  @Test
   void allowsPublicAndPrivateNetworkRegistries() {
     for (String registry : new String[] {"quay.io", "registry.example:5000", "10.0.0.5:5000", "192.168.1.10",
         "172.16.0.1:443", "[2001:db8::1]:5000"}) {

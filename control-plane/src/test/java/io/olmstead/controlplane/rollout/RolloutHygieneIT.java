@@ -101,6 +101,11 @@ class RolloutHygieneIT {
         assertThat(schema.getString("detail")).isEqualTo("the request body does not match the schema");
         assertThat(schema.getJsonArray("errors").stream().map(e -> ((JsonObject) e).getString("field")))
             .contains("/strategy/batchSize");
+        // a number past 32 bits was read as its low bits (4294967297 became batchSize 1): the schema bounds it
+        JsonObject huge = problem(post(path, "{\"subscription\":\"rules\",\"targetVersion\":\"0.9.4\","
+            + "\"strategy\":{\"batchSize\":4294967297,\"canary\":{\"count\":4294967298}}}"), 422);
+        assertThat(huge.getJsonArray("errors").stream().map(e -> ((JsonObject) e).getString("field")))
+            .contains("/strategy/batchSize");
       }
       assertThat(fx.count("SELECT count(*) FROM rollouts WHERE subscription = 'rules'")).isZero();
     }

@@ -19,7 +19,11 @@ class WebhookSpecTest {
   @ParameterizedTest
   @ValueSource(strings = {"http://127.0.0.1:8080/", "http://localhost/", "http://169.254.169.254/latest/",
       "http://10.1.2.3/", "http://192.168.0.1/", "http://[::1]/", "http://[fd00::1]/", "http://0.0.0.0/",
-      "http://100.64.0.1/", "http://api.localhost/"})
+      "http://100.64.0.1/", "http://api.localhost/",
+      // IPv6 forms that carry a loopback or metadata IPv4 address, a zone id, broadcast, a single-number IPv4
+      "http://[::127.0.0.1]:18099/", "http://[::169.254.169.254]/", "http://[::ffff:0:127.0.0.1]/",
+      "http://[64:ff9b::7f00:1]/", "http://[2002:7f00:1::]/", "http://[fe80::1%eth0]/", "http://255.255.255.255/",
+      "http://2130706433/"})
   void receiversInsideTheNetworkAreRefusedUnlessAllowed(String url) {
     assertThat(WebhookSpec.problems(body(url), false)).singleElement()
         .satisfies(p -> assertThat(p.field()).isEqualTo("/url"));

@@ -136,10 +136,48 @@ class WebhooksIT {
     assertThat(dead.getJsonObject("deliveries").getLong("delivered")).isZero();
     assertThat(dead.getJsonObject("deliveries").getString("lastError")).isNotBlank();
     JsonArray deadDeliveries = api.get("/api/v1/webhooks/dead/deliveries", ADMIN).items();
-    assertThat(deadDeliveries).isNotEmpty().allSatisfy(d -> {
-      assertThat(((JsonObject) d).getString("state")).isIn("Pending", "Failed");
-      assertThat(((JsonObject) d).getInteger("attempts")).isPositive();
-    });
+    assertThat(deadDeliveries).isNotEmpty().allSatisfy(d -> assertThat(((JsonObject) d).getString("state"))
+        .isIn("Pending", "Failed"));
+    // a dead receiver is tried, and its other deliveries are held back with its backoff, not tried one by one
+    assertThat(deadDeliveries).anySatisfy(d -> assertThat(((JsonObject) d).getInteger("attempts")).isPositive());
+  }
+
+  @Test
+  void silentReceiversHoldOnlyTheirOwnSlotsAndAHealthyOneGetsEveryEventPromptly() throws Exception {
+    try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 200, java.net.InetAddress.getLoopbackAddress())) {
+      List<java.net.Socket> held = new CopyOnWriteArrayList<>();
+      Thread acceptor = new Thread(() -> {
+        while (!silent.isClosed()) {
+          try {
+            held.add(silent.accept()); // accepted, never answered: each attempt waits for the idle timeout
+          } catch (java.io.IOException e) {
+            return;
+          }
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      for (int i = 0; i < 8; i++) {
+        assertThat(create(ADMIN, "silent-" + i, "http://127.0.0.1:" + silent.getLocalPort() + "/",
+            new JsonArray().add("io.olmstead.rollout.test.*")).status()).isEqualTo(201);
+      }
+      assertThat(create(ADMIN, "healthy", receiverUrl("/healthy"), new JsonArray().add("io.olmstead.rollout.test.*"))
+          .status()).isEqualTo(201);
+      // 20 events straight into the history, as the engine writes them (the trigger queues one per webhook)
+      TestDatabase.execute(cp.database(), "INSERT INTO rollouts (id, subscription, target_version, strategy, state, "
+          + "created_by) VALUES ('ro-fair', 'fair', '1.0.0', '{}', 'Progressing', 'test')");
+      for (int i = 0; i < 20; i++) {
+        TestDatabase.execute(cp.database(), "INSERT INTO rollout_history (rollout_id, kind, message, actor) VALUES "
+            + "('ro-fair', 'TestEvent', 'event " + i + "', 'test')");
+      }
+      // 8 silent receivers x 20 events would fill all 16 slots for 10 s at a time without the per-webhook cap
+      await().atMost(Duration.ofSeconds(15)).until(() -> at("/healthy").size() >= 20);
+      assertThat(at("/healthy")).extracting(r -> r.json().getString("type"))
+          .allMatch("io.olmstead.rollout.test.event"::equals);
+      for (java.net.Socket socket : held) {
+        socket.close();
+      }
+    }
   }
 
   @Test
