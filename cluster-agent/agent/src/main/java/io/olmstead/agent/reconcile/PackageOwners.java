@@ -8,7 +8,7 @@ import java.util.Map;
  * One package, one subscription per namespace (OLM refuses two subscriptions to one package in a namespace too:
  * ConflictingSubscriptionsToSamePackage). The owner is the subscription that already has the package installed,
  * else the first desired one; any other desired subscription for that package is reported
- * {@code Failed/OwnershipConflict} naming the owner and left out of resolution, so it never writes the owner's objects.
+ * {@code Failed/OwnershipConflict} (without naming the owner, which may be another team's) and left out of resolution, so it never writes the owner's objects.
  */
 final class PackageOwners {
   private PackageOwners() {
@@ -26,7 +26,7 @@ final class PackageOwners {
       if (owner != null && !owner.equals(sub.name())) {
         subs.remove(sub.name());
         board.publish(StatusBoard.conflict(sub, null, null, "package " + sub.packageName() + " in namespace "
-            + namespace + " is owned by subscription " + owner + "; remove one of the two subscriptions"));
+            + namespace + " " + WriteRules.OWNED_BY_ANOTHER + "; remove one of the two subscriptions"));
       }
     }
   }

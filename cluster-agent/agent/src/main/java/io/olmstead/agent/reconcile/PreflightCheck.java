@@ -102,8 +102,8 @@ final class PreflightCheck {
     observed.values().stream().filter(o -> !o.name().equals(sub.name()) && o.dependencyOf().isEmpty())
         .filter(o -> o.current().map(b -> sub.packageName().equals(b.packageName())).orElse(false))
         .forEach(o -> out.add(PreflightRules.finding("NamespaceConflict", true, "namespace " + sub.namespace(),
-            "package " + sub.packageName() + " in namespace " + sub.namespace() + " is owned by subscription "
-                + o.name())));
+            "package " + sub.packageName() + " in namespace " + sub.namespace() + " "
+                + WriteRules.OWNED_BY_ANOTHER)));
   }
 
   private void upgradeable(ObservedSubscription observed, List<PreflightFinding> out) {

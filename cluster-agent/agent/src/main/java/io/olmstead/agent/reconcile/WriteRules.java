@@ -28,10 +28,14 @@ final class WriteRules {
     this.backoff = backoff;
   }
 
+  /** The words every ownership refusal uses; the owner itself is never named (it may be another team's). */
+  static final String OWNED_BY_ANOTHER = "is owned by another subscription on this cluster";
+
   /** Refuses a change to an object labelled for another live subscription. */
   ResourceOperator.Guard ownership() {
     return existing -> owner(existing).map(owner -> {
-      String message = describe(existing) + " is owned by subscription " + owner;
+      // the owner is not named: it may belong to a team the reader of this status cannot see
+      String message = describe(existing) + " " + OWNED_BY_ANOTHER;
       if (conflict == null) {
         conflict = message;
       }

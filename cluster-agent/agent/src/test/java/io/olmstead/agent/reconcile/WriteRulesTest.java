@@ -21,8 +21,8 @@ class WriteRulesTest {
   @Test
   void anObjectOfAnotherLiveSubscriptionIsRefusedNamingTheOwner() throws Exception {
     WriteRules rules = new WriteRules("mine", Map.of("theirs", "theirs"), null);
-    assertThat(rules.ownership().check(owned("theirs"))).hasValue("ClusterRole op-role is owned by subscription theirs");
-    assertThat(rules.conflict()).isEqualTo("ClusterRole op-role is owned by subscription theirs");
+    assertThat(rules.ownership().check(owned("theirs"))).hasValue("ClusterRole op-role is owned by another subscription on this cluster");
+    assertThat(rules.conflict()).isEqualTo("ClusterRole op-role is owned by another subscription on this cluster");
   }
 
   @Test
