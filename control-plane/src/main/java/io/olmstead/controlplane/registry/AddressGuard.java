@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.registry;
 
+import io.olmstead.controlplane.http.AddressRanges;
+import io.olmstead.controlplane.http.EmbeddedIpv4;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -9,7 +11,6 @@ import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.apache.http.HttpHost;
 import org.apache.http.conn.socket.ConnectionSocketFactory;
 import org.apache.http.conn.socket.LayeredConnectionSocketFactory;
@@ -36,8 +37,6 @@ final class AddressGuard {
   private static final Set<String> METADATA_NAMES = Set.of("localhost", "metadata", "metadata.google.internal",
       "metadata.goog", "instance-data", "instance-data.ec2.internal");
   private static final Set<String> METADATA_ADDRESSES = Set.of("fd00:ec2:0:0:0:0:0:254", "100.100.100.200");
-
-  private static final Pattern IP_LITERAL = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}|[0-9a-f:.]*:[0-9a-f:.]*");
 
   private final Set<String> allowed;
 
@@ -105,24 +104,13 @@ final class AddressGuard {
   }
 
   private static boolean namedLocal(String host) {
-    String h = io.olmstead.controlplane.http.EmbeddedIpv4.literal(host.toLowerCase(Locale.ROOT));
-    if (METADATA_NAMES.contains(h) || h.endsWith(".localhost")) {
-      return true;
-    }
-    if (!IP_LITERAL.matcher(h).matches()) {
-      return false;
-    }
-    try {
-      return local(InetAddress.getByName(h)); // a literal: parsed, never looked up
-    } catch (UnknownHostException e) {
-      return false;
-    }
+    return METADATA_NAMES.contains(host.toLowerCase(Locale.ROOT)) || AddressRanges.isLocalhostName(host)
+        || AddressRanges.literal(host).map(AddressGuard::local).orElse(false); // a literal: parsed, never looked up
   }
 
   static boolean local(InetAddress given) {
-    InetAddress a = io.olmstead.controlplane.http.EmbeddedIpv4.effective(given);
-    return a.isLoopbackAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress() || a.isMulticastAddress()
-        || METADATA_ADDRESSES.contains(a.getHostAddress());
+    return AddressRanges.isLocal(given)
+        || METADATA_ADDRESSES.contains(EmbeddedIpv4.effective(given).getHostAddress());
   }
 
   /** The host of {@code HOST[:PORT]} ({@code [v6]:PORT} too), brackets removed. */

@@ -110,7 +110,7 @@ final class WebhookDispatcher {
     }
     return vertx.executeBlocking(() -> {
       for (InetAddress address : InetAddress.getAllByName(uri.getHost())) {
-        if (PrivateAddresses.isPrivate(address)) {
+        if (io.olmstead.controlplane.http.AddressRanges.isPrivate(address)) {
           throw new IllegalStateException("refused: " + uri.getHost() + " resolves to a private address");
         }
       }

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.webhooks;
 
+import io.olmstead.controlplane.http.AddressRanges;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -65,7 +66,8 @@ public record WebhookSpec(String url, List<String> events, String secret) {
     if (uri.getFragment() != null) {
       return java.util.Optional.of("must not have a fragment");
     }
-    if (!allowPrivate && PrivateAddresses.isPrivateLiteral(uri.getHost())) {
+    if (!allowPrivate && (AddressRanges.isLocalhostName(uri.getHost())
+        || AddressRanges.literal(uri.getHost()).map(AddressRanges::isPrivate).orElse(false))) {
       return java.util.Optional.of("points at a loopback, link-local or private address; set "
           + WebhookSettings.ALLOW_PRIVATE + "=true to allow receivers inside the cluster network");
     }

@@ -158,6 +158,8 @@ class TeamIsolationMatrixIT {
     CASES.put("listTokens", r -> assertThat(r.names(r.walk("/tokens"), "name"))
         .containsExactlyElementsOf(world.alphaTokenNames.stream().sorted().toList()));
     CASES.put("listAudit", r -> assertThat(r.status("/audit")).as("the audit log spans every team").isEqualTo(403));
+    CASES.put("listPoolTokens", r -> assertThat(r.status("/pool-tokens")).as("pool tokens serve every team")
+        .isEqualTo(403));
     CASES.put("listSubscriptions", r -> assertThat(r.names(r.walk("/subscriptions"), "name"))
         .containsExactly("alpha-sub"));
     CASES.put("getSubscription", r -> {

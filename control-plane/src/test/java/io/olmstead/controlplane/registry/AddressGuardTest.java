@@ -11,7 +11,7 @@ class AddressGuardTest {
   void refusesLoopbackLinkLocalAndMetadataRegistries() {
     for (String registry : new String[] {"127.0.0.1:5000", "127.1.2.3", "169.254.169.254", "169.254.169.254:80",
         "[::1]:5000", "localhost:5000", "localhost", "registry.localhost", "metadata.google.internal", "0.0.0.0:80",
-        "[fe80::1]:5000", "[fd00:ec2::254]", "100.100.100.200"}) {
+        "[fe80::1]:5000", "[fd00:ec2::254]", "100.100.100.200", "2130706433:5000", "127.1:5000", "0x7f.1"}) {
       assertThat(AddressGuard.literalProblem(registry, NONE)).as(registry).hasValueSatisfying(m -> assertThat(m)
           .contains(registry).contains(RegistrySettings.ALLOW_LOCAL));
     }

@@ -23,7 +23,7 @@ class WebhookSpecTest {
       // IPv6 forms that carry a loopback or metadata IPv4 address, a zone id, broadcast, a single-number IPv4
       "http://[::127.0.0.1]:18099/", "http://[::169.254.169.254]/", "http://[::ffff:0:127.0.0.1]/",
       "http://[64:ff9b::7f00:1]/", "http://[2002:7f00:1::]/", "http://[fe80::1%eth0]/", "http://255.255.255.255/",
-      "http://2130706433/"})
+      "http://2130706433/", "http://0177.0.0.1/"})
   void receiversInsideTheNetworkAreRefusedUnlessAllowed(String url) {
     assertThat(WebhookSpec.problems(body(url), false)).singleElement()
         .satisfies(p -> assertThat(p.field()).isEqualTo("/url"));
@@ -54,5 +54,12 @@ class WebhookSpecTest {
     assertThat(Deliveries.backoffSeconds(1)).isEqualTo(2);
     assertThat(Deliveries.backoffSeconds(3)).isEqualTo(8);
     assertThat(Deliveries.backoffSeconds(30)).isEqualTo(600);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http://127.1/", "http://0x7f.1/"})
+  void shortenedIpv4FormsHaveNoHostForAUriAndAreRefusedEvenWhenPrivateReceiversAreAllowed(String url) {
+    assertThat(WebhookSpec.problems(body(url), true)).singleElement()
+        .satisfies(p -> assertThat(p.field()).isEqualTo("/url"));
   }
 }
