@@ -273,7 +273,7 @@ class CliClientIT {
     assertThat(status.code()).as(status.toString()).isEqualTo(ExitCodes.CONFLICT_OR_FAILED);
     assertThat(status.err()).isEqualTo("olmstead: rollout " + id + " ended Aborted\n");
     oneLine(cli("rollout", "rollback", id), ExitCodes.CONFLICT_OR_FAILED);
-    oneLine(cli("rollout", "status", "ro-doesnotexist"), ExitCodes.NOT_FOUND);
+    oneLine(cli("rollout", "status", "ro-0123456789abc"), ExitCodes.NOT_FOUND);
   }
 
   @Test
