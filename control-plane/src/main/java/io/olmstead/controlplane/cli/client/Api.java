@@ -126,9 +126,11 @@ public final class Api {
 
   private CliException unreachable(IOException e) {
     String fix = ": check the URL (olmstead login --url URL, or OLMSTEAD_URL)";
-    Throwable cause = e;
-    while (cause.getCause() != null && !(cause instanceof ConnectException)) {
-      cause = cause.getCause();
+    boolean unresolved = false;
+    boolean refused = false;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      unresolved |= t instanceof UnresolvedAddressException || t instanceof java.net.UnknownHostException;
+      refused |= t instanceof ConnectException;
     }
     String what;
     if (e instanceof HttpConnectTimeoutException) {
@@ -136,10 +138,9 @@ public final class Api {
     } else if (e instanceof HttpTimeoutException) {
       return new CliException(ExitCodes.ERROR, config.url() + " did not answer within " + TIMEOUT.toSeconds()
           + " s: try again, or check the control plane's health");
-    } else if (e instanceof ConnectException && e.getCause() instanceof UnresolvedAddressException
-        || cause instanceof UnresolvedAddressException) {
+    } else if (unresolved) {
       what = "cannot resolve the host of " + config.url();
-    } else if (e instanceof ConnectException || cause instanceof ConnectException) {
+    } else if (refused) {
       what = "cannot connect to " + config.url() + " (connection refused)";
     } else if (e instanceof SSLException) {
       what = "TLS failed with " + config.url() + " (" + e.getMessage() + ")";
@@ -193,13 +194,14 @@ public final class Api {
       for (JsonNode error : array) {
         String field = error.path("field").asText("");
         String message = error.path("message").asText("");
-        fields.add(field.isEmpty() ? message : field + ": " + message);
+        // the detail often is the one field's message: then the pointer alone
+        fields.add(field.isEmpty() ? message : detail.contains(message) ? field : field + ": " + message);
         if (fields.size() == 5) {
           break;
         }
       }
     }
-    String line = detail + (fields.isEmpty() || fields.size() == 1 && detail.contains(fields.get(0)) ? ""
+    String line = detail + (fields.isEmpty() ? ""
         : " (" + String.join("; ", fields) + (errors.size() > 5 ? "; ..." : "") + ")");
     return status == 403 ? "forbidden: " + line + " (a token with a higher role or another team is needed)" : line;
   }

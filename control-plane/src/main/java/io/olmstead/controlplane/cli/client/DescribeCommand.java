@@ -133,7 +133,8 @@ final class DescribeCommand implements Callable<Integer> {
     if (history.isEmpty()) {
       out.println("  <none>");
     }
-    history.stream().skip(Math.max(0, history.size() - EVENTS)).forEach(h -> out.println("  "
+    // the API lists the history newest first
+    history.stream().limit(EVENTS).forEach(h -> out.println("  "
         + h.path("at").asText() + "  " + h.path("kind").asText()
         + (h.hasNonNull("wave") ? "  wave " + h.path("wave").asText() : "")
         + (h.hasNonNull("cluster") ? "  cluster " + h.path("cluster").asText() : "")

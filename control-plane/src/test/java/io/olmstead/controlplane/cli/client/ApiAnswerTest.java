@@ -27,6 +27,21 @@ class ApiAnswerTest {
   }
 
   @Test
+  void aDetailThatIsTheFieldsMessageIsNotRepeated() {
+    CliException e = failure(422, "application/problem+json", "{\"status\":422,\"detail\":\"bundle x is not in "
+        + "channel stable\",\"errors\":[{\"field\":\"/bundle\",\"message\":\"bundle x is not in channel stable\"}]}");
+    assertThat(e.getMessage()).isEqualTo("bundle x is not in channel stable (/bundle)");
+  }
+
+  @Test
+  void anUnknownHostIsNamedAsSuchNotAsARefusedConnection() {
+    Api api = new Api(new CliConfig(java.net.URI.create("http://olmstead.invalid:8080"), "olm_t"));
+    assertThatThrownBy(() -> api.get("/clusters")).isInstanceOf(CliException.class)
+        .hasMessage("cannot resolve the host of http://olmstead.invalid:8080: check the URL (olmstead login --url "
+            + "URL, or OLMSTEAD_URL)");
+  }
+
+  @Test
   void statusesMapToTheDocumentedExitCodes() {
     String problem = "{\"status\":0,\"detail\":\"x\"}";
     assertThat(failure(404, "application/problem+json", problem).exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
