@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.cli.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.olmstead.controlplane.cli.client.CliRun.ok;
+import static io.olmstead.controlplane.cli.client.CliRun.oneLine;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -89,21 +91,6 @@ class CliClientIT {
 
   private static CliRun cli(String... args) {
     return CliRun.run(env(), "", args);
-  }
-
-  private static CliRun ok(CliRun run) {
-    assertThat(run.code()).as(run.toString()).isZero();
-    return run;
-  }
-
-  /** A one-line error: exactly one line on stderr, starting olmstead:, no stack trace. */
-  private static void oneLine(CliRun run, int code, String... fragments) {
-    assertThat(run.code()).as(run.toString()).isEqualTo(code);
-    assertThat(run.err().lines()).as(run.toString()).hasSize(1);
-    assertThat(run.err()).startsWith("olmstead: ").doesNotContain("\tat ", "Exception");
-    for (String fragment : fragments) {
-      assertThat(run.err()).contains(fragment);
-    }
   }
 
   /** The n-th ```yaml block of docs/cli.md. */
