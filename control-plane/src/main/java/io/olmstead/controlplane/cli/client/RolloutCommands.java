@@ -1,0 +1,114 @@
+package io.olmstead.controlplane.cli.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code rollout status ID [--watch]} and {@code rollout pause|resume|abort|rollback|promote ID}. */
+final class RolloutCommands {
+  static final String[] ACTIONS = {"pause", "resume", "abort", "rollback", "promote"};
+
+  private RolloutCommands() {
+  }
+
+  static CommandLine command(CliContext ctx) {
+    CommandLine rollout = new CommandLine(new Group());
+    rollout.addSubcommand(new Status(ctx));
+    for (String action : ACTIONS) {
+      rollout.addSubcommand(action, new CommandLine(new Action(ctx, action)).setCommandName(action));
+    }
+    return rollout;
+  }
+
+  @Command(name = "rollout", description = "Follow or steer a rollout.", synopsisSubcommandLabel = "COMMAND",
+      mixinStandardHelpOptions = true)
+  static final class Group implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+      throw new CommandLine.ParameterException(spec.commandLine(), "a rollout command is required (status, pause, "
+          + "resume, abort, rollback or promote)");
+    }
+  }
+
+  /** Progress per wave; exits {@link ExitCodes#CONFLICT_OR_FAILED} when the rollout ended Failed/Aborted/RolledBack. */
+  @Command(name = "status", description = "Show a rollout's progress, one bar per wave; exit 4 when it ended "
+      + "Failed, Aborted or RolledBack.")
+  static final class Status implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Parameters(index = "0", paramLabel = "ID")
+    String id;
+
+    @Option(names = {"-w", "--watch"}, description = "poll until the rollout ends (or --timeout passes)")
+    boolean watch;
+
+    @Option(names = "--timeout", defaultValue = "PT1H", paramLabel = "DURATION",
+        description = "how long --watch waits at most, ISO-8601 (default: ${DEFAULT-VALUE})")
+    Duration timeout;
+
+    Status(CliContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      Api api = ctx.api();
+      String path = "/rollouts/" + Api.seg(id);
+      JsonNode rollout = api.get(path);
+      String shown = RolloutView.render(rollout);
+      ctx.out().print(shown);
+      ctx.out().flush();
+      Instant deadline = Instant.now().plus(timeout);
+      while (watch && !RolloutView.ENDED.contains(rollout.path("state").asText())) {
+        if (Instant.now().isAfter(deadline)) {
+          throw new CliException(ExitCodes.ERROR, "rollout " + id + " is still " + rollout.path("state").asText()
+              + " after " + timeout + ": run olmstead rollout status " + id + " --watch again");
+        }
+        Thread.sleep(ctx.pollInterval().toMillis());
+        rollout = api.get(path);
+        String now = RolloutView.render(rollout);
+        if (!now.equals(shown)) {
+          ctx.out().print(now);
+          ctx.out().flush();
+          shown = now;
+        }
+      }
+      int code = RolloutView.exitCode(rollout);
+      if (code != ExitCodes.OK) {
+        ctx.err().println("olmstead: rollout " + id + " ended " + rollout.path("state").asText());
+      }
+      return code;
+    }
+  }
+
+  /** One of the rollout commands: POST /rollouts/{id}/{action}, then the rollout as it is after it. */
+  @Command(description = "Pause, resume, abort, roll back or promote a rollout.")
+  static final class Action implements Callable<Integer> {
+    private final CliContext ctx;
+    private final String action;
+
+    @Parameters(index = "0", paramLabel = "ID")
+    String id;
+
+    Action(CliContext ctx, String action) {
+      this.ctx = ctx;
+      this.action = action;
+    }
+
+    @Override
+    public Integer call() {
+      JsonNode rollout = ctx.api().post("/rollouts/" + Api.seg(id) + "/" + action, null);
+      ctx.out().print(RolloutView.render(rollout));
+      ctx.out().flush();
+      return ExitCodes.OK;
+    }
+  }
+}

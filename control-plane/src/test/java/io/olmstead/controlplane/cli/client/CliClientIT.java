@@ -1,0 +1,309 @@
+package io.olmstead.controlplane.cli.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static io.olmstead.controlplane.cli.client.CliRun.ok;
+import static io.olmstead.controlplane.cli.client.CliRun.oneLine;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.olmstead.agent.hollow.HollowFleet;
+import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.rollout.RolloutFixtures;
+import io.olmstead.controlplane.testsupport.TestControlPlane;
+import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The client run in-process against a real control plane (PostgreSQL, hollow agents): login, get, describe, apply of
+ * the YAML in docs/cli.md, rollout status and commands, approve, upgrade-readiness, and the one-line errors.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CliClientIT {
+  private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
+  private static TestControlPlane cp;
+  private static RolloutFixtures fx;
+  private static Vertx vertx;
+  private static HollowFleet eu;
+  private static HollowFleet us;
+  private static ApiClient api;
+
+  @TempDir
+  static Path home;
+
+  @BeforeAll
+  static void start() {
+    cp = TestControlPlane.start(CliClientIT.class);
+    api = new ApiClient(cp);
+    fx = new RolloutFixtures(cp.database());
+    fx.catalog();
+    vertx = Vertx.vertx();
+    eu = fleet("eu-", 2, "{\"env\":\"prod\",\"region\":\"eu\"}");
+    us = fleet("us-", 1, "{\"env\":\"prod\",\"region\":\"us\"}");
+    await().atMost(Duration.ofSeconds(30)).until(() -> fx.count("SELECT count(*) FROM clusters WHERE "
+        + "status = 'connected'") == 3);
+  }
+
+  @AfterAll
+  static void stop() {
+    eu.close();
+    us.close();
+    vertx.close();
+    cp.close();
+  }
+
+  private static HollowFleet fleet(String prefix, int count, String labels) {
+    return HollowFleet.start(vertx, new HollowFleet.Settings(count, URI.create(cp.baseUrl()),
+        fx.enrollmentToken(count, labels), prefix, Duration.ofMillis(300), 0.0, Map.of(), null, 0));
+  }
+
+  private static Map<String, String> env(String... pairs) {
+    Map<String, String> env = new HashMap<>(Map.of("XDG_CONFIG_HOME", home.toString(), "OLMSTEAD_URL", cp.baseUrl(),
+        "OLMSTEAD_TOKEN", ADMIN));
+    for (int i = 0; i < pairs.length; i += 2) {
+      if (pairs[i + 1] == null) {
+        env.remove(pairs[i]);
+      } else {
+        env.put(pairs[i], pairs[i + 1]);
+      }
+    }
+    return env;
+  }
+
+  private static CliRun cli(String... args) {
+    return CliRun.run(env(), "", args);
+  }
+
+  /** The n-th ```yaml block of docs/cli.md. */
+  private static String docsYaml(int n) throws Exception {
+    Matcher m = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL).matcher(Files.readString(Path.of("..", "docs",
+        "cli.md")));
+    for (int i = 0; i <= n; i++) {
+      assertThat(m.find()).as("yaml block " + n + " of docs/cli.md").isTrue();
+    }
+    return m.group(1);
+  }
+
+  private static Path file(String name, String text) throws Exception {
+    Path file = home.resolve("apply").resolve(name);
+    Files.createDirectories(file.getParent());
+    return Files.writeString(file, text);
+  }
+
+  @Test
+  @Order(1)
+  void loginSavesUrlAndTokenOwnerOnlyNeverPrintsTheTokenAndLaterCommandsUseIt() throws Exception {
+    String viewer = api.createToken(ADMIN, "cli-viewer", "viewer", List.of());
+    Map<String, String> noEnv = env("OLMSTEAD_URL", null, "OLMSTEAD_TOKEN", null);
+    CliRun login = CliRun.run(noEnv, viewer + "\n", "login", "--url", cp.baseUrl(), "--token-stdin");
+    ok(login);
+    assertThat(login.out()).contains("Logged in to " + cp.baseUrl() + " as cli-viewer (viewer)");
+    assertThat(login.out() + login.err()).doesNotContain(viewer);
+    Path config = home.resolve("olmstead/config.yaml");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(config))).isEqualTo("rw-------");
+    assertThat(ok(CliRun.run(noEnv, "", "get", "clusters")).out()).startsWith("NAME").contains("eu-0001");
+    // a bad token is refused and not saved
+    oneLine(CliRun.run(noEnv, "olm_not-a-real-token-000000\n", "login", "--url", cp.baseUrl(), "--token-stdin"),
+        ExitCodes.AUTH, "token was refused", "run olmstead login");
+    assertThat(Files.readString(config)).contains(viewer);
+    // the saved viewer token may not act: 403 is one line
+    oneLine(CliRun.run(noEnv, "", "rollout", "pause", "ro-missing"), ExitCodes.AUTH, "forbidden");
+    Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-r-----"));
+    oneLine(CliRun.run(noEnv, "", "get", "clusters"), ExitCodes.AUTH, config + " is accessible by other users",
+        "chmod 600");
+    Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-------"));
+  }
+
+  @Test
+  @Order(2)
+  void aWrongUrlABadTokenAndAnUnknownFlagAreOneLineWithTheirExitCodes() throws Exception {
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closed = socket.getLocalPort();
+    }
+    String url = "http://127.0.0.1:" + closed;
+    oneLine(CliRun.run(env("OLMSTEAD_URL", url), "", "get", "clusters"), ExitCodes.ERROR,
+        "cannot connect to " + url + " (connection refused)", "OLMSTEAD_URL");
+    oneLine(CliRun.run(env("OLMSTEAD_TOKEN", "olm_expired-token-0000000000"), "", "get", "clusters"),
+        ExitCodes.AUTH, "token was refused", "run olmstead login");
+    CliRun unknown = cli("get", "clusters", "--colour");
+    assertThat(unknown.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(unknown.err()).contains("Unknown option: '--colour'").doesNotContain("\tat ");
+    oneLine(cli("get", "pods"), ExitCodes.USAGE, "unknown kind 'pods'");
+    oneLine(cli("get", "clusters", "-l", "region in (eu"), ExitCodes.USAGE, "invalid -l selector");
+    oneLine(cli("get", "clusters", "nowhere"), ExitCodes.NOT_FOUND);
+  }
+
+  @Test
+  @Order(3)
+  void getListsClustersAsATableFilteredBySelectorAndAsJsonOrYaml() throws Exception {
+    CliRun table = ok(cli("get", "clusters", "-l", "region=eu"));
+    List<String> lines = table.out().lines().toList();
+    assertThat(lines.get(0)).matches("NAME +STATUS +LABELS +AGENT +KUBERNETES +LAST-SEEN +AGE");
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(1)).startsWith("eu-0001 ").contains("connected", "env=prod,region=eu");
+    // columns line up: STATUS starts at the same offset in every line
+    assertThat(lines.get(1).indexOf("connected")).isEqualTo(lines.get(0).indexOf("STATUS"));
+    JsonNode json = Api.JSON.readTree(ok(cli("get", "clusters", "-l", "region=eu", "-o", "json")).out());
+    assertThat(json.path("items")).extracting(n -> n.path("name").asText()).containsExactly("eu-0001", "eu-0002");
+    JsonNode yaml = new YAMLMapper().readTree(ok(cli("get", "clusters", "-o", "yaml")).out());
+    assertThat(yaml.path("items")).hasSize(3);
+    JsonNode one = Api.JSON.readTree(ok(cli("get", "cluster", "us-0001", "-o", "json")).out());
+    assertThat(one.path("labels").path("region").asText()).isEqualTo("us");
+    assertThat(ok(cli("get", "clusters", "-l", "region=mars")).err()).contains("No clusters found matching");
+  }
+
+  @Test
+  @Order(4)
+  void applyOfTheDocsExampleCreatesThenReportsUnchangedAndDryRunChangesNothing() throws Exception {
+    Path fleet = file("fleet.yaml", docsYaml(0));
+    CliRun dry = ok(cli("apply", "-f", fleet.toString(), "--dry-run"));
+    assertThat(dry.out()).isEqualTo("catalog/demo would change displayName: <none> -> \"Demo operators\" (dry run)\n"
+        + "subscription/etcd would be created (dry run)\n");
+    assertThat(api.get("/api/v1/subscriptions/etcd", ADMIN).status()).isEqualTo(404);
+    assertThat(api.get("/api/v1/catalogs/demo", ADMIN).json().getValue("displayName")).isNull();
+
+    CliRun first = ok(cli("apply", "-f", fleet.toString()));
+    assertThat(first.out()).isEqualTo("catalog/demo changed displayName: <none> -> \"Demo operators\"\n"
+        + "subscription/etcd created\n");
+    JsonObject sub = api.get("/api/v1/subscriptions/etcd", ADMIN).json();
+    assertThat(sub.getJsonObject("version").getString("pin")).isEqualTo("0.9.2");
+    int version = sub.getInteger("resourceVersion");
+    assertThat(ok(cli("apply", "-f", fleet.toString())).out()).isEqualTo("catalog/demo unchanged\n"
+        + "subscription/etcd unchanged\n");
+    assertThat(api.get("/api/v1/subscriptions/etcd", ADMIN).json().getInteger("resourceVersion")).isEqualTo(version);
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> fx.count("SELECT count(*) FROM subscription_status WHERE "
+        + "subscription = 'etcd' AND installed_version = '0.9.2' AND phase = 'Succeeded'") == 3);
+    Path rollout = file("rollout.yaml", docsYaml(1));
+    assertThat(ok(cli("apply", "-f", rollout.toString(), "--dry-run")).out())
+        .isEqualTo("rollout etcd -> 0.9.4 would be created (dry run)\n");
+    assertThat(api.get("/api/v1/rollouts", ADMIN).items()).isEmpty();
+    assertThat(ok(cli("apply", "-f", rollout.toString())).out()).matches("rollout etcd -> 0\\.9\\.4 created "
+        + "\\(ro-[0-9a-f-]+\\)\n");
+    // the directory: both files, nothing to do
+    assertThat(ok(cli("apply", "-f", fleet.getParent().toString())).out()).startsWith("catalog/demo unchanged\n"
+        + "subscription/etcd unchanged\nrollout etcd -> 0.9.4 unchanged (ro-");
+    assertThat(api.get("/api/v1/rollouts", ADMIN).items()).hasSize(1);
+  }
+
+  @Test
+  @Order(5)
+  void malformedYamlAndARefusedSpecAreOneLineNamingFileAndLineAndChangeNothing() throws Exception {
+    Path broken = file("broken.yml.txt", "kind: Subscription\nname: etcd\nspec:\n  catalog: demo\n   package: x\n");
+    oneLine(cli("apply", "-f", broken.toString()), ExitCodes.USAGE, broken + ":5: malformed YAML");
+    Path refused = file("refused.txt", "kind: Subscription\nname: etcd-bad\nspec:\n  catalog: demo\n"
+        + "  package: etcd\n  channel: alpha\n  namespace: etcd-bad\n  placement: {selector: env=prod}\n"
+        + "  version: {pin: \"9.9.9\"}\n  approval: Automatic\n");
+    oneLine(cli("apply", "-f", refused.toString()), ExitCodes.ERROR, refused + ":1: subscription/etcd-bad: ", "9.9.9");
+    assertThat(api.get("/api/v1/subscriptions/etcd-bad", ADMIN).status()).isEqualTo(404);
+  }
+
+  @Test
+  @Order(6)
+  void rolloutStatusWatchesToSuccessAndDescribeShowsWavesHistoryAndStatus() {
+    String id = api.get("/api/v1/rollouts", ADMIN).items().getJsonObject(0).getString("id");
+    CliRun watched = ok(cli("rollout", "status", id, "--watch", "--timeout", "PT60S"));
+    assertThat(watched.out()).contains("Rollout " + id + ": etcd -> 0.9.4   Succeeded   3/3 succeeded, 0 failed")
+        .contains("[####################]");
+    assertThat(ok(cli("get", "rollouts", "-l", "state=Succeeded")).out()).contains(id, "3/3");
+    assertThat(ok(cli("get", "rollouts", "-l", "state=Failed")).err()).contains("No rollouts found");
+    // the newest history entries: the rollout's end, not its creation (its history has more than 10 entries)
+    assertThat(ok(cli("describe", "rollout", id)).out()).contains("Failed or blocked clusters:\n  <none>", "Events:",
+        "Succeeded  by system:rollout-engine  every wave succeeded").doesNotContain("  Created  ");
+    CliRun subscription = ok(cli("describe", "subscription", "etcd"));
+    assertThat(subscription.out()).contains("Version:      pin 0.9.4", "by version: 0.9.4=3", id + " -> 0.9.4: "
+        + "Succeeded", "Events:", "subscription.put");
+    assertThat(ok(cli("get", "subscriptions", "-l", "package=etcd")).out()).contains("0.9.4=3");
+    assertThat(ok(cli("describe", "cluster", "eu-0001")).out()).contains("Status:       connected",
+        "Labels:       env=prod", "Upgrade readiness:");
+    assertThat(ok(cli("describe", "catalog", "demo")).out()).contains("Display name: Demo operators", "Revisions:",
+        "catalog.put");
+    oneLine(cli("describe", "subscription", "nothing-here"), ExitCodes.NOT_FOUND);
+  }
+
+  @Test
+  @Order(7)
+  void rolloutCommandsSteerARolloutAndStatusExitsFourOnceItIsAborted() throws Exception {
+    ok(cli("apply", "-f", file("etcd2.txt", "kind: Subscription\nname: etcd2\nspec:\n  catalog: demo\n"
+        + "  package: etcd\n  channel: alpha\n  namespace: etcd2\n  placement: {selector: region=eu}\n"
+        + "  version: {pin: \"0.9.2\"}\n  approval: Automatic\n").toString()));
+    await().atMost(Duration.ofSeconds(30)).until(() -> fx.count("SELECT count(*) FROM subscription_status WHERE "
+        + "subscription = 'etcd2' AND installed_version = '0.9.2' AND phase = 'Succeeded'") == 2);
+    ok(cli("apply", "-f", file("etcd2-rollout.txt", "kind: Rollout\nspec:\n  subscription: etcd2\n"
+        + "  targetVersion: \"0.9.4\"\n  strategy: {batchSize: 1, soakSeconds: 600}\n").toString()));
+    String id = api.get("/api/v1/rollouts?subscription=etcd2", ADMIN).items().getJsonObject(0).getString("id");
+    assertThat(ok(cli("rollout", "pause", id)).out()).contains("Paused");
+    assertThat(ok(cli("rollout", "status", id)).out()).contains("Paused");
+    oneLine(cli("rollout", "pause", id), ExitCodes.CONFLICT_OR_FAILED);
+    assertThat(ok(cli("rollout", "resume", id)).out()).contains("Progressing");
+    assertThat(ok(cli("rollout", "abort", id)).out()).contains("Aborted");
+    CliRun status = cli("rollout", "status", id, "--watch");
+    assertThat(status.code()).as(status.toString()).isEqualTo(ExitCodes.CONFLICT_OR_FAILED);
+    assertThat(status.err()).isEqualTo("olmstead: rollout " + id + " ended Aborted\n");
+    oneLine(cli("rollout", "rollback", id), ExitCodes.CONFLICT_OR_FAILED);
+    oneLine(cli("rollout", "status", "ro-0123456789abc"), ExitCodes.NOT_FOUND);
+  }
+
+  @Test
+  @Order(8)
+  void approveApprovesTheWaitingClustersBySelectorOrNameAndRefusesABundleOutsideTheChannel() throws Exception {
+    api.json("PUT", "/api/v1/subscriptions/manual-etcd", ADMIN, new JsonObject().put("catalog", "demo")
+        .put("package", "etcd").put("channel", "alpha").put("namespace", "manual")
+        .put("placement", new JsonObject().put("selector", "fleet=manual"))
+        .put("version", new JsonObject().put("follow", "channel")).put("approval", "Manual"));
+    TestDatabase.execute(cp.database(), "INSERT INTO clusters (name, labels) VALUES "
+        + "('m-1', '{\"fleet\":\"manual\",\"zone\":\"a\",\"hypershift.olmstead.io/version\":\"4.17\"}'), "
+        + "('m-2', '{\"fleet\":\"manual\",\"zone\":\"b\"}'), ('m-3', '{\"fleet\":\"manual\",\"zone\":\"b\"}')");
+    for (String cluster : List.of("m-1", "m-2", "m-3")) {
+      TestDatabase.execute(cp.database(), "INSERT INTO subscription_status (subscription, cluster, "
+          + "installed_bundle, phase, reason, conditions) VALUES ('manual-etcd', '" + cluster + "', "
+          + "'etcdoperator.v0.9.2', 'RequiresApproval', 'RequiresApproval', '[{\"type\":\"RequiresApproval\","
+          + "\"status\":\"True\",\"reason\":\"RequiresApproval\",\"message\":\"etcdoperator.v0.9.4\"}]')");
+    }
+    assertThat(ok(cli("approve", "manual-etcd", "etcdoperator.v0.9.4", "-l", "zone=a")).out())
+        .isEqualTo("approved etcdoperator.v0.9.4 on m-1\n");
+    assertThat(ok(cli("approve", "manual-etcd", "etcdoperator.v0.9.4", "--cluster", "m-2")).out())
+        .isEqualTo("approved etcdoperator.v0.9.4 on m-2\n");
+    assertThat(api.get("/api/v1/clusters/m-3/approvals", ADMIN).items()).isEmpty();
+    assertThat(ok(cli("approve", "manual-etcd", "etcdoperator.v0.9.4", "-l", "")).out())
+        .isEqualTo("approved etcdoperator.v0.9.4 on m-3\nalready approved on m-1\nalready approved on m-2\n");
+    oneLine(cli("approve", "manual-etcd", "etcdoperator.v9.9.9", "-l", ""), ExitCodes.ERROR, "/bundle");
+    CliRun usage = cli("approve", "manual-etcd", "etcdoperator.v0.9.4");
+    assertThat(usage.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(usage.err()).contains("Missing required argument");
+  }
+
+  @Test
+  @Order(9)
+  void upgradeReadinessListsTheFleetAndOneCluster() throws Exception {
+    CliRun fleet = ok(cli("upgrade-readiness"));
+    assertThat(fleet.out().lines().findFirst().orElseThrow()).matches("CLUSTER +VERSION +TARGET +READINESS "
+        + "+BLOCKED-BY");
+    assertThat(fleet.out()).containsPattern("m-1 +4\\.17 +4\\.18 +ready").containsPattern("eu-0001 .*unknown");
+    assertThat(ok(cli("upgrade-readiness", "--version", "4.18")).out()).containsPattern("m-1 +4\\.17 +4\\.18 +ready");
+    assertThat(ok(cli("upgrade-readiness", "m-1")).out()).containsPattern("m-1 +4\\.17 +4\\.18 +ready");
+    JsonNode json = Api.JSON.readTree(ok(cli("upgrade-readiness", "-o", "json")).out());
+    assertThat(json.has("ready")).isTrue();
+    oneLine(cli("upgrade-readiness", "--version", "4.x"), ExitCodes.USAGE, "--version '4.x'");
+  }
+}
