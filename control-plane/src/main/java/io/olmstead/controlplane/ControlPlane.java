@@ -60,6 +60,7 @@ public final class ControlPlane implements AutoCloseable {
   private io.olmstead.controlplane.hypershift.Hypershift hypershift;
   private io.olmstead.controlplane.inventory.Inventories inventory;
   private io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool;
+  private io.olmstead.controlplane.signals.SignalEvaluator signals;
 
   private ControlPlane(Vertx vertx, Pool pool, HttpServer server, Optional<String> generatedAdminToken,
       AgentGateway agentGateway, ApiRouter api, Router router) {
@@ -134,9 +135,12 @@ public final class ControlPlane implements AutoCloseable {
               var hostedPool = new io.olmstead.controlplane.hypershift.pool.HostedAgentPool(vertx, pool,
                   config.hypershift().agents(), config.agent().replica());
               modules.add(new io.olmstead.controlplane.hypershift.pool.PoolTokensModule(hostedPool));
+              var signals = new io.olmstead.controlplane.signals.SignalEvaluator(vertx, pool, db.connectOptions(),
+                  registry, config.webhooks().signals());
               return gateway.start().compose(v -> rollouts.start()).compose(v -> inventory.start())
                   .compose(v -> hypershift.start())
                   .compose(v -> hostedPool.start())
+                  .compose(v -> signals.start())
                   .compose(v -> ApiRouter.create(context, modules))
                   .compose(api -> {
                     Router router = routes(vertx, pool, registry, expectedVersion, gateway, api, hostedPool);
@@ -147,6 +151,7 @@ public final class ControlPlane implements AutoCloseable {
                           cp.hypershift = hypershift;
                           cp.inventory = inventory;
                           cp.hostedPool = hostedPool;
+                          cp.signals = signals;
                           return cp;
                         });
                   });
@@ -258,6 +263,11 @@ public final class ControlPlane implements AutoCloseable {
     return hostedPool;
   }
 
+  /** The subscription signals and cluster disconnection events (evaluated on the replica holding their lock). */
+  public io.olmstead.controlplane.signals.SignalEvaluator signals() {
+    return signals;
+  }
+
   public AgentGateway agentGateway() {
     return agentGateway;
   }
@@ -273,6 +283,7 @@ public final class ControlPlane implements AutoCloseable {
       (hypershift == null ? Future.<Void>succeededFuture() : hypershift.close())
           .eventually(() -> hostedPool == null ? Future.<Void>succeededFuture() : hostedPool.close())
           .eventually(() -> rollouts == null ? Future.<Void>succeededFuture() : rollouts.close())
+          .eventually(() -> signals == null ? Future.<Void>succeededFuture() : signals.close())
           .eventually(() -> inventory == null ? Future.<Void>succeededFuture() : inventory.close())
           .eventually(() -> agentGateway.close()).eventually(() -> server.close()).eventually(() -> pool.close())
           .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

@@ -15,8 +15,9 @@ import java.util.TreeMap;
 /** The query index of a validated catalog, as rows for the {@code catalog_packages/channels/bundles} tables. */
 public record CatalogIndex(List<PackageRow> packages, List<ChannelRow> channels, List<BundleRow> bundles) {
 
-  /** One package. */
-  public record PackageRow(String name, String defaultChannel, String description, boolean usable) {
+  /** One package, with its {@code olm.deprecations} entries ({@code schema}, {@code name}, {@code message}). */
+  public record PackageRow(String name, String defaultChannel, String description, boolean usable,
+      JsonArray deprecations) {
   }
 
   /** One usable channel with its entries in catalog order. */
@@ -36,7 +37,7 @@ public record CatalogIndex(List<PackageRow> packages, List<ChannelRow> channels,
     List<ChannelRow> channels = new ArrayList<>();
     List<BundleRow> bundles = new ArrayList<>();
     for (CatalogPackage p : catalog.packages()) {
-      packages.add(new PackageRow(p.name(), p.defaultChannel(), p.description(), p.usable()));
+      packages.add(new PackageRow(p.name(), p.defaultChannel(), p.description(), p.usable(), deprecations(p)));
       Map<String, List<String>> channelsOfBundle = new TreeMap<>();
       for (ChannelGraph graph : p.channels().values()) {
         channels.add(new ChannelRow(p.name(), graph.name(), graph.head().orElse(null), entries(graph)));
@@ -52,6 +53,13 @@ public record CatalogIndex(List<PackageRow> packages, List<ChannelRow> channels,
       }
     }
     return new CatalogIndex(packages, channels, bundles);
+  }
+
+  private static JsonArray deprecations(CatalogPackage p) {
+    JsonArray out = new JsonArray();
+    p.deprecation().ifPresent(d -> d.entries().forEach(e -> out.add(new JsonObject().put("schema", e.schema())
+        .put("name", e.name()).put("message", e.message()))));
+    return out;
   }
 
   static JsonArray entries(ChannelGraph graph) {

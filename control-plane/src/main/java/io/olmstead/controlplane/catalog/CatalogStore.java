@@ -37,9 +37,10 @@ public final class CatalogStore {
   private static final String INSERT_REVISION = "INSERT INTO catalog_revisions (catalog, revision, digest, validation, "
       + "package_count, channel_count, bundle_count, warnings, uploaded_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
   private static final String INSERT_PACKAGES = "INSERT INTO catalog_packages "
-      + "(catalog, revision, package, default_channel, description, usable) "
-      + "SELECT $1, $2, x.name, x.default_channel, x.description, x.usable FROM jsonb_to_recordset($3::jsonb) "
-      + "AS x(name text, default_channel text, description text, usable boolean)";
+      + "(catalog, revision, package, default_channel, description, usable, deprecations) "
+      + "SELECT $1, $2, x.name, x.default_channel, x.description, x.usable, coalesce(x.deprecations, '[]') "
+      + "FROM jsonb_to_recordset($3::jsonb) "
+      + "AS x(name text, default_channel text, description text, usable boolean, deprecations jsonb)";
   private static final String INSERT_CHANNELS = "INSERT INTO catalog_channels "
       + "(catalog, revision, package, channel, head, entries) "
       + "SELECT $1, $2, x.package, x.name, x.head, x.entries FROM jsonb_to_recordset($3::jsonb) "
@@ -156,7 +157,8 @@ public final class CatalogStore {
   private static JsonArray packagesJson(CatalogIndex index) {
     JsonArray out = new JsonArray();
     index.packages().forEach(p -> out.add(new JsonObject().put("name", p.name()).put("default_channel",
-        p.defaultChannel()).put("description", p.description()).put("usable", p.usable())));
+        p.defaultChannel()).put("description", p.description()).put("usable", p.usable())
+        .put("deprecations", p.deprecations())));
     return out;
   }
 

@@ -40,7 +40,8 @@ public record ControlPlaneConfig(
           MAX_BODY_BYTES), union(GatewaySettings.ENVIRONMENT, union(RegistrySettings.ENVIRONMENT,
           union(io.olmstead.controlplane.hypershift.HypershiftSettings.ENVIRONMENT,
               union(Set.of(io.olmstead.controlplane.webhooks.WebhookSettings.ALLOW_PRIVATE),
-                  io.olmstead.controlplane.auth.OidcSettings.ENVIRONMENT)))));
+                  union(io.olmstead.controlplane.signals.SignalSettings.ENVIRONMENT,
+                      io.olmstead.controlplane.auth.OidcSettings.ENVIRONMENT))))));
 
   private static Set<String> union(Set<String> a, Set<String> b) {
     java.util.Set<String> all = new java.util.HashSet<>(a);

@@ -143,12 +143,14 @@ public final class SubscriptionsModule implements ApiModule {
       Future<Long> clusters = placements.count(conn, s.spec());
       Future<JsonObject> byVersion = clusters.compose(v -> status.byVersion(conn, s.spec()));
       Future<JsonObject> byPhase = byVersion.compose(v -> status.byPhase(conn, s.spec()));
-      return byPhase.compose(v -> status.items(conn, s.spec(), after, limit + 1)).map(items -> {
+      Future<Optional<JsonObject>> signals = byPhase.compose(v ->
+          io.olmstead.controlplane.signals.SignalStore.read(conn, name));
+      return signals.compose(v -> status.items(conn, s.spec(), after, limit + 1)).map(items -> {
         JsonObject page = Cursors.page(items, limit, StatusQueries.Item::toJson,
             i -> new JsonArray().add(i.cluster()));
         return Reply.ok(new JsonObject().put("clusters", clusters.result()).put("byVersion", byVersion.result())
-            .put("byPhase", byPhase.result()).put("items", page.getJsonArray("items"))
-            .put("nextCursor", page.getString("nextCursor")));
+            .put("byPhase", byPhase.result()).put("signals", signals.result().orElse(null))
+            .put("items", page.getJsonArray("items")).put("nextCursor", page.getString("nextCursor")));
       });
     }));
   }

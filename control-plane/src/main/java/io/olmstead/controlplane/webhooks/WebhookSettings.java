@@ -1,13 +1,16 @@
 package io.olmstead.controlplane.webhooks;
 
 import io.olmstead.controlplane.config.ConfigException;
+import io.olmstead.controlplane.signals.SignalSettings;
 import java.util.Map;
 
 /**
  * Webhook delivery settings: {@code OLMSTEAD_WEBHOOK_ALLOW_PRIVATE} ({@code true} lets webhooks point at loopback or
- * private addresses, for receivers inside the cluster network and for tests; default {@code false}).
+ * private addresses, for receivers inside the cluster network and for tests; default {@code false}), and the
+ * thresholds of the signals that raise events ({@link SignalSettings}), carried here so that every way of building
+ * the configuration reads them.
  */
-public record WebhookSettings(boolean allowPrivate) {
+public record WebhookSettings(boolean allowPrivate, SignalSettings signals) {
   public static final String ALLOW_PRIVATE = "OLMSTEAD_WEBHOOK_ALLOW_PRIVATE";
 
   public static WebhookSettings fromEnvironment(Map<String, String> env) {
@@ -15,6 +18,6 @@ public record WebhookSettings(boolean allowPrivate) {
     if (!text.equals("true") && !text.equals("false")) {
       throw new ConfigException(ALLOW_PRIVATE, "must be true or false, not '" + text + "'");
     }
-    return new WebhookSettings(Boolean.parseBoolean(text));
+    return new WebhookSettings(Boolean.parseBoolean(text), SignalSettings.fromEnvironment(env));
   }
 }
