@@ -25,6 +25,7 @@ import io.olmstead.controlplane.testsupport.Kubectl;
  */
 class HypershiftDeployTest {
   private static final Path DEPLOY = Path.of("..", "deploy", "hypershift");
+  private static final Path PER_CLUSTER = Path.of("..", "deploy", "hypershift-per-cluster");
 
   @Test
   void noClusterWideSecretListAndThePoolGetsOnlyNamedSecrets() throws Exception {
@@ -73,6 +74,48 @@ class HypershiftDeployTest {
     JsonNode from = policy.path("spec").path("ingress").get(0).path("from").get(0);
     assertThat(from.path("podSelector").toString()).contains("olmstead-agent-pool");
     assertThat(from.path("namespaceSelector").toString()).contains("olmstead-system");
+  }
+
+  @Test
+  void thePoolMayGetButNotListTheAdminKubeconfigsOfTheHostedClusterNamespace() throws Exception {
+    JsonNode role = named(kind(render(DEPLOY), "Role"), "olmstead-agent-pool-admin-kubeconfigs");
+    assertThat(role.path("metadata").path("namespace").asText()).isEqualTo("clusters");
+    assertThat(role.path("rules")).singleElement().satisfies(rule -> {
+      assertThat(rule.path("resources").toString()).isEqualTo("[\"secrets\"]");
+      assertThat(rule.path("verbs").toString()).isEqualTo("[\"get\"]");
+    });
+    JsonNode binding = named(kind(render(DEPLOY), "RoleBinding"), "olmstead-agent-pool-admin-kubeconfigs");
+    assertThat(binding.path("subjects").get(0).path("name").asText()).isEqualTo("olmstead-agent-pool");
+  }
+
+  @Test
+  void perClusterModeRunsTheControlPlaneInThatModeWithNoPoolAndAGrantLimitedToTheAgentsObjects() throws Exception {
+    List<JsonNode> docs = render(PER_CLUSTER);
+    JsonNode env = named(kind(docs, "Deployment"), "olmstead-control-plane").path("spec").path("template")
+        .path("spec").path("containers").get(0).path("env");
+    assertThat(env.toString()).contains("{\"name\":\"OLMSTEAD_HYPERSHIFT_AGENTS\",\"value\":\"per-cluster\"}",
+        "OLMSTEAD_HOSTED_AGENT_IMAGE", HypershiftSettings.MANAGEMENT_KUBECONFIG);
+    assertThat(named(kind(docs, "StatefulSet"), "olmstead-agent-pool").path("spec").path("replicas").asInt()).isZero();
+    JsonNode role = named(kind(docs, "ClusterRole"), "olmstead-control-plane-hosted-agents");
+    List<String> kinds = new ArrayList<>();
+    for (JsonNode rule : role.path("rules")) {
+      rule.path("resources").forEach(r -> kinds.add(r.asText()));
+      String verbs = rule.path("verbs").toString();
+      assertThat(verbs).doesNotContain("list", "watch", "deletecollection", "*");
+      if (!verbs.equals("[\"create\"]")) {
+        // every verb but create names its objects
+        assertThat(rule.path("resourceNames").toString()).isIn("[\"olmstead-agent\"]",
+            "[\"service-network-admin-kubeconfig\"]");
+      }
+      if (rule.path("resourceNames").toString().contains("service-network")) {
+        assertThat(verbs).isEqualTo("[\"get\"]");
+      }
+    }
+    assertThat(kinds).containsOnly("secrets", "serviceaccounts", "deployments", "networkpolicies");
+    JsonNode binding = named(kind(docs, "ClusterRoleBinding"), "olmstead-control-plane-hosted-agents");
+    assertThat(binding.path("subjects").get(0).path("name").asText()).isEqualTo("olmstead-control-plane");
+    // everything deploy/hypershift has is still there
+    assertThat(kind(docs, "ClusterRole")).hasSize(kind(render(DEPLOY), "ClusterRole").size() + 1);
   }
 
   private static List<JsonNode> render(Path dir) throws IOException, InterruptedException {

@@ -31,7 +31,9 @@ public final class Hypershift {
   private final HypershiftMetrics metrics;
   private final UpgradeGuard guard;
   private final LeaderLock lock;
+  private final Pool pool;
   private HostedClusterWatcher watcher;
+  private io.olmstead.controlplane.hypershift.percluster.HostedAgents hostedAgents;
   private long timer = -1;
   private volatile boolean leader;
 
@@ -39,6 +41,7 @@ public final class Hypershift {
       HypershiftSettings settings) {
     this.vertx = vertx;
     this.settings = settings;
+    this.pool = pool;
     this.store = new HostedStore(pool);
     this.metrics = new HypershiftMetrics(registry);
     this.guard = new UpgradeGuard(pool, metrics);
@@ -68,6 +71,17 @@ public final class Hypershift {
         HostedClusterWatcher started = new HostedClusterWatcher(client(settings), store, metrics,
             settings.resyncSeconds(), guard);
         started.start();
+        // per-cluster agents (or, in pool mode, the removal of any an earlier mode left): same leader, own client
+        io.olmstead.controlplane.hypershift.percluster.HostedAgents agents;
+        try {
+          agents = new io.olmstead.controlplane.hypershift.percluster.HostedAgents(client(settings), pool,
+              settings.agents(), settings.resyncSeconds());
+        } catch (IOException | RuntimeException e) {
+          started.close();
+          throw e;
+        }
+        agents.start();
+        hostedAgents = agents;
         return started;
       }, false).onSuccess(w -> watcher = w).onFailure(e -> {
         metrics.failed("client");
@@ -91,9 +105,16 @@ public final class Hypershift {
 
   private Future<Void> stopWatcher() {
     HostedClusterWatcher w = watcher;
+    var agents = hostedAgents;
     watcher = null;
-    return w == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
-      w.close();
+    hostedAgents = null;
+    return w == null && agents == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+      if (agents != null) {
+        agents.close();
+      }
+      if (w != null) {
+        w.close();
+      }
       return null;
     }, false);
   }

@@ -20,9 +20,10 @@ public record HypershiftSettings(Optional<String> managementKubeconfig, int resy
   public static final String IN_CLUSTER = "in-cluster";
 
   /** Every variable read here; {@code ControlPlaneConfig.ENVIRONMENT} includes them. */
-  public static final Set<String> ENVIRONMENT = Set.of(MANAGEMENT_KUBECONFIG, RESYNC_SECONDS,
-      io.olmstead.controlplane.hypershift.pool.PoolSettings.AGENTS,
-      io.olmstead.controlplane.hypershift.pool.PoolSettings.ASSIGN_SECONDS);
+  public static final Set<String> ENVIRONMENT = java.util.stream.Stream.concat(
+      Set.of(MANAGEMENT_KUBECONFIG, RESYNC_SECONDS).stream(),
+      io.olmstead.controlplane.hypershift.pool.PoolSettings.ENVIRONMENT.stream())
+      .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   public HypershiftSettings {
     managementKubeconfig.filter(path -> !IN_CLUSTER.equals(path)).ifPresent(path -> {

@@ -185,7 +185,9 @@ public final class HostedAgentPool {
   }
 
   private Future<Void> apply(PoolStore.Snapshot snapshot, List<PoolSession> live) {
-    Map<String, String> owners = PoolAssignment.assign(snapshot.targets().keySet(), snapshot.members());
+    // per-cluster mode: the control plane deploys each cluster's agent, so pool replicas serve (and keep) none
+    Map<String, String> owners = settings.perCluster() ? Map.of()
+        : PoolAssignment.assign(snapshot.targets().keySet(), snapshot.members());
     Future<Void> chain = Future.succeededFuture();
     for (PoolSession session : live) {
       PoolAssignment.Plan plan = PoolAssignment.plan(session.member(), owners, session.held(), snapshot.handedTo());

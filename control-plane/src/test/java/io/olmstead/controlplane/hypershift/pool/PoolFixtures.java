@@ -23,17 +23,17 @@ import java.util.Map;
 import java.util.UUID;
 
 /** Mock API servers (CRUD) for the pool ITs: the management cluster with the real HostedCluster CRD, and guests. */
-final class PoolFixtures {
+public final class PoolFixtures {
   /** What {@code service-network-admin-kubeconfig} names: resolvable only inside the control plane namespace. */
-  static final String IN_NAMESPACE_SERVER = "https://kube-apiserver:6443";
-  static final ResourceDefinitionContext HOSTED_CLUSTERS = new ResourceDefinitionContext.Builder()
+  public static final String IN_NAMESPACE_SERVER = "https://kube-apiserver:6443";
+  public static final ResourceDefinitionContext HOSTED_CLUSTERS = new ResourceDefinitionContext.Builder()
       .withGroup("hypershift.openshift.io").withVersion("v1beta1").withKind("HostedCluster")
       .withPlural("hostedclusters").withNamespaced(true).build();
 
   private PoolFixtures() {
   }
 
-  static KubernetesMockServer crudServer() {
+  public static KubernetesMockServer crudServer() {
     java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
         new KubernetesCrudDispatcher(), false);
@@ -42,7 +42,7 @@ final class PoolFixtures {
   }
 
   /** A management cluster: the real CRD and the namespace {@code clusters}. */
-  static void prepareManagement(KubernetesClient kube) throws IOException {
+  public static void prepareManagement(KubernetesClient kube) throws IOException {
     try (InputStream in = Files.newInputStream(HypershiftFixtures.hostedClusterCrd())) {
       kube.apiextensions().v1().customResourceDefinitions()
           .resource(kube.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
@@ -50,7 +50,7 @@ final class PoolFixtures {
     namespace(kube, "clusters");
   }
 
-  static String kubeconfig(String server) {
+  public static String kubeconfig(String server) {
     return "apiVersion: v1\nkind: Config\nclusters:\n- name: guest\n  cluster:\n    server: " + server
         + "\ncontexts:\n- name: guest\n  context:\n    cluster: guest\n    user: admin\ncurrent-context: guest\n"
         + "users:\n- name: admin\n  user:\n    token: not-checked\n";
@@ -59,11 +59,13 @@ final class PoolFixtures {
   /**
    * An Available HostedCluster {@code clusters/<name>} (the example object, a fresh clusterID), its control plane
    * namespace {@code clusters-<name>} holding {@code service-network-admin-kubeconfig} with {@code serviceNetwork} as
-   * server, and {@code <name>-admin-kubeconfig} with {@code admin} as server.
+   * server (none when {@code serviceNetwork} is null), and {@code <name>-admin-kubeconfig} with {@code admin} as server.
    */
-  static void hostedCluster(KubernetesClient kube, String name, String serviceNetwork, String admin) {
+  public static void hostedCluster(KubernetesClient kube, String name, String serviceNetwork, String admin) {
     namespace(kube, "clusters-" + name);
-    secret(kube, "clusters-" + name, "service-network-admin-kubeconfig", serviceNetwork);
+    if (serviceNetwork != null) {
+      secret(kube, "clusters-" + name, "service-network-admin-kubeconfig", serviceNetwork);
+    }
     secret(kube, "clusters", name + "-admin-kubeconfig", admin);
     Map<String, Object> hc = HypershiftFixtures.example();
     Map<String, Object> metadata = at(hc, "metadata");
@@ -82,7 +84,7 @@ final class PoolFixtures {
   }
 
   /** Creates or replaces a kubeconfig Secret whose server is {@code server}. */
-  static void secret(KubernetesClient kube, String namespace, String name, String server) {
+  public static void secret(KubernetesClient kube, String namespace, String name, String server) {
     String data = Base64.getEncoder().encodeToString(kubeconfig(server).getBytes(StandardCharsets.UTF_8));
     kube.secrets().inNamespace(namespace).resource(new SecretBuilder().withNewMetadata().withName(name)
         .withNamespace(namespace).endMetadata().addToData("kubeconfig", data).build()).createOr(e -> e.update());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.hypershift.percluster.HostedAgentSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -18,10 +19,25 @@ class PoolSettingsTest {
   }
 
   @Test
-  void refusesPerClusterAgentsWithALineSayingTheyAreNotBuilt() {
+  void perClusterAgentsNeedTheAgentImageAndSayWhich() {
     assertThatThrownBy(() -> ControlPlaneConfig.fromEnvironment(Map.of(PoolSettings.AGENTS, "per-cluster"), "127.0.0.1"))
         .isInstanceOf(ConfigException.class)
-        .hasMessage("OLMSTEAD_HYPERSHIFT_AGENTS: 'per-cluster' (one agent per hosted cluster) is not built yet; use 'pool'");
+        .hasMessageStartingWith("OLMSTEAD_HOSTED_AGENT_IMAGE: is required when OLMSTEAD_HYPERSHIFT_AGENTS is per-cluster");
+    PoolSettings settings = PoolSettings.fromEnvironment(Map.of(PoolSettings.AGENTS, "Per-Cluster",
+        HostedAgentSettings.IMAGE, "registry.example.com/olmstead/agent:1.2.3"));
+    assertThat(settings.perCluster()).isTrue();
+    assertThat(settings.hosted().controlPlaneUrl()).isEqualTo("http://olmstead-control-plane.olmstead-system.svc");
+    assertThat(settings.hosted().controlPlaneNamespace()).isEqualTo("olmstead-system");
+  }
+
+  @Test
+  void refusesABadHostedAgentImageUrlOrNamespaceNamingTheSetting() {
+    assertThatThrownBy(() -> PoolSettings.fromEnvironment(Map.of(HostedAgentSettings.IMAGE, "bad image")))
+        .hasMessageStartingWith(HostedAgentSettings.IMAGE + ":");
+    assertThatThrownBy(() -> PoolSettings.fromEnvironment(Map.of(HostedAgentSettings.CONTROL_PLANE_URL, "ftp://x")))
+        .hasMessageStartingWith(HostedAgentSettings.CONTROL_PLANE_URL + ":");
+    assertThatThrownBy(() -> PoolSettings.fromEnvironment(Map.of(HostedAgentSettings.CONTROL_PLANE_NAMESPACE, "A_b")))
+        .hasMessageStartingWith(HostedAgentSettings.CONTROL_PLANE_NAMESPACE + ":");
   }
 
   @Test
@@ -35,7 +51,8 @@ class PoolSettingsTest {
   }
 
   @Test
-  void theControlPlaneReadsBothVariables() {
-    assertThat(ControlPlaneConfig.ENVIRONMENT).contains(PoolSettings.AGENTS, PoolSettings.ASSIGN_SECONDS);
+  void theControlPlaneReadsEveryVariable() {
+    assertThat(ControlPlaneConfig.ENVIRONMENT).contains(PoolSettings.AGENTS, PoolSettings.ASSIGN_SECONDS)
+        .containsAll(HostedAgentSettings.ENVIRONMENT);
   }
 }

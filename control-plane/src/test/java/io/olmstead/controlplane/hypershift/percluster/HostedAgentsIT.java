@@ -1,0 +1,143 @@
+package io.olmstead.controlplane.hypershift.percluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.hypershift.HypershiftSettings;
+import io.olmstead.controlplane.hypershift.pool.PoolFixtures;
+import io.olmstead.controlplane.hypershift.pool.PoolSettings;
+import io.olmstead.controlplane.testsupport.TestControlPlane;
+import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Per-cluster hosted agents against a fabric8 mock management API in CRUD mode with the real HostedCluster CRD, and
+ * real PostgreSQL: an enrolled HostedCluster gets its agent's objects in its hosted control plane namespace, a revoked
+ * credential is replaced there, and a deleted HostedCluster's agent is removed.
+ */
+class HostedAgentsIT {
+  private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static KubernetesMockServer server;
+  private static KubernetesClient kube;
+  private static TestControlPlane cp;
+  private static ApiClient api;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = PoolFixtures.crudServer();
+    kube = server.createClient();
+    Path kubeconfig = Files.createTempFile("management", ".kubeconfig");
+    Files.writeString(kubeconfig, PoolFixtures.kubeconfig(kube.getMasterUrl().toString()));
+    DatabaseSettings db = TestDatabase.create(HostedAgentsIT.class);
+    cp = TestControlPlane.start(db, Map.of(HypershiftSettings.MANAGEMENT_KUBECONFIG, kubeconfig.toString(),
+        HypershiftSettings.RESYNC_SECONDS, "2", PoolSettings.ASSIGN_SECONDS, "1", PoolSettings.AGENTS, "per-cluster",
+        HostedAgentSettings.IMAGE, "registry.example.com/olmstead/agent:9.9.9"));
+    api = new ApiClient(cp);
+    PoolFixtures.prepareManagement(kube);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cp != null) {
+      cp.close();
+    }
+    if (kube != null) {
+      kube.close();
+      server.destroy();
+    }
+  }
+
+  @Test
+  void anEnrolledHostedClusterGetsItsAgentARevokedCredentialIsReplacedAndDeletionRemovesIt() {
+    PoolFixtures.hostedCluster(kube, "alpha", PoolFixtures.IN_NAMESPACE_SERVER, "https://alpha.example.com:6443");
+    await().atMost(WAIT).until(() -> deployment("clusters-alpha") != null);
+
+    Deployment deployment = deployment("clusters-alpha");
+    var agent = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(agent.getImage()).isEqualTo("registry.example.com/olmstead/agent:9.9.9");
+    assertThat(agent.getArgs()).containsExactly("run");
+    assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes())
+        .anySatisfy(v -> assertThat(v.getSecret() == null ? null : v.getSecret().getSecretName())
+            .isEqualTo(HostedAgentObjects.SERVICE_NETWORK));
+    assertThat(kube.network().v1().networkPolicies().inNamespace("clusters-alpha").withName("olmstead-agent").get())
+        .isNotNull();
+    assertThat(kube.serviceAccounts().inNamespace("clusters-alpha").withName("olmstead-agent").get()).isNotNull();
+    String first = credential("clusters-alpha");
+    assertThat(first).startsWith("olm_cluster_");
+    assertThat(audit("hypershift.agent-credential", "clusters/clusters-alpha")).hasSize(1);
+    String firstHash = podHash("clusters-alpha");
+
+    // rotation: the admin revokes the credential; the control plane issues another and rolls the agent's pod
+    assertThat(api.json("POST", "/api/v1/clusters/clusters-alpha/credential/revoke", ADMIN, new JsonObject())
+        .status()).isBetween(200, 204);
+    await().atMost(WAIT).until(() -> !first.equals(credential("clusters-alpha")));
+    await().atMost(WAIT).until(() -> !firstHash.equals(podHash("clusters-alpha")));
+    assertThat(audit("hypershift.agent-credential", "clusters/clusters-alpha")).hasSize(2);
+    // steady state: nothing is issued again while the Secret holds the live credential
+    String second = credential("clusters-alpha");
+    await().during(Duration.ofSeconds(5)).atMost(WAIT).until(() -> second.equals(credential("clusters-alpha")));
+
+    // retirement: the HostedCluster is deleted, the cluster retired, and its agent's objects removed
+    kube.genericKubernetesResources(PoolFixtures.HOSTED_CLUSTERS).inNamespace("clusters").withName("alpha").delete();
+    await().atMost(WAIT).until(() -> deployment("clusters-alpha") == null
+        && kube.secrets().inNamespace("clusters-alpha").withName("olmstead-agent").get() == null
+        && kube.network().v1().networkPolicies().inNamespace("clusters-alpha").withName("olmstead-agent").get() == null
+        && kube.serviceAccounts().inNamespace("clusters-alpha").withName("olmstead-agent").get() == null);
+    // HyperShift's own secret in that namespace is left alone
+    assertThat(kube.secrets().inNamespace("clusters-alpha").withName(HostedAgentObjects.SERVICE_NETWORK).get())
+        .isNotNull();
+  }
+
+  @Test
+  void withoutAServiceNetworkKubeconfigTheAdminKubeconfigIsCopiedForTheAgent() {
+    PoolFixtures.hostedCluster(kube, "beta", null, "https://beta.example.com:6443");
+    await().atMost(WAIT).until(() -> deployment("clusters-beta") != null);
+    Secret secret = kube.secrets().inNamespace("clusters-beta").withName("olmstead-agent").get();
+    assertThat(decode(secret, "kubeconfig")).isEqualTo(PoolFixtures.kubeconfig("https://beta.example.com:6443"));
+    assertThat(deployment("clusters-beta").getSpec().getTemplate().getSpec().getVolumes())
+        .anySatisfy(v -> assertThat(v.getSecret() == null ? null : v.getSecret().getSecretName())
+            .isEqualTo("olmstead-agent"));
+  }
+
+  private static Deployment deployment(String namespace) {
+    return kube.apps().deployments().inNamespace(namespace).withName("olmstead-agent").get();
+  }
+
+  private static String credential(String namespace) {
+    Secret secret = kube.secrets().inNamespace(namespace).withName("olmstead-agent").get();
+    return secret == null ? null : decode(secret, "credential");
+  }
+
+  private static String podHash(String namespace) {
+    Deployment d = deployment(namespace);
+    return d == null ? null : d.getSpec().getTemplate().getMetadata().getAnnotations()
+        .get(HostedAgentObjects.HASH_ANNOTATION);
+  }
+
+  private static String decode(Secret secret, String key) {
+    return new String(Base64.getDecoder().decode(secret.getData().get(key)), StandardCharsets.UTF_8);
+  }
+
+  private static java.util.List<JsonObject> audit(String action, String resource) {
+    var response = api.get("/api/v1/audit?limit=200", ADMIN);
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    return response.items().stream().map(JsonObject.class::cast)
+        .filter(e -> action.equals(e.getString("action")) && resource.equals(e.getString("resource"))).toList();
+  }
+}
