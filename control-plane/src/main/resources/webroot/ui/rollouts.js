@@ -102,7 +102,8 @@ function timeline(r) {
   return html + '</table>';
 }
 
-function history(r) {
+// not history(): a global function of that name would replace window.history
+function rolloutHistory(r) {
   const items = r.history || [];
   return '<h2>History</h2><table id="history"><tr><th>When</th><th>What</th><th>Wave</th><th>Who</th><th>Message</th></tr>' +
     items.map((h) => `<tr class="history" data-kind="${esc(h.kind)}"><td>${esc(when(h.at))}</td><td>${esc(h.kind)}</td>` +
@@ -154,7 +155,7 @@ async function rolloutView(id) {
       '<span id="cmd-error" class="error"></span></p>';
   }
   html += '<h2>Waves</h2>' + legend(['Pending', 'Open', 'Soaking', 'WaitingForWindow', 'Succeeded', 'RolledBack']) + timeline(r) +
-    history(r) + await clustersTable(r);
+    rolloutHistory(r) + await clustersTable(r);
   return html;
 }
 

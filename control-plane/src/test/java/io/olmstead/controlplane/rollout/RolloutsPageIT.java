@@ -86,7 +86,8 @@ class RolloutsPageIT {
     clusters("rb", "jsonb_build_object('fleet', 'rb', 'region', CASE WHEN n < 'rb-3' THEN 'eu' ELSE 'us' END)",
         "VALUES ('rb-1'), ('rb-2'), ('rb-3'), ('rb-4')");
     String id = api("POST", "/rollouts", "{\"subscription\":\"rb\",\"targetVersion\":\"0.9.4\",\"strategy\":"
-        + "{\"groupBy\":\"region\",\"maxUnavailable\":10,\"onFailure\":\"pause\",\"preflight\":\"Off\"}}").getString("id");
+        + "{\"groupBy\":\"region\",\"maxUnavailable\":10,\"onFailure\":\"pause\",\"preflight\":\"Off\"}}")
+        .getString("id");
     await().atMost(Duration.ofSeconds(20)).until(() -> fx.count("SELECT count(*) FROM rollout_clusters WHERE "
         + "rollout_id = ? AND step = 'Progressing'", id) == 2);
     // the agents answer: rb-1 runs 0.9.4, rb-2 failed with its own reason and message
