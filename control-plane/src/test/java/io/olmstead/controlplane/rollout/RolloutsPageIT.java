@@ -107,9 +107,10 @@ class RolloutsPageIT {
         + ".length")).intValue()).as("the open wave has its span on the timeline").isPositive();
     assertThat(((Number) js("return document.querySelectorAll('tr.wave[data-wave=\"region=us\"] svg.timeline rect')"
         + ".length")).intValue()).as("a wave not opened has none").isZero();
-    assertThat(texts("tr.member[data-cluster=rb-2] .agent-error"))
-        .containsExactly("agent: InstallCheckFailed: deployment etcd-operator: ImagePullBackOff");
-    assertThat(texts("tr.member[data-cluster=rb-2]").get(0)).contains("Failed");
+    // the agent's own reason and message, once (the rollout's message already carries them here)
+    assertThat(texts("tr.member[data-cluster=rb-2] td:last-child")).singleElement().asString()
+        .containsOnlyOnce("InstallCheckFailed: deployment etcd-operator: ImagePullBackOff");
+    assertThat(texts("tr.member[data-cluster=rb-2] td.state")).containsExactly("Failed");
     assertThat(attributes("tr.history", "data-kind")).contains("Created", "Paused");
     assertThat(texts("#rollout-legend .legend-item")).contains("Paused", "RolledBack");
 
