@@ -112,7 +112,7 @@ class RolloutsPageIT {
         .containsOnlyOnce("InstallCheckFailed: deployment etcd-operator: ImagePullBackOff");
     assertThat(texts("tr.member[data-cluster=rb-2] td.state")).containsExactly("Failed");
     assertThat(attributes("tr.history", "data-kind")).contains("Created", "Paused");
-    assertThat(texts("#rollout-legend .legend-item")).contains("Paused", "RolledBack");
+    assertThat(texts("#rollout-legend .legend-item")).contains("Open", "Soaking", "WaitingForWindow", "RolledBack");
 
     browser.findElement(By.cssSelector("button[data-cmd=rollback]")).click();
     await().atMost(Duration.ofSeconds(10)).until(() -> texts("#rollout-state").equals(List.of("RolledBack")));
