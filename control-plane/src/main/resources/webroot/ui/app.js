@@ -37,23 +37,9 @@ async function all(path) {
   return items;
 }
 
-// the agent's own error on a cluster that reports Failed, unless the rollout's message already carries it
-function agentNote(c) {
-  const r = c.report;
-  if (!r || r.phase !== 'Failed') { return ''; }
-  const text = [r.reason, r.message].filter((x) => x).join(': ');
-  return text && !(c.message || '').includes(text) ? `<div class="agent-error">agent: ${esc(text)}</div>` : '';
-}
-
 function showLogin(message) {
   $('#login').hidden = false; $('#view').innerHTML = ''; $('#logout').hidden = true;
   $('#login-error').textContent = message || '';
-}
-
-function bar(c, total) {
-  const parts = ['succeeded', 'progressing', 'failed', 'blocked', 'rolledBack'];
-  return '<div class="bar">' + parts.map((k) => c[k] ? `<span class="s-${k}" data-width="${100 * c[k] / total}"></span>` : '')
-    .join('') + '</div>';
 }
 
 async function fleetView() {
@@ -81,35 +67,7 @@ async function fleetView() {
   return html + '</table>';
 }
 
-async function rolloutsView() {
-  const items = await all('/rollouts');
-  return '<h1>Rollouts</h1><table><tr><th>Id</th><th>Subscription</th><th>Target</th><th>State</th><th>Progress</th></tr>' +
-    items.map((r) => `<tr><td><a href="#/rollouts/${esc(r.id)}">${esc(r.id)}</a></td><td>${esc(r.subscription)}</td>` +
-      `<td>${esc(r.targetVersion)}</td><td class="state">${esc(r.state)}</td><td>${bar(r.counts, r.counts.clusters || 1)}</td></tr>`).join('') +
-    '</table>';
-}
-
-async function rolloutView(id) {
-  const [r, clusters] = await Promise.all([api('/rollouts/' + id), api('/rollouts/' + id + '/clusters')]);
-  const active = r.state === 'Progressing' || r.state === 'Paused';
-  let html = `<h1>Rollout ${esc(r.id)}</h1><p>${esc(r.subscription)}: ${esc((r.fromVersions || []).join(', '))} → ` +
-    `<b>${esc(r.targetVersion)}</b> · <span class="state" id="rollout-state">${esc(r.state)}</span> ${esc(r.message || '')}</p>` +
-    '<div class="cards">' + ['clusters', 'pending', 'progressing', 'succeeded', 'failed', 'blocked', 'rolledBack']
-      .map((k) => `<div class="card"><div class="n" id="count-${k}">${r.counts[k] || 0}</div>${k}</div>`).join('') + '</div>';
-  const me = await whoami();
-  if (active && me.role !== 'viewer') {
-    html += '<p>' + (r.state === 'Progressing' ? '<button data-cmd="pause">Pause</button><button data-cmd="promote">Promote</button>'
-      : '<button data-cmd="resume">Resume</button>') + '<button data-cmd="abort">Abort</button><button data-cmd="rollback">Roll back</button>' +
-      '<span id="cmd-error" class="error"></span></p>';
-  }
-  html += '<h2>Waves</h2><table><tr><th>Wave</th><th>State</th><th>Clusters</th><th>Succeeded</th><th>Failed</th><th>Progress</th></tr>' +
-    r.waves.map((w) => `<tr class="wave" data-wave="${esc(w.name)}"><td>${esc(w.name)}</td><td>${esc(w.state)}</td><td>${w.clusters}</td>` +
-      `<td class="wave-succeeded">${w.succeeded}</td><td>${w.failed}</td><td>${bar(w, w.clusters || 1)}</td></tr>`).join('') + '</table>' +
-    '<h2>Clusters</h2><table id="clusters"><tr><th>Cluster</th><th>Wave</th><th>State</th><th>Previous</th><th>Approved</th><th>Message</th></tr>' +
-    clusters.items.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.wave)}</td><td class="state s-text-${esc(c.state)}">${esc(c.state)}</td>` +
-      `<td>${esc(c.previousVersion)}</td><td>${esc(c.approvedVersion)}</td><td>${esc(c.message)}${agentNote(c)}</td></tr>`).join('') + '</table>';
-  return html;
-}
+// rolloutsView() and rolloutView(id): rollouts.js
 
 async function render() {
   if (!token()) { showLogin(); return; }
@@ -117,7 +75,9 @@ async function render() {
   const hash = location.hash || '#/';
   const m = hash.match(/^#\/rollouts\/([^/]+)$/);
   try {
-    const html = m ? await rolloutView(decodeURIComponent(m[1])) : hash.startsWith('#/rollouts') ? await rolloutsView() : await fleetView();
+    const adoption = hash.match(/^#\/adoption(?:\/([^/]+))?$/);
+    const html = adoption ? await adoptionView(adoption[1] && decodeURIComponent(adoption[1]))
+      : m ? await rolloutView(decodeURIComponent(m[1])) : hash.startsWith('#/rollouts') ? await rolloutsView() : await fleetView();
     $('#view').innerHTML = html;
     // widths are set through the DOM: the Content-Security-Policy allows no inline style attributes
     document.querySelectorAll('#view [data-width]').forEach((el) => { el.style.width = el.dataset.width + '%'; });

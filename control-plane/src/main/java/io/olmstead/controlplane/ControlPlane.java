@@ -61,6 +61,7 @@ public final class ControlPlane implements AutoCloseable {
   private io.olmstead.controlplane.inventory.Inventories inventory;
   private io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool;
   private io.olmstead.controlplane.signals.SignalEvaluator signals;
+  private io.olmstead.controlplane.adoption.Adoption adoption;
 
   private ControlPlane(Vertx vertx, Pool pool, HttpServer server, Optional<String> generatedAdminToken,
       AgentGateway agentGateway, ApiRouter api, Router router) {
@@ -137,13 +138,17 @@ public final class ControlPlane implements AutoCloseable {
               modules.add(new io.olmstead.controlplane.hypershift.pool.PoolTokensModule(hostedPool));
               var signals = new io.olmstead.controlplane.signals.SignalEvaluator(vertx, pool, db.connectOptions(),
                   registry, config.webhooks().signals());
+              var adoption = new io.olmstead.controlplane.adoption.Adoption(vertx, pool, db.connectOptions());
+              modules.add(adoption.module());
               return gateway.start().compose(v -> rollouts.start()).compose(v -> inventory.start())
                   .compose(v -> hypershift.start())
                   .compose(v -> hostedPool.start())
                   .compose(v -> signals.start())
+                  .compose(v -> adoption.start())
                   .compose(v -> ApiRouter.create(context, modules))
                   .compose(api -> {
-                    Router router = routes(vertx, pool, registry, expectedVersion, gateway, api, hostedPool);
+                    Router router = routes(vertx, pool, registry, expectedVersion, gateway, api, hostedPool,
+                        new io.olmstead.controlplane.auth.OidcLogin(vertx, config.oidc()));
                     return listen(vertx, config, router)
                         .map(server -> new ControlPlane(vertx, pool, server, token, gateway, api, router))
                         .map(cp -> {
@@ -152,6 +157,7 @@ public final class ControlPlane implements AutoCloseable {
                           cp.inventory = inventory;
                           cp.hostedPool = hostedPool;
                           cp.signals = signals;
+                          cp.adoption = adoption;
                           return cp;
                         });
                   });
@@ -178,10 +184,13 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
-      AgentGateway gateway, ApiRouter api, io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool) {
+      AgentGateway gateway, ApiRouter api, io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool,
+      io.olmstead.controlplane.auth.OidcLogin oidcLogin) {
     Router router = Router.router(vertx);
     router.route().handler(io.olmstead.controlplane.http.RequestIds::handle);
     new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry).mount(router);
+    oidcLogin.mount(router); // ahead of the dashboard's routes: /ui/config.json and its CSP
+    io.olmstead.controlplane.http.WebJars.mount(router);
     io.olmstead.controlplane.rollout.Dashboard.mount(router);
     gateway.mount(router);
     hostedPool.mount(router);
@@ -268,6 +277,11 @@ public final class ControlPlane implements AutoCloseable {
     return signals;
   }
 
+  /** Adoption over time (the sampler on the leader replica). */
+  public io.olmstead.controlplane.adoption.Adoption adoption() {
+    return adoption;
+  }
+
   public AgentGateway agentGateway() {
     return agentGateway;
   }
@@ -285,6 +299,7 @@ public final class ControlPlane implements AutoCloseable {
           .eventually(() -> rollouts == null ? Future.<Void>succeededFuture() : rollouts.close())
           .eventually(() -> signals == null ? Future.<Void>succeededFuture() : signals.close())
           .eventually(() -> inventory == null ? Future.<Void>succeededFuture() : inventory.close())
+          .eventually(() -> adoption == null ? Future.<Void>succeededFuture() : adoption.close())
           .eventually(() -> agentGateway.close()).eventually(() -> server.close()).eventually(() -> pool.close())
           .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       // Vert.x completes its own close on a thread of its own, so it is awaited apart from the chain above.

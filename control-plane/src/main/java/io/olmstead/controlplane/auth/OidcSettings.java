@@ -13,19 +13,24 @@ import java.util.Set;
  * set. {@code OLMSTEAD_OIDC_AUDIENCE} (required then) must be in {@code aud}; keys come from
  * {@code OLMSTEAD_OIDC_JWKS_URL} or the issuer's discovery document; {@code OLMSTEAD_OIDC_GROUPS_CLAIM} (default
  * {@code groups}) names the claim whose values {@code OLMSTEAD_OIDC_ROLE_MAP} maps to roles and teams, e.g.
- * {@code platform-admins=admin;payments-ops=operator:payments,billing}.
+ * {@code platform-admins=admin;payments-ops=operator:payments,billing}. The dashboard's "Sign in with SSO"
+ * (authorization code with PKCE) uses {@code OLMSTEAD_OIDC_CLIENT_ID} (a public client; default: the audience) and
+ * {@code OLMSTEAD_OIDC_SCOPES} (default {@code openid profile email}).
  */
 public record OidcSettings(Optional<String> issuer, String audience, Optional<String> jwksUrl, String groupsClaim,
-                           List<RoleMapping.Entry> roleMap) {
+                           List<RoleMapping.Entry> roleMap, String clientId, String scopes) {
   public static final String ISSUER = "OLMSTEAD_OIDC_ISSUER";
   public static final String AUDIENCE = "OLMSTEAD_OIDC_AUDIENCE";
   public static final String JWKS_URL = "OLMSTEAD_OIDC_JWKS_URL";
   public static final String GROUPS_CLAIM = "OLMSTEAD_OIDC_GROUPS_CLAIM";
   public static final String ROLE_MAP = "OLMSTEAD_OIDC_ROLE_MAP";
-  public static final Set<String> ENVIRONMENT = Set.of(ISSUER, AUDIENCE, JWKS_URL, GROUPS_CLAIM, ROLE_MAP);
+  public static final String CLIENT_ID = "OLMSTEAD_OIDC_CLIENT_ID";
+  public static final String SCOPES = "OLMSTEAD_OIDC_SCOPES";
+  public static final Set<String> ENVIRONMENT = Set.of(ISSUER, AUDIENCE, JWKS_URL, GROUPS_CLAIM, ROLE_MAP, CLIENT_ID,
+      SCOPES);
 
   public static OidcSettings off() {
-    return new OidcSettings(Optional.empty(), "", Optional.empty(), "groups", List.of());
+    return new OidcSettings(Optional.empty(), "", Optional.empty(), "groups", List.of(), "", "");
   }
 
   public boolean enabled() {
@@ -45,7 +50,24 @@ public record OidcSettings(Optional<String> issuer, String audience, Optional<St
     String claim = text(env, GROUPS_CLAIM).orElse("groups");
     List<RoleMapping.Entry> map = parseRoleMap(text(env, ROLE_MAP).orElseThrow(() -> new ConfigException(ROLE_MAP,
         "is required when " + ISSUER + " is set (e.g. platform-admins=admin;payments-ops=operator:payments)")));
-    return new OidcSettings(issuer, audience, jwks, claim, map);
+    String clientId = text(env, CLIENT_ID).orElse(audience);
+    if (clientId.length() > 255 || !clientId.matches("[\\x21-\\x7e]+")) {
+      throw new ConfigException(CLIENT_ID, "must be printable characters without spaces, at most 255");
+    }
+    String scopes = text(env, SCOPES).orElse("openid profile email");
+    List<String> scopeList = List.of(scopes.split(" +"));
+    // RFC 6749 scope-token characters: printable ASCII but space, '"' and '\\'
+    boolean wellFormed = scopeList.size() <= 20
+        && scopeList.stream().allMatch(x -> x.matches("[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,100}"));
+    if (!scopeList.contains("openid") || !wellFormed) {
+      throw new ConfigException(SCOPES, "must be space-separated OAuth scopes including openid, not '" + scopes + "'");
+    }
+    return new OidcSettings(issuer, audience, jwks, claim, map, clientId, String.join(" ", scopeList));
+  }
+
+  /** What the dashboard sends after an SSO login: the ID token when its audience is ours, else the access token. */
+  public String dashboardToken() {
+    return clientId.equals(audience) ? "id_token" : "access_token";
   }
 
   static List<RoleMapping.Entry> parseRoleMap(String text) {

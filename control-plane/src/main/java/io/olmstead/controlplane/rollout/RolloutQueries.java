@@ -70,6 +70,7 @@ final class RolloutQueries {
       waves.add(counts(c).put("name", w.name()).put("state", w.state().name())
           .put("clusters", c.values().stream().mapToInt(Integer::intValue).sum())
           .put("openedAt", w.openedAt() == null ? null : w.openedAt().toString())
+          .put("soakingSince", w.soakingSince() == null ? null : w.soakingSince().toString())
           .put("completedAt", w.completedAt() == null ? null : w.completedAt().toString()));
     }
     return new JsonObject().put("id", r.id()).put("subscription", r.subscription())
@@ -98,35 +99,40 @@ final class RolloutQueries {
   }
 
   private static final String AGENT_REPORTS = "SELECT cluster, target_version, phase, reason, message "
-      + "FROM subscription_status WHERE subscription = $1 AND NOT gone";
+      + "FROM subscription_status WHERE subscription = $1 AND cluster = ANY($2) AND NOT gone";
 
-  /** What each cluster's agent last reported for the subscription (phase, reason, message), by cluster. */
-  static Future<Map<String, JsonObject>> agentReports(SqlClient conn, String subscription) {
-    return conn.preparedQuery(AGENT_REPORTS).execute(Tuple.of(subscription)).map(rows -> {
-      Map<String, JsonObject> out = new java.util.HashMap<>();
-      rows.forEach(r -> out.put(r.getString("cluster"), new JsonObject().put("targetVersion",
-          r.getString("target_version")).put("phase", r.getString("phase")).put("reason", r.getString("reason"))
-          .put("message", r.getString("message"))));
-      return out;
-    });
+  /** What the agents of {@code clusters} last reported for the subscription (phase, reason, message), by cluster. */
+  static Future<Map<String, JsonObject>> agentReports(SqlClient conn, String subscription, List<String> clusters) {
+    return conn.preparedQuery(AGENT_REPORTS).execute(Tuple.tuple().addString(subscription)
+        .addArrayOfString(clusters.toArray(String[]::new)))
+        .map(rows -> {
+          Map<String, JsonObject> out = new java.util.HashMap<>();
+          rows.forEach(r -> out.put(r.getString("cluster"), new JsonObject().put("targetVersion",
+              r.getString("target_version")).put("phase", r.getString("phase")).put("reason", r.getString("reason"))
+              .put("message", r.getString("message"))));
+          return out;
+        });
   }
 
   /**
-   * A rollout's clusters, optionally of one step, ordered by wave then name, each with its agent's last report
-   * ({@code report}: phase, reason, message; null when it has not reported).
+   * A page of a rollout's clusters, optionally of one step, ordered by wave then name: at most {@code limit + 1}
+   * after ({@code afterWave}, {@code afterName}) (null: from the first).
    */
-  static JsonArray clusters(Rollout r, String step, Map<String, JsonObject> reports) {
-    JsonArray out = new JsonArray();
-    for (Member m : r.members().values()) {
-      if (step != null && !m.step().name().equals(step)) {
-        continue;
-      }
-      out.add(new JsonObject().put("name", m.cluster()).put("wave", r.waves().get(m.wave()).name())
-          .put("state", m.step().name()).put("previousVersion", m.previousVersion())
-          .put("approvedVersion", m.approvedVersion())
-          .put("approvedAt", m.approvedAt() == null ? null : m.approvedAt().toString()).put("message", m.message())
-          .put("report", reports.get(m.cluster())));
-    }
-    return out;
+  static List<Member> members(Rollout r, String step, Integer afterWave, String afterName, int limit) {
+    java.util.Comparator<Member> order = java.util.Comparator.comparingInt(Member::wave)
+        .thenComparing(Member::cluster);
+    return r.members().values().stream().filter(m -> step == null || m.step().name().equals(step))
+        .filter(m -> afterWave == null || m.wave() > afterWave || (m.wave() == afterWave
+            && m.cluster().compareTo(afterName) > 0))
+        .sorted(order).limit(limit + 1L).toList();
+  }
+
+  /** One cluster of a rollout with its agent's last report ({@code report}: null when it has not reported). */
+  static JsonObject cluster(Rollout r, Member m, Map<String, JsonObject> reports) {
+    return new JsonObject().put("name", m.cluster()).put("wave", r.waves().get(m.wave()).name())
+        .put("state", m.step().name()).put("previousVersion", m.previousVersion())
+        .put("approvedVersion", m.approvedVersion())
+        .put("approvedAt", m.approvedAt() == null ? null : m.approvedAt().toString()).put("message", m.message())
+        .put("report", reports.get(m.cluster()));
   }
 }

@@ -172,12 +172,21 @@ public final class RolloutsModule implements ApiModule {
   private Future<Reply> clusters(ApiRequest request) {
     String id = request.path("id");
     String step = request.query("state").orElse(null);
+    JsonArray cursor = request.cursor().map(c -> Cursors.decode(c, 2)).orElse(null);
+    Integer afterWave = cursor == null ? null : cursor.getInteger(0);
+    String afterName = cursor == null ? null : cursor.getString(1);
+    if (cursor != null && (afterWave == null || afterName == null)) {
+      throw ApiException.badRequest("the cursor is not one this server issued", "query.cursor");
+    }
+    int limit = request.limit();
     Principal caller = request.principal();
     return context.tx().read(conn -> store.load(conn, id).compose(found -> {
       RolloutModel.Rollout r = visible(found, id, caller).rollout();
-      return RolloutQueries.agentReports(conn, r.subscription()).map(reports -> RolloutQueries.clusters(r, step,
-          reports));
-    })).map(items -> Reply.ok(new JsonObject().put("items", items)));
+      java.util.List<RolloutModel.Member> page = RolloutQueries.members(r, step, afterWave, afterName, limit);
+      java.util.List<String> names = page.stream().map(RolloutModel.Member::cluster).toList();
+      return RolloutQueries.agentReports(conn, r.subscription(), names).map(reports -> Cursors.page(page, limit,
+          m -> RolloutQueries.cluster(r, m, reports), m -> new JsonArray().add(m.wave()).add(m.cluster())));
+    })).map(Reply::ok);
   }
 
   private Future<Reply> command(ApiRequest request, String command) {

@@ -44,6 +44,8 @@ class TeamIsolationMatrixIT {
   static void start() {
     cp = TestControlPlane.start(TeamIsolationMatrixIT.class);
     world = TeamWorld.build(cp);
+    // one adoption snapshot of the world's status rows (the timer's first sample may come later)
+    cp.controlPlane().adoption().sampler().sampleNow().toCompletionStage().toCompletableFuture().join();
   }
 
   @AfterAll
@@ -176,6 +178,15 @@ class TeamIsolationMatrixIT {
       assertThat(r.names(status.getJsonArray("items"), "cluster")).containsExactly("alpha-1");
       assertThat(status.getJsonObject("byPhase").getMap()).isEqualTo(Map.of("Succeeded", 1));
       r.hidden("/subscriptions/nobody-sub/status", "nobody-sub", "ghost-sub");
+    });
+    CASES.put("getSubscriptionAdoption", r -> {
+      // alpha-sub's foreign report (beta-1) is not counted: only alpha-1's 0.9.2
+      JsonObject adoption = r.visible("/subscriptions/alpha-sub/adoption?since=PT1H&step=PT1M").json();
+      var points = adoption.getJsonArray("points");
+      assertThat(points.getJsonObject(points.size() - 1).getJsonObject("clusters").getMap())
+          .isEqualTo(Map.of("0.9.2", 1));
+      r.hidden("/subscriptions/beta-sub/adoption", "beta-sub", "ghost-sub");
+      r.hidden("/subscriptions/nobody-sub/adoption", "nobody-sub", "ghost-sub");
     });
     CASES.put("listRollouts", r -> {
       assertThat(r.names(r.walk("/rollouts"), "id")).containsExactly(world.alphaRollout);
