@@ -12,6 +12,9 @@ public final class Dashboard {
   public static void mount(Router router) {
     // "/ui" and "/ui/" match the same exact route in Vert.x, so the bare path is matched by a regex
     router.getWithRegex("^/ui$").handler(SecurityHeaders::dashboard).handler(ctx -> ctx.redirect("/ui/"));
+    // Chart.js from its WebJar (a Maven Central jar, no Node build): /ui/lib/chart.js/<version>/dist/chart.umd.js
+    router.route("/ui/lib/*").handler(SecurityHeaders::dashboard)
+        .handler(StaticHandler.create("META-INF/resources/webjars").setDefaultContentEncoding("UTF-8"));
     router.route("/ui/*").handler(SecurityHeaders::dashboard).handler(StaticHandler.create("webroot/ui").setCachingEnabled(false)
         .setDefaultContentEncoding("UTF-8"));
   }
