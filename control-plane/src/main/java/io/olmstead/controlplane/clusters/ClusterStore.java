@@ -60,7 +60,9 @@ public final class ClusterStore {
     });
     query.subscription().ifPresent(sub -> {
       params.add(sub);
-      sql.append(" AND EXISTS (SELECT 1 FROM subscription_status s WHERE s.cluster = clusters.name AND NOT s.gone")
+      // as the fleet summary counts them: a retired cluster runs nothing any more
+      sql.append(" AND status <> 'retired' AND EXISTS (SELECT 1 FROM subscription_status s")
+          .append(" WHERE s.cluster = clusters.name AND NOT s.gone")
           .append(" AND s.subscription = $").append(params.size());
       query.phase().ifPresent(phase -> {
         params.add(phase);

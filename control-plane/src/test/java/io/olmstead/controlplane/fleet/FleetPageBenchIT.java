@@ -46,7 +46,9 @@ class FleetPageBenchIT {
     int loads = Integer.getInteger("olmstead.bench.loads", 20);
     int calls = Integer.getInteger("olmstead.bench.calls", 300);
     try (TestControlPlane cp = TestControlPlane.start(TestDatabase.create(FleetPageBenchIT.class), Map.of())) {
+      long started = System.nanoTime();
       populate(cp, clusters);
+      System.out.printf("BENCH populated in %.1f s%n", (System.nanoTime() - started) / 1e9);
       List<String> report = new ArrayList<>();
       report.add(String.format("%,d clusters, 100 subscriptions, %,d status rows", clusters, clusters * 10));
       for (String path : List.of("/fleet/summary?limit=20", "/fleet/clusters-by-label?label=region",
@@ -54,6 +56,7 @@ class FleetPageBenchIT {
           "/approvals?limit=100", "/clusters?limit=100&subscription=sub-007&phase=Failed")) {
         double[] ms = latencies(cp, path, calls);
         report.add(String.format("GET /api/v1%-60s p50 %6.1f ms  p99 %6.1f ms", path, pct(ms, 50), pct(ms, 99)));
+        System.out.println("BENCH " + report.get(report.size() - 1));
       }
       ChromeDriver browser = DashboardPagesIT.browser();
       try {
@@ -73,7 +76,7 @@ class FleetPageBenchIT {
       } finally {
         browser.quit();
       }
-      report.forEach(System.out::println);
+      report.forEach(line -> System.out.println("BENCH " + line));
       Path out = Path.of("target", "fleet-page-bench.txt");
       Files.createDirectories(out.getParent());
       Files.write(out, report);
