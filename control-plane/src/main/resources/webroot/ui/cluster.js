@@ -82,7 +82,7 @@
       html += '<p class="muted" id="cluster-readiness">No OpenShift version known.</p>';
     } else {
       html += `<p id="cluster-readiness">${esc(readiness.version)} → ${esc(readiness.target)}: <b>${readiness.upgradeable ? 'upgradeable' : 'blocked'}</b></p>` +
-        (readiness.blockers || []).map((b) => `<div class="blocker">${esc(b.package || 'hidden')} ${esc(b.version || '')} ` +
+        (readiness.blocking || []).map((b) => `<div class="blocker">${esc(b.hidden ? "another team's operator" : b.package)} ${esc(b.installedVersion || '')} ` +
           `(max ${esc(b.maxOpenShiftVersion || '')})${b.unblockedBy && b.unblockedBy.length ? ' · unblocked by ' + esc(b.unblockedBy.join(', ')) : ''}</div>`).join('');
     }
     html += `<h2>Facts</h2>${kv(c.facts)}`;

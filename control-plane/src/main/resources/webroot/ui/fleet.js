@@ -67,7 +67,7 @@
     html += `<h2>Clusters by <code>${esc(label)}</code></h2><table id="by-label"><tr><th>${esc(label)}</th><th>connected</th>` +
       '<th>disconnected</th><th>pending</th><th>retired</th><th>total</th></tr>' +
       byLabel.items.map((i) => {
-        const s = i.value == null ? selector : [selector, label + '=' + i.value].filter((x) => x).join(',');
+        const s = [selector, i.value == null ? '!' + label : label + '=' + i.value].filter((x) => x).join(',');
         return `<tr data-value="${esc(i.value == null ? '' : i.value)}"><td>${esc(i.value == null ? '(none)' : i.value)}</td>` +
           ['connected', 'disconnected', 'pending', 'retired'].map((k) => `<td class="${k}">${i[k] ? clustersLink({selector: s, status: k}, i[k]) : 0}</td>`).join('') +
           `<td>${clustersLink({selector: s}, i.total)}</td></tr>`;

@@ -58,6 +58,9 @@ class DashboardPagesIT {
         + "'[{\"subscription\":\"etcd\",\"namespace\":\"etcd\",\"package\":\"etcd\",\"version\":\"0.9.2\"},"
         + "{\"subscription\":\"etcd\",\"namespace\":\"etcd\",\"package\":\"etcd-backup\",\"version\":\"1.0.0\","
         + "\"dependencyOf\":\"etcd\"}]')");
+    // an OpenShift version (as a hosted cluster's label) gives eu-2 an upgrade readiness to show
+    TestDatabase.execute(cp.database(), "UPDATE clusters SET labels = labels || "
+        + "'{\"hypershift.olmstead.io/version\":\"4.16.0\"}' WHERE name = 'eu-2'");
     browser = browser();
   }
 
@@ -149,6 +152,8 @@ class DashboardPagesIT {
     assertThat(js("return document.querySelector('#cluster-inventory tr[data-package=etcd-backup] .dependency-of')"
         + ".textContent")).isEqualTo("etcd");
     assertThat((String) js("return document.getElementById('cluster-labels').textContent")).contains("region=eu");
+    assertThat((String) js("return document.getElementById('cluster-readiness').textContent"))
+        .contains("4.16.0 → 4.17").contains("upgradeable");
   }
 
   @Test
