@@ -21,7 +21,7 @@
     const p = hashParams(), selector = p.selector || '', label = p.label || 'region';
     const sel = selector ? '&selector=' + enc(selector) : '';
     const [sum, byLabel] = await Promise.all([
-      api('/fleet/summary?limit=20' + sel + (p.cursor ? '&cursor=' + enc(p.cursor) : '')),
+      api('/fleet/summary?limit=10' + sel + (p.cursor ? '&cursor=' + enc(p.cursor) : '')),
       api('/fleet/clusters-by-label?label=' + enc(label) + sel)]);
     summary = sum;
     const totals = {total: 0, connected: 0, disconnected: 0, pending: 0, retired: 0};

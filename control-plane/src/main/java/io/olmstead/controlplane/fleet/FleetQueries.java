@@ -28,15 +28,18 @@ final class FleetQueries {
   private static final String SUBSCRIPTIONS = "SELECT name, package, team FROM subscriptions "
       + "WHERE ($1::text[] IS NULL OR team = ANY($1::text[])) AND ($2::text IS NULL OR name > $2) "
       + "ORDER BY name LIMIT $3";
-  private static final String STATUS_FROM = " FROM subscription_status s JOIN clusters c ON c.name = s.cluster "
-      + "WHERE NOT s.gone AND c.status <> 'retired' AND s.subscription = ANY($2::text[]) AND " + TEAM + " AND ";
-  private static final String COUNTS = "SELECT s.subscription, s.installed_version, s.phase, count(*) AS n"
-      + STATUS_FROM + "%s GROUP BY s.subscription, s.installed_version, s.phase";
-  // the latest failures of each subscription: what the agent said (reason, message) and when
-  private static final String FAILURES = "SELECT * FROM (SELECT s.subscription, s.cluster, s.installed_version, "
-      + "s.target_version, s.reason, s.message, s.updated_at, row_number() OVER (PARTITION BY s.subscription "
-      + "ORDER BY s.updated_at DESC, s.cluster) AS rn" + STATUS_FROM + "s.phase = 'Failed' AND %s) f "
-      + "WHERE rn <= $3 ORDER BY subscription, rn";
+  // one statement, one pass over the page's status rows: the counts by version and phase (kind 'c'), then the latest
+  // failures of each subscription with what the agent said (kind 'f')
+  private static final String SUMMARY = "WITH st AS MATERIALIZED (SELECT s.subscription, s.cluster, s.installed_version, "
+      + "s.target_version, s.phase, s.reason, s.message, s.updated_at FROM subscription_status s "
+      + "JOIN clusters c ON c.name = s.cluster WHERE NOT s.gone AND c.status <> 'retired' "
+      + "AND s.subscription = ANY($2::text[]) AND " + TEAM + " AND %s) "
+      + "SELECT 'c' AS kind, subscription, installed_version, phase, count(*) AS n, NULL AS cluster, "
+      + "NULL AS target_version, NULL AS reason, NULL AS message, NULL::timestamptz AS updated_at, 0::bigint AS rn "
+      + "FROM st GROUP BY subscription, installed_version, phase UNION ALL "
+      + "SELECT 'f', subscription, installed_version, phase, 1, cluster, target_version, reason, message, updated_at, rn "
+      + "FROM (SELECT st.*, row_number() OVER (PARTITION BY subscription ORDER BY updated_at DESC, cluster) AS rn "
+      + "FROM st WHERE phase = 'Failed') f WHERE rn <= $3 ORDER BY kind, subscription, rn";
   private static final String BY_LABEL = "SELECT c.labels ->> $2::text AS value, c.status, count(*) AS n "
       + "FROM clusters c WHERE " + TEAM + " AND %s GROUP BY 1, 2 ORDER BY 1 NULLS LAST, 2";
 
@@ -60,48 +63,42 @@ final class FleetQueries {
   static Future<JsonArray> summary(SqlClient client, List<Sub> subs, String[] teams, LabelSelector selector,
       int failures) {
     String[] names = subs.stream().map(Sub::name).toArray(String[]::new);
-    SelectorSql counted = SelectorSql.of(selector, "c.labels", 3);
-    List<Object> countParams = new ArrayList<>(java.util.Arrays.asList(new Object[] {teams, names}));
-    countParams.addAll(counted.params());
-    SelectorSql failed = SelectorSql.of(selector, "c.labels", 4);
-    List<Object> failParams = new ArrayList<>(java.util.Arrays.asList(new Object[] {teams, names, failures}));
-    failParams.addAll(failed.params());
+    SelectorSql sel = SelectorSql.of(selector, "c.labels", 4);
+    List<Object> params = new ArrayList<>(java.util.Arrays.asList(new Object[] {teams, names, failures}));
+    params.addAll(sel.params());
     Map<String, JsonObject> bySub = new LinkedHashMap<>();
     subs.forEach(s -> bySub.put(s.name(), new JsonObject().put("subscription", s.name()).put("package", s.pkg())
         .put("team", s.team()).put("clusters", 0L).put("failed", 0L).put("versions", new JsonArray())
         .put("failures", new JsonArray())));
-    return client.preparedQuery(String.format(COUNTS, counted.sql())).execute(Tuple.wrap(countParams))
-        .compose(counts -> {
-          Map<String, Map<String, JsonObject>> versions = new LinkedHashMap<>();
-          for (Row r : counts) {
-            JsonObject sub = bySub.get(r.getString("subscription"));
-            long n = r.getLong("n");
-            String version = r.getString("installed_version") == null ? "none" : r.getString("installed_version");
-            String phase = r.getString("phase") == null ? "Unknown" : r.getString("phase");
-            JsonObject v = versions.computeIfAbsent(sub.getString("subscription"), k -> new LinkedHashMap<>())
-                .computeIfAbsent(version, k -> new JsonObject().put("version", k).put("clusters", 0L)
-                    .put("phases", new JsonObject()));
-            v.put("clusters", v.getLong("clusters") + n);
-            v.getJsonObject("phases").put(phase, v.getJsonObject("phases").getLong(phase, 0L) + n);
-            sub.put("clusters", sub.getLong("clusters") + n);
-            if ("Failed".equals(phase)) {
-              sub.put("failed", sub.getLong("failed") + n);
-            }
-          }
-          versions.forEach((name, byVersion) -> byVersion.keySet().stream().sorted()
-              .forEach(k -> bySub.get(name).getJsonArray("versions").add(byVersion.get(k))));
-          return client.preparedQuery(String.format(FAILURES, failed.sql())).execute(Tuple.wrap(failParams));
-        })
-        .map(rows -> {
-          for (Row r : rows) {
-            bySub.get(r.getString("subscription")).getJsonArray("failures").add(new JsonObject()
-                .put("cluster", r.getString("cluster")).put("installedVersion", r.getString("installed_version"))
-                .put("targetVersion", r.getString("target_version")).put("reason", r.getString("reason"))
-                .put("message", r.getString("message"))
-                .put("updatedAt", r.getOffsetDateTime("updated_at").toInstant().toString()));
-          }
-          return new JsonArray(new ArrayList<>(bySub.values()));
-        });
+    return client.preparedQuery(String.format(SUMMARY, sel.sql())).execute(Tuple.wrap(params)).map(rows -> {
+      Map<String, Map<String, JsonObject>> versions = new LinkedHashMap<>();
+      for (Row r : rows) {
+        JsonObject sub = bySub.get(r.getString("subscription"));
+        if ("f".equals(r.getString("kind"))) {
+          sub.getJsonArray("failures").add(new JsonObject()
+              .put("cluster", r.getString("cluster")).put("installedVersion", r.getString("installed_version"))
+              .put("targetVersion", r.getString("target_version")).put("reason", r.getString("reason"))
+              .put("message", r.getString("message"))
+              .put("updatedAt", r.getOffsetDateTime("updated_at").toInstant().toString()));
+          continue;
+        }
+        long n = r.getLong("n");
+        String version = r.getString("installed_version") == null ? "none" : r.getString("installed_version");
+        String phase = r.getString("phase") == null ? "Unknown" : r.getString("phase");
+        JsonObject v = versions.computeIfAbsent(sub.getString("subscription"), k -> new LinkedHashMap<>())
+            .computeIfAbsent(version, k -> new JsonObject().put("version", k).put("clusters", 0L)
+                .put("phases", new JsonObject()));
+        v.put("clusters", v.getLong("clusters") + n);
+        v.getJsonObject("phases").put(phase, v.getJsonObject("phases").getLong(phase, 0L) + n);
+        sub.put("clusters", sub.getLong("clusters") + n);
+        if ("Failed".equals(phase)) {
+          sub.put("failed", sub.getLong("failed") + n);
+        }
+      }
+      versions.forEach((name, byVersion) -> byVersion.keySet().stream().sorted()
+          .forEach(k -> bySub.get(name).getJsonArray("versions").add(byVersion.get(k))));
+      return new JsonArray(new ArrayList<>(bySub.values()));
+    });
   }
 
   /** Clusters by the value of {@code label} (absent: null) and status, the values in order, at most 500 of them. */

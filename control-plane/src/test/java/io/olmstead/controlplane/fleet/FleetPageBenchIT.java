@@ -44,15 +44,15 @@ class FleetPageBenchIT {
         "skipped: headless Chromium needs " + DashboardPagesIT.CHROMIUM + " and " + DashboardPagesIT.DRIVER);
     int clusters = Integer.getInteger("olmstead.bench.clusters", 10_000);
     int loads = Integer.getInteger("olmstead.bench.loads", 20);
-    int calls = Integer.getInteger("olmstead.bench.calls", 300);
+    int calls = Integer.getInteger("olmstead.bench.calls", 200);
     try (TestControlPlane cp = TestControlPlane.start(TestDatabase.create(FleetPageBenchIT.class), Map.of())) {
       long started = System.nanoTime();
       populate(cp, clusters);
       System.out.printf("BENCH populated in %.1f s%n", (System.nanoTime() - started) / 1e9);
       List<String> report = new ArrayList<>();
       report.add(String.format("%,d clusters, 100 subscriptions, %,d status rows", clusters, clusters * 10));
-      for (String path : List.of("/fleet/summary?limit=20", "/fleet/clusters-by-label?label=region",
-          "/fleet/summary?limit=20&selector=region%3Deu-1", "/fleet/clusters-by-label?label=region&selector=env%3Dprod",
+      for (String path : List.of("/fleet/summary?limit=10", "/fleet/clusters-by-label?label=region",
+          "/fleet/summary?limit=10&selector=region%3Deu-1", "/fleet/clusters-by-label?label=region&selector=env%3Dprod",
           "/approvals?limit=100", "/clusters?limit=100&subscription=sub-007&phase=Failed")) {
         double[] ms = latencies(cp, path, calls);
         report.add(String.format("GET /api/v1%-60s p50 %6.1f ms  p99 %6.1f ms", path, pct(ms, 50), pct(ms, 99)));
