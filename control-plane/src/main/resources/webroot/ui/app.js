@@ -1,11 +1,14 @@
-// Olmstead dashboard: plain JS, no build step. Reads the REST API with the token kept in sessionStorage and
-// follows GET /api/v1/events (Server-Sent Events read through fetch, since EventSource cannot send a token).
+// Olmstead dashboard: plain JS, no build step. This file is the common part: the API helpers (the token kept in
+// sessionStorage), the router that page files register with, the login form and the /events follower (Server-Sent
+// Events read through fetch, since EventSource cannot send a token). Each page lives in its own file (fleet.js,
+// cluster.js, approvals.js...) and calls Olm.page(pattern, render) when it loads.
 'use strict';
 const API = '/api/v1';
 const TOKEN_KEY = 'olmstead.token';
 const $ = (sel) => document.querySelector(sel);
 const esc = (s) => String(s == null ? '' : s).replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;',
   '"': '&quot;', "'": '&#39;'}[c]));
+const enc = encodeURIComponent;
 let refreshTimer = null;
 
 function token() { return sessionStorage.getItem(TOKEN_KEY); }
@@ -37,55 +40,47 @@ async function all(path) {
   return items;
 }
 
+// The query part of the current hash (#/fleet?selector=a%3Db) as an object, and a hash built from one.
+function hashParams() {
+  const q = (location.hash || '').split('?')[1] || '';
+  return Object.fromEntries(new URLSearchParams(q));
+}
+function hashWith(path, params) {
+  const q = new URLSearchParams(Object.entries(params).filter(([, v]) => v != null && v !== '')).toString();
+  return path + (q ? '?' + q : '');
+}
+
+// the agent's own error on a cluster that reports Failed, unless the rollout's message already carries it
+function agentNote(c) {
+  const r = c.report;
+  if (!r || r.phase !== 'Failed') { return ''; }
+  const text = [r.reason, r.message].filter((x) => x).join(': ');
+  return text && !(c.message || '').includes(text) ? `<div class="agent-error">agent: ${esc(text)}</div>` : '';
+}
+
 function showLogin(message) {
   $('#login').hidden = false; $('#view').innerHTML = ''; $('#logout').hidden = true;
   $('#login-error').textContent = message || '';
 }
 
-async function fleetView() {
-  const [clusters, subs] = await Promise.all([all('/clusters'), all('/subscriptions')]);
-  const byStatus = {}, byRegion = {};
-  clusters.forEach((c) => {
-    byStatus[c.status] = (byStatus[c.status] || 0) + 1;
-    const region = (c.labels && (c.labels.region || c.labels['topology.kubernetes.io/region'])) || '(none)';
-    byRegion[region] = byRegion[region] || {};
-    byRegion[region][c.status] = (byRegion[region][c.status] || 0) + 1;
-  });
-  const statuses = await Promise.all(subs.map((s) => api('/subscriptions/' + s.name + '/status?limit=1').catch(() => null)));
-  let html = '<h1>Fleet</h1><div class="cards">' +
-    `<div class="card"><div class="n" id="clusters-total">${clusters.length}</div>clusters</div>` +
-    Object.keys(byStatus).sort().map((k) => `<div class="card"><div class="n" data-status="${esc(k)}">${byStatus[k]}</div>${esc(k)}</div>`).join('') +
-    '</div><h2>By region</h2><table><tr><th>Region</th><th>connected</th><th>disconnected</th><th>pending</th></tr>' +
-    Object.keys(byRegion).sort().map((r) => `<tr><td>${esc(r)}</td><td>${byRegion[r].connected || 0}</td>` +
-      `<td>${byRegion[r].disconnected || 0}</td><td>${byRegion[r].pending || 0}</td></tr>`).join('') + '</table>' +
-    '<h2>Subscriptions</h2><table><tr><th>Name</th><th>Package</th><th>Policy</th><th>Versions across the fleet</th></tr>';
-  subs.forEach((s, i) => {
-    const st = statuses[i], byVersion = (st && st.byVersion) || {};
-    html += `<tr><td>${esc(s.name)}</td><td>${esc(s.package)}</td><td>${esc(s.version && (s.version.pin || s.version.range || s.version.follow || JSON.stringify(s.version)))}</td>` +
-      `<td class="versions">${Object.keys(byVersion).sort().map((v) => `<span data-version="${esc(v)}">${esc(v)}: <b>${byVersion[v]}</b></span>`).join(' · ')}</td></tr>`;
-  });
-  return html + '</table>';
+function bar(c, total) {
+  const parts = ['succeeded', 'progressing', 'failed', 'blocked', 'rolledBack'];
+  return '<div class="bar">' + parts.map((k) => c[k] ? `<span class="s-${k}" data-width="${100 * c[k] / total}"></span>` : '')
+    .join('') + '</div>';
 }
 
-// rolloutsView() and rolloutView(id): rollouts.js
+// Pages: [pattern on the hash without its query, render(match) → html, after(view) run once the html is in place].
+const pages = [];
+const Olm = {
+  page(pattern, renderFn, after) { pages.push({pattern, render: renderFn, after}); },
+  api, all, esc, enc, whoami, hashParams, hashWith, bar, agentNote, render: () => render()
+};
+window.Olm = Olm;
 
-async function render() {
-  if (!token()) { showLogin(); return; }
-  $('#login').hidden = true; $('#logout').hidden = false;
-  const hash = location.hash || '#/';
-  const m = hash.match(/^#\/rollouts\/([^/]+)$/);
-  try {
-    const adoption = hash.match(/^#\/adoption(?:\/([^/]+))?$/);
-    const html = adoption ? await adoptionView(adoption[1] && decodeURIComponent(adoption[1]))
-      : m ? await rolloutView(decodeURIComponent(m[1])) : hash.startsWith('#/rollouts') ? await rolloutsView() : await fleetView();
-    $('#view').innerHTML = html;
-    // widths are set through the DOM: the Content-Security-Policy allows no inline style attributes
-    document.querySelectorAll('#view [data-width]').forEach((el) => { el.style.width = el.dataset.width + '%'; });
-    $('#view').dataset.rendered = String(Date.now());
-  } catch (e) {
-    if (e.message !== '401') { $('#view').innerHTML = `<p class="error">${esc(e.message)}</p>`; }
-  }
-}
+// Rollouts and adoption pages: rollouts.js and adoption.js (loaded before this file) define the views.
+Olm.page(/^#\/rollouts\/([^/?]+)$/, (m) => rolloutView(decodeURIComponent(m[1])));
+Olm.page(/^#\/rollouts$/, () => rolloutsView());
+Olm.page(/^#\/adoption(?:\/([^/?]+))?$/, (m) => adoptionView(m[1] && decodeURIComponent(m[1])));
 
 // Commands (operator role); the server refuses them for viewer tokens and the message is shown.
 document.addEventListener('click', async (ev) => {
@@ -96,10 +91,38 @@ document.addEventListener('click', async (ev) => {
   catch (e) { const el = $('#cmd-error'); if (el) { el.textContent = e.message; } }
 });
 
+async function render() {
+  if (!token()) { showLogin(); return; }
+  $('#login').hidden = true; $('#logout').hidden = false;
+  const hash = (location.hash || '#/').split('?')[0];
+  let page = null, m = null;
+  for (const p of pages) { m = hash.match(p.pattern); if (m) { page = p; break; } }
+  page = page || pages.find((p) => p.pattern.test('#/'));
+  try {
+    const html = await page.render(m || []);
+    // a page that keeps focus in a form (a filter being typed) renders nothing to keep it
+    if (html != null) { $('#view').innerHTML = html; }
+    // widths are set through the DOM: the Content-Security-Policy allows no inline style attributes
+    document.querySelectorAll('#view [data-width]').forEach((el) => { el.style.width = el.dataset.width + '%'; });
+    if (page.after) { page.after($('#view')); }
+    $('#view').dataset.rendered = String(Date.now());
+    // the first page drawn with its data (charts included): what the benchmark reads as first meaningful paint
+    if (!performance.getEntriesByName('olmstead:rendered').length) { performance.mark('olmstead:rendered'); }
+  } catch (e) {
+    if (e.message !== '401') { $('#view').innerHTML = `<p class="error">${esc(e.message)}</p>`; }
+  }
+}
+
 // Each event says what changed; re-render at most every 300 ms.
+// While a filter is being typed the page waits: re-rendering would drop what was typed.
 function scheduleRender() {
   if (refreshTimer) { return; }
-  refreshTimer = setTimeout(() => { refreshTimer = null; render(); }, 300);
+  refreshTimer = setTimeout(() => {
+    refreshTimer = null;
+    const a = document.activeElement;
+    if (a && a.tagName === 'INPUT' && $('#view').contains(a)) { scheduleRender(); return; }
+    render();
+  }, 300);
 }
 
 async function follow() {
@@ -127,13 +150,16 @@ async function follow() {
   }
 }
 
-$('#login-form').addEventListener('submit', (ev) => {
-  ev.preventDefault();
-  sessionStorage.setItem(TOKEN_KEY, $('#token').value.trim());
-  $('#token').value = '';
+// Scripts are loaded with defer, in order: every page file has registered when the document is parsed.
+document.addEventListener('DOMContentLoaded', () => {
+  $('#login-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, $('#token').value.trim());
+    $('#token').value = '';
+    render();
+  });
+  $('#logout').addEventListener('click', () => { sessionStorage.removeItem(TOKEN_KEY); showLogin(); });
+  window.addEventListener('hashchange', render);
   render();
+  follow();
 });
-$('#logout').addEventListener('click', () => { sessionStorage.removeItem(TOKEN_KEY); showLogin(); });
-window.addEventListener('hashchange', render);
-render();
-follow();

@@ -26,9 +26,19 @@ public final class ClusterStore {
   private static final String DISCONNECT = "UPDATE clusters SET status = CASE WHEN status = 'connected' "
       + "THEN 'disconnected' ELSE status END WHERE name = $1 RETURNING " + Cluster.COLUMNS;
 
-  /** What to list: a selector, an optional status, the caller's teams (empty: all), after a name, a page size. */
+  /**
+   * What to list: a selector, an optional status, the caller's teams (empty: all), after a name, a page size; and
+   * optionally a name prefix and the clusters that report a subscription (in a phase, at an installed version,
+   * {@code none} for no install yet).
+   */
   public record Query(LabelSelector selector, Optional<String> status, List<String> teams, Optional<String> after,
-      int limit) {
+      int limit, Optional<String> namePrefix, Optional<String> subscription, Optional<String> phase,
+      Optional<String> version) {
+    public Query(LabelSelector selector, Optional<String> status, List<String> teams, Optional<String> after,
+        int limit) {
+      this(selector, status, teams, after, limit, Optional.empty(), Optional.empty(), Optional.empty(),
+          Optional.empty());
+    }
   }
 
   /** Clusters matching the query in name order, at most {@code limit + 1} rows (the extra one says more follow). */
@@ -42,6 +52,27 @@ public final class ClusterStore {
     query.status().ifPresent(status -> {
       params.add(status);
       sql.append(" AND status = $").append(params.size());
+    });
+    query.namePrefix().ifPresent(prefix -> {
+      // names are [a-z0-9-] (the table's CHECK and the spec's pattern): nothing in a prefix is a LIKE wildcard
+      params.add(prefix + "%");
+      sql.append(" AND name LIKE $").append(params.size());
+    });
+    query.subscription().ifPresent(sub -> {
+      params.add(sub);
+      // as the fleet summary counts them: a retired cluster runs nothing any more
+      sql.append(" AND status <> 'retired' AND EXISTS (SELECT 1 FROM subscription_status s")
+          .append(" WHERE s.cluster = clusters.name AND NOT s.gone")
+          .append(" AND s.subscription = $").append(params.size());
+      query.phase().ifPresent(phase -> {
+        params.add(phase);
+        sql.append(" AND s.phase = $").append(params.size());
+      });
+      query.version().ifPresent(version -> {
+        params.add("none".equals(version) ? null : version);
+        sql.append(" AND s.installed_version IS NOT DISTINCT FROM $").append(params.size()).append("::text");
+      });
+      sql.append(")");
     });
     if (!query.teams().isEmpty()) {
       params.add(query.teams().toArray(new String[0]));

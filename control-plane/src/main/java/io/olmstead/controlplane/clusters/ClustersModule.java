@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code /clusters}: list (label selector, status, cursor), get, merge-patch labels under {@code If-Match}, delete.
+ * {@code /clusters}: list (label selector, status, name prefix, subscription phase and version, cursor), get, merge-patch labels under {@code If-Match}, delete.
  * Team-scoped callers see only clusters labelled with one of their teams and cannot move a cluster out of them.
  */
 public final class ClustersModule implements ApiModule {
@@ -48,8 +48,16 @@ public final class ClustersModule implements ApiModule {
       throw ApiException.badRequest("the cursor is not one this server issued", "query.cursor");
     }
     int limit = request.limit();
+    Optional<String> subscription = request.query("subscription");
+    for (String field : new String[] {"phase", "version"}) {
+      if (request.query(field).isPresent() && subscription.isEmpty()) {
+        throw ApiException.badRequest(field + " filters the clusters reporting a subscription: give subscription too",
+            "query." + field);
+      }
+    }
     ClusterStore.Query query = new ClusterStore.Query(selector, request.query("status"),
-        request.principal().teams(), after, limit);
+        request.principal().teams(), after, limit, request.query("namePrefix"), subscription,
+        request.query("phase"), request.query("version"));
     return context.tx().read(conn -> store.page(conn, query))
         .map(rows -> Reply.ok(Cursors.page(rows, limit, Cluster::toJson,
             c -> new JsonArray().add(c.name()))));

@@ -12,6 +12,7 @@ public final class Dashboard {
   public static void mount(Router router) {
     // "/ui" and "/ui/" match the same exact route in Vert.x, so the bare path is matched by a regex
     router.getWithRegex("^/ui$").handler(SecurityHeaders::dashboard).handler(ctx -> ctx.redirect("/ui/"));
+    // /ui/lib/*: the WebJars (Chart.js), http/WebJars
     router.route("/ui/*").handler(SecurityHeaders::dashboard).handler(StaticHandler.create("webroot/ui").setCachingEnabled(false)
         .setDefaultContentEncoding("UTF-8"));
   }

@@ -245,6 +245,47 @@ class TeamIsolationMatrixIT {
       r.visible("/webhooks/alpha-hook/deliveries");
       r.hidden("/webhooks/beta-hook/deliveries", "beta-hook", "ghost-hook");
     });
+    // the dashboard's aggregates: alpha-sub's Failed report from beta-1 is not counted, beta's and no team's
+    // subscriptions are not listed, and clusters count only alpha's
+    CASES.put("getFleetSummary", r -> {
+      JsonObject summary = r.visible("/fleet/summary").json();
+      assertThat(r.names(summary.getJsonArray("items"), "subscription")).containsExactly("alpha-sub");
+      JsonObject alphaSub = summary.getJsonArray("items").getJsonObject(0);
+      assertThat(alphaSub.getLong("clusters")).isEqualTo(1);
+      assertThat(alphaSub.getLong("failed")).isZero();
+      assertThat(alphaSub.getJsonArray("failures")).isEmpty();
+      assertThat(r.visible("/fleet/summary?selector=env%3Dprod").json().getJsonArray("items").getJsonObject(0)
+          .getLong("clusters")).isEqualTo(1);
+    });
+    CASES.put("getFleetClustersByLabel", r -> {
+      JsonObject byTeam = r.visible("/fleet/clusters-by-label?label=olmstead.io/team").json();
+      assertThat(r.names(byTeam.getJsonArray("items"), "value")).containsExactly("alpha");
+      assertThat(byTeam.getJsonArray("items").getJsonObject(0).getLong("total")).isEqualTo(2);
+      assertThat(r.names(r.visible("/fleet/clusters-by-label?label=env").json().getJsonArray("items"), "value"))
+          .containsExactly("prod");
+    });
+    // waiting reports of every combination, removed afterwards (other cases count alpha-sub's status rows)
+    CASES.put("listWaitingApprovals", r -> {
+      String rows = "('alpha-sub', 'alpha-2'), ('alpha-sub', 'beta-2'), ('beta-sub', 'alpha-2'), "
+          + "('beta-sub', 'beta-2'), ('nobody-sub', 'alpha-2'), ('nobody-sub', 'nobody-1')";
+      sql("INSERT INTO subscription_status (subscription, cluster, phase, conditions) SELECT v.s, v.c, "
+          + "'RequiresApproval', '[{\"type\":\"RequiresApproval\",\"message\":\"etcdoperator.v0.9.4\"}]' "
+          + "FROM (VALUES " + rows + ") AS v(s, c)");
+      try {
+        List<JsonObject> waiting = r.walk("/approvals");
+        assertThat(r.names(waiting, "cluster")).containsExactly("alpha-2");
+        assertThat(r.names(waiting, "subscription")).containsExactly("alpha-sub");
+        assertThat(r.visible("/approvals?subscription=beta-sub").items()).isEmpty();
+      } finally {
+        sql("DELETE FROM subscription_status WHERE (subscription, cluster) IN (" + rows + ")");
+      }
+    });
+    CASES.put("listClusterSubscriptions", r -> {
+      assertThat(r.names(r.visible("/clusters/alpha-1/subscriptions").items(), "subscription"))
+          .containsExactly("alpha-sub");
+      r.hidden("/clusters/beta-1/subscriptions", "beta-1", "ghost-1");
+      r.hidden("/clusters/nobody-1/subscriptions", "nobody-1", "ghost-1");
+    });
   }
 
   private static boolean webhooksMade;
