@@ -3,6 +3,7 @@ package io.olmstead.controlplane.inventory;
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.clusters.LabelSelector;
 import io.olmstead.controlplane.clusters.SelectorSql;
+import io.olmstead.controlplane.http.Cursors;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -20,9 +21,6 @@ import java.util.Map;
  * custom resources (application stacks) with requests and, where clusters report it, use.
  */
 final class FleetInventory {
-  /** Package-version groups answered at most; the answer says {@code truncated} beyond. */
-  static final int MAX_GROUPS = 1000;
-
   private static final String TOTALS = "SELECT o.package, o.version, count(DISTINCT o.cluster) AS clusters, "
       + "count(*) AS installs, sum(o.custom_resources)::bigint AS crs, sum(o.pods)::bigint AS pods, "
       + "sum(o.restarts)::bigint AS restarts, sum(o.requested_cpu_millis)::bigint AS cpu, "
@@ -38,37 +36,54 @@ final class FleetInventory {
   private FleetInventory() {
   }
 
-  /** The aggregate for clusters matching {@code selector} whose team is among {@code teams} (null: any team). */
-  static Future<JsonObject> query(SqlClient client, LabelSelector selector, String[] teams) {
+  /**
+   * One page of the aggregate for clusters matching {@code selector} whose team is among {@code teams} (null: any
+   * team): at most {@code limit} package-version groups after {@code after} ({@code [package, version]}, null: from
+   * the first), ordered by package and version; {@code nextCursor} when more follow.
+   */
+  static Future<JsonObject> query(SqlClient client, LabelSelector selector, String[] teams, int limit,
+      JsonArray after) {
     List<Object> params = new ArrayList<>();
     params.add(teams);
     SelectorSql sel = SelectorSql.of(selector, "c.labels", 2);
     params.addAll(sel.params());
     String where = "($1::text[] IS NULL OR c.labels ->> '" + Principal.TEAM_LABEL + "' = ANY($1::text[])) AND "
         + sel.sql();
-    Tuple tuple = Tuple.wrap(params);
-    String limit = " LIMIT " + (MAX_GROUPS + 1);
-    return client.preparedQuery(TOTALS + where + " GROUP BY o.package, o.version ORDER BY o.package, o.version"
-            + limit).execute(tuple)
-        .compose(totals -> client.preparedQuery(CRDS + where + " GROUP BY o.package, o.version, d.crd "
-                + "ORDER BY o.package, o.version, d.crd").execute(tuple)
-            .map(crds -> {
-              Map<String, JsonObject> groups = new LinkedHashMap<>();
-              for (Row r : totals) {
-                if (groups.size() < MAX_GROUPS) {
-                  groups.put(r.getString("package") + '\u0000' + r.getString("version"), group(r));
-                }
+    int next = params.size() + 1;
+    List<Object> pageParams = new ArrayList<>(params);
+    pageParams.add(after == null ? null : after.getString(0));
+    pageParams.add(after == null ? null : after.getString(1));
+    String page = " AND ($" + next + "::text IS NULL OR (o.package, o.version) > ($" + next + "::text, $" + (next + 1)
+        + "::text)) GROUP BY o.package, o.version ORDER BY o.package, o.version LIMIT " + (limit + 1);
+    return client.preparedQuery(TOTALS + where + page).execute(Tuple.wrap(pageParams)).compose(totals -> {
+      Map<String, JsonObject> groups = new LinkedHashMap<>();
+      List<String> packages = new ArrayList<>();
+      for (Row r : totals) {
+        if (groups.size() < limit) {
+          groups.put(r.getString("package") + '\u0000' + r.getString("version"), group(r));
+          packages.add(r.getString("package"));
+        }
+      }
+      List<Object> crdParams = new ArrayList<>(params);
+      crdParams.add(packages.toArray(new String[0]));
+      return client.preparedQuery(CRDS + where + " AND o.package = ANY($" + next + "::text[]) "
+              + "GROUP BY o.package, o.version, d.crd ORDER BY o.package, o.version, d.crd")
+          .execute(Tuple.wrap(crdParams)).map(crds -> {
+            for (Row r : crds) {
+              JsonObject g = groups.get(r.getString("package") + '\u0000' + r.getString("version"));
+              if (g != null) {
+                g.getJsonArray("customResources").add(new JsonObject().put("name", r.getString("crd"))
+                    .put("kind", r.getString("kind")).put("count", r.getLong("count")));
               }
-              for (Row r : crds) {
-                JsonObject g = groups.get(r.getString("package") + '\u0000' + r.getString("version"));
-                if (g != null) {
-                  g.getJsonArray("customResources").add(new JsonObject().put("name", r.getString("crd"))
-                      .put("kind", r.getString("kind")).put("count", r.getLong("count")));
-                }
-              }
-              return new JsonObject().put("items", new JsonArray(new ArrayList<>(groups.values())))
-                  .put("truncated", totals.size() > MAX_GROUPS);
-            }));
+            }
+            List<JsonObject> items = new ArrayList<>(groups.values());
+            String cursor = totals.size() > limit ? Cursors.encode(new JsonArray()
+                .add(items.get(items.size() - 1).getString("package"))
+                .add(items.get(items.size() - 1).getString("version"))) : null;
+            return new JsonObject().put("items", new JsonArray(items)).put("nextCursor", cursor)
+                .put("truncated", false);
+          });
+    });
   }
 
   private static JsonObject group(Row r) {

@@ -66,7 +66,7 @@ final class InventoryIngestor {
   private void write(String cluster, Inventory inventory, Slot slot) {
     pool.withTransaction(tx -> store.replace(tx, cluster, inventory)).onComplete(ar -> context.runOnContext(v -> {
       if (ar.succeeded()) {
-        metrics.report("stored");
+        metrics.report(ar.result() ? "stored" : "unchanged");
       } else {
         // a deleted cluster (foreign key) or a database outage: the agent's next report replaces it anyway
         metrics.report("failed");

@@ -16,7 +16,7 @@ import java.util.function.ToLongFunction;
 final class InventoryMetrics {
   static final int MAX_CRD_SERIES = 500;
   static final int MAX_PACKAGE_SERIES = 200;
-  static final List<String> OUTCOMES = List.of("stored", "coalesced", "refused", "failed");
+  static final List<String> OUTCOMES = List.of("stored", "unchanged", "coalesced", "refused", "failed");
 
   private final Map<String, Counter> reports;
   private final MultiGauge customResources;
@@ -30,7 +30,7 @@ final class InventoryMetrics {
     // Registered at zero, so that increase() sees the first report of each outcome.
     this.reports = OUTCOMES.stream().collect(java.util.stream.Collectors.toUnmodifiableMap(o -> o,
         o -> Counter.builder("olmstead_inventory_reports").tag("outcome", o)
-            .description("Inventory reports from agents: stored, coalesced (a newer one replaced it before it was "
+            .description("Inventory reports from agents: stored, unchanged (equal to the stored one), coalesced (a newer one replaced it before it was "
                 + "stored), refused (absurd), failed (not stored)").register(registry)));
     this.customResources = MultiGauge.builder("olmstead_inventory_custom_resources")
         .description("Custom resources over the fleet per operator package and CRD").register(registry);

@@ -8,6 +8,7 @@ import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiException;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;
+import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.Reply;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -69,9 +70,12 @@ final class InventoryModule implements ApiModule {
     }
     String[] teams = teams(request.principal(), request.query("team"));
     if (teams != null && teams.length == 0) {
-      return Future.succeededFuture(Reply.ok(new JsonObject().put("items", new JsonArray()).put("truncated", false)));
+      return Future.succeededFuture(Reply.ok(new JsonObject().put("items", new JsonArray()).putNull("nextCursor")
+          .put("truncated", false)));
     }
-    return context.tx().read(conn -> FleetInventory.query(conn, selector, teams)).map(Reply::ok);
+    JsonArray after = request.cursor().map(c -> Cursors.decode(c, 2)).orElse(null);
+    return context.tx().read(conn -> FleetInventory.query(conn, selector, teams, request.limit(), after))
+        .map(Reply::ok);
   }
 
   /** The teams whose clusters count: the caller's, narrowed to {@code team} when given (null: every team). */

@@ -4,31 +4,42 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.olmstead.apispec.protocol.Inventory;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The tables of V24: a cluster's inventory document and its operator and CRD rows. A report replaces the cluster's
- * previous one in one transaction.
+ * The tables of V24 (and V28's hash): a cluster's inventory document and its operator and CRD rows. A report replaces
+ * the cluster's previous one in one transaction; one equal to it only refreshes its time.
  */
 final class InventoryStore {
-  private static final String UPSERT = "INSERT INTO cluster_inventory (cluster, reported_at, truncated, operators) "
-      + "VALUES ($1, now(), $2, $3) ON CONFLICT (cluster) DO UPDATE SET reported_at = now(), "
-      + "truncated = EXCLUDED.truncated, operators = EXCLUDED.operators";
+  // the document goes as text (PostgreSQL parses it): no second parse on the control plane. A report equal to the
+  // stored one (same hash) changes nothing here (no row: see TOUCH).
+  private static final String UPSERT = "INSERT INTO cluster_inventory (cluster, reported_at, truncated, operators, "
+      + "report_hash) VALUES ($1, now(), $2, $3::text::jsonb, $4) ON CONFLICT (cluster) DO UPDATE SET "
+      + "reported_at = now(), truncated = EXCLUDED.truncated, operators = EXCLUDED.operators, "
+      + "report_hash = EXCLUDED.report_hash WHERE cluster_inventory.report_hash IS DISTINCT FROM EXCLUDED.report_hash";
+  private static final String TOUCH = "UPDATE cluster_inventory SET reported_at = now() WHERE cluster = $1";
   private static final String CLEAR = "DELETE FROM cluster_inventory_operators WHERE cluster = $1";
-  private static final String INSERT_OPERATOR = "INSERT INTO cluster_inventory_operators (cluster, subscription, "
+  // one statement per table for all the report's rows (arrays, unnest), not one per row
+  private static final String INSERT_OPERATORS = "INSERT INTO cluster_inventory_operators (cluster, subscription, "
       + "package, version, dependency_of, custom_resources, pods, restarts, requested_cpu_millis, requested_memory, "
       + "used_cpu_millis, used_memory, stack_pods, stack_cpu_millis, stack_memory, stack_used_cpu, stack_used_memory) "
-      + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)";
-  private static final String INSERT_CRD = "INSERT INTO cluster_inventory_crds (cluster, subscription, package, crd, "
-      + "kind, count) VALUES ($1, $2, $3, $4, $5, $6)";
+      + "SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[], $8::int8[], "
+      + "$9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int4[], $14::int8[], $15::int8[], $16::int8[], "
+      + "$17::int8[])";
+  private static final String INSERT_CRDS = "INSERT INTO cluster_inventory_crds (cluster, subscription, package, crd, "
+      + "kind, count) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int8[])";
   private static final String DOCUMENT = "SELECT reported_at, truncated, operators FROM cluster_inventory "
       + "WHERE cluster = $1";
 
@@ -36,36 +47,78 @@ final class InventoryStore {
   record Document(OffsetDateTime reportedAt, boolean truncated, JsonArray operators) {
   }
 
-  /** Replaces the cluster's inventory (run in a transaction). */
-  Future<Void> replace(SqlClient tx, String cluster, Inventory inventory) {
-    JsonArray document;
+  /**
+   * Replaces the cluster's inventory (run in a transaction); false when the report equals the stored one (then only
+   * its time is refreshed).
+   */
+  Future<Boolean> replace(SqlClient tx, String cluster, Inventory inventory) {
+    String document;
     try {
-      document = new JsonArray(ProtocolCodec.mapper().writeValueAsString(inventory.operators()));
+      document = ProtocolCodec.mapper().writeValueAsString(inventory.operators());
     } catch (JsonProcessingException e) {
       return Future.failedFuture(e);
     }
-    List<Tuple> operators = new ArrayList<>();
-    List<Tuple> crds = new ArrayList<>();
-    for (Inventory.Operator op : inventory.operators()) {
+    boolean truncated = Boolean.TRUE.equals(inventory.truncated());
+    Buffer hash = Buffer.buffer(hash(document, truncated));
+    return tx.preparedQuery(UPSERT).execute(Tuple.of(cluster, truncated, document, hash)).compose(up -> {
+      if (up.rowCount() == 0) {
+        return tx.preparedQuery(TOUCH).execute(Tuple.of(cluster)).map(false);
+      }
+      return tx.preparedQuery(CLEAR).execute(Tuple.of(cluster)).compose(v -> rows(tx, cluster, inventory)).map(true);
+    });
+  }
+
+  private static Future<Void> rows(SqlClient tx, String cluster, Inventory inventory) {
+    List<Inventory.Operator> ops = inventory.operators();
+    int n = ops.size();
+    Object[][] cols = {new String[n], new String[n], new String[n], new String[n], new Long[n], new Integer[n],
+        new Long[n], new Long[n], new Long[n], new Long[n], new Long[n], new Integer[n], new Long[n], new Long[n],
+        new Long[n], new Long[n]};
+    List<Object[]> crds = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Inventory.Operator op = ops.get(i);
       OperatorTotals t = OperatorTotals.of(op);
-      operators.add(Tuple.wrap(new ArrayList<>(java.util.Arrays.asList(cluster, op.subscription(), op.packageName(),
-          op.version() == null ? "" : op.version(), op.dependencyOf(), t.customResources(), t.pods(), t.restarts(),
-          t.requestedCpu(), t.requestedMemory(), t.usedCpu(), t.usedMemory(), t.stackPods(), t.stackCpu(),
-          t.stackMemory(), t.stackUsedCpu(), t.stackUsedMemory()))));
+      Object[] row = {op.subscription(), op.packageName(), op.version() == null ? "" : op.version(), op.dependencyOf(),
+          t.customResources(), t.pods(), t.restarts(), t.requestedCpu(), t.requestedMemory(), t.usedCpu(),
+          t.usedMemory(), t.stackPods(), t.stackCpu(), t.stackMemory(), t.stackUsedCpu(), t.stackUsedMemory()};
+      for (int c = 0; c < row.length; c++) {
+        cols[c][i] = row[c];
+      }
       for (Inventory.CustomResources cr : InventoryCheck.nonNull(op.customResources())) {
-        crds.add(Tuple.of(cluster, op.subscription(), op.packageName(), cr.name(), cr.kind(), cr.count()));
+        crds.add(new Object[] {op.subscription(), op.packageName(), cr.name(), cr.kind(), cr.count()});
       }
     }
-    Future<?> chain = tx.preparedQuery(UPSERT).execute(Tuple.of(cluster, Boolean.TRUE.equals(inventory.truncated()),
-            document))
-        .compose(v -> tx.preparedQuery(CLEAR).execute(Tuple.of(cluster)));
-    if (!operators.isEmpty()) {
-      chain = chain.compose(v -> tx.preparedQuery(INSERT_OPERATOR).executeBatch(operators));
+    if (n == 0) {
+      return Future.succeededFuture();
     }
+    List<Object> opArgs = new ArrayList<>(List.of(cluster));
+    opArgs.addAll(java.util.Arrays.asList(cols));
+    Future<?> chain = tx.preparedQuery(INSERT_OPERATORS).execute(Tuple.wrap(opArgs));
     if (!crds.isEmpty()) {
-      chain = chain.compose(v -> tx.preparedQuery(INSERT_CRD).executeBatch(crds));
+      int m = crds.size();
+      Object[][] c = {new String[m], new String[m], new String[m], new String[m], new Long[m]};
+      for (int i = 0; i < m; i++) {
+        for (int k = 0; k < 5; k++) {
+          c[k][i] = crds.get(i)[k];
+        }
+      }
+      List<Object> crdArgs = new ArrayList<>(List.of(cluster));
+      crdArgs.addAll(java.util.Arrays.asList(c));
+      chain = chain.compose(v -> tx.preparedQuery(INSERT_CRDS).execute(Tuple.wrap(crdArgs)));
     }
     return chain.mapEmpty();
+  }
+
+  /** SHA-256 of the document and the truncated flag. */
+  static byte[] hash(String document, boolean truncated) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update(document.getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) (truncated ? 1 : 0));
+      return sha.digest();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   Future<Optional<Document>> document(SqlClient client, String cluster) {

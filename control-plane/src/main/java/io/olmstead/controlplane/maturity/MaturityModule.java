@@ -12,6 +12,8 @@ public final class MaturityModule implements ApiModule {
     MaturityService maturity = new MaturityService(ctx.vertx(), ctx.tx(), ctx.config().maxBodyBytes());
     ApiModule.bind(builder, "getBundleMaturity", r -> maturity.report(r.path("name"), r.path("package"),
         r.path("bundle")));
+    ApiModule.bind(builder, "getCatalogMaturity", r -> maturity.summary(r.path("name"), r.limit(),
+        r.cursor().orElse(null)));
     ApiModule.bind(builder, "getMaturityDiff", r -> maturity.diff(r.path("name"), r.path("package"),
         r.query("from").orElse(""), r.query("to").orElse("")));
   }

@@ -4,6 +4,7 @@ import io.olmstead.controlplane.catalog.CatalogFormat;
 import io.olmstead.controlplane.catalog.CatalogIngest;
 import io.olmstead.controlplane.catalog.IngestResult;
 import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.Reply;
 import io.olmstead.controlplane.store.Tx;
 import io.olmstead.olmcore.fbc.Bundle;
@@ -14,6 +15,7 @@ import io.olmstead.olmcore.maturity.MaturityDiff;
 import io.olmstead.olmcore.maturity.MaturityReport;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,6 +33,7 @@ public final class MaturityService {
   private final CatalogIngest ingest;
   private final MaturityStore store = new MaturityStore();
   private final MaturityAnalyzer analyzer = new MaturityAnalyzer();
+  private final ImageReports images;
   /** Computations under way by digest: concurrent first requests share one parse. */
   private final Map<String, Future<Map<String, JsonObject>>> computing = new HashMap<>();
 
@@ -38,6 +41,7 @@ public final class MaturityService {
     this.vertx = vertx;
     this.tx = tx;
     this.ingest = new CatalogIngest(maxBodyBytes);
+    this.images = new ImageReports(vertx, tx, store);
   }
 
   public Future<Reply> report(String catalog, String pkg, String bundle) {
@@ -49,6 +53,50 @@ public final class MaturityService {
     Future<JsonObject> b = load(catalog, pkg, to);
     return Future.all(a, b).map(all -> Reply.ok(MaturityJson.diff(MaturityDiff.of(asReport(a.result()),
         asReport(b.result())))));
+  }
+
+  /**
+   * One page of the catalog-wide summary: per package (by name) the head bundle of each channel with its findings
+   * counted. The reports of the catalog's content are computed first when none is stored yet (one parse, on a worker,
+   * shared with concurrent requests).
+   */
+  public Future<Reply> summary(String catalog, int limit, String cursor) {
+    String after = cursor == null ? null : Cursors.decode(cursor, 1).getString(0);
+    return tx.read(conn -> store.current(conn, catalog).compose(found -> {
+      MaturityStore.Current cur = found.orElseThrow(() -> ApiException.notFound("catalog " + catalog
+          + " does not exist or has no revision yet"));
+      return store.hasReports(conn, cur.digest()).map(has -> new Loaded(cur, has ? new JsonObject() : null, null));
+    })).compose(l -> (l.report != null ? Future.succeededFuture() : compute(l.current).mapEmpty())
+        .compose(x -> tx.read(conn -> store.packages(conn, catalog, l.current.revision(), after, limit + 1)
+            .compose(names -> store.heads(conn, catalog, l.current, names).map(heads -> new Page(names, heads)))))
+        .compose(page -> imageHeads(catalog, l.current, page.heads())
+            .map(heads -> MaturitySummary.items(page.names(), heads))))
+        .map(items -> Reply.ok(Cursors.page(items, limit, i -> i, i -> new JsonArray().add(i.getString("package")))
+            .put("catalog", catalog)));
+  }
+
+  private record Page(List<String> names, List<MaturitySummary.Head> heads) {
+  }
+
+  /** The heads with the reports of their unpacked images, made one after the other where not stored yet. */
+  private Future<List<MaturitySummary.Head>> imageHeads(String catalog, MaturityStore.Current cur,
+      List<MaturitySummary.Head> heads) {
+    Future<List<MaturitySummary.Head>> out = Future.succeededFuture(new ArrayList<>());
+    Map<String, JsonObject> made = new HashMap<>();
+    for (MaturitySummary.Head h : heads) {
+      String key = h.pkg() + "/" + h.bundle();
+      out = out.compose(list -> (!ImageReports.stale(h.report(), h.image())
+          ? Future.succeededFuture(h)
+          : made.containsKey(key) ? Future.succeededFuture(h.withReport(made.get(key)))
+          : images.report(catalog, cur, h.pkg(), h.bundle(), h.image()).map(r -> {
+            made.put(key, r);
+            return h.withReport(r);
+          })).map(done -> {
+            list.add(done);
+            return list;
+          }));
+    }
+    return out;
   }
 
   /** The stored report (computed on first use) as JSON; fails with 404 when the bundle is not in the catalog. */
@@ -65,20 +113,26 @@ public final class MaturityService {
     return tx.read(conn -> store.current(conn, catalog).compose(found -> {
       MaturityStore.Current cur = found.orElseThrow(() -> ApiException.notFound("catalog " + catalog
           + " does not exist or has no revision yet"));
-      return store.bundleExists(conn, catalog, cur.revision(), pkg, bundle).compose(exists -> {
-        if (!exists) {
+      return store.bundle(conn, catalog, cur.revision(), pkg, bundle).compose(row -> {
+        if (!row.exists()) {
           return Future.failedFuture(ApiException.notFound("bundle " + bundle + " is not in package " + pkg
               + " of catalog " + catalog));
         }
-        return store.report(conn, cur.digest(), pkg, bundle).map(r -> new Loaded(cur, r.orElse(null)));
+        return store.report(conn, cur.digest(), pkg, bundle).map(r -> new Loaded(cur, r.orElse(null),
+            row.unpackedImage()));
       });
-    })).compose(l -> l.report != null ? Future.succeededFuture(l.report) : compute(l.current).map(all -> {
-      JsonObject r = all.get(pkg + "/" + bundle);
-      if (r == null) {
-        throw ApiException.notFound("bundle " + bundle + " is not in package " + pkg + " of catalog " + catalog);
+    })).compose(l -> {
+      if (ImageReports.stale(l.report, l.image)) {
+        return images.report(catalog, l.current, pkg, bundle, l.image);
       }
-      return r;
-    }));
+      return l.report != null ? Future.succeededFuture(l.report) : compute(l.current).map(all -> {
+        JsonObject r = all.get(pkg + "/" + bundle);
+        if (r == null) {
+          throw ApiException.notFound("bundle " + bundle + " is not in package " + pkg + " of catalog " + catalog);
+        }
+        return r;
+      });
+    });
   }
 
   private Future<Map<String, JsonObject>> compute(MaturityStore.Current cur) {
@@ -121,6 +175,6 @@ public final class MaturityService {
     return out;
   }
 
-  private record Loaded(MaturityStore.Current current, JsonObject report) {
+  private record Loaded(MaturityStore.Current current, JsonObject report, String image) {
   }
 }

@@ -128,6 +128,54 @@ class InventoryChannelIT {
     }
   }
 
+  @Test
+  void aReportEqualToTheStoredOneOnlyRefreshesItsTime() throws Exception {
+    String credential = Enroll.credential(cp.baseUrl(), token, "inv-same");
+    try (RawAgent agent = RawAgent.connect(vertx, cp.port(), credential)) {
+      agent.handshake();
+      agent.sendMessage(report(null, "etcd", 6));
+      await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(crCount("inv-same")).isEqualTo(6));
+      String first = inventory("inv-same").getString("reportedAt");
+      Scrape before = Scrape.of(cp.baseUrl());
+      agent.sendMessage(report(null, "etcd", 6));
+      await().atMost(Duration.ofSeconds(20)).until(() -> Scrape.of(cp.baseUrl())
+          .value("olmstead_inventory_reports_total{outcome=\"unchanged\"}")
+          - before.value("olmstead_inventory_reports_total{outcome=\"unchanged\"}") == 1.0);
+      Scrape after = Scrape.of(cp.baseUrl());
+      assertThat(after.value("olmstead_inventory_reports_total{outcome=\"stored\"}"))
+          .isEqualTo(before.value("olmstead_inventory_reports_total{outcome=\"stored\"}"));
+      assertThat(inventory("inv-same").getString("reportedAt")).isNotEqualTo(first);
+      assertThat(crCount("inv-same")).isEqualTo(6);
+    }
+  }
+
+  @Test
+  void theFleetInventoryIsServedInPagesOfLimitItemsFollowingNextCursor() throws Exception {
+    String credential = Enroll.credential(cp.baseUrl(), token, "inv-pages");
+    try (RawAgent agent = RawAgent.connect(vertx, cp.port(), credential)) {
+      agent.handshake();
+      List<Inventory.Operator> ops = List.of("page-a", "page-b", "page-c").stream().map(p -> new Inventory.Operator(
+          p, "ns", p, p + ".v1", "1.0.0", "Succeeded", null, null, List.of(), null, List.of())).toList();
+      agent.sendMessage(new Inventory(1, null, null, ops, null));
+      await().atMost(Duration.ofSeconds(20)).until(() -> inventory("inv-pages").getJsonArray("operators").size() == 3);
+    }
+    List<String> seen = new java.util.ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      ApiClient.Response page = api.get("/api/v1/inventory?limit=1" + (cursor == null ? "" : "&cursor=" + cursor),
+          TestControlPlane.ADMIN_TOKEN);
+      assertThat(page.status()).as(page.body()).isEqualTo(200);
+      assertThat(page.json().getJsonArray("items").size()).isLessThanOrEqualTo(1);
+      page.json().getJsonArray("items").forEach(o -> seen.add(((JsonObject) o).getString("package")));
+      cursor = page.json().getString("nextCursor");
+      pages++;
+    } while (cursor != null && pages < 100);
+    assertThat(seen).containsSubsequence("page-a", "page-b", "page-c").doesNotHaveDuplicates();
+    assertThat(pages).isGreaterThanOrEqualTo(3);
+    assertThat(api.get("/api/v1/inventory?cursor=forged", TestControlPlane.ADMIN_TOKEN).status()).isEqualTo(400);
+  }
+
   static Inventory report(String cluster, String subscription, long count) {
     Inventory.Resources r = new Inventory.Resources(100, 1 << 20);
     return new Inventory(1, null, cluster, List.of(new Inventory.Operator(subscription, "ns", "etcd",

@@ -119,6 +119,7 @@ class TeamIsolationMatrixIT {
         + "?from=etcdoperator.v0.9.2"));
     // catalogs and what is derived from them (maturity reports, bundle images) are shared by every team
     CASES.put("getBundleMaturity", r -> r.visible("/catalogs/community/packages/etcd/bundles/etcd.v0.9.4/maturity"));
+    CASES.put("getCatalogMaturity", r -> r.visible("/catalogs/community/maturity"));
     CASES.put("getMaturityDiff", r -> r.visible("/catalogs/community/packages/etcd/maturity-diff"
         + "?from=etcd.v0.9.2&to=etcd.v0.9.4"));
     CASES.put("getBundle", r -> assertThat(r.status("/bundles/sha256:" + "0".repeat(64))).isEqualTo(404));

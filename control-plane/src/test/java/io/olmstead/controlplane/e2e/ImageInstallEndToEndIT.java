@@ -66,6 +66,26 @@ class ImageInstallEndToEndIT {
   }
 
   /** bundled/etcd as NDJSON with every bundle's objects removed and its image pointing at the test registry. */
+  /**
+   * Pushes every etcd bundle of bundled/ to {@code registry} and uploads a catalog {@code catalog} naming them only by
+   * image; the images by bundle name.
+   */
+  static Map<String, String> etcdImagesCatalog(TestRegistry registry, io.olmstead.controlplane.http.ApiClient api,
+      String catalog) throws Exception {
+    Map<String, String> images = new HashMap<>();
+    for (Bundle b : BundleImages.bundledCatalog().bundles()) {
+      if (b.packageName().equals("etcd")) {
+        images.put(b.name(), BundleImages.push(registry, b));
+      }
+    }
+    String admin = TestControlPlane.ADMIN_TOKEN;
+    assertThat(api.json("PUT", "/api/v1/catalogs/" + catalog, admin, new JsonObject()).status()).isEqualTo(201);
+    var upload = api.send("POST", "/api/v1/catalogs/" + catalog + "/revisions", admin, "application/x-ndjson",
+        imagesOnly(images).getBytes(java.nio.charset.StandardCharsets.UTF_8), Map.of());
+    assertThat(upload.status()).as(upload.body()).isEqualTo(201);
+    return images;
+  }
+
   static String imagesOnly(Map<String, String> images) throws Exception {
     return imagesOnly(images, List.of("etcd"));
   }

@@ -1,25 +1,20 @@
 package io.olmstead.controlplane.e2e;
 
-import static io.olmstead.controlplane.e2e.ImageInstallEndToEndIT.imagesOnly;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.olmstead.controlplane.dev.DevSimulation;
 import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.http.ApiClient.Response;
-import io.olmstead.controlplane.registry.BundleImages;
 import io.olmstead.controlplane.registry.RegistrySettings;
 import io.olmstead.controlplane.registry.TestRegistry;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
-import io.olmstead.olmcore.fbc.Bundle;
-import io.olmstead.olmcore.fbc.DeclarativeConfig;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -42,21 +37,11 @@ class UnpackFlowIT {
 
   @BeforeAll
   static void start() throws Exception {
-    DeclarativeConfig bundled = BundleImages.bundledCatalog();
     registry = TestRegistry.start();
     cp = TestControlPlane.start(TestDatabase.create(UnpackFlowIT.class),
         Map.of(RegistrySettings.INSECURE, registry.host()));
     api = new ApiClient(cp);
-    Map<String, String> images = new HashMap<>();
-    for (Bundle b : bundled.bundles()) {
-      if (b.packageName().equals("etcd")) {
-        images.put(b.name(), BundleImages.push(registry, b));
-      }
-    }
-    assertThat(api.json("PUT", "/api/v1/catalogs/images", ADMIN, new JsonObject()).status()).isEqualTo(201);
-    Response upload = api.send("POST", "/api/v1/catalogs/images/revisions", ADMIN, "application/x-ndjson",
-        imagesOnly(images).getBytes(StandardCharsets.UTF_8), Map.of());
-    assertThat(upload.status()).as(upload.body()).isEqualTo(201);
+    ImageInstallEndToEndIT.etcdImagesCatalog(registry, api, "images");
     simulation = DevSimulation.start(cp.controlPlane().vertx(), cp.controlPlane().pool(), URI.create(cp.baseUrl()),
         1, List.of(), Duration.ofMillis(300));
   }

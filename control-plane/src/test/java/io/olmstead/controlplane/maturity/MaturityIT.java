@@ -122,6 +122,42 @@ class MaturityIT {
         "security/run-as-non-root", "robustness/container-resources", "consumability/crd-exposes-resources");
   }
 
+  @Test
+  void catalogSummaryCountsTheHeadOfEveryChannelPageByPage() {
+    JsonObject all = new JsonObject();
+    String cursor = null;
+    int pages = 0;
+    do {
+      HttpResponse<String> r = api.get("/catalogs/bundled/maturity?limit=2" + (cursor == null ? "" : "&cursor=" + cursor));
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      JsonObject page = json(r);
+      assertThat(page.getJsonArray("items").size()).isLessThanOrEqualTo(2);
+      page.getJsonArray("items").forEach(o -> all.put(((JsonObject) o).getString("package"), o));
+      cursor = page.getString("nextCursor");
+      pages++;
+    } while (cursor != null && pages < 50);
+    assertThat(pages).isGreaterThan(1);
+    JsonObject topology = all.getJsonObject("rabbitmq-messaging-topology-operator");
+    JsonObject head = topology.getJsonArray("heads").getJsonObject(0);
+    JsonObject report = json(api.get(BASE + "rabbitmq-messaging-topology-operator/bundles/" + head.getString("bundle")
+        + "/maturity"));
+    long errors = report.getJsonArray("findings").stream()
+        .filter(o -> "error".equals(((JsonObject) o).getString("severity"))).count();
+    long security = report.getJsonArray("findings").stream()
+        .filter(o -> "security".equals(((JsonObject) o).getString("category"))).count();
+    assertThat(head.getBoolean("reported")).isTrue();
+    assertThat(head.getJsonObject("bySeverity").getLong("error")).isEqualTo(errors);
+    assertThat(head.getJsonObject("byCategory").getLong("security")).isEqualTo(security).isPositive();
+    assertThat(head.getJsonObject("scores")).isEqualTo(report.getJsonObject("scores"));
+    assertThat(head.getString("declaredCapability")).isEqualTo(report.getString("declaredCapability"));
+    assertThat(head.getJsonArray("channels")).isNotEmpty();
+    assertThat(topology.getJsonArray("channels").getJsonObject(0).getString("head")).isNotBlank();
+    JsonObject etcd = all.getJsonObject("etcd");
+    assertThat(etcd.getJsonArray("heads").stream().map(o -> ((JsonObject) o).getJsonObject("bySeverity")
+        .getInteger("error"))).allMatch(n -> n > 0);
+    assertThat(api.get("/catalogs/nope/maturity").statusCode()).isEqualTo(404);
+  }
+
   private static JsonObject subscription(String pkg, String pin, JsonObject maturity) {
     return new JsonObject().put("catalog", "bundled").put("package", pkg).put("namespace", "ops")
         .put("placement", new JsonObject().put("selector", "env=prod")).put("version", new JsonObject().put("pin", pin))

@@ -31,6 +31,7 @@ final class HollowCluster implements ChannelListener {
   private final java.util.Set<String> answered = new java.util.HashSet<>();
   private ChannelClient client;
   private long reports;
+  private long inventoryRounds;
 
   HollowCluster(Vertx vertx, long readyAfterMillis, double failureRate) {
     this.vertx = vertx;
@@ -52,6 +53,16 @@ final class HollowCluster implements ChannelListener {
               s.observedGeneration()));
           state.values().forEach(client::report);
         }));
+  }
+
+  /**
+   * Load generation: reports an inventory of {@code operators} operators every {@code intervalMillis} (each differs
+   * from the last, see {@link HollowInventory}).
+   */
+  void inventory(long intervalMillis, int operators) {
+    vertx.setTimer(1 + ThreadLocalRandom.current().nextLong(intervalMillis), first ->
+        vertx.setPeriodic(intervalMillis, id -> client.publishInventory(HollowInventory.of(state.values(), operators,
+            ++inventoryRounds))));
   }
 
   @Override

@@ -52,6 +52,13 @@ public final class HollowCommand implements Callable<Integer> {
   @Option(names = "--report-every", description = "load: re-report every subscription this often (e.g. 1s)")
   String reportEvery;
 
+  @Option(names = "--inventory-every", description = "load: report an inventory this often (e.g. 60s)")
+  String inventoryEvery;
+
+  @Option(names = "--inventory-operators", defaultValue = "20",
+      description = "operators per inventory report (default: ${DEFAULT-VALUE}, at most 200)")
+  int inventoryOperators;
+
   @Option(names = "--duration", description = "stop after this long (e.g. 10m); default: until interrupted")
   String duration;
 
@@ -63,12 +70,19 @@ public final class HollowCommand implements Callable<Integer> {
     if (failureRate < 0 || failureRate > 1) {
       throw new ParameterException(spec.commandLine(), "--failure-rate must be between 0 and 1");
     }
+    if (inventoryOperators < 0 || inventoryOperators > HollowInventory.MAX_OPERATORS) {
+      throw new ParameterException(spec.commandLine(), "--inventory-operators must be between 0 and 200");
+    }
     Duration ready = parse("--ready-after", readyAfter);
+    Duration inventory = inventoryEvery == null ? null : parse("--inventory-every", inventoryEvery);
     Duration runFor = duration == null ? null : parse("--duration", duration);
     CountDownLatch done = new CountDownLatch(1);
     HollowFleet fleet = HollowFleet.start(new HollowFleet.Settings(count, controlPlane, token, namePrefix, ready,
         failureRate, labels, credentialsDir, connectsPerSecond,
         reportEvery == null ? null : parse("--report-every", reportEvery)));
+    if (inventory != null && !inventory.isZero()) {
+      fleet.reportInventory(inventory, inventoryOperators);
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       done.countDown();
       fleet.close();

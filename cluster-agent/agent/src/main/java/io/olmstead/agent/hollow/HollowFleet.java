@@ -29,6 +29,7 @@ public final class HollowFleet implements AutoCloseable {
   private final HttpClient http;
   private final WebSocketClient ws;
   private final List<ChannelClient> agents = new ArrayList<>();
+  private final List<HollowCluster> clusters = new ArrayList<>();
 
   /** What to run; {@code credentialsDir} null keeps credentials in memory. */
   public record Settings(int count, URI controlPlane, String token, String namePrefix, Duration readyAfter,
@@ -80,6 +81,7 @@ public final class HollowFleet implements AutoCloseable {
         cluster.churn(settings.reportEvery().toMillis());
       }
       fleet.agents.add(client);
+      fleet.clusters.add(cluster);
       long delay = perAgentMillis * (i - 1);
       if (delay == 0) {
         client.start();
@@ -88,6 +90,11 @@ public final class HollowFleet implements AutoCloseable {
       }
     }
     return fleet;
+  }
+
+  /** Every agent reports an inventory of {@code operators} operators every {@code every} (load generation). */
+  public void reportInventory(Duration every, int operators) {
+    clusters.forEach(c -> c.inventory(every.toMillis(), operators));
   }
 
   public List<ChannelClient> agents() {

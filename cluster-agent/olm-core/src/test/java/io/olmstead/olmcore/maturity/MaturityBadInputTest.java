@@ -71,6 +71,50 @@ class MaturityBadInputTest {
     }
 
     @Test
+    void schemasWithCyclesOrSharedSubtreesAreCheckedInPartQuickly() {
+        // a cycle (a node holding itself) and a DAG whose paths double at every level: 2^60 paths
+        ObjectNode cycle = F.objectNode().put("type", "object");
+        cycle.putObject("properties").set("self", cycle);
+        ObjectNode shared = F.objectNode().put("type", "string");
+        for (int i = 0; i < 60; i++) {
+            ObjectNode up = F.objectNode().put("type", "object");
+            up.putObject("properties").set("a", shared);
+            ((ObjectNode) up.path("properties")).set("b", shared);
+            shared = up;
+        }
+        for (ObjectNode spec : List.of(cycle, shared)) {
+            JsonNode crd = Manifests.yaml(Manifests.goodCrd());
+            ObjectNode version = (ObjectNode) crd.path("spec").path("versions").get(0);
+            ((ObjectNode) version.path("schema").path("openAPIV3Schema").path("properties")).set("spec", spec);
+            long start = System.nanoTime();
+            MaturityReport r = analyzer.analyze(BundleView.of("x", List.of(Manifests.yaml(Manifests.goodCsv()), crd),
+                null, null, true, null));
+            assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
+            assertThat(r.breaks(CrdRules.TOO_DEEP)).isTrue();
+        }
+    }
+
+    @Test
+    void aYamlAliasBombInABundleObjectIsNotExpanded() {
+        StringBuilder bomb = new StringBuilder("kind: ConfigMap\nmetadata: {name: bomb}\na0: &a0 [\"lol\",\"lol\",\"lol\"]\n");
+        for (int i = 1; i < 30; i++) {
+            bomb.append("a").append(i).append(": &a").append(i).append(" [*a").append(i - 1).append(",*a")
+                .append(i - 1).append(",*a").append(i - 1).append("]\n");
+        }
+        List<Property> props = new ArrayList<>();
+        props.add(new Property("olm.package", F.objectNode().put("packageName", "p").put("version", "1.0.0")));
+        props.add(new Property("olm.bundle.object", F.objectNode().put("data",
+            Base64.getEncoder().encodeToString(bomb.toString().getBytes()))));
+        long start = System.nanoTime();
+        Bundle bundle = new Bundle("p", "p.v1", "img", props, List.of());
+        MaturityReport r = analyzer.analyze(bundle, null);
+        assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
+        assertThat(r.bundle()).isEqualTo("p.v1");
+        // aliases are not expanded (3^30 strings otherwise): what the rules read stays the size of the text
+        assertThat(BundleView.of(bundle, null).objects().get(0).toString().length()).isLessThan(bomb.length() * 4);
+    }
+
+    @Test
     void thousandsOfRbacRulesAreBoundedAndFindingsCapped() {
         ObjectNode csv = (ObjectNode) Manifests.yaml(Manifests.goodCsv());
         ArrayNode rules = (ArrayNode) csv.path("spec").path("install").path("spec").path("permissions").get(0).path("rules");
