@@ -43,11 +43,14 @@ final class PreflightGate {
     });
   }
 
-  /** The pending clusters of the first wave that has not succeeded (the one the step opens or approves in). */
+  /**
+   * The pending clusters of the first wave that has not succeeded (the one the step opens or approves in) and of the
+   * waves before it (a promoted wave's clusters waiting for a window, clusters that joined mid-rollout).
+   */
   static List<String> pendingOfNextWave(Rollout rollout) {
     int wave = rollout.waves().stream().filter(w -> w.state() != WaveState.Succeeded).mapToInt(w -> w.index())
-        .findFirst().orElse(-1);
-    return rollout.members().values().stream().filter(m -> m.wave() == wave && m.step() == Step.Pending)
+        .findFirst().orElse(Integer.MAX_VALUE);
+    return rollout.members().values().stream().filter(m -> m.wave() <= wave && m.step() == Step.Pending)
         .map(Member::cluster).toList();
   }
 }
