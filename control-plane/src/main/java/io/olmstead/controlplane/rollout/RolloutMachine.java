@@ -132,7 +132,10 @@ public final class RolloutMachine {
       } else if (m.previousVersion() == null && !m.approvedVersion().equals(m.priorApproval())) {
         String back = m.priorApproval() == null ? "approval withdrawn (it ran nothing before the rollout)"
             : "approval back to " + m.priorApproval() + " (it ran nothing before the rollout)";
-        members.put(m.cluster(), m.with(Step.RolledBack, m.priorApproval(), m.approvedAt(), back));
+        // a failed one stays Failed (it counted against the budget), its approval goes back all the same
+        members.put(m.cluster(), m.step() == Step.Failed
+            ? m.with(Step.Failed, m.priorApproval(), m.approvedAt(), m.message() + "; " + back)
+            : m.with(Step.RolledBack, m.priorApproval(), m.approvedAt(), back));
         t.add(new Transition("ClusterRolledBack", null, m.cluster(), back));
       }
     }
