@@ -127,7 +127,8 @@ public final class ControlPlane implements AutoCloseable {
                   registry);
               List<ApiModule> modules = new java.util.ArrayList<>(apiModules());
               modules.add(new io.olmstead.controlplane.agentgateway.AgentApiModule(gateway));
-              var rollouts = new io.olmstead.controlplane.rollout.Rollouts(vertx, pool, db.connectOptions(), registry);
+              var rollouts = new io.olmstead.controlplane.rollout.Rollouts(vertx, pool, db.connectOptions(), registry,
+                  config.maxBodyBytes());
               modules.add(rollouts.module());
               // a revocation made on another replica empties this replica's token cache at once, not after its lifetime
               rollouts.onTokenRevoked(context.authenticator()::invalidateAll);

@@ -99,6 +99,11 @@ public final class MaturityService {
     return out;
   }
 
+  /** The diff as the API's JSON ({@code from}, {@code to}, {@code introduced}, {@code resolved}), for other views. */
+  public Future<JsonObject> diffJson(String catalog, String pkg, String from, String to) {
+    return diff(catalog, pkg, from, to).map(Reply::body);
+  }
+
   /** The stored report (computed on first use) as JSON; fails with 404 when the bundle is not in the catalog. */
   public Future<JsonObject> stored(String catalog, String pkg, String bundle) {
     return load(catalog, pkg, bundle);

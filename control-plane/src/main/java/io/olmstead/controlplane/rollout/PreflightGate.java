@@ -7,6 +7,7 @@ import io.olmstead.controlplane.rollout.RolloutModel.Phase;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.rollout.RolloutModel.Step;
 import io.olmstead.controlplane.rollout.RolloutModel.WaveState;
+import io.olmstead.controlplane.subscription.SubscriptionStore;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlClient;
 import java.time.Instant;
@@ -17,12 +18,29 @@ import java.util.Map;
 /**
  * The rollout engine's preflight hook (I/O only; the decision is {@link PreflightView}'s): before a step, the pending
  * clusters of the wave that opens next are asked for a preflight of the target through their desired state (once
- * per rollout; requester = the rollout's id), and the verdicts known so far are handed to the step.
+ * per rollout; requester = the rollout's id), and the verdicts known so far are handed to the step with the control
+ * plane's own findings on those clusters (the subscription's maturity requirements, removed APIs; {@link
+ * RolloutMaturity}).
  */
 final class PreflightGate {
   private final PreflightStore store = new PreflightStore();
+  private final SubscriptionStore subscriptions = new SubscriptionStore();
+  private final RolloutMaturity maturity;
+
+  PreflightGate(RolloutMaturity maturity) {
+    this.maturity = maturity;
+  }
 
   Future<PreflightView> prepare(SqlClient client, Rollout rollout, Instant now) {
+    return agents(client, rollout, now).compose(view -> view.policy().mode() == PreflightPolicy.Mode.Off
+        || view.verdicts().isEmpty() ? Future.succeededFuture(view)
+        : subscriptions.get(client, rollout.subscription()).compose(sub -> sub.isEmpty()
+            ? Future.succeededFuture(view) : maturity.findings(client, sub.get().spec(), rollout.targetVersion(),
+                pendingOfNextWave(rollout)).map(checks -> new PreflightView(view.policy(), view.verdicts(), checks))));
+  }
+
+  /** The agents' verdicts, asked for the pending clusters that have none yet. */
+  private Future<PreflightView> agents(SqlClient client, Rollout rollout, Instant now) {
     PreflightPolicy policy = rollout.strategy().preflight();
     if (policy.mode() == PreflightPolicy.Mode.Off || rollout.phase() != Phase.Progressing) {
       return Future.succeededFuture(PreflightView.OFF);
@@ -43,11 +61,14 @@ final class PreflightGate {
     });
   }
 
-  /** The pending clusters of the first wave that has not succeeded (the one the step opens or approves in). */
+  /**
+   * The pending clusters of the first wave that has not succeeded (the one the step opens or approves in) and of the
+   * waves before it (a promoted wave's clusters waiting for a window, clusters that joined mid-rollout).
+   */
   static List<String> pendingOfNextWave(Rollout rollout) {
     int wave = rollout.waves().stream().filter(w -> w.state() != WaveState.Succeeded).mapToInt(w -> w.index())
-        .findFirst().orElse(-1);
-    return rollout.members().values().stream().filter(m -> m.wave() == wave && m.step() == Step.Pending)
+        .findFirst().orElse(Integer.MAX_VALUE);
+    return rollout.members().values().stream().filter(m -> m.wave() <= wave && m.step() == Step.Pending)
         .map(Member::cluster).toList();
   }
 }

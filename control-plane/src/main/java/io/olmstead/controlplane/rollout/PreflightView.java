@@ -11,13 +11,18 @@ import java.util.Map;
 /**
  * The preflight verdicts a rollout step sees, and the pure decision on each pending cluster of an opening wave:
  * approve it, wait for its agent's answer, or hold it with a reason ({@code PreflightFailed} in Block mode,
- * {@code PreflightUnavailable} when a connected agent has not answered within the timeout, in any mode).
+ * {@code PreflightUnavailable} when a connected agent has not answered within the timeout, in any mode). {@code checks}
+ * are the control plane's own findings per cluster ({@link MaturityChecks}): each is an error of the verdict.
  */
-record PreflightView(PreflightPolicy policy, Map<String, Verdict> verdicts) {
+record PreflightView(PreflightPolicy policy, Map<String, Verdict> verdicts, Map<String, JsonArray> checks) {
   static final String FAILED = "PreflightFailed";
   static final String UNAVAILABLE = "PreflightUnavailable";
   /** Nothing to check (preflight Off, or a step outside the engine). */
   static final PreflightView OFF = new PreflightView(new PreflightPolicy(PreflightPolicy.Mode.Off, 1), Map.of());
+
+  PreflightView(PreflightPolicy policy, Map<String, Verdict> verdicts) {
+    this(policy, verdicts, Map.of());
+  }
 
   /** What to do with one pending cluster now. */
   enum Kind { APPROVE, WAIT, HOLD }
@@ -34,6 +39,20 @@ record PreflightView(PreflightPolicy policy, Map<String, Verdict> verdicts) {
     if (policy.mode() == PreflightPolicy.Mode.Off) {
       return new Decision(Kind.APPROVE, null);
     }
+    JsonArray own = checks.get(cluster);
+    if (own == null) {
+      return agent(cluster, online, onlineSince, now);
+    }
+    if (policy.mode() == PreflightPolicy.Mode.Block) {
+      return new Decision(Kind.HOLD, FAILED + ": " + summary(own)); // failing whatever the agent answers
+    }
+    Decision agent = agent(cluster, online, onlineSince, now);
+    return agent.kind() != Kind.APPROVE ? agent : new Decision(Kind.APPROVE, "preflight failed (Warn mode): "
+        + summary(own) + (agent.note() == null ? "" : "; " + agent.note()));
+  }
+
+  /** The decision on the agent's verdict alone. */
+  private Decision agent(String cluster, boolean online, Instant onlineSince, Instant now) {
     Verdict v = verdicts.get(cluster);
     if (v == null) {
       return new Decision(Kind.WAIT, null); // asked this step; the answer comes later
@@ -77,6 +96,17 @@ record PreflightView(PreflightPolicy policy, Map<String, Verdict> verdicts) {
 
   /** The preview's {@code preflight} of one cluster: its verdict (Pending, Unavailable too) and findings. */
   JsonObject preview(String cluster, boolean online, Instant now) {
+    JsonObject agent = agentPreview(cluster, online, now);
+    JsonArray own = checks.get(cluster);
+    if (own == null) {
+      return agent;
+    }
+    JsonArray findings = agent.getJsonArray("findings").copy();
+    own.forEach(findings::add);
+    return new JsonObject().put("verdict", "Fail").put("findings", findings);
+  }
+
+  private JsonObject agentPreview(String cluster, boolean online, Instant now) {
     Verdict v = verdicts.get(cluster);
     if (v == null) {
       return new JsonObject().put("verdict", "Pending").put("findings", new JsonArray());
@@ -85,7 +115,7 @@ record PreflightView(PreflightPolicy policy, Map<String, Verdict> verdicts) {
       return new JsonObject().put("verdict", v.verdict()).put("findings", v.findings() == null ? new JsonArray()
           : v.findings());
     }
-    Decision d = decide(cluster, online, null, now);
+    Decision d = agent(cluster, online, null, now);
     return new JsonObject().put("verdict", d.kind() == Kind.HOLD ? "Unavailable" : "Pending")
         .put("findings", new JsonArray());
   }

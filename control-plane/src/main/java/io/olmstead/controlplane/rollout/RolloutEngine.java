@@ -42,7 +42,7 @@ public final class RolloutEngine {
   private final RolloutJoiners joiners;
   private final CalendarLoader calendars = new CalendarLoader();
   private MaintenanceCalendar calendar = new MaintenanceCalendar(java.util.List.of(), java.util.List.of());
-  private final PreflightGate preflight = new PreflightGate();
+  private final PreflightGate preflight;
   private long ticks;
   private final RolloutMetrics metrics;
   private final long tickMillis;
@@ -53,8 +53,10 @@ public final class RolloutEngine {
   private long timer = -1;
   private volatile boolean closed;
 
-  public RolloutEngine(Vertx vertx, Pool pool, PgConnectOptions connectOptions, RolloutMetrics metrics, long tickMillis) {
+  RolloutEngine(Vertx vertx, Pool pool, PgConnectOptions connectOptions, RolloutMetrics metrics, long tickMillis,
+      RolloutMaturity maturity) {
     this.vertx = vertx;
+    this.preflight = new PreflightGate(maturity);
     this.pool = pool;
     this.lock = new LeaderLock(vertx, connectOptions, LOCK_KEY, "rollout engine", this::leadership);
     this.metrics = metrics;

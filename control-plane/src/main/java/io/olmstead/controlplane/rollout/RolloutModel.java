@@ -48,12 +48,19 @@ public final class RolloutModel {
 
   /**
    * One cluster in a rollout: its wave, its step, the version it ran when the rollout started ({@code previous},
-   * null when nothing was installed), the version it is approved for now (null: not approved by this rollout yet).
+   * null when nothing was installed), the version it is approved for now (null: not approved by this rollout yet),
+   * and the approval it had when it became a member ({@code priorApproval}, null: none; where a rollback sends a
+   * cluster that ran nothing before).
    */
   public record Member(String cluster, int wave, Step step, String previousVersion, String approvedVersion,
-      Instant approvedAt, String message) {
+      Instant approvedAt, String message, String priorApproval) {
+    public Member(String cluster, int wave, Step step, String previousVersion, String approvedVersion,
+        Instant approvedAt, String message) {
+      this(cluster, wave, step, previousVersion, approvedVersion, approvedAt, message, null);
+    }
+
     Member with(Step s, String approved, Instant at, String msg) {
-      return new Member(cluster, wave, s, previousVersion, approved, at, msg);
+      return new Member(cluster, wave, s, previousVersion, approved, at, msg, priorApproval);
     }
   }
 

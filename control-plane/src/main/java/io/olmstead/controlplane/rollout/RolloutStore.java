@@ -33,7 +33,7 @@ final class RolloutStore {
   private static final String WAVES = "SELECT idx, name, state, opened_at, soaking_since, completed_at "
       + "FROM rollout_waves WHERE rollout_id = $1 ORDER BY idx";
   private static final String MEMBERS = "SELECT cluster, wave, step, previous_version, approved_version, approved_at, "
-      + "message FROM rollout_clusters WHERE rollout_id = $1 ORDER BY wave, cluster";
+      + "message, prior_approval FROM rollout_clusters WHERE rollout_id = $1 ORDER BY wave, cluster";
   // which reported phase speaks to the cluster's step is decided in StepReports (semver order)
   private static final String REPORTS = "SELECT rc.cluster, c.status, s.installed_version, s.target_version, s.phase, "
       + "s.reason, s.message, s.updated_at, rc.previous_version, rc.approved_version, rc.approved_at, "
@@ -66,6 +66,8 @@ final class RolloutStore {
       + "WHERE a.subscription = $1 AND s.name = $1 AND s.version_kind = 'pin' AND NOT EXISTS (SELECT 1 FROM "
       + "rollout_clusters rc WHERE rc.rollout_id = a.rollout_id AND rc.cluster = a.cluster AND rc.step = 'Blocked' "
       + "AND rc.message LIKE 'Preflight%')";
+  private static final String WITHDRAW_APPROVAL = "DELETE FROM rollout_approvals WHERE subscription = $1 "
+      + "AND cluster = $2 AND rollout_id = $3";
   private static final String HISTORY = "INSERT INTO rollout_history (rollout_id, kind, wave, cluster, message, actor) "
       + "VALUES ($1, $2, $3, $4, $5, $6)";
 
@@ -90,7 +92,8 @@ final class RolloutStore {
             for (Row m : memberRows) {
               members.put(m.getString("cluster"), new Member(m.getString("cluster"), m.getInteger("wave"),
                   Step.valueOf(m.getString("step")), m.getString("previous_version"),
-                  m.getString("approved_version"), instant(m, "approved_at"), m.getString("message")));
+                  m.getString("approved_version"), instant(m, "approved_at"), m.getString("message"),
+                  m.getString("prior_approval")));
             }
             Rollout rollout = new Rollout(id, r.getString("subscription"), r.getString("target_version"),
                 RolloutStrategy.fromJson(stored(r.getJsonObject("strategy"))), Phase.valueOf(r.getString("state")), waves,
@@ -150,7 +153,7 @@ final class RolloutStore {
     List<Tuple> members = new ArrayList<>();
     List<Tuple> pins = new ArrayList<>();
     for (Member m : r.members().values()) {
-      members.add(Tuple.of(r.id(), m.cluster(), m.wave(), m.step().name(), m.previousVersion()));
+      members.add(Tuple.of(r.id(), m.cluster(), m.wave(), m.step().name(), m.previousVersion(), r.subscription()));
       if (m.previousVersion() != null) {
         pins.add(Tuple.of(r.subscription(), m.cluster(), m.previousVersion(), r.id()));
       }
@@ -169,8 +172,10 @@ final class RolloutStore {
           + "VALUES ($1, $2, $3, $4)").executeBatch(waves));
     }
     if (!members.isEmpty()) {
+      // the approval each had before (a rollback of a cluster that ran nothing returns it there), read before the pins
       f = f.compose(v -> tx.preparedQuery("INSERT INTO rollout_clusters (rollout_id, cluster, wave, step, "
-          + "previous_version) VALUES ($1, $2, $3, $4, $5)").executeBatch(members));
+          + "previous_version, prior_approval) VALUES ($1, $2, $3, $4, $5, (SELECT version FROM rollout_approvals "
+          + "WHERE subscription = $6 AND cluster = $2))").executeBatch(members));
     }
     if (!pins.isEmpty()) {
       // a follow/range policy must not move clusters ahead of their wave: hold them where they are
@@ -200,6 +205,7 @@ final class RolloutStore {
           }
           List<Tuple> members = new ArrayList<>();
           List<Tuple> approvals = new ArrayList<>();
+          List<Tuple> withdrawn = new ArrayList<>();
           for (Member m : after.members().values()) {
             Member old = before.members().get(m.cluster());
             if (!m.equals(old)) {
@@ -208,6 +214,8 @@ final class RolloutStore {
               if (m.approvedVersion() != null && (old == null
                   || !m.approvedVersion().equals(old.approvedVersion()))) {
                 approvals.add(Tuple.of(after.subscription(), m.cluster(), m.approvedVersion(), after.id()));
+              } else if (m.approvedVersion() == null && old != null && old.approvedVersion() != null) {
+                withdrawn.add(Tuple.of(after.subscription(), m.cluster(), after.id()));
               }
             }
           }
@@ -220,6 +228,10 @@ final class RolloutStore {
           }
           if (!approvals.isEmpty()) {
             f = f.compose(v -> tx.preparedQuery(UPSERT_APPROVAL).executeBatch(approvals));
+          }
+          if (!withdrawn.isEmpty()) {
+            // a rollback of a cluster that had no approval before: the subscription's own policy applies again
+            f = f.compose(v -> tx.preparedQuery(WITHDRAW_APPROVAL).executeBatch(withdrawn));
           }
           List<Transition> written = transitions;
           if (after.phase() == Phase.Succeeded && before.phase() != Phase.Succeeded) {

@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.rollout;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.olmstead.controlplane.maturity.MaturityService;
+import io.olmstead.controlplane.store.Tx;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
@@ -16,10 +18,16 @@ public final class Rollouts {
   private final RolloutsModule module;
 
   public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry) {
+    this(vertx, pool, connectOptions, registry, 0);
+  }
+
+  /** {@code maxBodyBytes}: the limit catalogs were uploaded under (their maturity reports parse them again). */
+  public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry, long maxBodyBytes) {
     this.events = new RolloutEvents(vertx, pool, connectOptions);
     RolloutMetrics metrics = new RolloutMetrics(registry);
-    this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS);
-    this.module = new RolloutsModule(events, metrics);
+    RolloutMaturity maturity = new RolloutMaturity(new MaturityService(vertx, new Tx(pool), maxBodyBytes));
+    this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS, maturity);
+    this.module = new RolloutsModule(events, metrics, maturity);
   }
 
   public RolloutsModule module() {

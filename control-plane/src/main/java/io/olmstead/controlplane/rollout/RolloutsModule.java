@@ -31,13 +31,16 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutPlanning planning = new RolloutPlanning();
   private final CalendarLoader calendars = new CalendarLoader();
   private final RolloutBundles bundles = new RolloutBundles();
-  private final PreflightPreview preflights = new PreflightPreview();
+  private final PreflightPreview preflights;
+  private final MaturityDiffs diffs;
   private final RolloutMetrics metrics;
   private ApiContext context;
 
-  public RolloutsModule(RolloutEvents events, RolloutMetrics metrics) {
+  RolloutsModule(RolloutEvents events, RolloutMetrics metrics, RolloutMaturity maturity) {
     this.events = events;
     this.metrics = metrics;
+    this.preflights = new PreflightPreview(maturity);
+    this.diffs = new MaturityDiffs(maturity);
   }
 
   @Override
@@ -105,9 +108,11 @@ public final class RolloutsModule implements ApiModule {
           missing.forEach(m -> notUnpacked.add(m.toJson()));
           return new Parts(plan, gate, notUnpacked);
         }))))
-        .compose(parts -> preflights.verdicts(context.pool(), parts.plan(), body).map(view -> Reply.ok(parts.plan()
-            .toJson(parts.gate(), grouped, view, now).put("bundlesNotUnpacked", parts.notUnpacked())
-            .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson()))));
+        .compose(parts -> preflights.verdicts(context.pool(), parts.plan(), body, request.principal())
+            .compose(view -> diffs.fromRunning(context.pool(), parts.plan(), body.targetVersion())
+                .map(diff -> Reply.ok(parts.plan().toJson(parts.gate(), grouped, view, now)
+                    .put("bundlesNotUnpacked", parts.notUnpacked()).put("maturityDiff", diff)
+                    .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())))));
   }
 
   /**

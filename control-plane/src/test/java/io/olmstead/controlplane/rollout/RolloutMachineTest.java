@@ -276,13 +276,19 @@ class RolloutMachineTest {
   }
 
   @Test
-  void newcomersGetTheStartVersionUntilAWaveSucceedsThenTheTarget() {
-    Rollout r = rollout(4, "{\"batchSize\":2}");
-    assertThat(RolloutJoiners.versionForNewcomers(r)).contains("1.0.0");
+  void newcomersAreHeldAtTheStartVersionAndJoinTheWaveInProgressNeverTheCanary() {
+    Rollout r = rollout(6, "{\"batchSize\":2}");
+    assertThat(RolloutJoiners.holdVersion(r)).contains("1.0.0");
+    assertThat(RolloutJoiners.joinWave(r)).isEqualTo(1);
     r = RolloutMachine.step(r, reports, T0).rollout();
     upgraded("c0", "c1");
     r = RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout();
-    assertThat(RolloutJoiners.versionForNewcomers(r)).contains("2.0.0");
+    upgraded("c2", "c3");
+    r = RolloutMachine.step(r, reports, T0.plusSeconds(2)).rollout();
+    r = RolloutMachine.step(r, reports, T0.plusSeconds(3)).rollout();
+    assertThat(r.waves().get(1).state()).isEqualTo(WaveState.Succeeded);
+    assertThat(RolloutJoiners.joinWave(r)).isEqualTo(2);
+    assertThat(RolloutJoiners.holdVersion(r)).contains("1.0.0");
   }
 
   @Test
@@ -296,5 +302,61 @@ class RolloutMachineTest {
     assertThat(back.rollout().members().get("c0").step()).isEqualTo(Step.Progressing);
     StepResult late = RolloutMachine.step(r, reports, T0.plusSeconds(110));
     assertThat(late.rollout().members().get("c0").step()).isEqualTo(Step.Failed);
+  }
+
+  /** A rollout of {@code c0} (ran 1.0.0) and {@code fresh} (ran nothing; its approval before was {@code prior}). */
+  private Rollout withFreshCluster(String prior) {
+    Rollout r = rollout(1, "{\"batchSize\":2}");
+    Map<String, Member> members = new java.util.LinkedHashMap<>(r.members());
+    members.put("fresh", new Member("fresh", 0, Step.Pending, null, null, null, null, prior));
+    reports.put("fresh", new Report(true, null, null, null, false));
+    return new Rollout(r.id(), r.subscription(), r.targetVersion(), r.strategy(), r.phase(), r.waves(), members, 0,
+        false, null);
+  }
+
+  @Test
+  void aRollbackWithdrawsTheApprovalOfAClusterThatRanNothingBefore() {
+    Rollout r = RolloutMachine.step(withFreshCluster(null), reports, T0).rollout();
+    assertThat(r.members().get("fresh").approvedVersion()).isEqualTo("2.0.0");
+    StepResult back = RolloutMachine.command(r, "rollback", "alice");
+    Member fresh = back.rollout().members().get("fresh");
+    assertThat(fresh.step()).isEqualTo(Step.RolledBack);
+    assertThat(fresh.approvedVersion()).as("not left at the target").isNull();
+    assertThat(fresh.message()).contains("approval withdrawn");
+    assertThat(back.rollout().members().get("c0").approvedVersion()).isEqualTo("1.0.0");
+  }
+
+  @Test
+  void aRollbackReturnsAClusterThatRanNothingToTheApprovalItHadBefore() {
+    Rollout r = RolloutMachine.step(withFreshCluster("1.5.0"), reports, T0).rollout();
+    Member fresh = RolloutMachine.command(r, "rollback", "alice").rollout().members().get("fresh");
+    assertThat(fresh.step()).isEqualTo(Step.RolledBack);
+    assertThat(fresh.approvedVersion()).isEqualTo("1.5.0");
+  }
+
+  @Test
+  void aSoakingWaveWaitsForAClusterThatJoinedIt() {
+    Rollout r = rollout(2, "{\"batchSize\":2,\"soakSeconds\":10}");
+    r = RolloutMachine.step(r, reports, T0).rollout();
+    upgraded("c0", "c1");
+    r = RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout();
+    assertThat(r.waves().get(0).state()).isEqualTo(WaveState.Soaking);
+    Map<String, Member> members = new java.util.LinkedHashMap<>(r.members());
+    members.put("late", new Member("late", 0, Step.Pending, "1.0.0", null, null, null, "1.0.0"));
+    reports.put("late", new Report(true, "1.0.0", "Succeeded", null, false));
+    r = new Rollout(r.id(), r.subscription(), r.targetVersion(), r.strategy(), r.phase(), r.waves(), members, 0,
+        false, null);
+    // closed for the joiner only: the soak time passes, the wave does not succeed without it
+    CalendarGate closed = CalendarGate.of(new MaintenanceCalendar(List.of(), List.of(Freeze.of("f",
+        T0.minusSeconds(60), T0.plusSeconds(3600), "late=yes"))), Map.of("late", Map.of("late", "yes"), "c0", Map.of(),
+        "c1", Map.of()), T0.plusSeconds(20));
+    StepResult held = RolloutMachine.step(r, reports, T0.plusSeconds(20), closed);
+    assertThat(held.rollout().members().get("late").step()).isEqualTo(Step.Pending);
+    assertThat(held.rollout().phase()).isEqualTo(Phase.Progressing);
+    StepResult open = RolloutMachine.step(held.rollout(), reports, T0.plusSeconds(21));
+    assertThat(open.rollout().members().get("late").step()).isEqualTo(Step.Progressing);
+    upgraded("late");
+    StepResult done = RolloutMachine.step(open.rollout(), reports, T0.plusSeconds(22));
+    assertThat(done.rollout().phase()).isEqualTo(Phase.Succeeded);
   }
 }
