@@ -134,6 +134,7 @@ public final class ControlPlane implements AutoCloseable {
               var hostedPool = new io.olmstead.controlplane.hypershift.pool.HostedAgentPool(vertx, pool,
                   config.hypershift().agents(), config.agent().replica());
               modules.add(new io.olmstead.controlplane.hypershift.pool.PoolTokensModule(hostedPool));
+              gateway.onHostedEnrolled(cluster -> hostedPool.assignSoon());
               return gateway.start().compose(v -> rollouts.start()).compose(v -> inventory.start())
                   .compose(v -> hypershift.start())
                   .compose(v -> hostedPool.start())
