@@ -139,7 +139,7 @@ class HostedGuestOutageIT {
     stopGuest("a");
     // the stopped guest's kubeconfig rotates: its client is rebuilt against an API that does not answer
     PoolFixtures.secret(management, "clusters-alpha", "service-network-admin-kubeconfig", aUrl.replaceAll("/$", ""));
-    // a new hosted cluster is still served at once, and the other guest's drift still restored
+    // a new hosted cluster is still handed over, connected and installed at once
     PoolFixtures.hostedCluster(management, "gamma", url("c"), url("c"));
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
       assertThat(status("clusters-gamma")).isEqualTo("connected");
