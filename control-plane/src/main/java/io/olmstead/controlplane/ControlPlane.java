@@ -144,6 +144,7 @@ public final class ControlPlane implements AutoCloseable {
                   registry, config.webhooks().signals());
               var adoption = new io.olmstead.controlplane.adoption.Adoption(vertx, pool, db.connectOptions());
               modules.add(adoption.module());
+              gateway.onHostedEnrolled(cluster -> hostedPool.assignSoon());
               return gateway.start().compose(v -> rollouts.start()).compose(v -> inventory.start())
                   .compose(v -> hypershift.start())
                   .compose(v -> hostedPool.start())

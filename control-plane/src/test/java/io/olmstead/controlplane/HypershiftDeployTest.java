@@ -67,6 +67,20 @@ class HypershiftDeployTest {
   }
 
   @Test
+  void thePoolStatefulSetProbesLivenessAndReadinessOnTheAgentHealthPortWithTimeouts() throws Exception {
+    JsonNode container = named(kind(render(DEPLOY), "StatefulSet"), "olmstead-agent-pool").path("spec")
+        .path("template").path("spec").path("containers").get(0);
+    assertThat(container.path("ports").toString()).contains("\"health\"", "8081");
+    for (String probe : List.of("livenessProbe", "readinessProbe")) {
+      JsonNode http = container.path(probe).path("httpGet");
+      assertThat(http.path("port").asText()).as(probe).isEqualTo("health");
+      assertThat(container.path(probe).path("timeoutSeconds").asInt()).as(probe).isPositive();
+    }
+    assertThat(container.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/healthz");
+    assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/readyz");
+  }
+
+  @Test
   void theHostedControlPlaneNamespacePolicyLetsOnlyThePoolReachTheKubeApiserver() throws Exception {
     List<JsonNode> docs = render(DEPLOY.resolve("hosted-control-plane-namespace"));
     JsonNode policy = named(kind(docs, "NetworkPolicy"), "olmstead-agent-pool-to-kube-apiserver");

@@ -61,6 +61,7 @@ public final class AgentGateway {
   private final WorkerExecutor decoder;
   private volatile BiConsumer<String, Long> ackObserver = (cluster, generation) -> { };
   private volatile BiConsumer<String, io.olmstead.apispec.protocol.Inventory> inventorySink = (cluster, report) -> { };
+  private volatile java.util.function.Consumer<String> hostedEnrolled = cluster -> { };
 
   public AgentGateway(Vertx vertx, Pool pool, PgConnectOptions database, MeterRegistry registry,
       GatewaySettings settings) {
@@ -168,6 +169,11 @@ public final class AgentGateway {
     this.inventorySink = sink;
   }
 
+  /** Told (with the cluster's name) when any replica's HyperShift watcher enrolled a hosted cluster. */
+  public void onHostedEnrolled(java.util.function.Consumer<String> listener) {
+    this.hostedEnrolled = listener;
+  }
+
   void inventory(String cluster, io.olmstead.apispec.protocol.Inventory report) {
     inventorySink.accept(cluster, report);
   }
@@ -264,6 +270,7 @@ public final class AgentGateway {
       case "cluster" -> publisher.clusterChanged(change.id());
       case "credential" -> sessions.get(change.id()).ifPresent(this::recheckCredential);
       case "approval" -> sessions.get(change.id()).ifPresent(this::sendApprovals);
+      case "hosted" -> hostedEnrolled.accept(change.id());
       default -> LOG.debug("ignoring change {}", change);
     }
   }

@@ -137,18 +137,19 @@ public final class SimulatedHostedAgents implements AutoCloseable {
     ChannelBridge bridge = new ChannelBridge();
     AgentReconciler reconciler = new AgentReconciler(cluster, guest, new ControlPlaneCatalogs(controlPlane,
         credential), bridge, ReconcilerOptions.defaults());
-    try {
-      reconciler.start();
-    } catch (ResourceException | RuntimeException e) {
-      guest.close();
-      throw e;
-    }
     ChannelOptions options = ChannelOptions.of(controlPlane, cluster, token).withFacts(new Facts("v1.32.0-simulated",
         version == null ? null : version.toString(), 1, "simulated"));
     ChannelClient channel = new ChannelClient(vertx, vertx.createHttpClient(), vertx.createWebSocketClient(), options,
         credential, bridge);
     bridge.bind(reconciler, channel);
+    // connecting does not wait for the informers' first list (as in the pool): the desired state waits in the loop
     channel.start();
+    try {
+      reconciler.start();
+    } catch (ResourceException | RuntimeException e) {
+      new Agent(channel, reconciler, guest).close();
+      throw e;
+    }
     agents.put(cluster, new Agent(channel, reconciler, guest));
     LOG.info("SIMULATED hosted agent of {} started (guest API {})", cluster, guest.getMasterUrl());
   }

@@ -8,7 +8,9 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.olmstead.controlplane.hypershift.Decision.Kind;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches the management cluster: polls for the HostedCluster CRD (it may arrive after the control plane), then runs
  * a fabric8 informer on HostedClusters in all namespaces and one on the Secrets of each namespace holding
- * HostedClusters (their kubeconfig secrets). Events only queue work; one thread of its own decides and applies, one
- * HostedCluster at a time, so a slow or broken object delays nothing but itself and never an event loop. Every
+ * HostedClusters (their kubeconfig secrets). Events only queue work; one thread of its own decides and applies the
+ * queued HostedClusters in order, up to {@link #BATCH} per transaction (one by one when a batch fails, so a broken
+ * object delays nothing but itself), and never on an event loop. Every
  * {@code resync} seconds every HostedCluster is decided again and clusters whose HostedCluster is gone are retired.
  */
 final class HostedClusterWatcher implements AutoCloseable {
@@ -36,6 +39,8 @@ final class HostedClusterWatcher implements AutoCloseable {
   private static final long CRD_POLL_SECONDS = 5;
   private static final long APPLY_TIMEOUT_SECONDS = 30;
   private static final String SWEEP = "sweep";
+  /** HostedClusters decided per transaction: bounded so one commit stays short (about seven statements each). */
+  static final int BATCH = 50;
 
   private final KubernetesClient client;
   private final HostedStore store;
@@ -117,20 +122,93 @@ final class HostedClusterWatcher implements AutoCloseable {
 
   private void drain() {
     while (true) {
-      String item;
-      synchronized (pending) {
-        if (pending.isEmpty()) {
-          return;
-        }
-        item = pending.iterator().next();
-        pending.remove(item);
+      List<String> batch = next();
+      if (batch.isEmpty()) {
+        return;
+      }
+      if (batch.get(0).startsWith("hc:")) {
+        decide(batch);
+        continue;
       }
       try {
-        process(item);
+        process(batch.get(0));
       } catch (Exception e) {
+        metrics.failed("apply");
+        LOG.warn("hypershift: {} not handled: {}", batch.get(0), e.toString());
+      }
+    }
+  }
+
+  /** The next run of up to {@value #BATCH} queued HostedClusters in order, or a single other item (sweep, gone). */
+  private List<String> next() {
+    List<String> batch = new ArrayList<>();
+    synchronized (pending) {
+      Iterator<String> queued = pending.iterator();
+      while (queued.hasNext() && batch.size() < BATCH) {
+        String item = queued.next();
+        boolean hostedCluster = item.startsWith("hc:");
+        if (!batch.isEmpty() && !hostedCluster) {
+          break;
+        }
+        queued.remove();
+        batch.add(item);
+        if (!hostedCluster) {
+          break;
+        }
+      }
+    }
+    return batch;
+  }
+
+  /**
+   * Decides a run of HostedClusters in one transaction (a burst turning Available at once is one commit); when that
+   * fails, one by one, so a HostedCluster that cannot be applied fails alone.
+   */
+  private void decide(List<String> items) {
+    List<String> keys = new ArrayList<>();
+    List<HostedStore.Input> inputs = new ArrayList<>();
+    SharedIndexInformer<GenericKubernetesResource> informer = hostedClusters;
+    for (String item : items) {
+      try {
+        GenericKubernetesResource object = informer == null ? null : informer.getStore().getByKey(item.substring(3));
+        if (object != null) {
+          HostedCluster hc = HostedCluster.of(asMap(object));
+          watchSecretsOf(hc.namespace());
+          inputs.add(new HostedStore.Input(hc, kubeconfigPresent(hc), d -> !d.reason().equals(reported.get(item))));
+          keys.add(item);
+        }
+      } catch (RuntimeException e) {
         metrics.failed("apply");
         LOG.warn("hypershift: {} not handled: {}", item, e.toString());
       }
+    }
+    List<Decision> decisions = null;
+    if (inputs.size() > 1) {
+      try {
+        decisions = await(store.reconcileAll(inputs, Instant.now()));
+      } catch (Exception e) {
+        LOG.debug("hypershift: a batch of {} failed ({}); deciding them one by one", inputs.size(), e.toString());
+      }
+    }
+    for (int i = 0; i < inputs.size(); i++) {
+      HostedStore.Input input = inputs.get(i);
+      try {
+        Decision decision = decisions != null ? decisions.get(i)
+            : await(store.reconcile(input.hc(), input.kubeconfigPresent(), Instant.now(), input.fresh()));
+        decided(keys.get(i), input.hc(), decision);
+      } catch (Exception e) {
+        metrics.failed("apply");
+        LOG.warn("hypershift: {} not handled: {}", keys.get(i), e.toString());
+      }
+    }
+  }
+
+  private void decided(String item, HostedCluster hc, Decision decision) throws Exception {
+    report(item, decision);
+    if (decision.kind() == Kind.ENROLL || decision.kind() == Kind.UPDATE || decision.kind() == Kind.UNCHANGED) {
+      await(guard.check(decision.cluster(), hc));
+    } else {
+      guard.clear(decision.cluster());
     }
   }
 
@@ -141,21 +219,6 @@ final class HostedClusterWatcher implements AutoCloseable {
       Decision gone = await(store.gone(item.substring("gone:".length())));
       report(item, gone);
       guard.clear(gone.cluster());
-    } else {
-      SharedIndexInformer<GenericKubernetesResource> informer = hostedClusters;
-      GenericKubernetesResource object = informer == null ? null : informer.getStore().getByKey(item.substring(3));
-      if (object != null) {
-        HostedCluster hc = HostedCluster.of(asMap(object));
-        watchSecretsOf(hc.namespace());
-        Decision decision = await(store.reconcile(hc, kubeconfigPresent(hc), Instant.now(),
-            d -> !d.reason().equals(reported.get(item))));
-        report(item, decision);
-        if (decision.kind() == Kind.ENROLL || decision.kind() == Kind.UPDATE || decision.kind() == Kind.UNCHANGED) {
-          await(guard.check(decision.cluster(), hc));
-        } else {
-          guard.clear(decision.cluster());
-        }
-      }
     }
   }
 

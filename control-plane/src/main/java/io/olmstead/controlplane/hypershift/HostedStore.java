@@ -44,6 +44,9 @@ final class HostedStore {
       + " AND c.name = h.cluster AND c.status <> 'retired' RETURNING c.name";
   /** Skips that need a person to change the HostedCluster (not the normal wait for it to become ready). */
   static final Set<String> BAD_INPUT = Set.of("malformed", "invalid-name", "invalid-labels", "too-many-labels");
+  /** The agent gateway's change channel (V4); {@value #ENROLLED_CHANGE} changes wake the hosted agent pool. */
+  private static final String NOTIFY_ENROLLED = "SELECT pg_notify('olmstead_agent_changes', $1)";
+  static final String ENROLLED_CHANGE = "hosted";
   private static final String RETIRE_ID = "UPDATE hosted_clusters SET retired_at = now() WHERE cluster_id = $1";
 
   private final Pool pool;
@@ -61,18 +64,54 @@ final class HostedStore {
   Future<Decision> reconcile(HostedCluster hc, boolean kubeconfigPresent, Instant now, Predicate<Decision> fresh) {
     if (hc.clusterId() == null) {
       Decision decision = Decider.decide(hc, kubeconfigPresent, Known.NOTHING, now);
-      return fresh.test(decision) ? pool.withTransaction(conn -> apply(conn, hc, decision, true)).map(decision)
-          : Future.succeededFuture(decision);
+      if (!fresh.test(decision)) {
+        return Future.succeededFuture(decision); // nothing to write: no transaction at all
+      }
     }
-    return pool.withTransaction(conn -> identity(conn, hc.clusterId()).compose(identity -> {
+    return pool.withTransaction(conn -> decide(conn, new Input(hc, kubeconfigPresent, fresh), now));
+  }
+
+  /** One HostedCluster to decide, whether its kubeconfig secret is there, and whether a skip is news. */
+  record Input(HostedCluster hc, boolean kubeconfigPresent, Predicate<Decision> fresh) {
+  }
+
+  /**
+   * Decides and applies many HostedClusters in one transaction, in order: a burst of HostedClusters turning
+   * Available costs one commit, not one each. If it fails, nothing of it is kept; the caller applies them one by one
+   * so that a bad one fails alone.
+   */
+  Future<List<Decision>> reconcileAll(List<Input> inputs, Instant now) {
+    if (inputs.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    return pool.withTransaction(conn -> {
+      List<Decision> decisions = new ArrayList<>();
+      Future<Void> chain = Future.succeededFuture();
+      for (Input input : inputs) {
+        chain = chain.compose(v -> decide(conn, input, now).map(d -> {
+          decisions.add(d);
+          return null;
+        }));
+      }
+      return chain.map(v -> decisions);
+    });
+  }
+
+  private Future<Decision> decide(SqlConnection conn, Input input, Instant now) {
+    HostedCluster hc = input.hc();
+    if (hc.clusterId() == null) {
+      Decision decision = Decider.decide(hc, input.kubeconfigPresent(), Known.NOTHING, now);
+      return apply(conn, hc, decision, input.fresh().test(decision)).map(decision);
+    }
+    return identity(conn, hc.clusterId()).compose(identity -> {
       Optional<String> name = identity.map(Identity::cluster)
           .or(() -> Optional.ofNullable(HostedLabels.clusterName(hc).value()));
       return (name.isEmpty() ? Future.succeededFuture(Optional.<Holder>empty()) : holder(conn, name.get()))
           .compose(holder -> {
-            Decision decision = Decider.decide(hc, kubeconfigPresent, new Known(identity, holder), now);
-            return apply(conn, hc, decision, fresh.test(decision)).map(decision);
+            Decision decision = Decider.decide(hc, input.kubeconfigPresent(), new Known(identity, holder), now);
+            return apply(conn, hc, decision, input.fresh().test(decision)).map(decision);
           });
-    }));
+    });
   }
 
   /** Retires the cluster of a clusterID whose HostedCluster is gone; returns the decision. */
@@ -124,7 +163,10 @@ final class HostedStore {
       case NEW -> clusters.insert(conn, d.cluster(), labels(d.labels()), "pending", null, null, facts).mapEmpty();
     };
     return written.compose(v -> link(conn, hc, d))
-        .compose(v -> audit(conn, hc, d, "hypershift.enroll", AuditEntry.SUCCESS));
+        .compose(v -> audit(conn, hc, d, "hypershift.enroll", AuditEntry.SUCCESS))
+        // at commit, every replica's gateway hears of it and its pool hands the cluster over now, not next round
+        .compose(v -> conn.preparedQuery(NOTIFY_ENROLLED).execute(Tuple.of(ENROLLED_CHANGE + ":" + d.cluster())))
+        .mapEmpty();
   }
 
   private Future<Void> retire(SqlConnection conn, String clusterId, Decision d, HostedCluster hc) {

@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /** Builds the fabric8 client for the configured mode: in-cluster config, or the hosted mode's kubeconfig. */
 public final class KubernetesClients {
@@ -16,19 +18,27 @@ public final class KubernetesClients {
   }
 
   static Config clientConfig(AgentConfig config) throws ConfigException {
-    if (config.mode() == AgentMode.HOSTED) {
+    return kubeconfigOrInCluster(config.mode() == AgentMode.HOSTED ? config.kubeconfig() : Optional.empty(),
+        AgentConfig.KUBECONFIG, AgentConfig.MODE + "=hosted with " + AgentConfig.KUBECONFIG);
+  }
+
+  /**
+   * The client configuration read from {@code kubeconfig} when given, else the pod's own (service account token and
+   * {@code KUBERNETES_SERVICE_HOST}). {@code setting} names the variable the file came from and {@code outsideHint}
+   * what to set when not in a pod; both go into the error, never the file's content.
+   */
+  public static Config kubeconfigOrInCluster(Optional<Path> kubeconfig, String setting, String outsideHint)
+      throws ConfigException {
+    if (kubeconfig.isPresent()) {
       try {
-        String text = Files.readString(config.kubeconfig().orElseThrow());
-        return Config.fromKubeconfig(text);
+        return Config.fromKubeconfig(Files.readString(kubeconfig.get()));
       } catch (IOException | RuntimeException e) {
-        throw new ConfigException(AgentConfig.KUBECONFIG + " could not be read as a kubeconfig: " + e.getMessage());
+        throw new ConfigException(setting + " could not be read as a kubeconfig: " + e.getMessage());
       }
     }
-    // In-guest: autoConfigure picks up the service account token and KUBERNETES_SERVICE_HOST.
     Config auto = Config.autoConfigure(null);
     if (auto.getMasterUrl() == null || auto.getMasterUrl().isBlank()) {
-      throw new ConfigException("no in-cluster Kubernetes configuration found; run in a pod or set "
-          + AgentConfig.MODE + "=hosted with " + AgentConfig.KUBECONFIG);
+      throw new ConfigException("no in-cluster Kubernetes configuration found; run in a pod or set " + outsideHint);
     }
     return auto;
   }

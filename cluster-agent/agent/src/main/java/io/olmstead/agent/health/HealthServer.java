@@ -29,6 +29,24 @@ public final class HealthServer {
         .requestHandler(request -> handle(request, named)).listen().map(HealthServer::new);
   }
 
+  /**
+   * Starts the probes as {@code settings} say and waits for the port to be bound; a port that cannot be bound is a
+   * start-up error naming the setting. Nothing is served when the port is 0.
+   */
+  public static java.util.Optional<HealthServer> serve(Vertx vertx, HealthSettings settings,
+      Map<String, ReadinessCheck> checks) throws io.olmstead.agent.config.ConfigException {
+    if (!settings.enabled()) {
+      return java.util.Optional.empty();
+    }
+    try {
+      return java.util.Optional.of(start(vertx, settings.port(), checks).toCompletionStage().toCompletableFuture()
+          .get(30, java.util.concurrent.TimeUnit.SECONDS));
+    } catch (Exception e) {
+      throw new io.olmstead.agent.config.ConfigException("cannot serve the probes on port " + settings.port() + " ("
+          + HealthSettings.PORT + "): " + (e.getCause() == null ? e : e.getCause()).getMessage());
+    }
+  }
+
   public int port() {
     return server.actualPort();
   }

@@ -64,7 +64,8 @@ public final class KubeApiProbe implements ReadinessCheck {
     }
   }
 
-  private static String describe(Throwable e) {
+  /** The root cause's message, at most 300 characters (what a probe body or a log line shows). */
+  public static String describe(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();

@@ -22,6 +22,7 @@ final class GuestClients implements AutoCloseable {
   private final VertxHttpClientFactory http;
   private final KubernetesSerialization serialization = new KubernetesSerialization();
   private final ExecutorService callbacks;
+  private final java.util.concurrent.ScheduledExecutorService starter;
 
   /**
    * Its own Vert.x, apart from the channels': the reconcile code makes blocking fabric8 calls from channel callbacks,
@@ -38,16 +39,36 @@ final class GuestClients implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    // a few threads start every guest (facts, channel, informers), so a takeover of hundreds does not make hundreds
+    // of threads, and a guest that is slow to answer holds one of them for at most its bounded timeouts
+    AtomicInteger s = new AtomicInteger();
+    this.starter = Executors.newScheduledThreadPool(STARTERS, r -> {
+      Thread t = new Thread(r, "guest-starter-" + s.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
   }
+
+  static final int STARTERS = 8;
 
   /** A client to one guest API from its kubeconfig text (a bad kubeconfig throws). */
   KubernetesClient forKubeconfig(String kubeconfig) {
-    return build(Config.fromKubeconfig(kubeconfig));
+    Config config = Config.fromKubeconfig(kubeconfig);
+    // fabric8 retries a call that got no answer 10 times with doubling waits (about 100 s in all): against a paused
+    // or stopped guest that would hold a starter thread for minutes; the reconcile loop has its own backoff instead
+    config.setRequestRetryBackoffLimit(2);
+    config.setConnectionTimeout(5_000);
+    return build(config);
   }
 
   KubernetesClient build(Config config) {
     return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(http)
         .withKubernetesSerialization(serialization).withTaskExecutor(callbacks).build();
+  }
+
+  /** The threads that start guests and retry the ones that cannot be reached (bounded delays). */
+  java.util.concurrent.ScheduledExecutorService starter() {
+    return starter;
   }
 
   /** The same threads, for handing channel events to the reconcile loops off the event loop. */
@@ -57,6 +78,7 @@ final class GuestClients implements AutoCloseable {
 
   @Override
   public void close() {
+    starter.shutdownNow();
     callbacks.shutdownNow();
     vertx.close();
   }

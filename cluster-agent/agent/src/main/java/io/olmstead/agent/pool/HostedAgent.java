@@ -5,7 +5,6 @@ import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelOptions;
 import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.agent.k8s.ClusterFacts;
-import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.reconcile.AgentReconciler;
 import io.olmstead.agent.reconcile.CatalogProvider;
 import io.olmstead.agent.reconcile.ChannelBridge;
@@ -14,60 +13,101 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.WebSocketClient;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The agent of one hosted cluster inside a pool replica: its own credential (handed over by the control plane, kept
  * in memory only), its own channel session, its own guest client and reconcile queue. It acts for exactly one cluster,
  * as a {@code run} agent does: the control plane's gateway cannot tell the difference.
+ *
+ * <p>Starting does no guest I/O on the caller's thread (the pool's one ordering thread must never wait for a guest):
+ * the guest's facts, the channel and the reconcile loop start on the shared starter threads, the channel first, so
+ * the cluster is connected without waiting for its informers. A guest whose API gives no answer (paused, down) is
+ * retried with doubling delays up to {@link #RETRY_MAX}; it never holds up another guest.
  */
 final class HostedAgent {
+  private static final Logger LOG = LoggerFactory.getLogger(HostedAgent.class);
+  static final Duration RETRY_MIN = Duration.ofSeconds(1);
+  static final Duration RETRY_MAX = Duration.ofMinutes(1);
+
+  private final Shared shared;
   private final HostedTarget target;
   private final CredentialStorage credential;
   private final GuestKubeconfigs.Access access;
   private final KubernetesClient guest;
+  private final ChannelBridge bridge = new ChannelBridge();
   private final AgentReconciler reconciler;
-  private final ChannelClient channel;
-
-  private HostedAgent(HostedTarget target, CredentialStorage credential, GuestKubeconfigs.Access access,
-      KubernetesClient guest, AgentReconciler reconciler, ChannelClient channel) {
-    this.target = target;
-    this.credential = credential;
-    this.access = access;
-    this.guest = guest;
-    this.reconciler = reconciler;
-    this.channel = channel;
-  }
+  private volatile ChannelClient channel;
+  private ScheduledFuture<?> pending;
+  private long retryMillis = RETRY_MIN.toMillis();
+  private boolean stopped;
 
   /** What every served cluster shares: the control plane, the Vert.x clients, the catalog cache, the tuning. */
   record Shared(URI controlPlane, Vertx vertx, HttpClient http, WebSocketClient ws, CatalogProvider catalogs,
-      GuestClients guests, ReconcilerOptions options, java.util.concurrent.Executor events) {
+      GuestClients guests, ReconcilerOptions options, java.util.concurrent.Executor events,
+      ScheduledExecutorService starter) {
   }
 
-  /** Builds the guest client from {@code access}, starts the reconcile loop, then dials the control plane. */
-  static HostedAgent start(Shared shared, HostedTarget target, String credential, GuestKubeconfigs.Access access)
-      throws ResourceException {
-    KubernetesClient guest = shared.guests().forKubeconfig(access.kubeconfig());
-    ChannelBridge bridge = new ChannelBridge();
-    AgentReconciler reconciler = new AgentReconciler(target.cluster(), guest, shared.catalogs(), bridge,
-        shared.options());
-    ChannelOptions options = ChannelOptions.of(shared.controlPlane(), target.cluster(), null)
-        .withFacts(ClusterFacts.of(guest, "hosted"));
-    CredentialStorage stored = CredentialStorage.inMemory();
-    stored.save(credential);
-    try {
-      reconciler.start();
-    } catch (ResourceException | RuntimeException e) {
-      reconciler.close();
-      guest.close();
-      throw e;
+  private HostedAgent(Shared shared, HostedTarget target, String credential, GuestKubeconfigs.Access access) {
+    this.shared = shared;
+    this.target = target;
+    this.access = access;
+    this.guest = shared.guests().forKubeconfig(access.kubeconfig()); // parses only; a bad kubeconfig throws here
+    this.credential = CredentialStorage.inMemory();
+    this.credential.save(credential);
+    this.reconciler = new AgentReconciler(target.cluster(), guest, shared.catalogs(), bridge, shared.options());
+  }
+
+  /** Builds the guest client from {@code access} and schedules the rest (facts, channel, reconcile loop). */
+  static HostedAgent start(Shared shared, HostedTarget target, String credential, GuestKubeconfigs.Access access) {
+    HostedAgent agent = new HostedAgent(shared, target, credential, access);
+    agent.schedule(0);
+    return agent;
+  }
+
+  private synchronized void schedule(long delayMillis) {
+    if (!stopped) {
+      pending = shared.starter().schedule(this::step, delayMillis, TimeUnit.MILLISECONDS);
     }
-    ChannelClient channel = new ChannelClient(shared.vertx(), shared.http(), shared.ws(), options, stored,
-        new OffLoopListener(bridge, shared.events()));
-    bridge.bind(reconciler, channel);
-    channel.start();
-    return new HostedAgent(target, stored, access, guest, reconciler, channel);
+  }
+
+  /** One start attempt: the channel once (facts read now, unknown ones left out), then the reconcile loop. */
+  private void step() {
+    try {
+      if (channel == null) {
+        ChannelOptions options = ChannelOptions.of(shared.controlPlane(), target.cluster(), null)
+            .withFacts(ClusterFacts.of(guest, "hosted"));
+        ChannelClient built = new ChannelClient(shared.vertx(), shared.http(), shared.ws(), options, credential,
+            new OffLoopListener(bridge, shared.events()));
+        synchronized (this) {
+          if (stopped) {
+            return;
+          }
+          bridge.bind(reconciler, built);
+          channel = built;
+        }
+        built.start();
+      }
+      reconciler.start();
+      retryMillis = RETRY_MIN.toMillis();
+    } catch (io.olmstead.agent.k8s.ResourceException | RuntimeException e) {
+      if (!isStopped()) {
+        LOG.debug("cluster {}: guest not started yet ({}); retrying in {} ms", target.cluster(), e.getMessage(),
+            retryMillis);
+        schedule(retryMillis);
+        retryMillis = Math.min(RETRY_MAX.toMillis(), retryMillis * 2);
+      }
+    }
+  }
+
+  private synchronized boolean isStopped() {
+    return stopped;
   }
 
   /** A credential handed over again (rotated): the next connection uses it; the old one is closed by the gateway. */
@@ -88,15 +128,26 @@ final class HostedAgent {
   }
 
   boolean connected() {
-    return channel.isConnected();
+    ChannelClient c = channel;
+    return c != null && c.isConnected();
   }
 
   /** Stops the channel, the reconcile loop and the guest client; the credential goes with them. */
   void stop() {
-    try {
-      channel.stop().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      // the connection is gone either way; the control plane notices the close or the silence
+    ChannelClient c;
+    synchronized (this) {
+      stopped = true;
+      if (pending != null) {
+        pending.cancel(false);
+      }
+      c = channel;
+    }
+    if (c != null) {
+      try {
+        c.stop().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        // the connection is gone either way; the control plane notices the close or the silence
+      }
     }
     reconciler.close();
     guest.close();

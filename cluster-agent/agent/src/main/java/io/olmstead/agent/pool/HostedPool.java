@@ -1,6 +1,5 @@
 package io.olmstead.agent.pool;
 
-import io.olmstead.agent.k8s.ResourceException;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -18,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * The hosted clusters one pool replica serves: starts a {@link HostedAgent} for each cluster the control plane hands
  * over, stops it when released, and every {@code check} reads each one's kubeconfig Secret again: a changed (rotated)
  * kubeconfig rebuilds that guest's client and reconcile loop with the same credential (no re-enrollment). A cluster
- * whose kubeconfig cannot be found or whose guest cannot be reached yet is kept and tried again at the next check.
- * All changes run on one thread, in order; nothing here runs on an event loop.
+ * whose kubeconfig cannot be found yet is kept and tried again at the next check; one whose guest API does not answer
+ * is served anyway (connected, retried by its {@link HostedAgent} with bounded backoff). All changes run on one
+ * thread, in order, and none of them waits for a guest API but the kubeconfig's reachability probe (a few seconds at
+ * most); nothing here runs on an event loop.
  */
 final class HostedPool implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HostedPool.class);
@@ -95,7 +96,7 @@ final class HostedPool implements AutoCloseable {
       }
       agents.put(target.cluster(), HostedAgent.start(shared, target, credential, access.get()));
       LOG.info("cluster {}: serving through {}", target.cluster(), access.get());
-    } catch (ResourceException | RuntimeException e) {
+    } catch (RuntimeException e) {
       LOG.warn("cluster {}: guest not served yet ({}); trying again later", target.cluster(), e.getMessage());
       waiting.put(target.cluster(), new Waiting(target, credential));
     }

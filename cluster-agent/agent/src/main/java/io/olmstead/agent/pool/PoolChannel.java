@@ -38,6 +38,7 @@ final class PoolChannel {
   private long heartbeatTimer = -1;
   private long lastHeardNanos;
   private volatile boolean welcomed;
+  private volatile String lastProblem;
 
   PoolChannel(Vertx vertx, WebSocketClient client, URI controlPlane, String token, String replica, HostedPool pool) {
     this.vertx = vertx;
@@ -58,6 +59,16 @@ final class PoolChannel {
     return welcomed;
   }
 
+  /** Readiness: empty while welcomed, else why not (the last close or connect failure; never the token). */
+  java.util.Optional<String> problem() {
+    if (welcomed) {
+      return java.util.Optional.empty();
+    }
+    String last = lastProblem;
+    return java.util.Optional.of("pool replica " + replica + " not connected to the control plane at " + uri
+        + (last == null ? "" : " (" + last + ")"));
+  }
+
   Future<Void> stop() {
     Promise<Void> done = Promise.promise();
     context.runOnContext(v -> {
@@ -76,6 +87,7 @@ final class PoolChannel {
         .putHeader("Authorization", "Bearer " + token)).onComplete(ar -> {
           if (ar.failed()) {
             LOG.warn("pool channel: connect failed: {}", ar.cause().getMessage());
+            lastProblem = "connect failed: " + ar.cause().getMessage();
             retry();
             return;
           }
@@ -133,6 +145,7 @@ final class PoolChannel {
     }
     ws = null;
     welcomed = false;
+    lastProblem = "last close: " + socket.closeStatusCode() + " " + socket.closeReason();
     cancelHeartbeat();
     LOG.info("pool channel closed ({} {})", socket.closeStatusCode(), socket.closeReason());
     retry();

@@ -32,7 +32,7 @@ public record PoolConfig(String controlPlaneUrl, String poolToken, String replic
   public static final String IN_CLUSTER = "in-cluster";
   /** Every variable the pool reads ({@code HOSTNAME} is the default replica name). */
   public static final Set<String> ENVIRONMENT = Set.of(CONTROL_PLANE_URL, POOL_TOKEN, REPLICA, MANAGEMENT_KUBECONFIG,
-      WORKERS, RESYNC_SECONDS, KUBECONFIG_CHECK_SECONDS);
+      WORKERS, RESYNC_SECONDS, KUBECONFIG_CHECK_SECONDS, io.olmstead.agent.health.HealthSettings.PORT);
   private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
   public static PoolConfig fromEnvironment() throws ConfigException {

@@ -41,7 +41,7 @@ public final class PoolReplica implements AutoCloseable {
         : self[0].served().stream().map(c -> self[0].credential(c)).flatMap(Optional::stream).findFirst());
     HostedAgent.Shared shared = new HostedAgent.Shared(controlPlane, vertx, http, ws,
         new ControlPlaneCatalogs(controlPlane, anyServed), guests,
-        new ReconcilerOptions(config.workers(), config.resync(), true), guests.events());
+        new ReconcilerOptions(config.workers(), config.resync(), true), guests.events(), guests.starter());
     this.pool = new HostedPool(shared, new GuestKubeconfigs(management, guests), config.kubeconfigCheck());
     self[0] = pool;
     this.channel = new PoolChannel(vertx, ws, controlPlane, config.poolToken(), config.replica(), pool);
@@ -52,6 +52,17 @@ public final class PoolReplica implements AutoCloseable {
     PoolReplica replica = new PoolReplica(config, management);
     replica.channel.start();
     return replica;
+  }
+
+  /**
+   * Serves {@code /healthz} and {@code /readyz} on the replica's Vert.x: ready while the pool channel is connected
+   * with the pool token. A served guest that is down or unreachable never makes the replica unready (restarting or
+   * unrouting the pod would not bring that guest back, and would drop every other cluster it serves).
+   */
+  public java.util.Optional<io.olmstead.agent.health.HealthServer> serveProbes(
+      io.olmstead.agent.health.HealthSettings settings) throws io.olmstead.agent.config.ConfigException {
+    return io.olmstead.agent.health.HealthServer.serve(vertx, settings,
+        java.util.Map.of("control-plane", channel::problem));
   }
 
   /** Whether the pool channel is up (welcomed). */

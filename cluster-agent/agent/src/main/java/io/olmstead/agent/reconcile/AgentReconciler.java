@@ -45,9 +45,13 @@ public final class AgentReconciler implements AutoCloseable {
   private final List<Thread> workers = new ArrayList<>();
   private final ScheduledExecutorService resync;
   private final CatalogRetry catalogRetry;
+  /** Per namespace: 2 s doubling to 1 min while the cluster's API gives no answer (paused or down guest). */
+  private final CatalogRetry unreachableRetry = new CatalogRetry(ERROR_REQUEUE, Duration.ofMinutes(1));
+  private final GuestReachability reach;
   private final PreflightRunner preflights;
   private volatile long generation = -1;
   private volatile boolean running;
+  private boolean closed;
 
   public AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
                          ReconcilerOptions options) {
@@ -63,6 +67,7 @@ public final class AgentReconciler implements AutoCloseable {
     this.resync = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "resync-" + clusterName));
     Duration retryMax = options.resync().compareTo(CATALOG_RETRY_MAX) < 0 ? options.resync() : CATALOG_RETRY_MAX;
     this.catalogRetry = new CatalogRetry(CATALOG_RETRY_MIN, retryMax);
+    this.reach = new GuestReachability(clusterName);
     ResourceOperator preflightResources = new ResourceOperator(client, new ResourceKinds());
     this.preflights = new PreflightRunner(clusterName, new PreflightCheck(preflightResources, catalogs,
         () -> io.olmstead.agent.k8s.ClusterFacts.kubernetesVersion(client)), this::desiredSubscription);
@@ -93,24 +98,59 @@ public final class AgentReconciler implements AutoCloseable {
     return null;
   }
 
-  /** Starts informers, workers and the periodic resync; namespaces already holding managed objects are queued. */
+  /**
+   * Starts workers and the periodic resync, then the informers; namespaces already holding managed objects are queued.
+   * Workers come first so a pass never waits for the informers' first list (they only turn changes into work). When
+   * the informers or the first listing fail (the API cannot be reached), this throws and may be called again: what
+   * started stays started, and the next call retries the rest.
+   */
   public synchronized void start() throws ResourceException {
-    if (running) {
+    if (closed) {
       return;
     }
-    if (options.informers()) {
-      informers.start();
+    if (!running) {
+      running = true;
+      for (int i = 0; i < options.workers(); i++) {
+        Thread worker = daemon(this::work, "reconcile-" + clusterName + "-" + i);
+        workers.add(worker);
+        worker.start();
+      }
+      long period = options.resync().toMillis();
+      resync.scheduleAtFixedRate(this::enqueueAll, period, period, TimeUnit.MILLISECONDS);
+      LOG.info("cluster {}: reconcile loop started ({} workers, resync {})", clusterName, options.workers(),
+          options.resync());
     }
-    running = true;
-    for (int i = 0; i < options.workers(); i++) {
-      Thread worker = daemon(this::work, "reconcile-" + clusterName + "-" + i);
-      workers.add(worker);
-      worker.start();
+    try {
+      if (options.informers()) {
+        informers.start();
+      }
+      pass.observer().managedNamespaces().forEach(queue::add);
+    } catch (ResourceException | RuntimeException e) {
+      if (GuestReachability.noAnswer(e)) {
+        guestUnreachable(e);
+      }
+      throw e;
     }
-    long period = options.resync().toMillis();
-    resync.scheduleAtFixedRate(this::enqueueAll, period, period, TimeUnit.MILLISECONDS);
-    pass.observer().managedNamespaces().forEach(queue::add);
-    LOG.info("cluster {}: reconcile loop started ({} workers, resync {})", clusterName, options.workers(), options.resync());
+    reach.reachable();
+  }
+
+  /**
+   * The cluster's API gave no answer (paused or stopped guest): logged once per outage, and every desired
+   * subscription reported once as {@code Pending/GuestUnreachable} (its installed bundle kept); passes back off.
+   */
+  public void guestUnreachable(Throwable cause) {
+    reach.unreachable(cause);
+    desiredByNamespace.keySet().forEach(this::reportUnreachable);
+  }
+
+  private void reportUnreachable(String namespace) {
+    for (DesiredSubscription sub : desiredByNamespace.getOrDefault(namespace, List.of())) {
+      Optional<SubscriptionStatus> last = board.get(sub.name());
+      board.publish(new SubscriptionStatus(sub.name(), sub.namespace(),
+          last.map(SubscriptionStatus::installedBundle).orElse(null),
+          last.map(SubscriptionStatus::installedVersion).orElse(null), null, null, "Pending", GuestReachability.REASON,
+          GuestReachability.MESSAGE, List.of(), generation));
+    }
   }
 
   /** Replaces the desired subscriptions (a {@code desired} message); namespaces whose set changed are reconciled. */
@@ -198,6 +238,8 @@ public final class AgentReconciler implements AutoCloseable {
     }
     try {
       PassOutcome outcome = pass.run(namespace, desiredByNamespace.getOrDefault(namespace, List.of()));
+      unreachableRetry.reset(namespace);
+      reach.reachable();
       if (outcome == PassOutcome.WAITING_FOR_CATALOG) {
         Duration delay = catalogRetry.next(namespace);
         LOG.debug("cluster {}: namespace {} waits for a catalog, retrying in {}", clusterName, namespace, delay);
@@ -213,6 +255,12 @@ public final class AgentReconciler implements AutoCloseable {
         }
       }
     } catch (ResourceException | RuntimeException e) {
+      if (GuestReachability.noAnswer(e)) {
+        reach.unreachable(e);
+        reportUnreachable(namespace);
+        queue.addAfter(namespace, unreachableRetry.next(namespace));
+        return;
+      }
       if (e instanceof RuntimeException && running) {
         LOG.error("cluster {}: pass over namespace {} failed unexpectedly, retrying", clusterName, namespace, e);
       } else if (running) {
@@ -235,6 +283,7 @@ public final class AgentReconciler implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    closed = true;
     running = false;
     preflights.close();
     informers.close();

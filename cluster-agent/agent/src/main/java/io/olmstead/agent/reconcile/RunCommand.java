@@ -103,13 +103,7 @@ public final class RunCommand implements Callable<Integer> {
     ReadinessCheck connected = () -> channel.isConnected() ? java.util.Optional.empty()
         : java.util.Optional.of("not connected to the control plane at " + controlPlane
             + channel.lastCloseReason().map(r -> " (last close: " + r + ")").orElse(""));
-    try {
-      HealthServer.start(vertx, health.port(), java.util.Map.of("control-plane", connected, "kubernetes-api", apiProbe))
-          .toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new ConfigException("cannot serve the probes on port " + health.port() + " (" + HealthSettings.PORT
-          + "): " + (e.getCause() == null ? e : e.getCause()).getMessage());
-    }
+    HealthServer.serve(vertx, health, java.util.Map.of("control-plane", connected, "kubernetes-api", apiProbe));
   }
 
   /** A Secret in the guest cluster when one is named (in-guest default in deploy/agent), else a file. */

@@ -33,7 +33,9 @@ public final class HostedAgentPool {
   private final String replica;
   private final Map<String, PoolSession> sessions = new ConcurrentHashMap<>();
   private long timer = -1;
+  private long soon = -1;
   private boolean ticking;
+  private boolean again;
   private volatile boolean closing;
 
   public HostedAgentPool(Vertx vertx, Pool pool, PoolSettings settings, String replica) {
@@ -142,16 +144,48 @@ public final class HostedAgentPool {
     Problems.send(ctx.response(), Problems.problem(401, "unauthorized", "Unauthorized", "a live pool token is required"));
   }
 
-  /** One assignment round; rounds never overlap (a slow one delays the next rather than racing it). */
-  private void tick() {
-    if (ticking || closing) {
+  /**
+   * A hosted cluster was enrolled (on any replica): a round runs within {@value #SOON_MILLIS} ms, rather than at the
+   * next tick, so its credential reaches its pool replica at once; a burst of enrollments shares one round.
+   */
+  public synchronized void assignSoon() {
+    if (soon < 0 && !closing) {
+      soon = vertx.setTimer(SOON_MILLIS, id -> {
+        synchronized (this) {
+          soon = -1;
+        }
+        tick();
+      });
+    }
+  }
+
+  static final long SOON_MILLIS = 100;
+
+  /**
+   * One assignment round; rounds never overlap (a slow one delays the next rather than racing it), and one asked for
+   * while another runs follows it.
+   */
+  private synchronized void tick() {
+    if (closing) {
+      return;
+    }
+    if (ticking) {
+      again = true;
       return;
     }
     ticking = true;
     round().onComplete(ar -> {
-      ticking = false;
+      boolean next;
+      synchronized (this) {
+        ticking = false;
+        next = again;
+        again = false;
+      }
       if (ar.failed()) {
         LOG.warn("pool assignment round failed: {}", ar.cause().toString());
+      }
+      if (next) {
+        tick();
       }
     });
   }

@@ -64,27 +64,11 @@ class HostedPoolIT {
       servers.add(server);
       KubernetesClient client = server.createClient();
       guests.put(guest, client);
-      // what a real API server and kubelet do: CRDs become Established, Deployments Available
-      kubelets.add(new KubeletStandIn("guest-" + guest, new ResourceOperator(client, new ResourceKinds()),
-          Duration.ofMillis(300), false).start(Duration.ofMillis(200)));
+      kubelets.add(PoolFixtures.kubelet(guest, client));
     }
-    Path kubeconfig = Files.createTempFile("management", ".kubeconfig");
-    Files.writeString(kubeconfig, PoolFixtures.kubeconfig(management.getMasterUrl().toString()));
-    cp = TestControlPlane.start(TestDatabase.create(HostedPoolIT.class), Map.of(
-        HypershiftSettings.MANAGEMENT_KUBECONFIG, kubeconfig.toString(), HypershiftSettings.RESYNC_SECONDS, "2",
-        PoolSettings.ASSIGN_SECONDS, "1"));
+    cp = PoolFixtures.controlPlane(HostedPoolIT.class, management, "1");
     api = new ApiClient(cp);
-    assertThat(DemoCatalog.ensureLoaded(cp.controlPlane().vertx(), cp.controlPlane().pool())
-        .toCompletionStage().toCompletableFuture().get(1, TimeUnit.MINUTES)).isTrue();
-    Response subscribed = api.json("PUT", "/api/v1/subscriptions/demo-operator", ADMIN, new JsonObject()
-        .put("catalog", DemoCatalog.NAME).put("package", "olmstead-demo-operator").put("channel", "stable")
-        .put("namespace", NS).put("placement", new JsonObject().put("selector", "olmstead.io/source=hypershift"))
-        .put("version", new JsonObject().put("pin", "0.1.0")).put("approval", "Automatic"));
-    assertThat(subscribed.status()).as(subscribed.body()).isEqualTo(201);
-    Response token = api.json("POST", "/api/v1/pool-tokens", ADMIN, new JsonObject().put("name", "pool"));
-    assertThat(token.status()).as(token.body()).isEqualTo(201);
-    poolToken = token.json().getString("token");
-    assertThat(poolToken).startsWith(PoolTokensModule.TOKEN_PREFIX);
+    poolToken = PoolFixtures.poolToken(cp);
   }
 
   @AfterAll
@@ -190,8 +174,7 @@ class HostedPoolIT {
   }
 
   private static List<String> deployments(String guest) {
-    return guests.get(guest).apps().deployments().inNamespace(NS).list().getItems().stream()
-        .map(d -> d.getMetadata().getName()).toList();
+    return PoolFixtures.deployments(guests.get(guest));
   }
 
   private static String subscriptionStatus() {
@@ -199,8 +182,7 @@ class HostedPoolIT {
   }
 
   private static String status(String cluster) {
-    Response r = api.get("/api/v1/clusters/" + cluster, ADMIN);
-    return r.status() == 200 ? r.json().getString("status") : "HTTP " + r.status();
+    return PoolFixtures.status(api, cluster);
   }
 
   private static List<JsonObject> audit(String action) {

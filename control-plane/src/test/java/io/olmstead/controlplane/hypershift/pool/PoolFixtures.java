@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.hypershift.pool;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static io.olmstead.controlplane.hypershift.HypershiftFixtures.at;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -12,7 +13,18 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.olmstead.agent.k8s.ResourceKinds;
+import io.olmstead.agent.k8s.ResourceOperator;
+import io.olmstead.agent.sim.KubeletStandIn;
+import io.olmstead.controlplane.dev.DemoCatalog;
+import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.hypershift.HypershiftFixtures;
+import io.olmstead.controlplane.hypershift.HypershiftSettings;
+import io.olmstead.controlplane.testsupport.TestControlPlane;
+import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.vertx.core.json.JsonObject;
+import java.util.concurrent.TimeUnit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -81,6 +93,57 @@ public final class PoolFixtures {
     GenericKubernetesResource stored = client.resource(resource).create();
     resource.getMetadata().setResourceVersion(stored.getMetadata().getResourceVersion());
     client.resource(resource).updateStatus();
+  }
+
+  /**
+   * A control plane (real PostgreSQL) whose watcher reads {@code management} (resync 2 s; pool rounds every
+   * {@code assignSeconds}), with the demo catalog loaded and {@code demo-operator} (0.1.0, namespace
+   * {@code demo-operator}) subscribed on every hosted cluster.
+   */
+  static TestControlPlane controlPlane(Class<?> test, KubernetesClient management, String assignSeconds)
+      throws Exception {
+    java.nio.file.Path kubeconfig = Files.createTempFile("management", ".kubeconfig");
+    Files.writeString(kubeconfig, kubeconfig(management.getMasterUrl().toString()));
+    TestControlPlane cp = TestControlPlane.start(TestDatabase.create(test), Map.of(
+        HypershiftSettings.MANAGEMENT_KUBECONFIG, kubeconfig.toString(), HypershiftSettings.RESYNC_SECONDS, "2",
+        PoolSettings.ASSIGN_SECONDS, assignSeconds));
+    assertThat(DemoCatalog.ensureLoaded(cp.controlPlane().vertx(), cp.controlPlane().pool())
+        .toCompletionStage().toCompletableFuture().get(1, TimeUnit.MINUTES)).isTrue();
+    Response subscribed = new ApiClient(cp).json("PUT", "/api/v1/subscriptions/demo-operator",
+        TestControlPlane.ADMIN_TOKEN, new JsonObject().put("catalog", DemoCatalog.NAME)
+            .put("package", "olmstead-demo-operator").put("channel", "stable").put("namespace", "demo-operator")
+            .put("placement", new JsonObject().put("selector", "olmstead.io/source=hypershift"))
+            .put("version", new JsonObject().put("pin", "0.1.0")).put("approval", "Automatic"));
+    assertThat(subscribed.status()).as(subscribed.body()).isEqualTo(201);
+    return cp;
+  }
+
+  /** A new pool token (what an admin creates with {@code POST /api/v1/pool-tokens}). */
+  static String poolToken(TestControlPlane cp) {
+    Response token = new ApiClient(cp).json("POST", "/api/v1/pool-tokens", TestControlPlane.ADMIN_TOKEN,
+        new JsonObject().put("name", "pool"));
+    assertThat(token.status()).as(token.body()).isEqualTo(201);
+    String secret = token.json().getString("token");
+    assertThat(secret).startsWith(PoolTokensModule.TOKEN_PREFIX);
+    return secret;
+  }
+
+  /** What a real API server and kubelet do for a guest: CRDs become Established, Deployments Available. */
+  static KubeletStandIn kubelet(String guest, KubernetesClient client) {
+    return new KubeletStandIn("guest-" + guest, new ResourceOperator(client, new ResourceKinds()),
+        java.time.Duration.ofMillis(300), false).start(java.time.Duration.ofMillis(200));
+  }
+
+  /** The Deployments in {@code demo-operator} of a guest (what the demo subscription installs). */
+  static java.util.List<String> deployments(KubernetesClient guest) {
+    return guest.apps().deployments().inNamespace("demo-operator").list().getItems().stream()
+        .map(d -> d.getMetadata().getName()).toList();
+  }
+
+  /** A cluster's status through the API ({@code connected}, ...), or the HTTP status when it is not found. */
+  static String status(ApiClient api, String cluster) {
+    Response r = api.get("/api/v1/clusters/" + cluster, TestControlPlane.ADMIN_TOKEN);
+    return r.status() == 200 ? r.json().getString("status") : "HTTP " + r.status();
   }
 
   /** Creates or replaces a kubeconfig Secret whose server is {@code server}. */
