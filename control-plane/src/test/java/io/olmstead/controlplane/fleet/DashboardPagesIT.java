@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.testsupport.Browsers;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonObject;
@@ -86,7 +87,7 @@ class DashboardPagesIT {
     ((JavascriptExecutor) browser).executeScript("sessionStorage.clear()");
     browser.navigate().refresh();
     browser.findElement(By.id("token")).sendKeys(token);
-    browser.findElement(By.cssSelector("#login-form button")).click();
+    Browsers.click(browser, "#login-form button");
     await().atMost(Duration.ofSeconds(20)).until(() -> browser.executeScript("return document.getElementById("
         + "'clusters-total') && document.getElementById('clusters-total').textContent") != null);
   }
@@ -131,7 +132,7 @@ class DashboardPagesIT {
     await().atMost(Duration.ofSeconds(10)).until(() -> js("return document.getElementById('selector')") != null);
 
     browser.findElement(By.id("selector")).sendKeys("region=eu");
-    browser.findElement(By.cssSelector("#fleet-filter button")).click();
+    Browsers.click(browser, "#fleet-filter button");
     await().atMost(Duration.ofSeconds(10)).until(() -> "2".equals(js(
         "return document.getElementById('clusters-total').textContent")));
     assertThat(js("return [...document.querySelectorAll('#failures tr.failure')].map((r) => r.dataset.cluster)"))
@@ -141,7 +142,7 @@ class DashboardPagesIT {
     Files.write(shot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
     // click through from the failure to the cluster
-    browser.findElement(By.cssSelector("#failures tr.failure a")).click();
+    Browsers.click(browser, "#failures tr.failure a");
     await().atMost(Duration.ofSeconds(10)).until(() -> "eu-2".equals(js(
         "const e = document.getElementById('cluster-name'); return e && e.textContent")));
     assertThat(js("return document.getElementById('cluster-status').textContent")).isEqualTo("disconnected");
@@ -171,7 +172,7 @@ class DashboardPagesIT {
     browser.get("http://127.0.0.1:" + cp.port() + "/ui/#/approvals");
     await().atMost(Duration.ofSeconds(10)).until(() -> js("return document.querySelectorAll('tr.waiting').length")
         .equals(3L));
-    browser.findElement(By.cssSelector("button.approve-one[data-cluster=eu-1]")).click();
+    Browsers.click(browser, "button.approve-one[data-cluster=eu-1]");
     await().atMost(Duration.ofSeconds(10)).until(() -> "etcd.v0.9.4".equals(approved("eu-1")));
     await().atMost(Duration.ofSeconds(10)).until(() -> "etcd.v0.9.4".equals(js(
         "return document.querySelector('tr.waiting[data-cluster=eu-1] .approved').textContent")));
@@ -180,7 +181,7 @@ class DashboardPagesIT {
     browser.get("http://127.0.0.1:" + cp.port() + "/ui/#/approvals?selector=region%3Dus");
     await().atMost(Duration.ofSeconds(10)).until(() -> js("return document.querySelectorAll('tr.waiting').length")
         .equals(1L));
-    browser.findElement(By.cssSelector("button.approve-all[data-bundle='etcd.v0.9.4']")).click();
+    Browsers.click(browser, "button.approve-all[data-bundle='etcd.v0.9.4']");
     await().atMost(Duration.ofSeconds(10)).until(() -> "etcd.v0.9.4".equals(approved("us-1")));
     assertThat(approved("bare-1")).isNull();
 

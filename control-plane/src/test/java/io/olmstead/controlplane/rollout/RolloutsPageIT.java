@@ -114,7 +114,7 @@ class RolloutsPageIT {
     assertThat(attributes("tr.history", "data-kind")).contains("Created", "Paused");
     assertThat(texts("#rollout-legend .legend-item")).contains("Open", "Soaking", "WaitingForWindow", "RolledBack");
 
-    browser.findElement(By.cssSelector("button[data-cmd=rollback]")).click();
+    Browsers.click(browser, "button[data-cmd=rollback]");
     await().atMost(Duration.ofSeconds(10)).until(() -> texts("#rollout-state").equals(List.of("RolledBack")));
     JsonObject after = api("GET", "/rollouts/" + id, null);
     assertThat(after.getJsonArray("waves").getJsonObject(0).getString("state")).as("what the API stores")
@@ -166,7 +166,7 @@ class RolloutsPageIT {
     assertThat(texts("tr.wave .wave-state")).containsExactly("WaitingForWindow");
     assertThat(attributes("tr.history", "data-kind")).contains("WaveWaitingForWindow");
     assertThat(browser.findElements(By.cssSelector("tr.member"))).hasSize(100);
-    browser.findElement(By.id("clusters-next")).click();
+    Browsers.click(browser, "#clusters-next");
     await().atMost(Duration.ofSeconds(10)).until(() -> attributes("tr.member", "data-cluster").size() == 5);
     assertThat(attributes("tr.member", "data-cluster")).containsExactly("w-101", "w-102", "w-103", "w-104", "w-105");
     assertThat(texts(".pager").get(0)).startsWith("Page 2");

@@ -1,8 +1,11 @@
 package io.olmstead.controlplane.testsupport;
 
 import java.io.File;
+import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -22,6 +25,24 @@ public final class Browsers {
     return new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(new File(DRIVER))
         .usingAnyFreePort().build(), new ChromeOptions().setBinary(CHROMIUM)
         .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000"));
+  }
+
+  /**
+   * Clicks the element {@code css} names. Pages re-render on live events, so an element found a moment ago may be
+   * replaced before the click lands; a stale element was never clicked, so it is found again (for up to 10 s).
+   */
+  public static void click(ChromeDriver browser, String css) {
+    Instant until = Instant.now().plus(Duration.ofSeconds(10));
+    while (true) {
+      try {
+        browser.findElement(By.cssSelector(css)).click();
+        return;
+      } catch (StaleElementReferenceException e) {
+        if (Instant.now().isAfter(until)) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** Opens the dashboard and signs in with {@code token} through its form. */
