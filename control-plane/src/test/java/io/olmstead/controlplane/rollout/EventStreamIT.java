@@ -144,6 +144,14 @@ class EventStreamIT {
     throw new AssertionError("no " + type + " event about " + id + " within 10 s");
   }
 
+  @Test
+  void followFalseIsRefusedNamingTheParameterSinceTheStreamKeepsNoHistory() throws Exception {
+    HttpResponse<String> refused = call("GET", "/events?follow=false", null, null);
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+    assertThat(refused.headers().firstValue("content-type")).hasValue("application/problem+json");
+    assertThat(refused.body()).contains("follow");
+  }
+
   private static HttpResponse<String> call(String method, String path, String contentType, String body)
       throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1" + path))

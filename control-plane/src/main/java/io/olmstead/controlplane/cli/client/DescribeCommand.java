@@ -115,18 +115,33 @@ final class DescribeCommand implements Callable<Integer> {
         + ": " + r.path("state").asText()));
   }
 
+  /**
+   * The "Failed or blocked clusters" block: at most {@link #EVENTS} members, then how many more there are (the
+   * rollout's counts are over every member; {@code failed} is at most one page of each state).
+   */
+  static List<String> failedLines(JsonNode rollout, List<JsonNode> failed, String path) {
+    List<String> lines = new ArrayList<>();
+    lines.add("Failed or blocked clusters:");
+    if (failed.isEmpty()) {
+      lines.add("  <none>");
+    }
+    failed.stream().limit(EVENTS).forEach(c -> lines.add("  " + c.path("name").asText() + " (wave "
+        + c.path("wave").asText() + ", " + c.path("state").asText() + "): " + c.path("message").asText("")
+        .replace('\n', ' ')));
+    int total = rollout.path("counts").path("failed").asInt() + rollout.path("counts").path("blocked").asInt();
+    int shown = Math.min(failed.size(), EVENTS);
+    if (total > shown) {
+      lines.add("  ... and " + (total - shown) + " more (GET " + path + "/clusters?state=Failed, ?state=Blocked)");
+    }
+    return lines;
+  }
+
   private static void rollout(Api api, String path, JsonNode r, PrintWriter out) {
     out.print(RolloutView.render(r));
     List<JsonNode> failed = new ArrayList<>();
     api.get(path + "/clusters?state=Failed").path("items").forEach(failed::add);
     api.get(path + "/clusters?state=Blocked").path("items").forEach(failed::add);
-    out.println("Failed or blocked clusters:");
-    if (failed.isEmpty()) {
-      out.println("  <none>");
-    }
-    failed.stream().limit(EVENTS).forEach(c -> out.println("  " + c.path("name").asText() + " (wave "
-        + c.path("wave").asText() + ", " + c.path("state").asText() + "): " + c.path("message").asText("")
-        .replace('\n', ' ')));
+    failedLines(r, failed, path).forEach(out::println);
     out.println("Events:");
     List<JsonNode> history = new ArrayList<>();
     r.path("history").forEach(history::add);
