@@ -21,19 +21,34 @@ import java.util.Map;
  * custom resources (application stacks) with requests and, where clusters report it, use.
  */
 final class FleetInventory {
+  /**
+   * Every reported number is bounded by the agent's schema (2^53-1 at most), their sums over operators and clusters are
+   * not: each sum saturates at {@link #MAX_TOTAL} rather than overflowing bigint (which failed the whole read).
+   */
+  static final long MAX_TOTAL = 9_007_199_254_740_991L;
   private static final String TOTALS = "SELECT o.package, o.version, count(DISTINCT o.cluster) AS clusters, "
-      + "count(*) AS installs, sum(o.custom_resources)::bigint AS crs, sum(o.pods)::bigint AS pods, "
-      + "sum(o.restarts)::bigint AS restarts, sum(o.requested_cpu_millis)::bigint AS cpu, "
-      + "sum(o.requested_memory)::bigint AS memory, sum(o.used_cpu_millis)::bigint AS used_cpu, "
-      + "sum(o.used_memory)::bigint AS used_memory, sum(o.stack_pods)::bigint AS stack_pods, "
-      + "sum(o.stack_cpu_millis)::bigint AS stack_cpu, sum(o.stack_memory)::bigint AS stack_memory, "
-      + "sum(o.stack_used_cpu)::bigint AS stack_used_cpu, sum(o.stack_used_memory)::bigint AS stack_used_memory "
+      + "count(*) AS installs, " + total("o.custom_resources", "crs") + ", " + total("o.pods", "pods") + ", "
+      + total("o.restarts", "restarts") + ", " + total("o.requested_cpu_millis", "cpu") + ", "
+      + total("o.requested_memory", "memory") + ", " + total("o.used_cpu_millis", "used_cpu") + ", "
+      + total("o.used_memory", "used_memory") + ", " + total("o.stack_pods", "stack_pods") + ", "
+      + total("o.stack_cpu_millis", "stack_cpu") + ", " + total("o.stack_memory", "stack_memory") + ", "
+      + total("o.stack_used_cpu", "stack_used_cpu") + ", " + total("o.stack_used_memory", "stack_used_memory") + " "
       + "FROM cluster_inventory_operators o JOIN clusters c ON c.name = o.cluster WHERE ";
   private static final String CRDS = "SELECT o.package, o.version, d.crd, max(d.kind) AS kind, "
-      + "sum(d.count)::bigint AS count FROM cluster_inventory_crds d JOIN cluster_inventory_operators o "
+      + total("d.count", "count") + " FROM cluster_inventory_crds d JOIN cluster_inventory_operators o "
       + "ON o.cluster = d.cluster AND o.subscription = d.subscription JOIN clusters c ON c.name = o.cluster WHERE ";
 
   private FleetInventory() {
+  }
+
+  /**
+   * {@code sum(expr)} as a bigint column, saturated at {@link #MAX_TOTAL} (summed as numeric, so nothing overflows;
+   * not LEAST, which would turn the NULL of "nobody reported it" into the maximum).
+   */
+  static String total(String expr, String alias) {
+    String sum = "sum((" + expr + ")::numeric)";
+    return "(CASE WHEN " + sum + " > " + MAX_TOTAL + " THEN " + MAX_TOTAL + " ELSE " + sum + " END)::bigint AS "
+        + alias;
   }
 
   /**

@@ -135,7 +135,7 @@ final class InventoryStore {
 
   /** Custom resources per package and CRD over the fleet, the largest first, at most {@code limit} rows. */
   Future<List<JsonObject>> customResourcesByCrd(SqlClient client, int limit) {
-    return client.preparedQuery("SELECT package, crd, sum(count)::bigint AS count FROM cluster_inventory_crds "
+    return client.preparedQuery("SELECT package, crd, " + FleetInventory.total("count", "count") + " FROM cluster_inventory_crds "
             + "GROUP BY package, crd ORDER BY count DESC, package, crd LIMIT $1").execute(Tuple.of(limit))
         .map(rows -> {
           List<JsonObject> out = new ArrayList<>();
@@ -148,10 +148,11 @@ final class InventoryStore {
   /** Clusters, requested and used CPU and memory (operator and stack pods) per package, at most {@code limit}. */
   Future<List<JsonObject>> totalsByPackage(SqlClient client, int limit) {
     return client.preparedQuery("SELECT package, count(DISTINCT cluster) AS clusters, "
-            + "sum(requested_cpu_millis + stack_cpu_millis)::bigint AS cpu, "
-            + "sum(requested_memory + stack_memory)::bigint AS memory, "
-            + "sum(coalesce(used_cpu_millis, 0) + coalesce(stack_used_cpu, 0))::bigint AS used_cpu, "
-            + "sum(coalesce(used_memory, 0) + coalesce(stack_used_memory, 0))::bigint AS used_memory "
+            + FleetInventory.total("requested_cpu_millis::numeric + stack_cpu_millis", "cpu") + ", "
+            + FleetInventory.total("requested_memory::numeric + stack_memory", "memory") + ", "
+            + FleetInventory.total("coalesce(used_cpu_millis, 0)::numeric + coalesce(stack_used_cpu, 0)", "used_cpu")
+            + ", " + FleetInventory.total("coalesce(used_memory, 0)::numeric + coalesce(stack_used_memory, 0)",
+            "used_memory") + " "
             + "FROM cluster_inventory_operators GROUP BY package ORDER BY clusters DESC, package LIMIT $1")
         .execute(Tuple.of(limit)).map(rows -> {
           List<JsonObject> out = new ArrayList<>();

@@ -3,11 +3,6 @@ package io.olmstead.controlplane.webhooks;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.sqlclient.Pool;
 import java.net.InetAddress;
 import java.net.URI;
@@ -20,7 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends pending deliveries from every replica: each tick claims at most the free share of {@link #MAX_IN_FLIGHT}
  * deliveries, posts each as a structured CloudEvent ({@code application/cloudevents+json}) signed with the webhook's
- * secret, bounded in time (connect 5 s, idle 10 s) and in the response read (64 KiB), and records the outcome. Nothing
+ * secret ({@link WebhookSender}: checked address, bounded in time and response size), and records the outcome. Nothing
  * here runs in the engine's transactions, so a slow or dead receiver costs only its own deliveries.
  */
 final class WebhookDispatcher {
@@ -29,13 +24,11 @@ final class WebhookDispatcher {
   static final int PER_WEBHOOK = 2;
   static final long TICK_MILLIS = 1_000;
   static final long SWEEP_MILLIS = 60_000;
-  static final int MAX_RESPONSE_BYTES = 64 * 1024;
   private static final Logger LOG = LoggerFactory.getLogger(WebhookDispatcher.class);
 
   private final Vertx vertx;
   private final Deliveries deliveries;
-  private final HttpClient http;
-  private final WebhookSettings settings;
+  private final WebhookSender sender;
   private final WebhookMetrics metrics;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final java.util.concurrent.ConcurrentHashMap<String, Integer> perWebhook =
@@ -45,10 +38,9 @@ final class WebhookDispatcher {
   WebhookDispatcher(Vertx vertx, Pool pool, WebhookSettings settings, MeterRegistry registry) {
     this.vertx = vertx;
     this.deliveries = new Deliveries(pool);
-    this.settings = settings;
     this.metrics = new WebhookMetrics(registry, inFlight);
-    this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(5_000).setIdleTimeout(10)
-        .setMaxPoolSize(MAX_IN_FLIGHT).setKeepAlive(false));
+    this.sender = new WebhookSender(vertx, MAX_IN_FLIGHT, settings.allowPrivate(), InetAddress::getAllByName,
+        WebhookSender.DEADLINE_MILLIS);
   }
 
   void start() {
@@ -78,8 +70,8 @@ final class WebhookDispatcher {
   private void send(Deliveries.Claimed d) {
     inFlight.incrementAndGet();
     perWebhook.merge(d.webhook(), 1, Integer::sum);
-    URI uri = URI.create(d.url());
-    checkAddress(uri).compose(v -> post(uri, d)).onComplete(ar -> {
+    byte[] body = d.body().getBytes(StandardCharsets.UTF_8);
+    sender.send(URI.create(d.url()), body, Signatures.sign(d.secret(), body)).onComplete(ar -> {
       Future<?> recorded;
       if (ar.succeeded() && ar.result() / 100 == 2) {
         metrics.outcome("delivered");
@@ -103,37 +95,4 @@ final class WebhookDispatcher {
     });
   }
 
-  /** Refuses a receiver whose name resolves to a private address unless allowed (resolved on a worker). */
-  private Future<Void> checkAddress(URI uri) {
-    if (settings.allowPrivate()) {
-      return Future.succeededFuture();
-    }
-    return vertx.executeBlocking(() -> {
-      for (InetAddress address : InetAddress.getAllByName(uri.getHost())) {
-        if (io.olmstead.controlplane.http.AddressRanges.isPrivate(address)) {
-          throw new IllegalStateException("refused: " + uri.getHost() + " resolves to a private address");
-        }
-      }
-      return null;
-    }, false);
-  }
-
-  private Future<Integer> post(URI uri, Deliveries.Claimed d) {
-    byte[] body = d.body().getBytes(StandardCharsets.UTF_8);
-    RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(uri.toString())
-        .setIdleTimeout(10_000).setConnectTimeout(5_000)
-        .putHeader("Content-Type", "application/cloudevents+json; charset=utf-8")
-        .putHeader(Signatures.HEADER, Signatures.sign(d.secret(), body))
-        .putHeader("User-Agent", "olmstead-webhooks");
-    return http.request(options).compose(request -> request.send(Buffer.buffer(body))).compose(response -> {
-      AtomicInteger read = new AtomicInteger();
-      response.handler(chunk -> {
-        if (read.addAndGet(chunk.length()) > MAX_RESPONSE_BYTES) {
-          response.request().reset();
-        }
-      });
-      return response.end().map(v -> response.statusCode())
-          .recover(e -> Future.succeededFuture(response.statusCode()));
-    });
-  }
 }

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * twice) is ignored and counted, the connection stays open; the stored inventory never changes on bad input.
  */
 class InventoryChannelIT {
+  private static final long MAX_TOTAL = 9_007_199_254_740_991L;
   private static TestControlPlane cp;
   private static ApiClient api;
   private static Vertx vertx;
@@ -174,6 +175,45 @@ class InventoryChannelIT {
     assertThat(seen).containsSubsequence("page-a", "page-b", "page-c").doesNotHaveDuplicates();
     assertThat(pages).isGreaterThanOrEqualTo(3);
     assertThat(api.get("/api/v1/inventory?cursor=forged", TestControlPlane.ADMIN_TOKEN).status()).isEqualTo(400);
+  }
+
+  /**
+   * Red-team (stop 20): each number of a report is bounded by the schema (memory at most 2^53-1), their sums over
+   * operators and clusters are not. One agent reporting 11 operators of one package with 100 stacks at the largest
+   * memory each made {@code GET /inventory} fail for every caller (bigint out of range, answered 400) and the scrape's
+   * metrics' refresh fail; sums now saturate at 2^53-1, the largest integer a JSON reader keeps exactly.
+   */
+  @Test
+  void oneAgentsLargestNumbersSaturateTheFleetTotalsInsteadOfBreakingTheReadsForEveryone() throws Exception {
+    String token = new ChannelFixtures(cp.database()).enrollmentToken(10, 600, "{}", null);
+    String credential = Enroll.credential(cp.baseUrl(), token, "inv-huge");
+    Inventory.Resources most = new Inventory.Resources(1_000_000_000L, MAX_TOTAL);
+    Inventory.Pods pods = new Inventory.Pods(1, 1_000_000_000L, most, most, most);
+    List<Inventory.Stack> stacks = IntStream.range(0, 100)
+        .mapToObj(i -> new Inventory.Stack("Deployment", "ns", "s" + i, pods)).toList();
+    List<Inventory.Operator> ops = IntStream.range(0, 11).mapToObj(i -> new Inventory.Operator("sub-" + i, "ns",
+        "aaa-huge", "aaa-huge.v1", "1.0.0", "Succeeded", null, null, List.of(
+        new Inventory.CustomResources("etcdclusters.etcd.database.coreos.com", "EtcdCluster", 100_000_000L, null)),
+        pods, stacks)).toList();
+    try (RawAgent agent = RawAgent.connect(vertx, cp.port(), credential)) {
+      agent.handshake();
+      agent.sendMessage(new Inventory(1, null, null, ops, null));
+      await().atMost(Duration.ofSeconds(20)).until(() -> api.get("/api/v1/clusters/inv-huge/inventory",
+          TestControlPlane.ADMIN_TOKEN).json().getJsonArray("operators").size() == 11);
+    }
+    ApiClient.Response fleet = api.get("/api/v1/inventory", TestControlPlane.ADMIN_TOKEN);
+    assertThat(fleet.status()).as(fleet.body()).isEqualTo(200);
+    JsonObject huge = fleet.json().getJsonArray("items").getJsonObject(0);
+    assertThat(huge.getString("package")).isEqualTo("aaa-huge");
+    JsonObject application = huge.getJsonObject("applicationPods");
+    assertThat(application.getJsonObject("requests").getLong("memoryBytes")).isEqualTo(MAX_TOTAL);
+    assertThat(application.getLong("count")).isEqualTo(1100);
+    // sums below the cap stay exact
+    assertThat(huge.getJsonObject("operatorPods").getJsonObject("requests").getLong("cpuMillis"))
+        .isEqualTo(11_000_000_000L);
+    // the gauges' per-package totals are read with the same sums
+    cp.controlPlane().inventory().refreshMetrics().toCompletionStage().toCompletableFuture()
+        .get(10, java.util.concurrent.TimeUnit.SECONDS);
   }
 
   static Inventory report(String cluster, String subscription, long count) {

@@ -81,7 +81,7 @@ final class ApplyDocuments {
   /** The documents of one file's text ({@code file} names it in errors). */
   static List<Doc> parse(String file, String text) {
     List<Doc> docs = new ArrayList<>();
-    try (JsonParser parser = new YAMLFactory().createParser(text)) {
+    try (JsonParser parser = new NoAliases(new YAMLFactory().createParser(text), file)) {
       parser.setCodec(YAML);
       JsonToken token;
       while ((token = parser.nextToken()) != null) {
@@ -141,6 +141,29 @@ final class ApplyDocuments {
       }
     }
     return bad(file, line, "malformed YAML: " + problem.lines().findFirst().orElse("").strip());
+  }
+
+  /**
+   * Jackson reads an alias ({@code *base}) as the text of its anchor's name, so {@code displayName: *name} would
+   * apply the string "name" without a word; refusing aliases also keeps "billion laughs" documents out.
+   */
+  private static final class NoAliases extends com.fasterxml.jackson.core.util.JsonParserDelegate {
+    private final String file;
+
+    NoAliases(JsonParser yaml, String file) {
+      super(yaml);
+      this.file = file;
+    }
+
+    @Override
+    public JsonToken nextToken() throws IOException {
+      JsonToken token = super.nextToken();
+      if (delegate() instanceof com.fasterxml.jackson.dataformat.yaml.YAMLParser yaml && yaml.isCurrentAlias()) {
+        throw bad(file, currentLocation().getLineNr(), "YAML aliases (*" + getText()
+            + ") are not supported: write the value out");
+      }
+      return token;
+    }
   }
 
   private static CliException bad(String file, int line, String message) {
