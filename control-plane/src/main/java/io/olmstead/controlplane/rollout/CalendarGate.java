@@ -171,7 +171,8 @@ public final class CalendarGate {
     }
 
     Instant closingAfter(Instant t) {
-      return calendar.nextClosing(labels, t).orElse(t.plus(MaintenanceCalendar.HORIZON));
+      // only needed up to now: the soak clock and the deadlines measure [from, now)
+      return calendar.nextClosing(labels, t, now).orElse(t.plus(MaintenanceCalendar.HORIZON));
     }
   }
 }

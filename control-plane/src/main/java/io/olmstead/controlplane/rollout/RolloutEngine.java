@@ -127,8 +127,9 @@ public final class RolloutEngine {
       Future<Void> joined = admit ? joiners.admit(before) : Future.succeededFuture();
       Instant now = clock.get();
       return joined.compose(j -> store.reports(pool, before)).compose(reports -> calendars.gate(pool, before,
-          calendar, now).compose(gate -> preflight.prepare(pool, before, now).compose(view -> {
-        StepResult result = RolloutMachine.step(before, reports, now, gate, view);
+          calendar, now).compose(gate -> preflight.prepare(pool, before, now).compose(view ->
+          // the step is pure but not small (10,000 clusters, calendars with many windows): never on the event loop
+          vertx.executeBlocking(() -> RolloutMachine.step(before, reports, now, gate, view), false)).compose(result -> {
         metrics.observed(result.rollout());
         if (!result.changed()) {
           return Future.succeededFuture();

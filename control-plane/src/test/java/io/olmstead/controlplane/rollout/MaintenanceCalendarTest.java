@@ -194,4 +194,19 @@ class MaintenanceCalendarTest {
     assertThatThrownBy(() -> freeze("2026-06-10T02:00:00Z", "2026-06-10T02:00:00Z", ""))
         .isInstanceOfSatisfying(CalendarInputException.class, e -> assertThat(e.field()).isEqualTo("end"));
   }
+
+  @Test
+  void windowsBackToBackAreChainedOnlyAsFarAsTheCallerNeeds() {
+    // a 5-minute window every 5 minutes never closes: chained to the horizon it cost 13 s (red-team pass, stop 20)
+    MaintenanceCalendar always = calendar(window("*/5 * * * *", 5, "UTC"));
+    Instant t = Instant.parse("2026-03-10T10:02:00Z");
+    Instant until = Instant.parse("2026-03-10T11:00:00Z");
+    assertThat(always.nextClosing(EU, t, until)).hasValueSatisfying(c -> assertThat(c)
+        .isAfterOrEqualTo(until).isBeforeOrEqualTo(until.plusSeconds(300)));
+    // a window that really closes before the bound is answered exactly, as without one
+    MaintenanceCalendar night = calendar(window("0 1 * * *", 60, "UTC"));
+    assertThat(night.nextClosing(EU, Instant.parse("2026-03-10T01:30:00Z"), until.plusSeconds(86_400)))
+        .isEqualTo(night.nextClosing(EU, Instant.parse("2026-03-10T01:30:00Z")))
+        .contains(Instant.parse("2026-03-10T02:00:00Z"));
+  }
 }
