@@ -54,7 +54,7 @@ class ManagementKubectlIT {
     Files.writeString(file, sim.management().client().getKubernetesSerialization().asYaml(
         SimulatedManagementCluster.hostedCluster("made-by-kubectl", java.util.Map.of("team", "a"), null,
             "quay.io/openshift-release-dev/ocp-release:4.18.3-x86_64")));
-    assertThat(run("create", "--validate=false", "-f", file.toString())).contains("made-by-kubectl");
+    assertThat(run("create", "-f", file.toString())).contains("made-by-kubectl");
     await().atMost(WAIT).untilAsserted(() -> {
       assertThat(run("get", "hostedcluster", "made-by-kubectl", "-n", "clusters", "-o",
           "jsonpath={.status.version.history[0].version}/{.status.version.history[0].state}"))

@@ -58,7 +58,8 @@ public final class ApiDiscovery {
           List.of("pdb"), false),
       new BuiltIn("rbac.authorization.k8s.io/v1", "roles", "role", "Role", true, List.of(), false),
       new BuiltIn("rbac.authorization.k8s.io/v1", "rolebindings", "rolebinding", "RoleBinding", true, List.of(), false),
-      new BuiltIn("rbac.authorization.k8s.io/v1", "clusterroles", "clusterrole", "ClusterRole", false, List.of(), false),
+      new BuiltIn("rbac.authorization.k8s.io/v1", "clusterroles", "clusterrole", "ClusterRole", false, List.of(),
+          false),
       new BuiltIn("rbac.authorization.k8s.io/v1", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding",
           false, List.of(), false),
       new BuiltIn("apiextensions.k8s.io/v1", "customresourcedefinitions", "customresourcedefinition",
@@ -118,7 +119,8 @@ public final class ApiDiscovery {
         CustomResourceDefinitionNames names = crd.getSpec().getNames();
         boolean namespaced = !"Cluster".equals(crd.getSpec().getScope());
         for (CustomResourceDefinitionVersion v : crd.getSpec().getVersions()) {
-          if (!Boolean.TRUE.equals(v.getServed()) || !groupVersion.equals(crd.getSpec().getGroup() + "/" + v.getName())) {
+          String gv = crd.getSpec().getGroup() + "/" + v.getName();
+          if (!Boolean.TRUE.equals(v.getServed()) || !groupVersion.equals(gv)) {
             continue;
           }
           found.add(resource(names.getPlural(), names.getSingular() == null ? "" : names.getSingular(),

@@ -20,7 +20,11 @@ public class DiscoveringCrudDispatcher extends KubernetesCrudDispatcher {
   /** What {@code /version} says; the same as the simulated agents' facts. */
   public static final String GIT_VERSION = "v1.31.0-simulated";
   private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+  /** How the CRUD mock's list response begins its own metadata (its items are compact JSON, without the space). */
+  private static final String LIST_METADATA = "\"metadata\": {\"resourceVersion\"";
   private final KubernetesSerialization json = new KubernetesSerialization();
+  private String lastItems;
+  private List<CustomResourceDefinition> lastCrds = List.of();
 
   @Override
   public MockResponse dispatch(RecordedRequest request) {
@@ -40,8 +44,8 @@ public class DiscoveringCrudDispatcher extends KubernetesCrudDispatcher {
       // An empty protobuf message is a valid empty OpenAPI v2 document: kubectl's client-side validation then finds no
       // schema for any kind and skips it, so `kubectl create -f` works without --validate=false. The content type is
       // the one an API server sends (kubectl refuses the "@" form it asks for).
-      return Optional.of(new MockResponse().setResponseCode(200)
-          .addHeader("Content-Type", "application/com.github.proto-openapi.spec.v2.v1.0+protobuf").setBody(new byte[0]));
+      return Optional.of(new MockResponse().setResponseCode(200).addHeader("Content-Type",
+          "application/com.github.proto-openapi.spec.v2.v1.0+protobuf").setBody(new byte[0]));
     }
     String[] parts = path.split("/");
     Object document = null;
@@ -68,14 +72,25 @@ public class DiscoveringCrudDispatcher extends KubernetesCrudDispatcher {
     return Optional.of(served ? ok(json.asJson(document)) : notFound(path));
   }
 
-  /** The CRDs the mock holds now (read through the CRUD store, under its lock). */
-  private List<CustomResourceDefinition> crds() {
+  /**
+   * The CRDs the mock holds now (read through the CRUD store, under its lock). Parsed again only when they changed:
+   * agents ask for {@code /apis} every inventory round and bundle CRDs can be large.
+   */
+  private synchronized List<CustomResourceDefinition> crds() {
     MockResponse list = handleGet(CRDS);
     if (list.code() != 200 || list.getBody() == null) {
       return List.of();
     }
-    CustomResourceDefinitionList crds = json.unmarshal(list.getBody().readUtf8(), CustomResourceDefinitionList.class);
-    return crds.getItems() == null ? List.of() : crds.getItems();
+    String body = list.getBody().readUtf8();
+    // the list's own resourceVersion (the mock's counter, after the items) moves with every write to any object
+    int listMeta = body.lastIndexOf(LIST_METADATA);
+    String items = listMeta < 0 ? body : body.substring(0, listMeta);
+    if (!items.equals(lastItems)) {
+      CustomResourceDefinitionList crds = json.unmarshal(body, CustomResourceDefinitionList.class);
+      lastCrds = crds.getItems() == null ? List.of() : List.copyOf(crds.getItems());
+      lastItems = items;
+    }
+    return lastCrds;
   }
 
   private static MockResponse ok(String body) {
