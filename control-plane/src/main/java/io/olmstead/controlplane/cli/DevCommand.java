@@ -159,6 +159,8 @@ public final class DevCommand implements Callable<Integer> {
           simulation.close();
           throw e;
         }
+      } else {
+        ClusterKubeconfigs.write(dir, Map.of()).close(); // those a killed dev left behind name servers long gone
       }
       if (simulatedHypershift != null) {
         simulatedHypershift.connectAgents(controlPlane.pool(), URI.create(url));
