@@ -6,6 +6,7 @@ import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.hypershift.HypershiftSettings;
+import io.olmstead.controlplane.dev.ClusterKubeconfigs;
 import io.olmstead.controlplane.dev.DemoCatalog;
 import io.olmstead.controlplane.dev.DevHypershift;
 import io.olmstead.controlplane.dev.DevSimulation;
@@ -149,7 +150,18 @@ public final class DevCommand implements Callable<Integer> {
     try {
       await(DemoCatalog.ensureLoaded(controlPlane.vertx(), controlPlane.pool()));
       simulation = simulate == 0 ? null : DevSimulation.start(controlPlane.vertx(), controlPlane.pool(),
-          URI.create(url), simulate, simulateFail, DevSimulation.DEFAULT_ROLLOUT_DELAY);
+          URI.create(url), simulate, simulateFail, DevSimulation.DEFAULT_ROLLOUT_DELAY,
+          DevSimulation.INVENTORY_INTERVAL);
+      if (simulation != null) {
+        try {
+          simulation.writeKubeconfigs(dir);
+        } catch (RuntimeException e) {
+          simulation.close();
+          throw e;
+        }
+      } else {
+        ClusterKubeconfigs.write(dir, Map.of()).close(); // those a killed dev left behind name servers long gone
+      }
       if (simulatedHypershift != null) {
         simulatedHypershift.connectAgents(controlPlane.pool(), URI.create(url));
       }
@@ -164,7 +176,9 @@ public final class DevCommand implements Callable<Integer> {
     if (simulation != null) {
       spec.commandLine().getOut().println("SIMULATION: " + simulate + " simulated clusters (" + SimulatedCluster.nameFor(1)
           + (simulate > 1 ? ".." + SimulatedCluster.nameFor(simulate) : "") + ", labels env=dev and region) run in this "
-          + "process on in-memory Kubernetes APIs; try subscribing package olmstead-demo-operator of catalog demo");
+          + "process on in-memory Kubernetes APIs; try subscribing package olmstead-demo-operator of catalog demo; "
+          + "kubectl them with --kubeconfig " + ClusterKubeconfigs.file(dir, SimulatedCluster.nameFor(1)) + " (one "
+          + "file per cluster in " + dir.resolve(ClusterKubeconfigs.DIR).toAbsolutePath() + ")");
     }
     if (simulatedHypershift != null) {
       spec.commandLine().getOut().println(simulatedHypershift.readyLine(simulateHypershift));

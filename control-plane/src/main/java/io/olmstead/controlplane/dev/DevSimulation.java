@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.dev;
 
+import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.sim.ConnectedSimulation;
 import io.olmstead.agent.sim.SimulatedCluster;
@@ -13,6 +14,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,9 +35,15 @@ public final class DevSimulation implements AutoCloseable {
   public static final Duration DEFAULT_ROLLOUT_DELAY = Duration.ofSeconds(2);
   private static final Logger LOG = LoggerFactory.getLogger(DevSimulation.class);
   private static final long TOKEN_TTL_SECONDS = 600;
+  /**
+   * How often dev's simulated clusters collect their inventory (a real agent: every 60 s), so custom resources made
+   * with kubectl show in {@code GET /clusters/{name}/inventory} within seconds; a report still goes only on change.
+   */
+  public static final Duration INVENTORY_INTERVAL = Duration.ofSeconds(10);
 
   private final Vertx vertx;
   private final ConnectedSimulation simulation;
+  private ClusterKubeconfigs kubeconfigs;
 
   private DevSimulation(Vertx vertx, ConnectedSimulation simulation) {
     this.vertx = vertx;
@@ -60,6 +68,15 @@ public final class DevSimulation implements AutoCloseable {
    */
   public static DevSimulation start(Vertx controlPlaneVertx, Pool pool, URI controlPlane, int count,
       List<String> failing, Duration rolloutDelay) throws ResourceException {
+    return start(controlPlaneVertx, pool, controlPlane, count, failing, rolloutDelay, InventoryReporter.INTERVAL);
+  }
+
+  /**
+   * As above, each cluster collecting its inventory every {@code inventoryInterval} (dev:
+   * {@link #INVENTORY_INTERVAL}).
+   */
+  public static DevSimulation start(Vertx controlPlaneVertx, Pool pool, URI controlPlane, int count,
+      List<String> failing, Duration rolloutDelay, Duration inventoryInterval) throws ResourceException {
     check(count, failing);
     Map<String, String> tokens = await(enrollmentTokens(new Tx(pool), count));
     LOG.warn("SIMULATION: starting {} simulated clusters (sim-01..{}) in this process, each with an in-memory "
@@ -68,7 +85,7 @@ public final class DevSimulation implements AutoCloseable {
     Vertx vertx = Vertx.vertx();
     try {
       ConnectedSimulation simulation = ConnectedSimulation.start(vertx, controlPlane, tokens::get, count, failing,
-          rolloutDelay);
+          rolloutDelay, inventoryInterval);
       return new DevSimulation(vertx, simulation);
     } catch (ResourceException | RuntimeException e) {
       vertx.close();
@@ -120,9 +137,25 @@ public final class DevSimulation implements AutoCloseable {
     return simulation;
   }
 
-  /** Stops every simulated agent and its API server, then the agents' Vert.x. */
+  /**
+   * Writes {@code <dataDir>/clusters/<cluster>.kubeconfig} for every simulated cluster (see
+   * {@link ClusterKubeconfigs}); {@link #close} deletes them.
+   */
+  public synchronized ClusterKubeconfigs writeKubeconfigs(Path dataDir) {
+    Map<String, String> servers = new LinkedHashMap<>();
+    simulation.clusters().forEach(c -> servers.put(c.name(), c.client().getMasterUrl().toString()));
+    kubeconfigs = ClusterKubeconfigs.write(dataDir, servers);
+    return kubeconfigs;
+  }
+
+  /** Stops every simulated agent and its API server, then the agents' Vert.x; deletes the kubeconfigs written. */
   @Override
   public void close() {
+    synchronized (this) {
+      if (kubeconfigs != null) {
+        kubeconfigs.close();
+      }
+    }
     simulation.close();
     try {
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

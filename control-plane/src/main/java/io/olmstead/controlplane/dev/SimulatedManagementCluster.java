@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.olmstead.agent.sim.DiscoveringCrudDispatcher;
 import io.olmstead.controlplane.config.ConfigException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,7 +25,7 @@ import java.util.UUID;
 
 /**
  * SIMULATION: a management cluster in this process for {@code dev --simulate-hypershift}: a fabric8 mock API server in
- * CRUD mode (answering kubectl's discovery, see {@link DiscoveryDispatcher}) holding the real HostedCluster and
+ * CRUD mode (answering kubectl's discovery, see {@link DiscoveringCrudDispatcher}) holding the real HostedCluster and
  * NodePool CRDs, the namespace {@value #NAMESPACE}, and a kubeconfig file that reaches it (plain HTTP on 127.0.0.1).
  */
 public final class SimulatedManagementCluster implements AutoCloseable {
@@ -67,9 +68,8 @@ public final class SimulatedManagementCluster implements AutoCloseable {
   /** Starts the mock, installs the CRDs of {@code crdDir} and the namespace, and writes {@code kubeconfig}. */
   public static SimulatedManagementCluster start(Path crdDir, Path kubeconfig) {
     checkCrds(crdDir, "--hypershift-crds");
-    DiscoveryDispatcher dispatcher = new DiscoveryDispatcher();
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        dispatcher, false);
+        new DiscoveringCrudDispatcher(), false);
     server.init();
     KubernetesClient client = server.createClient();
     try {
@@ -78,12 +78,12 @@ public final class SimulatedManagementCluster implements AutoCloseable {
           CustomResourceDefinition crd = client.getKubernetesSerialization().unmarshal(in,
               CustomResourceDefinition.class);
           // created, not applied: the HostedCluster CRD is larger than the last-applied annotation allows
-          dispatcher.register(client.apiextensions().v1().customResourceDefinitions().resource(crd).create());
+          client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
         }
       }
       client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
           .build()).create();
-      writeKubeconfig(kubeconfig, client.getMasterUrl().toString());
+      writeKubeconfig(kubeconfig, "simulated-management", client.getMasterUrl().toString());
       return new SimulatedManagementCluster(server, client);
     } catch (IOException | RuntimeException e) {
       client.close();
@@ -144,12 +144,15 @@ public final class SimulatedManagementCluster implements AutoCloseable {
     return client.getMasterUrl().toString();
   }
 
-  /** A kubeconfig for {@code server} (no credentials: the mock checks none), written atomically. */
-  static void writeKubeconfig(Path file, String server) throws IOException {
+  /**
+   * A kubeconfig naming cluster {@code name} at {@code server} (no credentials: the mock checks none), written
+   * atomically, readable by its owner only (a temporary file's 0600).
+   */
+  static void writeKubeconfig(Path file, String name, String server) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
     Files.createDirectories(dir);
-    Path tmp = Files.createTempFile(dir, "management", ".tmp");
-    Files.writeString(tmp, kubeconfig("simulated-management", server));
+    Path tmp = Files.createTempFile(dir, name, ".tmp");
+    Files.writeString(tmp, kubeconfig(name, server));
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 

@@ -7,13 +7,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.olmstead.controlplane.hypershift.HypershiftFixtures;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,7 +54,7 @@ class ManagementKubectlIT {
     Files.writeString(file, sim.management().client().getKubernetesSerialization().asYaml(
         SimulatedManagementCluster.hostedCluster("made-by-kubectl", java.util.Map.of("team", "a"), null,
             "quay.io/openshift-release-dev/ocp-release:4.18.3-x86_64")));
-    assertThat(run("create", "--validate=false", "-f", file.toString())).contains("made-by-kubectl");
+    assertThat(run("create", "-f", file.toString())).contains("made-by-kubectl");
     await().atMost(WAIT).untilAsserted(() -> {
       assertThat(run("get", "hostedcluster", "made-by-kubectl", "-n", "clusters", "-o",
           "jsonpath={.status.version.history[0].version}/{.status.version.history[0].state}"))
@@ -84,13 +81,7 @@ class ManagementKubectlIT {
   }
 
   private static String run(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(Kubectl.path(), "--kubeconfig", sim.kubeconfig().toString()));
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(process.exitValue()).as("kubectl %s: %s", String.join(" ", args), out).isZero();
-    return out;
+    return Kubectl.run(sim.kubeconfig(), args);
   }
 
 }

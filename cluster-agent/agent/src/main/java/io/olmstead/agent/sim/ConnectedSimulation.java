@@ -54,6 +54,14 @@ public final class ConnectedSimulation implements AutoCloseable {
    */
   public static ConnectedSimulation start(Vertx vertx, URI controlPlane, Function<String, String> tokenFor, int count,
                                           List<String> failing, Duration rolloutDelay) throws ResourceException {
+    return start(vertx, controlPlane, tokenFor, count, failing, rolloutDelay,
+        io.olmstead.agent.inventory.InventoryReporter.INTERVAL);
+  }
+
+  /** As above with each cluster's inventory collected every {@code inventoryInterval} (dev mode looks more often). */
+  public static ConnectedSimulation start(Vertx vertx, URI controlPlane, Function<String, String> tokenFor, int count,
+                                          List<String> failing, Duration rolloutDelay, Duration inventoryInterval)
+      throws ResourceException {
     ConnectedSimulation sim = new ConnectedSimulation(vertx, new ArrayList<>(), new ArrayList<>());
     try {
       for (int i = 1; i <= count; i++) {
@@ -74,7 +82,7 @@ public final class ConnectedSimulation implements AutoCloseable {
         sim.inventories.add(new io.olmstead.agent.inventory.InventoryReporter(name,
             new io.olmstead.agent.inventory.InventoryCollector(cluster.client(), () -> cluster.agent().statuses()),
             report -> sim.channels.get(index).publishInventory(report),
-            io.olmstead.agent.inventory.InventoryReporter.INTERVAL).start());
+            inventoryInterval).start());
       }
       return sim;
     } catch (ResourceException | RuntimeException e) {
@@ -115,7 +123,10 @@ public final class ConnectedSimulation implements AutoCloseable {
     return List.copyOf(clusters);
   }
 
-  /** Each cluster's inventory reporter (every 60 s; {@code collectNow} reports at once, as a test or a user may want). */
+  /**
+   * Each cluster's inventory reporter (every 60 s unless started otherwise; {@code collectNow} reports at once, as a
+   * test or a user may want).
+   */
   public List<io.olmstead.agent.inventory.InventoryReporter> inventories() {
     return List.copyOf(inventories);
   }

@@ -1,7 +1,6 @@
 package io.olmstead.agent.sim;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -22,7 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SIMULATION: one dev-mode cluster in the current process: a fabric8 mock API server in CRUD mode, a
+ * SIMULATION: one dev-mode cluster in the current process: a fabric8 mock API server in CRUD mode (answering kubectl's
+ * discovery, {@link DiscoveringCrudDispatcher}), a
  * {@link KubeletStandIn}, and a real {@link AgentReconciler} against it. {@code dev --simulate N} starts N of
  * them, named {@code sim-01}..., labelled {@code env=dev} and a cycling {@code region}; facts say it is simulated.
  */
@@ -82,7 +82,7 @@ public final class SimulatedCluster implements AutoCloseable {
     // The mock web server logs every request through JUL at INFO: far too chatty for a dev-mode fleet.
     java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(), false);
+        new DiscoveringCrudDispatcher(), false);
     server.init();
     KubernetesClient client = server.createClient();
     ResourceOperator resources = new ResourceOperator(client, new ResourceKinds());
