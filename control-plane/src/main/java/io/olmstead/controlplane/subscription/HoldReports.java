@@ -51,8 +51,8 @@ public final class HoldReports {
       CatalogView view = catalogs.get(c.getKey());
       Map.Entry<String, String> first = c.getValue().entrySet().iterator().next();
       chain = chain.compose(v -> maturity.stored(view.name(), first.getKey(), first.getValue())
-          .compose(computed -> client.preparedQuery(REPORTS).execute(Tuple.of(view.digest(),
-              c.getValue().keySet().toArray(String[]::new))))
+          .compose(computed -> client.preparedQuery(REPORTS).execute(Tuple.tuple().addString(view.digest())
+              .addArrayOfString(c.getValue().keySet().toArray(String[]::new))))
           .map(rows -> {
             for (Row r : rows) {
               out.put(key(view.name(), r.getString("package"), r.getString("bundle")), r.getJsonObject("report"));
@@ -60,7 +60,7 @@ public final class HoldReports {
             return (Void) null;
           })
           .recover(e -> {
-            LOG.debug("no maturity reports for catalog {}: {}", view.name(), e.toString());
+            LOG.warn("no maturity holds for catalog {} (its reports cannot be read): {}", view.name(), e.toString());
             return Future.succeededFuture();
           }));
     }
