@@ -25,7 +25,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class HoldReports {
   private static final Logger LOG = LoggerFactory.getLogger(HoldReports.class);
-  private static final String REPORTS = "SELECT package, bundle, report FROM bundle_maturity "
+  // only what a hold decides on (rule, severity, removedIn; the message of removed-api findings, which the status
+  // lists), each distinct finding once: the snapshot holds every bundle of every package subscriptions use
+  private static final String REPORTS = "SELECT package, bundle, jsonb_build_object('bundle', report->'bundle', "
+      + "'evidencedCapability', report->'evidencedCapability', 'findings', coalesce((SELECT jsonb_agg(DISTINCT "
+      + "jsonb_strip_nulls(jsonb_build_object('rule', f->'rule', 'severity', f->'severity', 'removedIn', "
+      + "f->'removedIn', 'message', CASE WHEN f->>'rule' = 'portability/removed-api' THEN f->'message' END))) "
+      + "FROM jsonb_array_elements(report->'findings') f), '[]'::jsonb)) AS report FROM bundle_maturity "
       + "WHERE digest = $1 AND package = ANY($2)";
 
   private final MaturityService maturity;
