@@ -122,7 +122,8 @@ public final class ControlPlane implements AutoCloseable {
         .compose(expectedVersion -> BootstrapAdmin.ensure(pool, config.adminToken())
             .recover(e -> bootstrapFailed(config, db, e))
             .compose(token -> {
-              AgentGateway gateway = new AgentGateway(vertx, pool, db.connectOptions(), registry, config.agent());
+              AgentGateway gateway = new AgentGateway(vertx, pool, db.connectOptions(), registry, config.agent(),
+                  config.maxBodyBytes());
               ApiContext context = new ApiContext(vertx, pool, new Tx(pool), config, new TokenAuthenticator(vertx, pool, config.oidc()),
                   registry);
               List<ApiModule> modules = new java.util.ArrayList<>(apiModules());

@@ -8,8 +8,9 @@ import java.util.Map;
 /**
  * One subscription the cluster should have: what to install from which catalog revision (by digest), where, and the
  * highest version it is approved to reach ({@code maxVersion}). {@code generation} is the subscription's spec
- * generation (echoed back as {@code observedGeneration}); with {@code blockedReason} set the catalog cannot satisfy
- * the version policy and the agent keeps what it has. {@code rollback} is true when {@code maxVersion} is a rollout's
+ * generation (echoed back as {@code observedGeneration}); with {@code blockedReason} set and no {@code maxVersion}
+ * the catalog cannot satisfy the version policy and the agent keeps what it has; with a {@code maxVersion} it is why
+ * the control plane's maturity policy holds the subscription there (the agent moves up to it as usual). {@code rollback} is true when {@code maxVersion} is a rollout's
  * approved version, which may lie below what runs: the agent then goes back to it (where the CRDs allow); without it a
  * cluster above {@code maxVersion} keeps what it runs, as OLM never downgrades. {@code crdUpgradeSafety}
  * ({@code Strict|Warn|None}, absent: {@code None}) says what olm-core's CRD schema change rules do to an upgrade:

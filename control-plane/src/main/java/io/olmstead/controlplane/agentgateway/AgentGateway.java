@@ -63,15 +63,16 @@ public final class AgentGateway {
   private volatile BiConsumer<String, io.olmstead.apispec.protocol.Inventory> inventorySink = (cluster, report) -> { };
   private volatile java.util.function.Consumer<String> hostedEnrolled = cluster -> { };
 
+  /** {@code maxBodyBytes}: the limit catalogs were uploaded under (maturity holds read their reports). */
   public AgentGateway(Vertx vertx, Pool pool, PgConnectOptions database, MeterRegistry registry,
-      GatewaySettings settings) {
+      GatewaySettings settings, long maxBodyBytes) {
     this.vertx = vertx;
     this.pool = pool;
     this.settings = settings;
     this.metrics = new GatewayMetrics(registry, sessions::size);
     this.credentials = new CredentialStore(pool);
     this.state = new ChannelStateStore(pool);
-    this.publisher = new DesiredPublisher(vertx, new FleetLoader(pool), state, sessions);
+    this.publisher = new DesiredPublisher(vertx, FleetLoader.withHolds(vertx, pool, maxBodyBytes), state, sessions);
     this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings);
     this.listener = new ChangeListener(vertx, database, this::onChange, this::resync);
     this.bundles = new BundleContentHandler(vertx, pool, credentials, settings.catalogCacheMegabytes() * 1024L * 1024L);

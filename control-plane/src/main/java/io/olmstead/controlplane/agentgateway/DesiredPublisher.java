@@ -10,6 +10,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -115,27 +116,31 @@ final class DesiredPublisher {
 
   private Future<Void> publish(FleetLoader.Snapshot fleet, List<AgentSession> targets) {
     List<String> names = targets.stream().map(AgentSession::cluster).toList();
-    return loader.labels(names).compose(labels -> loader.approvedVersions(names).compose(approved -> preflights
-        .open(loader.pool(), names).compose(asked -> {
+    return loader.labels(names).compose(labels -> loader.kubeVersions(names).compose(kube -> loader
+        .approvedVersions(names).compose(approved -> preflights.open(loader.pool(), names).compose(asked -> {
       List<AgentSession> changed = new ArrayList<>();
       List<Computed> contents = new ArrayList<>();
       List<String> hashes = new ArrayList<>();
-      // Clusters with the same labels that no subscription names explicitly share one computation and one hash.
+      // Clusters with the same labels and Kubernetes version (a maturity hold may depend on it) that no subscription
+      // names explicitly share one computation and one hash.
       Set<String> named = new HashSet<>();
       fleet.subscriptions().forEach(sub -> named.addAll(sub.spec().placement() == null ? List.of()
           : sub.spec().placement().clusters()));
-      Map<Map<String, String>, Computed> byLabels = new HashMap<>();
+      Map<List<Object>, Computed> byLabels = new HashMap<>();
       for (AgentSession session : targets) {
         Map<String, String> clusterLabels = labels.get(session.cluster());
         if (clusterLabels == null) {
           continue; // the cluster was deleted; its credential goes with it and the session is closed
         }
         Map<String, String> approvedHere = approved.get(session.cluster());
+        DesiredState.Cluster cluster = new DesiredState.Cluster(session.cluster(), clusterLabels,
+            kube.get(session.cluster()));
         // a cluster with rollout approvals (V5) gets its own computation: its maxVersion is the approved one
-        Computed computed = approvedHere != null ? compute(fleet, session.cluster(), clusterLabels, approvedHere)
+        Computed computed = approvedHere != null ? compute(fleet, cluster, approvedHere)
             : named.contains(session.cluster())
-            ? compute(fleet, session.cluster(), clusterLabels)
-            : byLabels.computeIfAbsent(clusterLabels, l -> compute(fleet, session.cluster(), l));
+            ? compute(fleet, cluster, Map.of())
+            : byLabels.computeIfAbsent(Arrays.asList(clusterLabels, cluster.kubernetesVersion()),
+                k -> compute(fleet, cluster, Map.of()));
         // preflight requests ride along (V23): they change the hash, so a new request is sent at once
         computed = computed.with(asked.get(session.cluster()));
         if (!computed.hash().equals(session.sentHash())) {
@@ -160,7 +165,7 @@ final class DesiredPublisher {
         }
         return null;
       });
-    })));
+    }))));
   }
 
   private record Computed(List<DesiredSubscription> desired, String hash, List<PreflightRequest> preflights) {
@@ -177,14 +182,10 @@ final class DesiredPublisher {
     }
   }
 
-  private static Computed compute(FleetLoader.Snapshot fleet, String cluster, Map<String, String> labels) {
-    return compute(fleet, cluster, labels, Map.of());
-  }
-
-  private static Computed compute(FleetLoader.Snapshot fleet, String cluster, Map<String, String> labels,
+  private static Computed compute(FleetLoader.Snapshot fleet, DesiredState.Cluster cluster,
       Map<String, String> approved) {
     List<DesiredSubscription> desired = DesiredState.withApprovedVersions(DesiredState.forCluster(
-            new DesiredState.Cluster(cluster, labels), fleet.subscriptions(), fleet.catalogs()), approved)
+            cluster, fleet.subscriptions(), fleet.catalogs(), fleet.reports()), approved)
         .stream().map(DesiredPublisher::wire).toList();
     return new Computed(desired, hash(desired));
   }

@@ -1,14 +1,19 @@
 package io.olmstead.controlplane.agentgateway;
 
+import io.olmstead.controlplane.maturity.MaturityService;
+import io.olmstead.controlplane.store.Tx;
 import io.olmstead.controlplane.subscription.CatalogView;
 import io.olmstead.controlplane.subscription.CatalogView.ChannelView;
 import io.olmstead.controlplane.subscription.CatalogView.PackageView;
+import io.olmstead.controlplane.subscription.DesiredState;
+import io.olmstead.controlplane.subscription.HoldReports;
 import io.olmstead.controlplane.subscription.Subscription;
 import io.olmstead.controlplane.subscription.SubscriptionSpec;
 import io.olmstead.controlplane.subscription.SubscriptionSpec.Placement;
 import io.olmstead.controlplane.subscription.SubscriptionSpec.VersionPolicy;
 import io.olmstead.olmcore.semver.Version;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -29,7 +34,7 @@ final class FleetLoader {
   private static final String SUBSCRIPTIONS =
       "SELECT name, catalog, package, channel, namespace, target_namespaces, placement_selector, placement_clusters, "
           + "version_kind, version_value, approval, config, team, crd_removal, crd_upgrade_safety, generation, resource_version, "
-          + "created_by FROM subscriptions";
+          + "created_by, requirements FROM subscriptions";
   private static final String CURRENT_REVISIONS =
       "SELECT c.name, c.current_revision, r.digest FROM catalogs c "
           + "JOIN catalog_revisions r ON r.catalog = c.name AND r.revision = c.current_revision";
@@ -43,13 +48,27 @@ final class FleetLoader {
       "SELECT b.catalog, b.package, b.bundle, b.version, b.channels FROM catalog_bundles b "
           + "JOIN catalogs c ON c.name = b.catalog AND c.current_revision = b.revision WHERE b.version IS NOT NULL";
   private static final String LABELS = "SELECT name, labels FROM clusters WHERE name = ANY($1)";
+  private static final String KUBE = "SELECT name, kubernetes_version FROM clusters WHERE name = ANY($1) "
+      + "AND kubernetes_version IS NOT NULL";
   private static final String APPROVALS =
       "SELECT cluster, subscription, version FROM rollout_approvals WHERE cluster = ANY($1)";
 
   private final Pool pool;
+  private final HoldReports reports;
+
+  /** {@code reports}: the maturity reports subscriptions are held by (null: none, every bundle unchecked). */
+  FleetLoader(Pool pool, HoldReports reports) {
+    this.pool = pool;
+    this.reports = reports;
+  }
 
   FleetLoader(Pool pool) {
-    this.pool = pool;
+    this(pool, null);
+  }
+
+  /** A loader whose snapshots carry the maturity reports holds decide on ({@code maxBodyBytes}: the upload limit). */
+  static FleetLoader withHolds(Vertx vertx, Pool pool, long maxBodyBytes) {
+    return new FleetLoader(pool, new HoldReports(new MaturityService(vertx, new Tx(pool), maxBodyBytes)));
   }
 
   /** The pool the loader reads from (other per-cluster reads of a publish run use it too). */
@@ -57,8 +76,12 @@ final class FleetLoader {
     return pool;
   }
 
-  /** Subscriptions and catalogs at one moment; computing a cluster's desired state needs only this and its labels. */
-  record Snapshot(List<Subscription> subscriptions, Map<String, CatalogView> catalogs) {
+  /**
+   * Subscriptions, catalogs and their maturity reports at one moment; computing a cluster's desired state needs only
+   * this, its labels and its Kubernetes version.
+   */
+  record Snapshot(List<Subscription> subscriptions, Map<String, CatalogView> catalogs,
+      DesiredState.Reports reports) {
   }
 
   Future<Snapshot> load() {
@@ -69,7 +92,20 @@ final class FleetLoader {
             .compose(revs -> tx.query(PACKAGES).execute()
                 .compose(pkgs -> tx.query(CHANNELS).execute()
                     .compose(chs -> tx.query(BUNDLES).execute()
-                        .map(bundles -> new Snapshot(subscriptions(subs), catalogs(revs, pkgs, chs, bundles))))))));
+                        .map(bundles -> new Snapshot(subscriptions(subs), catalogs(revs, pkgs, chs, bundles),
+                            DesiredState.Reports.NONE)))))))
+        .compose(s -> reports == null ? Future.succeededFuture(s) : reports.load(pool, s.subscriptions(), s.catalogs())
+            .map(r -> new Snapshot(s.subscriptions(), s.catalogs(), r)));
+  }
+
+  /** The Kubernetes version each of {@code clusters} reported (clusters without one left out). */
+  Future<Map<String, String>> kubeVersions(List<String> clusters) {
+    Tuple args = Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new));
+    return pool.preparedQuery(KUBE).execute(args).map(rows -> {
+      Map<String, String> out = new HashMap<>();
+      rows.forEach(r -> out.put(r.getString("name"), r.getString("kubernetes_version")));
+      return out;
+    });
   }
 
   Future<Map<String, Map<String, String>>> labels(List<String> clusters) {
@@ -110,8 +146,8 @@ final class FleetLoader {
           list(r.getArrayOfStrings("target_namespaces")),
           new Placement(r.getString("placement_selector"), list(r.getArrayOfStrings("placement_clusters"))),
           new VersionPolicy(VersionPolicy.Kind.valueOf(kind.toUpperCase(Locale.ROOT)), r.getString("version_value")),
-          r.getString("approval"), r.getJsonObject("config"), r.getString("team"), r.getString("crd_removal"), null,
-          r.getString("crd_upgrade_safety"));
+          r.getString("approval"), r.getJsonObject("config"), r.getString("team"), r.getString("crd_removal"),
+          r.getJsonObject("requirements"), r.getString("crd_upgrade_safety"));
       out.add(new Subscription(spec, r.getLong("generation"), r.getLong("resource_version"),
           r.getString("created_by"), null, null));
     }

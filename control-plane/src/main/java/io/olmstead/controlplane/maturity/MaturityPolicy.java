@@ -4,7 +4,9 @@ import io.olmstead.olmcore.maturity.MaturityAnalyzer;
 import io.olmstead.olmcore.maturity.Severity;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * A subscription's {@code requirements.maturity} ({@code forbid} rule ids, {@code maxSeverity},
@@ -47,10 +49,8 @@ public final class MaturityPolicy {
     int over = 0;
     for (Object o : report.getJsonArray("findings", new JsonArray())) {
       JsonObject f = (JsonObject) o;
-      Severity severity = Severity.parse(f.getString("severity"));
       boolean forbidden = forbid.contains(f.getString("rule"));
-      boolean tooSevere = max != null && severity != null && severity.compareTo(max) < 0;
-      if (forbidden || tooSevere) {
+      if (forbidden || tooSevere(max, f)) {
         if (errors.size() < MAX_LISTED) {
           errors.add(error(FIELD + (forbidden ? "/forbid" : "/maxSeverity"), "bundle " + report.getString("bundle")
               + " breaks " + f.getString("rule") + " (" + f.getString("severity") + "): " + f.getString("message")));
@@ -63,15 +63,48 @@ public final class MaturityPolicy {
       errors.add(error(FIELD, over + " more findings break the requirements"));
     }
     String min = m.getString("minCapability");
-    if (min != null) {
+    if (belowCapability(min, report)) {
       String evidenced = report.getString("evidencedCapability");
-      if ((evidenced == null ? -1 : LEVELS.indexOf(evidenced)) < LEVELS.indexOf(min)) {
-        errors.add(error(FIELD + "/minCapability", "bundle " + report.getString("bundle") + " evidences "
-            + (evidenced == null ? "no capability level (it carries no objects)" : "'" + evidenced + "'")
-            + ", less than '" + min + "'"));
-      }
+      errors.add(error(FIELD + "/minCapability", "bundle " + report.getString("bundle") + " evidences "
+          + (evidenced == null ? "no capability level (it carries no objects)" : "'" + evidenced + "'")
+          + ", less than '" + min + "'"));
     }
     return errors;
+  }
+
+  /**
+   * The rule ids of {@code report}'s findings that break the requirements, sorted, with {@code minCapability} when
+   * the evidenced level is too low; empty when the bundle complies. What a hold names ({@code blockedReason}).
+   */
+  public static List<String> brokenRules(JsonObject requirements, JsonObject report) {
+    JsonObject m = maturity(requirements);
+    JsonArray forbid = m.getJsonArray("forbid", new JsonArray());
+    Severity max = Severity.parse(m.getString("maxSeverity"));
+    TreeSet<String> out = new TreeSet<>();
+    for (Object o : report.getJsonArray("findings", new JsonArray())) {
+      JsonObject f = (JsonObject) o;
+      if (forbid.contains(f.getString("rule")) || tooSevere(max, f)) {
+        out.add(f.getString("rule"));
+      }
+    }
+    List<String> rules = new ArrayList<>(out);
+    if (belowCapability(m.getString("minCapability"), report)) {
+      rules.add("minCapability");
+    }
+    return rules;
+  }
+
+  private static boolean tooSevere(Severity max, JsonObject finding) {
+    Severity severity = Severity.parse(finding.getString("severity"));
+    return max != null && severity != null && severity.compareTo(max) < 0;
+  }
+
+  private static boolean belowCapability(String min, JsonObject report) {
+    if (min == null) {
+      return false;
+    }
+    String evidenced = report.getString("evidencedCapability");
+    return (evidenced == null ? -1 : LEVELS.indexOf(evidenced)) < LEVELS.indexOf(min);
   }
 
   private static JsonObject maturity(JsonObject requirements) {

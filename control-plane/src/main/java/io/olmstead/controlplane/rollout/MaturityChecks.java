@@ -1,14 +1,12 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.maturity.KubeVersions;
 import io.olmstead.controlplane.maturity.MaturityPolicy;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Preflight findings the control plane adds to each cluster's verdict (pure): {@code MaturityRequirement} for each
@@ -19,10 +17,9 @@ import java.util.regex.Pattern;
 final class MaturityChecks {
   static final String REQUIREMENT = "MaturityRequirement";
   static final String REMOVED_API = "RemovedApi";
-  static final String REMOVED_RULE = "portability/removed-api";
+  static final String REMOVED_RULE = KubeVersions.REMOVED_RULE;
   /** At most this many findings per cluster, as an agent's answer. */
   static final int MAX_FINDINGS = 32;
-  private static final Pattern MINOR = Pattern.compile("^v?(\\d{1,4})\\.(\\d{1,4})");
 
   private MaturityChecks() {
   }
@@ -38,15 +35,9 @@ final class MaturityChecks {
     Map<String, JsonArray> out = new HashMap<>();
     for (String cluster : clusters) {
       JsonArray findings = common.copy();
-      Optional<int[]> runs = minor(kube.get(cluster));
-      for (Object o : report.getJsonArray("findings", new JsonArray())) {
-        JsonObject f = (JsonObject) o;
-        Optional<int[]> removedIn = minor(f.getString("removedIn"));
-        if (REMOVED_RULE.equals(f.getString("rule")) && runs.isPresent() && removedIn.isPresent()
-            && compare(runs.get(), removedIn.get()) >= 0) {
-          findings.add(finding(REMOVED_API, f.getString("object"), f.getString("message") + "; the cluster runs "
-              + "Kubernetes " + kube.get(cluster)));
-        }
+      for (JsonObject f : KubeVersions.removedFor(report, kube.get(cluster))) {
+        findings.add(finding(REMOVED_API, f.getString("object"), f.getString("message") + "; the cluster runs "
+            + "Kubernetes " + kube.get(cluster)));
       }
       if (!findings.isEmpty()) {
         out.put(cluster, findings.size() <= MAX_FINDINGS ? findings
@@ -54,20 +45,6 @@ final class MaturityChecks {
       }
     }
     return out;
-  }
-
-  /** {@code [major, minor]} of a Kubernetes version as clusters report it ({@code v1.29.3+k3s1}, {@code 1.25}). */
-  static Optional<int[]> minor(String version) {
-    if (version == null) {
-      return Optional.empty();
-    }
-    Matcher m = MINOR.matcher(version.trim());
-    return m.find() ? Optional.of(new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))})
-        : Optional.empty();
-  }
-
-  private static int compare(int[] a, int[] b) {
-    return a[0] != b[0] ? Integer.compare(a[0], b[0]) : Integer.compare(a[1], b[1]);
   }
 
   private static JsonObject finding(String code, String subject, String message) {

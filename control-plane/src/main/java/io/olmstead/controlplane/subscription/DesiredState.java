@@ -6,6 +6,7 @@ import io.olmstead.controlplane.subscription.SubscriptionSpec.VersionPolicy;
 import io.olmstead.olmcore.semver.Version;
 import io.olmstead.olmcore.semver.VersionException;
 import io.olmstead.olmcore.semver.VersionRange;
+import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -20,7 +21,8 @@ import java.util.Optional;
  *
  * <p>{@code maxVersion}: pin gives the pinned version; range the highest bundle version of the channel inside the
  * range; follow the version of the channel head. A subscription whose policy the catalog can no longer satisfy is
- * still returned (so the agent does not uninstall it) with {@code blockedReason} set.
+ * still returned (so the agent does not uninstall it) with {@code blockedReason} set and no {@code maxVersion}. One
+ * its maturity policy holds ({@link MaturityHold}) carries both: the version it is held at and why.
  */
 public final class DesiredState {
 
@@ -32,11 +34,23 @@ public final class DesiredState {
   private DesiredState() {
   }
 
-  /** A cluster as placement sees it. */
-  public record Cluster(String name, Map<String, String> labels) {
+  /** A cluster as placement sees it, with the Kubernetes version it reports (null: unknown). */
+  public record Cluster(String name, Map<String, String> labels, String kubernetesVersion) {
     public Cluster {
       labels = labels == null ? Map.of() : Map.copyOf(labels);
     }
+
+    public Cluster(String name, Map<String, String> labels) {
+      this(name, labels, null);
+    }
+  }
+
+  /** Stored maturity reports of the catalogs' current revisions (null: none stored), for {@link MaturityHold}. */
+  @FunctionalInterface
+  public interface Reports {
+    Reports NONE = (catalog, pkg, bundle) -> null;
+
+    JsonObject report(String catalog, String pkg, String bundle);
   }
 
   /**
@@ -45,10 +59,16 @@ public final class DesiredState {
    */
   public static List<DesiredSubscription> forCluster(Cluster cluster, Collection<Subscription> subscriptions,
       Map<String, CatalogView> catalogs) {
+    return forCluster(cluster, subscriptions, catalogs, Reports.NONE);
+  }
+
+  /** As above, each subscription held by its maturity policy ({@link MaturityHold}) for this cluster. */
+  public static List<DesiredSubscription> forCluster(Cluster cluster, Collection<Subscription> subscriptions,
+      Map<String, CatalogView> catalogs, Reports reports) {
     List<DesiredSubscription> out = new ArrayList<>();
     for (Subscription s : subscriptions) {
       if (Placements.selects(s.spec(), cluster.name(), cluster.labels())) {
-        out.add(resolve(s, catalogs.get(s.spec().catalog())));
+        out.add(resolve(s, catalogs.get(s.spec().catalog()), reports, cluster.kubernetesVersion()));
       }
     }
     out.sort(Comparator.comparing(DesiredSubscription::name));
@@ -67,7 +87,7 @@ public final class DesiredState {
     List<DesiredSubscription> out = new ArrayList<>(desired.size());
     for (DesiredSubscription d : desired) {
       String version = approved.get(d.name());
-      out.add(version == null || d.blockedReason() != null ? d : new DesiredSubscription(d.name(), d.catalog(),
+      out.add(version == null || !approvable(d, version) ? d : new DesiredSubscription(d.name(), d.catalog(),
           d.catalogDigest(), d.packageName(), d.channel(), d.namespace(), d.targetNamespaces(), d.approval(),
           d.startingBundle(), version, d.config(), d.crdRemoval(), d.generation(), d.blockedReason(), true,
           d.crdUpgradeSafety()));
@@ -75,8 +95,30 @@ public final class DesiredState {
     return List.copyOf(out);
   }
 
+  /**
+   * A rollout's approval applies unless the subscription is blocked; a subscription held by its maturity policy
+   * takes approvals only at or below the version it is held at (a rollout back, never past the hold).
+   */
+  private static boolean approvable(DesiredSubscription d, String approved) {
+    if (d.blockedReason() == null) {
+      return true;
+    }
+    Optional<Version> held = Version.tryParse(d.maxVersion());
+    Optional<Version> to = Version.tryParse(approved);
+    return held.isPresent() && to.isPresent() && to.get().compareTo(held.get()) <= 0;
+  }
+
   /** One subscription resolved against its catalog's current revision (null catalog: blocked). */
   public static DesiredSubscription resolve(Subscription subscription, CatalogView catalog) {
+    return resolve(subscription, catalog, Reports.NONE, null);
+  }
+
+  /**
+   * One subscription resolved against its catalog's current revision and held by its maturity policy for a cluster
+   * on {@code kubeVersion} (null: the requirements alone).
+   */
+  public static DesiredSubscription resolve(Subscription subscription, CatalogView catalog, Reports reports,
+      String kubeVersion) {
     SubscriptionSpec spec = subscription.spec();
     if (catalog == null) {
       return desired(subscription, null, spec.channel(), null, null, "catalog " + spec.catalog() + " has no revision");
@@ -93,9 +135,11 @@ public final class DesiredState {
           "channel " + name + " is not in package " + spec.packageName());
     }
     ChannelView ch = channel.get();
-    Ceiling ceiling = ceiling(spec.version(), ch);
+    MaturityHold.Held held = MaturityHold.apply(spec, ch, ceiling(spec.version(), ch),
+        bundle -> reports.report(catalog.name(), spec.packageName(), bundle), kubeVersion);
+    Ceiling ceiling = held.ceiling();
     return desired(subscription, catalog.digest(), ch.name(), ceiling.startingBundle, ceiling.maxVersion,
-        ceiling.problem);
+        held.reason() != null ? held.reason() : ceiling.problem);
   }
 
   /** The highest version a policy allows in a channel, with the bundle a fresh install starts at. */

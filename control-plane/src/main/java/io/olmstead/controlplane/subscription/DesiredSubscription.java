@@ -6,8 +6,10 @@ import java.util.List;
 /**
  * One subscription as a cluster should run it now: the catalog revision (by digest) to resolve from, the resolved
  * channel, and {@code maxVersion}, the highest version the cluster may reach. {@code startingBundle} is the bundle
- * a fresh install starts at (null: the channel head). When {@code blockedReason} is set the catalog cannot satisfy
- * the version policy any more: the agent keeps what is installed and neither installs nor upgrades. {@code rollback}
+ * a fresh install starts at (null: the channel head). When {@code blockedReason} is set without {@code maxVersion}
+ * the catalog cannot satisfy the version policy any more: the agent keeps what is installed and neither installs nor
+ * upgrades; with a {@code maxVersion} it says why the maturity policy holds the subscription there
+ * ({@link MaturityHold}). {@code rollback}
  * marks a {@code maxVersion} that is a rollout's approval: only then does an agent go below what it runs.
  * {@code crdUpgradeSafety} is the subscription's {@code Strict|Warn} (null for {@code None}, the default).
  */

@@ -7,7 +7,11 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The clusters a subscription's placement selects, evaluated in PostgreSQL (the selector becomes a jsonb condition
@@ -40,6 +44,37 @@ public final class PlacementQueries {
     List<Object> params = new ArrayList<>();
     String sql = "SELECT count(*) FROM clusters WHERE " + condition(spec, params);
     return client.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> rows.iterator().next().getLong(0));
+  }
+
+  /** How many selected clusters report each Kubernetes version (at most {@code limit} distinct versions). */
+  public Future<Map<String, Long>> kubeVersions(SqlClient client, SubscriptionSpec spec, int limit) {
+    List<Object> params = new ArrayList<>();
+    String where = condition(spec, params);
+    params.add(limit);
+    String sql = "SELECT kubernetes_version, count(*) FROM clusters WHERE " + where
+        + " AND kubernetes_version IS NOT NULL GROUP BY kubernetes_version ORDER BY kubernetes_version LIMIT $"
+        + params.size();
+    return client.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
+      Map<String, Long> out = new TreeMap<>();
+      rows.forEach(r -> out.put(r.getString(0), r.getLong(1)));
+      return out;
+    });
+  }
+
+  /** The first {@code limit} selected clusters (by name) reporting one of {@code versions}: name to version. */
+  public Future<Map<String, String>> withKubeVersions(SqlClient client, SubscriptionSpec spec,
+      Collection<String> versions, int limit) {
+    List<Object> params = new ArrayList<>();
+    String where = condition(spec, params);
+    params.add(versions.toArray(String[]::new));
+    params.add(limit);
+    String sql = "SELECT name, kubernetes_version FROM clusters WHERE " + where + " AND kubernetes_version = ANY($"
+        + (params.size() - 1) + "::text[]) ORDER BY name LIMIT $" + params.size();
+    return client.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
+      Map<String, String> out = new LinkedHashMap<>();
+      rows.forEach(r -> out.put(r.getString(0), r.getString(1)));
+      return out;
+    });
   }
 
   private static String condition(SubscriptionSpec spec, List<Object> params) {

@@ -26,12 +26,15 @@ public final class SubscriptionsModule implements ApiModule {
   private final SubscriptionConflicts conflicts = new SubscriptionConflicts();
   private ApiContext context;
   private MaturityGate maturity;
+  private PolicyStatus policy;
 
   @Override
   public void register(RouterBuilder builder, ApiContext ctx) {
     this.context = ctx;
-    this.maturity = new MaturityGate(new io.olmstead.controlplane.maturity.MaturityService(ctx.vertx(), ctx.tx(),
-        ctx.config().maxBodyBytes()));
+    var reports = new io.olmstead.controlplane.maturity.MaturityService(ctx.vertx(), ctx.tx(),
+        ctx.config().maxBodyBytes());
+    this.maturity = new MaturityGate(reports);
+    this.policy = new PolicyStatus(new HoldReports(reports));
     ApiModule.bind(builder, "listSubscriptions", this::list);
     ApiModule.bind(builder, "getSubscription", this::get);
     ApiModule.bind(builder, "putSubscription", this::put);
@@ -145,11 +148,13 @@ public final class SubscriptionsModule implements ApiModule {
       Future<JsonObject> byPhase = byVersion.compose(v -> status.byPhase(conn, s.spec()));
       Future<Optional<JsonObject>> signals = byPhase.compose(v ->
           io.olmstead.controlplane.signals.SignalStore.read(conn, name));
-      return signals.compose(v -> status.items(conn, s.spec(), after, limit + 1)).map(items -> {
+      Future<JsonObject> held = signals.compose(v -> policy.of(conn, s));
+      return held.compose(v -> status.items(conn, s.spec(), after, limit + 1)).map(items -> {
         JsonObject page = Cursors.page(items, limit, StatusQueries.Item::toJson,
             i -> new JsonArray().add(i.cluster()));
         return Reply.ok(new JsonObject().put("clusters", clusters.result()).put("byVersion", byVersion.result())
             .put("byPhase", byPhase.result()).put("signals", signals.result().orElse(null))
+            .mergeIn(held.result())
             .put("items", page.getJsonArray("items")).put("nextCursor", page.getString("nextCursor")));
       });
     }));

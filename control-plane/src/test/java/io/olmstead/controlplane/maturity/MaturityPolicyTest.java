@@ -31,6 +31,14 @@ class MaturityPolicyTest {
   }
 
   @Test
+  void brokenRulesNamesEachRuleOnceSortedWithMinCapability() {
+    assertThat(MaturityPolicy.brokenRules(req(new JsonObject().put("maxSeverity", "info")
+        .put("forbid", new JsonArray().add("robustness/probes")).put("minCapability", "Full Lifecycle")), REPORT))
+        .containsExactly("robustness/probes", "security/rbac-wildcard", "minCapability");
+    assertThat(MaturityPolicy.brokenRules(req(new JsonObject().put("maxSeverity", "error")), REPORT)).isEmpty();
+  }
+
+  @Test
   void maxSeverityRefusesOnlyMoreSevereFindings() {
     assertThat(MaturityPolicy.violations(req(new JsonObject().put("maxSeverity", "error")), REPORT)).isEmpty();
     assertThat(MaturityPolicy.violations(req(new JsonObject().put("maxSeverity", "warning")), REPORT)).hasSize(1);

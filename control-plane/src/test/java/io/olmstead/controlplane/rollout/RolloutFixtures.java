@@ -57,7 +57,7 @@ public final class RolloutFixtures {
     return ((Number) query(sql, args).get(0).values().iterator().next()).longValue();
   }
 
-  int update(String sql, Object... args) {
+  public int update(String sql, Object... args) {
     try (Connection c = connect(); PreparedStatement st = c.prepareStatement(sql)) {
       bind(st, args);
       return st.executeUpdate();

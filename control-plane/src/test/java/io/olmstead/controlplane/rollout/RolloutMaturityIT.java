@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * {@code RemovedApi}; a forbidden rule 0.9.4 breaks fails every cluster with {@code MaturityRequirement}, and a
  * Block rollout holds them all at 0.9.2. A viewer's preview does not ask the agents for a preflight.
  */
-class RolloutMaturityIT {
+public class RolloutMaturityIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
   private static final String BODY = "{\"subscription\":\"mt\",\"targetVersion\":\"0.9.4\",\"strategy\":"
       + "{\"batchSize\":3,\"preflightTimeoutSeconds\":20}}";
@@ -71,7 +71,7 @@ class RolloutMaturityIT {
   }
 
   /** The bundled etcd catalog as NDJSON, 0.9.4's first CRD rewritten to apiextensions.k8s.io/v1beta1. */
-  static String etcdWithRemovedApi() throws Exception {
+  public static String etcdWithRemovedApi() throws Exception {
     ObjectMapper json = new ObjectMapper();
     Path file = Path.of(System.getProperty("olmstead.shared.dir", "../../shared"), "catalogs", "bundled", "etcd",
         "catalog.json");

@@ -11,7 +11,8 @@ import java.util.List;
  * @param maxVersion the highest version the cluster is approved to reach; null = follow the channel
  * @param config the Subscription {@code config} block (env, resources, nodeSelector, ...), null when absent
  * @param deleteCrdsOnRemoval {@code removal: {crds: Delete}}: removing the subscription also deletes its CRDs
- * @param blockedReason set by the control plane when the version policy cannot be met: keep what is installed
+ * @param blockedReason set by the control plane when the version policy cannot be met (no maxVersion): keep what is
+ *     installed; with a maxVersion, why the control plane holds the subscription there (it moves up to it as usual)
  * @param rollback {@code maxVersion} is a rollout's approved version: a cluster running above it goes back to it;
  *     otherwise (OLM's rule) it keeps what runs
  * @param crdUpgradeSafety {@code Strict|Warn|None} (null: None): what the CRD schema change rules do to an upgrade

@@ -37,7 +37,9 @@ public final class SubscriptionDecider {
     if (inProgress.isPresent() && aboveCeiling.isEmpty() && !superseded(inProgress.get(), candidate, resolutionError)) {
       return Decision.drive(Decision.Action.CONTINUE, inProgress.get().bundle(), installedName);
     }
-    if (desired.blockedReason() != null && !desired.blockedReason().isBlank()) {
+    // blocked: no version the policy allows; a reason with a maxVersion is a hold (the control plane's maturity
+    // policy keeps the subscription at that version), which installs and upgrades up to it as usual
+    if (desired.blockedReason() != null && !desired.blockedReason().isBlank() && desired.maxVersion() == null) {
       return installed.isPresent() ? Decision.drive(Decision.Action.STEADY, installedName, null)
           : Decision.hold(Decision.Action.UNRESOLVED, null, null, CsvReason.REQUIREMENTS_NOT_MET.wireName(),
               desired.blockedReason());

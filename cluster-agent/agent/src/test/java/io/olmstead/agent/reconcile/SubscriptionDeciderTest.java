@@ -148,6 +148,19 @@ class SubscriptionDeciderTest {
   }
 
   @Test
+  void aMaturityHoldWithAMaxVersionStillInstallsAndUpgradesUpToIt() {
+    DesiredSubscription held = new DesiredSubscription("s", "cat", null, "pkg", "stable", "ns", List.of(), null,
+        "pkg.v1.1.0", "1.1.0", null, false, 1, "held at pkg.v1.1.0: pkg.v1.2.0 breaks security/rbac-wildcard");
+    Decision upgrade = SubscriptionDecider.decide(held, cluster(observed("1.0.0", CsvPhase.SUCCEEDED)),
+        Optional.of(bundle("1.1.0")), null, null, ALLOW, null);
+    Decision install = SubscriptionDecider.decide(held, cluster(), Optional.of(bundle("1.1.0")), null, null, ALLOW,
+        null);
+    assertThat(upgrade.action()).isEqualTo(Decision.Action.UPGRADE);
+    assertThat(upgrade.bundle()).isEqualTo("pkg.v1.1.0");
+    assertThat(install.action()).isEqualTo(Decision.Action.INSTALL);
+  }
+
+  @Test
   void theNewestSucceededBundleIsTheInstalledOne() {
     ObservedSubscription both = cluster(observed("1.0.0", CsvPhase.SUCCEEDED), observed("1.1.0", CsvPhase.SUCCEEDED));
     assertThat(both.installed().orElseThrow().bundle()).isEqualTo("pkg.v1.1.0");
