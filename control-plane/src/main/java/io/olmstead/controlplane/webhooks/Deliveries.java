@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The dispatcher's statements on {@code webhook_deliveries}. A claim leases due deliveries for {@link #LEASE_SECONDS}
+ * The dispatcher's statements on {@code webhook_events} and {@code webhook_deliveries}. The fan-out turns events
+ * (one row each, written by the transaction that raised them) into one delivery per matching webhook of the event's
+ * team or of no team, on one replica at a time (V32's {@code olmstead_webhook_fan_out}). A claim leases due deliveries for {@link #LEASE_SECONDS}
  * (moving {@code next_attempt_at} ahead) under {@code FOR UPDATE SKIP LOCKED}, so each is sent by one replica at a
  * time; a replica that dies mid-send leaves the lease to expire and another sends it again (at least once).
  */
@@ -15,6 +17,8 @@ final class Deliveries {
   static final int LEASE_SECONDS = 120;
   static final int MAX_ATTEMPTS = 8;
   static final int MAX_PENDING_PER_WEBHOOK = 10_000;
+  static final int FAN_OUT_BATCH = 1_000;
+  private static final String FAN_OUT = "SELECT events, deliveries FROM olmstead_webhook_fan_out($1)";
   // at most PER_WEBHOOK due deliveries of each webhook, none of a webhook this replica already has at its cap ($2):
   // one receiver's slowness costs its own deliveries, not everyone's
   private static final String CLAIM = "UPDATE webhook_deliveries d SET attempts = d.attempts + 1, "
@@ -53,6 +57,19 @@ final class Deliveries {
 
   Deliveries(Pool pool) {
     this.pool = pool;
+  }
+
+  /** What one fan-out did: events taken from the outbox, deliveries queued (both 0 when another replica held it). */
+  record FannedOut(int events, int deliveries) {
+  }
+
+  /** Moves at most {@code batch} of the oldest events to deliveries, in one short transaction of its own. */
+  Future<FannedOut> fanOut(int batch) {
+    return pool.preparedQuery(FAN_OUT).execute(Tuple.of(batch)).map(rows -> {
+      var row = rows.iterator().next();
+      Integer events = row.getInteger("events");
+      return events == null ? new FannedOut(0, 0) : new FannedOut(events, row.getInteger("deliveries"));
+    });
   }
 
   Future<List<Claimed>> claim(int max, List<String> busyWebhooks) {

@@ -13,7 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends pending deliveries from every replica: each tick claims at most the free share of {@link #MAX_IN_FLIGHT}
+ * Fans events out and sends pending deliveries from every replica. Every {@link #TICK_MILLIS} the fan-out moves the
+ * events raised since (one outbox row each, written by the transaction that raised them) to one delivery per matching
+ * webhook, at most {@link #FAN_OUT_BATCHES} batches of {@link Deliveries#FAN_OUT_BATCH} a tick, on whichever replica
+ * gets there first; it runs apart from the sends, so receivers holding every slot do not stop it. Each tick also
+ * claims at most the free share of {@link #MAX_IN_FLIGHT}
  * deliveries, posts each as a structured CloudEvent ({@code application/cloudevents+json}) signed with the webhook's
  * secret ({@link WebhookSender}: checked address, bounded in time and response size), and records the outcome. Nothing
  * here runs in the engine's transactions, so a slow or dead receiver costs only its own deliveries.
@@ -24,6 +28,8 @@ final class WebhookDispatcher {
   static final int PER_WEBHOOK = 2;
   static final long TICK_MILLIS = 1_000;
   static final long SWEEP_MILLIS = 60_000;
+  // 10,000 events a second per replica at most: far above what the engine raises, bounded so a tick stays short
+  static final int FAN_OUT_BATCHES = 10;
   private static final Logger LOG = LoggerFactory.getLogger(WebhookDispatcher.class);
 
   private final Vertx vertx;
@@ -34,6 +40,7 @@ final class WebhookDispatcher {
   private final java.util.concurrent.ConcurrentHashMap<String, Integer> perWebhook =
       new java.util.concurrent.ConcurrentHashMap<>();
   private volatile boolean claiming;
+  private volatile boolean fanningOut;
 
   WebhookDispatcher(Vertx vertx, Pool pool, WebhookSettings settings, MeterRegistry registry) {
     this.vertx = vertx;
@@ -44,9 +51,35 @@ final class WebhookDispatcher {
   }
 
   void start() {
+    vertx.setPeriodic(TICK_MILLIS, id -> fanOut());
     vertx.setPeriodic(TICK_MILLIS, id -> tick());
     vertx.setPeriodic(SWEEP_MILLIS, id -> deliveries.sweep()
         .onFailure(e -> LOG.debug("webhook sweep: {}", e.toString())));
+  }
+
+  private void fanOut() {
+    if (fanningOut) {
+      return;
+    }
+    fanningOut = true;
+    fanOutBatches(FAN_OUT_BATCHES).onComplete(ar -> {
+      fanningOut = false;
+      if (ar.failed()) {
+        LOG.debug("webhook fan-out: {}", ar.cause().toString());
+      } else if (ar.result() > 0) {
+        tick(); // what was just queued is claimed now, not at the next tick
+      }
+    });
+  }
+
+  /** Fans out batch after batch while they come full, at most {@code left}; answers the deliveries queued. */
+  private Future<Integer> fanOutBatches(int left) {
+    return deliveries.fanOut(Deliveries.FAN_OUT_BATCH).compose(done -> {
+      if (done.events() < Deliveries.FAN_OUT_BATCH || left <= 1) {
+        return Future.succeededFuture(done.deliveries());
+      }
+      return fanOutBatches(left - 1).map(more -> done.deliveries() + more);
+    });
   }
 
   private void tick() {

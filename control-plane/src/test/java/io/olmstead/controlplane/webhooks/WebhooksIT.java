@@ -163,7 +163,7 @@ class WebhooksIT {
       }
       assertThat(create(ADMIN, "healthy", receiverUrl("/healthy"), new JsonArray().add("io.olmstead.rollout.test.*"))
           .status()).isEqualTo(201);
-      // 20 events straight into the history, as the engine writes them (the trigger queues one per webhook)
+      // 20 events straight into the history, as the engine writes them (one outbox row each, fanned out per webhook)
       TestDatabase.execute(cp.database(), "INSERT INTO rollouts (id, subscription, target_version, strategy, state, "
           + "created_by) VALUES ('ro-fair', 'fair', '1.0.0', '{}', 'Progressing', 'test')");
       for (int i = 0; i < 20; i++) {
