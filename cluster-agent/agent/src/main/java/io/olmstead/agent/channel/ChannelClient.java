@@ -43,7 +43,7 @@ public final class ChannelClient {
   private final Context context;
   private final WebSocketClient wsClient;
   private final Enroller enroller;
-  private final ChannelOptions options;
+  private volatile ChannelOptions options; // replaced only on the context, by refreshFacts
   private final CredentialStorage credentials;
   private final ChannelListener listener;
   private final Backoff backoff;
@@ -98,6 +98,20 @@ public final class ChannelClient {
       (ws == null ? Future.<Void>succeededFuture() : ws.close((short) 1000, "agent stopping")).onComplete(done);
     });
     return done.future();
+  }
+
+  /**
+   * New facts about the cluster (they could not be read when the channel started): the hello carries facts, so a
+   * connected session is closed (1000) and opened again with them; not connected, the next hello carries them.
+   */
+  public void refreshFacts(io.olmstead.apispec.protocol.Facts facts) {
+    context.runOnContext(v -> {
+      options = options.withFacts(facts);
+      if (ws != null) {
+        LOG.info("cluster {}: reconnecting to send its facts", options.clusterName());
+        ws.close((short) 1000, "facts changed");
+      }
+    });
   }
 
   /** Records the newest status of one subscription; sent soon when connected, else after the next connect. */

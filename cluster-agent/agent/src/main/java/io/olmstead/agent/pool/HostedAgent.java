@@ -8,6 +8,8 @@ import io.olmstead.agent.k8s.ClusterFacts;
 import io.olmstead.agent.reconcile.AgentReconciler;
 import io.olmstead.agent.reconcile.CatalogProvider;
 import io.olmstead.agent.reconcile.ChannelBridge;
+import io.olmstead.apispec.protocol.Facts;
+import io.olmstead.agent.reconcile.ReconcileThreads;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -44,14 +46,17 @@ final class HostedAgent {
   private final ChannelBridge bridge = new ChannelBridge();
   private final AgentReconciler reconciler;
   private volatile ChannelClient channel;
+  // the facts the channel's hello carries; read again once the guest answers when they were read while it did not
+  private Facts facts;
   private ScheduledFuture<?> pending;
   private long retryMillis = RETRY_MIN.toMillis();
+  private volatile boolean reconciling;
   private boolean stopped;
 
   /** What every served cluster shares: the control plane, the Vert.x clients, the catalog cache, the tuning. */
   record Shared(URI controlPlane, Vertx vertx, HttpClient http, WebSocketClient ws, CatalogProvider catalogs,
       GuestClients guests, ReconcilerOptions options, java.util.concurrent.Executor events,
-      ScheduledExecutorService starter) {
+      ScheduledExecutorService starter, ReconcileThreads reconcile) {
   }
 
   private HostedAgent(Shared shared, HostedTarget target, String credential, GuestKubeconfigs.Access access) {
@@ -61,7 +66,8 @@ final class HostedAgent {
     this.guest = shared.guests().forKubeconfig(access.kubeconfig()); // parses only; a bad kubeconfig throws here
     this.credential = CredentialStorage.inMemory();
     this.credential.save(credential);
-    this.reconciler = new AgentReconciler(target.cluster(), guest, shared.catalogs(), bridge, shared.options());
+    this.reconciler = new AgentReconciler(target.cluster(), guest, shared.catalogs(), bridge, shared.options(),
+        shared.reconcile());
   }
 
   /** Builds the guest client from {@code access} and schedules the rest (facts, channel, reconcile loop). */
@@ -81,8 +87,8 @@ final class HostedAgent {
   private void step() {
     try {
       if (channel == null) {
-        ChannelOptions options = ChannelOptions.of(shared.controlPlane(), target.cluster(), null)
-            .withFacts(ClusterFacts.of(guest, "hosted"));
+        facts = ClusterFacts.of(guest, "hosted");
+        ChannelOptions options = ChannelOptions.of(shared.controlPlane(), target.cluster(), null).withFacts(facts);
         ChannelClient built = new ChannelClient(shared.vertx(), shared.http(), shared.ws(), options, credential,
             new OffLoopListener(bridge, shared.events()));
         synchronized (this) {
@@ -96,6 +102,8 @@ final class HostedAgent {
       }
       reconciler.start();
       retryMillis = RETRY_MIN.toMillis();
+      reconciling = true;
+      refreshFacts();
     } catch (io.olmstead.agent.k8s.ResourceException | RuntimeException e) {
       if (!isStopped()) {
         LOG.debug("cluster {}: guest not started yet ({}); retrying in {} ms", target.cluster(), e.getMessage(),
@@ -103,6 +111,23 @@ final class HostedAgent {
         schedule(retryMillis);
         retryMillis = Math.min(RETRY_MAX.toMillis(), retryMillis * 2);
       }
+    }
+  }
+
+  /**
+   * The guest answered (its reconcile loop started): facts read while it gave no answer (no Kubernetes version) are
+   * read again and, when they differ, sent (a guest down when its channel first connected otherwise stays without
+   * facts until the replica restarts).
+   */
+  private void refreshFacts() {
+    if (facts.kubernetesVersion() != null && facts.nodes() != null) {
+      return;
+    }
+    Facts now = ClusterFacts.of(guest, "hosted");
+    if (!now.equals(facts)) {
+      facts = now;
+      LOG.info("cluster {}: the guest answers; sending its facts", target.cluster());
+      channel.refreshFacts(now);
     }
   }
 
@@ -125,6 +150,11 @@ final class HostedAgent {
 
   Optional<String> credential() {
     return credential.load();
+  }
+
+  /** Whether its reconcile loop has started (the guest answered its first listing). */
+  boolean reconciling() {
+    return reconciling;
   }
 
   boolean connected() {

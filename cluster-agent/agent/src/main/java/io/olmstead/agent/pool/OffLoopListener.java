@@ -1,11 +1,10 @@
 package io.olmstead.agent.pool;
 
 import io.olmstead.agent.channel.ChannelListener;
+import io.olmstead.agent.reconcile.SerialLane;
 import io.olmstead.apispec.protocol.Approve;
 import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.Welcome;
-import java.util.ArrayDeque;
-import java.util.Queue;
 import java.util.concurrent.Executor;
 
 /**
@@ -16,13 +15,11 @@ import java.util.concurrent.Executor;
  */
 final class OffLoopListener implements ChannelListener {
   private final ChannelListener target;
-  private final Executor executor;
-  private final Queue<Runnable> pending = new ArrayDeque<>();
-  private boolean draining;
+  private final SerialLane lane;
 
   OffLoopListener(ChannelListener target, Executor executor) {
     this.target = target;
-    this.executor = executor;
+    this.lane = new SerialLane(executor);
   }
 
   @Override
@@ -46,32 +43,10 @@ final class OffLoopListener implements ChannelListener {
   }
 
   private void submit(Runnable event) {
-    synchronized (pending) {
-      pending.add(event);
-      if (draining) {
-        return;
-      }
-      draining = true;
-    }
-    executor.execute(this::drain);
-  }
-
-  private void drain() {
-    while (true) {
-      Runnable next;
-      synchronized (pending) {
-        next = pending.poll();
-        if (next == null) {
-          draining = false;
-          return;
-        }
-      }
-      try {
-        next.run();
-      } catch (RuntimeException e) {
-        // one bad event must not stop this cluster's later ones
-        org.slf4j.LoggerFactory.getLogger(OffLoopListener.class).error("channel event not handled", e);
-      }
+    try {
+      lane.execute(event); // a failing event is logged by the lane and does not stop this cluster's later ones
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // the replica is closing
     }
   }
 }

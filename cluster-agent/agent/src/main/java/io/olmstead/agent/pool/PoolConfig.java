@@ -16,23 +16,23 @@ import java.util.Set;
  * @param poolToken the pool token (never printed or logged)
  * @param replica this replica's name (a StatefulSet pod's name: stable across restarts)
  * @param managementKubeconfig the management cluster's kubeconfig file, empty for the pod's service account
- * @param workers reconcile workers per served cluster
+ * @param reconcileThreads reconcile threads of the replica, shared by every cluster it serves
  * @param resync full reconcile period of each served cluster
  * @param kubeconfigCheck how often each served cluster's kubeconfig secret is read again (rotation)
  */
 public record PoolConfig(String controlPlaneUrl, String poolToken, String replica, Optional<Path> managementKubeconfig,
-                         int workers, Duration resync, Duration kubeconfigCheck) {
+                         int reconcileThreads, Duration resync, Duration kubeconfigCheck) {
   public static final String CONTROL_PLANE_URL = "OLMSTEAD_CONTROL_PLANE_URL";
   public static final String POOL_TOKEN = "OLMSTEAD_POOL_TOKEN";
   public static final String REPLICA = "OLMSTEAD_POOL_REPLICA";
   public static final String MANAGEMENT_KUBECONFIG = "OLMSTEAD_MANAGEMENT_KUBECONFIG";
-  public static final String WORKERS = "OLMSTEAD_AGENT_WORKERS";
+  public static final String RECONCILE_THREADS = "OLMSTEAD_POOL_RECONCILE_THREADS";
   public static final String RESYNC_SECONDS = "OLMSTEAD_AGENT_RESYNC_SECONDS";
   public static final String KUBECONFIG_CHECK_SECONDS = "OLMSTEAD_POOL_KUBECONFIG_CHECK_SECONDS";
   public static final String IN_CLUSTER = "in-cluster";
   /** Every variable the pool reads ({@code HOSTNAME} is the default replica name). */
   public static final Set<String> ENVIRONMENT = Set.of(CONTROL_PLANE_URL, POOL_TOKEN, REPLICA, MANAGEMENT_KUBECONFIG,
-      WORKERS, RESYNC_SECONDS, KUBECONFIG_CHECK_SECONDS, io.olmstead.agent.health.HealthSettings.PORT);
+      RECONCILE_THREADS, RESYNC_SECONDS, KUBECONFIG_CHECK_SECONDS, io.olmstead.agent.health.HealthSettings.PORT);
   private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
   public static PoolConfig fromEnvironment() throws ConfigException {
@@ -61,7 +61,7 @@ public record PoolConfig(String controlPlaneUrl, String poolToken, String replic
       throw new ConfigException(MANAGEMENT_KUBECONFIG + " points at " + kubeconfig + ", which is not a readable file"
           + " (or set it to " + IN_CLUSTER + ")");
     }
-    return new PoolConfig(url, token, replica, management, number(env, WORKERS, 1, 1, 16),
+    return new PoolConfig(url, token, replica, management, number(env, RECONCILE_THREADS, 8, 1, 64),
         Duration.ofSeconds(number(env, RESYNC_SECONDS, 300, 1, 86_400)),
         Duration.ofSeconds(number(env, KUBECONFIG_CHECK_SECONDS, 60, 1, 3600)));
   }
@@ -70,7 +70,7 @@ public record PoolConfig(String controlPlaneUrl, String poolToken, String replic
   @Override
   public String toString() {
     return "PoolConfig[controlPlaneUrl=" + controlPlaneUrl + ", replica=" + replica + ", managementKubeconfig="
-        + managementKubeconfig.map(Path::toString).orElse(IN_CLUSTER) + ", workers=" + workers + ", resync=" + resync
+        + managementKubeconfig.map(Path::toString).orElse(IN_CLUSTER) + ", reconcileThreads=" + reconcileThreads + ", resync=" + resync
         + ", kubeconfigCheck=" + kubeconfigCheck + ", poolToken=<set>]";
   }
 

@@ -3,6 +3,7 @@ package io.olmstead.agent.pool;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.agent.reconcile.ControlPlaneCatalogs;
+import io.olmstead.agent.reconcile.ReconcileThreads;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -26,6 +27,7 @@ public final class PoolReplica implements AutoCloseable {
   private final HttpClient http;
   private final WebSocketClient ws;
   private final GuestClients guests;
+  private final ReconcileThreads reconcile;
   private final HostedPool pool;
   private final PoolChannel channel;
 
@@ -34,6 +36,8 @@ public final class PoolReplica implements AutoCloseable {
     this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true), new PoolOptions().setHttp1MaxSize(16));
     this.ws = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(4096).setConnectTimeout(10_000));
     this.guests = new GuestClients(Math.max(2, Runtime.getRuntime().availableProcessors()));
+    // every served cluster's passes, resyncs and preflights run here: the thread count does not grow with clusters
+    this.reconcile = ReconcileThreads.create("pool", config.reconcileThreads());
     URI controlPlane = URI.create(config.controlPlaneUrl());
     HostedPool[] self = new HostedPool[1];
     // catalog and bundle content is the same for every cluster: one cache, fetched with any served cluster's credential
@@ -41,7 +45,7 @@ public final class PoolReplica implements AutoCloseable {
         : self[0].served().stream().map(c -> self[0].credential(c)).flatMap(Optional::stream).findFirst());
     HostedAgent.Shared shared = new HostedAgent.Shared(controlPlane, vertx, http, ws,
         new ControlPlaneCatalogs(controlPlane, anyServed), guests,
-        new ReconcilerOptions(config.workers(), config.resync(), true), guests.events(), guests.starter());
+        new ReconcilerOptions(1, config.resync(), true), guests.events(), guests.starter(), reconcile);
     this.pool = new HostedPool(shared, new GuestKubeconfigs(management, guests), config.kubeconfigCheck());
     self[0] = pool;
     this.channel = new PoolChannel(vertx, ws, controlPlane, config.poolToken(), config.replica(), pool);
@@ -93,6 +97,7 @@ public final class PoolReplica implements AutoCloseable {
       // the control plane notices the close or the silence
     }
     pool.close();
+    reconcile.close();
     guests.close();
     ws.close();
     http.close();

@@ -13,9 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +39,7 @@ public final class AgentReconciler implements AutoCloseable {
   private final Map<String, List<DesiredSubscription>> desiredByNamespace = new ConcurrentHashMap<>();
   private final Map<String, String> approvals = new ConcurrentHashMap<>();
   private final ManagedInformers informers;
-  private final List<Thread> workers = new ArrayList<>();
-  private final ScheduledExecutorService resync;
+  private final ReconcileLoop loop;
   private final CatalogRetry catalogRetry;
   /** Per namespace: 2 s doubling to 1 min while the cluster's API gives no answer (paused or down guest). */
   private final CatalogRetry unreachableRetry = new CatalogRetry(ERROR_REQUEUE, Duration.ofMinutes(1));
@@ -53,24 +49,40 @@ public final class AgentReconciler implements AutoCloseable {
   private volatile boolean running;
   private boolean closed;
 
+  /** A reconciler with threads of its own ({@code options.workers()} workers, a resync timer, a preflight thread). */
   public AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
                          ReconcilerOptions options) {
+    this(clusterName, client, catalogs, sink, options, new OwnThreadsLoop(clusterName, options.workers()));
+  }
+
+  /**
+   * A reconciler on {@code shared} threads (a pool replica's, shared by every cluster it serves): its work runs one
+   * task at a time, in order, so no two passes of this cluster run at once; {@code options.workers()} is unused.
+   */
+  public AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
+                         ReconcilerOptions options, ReconcileThreads shared) {
+    this(clusterName, client, catalogs, sink, options, new SharedThreadsLoop(shared));
+  }
+
+  private AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
+                          ReconcilerOptions options, ReconcileLoop loop) {
     this.clusterName = clusterName;
     this.options = options;
-    this.queue = new WorkQueue("reconcile-" + clusterName);
+    this.loop = loop;
+    this.queue = loop.queue();
     this.board = new StatusBoard(sink);
     ResourceKinds kinds = new ResourceKinds();
     this.informers = new ManagedInformers(client, kinds, queue::add);
     // Started by the first pass that finds the OperatorCondition CRD served; a no-op while informers are off.
     this.pass = new NamespacePass(new ResourceOperator(client, kinds), catalogs, board, approvals::get,
         informers::watchOperatorConditions);
-    this.resync = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "resync-" + clusterName));
     Duration retryMax = options.resync().compareTo(CATALOG_RETRY_MAX) < 0 ? options.resync() : CATALOG_RETRY_MAX;
     this.catalogRetry = new CatalogRetry(CATALOG_RETRY_MIN, retryMax);
     this.reach = new GuestReachability(clusterName);
     ResourceOperator preflightResources = new ResourceOperator(client, new ResourceKinds());
     this.preflights = new PreflightRunner(clusterName, new PreflightCheck(preflightResources, catalogs,
-        () -> io.olmstead.agent.k8s.ClusterFacts.kubernetesVersion(client)), this::desiredSubscription);
+        () -> io.olmstead.agent.k8s.ClusterFacts.kubernetesVersion(client)), this::desiredSubscription,
+        loop.preflights());
   }
 
   /**
@@ -110,15 +122,9 @@ public final class AgentReconciler implements AutoCloseable {
     }
     if (!running) {
       running = true;
-      for (int i = 0; i < options.workers(); i++) {
-        Thread worker = daemon(this::work, "reconcile-" + clusterName + "-" + i);
-        workers.add(worker);
-        worker.start();
-      }
-      long period = options.resync().toMillis();
-      resync.scheduleAtFixedRate(this::enqueueAll, period, period, TimeUnit.MILLISECONDS);
-      LOG.info("cluster {}: reconcile loop started ({} workers, resync {})", clusterName, options.workers(),
-          options.resync());
+      loop.start(this::reconcile, this::enqueueAll, options.resync());
+      LOG.info("cluster {}: reconcile loop started ({}, resync {})", clusterName,
+          loop instanceof SharedThreadsLoop ? "shared threads" : options.workers() + " workers", options.resync());
     }
     try {
       if (options.informers()) {
@@ -217,19 +223,6 @@ public final class AgentReconciler implements AutoCloseable {
     return queue.depth();
   }
 
-  private void work() {
-    while (running) {
-      Optional<String> key;
-      try {
-        key = queue.take(Duration.ofSeconds(1));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-      key.ifPresent(this::reconcile);
-    }
-  }
-
   private void reconcile(String namespace) {
     if (generation < 0) {
       // No desired state yet (e.g. just restarted, channel not connected): an empty set would uninstall everything.
@@ -287,21 +280,12 @@ public final class AgentReconciler implements AutoCloseable {
     running = false;
     preflights.close();
     informers.close();
-    resync.shutdownNow();
-    queue.close();
-    workers.forEach(Thread::interrupt);
-    workers.clear();
+    loop.close();
   }
 
   private static Set<String> union(Set<String> a, Set<String> b) {
     Set<String> all = new LinkedHashSet<>(a);
     all.addAll(b);
     return all;
-  }
-
-  private static Thread daemon(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
   }
 }

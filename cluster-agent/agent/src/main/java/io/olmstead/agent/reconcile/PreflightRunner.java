@@ -8,8 +8,7 @@ import io.olmstead.apispec.protocol.ProtocolVersions;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -17,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs preflight checks on a thread of their own (they read the API server; the channel's event loop must not wait),
+ * Runs preflight checks off the channel's event loop, one at a time (they read the API server),
  * answering each request id once per connection. A check that cannot read the cluster answers {@code Fail} with
  * {@code ClusterUnreadable}: the control plane holds the cluster rather than approve it blind.
  */
@@ -28,17 +27,16 @@ final class PreflightRunner implements AutoCloseable {
   private final PreflightCheck check;
   private final Function<String, DesiredSubscription> desired;
   private final Set<String> answered = ConcurrentHashMap.newKeySet();
-  private final ExecutorService executor;
+  private final Executor executor;
+  private volatile boolean closed;
 
-  PreflightRunner(String cluster, PreflightCheck check, Function<String, DesiredSubscription> desired) {
+  /** {@code executor} runs the checks one at a time (its owner shuts it down). */
+  PreflightRunner(String cluster, PreflightCheck check, Function<String, DesiredSubscription> desired,
+      Executor executor) {
     this.cluster = cluster;
     this.check = check;
     this.desired = desired;
-    this.executor = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "preflight-" + cluster);
-      t.setDaemon(true);
-      return t;
-    });
+    this.executor = executor;
   }
 
   void submit(List<PreflightRequest> requests, Consumer<Preflight> answer) {
@@ -47,7 +45,11 @@ final class PreflightRunner implements AutoCloseable {
         continue;
       }
       try {
-        executor.execute(() -> answer.accept(run(request)));
+        executor.execute(() -> {
+          if (!closed) {
+            answer.accept(run(request));
+          }
+        });
       } catch (RejectedExecutionException e) {
         return; // closing
       }
@@ -74,6 +76,6 @@ final class PreflightRunner implements AutoCloseable {
 
   @Override
   public void close() {
-    executor.shutdownNow();
+    closed = true;
   }
 }

@@ -23,6 +23,8 @@ public final class WorkQueue implements AutoCloseable {
   private final Set<String> processing = new HashSet<>();
   private final Set<String> dirty = new HashSet<>();
   private final ScheduledExecutorService delays;
+  private final boolean ownDelays;
+  private final Runnable onQueued;
   private boolean closed;
 
   public WorkQueue(String name) {
@@ -31,10 +33,23 @@ public final class WorkQueue implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    this.ownDelays = true;
+    this.onQueued = () -> { };
+  }
+
+  /**
+   * A queue whose delayed adds run on {@code sharedDelays} (not shut down by {@link #close}) and which calls
+   * {@code onQueued} (outside its lock) whenever a key becomes queued, for a consumer that is not a waiting thread.
+   */
+  WorkQueue(ScheduledExecutorService sharedDelays, Runnable onQueued) {
+    this.delays = sharedDelays;
+    this.ownDelays = false;
+    this.onQueued = onQueued;
   }
 
   /** Queues {@code key} unless it is already queued; marks it for another pass when it is being processed. */
   public void add(String key) {
+    boolean queuedNow = false;
     lock.lock();
     try {
       if (closed) {
@@ -44,9 +59,13 @@ public final class WorkQueue implements AutoCloseable {
         dirty.add(key);
       } else if (queued.add(key)) {
         ready.signal();
+        queuedNow = true;
       }
     } finally {
       lock.unlock();
+    }
+    if (queuedNow) {
+      onQueued.run();
     }
   }
 
@@ -59,7 +78,11 @@ public final class WorkQueue implements AutoCloseable {
     lock.lock();
     try {
       if (!closed) {
-        delays.schedule(() -> add(key), delay.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+          delays.schedule(() -> add(key), delay.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          // the shared timer is shutting down with its replica
+        }
       }
     } finally {
       lock.unlock();
@@ -92,12 +115,27 @@ public final class WorkQueue implements AutoCloseable {
 
   /** Ends processing of {@code key}; re-queues it when it was added meanwhile. */
   public void done(String key) {
+    boolean queuedNow = false;
     lock.lock();
     try {
       processing.remove(key);
       if (dirty.remove(key) && !closed && queued.add(key)) {
         ready.signal();
+        queuedNow = true;
       }
+    } finally {
+      lock.unlock();
+    }
+    if (queuedNow) {
+      onQueued.run();
+    }
+  }
+
+  /** Whether a key waits to be taken. */
+  boolean hasQueued() {
+    lock.lock();
+    try {
+      return !queued.isEmpty() && !closed;
     } finally {
       lock.unlock();
     }
@@ -122,6 +160,8 @@ public final class WorkQueue implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    delays.shutdownNow();
+    if (ownDelays) {
+      delays.shutdownNow();
+    }
   }
 }

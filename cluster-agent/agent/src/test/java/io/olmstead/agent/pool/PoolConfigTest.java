@@ -23,7 +23,7 @@ class PoolConfigTest {
     PoolConfig config = PoolConfig.fromMap(minimal());
     assertThat(config.replica()).isEqualTo("olmstead-pool-0");
     assertThat(config.managementKubeconfig()).isEmpty();
-    assertThat(config.workers()).isEqualTo(1);
+    assertThat(config.reconcileThreads()).isEqualTo(8);
     assertThat(config.kubeconfigCheck()).isEqualTo(Duration.ofSeconds(60));
   }
 
@@ -47,6 +47,9 @@ class PoolConfigTest {
     Map<String, String> badCheck = minimal();
     badCheck.put(PoolConfig.KUBECONFIG_CHECK_SECONDS, "0");
     assertThatThrownBy(() -> PoolConfig.fromMap(badCheck)).hasMessageContaining(PoolConfig.KUBECONFIG_CHECK_SECONDS);
+    Map<String, String> badThreads = minimal();
+    badThreads.put(PoolConfig.RECONCILE_THREADS, "0");
+    assertThatThrownBy(() -> PoolConfig.fromMap(badThreads)).hasMessageContaining(PoolConfig.RECONCILE_THREADS);
     Map<String, String> missingFile = minimal();
     missingFile.put(PoolConfig.MANAGEMENT_KUBECONFIG, "/nowhere/management.kubeconfig");
     assertThatThrownBy(() -> PoolConfig.fromMap(missingFile)).hasMessageContaining(PoolConfig.MANAGEMENT_KUBECONFIG);

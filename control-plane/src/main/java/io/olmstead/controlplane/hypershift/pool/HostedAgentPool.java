@@ -33,6 +33,7 @@ public final class HostedAgentPool {
   private final String replica;
   private final Map<String, PoolSession> sessions = new ConcurrentHashMap<>();
   private long timer = -1;
+  private long keepAliveTimer = -1;
   private long soon = -1;
   private boolean ticking;
   private boolean again;
@@ -46,7 +47,12 @@ public final class HostedAgentPool {
   }
 
   public Future<Void> start() {
-    timer = vertx.setPeriodic(TimeUnit.SECONDS.toMillis(settings.assignSeconds()), id -> tick());
+    long period = TimeUnit.SECONDS.toMillis(settings.assignSeconds());
+    timer = vertx.setPeriodic(period, id -> tick());
+    // on a timer of its own: a round handing over hundreds of clusters (a transaction each) lasts longer than the
+    // replicas' patience, and they must still hear from us (and our rows in pool_members stay fresh) meanwhile
+    keepAliveTimer = vertx.setPeriodic(period, id -> keepAlive().onFailure(e ->
+        LOG.warn("pool heartbeat failed: {}", e.toString())));
     return Future.succeededFuture();
   }
 
@@ -64,6 +70,9 @@ public final class HostedAgentPool {
     closing = true;
     if (timer >= 0) {
       vertx.cancelTimer(timer);
+    }
+    if (keepAliveTimer >= 0) {
+      vertx.cancelTimer(keepAliveTimer);
     }
     List<Future<Void>> left = new ArrayList<>();
     for (PoolSession s : sessions.values()) {
@@ -191,6 +200,18 @@ public final class HostedAgentPool {
   }
 
   private Future<Void> round() {
+    return keepAlive().compose(live -> live.isEmpty() ? Future.<Void>succeededFuture()
+        : store.snapshot(settings.liveSeconds()).compose(snapshot -> apply(snapshot, live)));
+  }
+
+  /**
+   * Closes the connections silent for too long, refreshes the others' rows and sends them a heartbeat; closes those
+   * whose token was revoked or whose replica connected again elsewhere. The live ones are the result.
+   */
+  private Future<List<PoolSession>> keepAlive() {
+    if (closing) {
+      return Future.succeededFuture(List.of());
+    }
     long silence = TimeUnit.SECONDS.toNanos(settings.liveSeconds());
     List<PoolSession> mine = new ArrayList<>();
     for (PoolSession s : sessions.values()) {
@@ -203,7 +224,7 @@ public final class HostedAgentPool {
         mine.add(s);
       }
     }
-    return store.heartbeat(mine.stream().map(PoolSession::id).toList()).compose(kept -> {
+    return store.heartbeat(mine.stream().map(PoolSession::id).toList()).map(kept -> {
       List<PoolSession> live = new ArrayList<>();
       for (PoolSession s : mine) {
         if (kept.contains(s.id())) {
@@ -213,8 +234,7 @@ public final class HostedAgentPool {
           s.close(4401, "pool token revoked or a newer connection of this replica took over");
         }
       }
-      return live.isEmpty() ? Future.<Void>succeededFuture() : store.snapshot(settings.liveSeconds())
-          .compose(snapshot -> apply(snapshot, live));
+      return live;
     });
   }
 

@@ -132,6 +132,9 @@ class HostedGuestOutageIT {
     await().atMost(WAIT).untilAsserted(() -> {
       assertThat(deployments("a")).as(subscriptionStatus()).isNotEmpty();
       assertThat(deployments("b")).as(subscriptionStatus()).isNotEmpty();
+      // settled: no pass re-queued for the install any more, so only the rebuilt agent meets the outage below
+      assertThat(item("clusters-alpha")).hasValueSatisfying(i -> assertThat(i.getString("phase")).isEqualTo("Succeeded"));
+      assertThat(item("clusters-beta")).hasValueSatisfying(i -> assertThat(i.getString("phase")).isEqualTo("Succeeded"));
     });
     ListAppender<ILoggingEvent> logs = capture("io.olmstead.agent.reconcile.GuestReachability");
 
@@ -148,6 +151,8 @@ class HostedGuestOutageIT {
     await().atMost(WAIT).untilAsserted(() -> assertThat(item("clusters-alpha"))
         .hasValueSatisfying(i -> assertThat(i.getString("reason")).isEqualTo("GuestUnreachable")));
     assertThat(status("clusters-alpha")).as("its channel to the control plane stays up").isEqualTo("connected");
+    // its rebuilt agent connected while the guest gave no answer: no facts read from the guest
+    await().atMost(WAIT).untilAsserted(() -> assertThat(facts("clusters-alpha").getValue("nodes")).isNull());
     assertThat(item("clusters-beta")).hasValueSatisfying(i -> assertThat(i.getString("phase")).isEqualTo("Succeeded"));
     assertThat(get(healthPort, "/readyz").statusCode()).as("a guest's outage is not the replica's").isEqualTo(200);
     Thread.sleep(8_000); // retries happen meanwhile (2 s doubling)
@@ -162,6 +167,14 @@ class HostedGuestOutageIT {
     });
     assertThat(logs.list.stream().filter(e -> e.getFormattedMessage().contains("clusters-alpha")
         && e.getFormattedMessage().contains("answers again")).count()).isEqualTo(1);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(facts("clusters-alpha").getValue("nodes"))
+        .as("facts sent once the guest answers, with no restart").isNotNull());
+    assertThat(facts("clusters-alpha").getJsonObject("hypershift")).as("the watcher's facts stay").isNotNull();
+  }
+
+  private static JsonObject facts(String cluster) {
+    JsonObject facts = api.get("/api/v1/clusters/" + cluster, ADMIN).json().getJsonObject("facts");
+    return facts == null ? new JsonObject() : facts;
   }
 
   private static PoolReplica replica(String name, String token) throws Exception {
