@@ -59,7 +59,8 @@ final class HostedAgent {
       ScheduledExecutorService starter, ReconcileThreads reconcile) {
   }
 
-  private HostedAgent(Shared shared, HostedTarget target, String credential, GuestKubeconfigs.Access access) {
+  private HostedAgent(Shared shared, HostedTarget target, String credential, GuestKubeconfigs.Access access,
+                      io.olmstead.agent.reconcile.GuestReachability reach) {
     this.shared = shared;
     this.target = target;
     this.access = access;
@@ -67,12 +68,13 @@ final class HostedAgent {
     this.credential = CredentialStorage.inMemory();
     this.credential.save(credential);
     this.reconciler = new AgentReconciler(target.cluster(), guest, shared.catalogs(), bridge, shared.options(),
-        shared.reconcile());
+        shared.reconcile(), reach);
   }
 
   /** Builds the guest client from {@code access} and schedules the rest (facts, channel, reconcile loop). */
-  static HostedAgent start(Shared shared, HostedTarget target, String credential, GuestKubeconfigs.Access access) {
-    HostedAgent agent = new HostedAgent(shared, target, credential, access);
+  static HostedAgent start(Shared shared, HostedTarget target, String credential, GuestKubeconfigs.Access access,
+                           io.olmstead.agent.reconcile.GuestReachability reach) {
+    HostedAgent agent = new HostedAgent(shared, target, credential, access, reach);
     agent.schedule(0);
     return agent;
   }

@@ -1,5 +1,6 @@
 package io.olmstead.agent.pool;
 
+import io.olmstead.agent.reconcile.GuestReachability;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -30,6 +31,8 @@ final class HostedPool implements AutoCloseable {
   private final Map<String, HostedAgent> agents = new ConcurrentHashMap<>();
   // handed over but not started yet (no kubeconfig, guest down): the credential waits here, in memory only
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
+  // per served cluster, across rebuilds of its guest client (rotated kubeconfig): one outage is logged once
+  private final Map<String, GuestReachability> reachability = new ConcurrentHashMap<>();
   private final ExecutorService work = Executors.newSingleThreadExecutor(r -> daemon(r, "pool-agents"));
   private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "pool-check"));
 
@@ -59,6 +62,7 @@ final class HostedPool implements AutoCloseable {
   void release(String cluster) {
     work.execute(() -> {
       stop(cluster);
+      reachability.remove(cluster);
       LOG.info("cluster {}: released", cluster);
     });
   }
@@ -94,7 +98,8 @@ final class HostedPool implements AutoCloseable {
         waiting.put(target.cluster(), new Waiting(target, credential));
         return;
       }
-      agents.put(target.cluster(), HostedAgent.start(shared, target, credential, access.get()));
+      agents.put(target.cluster(), HostedAgent.start(shared, target, credential, access.get(),
+          reachability.computeIfAbsent(target.cluster(), GuestReachability::new)));
       LOG.info("cluster {}: serving through {}", target.cluster(), access.get());
     } catch (RuntimeException e) {
       LOG.warn("cluster {}: guest not served yet ({}); trying again later", target.cluster(), e.getMessage());

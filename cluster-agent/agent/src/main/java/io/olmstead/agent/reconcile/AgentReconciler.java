@@ -52,7 +52,8 @@ public final class AgentReconciler implements AutoCloseable {
   /** A reconciler with threads of its own ({@code options.workers()} workers, a resync timer, a preflight thread). */
   public AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
                          ReconcilerOptions options) {
-    this(clusterName, client, catalogs, sink, options, new OwnThreadsLoop(clusterName, options.workers()));
+    this(clusterName, client, catalogs, sink, options, new OwnThreadsLoop(clusterName, options.workers()),
+        new GuestReachability(clusterName));
   }
 
   /**
@@ -61,11 +62,17 @@ public final class AgentReconciler implements AutoCloseable {
    */
   public AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
                          ReconcilerOptions options, ReconcileThreads shared) {
-    this(clusterName, client, catalogs, sink, options, new SharedThreadsLoop(shared));
+    this(clusterName, client, catalogs, sink, options, shared, new GuestReachability(clusterName));
+  }
+
+  /** As above, with the cluster's reachability carried over from the loop a rebuilt guest client replaces. */
+  public AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
+                         ReconcilerOptions options, ReconcileThreads shared, GuestReachability reach) {
+    this(clusterName, client, catalogs, sink, options, new SharedThreadsLoop(shared), reach);
   }
 
   private AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
-                          ReconcilerOptions options, ReconcileLoop loop) {
+                          ReconcilerOptions options, ReconcileLoop loop, GuestReachability reach) {
     this.clusterName = clusterName;
     this.options = options;
     this.loop = loop;
@@ -78,7 +85,7 @@ public final class AgentReconciler implements AutoCloseable {
         informers::watchOperatorConditions);
     Duration retryMax = options.resync().compareTo(CATALOG_RETRY_MAX) < 0 ? options.resync() : CATALOG_RETRY_MAX;
     this.catalogRetry = new CatalogRetry(CATALOG_RETRY_MIN, retryMax);
-    this.reach = new GuestReachability(clusterName);
+    this.reach = reach;
     ResourceOperator preflightResources = new ResourceOperator(client, new ResourceKinds());
     this.preflights = new PreflightRunner(clusterName, new PreflightCheck(preflightResources, catalogs,
         () -> io.olmstead.agent.k8s.ClusterFacts.kubernetesVersion(client)), this::desiredSubscription,

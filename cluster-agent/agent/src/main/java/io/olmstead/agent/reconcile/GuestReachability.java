@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * down refuses or drops every call for as long as it stays so: this logs the change once (not once per retry), and
  * {@link AgentReconciler} reports it once per subscription as {@code Pending/GuestUnreachable} and backs its passes off.
  */
-final class GuestReachability {
+public final class GuestReachability {
   /** The reason reported on every desired subscription while the cluster's API cannot be reached. */
   static final String REASON = "GuestUnreachable";
   /** Constant on purpose: a message varying with each error would be reported again at every retry. */
@@ -22,7 +22,8 @@ final class GuestReachability {
   // "" while reachable (or not asked yet), else the first error of the current outage
   private final AtomicReference<String> outage = new AtomicReference<>("");
 
-  GuestReachability(String cluster) {
+  /** One per served cluster, kept across rebuilds of its client so an outage is logged once, not once per client. */
+  public GuestReachability(String cluster) {
     this.cluster = cluster;
   }
 

@@ -47,7 +47,8 @@ class ReplicaThreadsIT {
       for (int i = 0; i < 20; i++) {
         HostedTarget target = new HostedTarget("clusters-hc-" + i, "clusters", "hc-" + i, "clusters-hc-" + i);
         agents.add(HostedAgent.start(shared, target, "olm_agent_test-" + i,
-            new GuestKubeconfigs.Access(target.controlPlaneNamespace(), GuestKubeconfigs.SERVICE_NETWORK, kubeconfig)));
+            new GuestKubeconfigs.Access(target.controlPlaneNamespace(), GuestKubeconfigs.SERVICE_NETWORK, kubeconfig),
+            new io.olmstead.agent.reconcile.GuestReachability(target.cluster())));
       }
       await().atMost(Duration.ofSeconds(60)).until(() -> agents.stream().allMatch(HostedAgent::reconciling));
       List<String> names = Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
