@@ -10,7 +10,9 @@ import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -46,6 +48,24 @@ public final class CredentialStore {
     String credential = Tokens.generate(PREFIX);
     return tx.preparedQuery(ISSUE).execute(Tuple.of(cluster, Buffer.buffer(Tokens.hash(credential)), enrolledWith))
         .map(credential);
+  }
+
+  /**
+   * Issues a fresh credential for each cluster inside the caller's transaction, in one batched statement; the result
+   * maps each cluster to its credential (the caller's order).
+   */
+  public static Future<Map<String, String>> issueAll(SqlClient tx, List<String> clusters, String enrolledWith) {
+    if (clusters.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    Map<String, String> credentials = new LinkedHashMap<>();
+    List<Tuple> rows = new ArrayList<>(clusters.size());
+    for (String cluster : clusters) {
+      String credential = Tokens.generate(PREFIX);
+      credentials.put(cluster, credential);
+      rows.add(Tuple.of(cluster, Buffer.buffer(Tokens.hash(credential)), enrolledWith));
+    }
+    return tx.preparedQuery(ISSUE).executeBatch(rows).map(credentials);
   }
 
   /**

@@ -49,7 +49,7 @@ public final class HostedAgentPool {
   public Future<Void> start() {
     long period = TimeUnit.SECONDS.toMillis(settings.assignSeconds());
     timer = vertx.setPeriodic(period, id -> tick());
-    // on a timer of its own: a round handing over hundreds of clusters (a transaction each) lasts longer than the
+    // on a timer of its own: a round handing over hundreds of clusters (a transaction per batch) can outlast the
     // replicas' patience, and they must still hear from us (and our rows in pool_members stay fresh) meanwhile
     keepAliveTimer = vertx.setPeriodic(period, id -> keepAlive().onFailure(e ->
         LOG.warn("pool heartbeat failed: {}", e.toString())));
@@ -170,6 +170,9 @@ public final class HostedAgentPool {
 
   static final long SOON_MILLIS = 100;
 
+  /** Clusters handed over in one transaction (a round taking over 500 clusters is two of them). */
+  static final int HANDOVER_BATCH = 250;
+
   /**
    * One assignment round; rounds never overlap (a slow one delays the next rather than racing it), and one asked for
    * while another runs follows it.
@@ -246,10 +249,12 @@ public final class HostedAgentPool {
     for (PoolSession session : live) {
       PoolAssignment.Plan plan = PoolAssignment.plan(session.member(), owners, session.held(), snapshot.handedTo());
       plan.release().forEach(session::release);
-      for (String cluster : plan.handOver()) {
-        PoolStore.Target target = snapshot.targets().get(cluster);
-        chain = chain.compose(v -> store.handOver(cluster, session.member()).map(credential -> {
-          credential.ifPresent(c -> session.assign(target, c));
+      List<String> handOver = List.copyOf(plan.handOver());
+      for (int from = 0; from < handOver.size(); from += HANDOVER_BATCH) {
+        List<String> batch = handOver.subList(from, Math.min(handOver.size(), from + HANDOVER_BATCH));
+        // each batch is sent as soon as it commits, so the first clusters are served while the next batch is written
+        chain = chain.compose(v -> store.handOver(batch, session.member()).map(credentials -> {
+          credentials.forEach((cluster, credential) -> session.assign(snapshot.targets().get(cluster), credential));
           return null;
         }));
       }

@@ -35,8 +35,9 @@ final class PoolStore {
       + "c.facts #>> '{hypershift,controlPlaneNamespace}', a.member FROM hosted_clusters h "
       + "JOIN clusters c ON c.name = h.cluster LEFT JOIN pool_assignments a ON a.cluster = c.name "
       + "WHERE c.status <> 'retired'";
-  private static final String LOCK_CLUSTER = "SELECT c.name FROM clusters c JOIN hosted_clusters h ON h.cluster = c.name"
-      + " WHERE c.name = $1 AND c.status <> 'retired' FOR UPDATE OF c";
+  // locked in name order, so two replicas' overlapping batches cannot deadlock
+  private static final String LOCK_CLUSTERS = "SELECT c.name FROM clusters c JOIN hosted_clusters h ON h.cluster = c.name"
+      + " WHERE c.name = ANY($1) AND c.status <> 'retired' ORDER BY c.name FOR UPDATE OF c";
   private static final String ASSIGN = "INSERT INTO pool_assignments (cluster, member) VALUES ($1, $2) "
       + "ON CONFLICT (cluster) DO UPDATE SET member = EXCLUDED.member, handed_over_at = now()";
   private static final String AUDIT =
@@ -96,20 +97,34 @@ final class PoolStore {
   }
 
   /**
-   * Hands a hosted cluster to a pool replica in one transaction: records the replica, issues a fresh agent credential
-   * (which revokes the previous one: the former holder's copy stops working and its connection is closed) and audits
-   * it. Empty when the cluster is retired or gone meanwhile.
+   * Hands hosted clusters to a pool replica in one transaction: records the replica, issues each a fresh agent
+   * credential (which revokes the previous one: the former holder's copy stops working and its connection is closed)
+   * and audits each. Clusters retired or gone meanwhile are left out of the result (cluster to credential). Every
+   * statement is one round trip for the whole batch, so a replica taking over hundreds of clusters costs a few
+   * transactions rather than one each.
    */
-  Future<Optional<String>> handOver(String cluster, String member) {
-    return pool.withTransaction(tx -> tx.preparedQuery(LOCK_CLUSTER).execute(Tuple.of(cluster)).compose(rows -> {
-      if (rows.size() == 0) {
-        return Future.succeededFuture(Optional.<String>empty());
+  Future<Map<String, String>> handOver(List<String> clusters, String member) {
+    if (clusters.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    Tuple names = Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new));
+    return pool.withTransaction(tx -> tx.preparedQuery(LOCK_CLUSTERS).execute(names).compose(rows -> {
+      Set<String> present = new HashSet<>();
+      rows.forEach(r -> present.add(r.getString(0)));
+      List<String> kept = clusters.stream().filter(present::contains).toList();
+      if (kept.isEmpty()) {
+        return Future.succeededFuture(Map.<String, String>of());
       }
-      return tx.preparedQuery(ASSIGN).execute(Tuple.of(cluster, member))
-          .compose(v -> CredentialStore.issue(tx, cluster, null))
-          .compose(credential -> tx.preparedQuery(AUDIT).execute(Tuple.of("pool:" + member, "pool.handover",
-                  "clusters/" + cluster, "success", new JsonObject().put("replica", member)))
-              .map(v -> Optional.of(credential)));
+      List<Tuple> assigned = new ArrayList<>(kept.size());
+      List<Tuple> audited = new ArrayList<>(kept.size());
+      JsonObject detail = new JsonObject().put("replica", member);
+      for (String cluster : kept) {
+        assigned.add(Tuple.of(cluster, member));
+        audited.add(Tuple.of("pool:" + member, "pool.handover", "clusters/" + cluster, "success", detail));
+      }
+      return tx.preparedQuery(ASSIGN).executeBatch(assigned)
+          .compose(v -> CredentialStore.issueAll(tx, kept, null))
+          .compose(credentials -> tx.preparedQuery(AUDIT).executeBatch(audited).map(credentials));
     }));
   }
 
