@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +90,35 @@ class PoolStoreIT {
         + "ON a.cluster = c.cluster WHERE a.member = $1 AND c.revoked_at IS NULL", "pool-c"))
         .isEqualTo(String.valueOf(all.size()));
     assertThat(liveCredentialIs("h-599", credentials.get("h-599"))).isTrue();
+  }
+
+  /**
+   * Benchmark ({@code -Dolmstead.bench=true}): handing 500 clusters over one transaction each (before batching) against
+   * in the pool's batches of {@link HostedAgentPool#HANDOVER_BATCH}, three rounds each, on the same rows.
+   */
+  @Test
+  void benchHandingOverFiveHundredOneByOneAgainstInBatches() throws Exception {
+    Assumptions.assumeTrue(Boolean.getBoolean("olmstead.bench"), "benchmark: run with -Dolmstead.bench=true");
+    List<String> all = new ArrayList<>();
+    for (int i = 100; i < FLEET; i++) {
+      all.add(String.format("h-%03d", i));
+    }
+    for (int round = 0; round < 3; round++) {
+      long started = System.nanoTime();
+      for (String cluster : all) {
+        await(store.handOver(List.of(cluster), "bench-single"));
+      }
+      double single = (System.nanoTime() - started) / 1e6;
+      started = System.nanoTime();
+      for (int from = 0; from < all.size(); from += HostedAgentPool.HANDOVER_BATCH) {
+        await(store.handOver(all.subList(from, Math.min(all.size(), from + HostedAgentPool.HANDOVER_BATCH)),
+            "bench-batch"));
+      }
+      double batched = (System.nanoTime() - started) / 1e6;
+      System.out.printf("POOL BENCH handover clusters=%d one-by-one=%.0fms batched=%.0fms%n", all.size(), single,
+          batched);
+      assertThat(batched).isPositive();
+    }
   }
 
   private static boolean liveCredentialIs(String cluster, String credential) throws Exception {
