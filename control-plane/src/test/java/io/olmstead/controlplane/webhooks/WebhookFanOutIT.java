@@ -131,6 +131,25 @@ class WebhookFanOutIT {
   }
 
   @Test
+  void aWebhookCreatedAfterAnEventButBeforeItsFanOutDoesNotGetIt() throws Exception {
+    await(pool.preparedQuery(ENQUEUE).execute(Tuple.of("io.olmstead.rollout.wave.opened", null, "before", "{}")));
+    TestDatabase.execute(db, "INSERT INTO webhooks (name, url, events, secret, team, created_by) VALUES ('late', "
+        + "'https://receiver.example/', '{*}', 's', NULL, 'test')");
+    try {
+      await(pool.preparedQuery(ENQUEUE).execute(Tuple.of("io.olmstead.rollout.wave.opened", null, "after", "{}")));
+      assertThat(await(new Deliveries(pool).fanOut(Deliveries.FAN_OUT_BATCH))).as("fleet gets both, late only the second")
+          .isEqualTo(new Deliveries.FannedOut(2, 3));
+      assertThat(count("SELECT count(*) FROM webhook_deliveries WHERE webhook = 'late' AND subject = 'before'"))
+          .isZero();
+      assertThat(count("SELECT count(*) FROM webhook_deliveries WHERE webhook = 'late' AND subject = 'after'"))
+          .isEqualTo(1);
+    } finally {
+      TestDatabase.execute(db, "DELETE FROM webhook_deliveries WHERE webhook = 'late'");
+      TestDatabase.execute(db, "DELETE FROM webhooks WHERE name = 'late'");
+    }
+  }
+
+  @Test
   void eachWebhookGetsTheEventsInTheOrderTheyWereRaisedAcrossBatches() throws Exception {
     for (int i = 0; i < 7; i++) {
       await(pool.preparedQuery(ENQUEUE).execute(Tuple.of("io.olmstead.rollout.step", "red", "o" + i, "{}")));
