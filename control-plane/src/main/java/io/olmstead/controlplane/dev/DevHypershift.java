@@ -1,20 +1,18 @@
 package io.olmstead.controlplane.dev;
 
 import io.olmstead.controlplane.config.ConfigException;
-import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * SIMULATION for {@code dev --simulate-hypershift N}: a {@link SimulatedManagementCluster} with N HostedClusters
  * ({@code clusters/hc-01}...), the {@link SimulatedHypershiftOperator} that brings them up, and, once the control
- * plane serves, {@link SimulatedHostedAgents} connecting the clusters its HyperShift watcher enrolls. The watcher is
- * the real one, pointed at {@link #kubeconfig()} before the control plane starts.
+ * plane serves, a {@link DevHostedPool} (a replica of the real hosted agent pool) serving the clusters its HyperShift
+ * watcher enrolls. The watcher is the real one, pointed at {@link #kubeconfig()} before the control plane starts.
  */
 public final class DevHypershift implements AutoCloseable {
   public static final int MAX_HOSTED_CLUSTERS = 200;
@@ -23,13 +21,11 @@ public final class DevHypershift implements AutoCloseable {
   public static final Duration DEFAULT_VERSION_DELAY = Duration.ofSeconds(3);
   private static final Logger LOG = LoggerFactory.getLogger(DevHypershift.class);
   private static final Duration OPERATOR_PERIOD = Duration.ofMillis(250);
-  private static final Duration AGENTS_PERIOD = Duration.ofMillis(250);
 
   private final SimulatedManagementCluster management;
   private final SimulatedHypershiftOperator operator;
   private final Path kubeconfig;
-  private Vertx vertx;
-  private SimulatedHostedAgents agents;
+  private DevHostedPool agents;
 
   private DevHypershift(SimulatedManagementCluster management, SimulatedHypershiftOperator operator, Path kubeconfig) {
     this.management = management;
@@ -71,11 +67,13 @@ public final class DevHypershift implements AutoCloseable {
     return new DevHypershift(management, operator, kubeconfig);
   }
 
-  /** Starts a simulated hosted agent for every hosted cluster enrolled in {@code pool}'s store. */
+  /**
+   * Starts the dev pool replica: the control plane at {@code controlPlane} (its store {@code pool}) hands it every
+   * hosted cluster it enrolls. Call off any event loop.
+   */
   public synchronized DevHypershift connectAgents(Pool pool, URI controlPlane) {
     if (agents == null) {
-      vertx = Vertx.vertx();
-      agents = new SimulatedHostedAgents(vertx, pool, controlPlane, management.client()).start(AGENTS_PERIOD);
+      agents = DevHostedPool.start(pool, controlPlane, management.client());
     }
     return this;
   }
@@ -101,7 +99,7 @@ public final class DevHypershift implements AutoCloseable {
     return operator;
   }
 
-  public SimulatedHostedAgents agents() {
+  public DevHostedPool agents() {
     return agents;
   }
 
@@ -109,11 +107,6 @@ public final class DevHypershift implements AutoCloseable {
   public synchronized void close() {
     if (agents != null) {
       agents.close();
-      try {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        LOG.warn("simulated hosted agents did not stop cleanly: {}", e.toString());
-      }
     }
     operator.close();
     management.close();

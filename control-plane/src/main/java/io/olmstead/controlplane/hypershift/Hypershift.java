@@ -5,13 +5,19 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +42,14 @@ public final class Hypershift {
   private io.olmstead.controlplane.hypershift.percluster.HostedAgents hostedAgents;
   private long timer = -1;
   private volatile boolean leader;
+  // fabric8's Vert.x HTTP client factory makes a Vertx of its own for each client; made on a Vert.x thread (an
+  // executeBlocking worker) Vert.x warns that a Vertx is being made inside another, so the clients are built, and
+  // closed, on this plain thread (one: a start and the stop after it run in order); its thread starts with the first
+  private final ExecutorService clients = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "hypershift-clients");
+    t.setDaemon(true);
+    return t;
+  });
 
   public Hypershift(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry,
       HypershiftSettings settings) {
@@ -67,7 +81,7 @@ public final class Hypershift {
     leader = taken;
     if (taken) {
       LOG.info("this replica now runs the HyperShift watcher");
-      vertx.executeBlocking(() -> {
+      offContext(() -> {
         HostedClusterWatcher started = new HostedClusterWatcher(client(settings), store, metrics,
             settings.resyncSeconds(), guard);
         started.start();
@@ -83,7 +97,7 @@ public final class Hypershift {
         agents.start();
         hostedAgents = agents;
         return started;
-      }, false).onSuccess(w -> watcher = w).onFailure(e -> {
+      }).onSuccess(w -> watcher = w).onFailure(e -> {
         metrics.failed("client");
         LOG.warn("HyperShift watcher not started: {}", e.toString());
         lock.release();
@@ -108,7 +122,7 @@ public final class Hypershift {
     var agents = hostedAgents;
     watcher = null;
     hostedAgents = null;
-    return w == null && agents == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+    return w == null && agents == null ? Future.succeededFuture() : offContext(() -> {
       if (agents != null) {
         agents.close();
       }
@@ -116,7 +130,26 @@ public final class Hypershift {
         w.close();
       }
       return null;
-    }, false);
+    });
+  }
+
+  /** Runs {@code work} on the plain client thread; the future completes on the caller's Vert.x context. */
+  private <T> Future<T> offContext(Callable<T> work) {
+    Context context = vertx.getOrCreateContext();
+    Promise<T> promise = Promise.promise();
+    try {
+      clients.execute(() -> {
+        try {
+          T result = work.call();
+          context.runOnContext(v -> promise.complete(result));
+        } catch (Exception e) {
+          context.runOnContext(v -> promise.fail(e));
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      promise.fail(e); // closed
+    }
+    return promise.future();
   }
 
   public Future<Void> close() {
@@ -124,6 +157,9 @@ public final class Hypershift {
       vertx.cancelTimer(timer);
     }
     leader = false;
-    return stopWatcher().eventually(lock::release);
+    return stopWatcher().eventually(lock::release).eventually(() -> {
+      clients.shutdown();
+      return Future.succeededFuture();
+    });
   }
 }

@@ -3,6 +3,9 @@ package io.olmstead.controlplane.dev;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -20,12 +23,14 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code dev --simulate-hypershift} end to end: the simulated management cluster and operator, the real HyperShift
  * watcher of a control plane on PostgreSQL pointed at its kubeconfig, and the simulated hosted agents. HostedClusters
  * become connected clusters labelled with their version, an upgrade changes the label, a deletion retires the cluster
- * and stops its agent and guest. Skipped, saying so, without {@code ../shared/hypershift}.
+ * and stops its agent and guest. Skipped, saying so, without {@code ../shared/hypershift}. Vert.x's log is captured
+ * from the start: nothing in dev may make a Vertx on a Vert.x thread (fabric8's clients each make one).
  */
 class DevHypershiftIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
@@ -33,9 +38,13 @@ class DevHypershiftIT {
   private static DevHypershift sim;
   private static TestControlPlane cp;
   private static ApiClient api;
+  private static final Logger VERTX_LOG = (Logger) LoggerFactory.getLogger("io.vertx.core.impl.VertxImpl");
+  private static final ListAppender<ILoggingEvent> vertxLog = new ListAppender<>();
 
   @BeforeAll
   static void start() throws Exception {
+    vertxLog.start();
+    VERTX_LOG.addAppender(vertxLog);
     sim = DevHypershift.start(Files.createTempDirectory("dev-hypershift"), HypershiftFixtures.dir(), 2,
         Duration.ofMillis(500), Duration.ofMillis(200));
     cp = TestControlPlane.start(TestDatabase.create(DevHypershiftIT.class),
@@ -46,6 +55,7 @@ class DevHypershiftIT {
 
   @AfterAll
   static void stop() {
+    VERTX_LOG.detachAppender(vertxLog);
     if (sim != null) {
       sim.close();
     }
@@ -84,6 +94,15 @@ class DevHypershiftIT {
       assertThat(sim.operator().guests()).isEqualTo(1);
     });
     assertThat(cluster("clusters-hc-01").getString("status")).isEqualTo("connected");
+  }
+
+  @Test
+  void noVertxIsMadeOnAVertxThreadWhileTheWatcherAndThePoolStart() {
+    await().atMost(WAIT).untilAsserted(() -> assertThat(cluster("clusters-hc-01").getString("status"))
+        .isIn("connected", "retired"));
+    assertThat(cp.controlPlane().hypershift().leader()).isTrue();
+    assertThat(vertxLog.list).as("Vert.x warnings").extracting(ILoggingEvent::getFormattedMessage)
+        .noneMatch(m -> m.contains("already on a Vert.x context"));
   }
 
   private static JsonObject cluster(String name) {

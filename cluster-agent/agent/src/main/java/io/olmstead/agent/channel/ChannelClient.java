@@ -10,8 +10,6 @@ import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.apispec.protocol.ProtocolException;
 import io.olmstead.apispec.protocol.ProtocolVersions;
-import io.olmstead.apispec.protocol.SchemaDecoder;
-import io.olmstead.apispec.protocol.Status;
 import io.olmstead.apispec.protocol.StatusAck;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
 import io.olmstead.apispec.protocol.Welcome;
@@ -20,10 +18,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
-import io.vertx.core.http.WebSocketConnectOptions;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -31,53 +27,45 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's end of the channel: enrolls when it holds only a token, keeps one WebSocket open (reconnecting with
- * exponential backoff and jitter), acks desired state after handing it to the {@link ChannelListener}, and reports
- * status: the newest entry per subscription, a {@code full} report after every (re)connect. All state lives on one
- * Vert.x context; the public methods may be called from any thread.
+ * The agent's end of the channel: enrolls when it holds only a token ({@link ChannelConnector}), keeps one WebSocket
+ * open (reconnecting with exponential backoff and jitter), acks desired state after handing it to the
+ * {@link ChannelListener}, keeps the connection alive with heartbeats, and reports status through its
+ * {@link ChannelOutbox}: the newest entry per subscription, a {@code full} report after every (re)connect. All state
+ * lives on one Vert.x context; the public methods may be called from any thread.
  */
 public final class ChannelClient {
   private static final Logger LOG = LoggerFactory.getLogger(ChannelClient.class);
 
   private final Vertx vertx;
   private final Context context;
-  private final WebSocketClient wsClient;
-  private final Enroller enroller;
   private volatile ChannelOptions options; // replaced only on the context, by refreshFacts
   private final CredentialStorage credentials;
   private final ChannelListener listener;
-  private final Backoff backoff;
   private final ReconnectPolicy reconnects;
-  private final StatusBuffer status = new StatusBuffer();
+  private final ChannelConnector connector;
+  private final ChannelOutbox outbox;
 
   private WebSocket ws;
   private boolean welcomed;
   private boolean stopped = true;
-  private boolean flushScheduled;
-  private long nextSeq = 1;
   private long heartbeatTimer = -1;
   private long lastHeardNanos;
   private int heartbeatSeconds = 15;
   private volatile long lastGeneration;
   private volatile long lastAckedSeq;
-  private volatile boolean connected;
   private volatile String lastCloseReason;
-  // the newest inventory: sent when handed over and again after every welcome (it is state, like status)
-  private io.olmstead.apispec.protocol.Inventory inventory;
-
-  private String lastConnectFailure;
 
   public ChannelClient(Vertx vertx, HttpClient http, WebSocketClient wsClient, ChannelOptions options,
       CredentialStorage credentials, ChannelListener listener) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
-    this.wsClient = wsClient;
-    this.enroller = new Enroller(http);
     this.options = options;
     this.credentials = credentials;
     this.listener = listener;
-    this.backoff = new Backoff(options.minBackoff(), options.maxBackoff());
+    Backoff backoff = new Backoff(options.minBackoff(), options.maxBackoff());
     this.reconnects = new ReconnectPolicy(backoff);
+    this.connector = new ChannelConnector(http, wsClient, credentials, backoff);
+    this.outbox = new ChannelOutbox(vertx, context, () -> ws, () -> this.options);
   }
 
   public void start() {
@@ -116,42 +104,30 @@ public final class ChannelClient {
 
   /** Records the newest status of one subscription; sent soon when connected, else after the next connect. */
   public void report(SubscriptionStatus subscription) {
-    context.runOnContext(v -> {
-      status.put(subscription);
-      scheduleFlush();
-    });
+    context.runOnContext(v -> outbox.report(subscription));
   }
 
   /** Replaces the agent's whole status (subscriptions not listed are gone); the next report is full. */
   public void replaceAll(Collection<SubscriptionStatus> subscriptions) {
     List<SubscriptionStatus> copy = List.copyOf(subscriptions);
-    context.runOnContext(v -> {
-      status.replaceAll(copy);
-      scheduleFlush();
-    });
+    context.runOnContext(v -> outbox.replaceAll(copy));
   }
 
   /** Sends the cluster's inventory now when connected, and after every (re)connect until a newer one replaces it. */
   public void publishInventory(io.olmstead.apispec.protocol.Inventory report) {
-    context.runOnContext(v -> {
-      inventory = report;
-      if (connected) {
-        sendInventory();
-      }
-    });
+    context.runOnContext(v -> outbox.publishInventory(report));
   }
 
-  private void sendInventory() {
-    String violation = SchemaDecoder.violation(inventory);
-    if (violation != null) {
-      LOG.error("cluster {}: inventory not sent, it breaks the protocol: {}", options.clusterName(), violation);
-      return;
-    }
-    send(inventory);
+  /**
+   * Sends a preflight verdict (from any thread); dropped while disconnected, as the control plane asks again in the
+   * desired state it sends on the next connection.
+   */
+  public void preflight(io.olmstead.apispec.protocol.Preflight answer) {
+    context.runOnContext(v -> outbox.preflight(answer));
   }
 
   public boolean isConnected() {
-    return connected;
+    return outbox.connected();
   }
 
   public long lastGeneration() {
@@ -174,48 +150,21 @@ public final class ChannelClient {
     if (stopped) {
       return;
     }
-    Optional<String> credential = credentials.load();
-    if (credential.isEmpty()) {
-      if (options.enrollmentToken() == null) {
-        LOG.error("cluster {}: no credential and no enrollment token; retrying later", options.clusterName());
-        retry(backoff.maxMillis());
-        return;
+    connector.attempt(options, new ChannelConnector.Outcome() {
+      @Override
+      public void opened(WebSocket socket) {
+        ChannelClient.this.opened(socket);
       }
-      enroller.enroll(options).onComplete(ar -> {
-        if (ar.succeeded()) {
-          credentials.save(ar.result());
-          LOG.info("cluster {}: enrolled", options.clusterName());
-          connect();
-        } else {
-          LOG.warn("cluster {}: {}", options.clusterName(), ar.cause().getMessage());
-          retry(backoff.nextMillis());
-        }
-      });
-      return;
-    }
-    WebSocketConnectOptions connect = new WebSocketConnectOptions()
-        .setAbsoluteURI(options.connectUri().toString())
-        .putHeader("Authorization", "Bearer " + credential.get());
-    wsClient.connect(connect).onComplete(ar -> {
-      if (ar.failed()) {
-        if (ar.cause() instanceof UpgradeRejectedException rejected && rejected.getStatus() == 401
-            && options.enrollmentToken() != null) {
-          // The credential was revoked or replaced: enroll again if the token still allows it.
-          credentials.clear();
-        }
-        // INFO once per new reason (an operator must see that the control plane is unreachable), DEBUG on repeats
-        String failure = ar.cause().toString();
-        if (!failure.equals(lastConnectFailure)) {
-          LOG.info("cluster {}: cannot reach the control plane at {}: {} (retrying with backoff)",
-              options.clusterName(), options.connectUri(), failure);
-          lastConnectFailure = failure;
-        } else {
-          LOG.debug("cluster {}: connect failed: {}", options.clusterName(), failure);
-        }
-        retry(backoff.nextMillis());
-        return;
+
+      @Override
+      public void enrolled() {
+        connect();
       }
-      opened(ar.result());
+
+      @Override
+      public void retry(long delayMillis) {
+        ChannelClient.this.retry(delayMillis);
+      }
     });
   }
 
@@ -226,7 +175,6 @@ public final class ChannelClient {
   }
 
   private void opened(WebSocket socket) {
-    lastConnectFailure = null;
     ws = socket;
     welcomed = false;
     lastHeardNanos = System.nanoTime();
@@ -234,7 +182,7 @@ public final class ChannelClient {
     socket.exceptionHandler(e -> LOG.debug("cluster {}: {}", options.clusterName(), e.toString()));
     socket.closeHandler(v -> closed(socket));
     send(WireSanitizer.hello(new Hello(ProtocolVersions.CURRENT, null, options.agentVersion(),
-        ProtocolVersions.SUPPORTED, options.facts(), nextSeq - 1)));
+        ProtocolVersions.SUPPORTED, options.facts(), outbox.lastSeq())));
     // A control plane that never answers hello is treated like a dead connection.
     vertx.setTimer(30_000, id -> {
       if (ws == socket && !welcomed) {
@@ -248,7 +196,7 @@ public final class ChannelClient {
       return;
     }
     ws = null;
-    connected = false;
+    outbox.disconnected();
     welcomed = false;
     cancelHeartbeat();
     Short code = socket.closeStatusCode();
@@ -299,74 +247,16 @@ public final class ChannelClient {
 
   private void onWelcome(Welcome welcome) {
     welcomed = true;
-    connected = true;
+    outbox.welcomed(welcome.lastStatusSeq());
     reconnects.welcomed(System.nanoTime());
-    nextSeq = nextSeq(nextSeq, welcome.lastStatusSeq());
     heartbeatSeconds = Math.max(1, welcome.heartbeatSeconds());
     startHeartbeat();
     listener.onConnected(welcome);
-    if (status.known()) {
-      sendStatus(true);
-    }
-    if (inventory != null) {
-      sendInventory();
-    }
-  }
-
-  /**
-   * The next seq after a welcome: ours if it is not behind the control plane's and within the jump it accepts
-   * (after a re-enrollment or a restored database the control plane's is lower), else just above the control plane's.
-   */
-  static long nextSeq(long ours, long lastApplied) {
-    long floor = lastApplied + 1;
-    return ours >= floor && ours - lastApplied <= Status.MAX_SEQ_JUMP ? ours : floor;
-  }
-
-  private void scheduleFlush() {
-    if (flushScheduled || !connected) {
-      return;
-    }
-    flushScheduled = true;
-    vertx.setTimer(Math.max(1, options.statusFlushDelay().toMillis()), id -> context.runOnContext(v -> {
-      flushScheduled = false;
-      if (connected && status.hasChanges()) {
-        sendStatus(status.needsFull());
-      }
-    }));
-  }
-
-  private void sendStatus(boolean full) {
-    List<SubscriptionStatus> items = status.take(full);
-    Status report = WireSanitizer.status(new Status(ProtocolVersions.CURRENT, null, null, nextSeq++, full, items));
-    String violation = SchemaDecoder.violation(report);
-    if (violation != null) {
-      // Sent, it would close the connection again and again; kept back, the channel and desired state still work.
-      LOG.error("cluster {}: status report not sent, it breaks the protocol: {}", options.clusterName(), violation);
-      return;
-    }
-    send(report);
-  }
-
-  /**
-   * Sends a preflight verdict (from any thread); dropped while disconnected, as the control plane asks again in the
-   * desired state it sends on the next connection.
-   */
-  public void preflight(io.olmstead.apispec.protocol.Preflight answer) {
-    context.runOnContext(v -> {
-      String violation = SchemaDecoder.violation(answer);
-      if (violation != null) {
-        LOG.error("cluster {}: preflight verdict not sent, it breaks the protocol: {}", options.clusterName(),
-            violation);
-      } else if (connected) {
-        send(answer);
-      }
-    });
+    outbox.resend();
   }
 
   private void send(AgentMessage message) {
-    if (ws != null && !ws.isClosed()) {
-      ws.writeTextMessage(ProtocolCodec.encode(message));
-    }
+    outbox.send(message);
   }
 
   private void startHeartbeat() {

@@ -54,11 +54,11 @@ class WireSanitizerTest {
 
   @Test
   void nextSeqContinuesAboveTheControlPlanesButNotFromAnAbsurdCounter() {
-    assertThat(ChannelClient.nextSeq(1, 7)).isEqualTo(8);
-    assertThat(ChannelClient.nextSeq(12, 7)).isEqualTo(12);
+    assertThat(ChannelOutbox.nextSeq(1, 7)).isEqualTo(8);
+    assertThat(ChannelOutbox.nextSeq(12, 7)).isEqualTo(12);
     // after a re-enrollment the control plane starts from 0: an agent far ahead starts again at 1
-    assertThat(ChannelClient.nextSeq(Long.MAX_VALUE, 0)).isEqualTo(1);
-    assertThat(ChannelClient.nextSeq(Status.MAX_SEQ_JUMP + 4, 4)).isEqualTo(Status.MAX_SEQ_JUMP + 4);
-    assertThat(ChannelClient.nextSeq(Status.MAX_SEQ_JUMP + 5, 4)).isEqualTo(5);
+    assertThat(ChannelOutbox.nextSeq(Long.MAX_VALUE, 0)).isEqualTo(1);
+    assertThat(ChannelOutbox.nextSeq(Status.MAX_SEQ_JUMP + 4, 4)).isEqualTo(Status.MAX_SEQ_JUMP + 4);
+    assertThat(ChannelOutbox.nextSeq(Status.MAX_SEQ_JUMP + 5, 4)).isEqualTo(5);
   }
 }
