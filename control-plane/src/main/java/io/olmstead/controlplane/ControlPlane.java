@@ -98,6 +98,11 @@ public final class ControlPlane implements AutoCloseable {
 
   /** Migrates the database (when configured), connects, and listens; fails with a {@link StartupException}. */
   public static Future<ControlPlane> start(ControlPlaneConfig config) {
+    return start(config, io.olmstead.controlplane.http.StartupGate.open());
+  }
+
+  /** As {@link #start(ControlPlaneConfig)}, with {@code /readyz} held by {@code gate} until the caller releases it. */
+  public static Future<ControlPlane> start(ControlPlaneConfig config, io.olmstead.controlplane.http.StartupGate gate) {
     DatabaseSettings db = config.requireDatabase();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Vertx vertx = Vertx.vertx(new VertxOptions()
@@ -154,7 +159,7 @@ public final class ControlPlane implements AutoCloseable {
                   .compose(v -> ApiRouter.create(context, modules))
                   .compose(api -> {
                     Router router = routes(vertx, pool, registry, expectedVersion, gateway, api, hostedPool,
-                        new io.olmstead.controlplane.auth.OidcLogin(vertx, config.oidc()));
+                        new io.olmstead.controlplane.auth.OidcLogin(vertx, config.oidc()), gate);
                     return listen(vertx, config, router)
                         .map(server -> new ControlPlane(vertx, pool, server, token, gateway, api, router))
                         .map(cp -> {
@@ -191,10 +196,10 @@ public final class ControlPlane implements AutoCloseable {
 
   private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
       AgentGateway gateway, ApiRouter api, io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool,
-      io.olmstead.controlplane.auth.OidcLogin oidcLogin) {
+      io.olmstead.controlplane.auth.OidcLogin oidcLogin, io.olmstead.controlplane.http.StartupGate gate) {
     Router router = Router.router(vertx);
     router.route().handler(io.olmstead.controlplane.http.RequestIds::handle);
-    new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry).mount(router);
+    new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry, gate).mount(router);
     oidcLogin.mount(router); // ahead of the dashboard's routes: /ui/config.json and its CSP
     io.olmstead.controlplane.http.WebJars.mount(router);
     io.olmstead.controlplane.rollout.Dashboard.mount(router);

@@ -10,6 +10,7 @@ import io.olmstead.controlplane.dev.ClusterKubeconfigs;
 import io.olmstead.controlplane.dev.DemoCatalog;
 import io.olmstead.controlplane.dev.DevHypershift;
 import io.olmstead.controlplane.dev.DevSimulation;
+import io.olmstead.controlplane.http.StartupGate;
 import io.olmstead.controlplane.store.EmbeddedDatabase;
 import io.olmstead.controlplane.store.StartupException;
 import io.vertx.core.Future;
@@ -129,6 +130,8 @@ public final class DevCommand implements Callable<Integer> {
       hypershift = new HypershiftSettings(java.util.Optional.of(simulatedHypershift.kubeconfig().toString()),
           hypershift.resyncSeconds(), hypershift.agents());
     }
+    // /readyz says 503 naming this until the demo catalog is in: "ready" means a user can subscribe to it
+    StartupGate catalogGate = StartupGate.held("dev: demo catalog '" + DemoCatalog.NAME + "' not loaded yet");
     ControlPlane controlPlane;
     try {
       ControlPlaneConfig config = new ControlPlaneConfig(bindHost, port, java.util.Optional.of(database.settings()),
@@ -138,7 +141,7 @@ public final class DevCommand implements Callable<Integer> {
           hypershift,
           io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(System.getenv()),
           io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(System.getenv()));
-      controlPlane = Foreground.start(config);
+      controlPlane = Foreground.start(config, catalogGate);
     } catch (RuntimeException e) {
       closeIfStarted(simulatedHypershift);
       closeQuietly(database);
@@ -149,6 +152,7 @@ public final class DevCommand implements Callable<Integer> {
     DevSimulation simulation;
     try {
       await(DemoCatalog.ensureLoaded(controlPlane.vertx(), controlPlane.pool()));
+      catalogGate.release();
       simulation = simulate == 0 ? null : DevSimulation.start(controlPlane.vertx(), controlPlane.pool(),
           URI.create(url), simulate, simulateFail, DevSimulation.DEFAULT_ROLLOUT_DELAY,
           DevSimulation.INVENTORY_INTERVAL);

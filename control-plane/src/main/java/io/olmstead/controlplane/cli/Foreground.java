@@ -15,8 +15,12 @@ final class Foreground {
   }
 
   static ControlPlane start(ControlPlaneConfig config) {
+    return start(config, io.olmstead.controlplane.http.StartupGate.open());
+  }
+
+  static ControlPlane start(ControlPlaneConfig config, io.olmstead.controlplane.http.StartupGate gate) {
     try {
-      return ControlPlane.start(config).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
+      return ControlPlane.start(config, gate).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof RuntimeException runtime) {

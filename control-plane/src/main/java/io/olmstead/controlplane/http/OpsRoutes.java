@@ -10,10 +10,12 @@ import io.vertx.ext.web.RoutingContext;
 public final class OpsRoutes {
   private final Readiness readiness;
   private final PrometheusMeterRegistry registry;
+  private final StartupGate gate;
 
-  public OpsRoutes(Readiness readiness, PrometheusMeterRegistry registry) {
+  public OpsRoutes(Readiness readiness, PrometheusMeterRegistry registry, StartupGate gate) {
     this.readiness = readiness;
     this.registry = registry;
+    this.gate = gate;
   }
 
   public void mount(Router router) {
@@ -23,6 +25,11 @@ public final class OpsRoutes {
   }
 
   private void ready(RoutingContext ctx) {
+    String held = gate.reason();
+    if (held != null) {
+      json(ctx, 503, new JsonObject().put("status", "NOT_READY").put("reason", held));
+      return;
+    }
     readiness.check().onComplete(result -> {
       String reason = result.succeeded() ? result.result() : "readiness check failed";
       if (reason == null) {

@@ -36,6 +36,7 @@ final class WebhookDispatcher {
   private final Deliveries deliveries;
   private final WebhookSender sender;
   private final WebhookMetrics metrics;
+  private final WebhookBacklog backlog;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final java.util.concurrent.ConcurrentHashMap<String, Integer> perWebhook =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -46,6 +47,7 @@ final class WebhookDispatcher {
     this.vertx = vertx;
     this.deliveries = new Deliveries(pool);
     this.metrics = new WebhookMetrics(registry, inFlight);
+    this.backlog = new WebhookBacklog(pool, registry);
     this.sender = new WebhookSender(vertx, MAX_IN_FLIGHT, settings.allowPrivate(), InetAddress::getAllByName,
         WebhookSender.DEADLINE_MILLIS);
   }
@@ -63,12 +65,18 @@ final class WebhookDispatcher {
     }
     fanningOut = true;
     fanOutBatches(FAN_OUT_BATCHES).onComplete(ar -> {
-      fanningOut = false;
       if (ar.failed()) {
         LOG.debug("webhook fan-out: {}", ar.cause().toString());
       } else if (ar.result() > 0) {
         tick(); // what was just queued is claimed now, not at the next tick
       }
+      // the outbox's backlog gauges: what this fan-out left behind, read before the next fan-out may start
+      backlog.refresh().onComplete(read -> {
+        fanningOut = false;
+        if (read.failed()) {
+          LOG.debug("webhook backlog: {}", read.cause().toString());
+        }
+      });
     });
   }
 

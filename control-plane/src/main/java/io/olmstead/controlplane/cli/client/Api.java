@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -29,6 +30,12 @@ public final class Api {
   /** Pages followed at most by {@link #list}: 20 pages of 500 = 10,000 objects. */
   static final int MAX_PAGES = 20;
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  /**
+   * The most the CLI reads of one answer. Its largest legitimate answers are list pages of at most 500 objects (each
+   * below the server's 4 MiB JSON body limit, most a few KiB): 16 MiB leaves room for pages of 32 KiB objects,
+   * and a broken or hostile server cannot make it hold more.
+   */
+  static final int MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
   private final CliConfig config;
   private final HttpClient http;
@@ -111,9 +118,11 @@ public final class Api {
     } else {
       request.method(method, HttpRequest.BodyPublishers.noBody());
     }
-    HttpResponse<String> response;
+    HttpResponse<InputStream> response;
+    String text;
     try {
-      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+      text = bounded(method, path, response);
     } catch (IOException e) {
       throw unreachable(e);
     } catch (InterruptedException e) {
@@ -121,7 +130,21 @@ public final class Api {
       throw new CliException(ExitCodes.ERROR, "interrupted");
     }
     return new Reply(response.statusCode(), answer(method, path, response.statusCode(),
-        response.headers().firstValue("Content-Type").orElse(""), response.body()));
+        response.headers().firstValue("Content-Type").orElse(""), text));
+  }
+
+  /** The body, read to at most {@link #MAX_ANSWER_BYTES} (closing the stream ends the exchange past that). */
+  private static String bounded(String method, String path, HttpResponse<InputStream> response) throws IOException {
+    try (InputStream in = response.body()) {
+      long declared = response.headers().firstValueAsLong("Content-Length").orElse(-1);
+      byte[] body = declared > MAX_ANSWER_BYTES ? null : in.readNBytes(MAX_ANSWER_BYTES + 1);
+      if (body == null || body.length > MAX_ANSWER_BYTES) {
+        throw new CliException(ExitCodes.ERROR, method + " " + path + " answered more than " + (MAX_ANSWER_BYTES >> 20)
+            + " MiB, the most the CLI reads of an answer: is the URL an Olmstead control plane? (a list can be "
+            + "narrowed with -l)");
+      }
+      return new String(body, StandardCharsets.UTF_8);
+    }
   }
 
   private CliException unreachable(IOException e) {
