@@ -18,6 +18,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLException;
 
 /**
@@ -29,7 +34,15 @@ public final class Api {
   static final ObjectMapper JSON = new ObjectMapper();
   /** Pages followed at most by {@link #list}: 20 pages of 500 = 10,000 objects. */
   static final int MAX_PAGES = 20;
-  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  /** How long the CLI waits for an answer's headers, then again for its body, unless OLMSTEAD_REQUEST_TIMEOUT says. */
+  static final Duration TIMEOUT = Duration.ofSeconds(30);
+  static final String TIMEOUT_SETTING = "OLMSTEAD_REQUEST_TIMEOUT";
+  // closes the body of an answer still arriving at its deadline (one daemon thread for the whole CLI process)
+  private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "olmstead-cli-deadlines");
+    t.setDaemon(true);
+    return t;
+  });
   /**
    * The most the CLI reads of one answer. Its largest legitimate answers are list pages of at most 500 objects (each
    * below the server's 4 MiB JSON body limit, most a few KiB): 16 MiB leaves room for pages of 32 KiB objects,
@@ -38,10 +51,17 @@ public final class Api {
   static final int MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
   private final CliConfig config;
+  private final Duration timeout;
   private final HttpClient http;
 
   public Api(CliConfig config) {
+    this(config, TIMEOUT);
+  }
+
+  /** A client that waits up to {@code timeout} for an answer's headers, and up to as long again for its body. */
+  public Api(CliConfig config, Duration timeout) {
     this.config = config;
+    this.timeout = timeout;
     this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
         .followRedirects(HttpClient.Redirect.NEVER).build();
   }
@@ -109,7 +129,7 @@ public final class Api {
   /** Like {@link #send}, with request headers (e.g. If-Match). */
   public Reply exchange(String method, String path, JsonNode body, java.util.Map<String, String> headers) {
     URI uri = URI.create(config.url() + "/api/v1" + path);
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT)
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout)
         .header("Authorization", "Bearer " + config.token()).header("Accept", "application/json");
     headers.forEach(request::header);
     if (body != null) {
@@ -122,12 +142,29 @@ public final class Api {
     String text;
     try {
       response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-      text = bounded(method, path, response);
     } catch (IOException e) {
       throw unreachable(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliException(ExitCodes.ERROR, "interrupted");
+    }
+    // the request's timeout ends with the headers: a server dripping its body would hold the CLI for ever, so the
+    // body is closed (its read fails) once it has taken as long again
+    AtomicBoolean late = new AtomicBoolean();
+    ScheduledFuture<?> deadline = DEADLINES.schedule(() -> {
+      late.set(true);
+      closeQuietly(response.body());
+    }, timeout.toMillis(), TimeUnit.MILLISECONDS);
+    try {
+      text = bounded(method, path, response);
+    } catch (IOException e) {
+      if (late.get()) {
+        throw new CliException(ExitCodes.ERROR, method + " " + path + " sent its answer too slowly (not all within "
+            + timeout.toSeconds() + " s): try again, or raise " + TIMEOUT_SETTING);
+      }
+      throw unreachable(e);
+    } finally {
+      deadline.cancel(false);
     }
     return new Reply(response.statusCode(), answer(method, path, response.statusCode(),
         response.headers().firstValue("Content-Type").orElse(""), text));
@@ -147,6 +184,35 @@ public final class Api {
     }
   }
 
+  private static void closeQuietly(InputStream in) {
+    try {
+      in.close();
+    } catch (IOException e) {
+      // the read it interrupts reports the failure
+    }
+  }
+
+  /**
+   * The request timeout from {@code OLMSTEAD_REQUEST_TIMEOUT} (whole seconds, 1 to 3600), else {@link #TIMEOUT}; a
+   * line naming the setting when it is not one.
+   */
+  static Duration timeoutFrom(java.util.Map<String, String> env) {
+    String raw = env.get(TIMEOUT_SETTING);
+    if (raw == null || raw.isBlank()) {
+      return TIMEOUT;
+    }
+    try {
+      long seconds = Long.parseLong(raw.strip());
+      if (seconds >= 1 && seconds <= 3600) {
+        return Duration.ofSeconds(seconds);
+      }
+    } catch (NumberFormatException e) {
+      // the line below says what is expected
+    }
+    throw new CliException(ExitCodes.USAGE, TIMEOUT_SETTING + " must be whole seconds from 1 to 3600, got '"
+        + (raw.length() > 20 ? raw.substring(0, 20) + "..." : raw) + "'");
+  }
+
   private CliException unreachable(IOException e) {
     String fix = ": check the URL (olmstead login --url URL, or OLMSTEAD_URL)";
     boolean unresolved = false;
@@ -159,8 +225,8 @@ public final class Api {
     if (e instanceof HttpConnectTimeoutException) {
       what = "timed out connecting to " + config.url();
     } else if (e instanceof HttpTimeoutException) {
-      return new CliException(ExitCodes.ERROR, config.url() + " did not answer within " + TIMEOUT.toSeconds()
-          + " s: try again, or check the control plane's health");
+      return new CliException(ExitCodes.ERROR, config.url() + " did not answer within " + timeout.toSeconds()
+          + " s: try again, or check the control plane's health (" + TIMEOUT_SETTING + " sets the wait)");
     } else if (unresolved) {
       what = "cannot resolve the host of " + config.url();
     } else if (refused) {

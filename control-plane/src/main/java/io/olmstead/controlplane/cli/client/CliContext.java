@@ -21,8 +21,11 @@ public record CliContext(Map<String, String> env, InputStream in, PrintWriter ou
     return base.resolve("olmstead").resolve("config.yaml");
   }
 
-  /** The control plane's client, from the saved login overridden by {@code OLMSTEAD_URL} / {@code OLMSTEAD_TOKEN}. */
+  /**
+   * The control plane's client, from the saved login overridden by {@code OLMSTEAD_URL} / {@code OLMSTEAD_TOKEN}, waiting
+   * as long as {@code OLMSTEAD_REQUEST_TIMEOUT} says.
+   */
   public Api api() {
-    return new Api(CliConfig.load(this));
+    return new Api(CliConfig.load(this), Api.timeoutFrom(env));
   }
 }

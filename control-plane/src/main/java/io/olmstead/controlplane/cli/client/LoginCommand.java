@@ -44,7 +44,7 @@ final class LoginCommand implements Callable<Integer> {
     if (secret.isEmpty()) {
       throw new CliException(ExitCodes.USAGE, "the token is empty: pass it on standard input with --token-stdin");
     }
-    JsonNode whoami = new Api(new CliConfig(uri, secret)).get("/whoami");
+    JsonNode whoami = new Api(new CliConfig(uri, secret), Api.timeoutFrom(ctx.env())).get("/whoami");
     CliConfig.save(ctx.configFile(), uri, secret);
     String teams = whoami.path("teams").isArray() && whoami.path("teams").size() > 0
         ? " for teams " + String.join(",", Api.JSON.convertValue(whoami.path("teams"), String[].class)) : "";

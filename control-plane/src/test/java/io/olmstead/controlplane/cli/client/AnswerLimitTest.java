@@ -29,6 +29,7 @@ class AnswerLimitTest {
   private static final long SERVER_CAP = 4L * Api.MAX_ANSWER_BYTES;
   private final AtomicLong sent = new AtomicLong();
   private HttpServer server;
+  private final java.util.concurrent.ExecutorService handlers = java.util.concurrent.Executors.newFixedThreadPool(2);
   @TempDir
   Path home;
 
@@ -55,12 +56,31 @@ class AnswerLimitTest {
         // the client hung up: what it would not read is not sent
       }
     });
+    // headers at once, then a byte every 200 ms (for at most 20 s): a body that never ends in time
+    server.createContext("/api/v1/subscriptions", exchange -> {
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, 0);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write('{');
+        out.flush();
+        for (int i = 0; i < 100; i++) {
+          Thread.sleep(200);
+          out.write(' ');
+          out.flush();
+        }
+        out.write('}');
+      } catch (IOException | InterruptedException e) {
+        // the client hung up
+      }
+    });
+    server.setExecutor(handlers);
     server.start();
   }
 
   @AfterEach
   void stop() {
     server.stop(0);
+    handlers.shutdownNow();
   }
 
   @Test
@@ -77,8 +97,30 @@ class AnswerLimitTest {
     assertThat(sent.get()).isLessThan(SERVER_CAP - Api.MAX_ANSWER_BYTES);
   }
 
+  @Test
+  void aBodyDrippedSlowerThanTheRequestTimeoutStopsTheCliWithOneLineNamingTheSetting() {
+    long started = System.nanoTime();
+    oneLine(cli(Map.of(Api.TIMEOUT_SETTING, "2"), "get", "subscriptions"), ExitCodes.ERROR, "GET /subscriptions",
+        "sent its answer too slowly", "within 2 s", Api.TIMEOUT_SETTING);
+    assertThat((System.nanoTime() - started) / 1e9).as("seconds until the CLI gave up").isLessThan(15.0);
+  }
+
+  @Test
+  void aRequestTimeoutThatIsNotWholeSecondsInRangeIsAUsageLineNamingTheSetting() {
+    for (String bad : new String[] {"0", "3601", "2s", "-5"}) {
+      oneLine(cli(Map.of(Api.TIMEOUT_SETTING, bad), "get", "clusters"), ExitCodes.USAGE, Api.TIMEOUT_SETTING,
+          "whole seconds from 1 to 3600", bad);
+    }
+  }
+
   private CliRun cli(String... args) {
-    return CliRun.run(Map.of("XDG_CONFIG_HOME", home.toString(), "OLMSTEAD_URL", "http://127.0.0.1:"
-        + server.getAddress().getPort(), "OLMSTEAD_TOKEN", "olm_answer-limit-test-0000000000"), "", args);
+    return cli(Map.of(), args);
+  }
+
+  private CliRun cli(Map<String, String> extra, String... args) {
+    Map<String, String> env = new java.util.HashMap<>(extra);
+    env.putAll(Map.of("XDG_CONFIG_HOME", home.toString(), "OLMSTEAD_URL", "http://127.0.0.1:"
+        + server.getAddress().getPort(), "OLMSTEAD_TOKEN", "olm_answer-limit-test-0000000000"));
+    return CliRun.run(env, "", args);
   }
 }
