@@ -137,7 +137,8 @@ public final class HostedAgents implements AutoCloseable {
     List<HasMetadata> objects = HostedAgentObjects.of(h.cluster(), namespace, credential, guest.get(),
         settings.hosted());
     Deployment running = client.apps().deployments().inNamespace(namespace).withName(HostedAgentObjects.NAME).get();
-    if (issued || !sameSpec(running, objects)) {
+    Deployment desired = (Deployment) objects.stream().filter(Deployment.class::isInstance).findFirst().orElseThrow();
+    if (issued || !HostedAgentObjects.upToDate(running, desired)) {
       for (HasMetadata object : objects) {
         // create, or replace what is there (by name: the grant's update verb names olmstead-agent)
         client.resource(object).createOr(NonDeletingOperation::update);
@@ -150,29 +151,20 @@ public final class HostedAgents implements AutoCloseable {
     deployed.put(h.cluster(), HexFormat.of().formatHex(io.olmstead.controlplane.auth.Tokens.hash(credential)));
   }
 
-  /** The namespace's service-network kubeconfig when HyperShift wrote it, else a copy of the admin kubeconfig. */
+  /**
+   * The namespace's service-network kubeconfig when HyperShift wrote it, else a copy of the admin kubeconfig; read
+   * afresh at every check, so that a rotated one changes the pod template hash and rolls the agent.
+   */
   private Optional<GuestKubeconfig> guestKubeconfig(Hosted h) {
     Secret serviceNetwork = client.secrets().inNamespace(h.controlPlaneNamespace())
         .withName(HostedAgentObjects.SERVICE_NETWORK).get();
-    if (serviceNetwork != null && decode(serviceNetwork, HostedAgentObjects.KUBECONFIG_KEY) != null) {
-      return Optional.of(GuestKubeconfig.serviceNetwork());
+    String inNamespace = serviceNetwork == null ? null : decode(serviceNetwork, HostedAgentObjects.KUBECONFIG_KEY);
+    if (inNamespace != null) {
+      return Optional.of(GuestKubeconfig.serviceNetwork(inNamespace));
     }
     Secret admin = client.secrets().inNamespace(h.namespace()).withName(h.name() + "-admin-kubeconfig").get();
     String kubeconfig = admin == null ? null : decode(admin, HostedAgentObjects.KUBECONFIG_KEY);
     return kubeconfig == null ? Optional.empty() : Optional.of(GuestKubeconfig.copy(kubeconfig));
-  }
-
-  /** Whether what runs is what would be applied (the Deployment's pod template hash and image). */
-  private static boolean sameSpec(Deployment running, List<HasMetadata> objects) {
-    Deployment desired = (Deployment) objects.stream().filter(Deployment.class::isInstance).findFirst().orElseThrow();
-    if (running == null || running.getSpec() == null || running.getSpec().getTemplate().getMetadata() == null) {
-      return false;
-    }
-    Map<String, String> annotations = running.getSpec().getTemplate().getMetadata().getAnnotations();
-    return annotations != null && desired.getSpec().getTemplate().getMetadata().getAnnotations()
-        .get(HostedAgentObjects.HASH_ANNOTATION).equals(annotations.get(HostedAgentObjects.HASH_ANNOTATION))
-        && desired.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()
-        .equals(running.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
   }
 
   /**
