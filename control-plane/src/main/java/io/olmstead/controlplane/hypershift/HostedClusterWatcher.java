@@ -8,10 +8,12 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,7 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
   private final HostedClusterQueue queue;
   private final Map<String, SharedIndexInformer<Secret>> secrets = new ConcurrentHashMap<>();
   private volatile SharedIndexInformer<GenericKubernetesResource> hostedClusters;
+  private volatile BiConsumer<String, String> adminKubeconfigChanged = (namespace, name) -> { };
 
   HostedClusterWatcher(KubernetesClient client, HostedStore store, HypershiftMetrics metrics, int resyncSeconds,
       UpgradeGuard guard) {
@@ -48,6 +51,14 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
     this.metrics = metrics;
     this.resyncMillis = TimeUnit.SECONDS.toMillis(resyncSeconds);
     this.queue = new HostedClusterQueue(this, store, metrics, guard, worker);
+  }
+
+  /**
+   * Told (namespace, HostedCluster name) when a {@code <name>-admin-kubeconfig} Secret arrives or its data changes:
+   * per-cluster agents that copy it roll at once rather than at the next resync.
+   */
+  void onAdminKubeconfigChange(BiConsumer<String, String> listener) {
+    adminKubeconfigChanged = listener;
   }
 
   void start() {
@@ -192,10 +203,28 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
     }
   }
 
-  /** A kubeconfig secret's arrival, change or removal queues the HostedClusters that name it. */
+  /**
+   * A kubeconfig secret's arrival, change or removal queues the HostedClusters that name it; an admin kubeconfig's
+   * arrival or changed data is also told to {@link #onAdminKubeconfigChange} (not the informer's periodic resyncs).
+   */
   private final class SecretEvents implements ResourceEventHandler<Secret> {
+    private static final String ADMIN_SUFFIX = "-admin-kubeconfig";
+
     @Override
     public void onAdd(Secret secret) {
+      adminKubeconfig(secret);
+      queueNaming(secret);
+    }
+
+    private void adminKubeconfig(Secret secret) {
+      String name = secret.getMetadata().getName();
+      if (name.endsWith(ADMIN_SUFFIX) && name.length() > ADMIN_SUFFIX.length()) {
+        adminKubeconfigChanged.accept(secret.getMetadata().getNamespace(),
+            name.substring(0, name.length() - ADMIN_SUFFIX.length()));
+      }
+    }
+
+    private void queueNaming(Secret secret) {
       SharedIndexInformer<GenericKubernetesResource> informer = hostedClusters;
       if (informer == null) {
         return;
@@ -213,12 +242,16 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
 
     @Override
     public void onUpdate(Secret before, Secret after) {
-      onAdd(after);
+      if (!Objects.equals(before.getData(), after.getData())
+          || !Objects.equals(before.getStringData(), after.getStringData())) {
+        adminKubeconfig(after);
+      }
+      queueNaming(after);
     }
 
     @Override
     public void onDelete(Secret secret, boolean finalStateUnknown) {
-      onAdd(secret);
+      queueNaming(secret);
     }
   }
 }

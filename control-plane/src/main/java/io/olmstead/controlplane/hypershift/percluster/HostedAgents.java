@@ -17,6 +17,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -50,6 +51,8 @@ public final class HostedAgents implements AutoCloseable {
   private final Map<String, String> waiting = new ConcurrentHashMap<>();
   /** cluster -> a credential issued for it whose objects are not applied yet (memory only, never logged). */
   private final Map<String, String> unapplied = new ConcurrentHashMap<>();
+  /** namespace/name of HostedClusters whose admin kubeconfig changed since the last round (from the watcher). */
+  private final Set<String> rotated = ConcurrentHashMap.newKeySet();
   /** cluster -> the last failure logged for it (each logged once until it changes). */
   private final Map<String, String> failed = new ConcurrentHashMap<>();
   private long lastFull = Long.MIN_VALUE;
@@ -64,6 +67,17 @@ public final class HostedAgents implements AutoCloseable {
 
   public void start() {
     worker.scheduleWithFixedDelay(this::round, 0, settings.assignSeconds(), TimeUnit.SECONDS);
+  }
+
+  /**
+   * The watcher saw the HostedCluster's {@code <name>-admin-kubeconfig} arrive or change: its agent is checked at the
+   * next round (within {@code assignSeconds}), not only at the next full one. The service-network kubeconfig lives in
+   * the control plane namespace, whose Secrets nothing watches: its rotation is found by the full check.
+   */
+  public void adminKubeconfigChanged(String namespace, String name) {
+    if (settings.perCluster()) {
+      rotated.add(namespace + "/" + name);
+    }
   }
 
   private void round() {
@@ -97,7 +111,8 @@ public final class HostedAgents implements AutoCloseable {
     boolean wanted = settings.perCluster() && !h.retired() && h.controlPlaneNamespace() != null;
     if (wanted) {
       String live = h.credentialHash() == null ? null : HexFormat.of().formatHex(h.credentialHash());
-      if (full || live == null || !live.equals(deployed.get(h.cluster()))) {
+      boolean kubeconfigChanged = rotated.remove(h.namespace() + "/" + h.name());
+      if (full || kubeconfigChanged || live == null || !live.equals(deployed.get(h.cluster()))) {
         ensure(h);
       }
     } else if (h.controlPlaneNamespace() != null && !removalForbidden
