@@ -6,64 +6,59 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.olmstead.controlplane.hypershift.Decision.Kind;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Watches the management cluster: polls for the HostedCluster CRD (it may arrive after the control plane), then runs
  * a fabric8 informer on HostedClusters in all namespaces and one on the Secrets of each namespace holding
- * HostedClusters (their kubeconfig secrets). Events only queue work; one thread of its own decides and applies the
- * queued HostedClusters in order, up to {@link #BATCH} per transaction (one by one when a batch fails, so a broken
- * object delays nothing but itself), and never on an event loop. Every
- * {@code resync} seconds every HostedCluster is decided again and clusters whose HostedCluster is gone are retired.
+ * HostedClusters (their kubeconfig secrets). Events only queue work on the {@link HostedClusterQueue}, which one
+ * thread of its own decides and applies, never on an event loop. Every {@code resync} seconds every HostedCluster is
+ * decided again and clusters whose HostedCluster is gone are retired.
  */
-final class HostedClusterWatcher implements AutoCloseable {
+final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.Source {
   static final String CRD = "hostedclusters.hypershift.openshift.io";
   static final ResourceDefinitionContext HOSTED_CLUSTERS = new ResourceDefinitionContext.Builder()
       .withGroup("hypershift.openshift.io").withVersion("v1beta1").withKind("HostedCluster")
       .withPlural("hostedclusters").withNamespaced(true).build();
   private static final Logger LOG = LoggerFactory.getLogger(HostedClusterWatcher.class);
   private static final long CRD_POLL_SECONDS = 5;
-  private static final long APPLY_TIMEOUT_SECONDS = 30;
-  private static final String SWEEP = "sweep";
-  /** HostedClusters decided per transaction: bounded so one commit stays short (about seven statements each). */
-  static final int BATCH = 50;
 
   private final KubernetesClient client;
-  private final HostedStore store;
   private final HypershiftMetrics metrics;
-  private final UpgradeGuard guard;
   private final long resyncMillis;
   private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread thread = new Thread(r, "olmstead-hypershift");
     thread.setDaemon(true);
     return thread;
   });
-  private final Set<String> pending = new LinkedHashSet<>();
+  private final HostedClusterQueue queue;
   private final Map<String, SharedIndexInformer<Secret>> secrets = new ConcurrentHashMap<>();
-  private final Map<String, String> reported = new ConcurrentHashMap<>();
   private volatile SharedIndexInformer<GenericKubernetesResource> hostedClusters;
+  private volatile BiConsumer<String, String> adminKubeconfigChanged = (namespace, name) -> { };
 
   HostedClusterWatcher(KubernetesClient client, HostedStore store, HypershiftMetrics metrics, int resyncSeconds,
       UpgradeGuard guard) {
-    this.guard = guard;
     this.client = client;
-    this.store = store;
     this.metrics = metrics;
     this.resyncMillis = TimeUnit.SECONDS.toMillis(resyncSeconds);
+    this.queue = new HostedClusterQueue(this, store, metrics, guard, worker);
+  }
+
+  /**
+   * Told (namespace, HostedCluster name) when a {@code <name>-admin-kubeconfig} Secret arrives or its data changes:
+   * per-cluster agents that copy it roll at once rather than at the next resync.
+   */
+  void onAdminKubeconfigChange(BiConsumer<String, String> listener) {
+    adminKubeconfigChanged = listener;
   }
 
   void start() {
@@ -108,138 +103,29 @@ final class HostedClusterWatcher implements AutoCloseable {
   private void resync() {
     SharedIndexInformer<GenericKubernetesResource> informer = hostedClusters;
     if (informer != null && informer.hasSynced()) {
-      informer.getStore().listKeys().forEach(key -> enqueue("hc:" + key));
-      enqueue(SWEEP);
+      informer.getStore().listKeys().forEach(key -> queue.enqueue("hc:" + key));
+      queue.enqueue(HostedClusterQueue.SWEEP);
     }
   }
 
-  private void enqueue(String item) {
-    synchronized (pending) {
-      pending.add(item);
-    }
-    worker.execute(this::drain);
-  }
-
-  private void drain() {
-    while (true) {
-      List<String> batch = next();
-      if (batch.isEmpty()) {
-        return;
-      }
-      if (batch.get(0).startsWith("hc:")) {
-        decide(batch);
-        continue;
-      }
-      try {
-        process(batch.get(0));
-      } catch (Exception e) {
-        metrics.failed("apply");
-        LOG.warn("hypershift: {} not handled: {}", batch.get(0), e.toString());
-      }
-    }
-  }
-
-  /** The next run of up to {@value #BATCH} queued HostedClusters in order, or a single other item (sweep, gone). */
-  private List<String> next() {
-    List<String> batch = new ArrayList<>();
-    synchronized (pending) {
-      Iterator<String> queued = pending.iterator();
-      while (queued.hasNext() && batch.size() < BATCH) {
-        String item = queued.next();
-        boolean hostedCluster = item.startsWith("hc:");
-        if (!batch.isEmpty() && !hostedCluster) {
-          break;
-        }
-        queued.remove();
-        batch.add(item);
-        if (!hostedCluster) {
-          break;
-        }
-      }
-    }
-    return batch;
-  }
-
-  /**
-   * Decides a run of HostedClusters in one transaction (a burst turning Available at once is one commit); when that
-   * fails, one by one, so a HostedCluster that cannot be applied fails alone.
-   */
-  private void decide(List<String> items) {
-    List<String> keys = new ArrayList<>();
-    List<HostedStore.Input> inputs = new ArrayList<>();
+  @Override
+  public HostedCluster hostedCluster(String key) {
     SharedIndexInformer<GenericKubernetesResource> informer = hostedClusters;
-    for (String item : items) {
-      try {
-        GenericKubernetesResource object = informer == null ? null : informer.getStore().getByKey(item.substring(3));
-        if (object != null) {
-          HostedCluster hc = HostedCluster.of(asMap(object));
-          watchSecretsOf(hc.namespace());
-          inputs.add(new HostedStore.Input(hc, kubeconfigPresent(hc), d -> !d.reason().equals(reported.get(item))));
-          keys.add(item);
-        }
-      } catch (RuntimeException e) {
-        metrics.failed("apply");
-        LOG.warn("hypershift: {} not handled: {}", item, e.toString());
-      }
-    }
-    List<Decision> decisions = null;
-    if (inputs.size() > 1) {
-      try {
-        decisions = await(store.reconcileAll(inputs, Instant.now()));
-      } catch (Exception e) {
-        LOG.debug("hypershift: a batch of {} failed ({}); deciding them one by one", inputs.size(), e.toString());
-      }
-    }
-    for (int i = 0; i < inputs.size(); i++) {
-      HostedStore.Input input = inputs.get(i);
-      try {
-        Decision decision = decisions != null ? decisions.get(i)
-            : await(store.reconcile(input.hc(), input.kubeconfigPresent(), Instant.now(), input.fresh()));
-        decided(keys.get(i), input.hc(), decision);
-      } catch (Exception e) {
-        metrics.failed("apply");
-        LOG.warn("hypershift: {} not handled: {}", keys.get(i), e.toString());
-      }
-    }
+    GenericKubernetesResource object = informer == null ? null : informer.getStore().getByKey(key);
+    return object == null ? null : HostedCluster.of(asMap(object));
   }
 
-  private void decided(String item, HostedCluster hc, Decision decision) throws Exception {
-    report(item, decision);
-    if (decision.kind() == Kind.ENROLL || decision.kind() == Kind.UPDATE || decision.kind() == Kind.UNCHANGED) {
-      await(guard.check(decision.cluster(), hc));
-    } else {
-      guard.clear(decision.cluster());
-    }
-  }
-
-  private void process(String item) throws Exception {
-    if (item.equals(SWEEP)) {
-      sweep();
-    } else if (item.startsWith("gone:")) {
-      Decision gone = await(store.gone(item.substring("gone:".length())));
-      report(item, gone);
-      guard.clear(gone.cluster());
-    }
-  }
-
-  /** Retires the clusters of live clusterIDs no HostedCluster carries any more (missed deletions, restarts). */
-  private void sweep() throws Exception {
+  @Override
+  public List<HostedCluster> synced() {
     SharedIndexInformer<GenericKubernetesResource> informer = hostedClusters;
     if (informer == null || !informer.hasSynced()) {
-      return;
+      return null;
     }
-    List<GenericKubernetesResource> all = informer.getStore().list();
-    metrics.hostedClusters(all.size());
-    Set<String> present = new HashSet<>();
-    all.forEach(object -> present.add(HostedCluster.of(asMap(object)).clusterId()));
-    for (String id : await(store.liveIds())) {
-      if (!present.contains(id)) {
-        report("gone:" + id, await(store.gone(id)));
-      }
-    }
+    return informer.getStore().list().stream().map(object -> HostedCluster.of(asMap(object))).toList();
   }
 
-  private boolean kubeconfigPresent(HostedCluster hc) {
+  @Override
+  public boolean kubeconfigPresent(HostedCluster hc) {
     SharedIndexInformer<Secret> informer = secrets.get(hc.namespace());
     if (hc.kubeconfigSecret() == null || informer == null) {
       return false;
@@ -250,7 +136,8 @@ final class HostedClusterWatcher implements AutoCloseable {
   }
 
   /** One Secret informer per namespace holding HostedClusters (RBAC grants secrets there only). */
-  private void watchSecretsOf(String namespace) {
+  @Override
+  public void watchSecretsOf(String namespace) {
     if (namespace == null || secrets.containsKey(namespace)) {
       return;
     }
@@ -268,28 +155,9 @@ final class HostedClusterWatcher implements AutoCloseable {
     });
   }
 
-  /** Logs (and counts) a decision; skips and conflicts are logged when their reason changes, not on every resync. */
-  private void report(String item, Decision decision) {
-    metrics.decided(decision);
-    if (decision.kind() == Kind.IGNORE || decision.kind() == Kind.CONFLICT) {
-      if (!decision.reason().equals(reported.put(item, decision.reason()))) {
-        LOG.info("hypershift: {} {} ({}): {}", decision.kind().name().toLowerCase(java.util.Locale.ROOT),
-            decision.cluster() == null ? item : decision.cluster(), decision.reason(), decision.detail());
-      }
-    } else if (decision.kind() != Kind.UNCHANGED) {
-      reported.remove(item);
-      LOG.info("hypershift: cluster {} {} ({})", decision.cluster(), decision.kind().name().toLowerCase(
-          java.util.Locale.ROOT), decision.reason());
-    }
-  }
-
   @SuppressWarnings("unchecked")
   private Map<String, Object> asMap(GenericKubernetesResource object) {
     return client.getKubernetesSerialization().convertValue(object, Map.class);
-  }
-
-  private static <T> T await(io.vertx.core.Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(APPLY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
   }
 
   private static boolean notBlank(String s) {
@@ -318,7 +186,7 @@ final class HostedClusterWatcher implements AutoCloseable {
   private final class HostedClusterEvents implements ResourceEventHandler<GenericKubernetesResource> {
     @Override
     public void onAdd(GenericKubernetesResource object) {
-      enqueue("hc:" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName());
+      queue.enqueue("hc:" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName());
     }
 
     @Override
@@ -330,15 +198,33 @@ final class HostedClusterWatcher implements AutoCloseable {
     public void onDelete(GenericKubernetesResource object, boolean finalStateUnknown) {
       String clusterId = HostedCluster.of(asMap(object)).clusterId();
       if (clusterId != null) {
-        enqueue("gone:" + clusterId);
+        queue.enqueue("gone:" + clusterId);
       }
     }
   }
 
-  /** A kubeconfig secret's arrival, change or removal queues the HostedClusters that name it. */
+  /**
+   * A kubeconfig secret's arrival, change or removal queues the HostedClusters that name it; an admin kubeconfig's
+   * arrival or changed data is also told to {@link #onAdminKubeconfigChange} (not the informer's periodic resyncs).
+   */
   private final class SecretEvents implements ResourceEventHandler<Secret> {
+    private static final String ADMIN_SUFFIX = "-admin-kubeconfig";
+
     @Override
     public void onAdd(Secret secret) {
+      adminKubeconfig(secret);
+      queueNaming(secret);
+    }
+
+    private void adminKubeconfig(Secret secret) {
+      String name = secret.getMetadata().getName();
+      if (name.endsWith(ADMIN_SUFFIX) && name.length() > ADMIN_SUFFIX.length()) {
+        adminKubeconfigChanged.accept(secret.getMetadata().getNamespace(),
+            name.substring(0, name.length() - ADMIN_SUFFIX.length()));
+      }
+    }
+
+    private void queueNaming(Secret secret) {
       SharedIndexInformer<GenericKubernetesResource> informer = hostedClusters;
       if (informer == null) {
         return;
@@ -349,19 +235,23 @@ final class HostedClusterWatcher implements AutoCloseable {
       for (GenericKubernetesResource object : informer.getStore().list()) {
         if (namespace.equals(object.getMetadata().getNamespace())
             && name.equals(object.get("status", "kubeconfig", "name"))) {
-          enqueue("hc:" + namespace + "/" + object.getMetadata().getName());
+          queue.enqueue("hc:" + namespace + "/" + object.getMetadata().getName());
         }
       }
     }
 
     @Override
     public void onUpdate(Secret before, Secret after) {
-      onAdd(after);
+      if (!Objects.equals(before.getData(), after.getData())
+          || !Objects.equals(before.getStringData(), after.getStringData())) {
+        adminKubeconfig(after);
+      }
+      queueNaming(after);
     }
 
     @Override
     public void onDelete(Secret secret, boolean finalStateUnknown) {
-      onAdd(secret);
+      queueNaming(secret);
     }
   }
 }

@@ -94,6 +94,7 @@ public final class Hypershift {
           started.close();
           throw e;
         }
+        started.onAdminKubeconfigChange(agents::adminKubeconfigChanged);
         agents.start();
         hostedAgents = agents;
         return started;

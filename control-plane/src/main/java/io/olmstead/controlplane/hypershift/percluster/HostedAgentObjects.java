@@ -32,8 +32,8 @@ import java.util.Optional;
  * talks to the guest API through the guest kubeconfig, never to the management cluster), a Secret with the cluster's
  * agent credential (and, when the namespace has no {@value #SERVICE_NETWORK} secret, a copy of the HostedCluster's
  * {@code <name>-admin-kubeconfig}, which a pod cannot mount across namespaces), a Deployment running
- * {@code olmstead-agent run} in hosted mode, and a NetworkPolicy. A hash of the credential and kubeconfig source is a
- * pod template annotation, so a rotated credential or kubeconfig rolls the pod.
+ * {@code olmstead-agent run} in hosted mode, and a NetworkPolicy. A hash of the credential and of the kubeconfig's
+ * source and content is a pod template annotation, so a rotated credential or kubeconfig rolls the pod.
  */
 public final class HostedAgentObjects {
   public static final String NAME = "olmstead-agent";
@@ -54,15 +54,23 @@ public final class HostedAgentObjects {
 
   /**
    * Where the agent finds the guest API: the namespace's {@value #SERVICE_NETWORK} secret (mounted as is), or else the
-   * kubeconfig copied from the HostedCluster's {@code <name>-admin-kubeconfig}.
+   * kubeconfig copied from the HostedCluster's {@code <name>-admin-kubeconfig}; and a digest of the kubeconfig's
+   * content (never the content itself in the pod template), so that HyperShift rotating either secret rolls the pod:
+   * the agent reads its kubeconfig once, at start.
    */
-  public record GuestKubeconfig(Optional<String> copied) {
-    public static GuestKubeconfig serviceNetwork() {
-      return new GuestKubeconfig(Optional.empty());
+  public record GuestKubeconfig(Optional<String> copied, String digest) {
+    public static GuestKubeconfig serviceNetwork(String kubeconfig) {
+      return new GuestKubeconfig(Optional.empty(), sha256(kubeconfig));
     }
 
     public static GuestKubeconfig copy(String kubeconfig) {
-      return new GuestKubeconfig(Optional.of(kubeconfig));
+      return new GuestKubeconfig(Optional.of(kubeconfig), sha256(kubeconfig));
+    }
+
+    /** Without the copied kubeconfig: a record's toString would otherwise print its credentials. */
+    @Override
+    public String toString() {
+      return "GuestKubeconfig[" + (copied.isPresent() ? "copy" : SERVICE_NETWORK) + ", " + digest + "]";
     }
   }
 
@@ -179,14 +187,37 @@ public final class HostedAgentObjects {
     return Map.of("app.kubernetes.io/name", NAME, CLUSTER_LABEL, labels.get(CLUSTER_LABEL));
   }
 
-  /** A digest of what the pod reads (never the credential itself): changes when either is rotated. */
+  /**
+   * Whether the running Deployment is what would be applied: the same pod template hash (credential, kubeconfig source
+   * and content) and image. False for a missing Deployment or one without the annotation (written by an older version).
+   */
+  static boolean upToDate(Deployment running, Deployment desired) {
+    if (running == null || running.getSpec() == null || running.getSpec().getTemplate() == null
+        || running.getSpec().getTemplate().getMetadata() == null
+        || running.getSpec().getTemplate().getSpec() == null
+        || running.getSpec().getTemplate().getSpec().getContainers().isEmpty()) {
+      return false;
+    }
+    Map<String, String> annotations = running.getSpec().getTemplate().getMetadata().getAnnotations();
+    return annotations != null && desired.getSpec().getTemplate().getMetadata().getAnnotations()
+        .get(HASH_ANNOTATION).equals(annotations.get(HASH_ANNOTATION))
+        && desired.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()
+        .equals(running.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
+  }
+
+  /**
+   * A digest of what the pod reads (never the credential nor the kubeconfig itself): changes when the credential is
+   * rotated, the kubeconfig source switches, or HyperShift rotates the kubeconfig's content.
+   */
   static String hash(String credential, GuestKubeconfig guest) {
+    return sha256(credential + "\0" + (guest.copied().isPresent() ? "copy" : SERVICE_NETWORK) + "\0"
+        + guest.digest()).substring(0, 16);
+  }
+
+  private static String sha256(String value) {
     try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      sha.update(credential.getBytes(StandardCharsets.UTF_8));
-      sha.update((byte) 0);
-      sha.update(guest.copied().orElse(SERVICE_NETWORK).getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(sha.digest()).substring(0, 16);
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+          .digest(value.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

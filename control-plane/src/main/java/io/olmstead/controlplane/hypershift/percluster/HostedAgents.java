@@ -17,6 +17,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -50,6 +51,8 @@ public final class HostedAgents implements AutoCloseable {
   private final Map<String, String> waiting = new ConcurrentHashMap<>();
   /** cluster -> a credential issued for it whose objects are not applied yet (memory only, never logged). */
   private final Map<String, String> unapplied = new ConcurrentHashMap<>();
+  /** namespace/name of HostedClusters whose admin kubeconfig changed since the last round (from the watcher). */
+  private final Set<String> rotated = ConcurrentHashMap.newKeySet();
   /** cluster -> the last failure logged for it (each logged once until it changes). */
   private final Map<String, String> failed = new ConcurrentHashMap<>();
   private long lastFull = Long.MIN_VALUE;
@@ -64,6 +67,17 @@ public final class HostedAgents implements AutoCloseable {
 
   public void start() {
     worker.scheduleWithFixedDelay(this::round, 0, settings.assignSeconds(), TimeUnit.SECONDS);
+  }
+
+  /**
+   * The watcher saw the HostedCluster's {@code <name>-admin-kubeconfig} arrive or change: its agent is checked at the
+   * next round (within {@code assignSeconds}), not only at the next full one. The service-network kubeconfig lives in
+   * the control plane namespace, whose Secrets nothing watches: its rotation is found by the full check.
+   */
+  public void adminKubeconfigChanged(String namespace, String name) {
+    if (settings.perCluster()) {
+      rotated.add(namespace + "/" + name);
+    }
   }
 
   private void round() {
@@ -97,7 +111,8 @@ public final class HostedAgents implements AutoCloseable {
     boolean wanted = settings.perCluster() && !h.retired() && h.controlPlaneNamespace() != null;
     if (wanted) {
       String live = h.credentialHash() == null ? null : HexFormat.of().formatHex(h.credentialHash());
-      if (full || live == null || !live.equals(deployed.get(h.cluster()))) {
+      boolean kubeconfigChanged = rotated.remove(h.namespace() + "/" + h.name());
+      if (full || kubeconfigChanged || live == null || !live.equals(deployed.get(h.cluster()))) {
         ensure(h);
       }
     } else if (h.controlPlaneNamespace() != null && !removalForbidden
@@ -137,7 +152,8 @@ public final class HostedAgents implements AutoCloseable {
     List<HasMetadata> objects = HostedAgentObjects.of(h.cluster(), namespace, credential, guest.get(),
         settings.hosted());
     Deployment running = client.apps().deployments().inNamespace(namespace).withName(HostedAgentObjects.NAME).get();
-    if (issued || !sameSpec(running, objects)) {
+    Deployment desired = (Deployment) objects.stream().filter(Deployment.class::isInstance).findFirst().orElseThrow();
+    if (issued || !HostedAgentObjects.upToDate(running, desired)) {
       for (HasMetadata object : objects) {
         // create, or replace what is there (by name: the grant's update verb names olmstead-agent)
         client.resource(object).createOr(NonDeletingOperation::update);
@@ -150,29 +166,20 @@ public final class HostedAgents implements AutoCloseable {
     deployed.put(h.cluster(), HexFormat.of().formatHex(io.olmstead.controlplane.auth.Tokens.hash(credential)));
   }
 
-  /** The namespace's service-network kubeconfig when HyperShift wrote it, else a copy of the admin kubeconfig. */
+  /**
+   * The namespace's service-network kubeconfig when HyperShift wrote it, else a copy of the admin kubeconfig; read
+   * afresh at every check, so that a rotated one changes the pod template hash and rolls the agent.
+   */
   private Optional<GuestKubeconfig> guestKubeconfig(Hosted h) {
     Secret serviceNetwork = client.secrets().inNamespace(h.controlPlaneNamespace())
         .withName(HostedAgentObjects.SERVICE_NETWORK).get();
-    if (serviceNetwork != null && decode(serviceNetwork, HostedAgentObjects.KUBECONFIG_KEY) != null) {
-      return Optional.of(GuestKubeconfig.serviceNetwork());
+    String inNamespace = serviceNetwork == null ? null : decode(serviceNetwork, HostedAgentObjects.KUBECONFIG_KEY);
+    if (inNamespace != null) {
+      return Optional.of(GuestKubeconfig.serviceNetwork(inNamespace));
     }
     Secret admin = client.secrets().inNamespace(h.namespace()).withName(h.name() + "-admin-kubeconfig").get();
     String kubeconfig = admin == null ? null : decode(admin, HostedAgentObjects.KUBECONFIG_KEY);
     return kubeconfig == null ? Optional.empty() : Optional.of(GuestKubeconfig.copy(kubeconfig));
-  }
-
-  /** Whether what runs is what would be applied (the Deployment's pod template hash and image). */
-  private static boolean sameSpec(Deployment running, List<HasMetadata> objects) {
-    Deployment desired = (Deployment) objects.stream().filter(Deployment.class::isInstance).findFirst().orElseThrow();
-    if (running == null || running.getSpec() == null || running.getSpec().getTemplate().getMetadata() == null) {
-      return false;
-    }
-    Map<String, String> annotations = running.getSpec().getTemplate().getMetadata().getAnnotations();
-    return annotations != null && desired.getSpec().getTemplate().getMetadata().getAnnotations()
-        .get(HostedAgentObjects.HASH_ANNOTATION).equals(annotations.get(HostedAgentObjects.HASH_ANNOTATION))
-        && desired.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()
-        .equals(running.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
   }
 
   /**

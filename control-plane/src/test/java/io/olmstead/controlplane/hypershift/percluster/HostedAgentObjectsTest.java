@@ -24,6 +24,8 @@ class HostedAgentObjectsTest {
   private static final HostedAgentSettings SETTINGS = new HostedAgentSettings(
       Optional.of("ghcr.io/olmstead/agent:1.0.0"), "http://olmstead-control-plane.olmstead-system.svc", "olmstead-system");
   private static final String CREDENTIAL = "olm_cluster_secret-value";
+  private static final String SERVICE_NETWORK_KUBECONFIG = "apiVersion: v1\nkind: Config\n# token: first\n";
+  private static final String ROTATED_KUBECONFIG = "apiVersion: v1\nkind: Config\n# token: second\n";
 
   private static List<HasMetadata> objects(GuestKubeconfig guest) {
     return HostedAgentObjects.of("clusters-example", "clusters-example", CREDENTIAL, guest, SETTINGS);
@@ -35,7 +37,7 @@ class HostedAgentObjectsTest {
 
   @Test
   void fourObjectsInTheHostedControlPlaneNamespaceAllLabelledAsThatClustersAgent() {
-    List<HasMetadata> objects = objects(GuestKubeconfig.serviceNetwork());
+    List<HasMetadata> objects = objects(GuestKubeconfig.serviceNetwork(SERVICE_NETWORK_KUBECONFIG));
     assertThat(objects).extracting(HasMetadata::getKind)
         .containsExactly("ServiceAccount", "Secret", "Deployment", "NetworkPolicy");
     assertThat(objects).allSatisfy(o -> {
@@ -50,7 +52,7 @@ class HostedAgentObjectsTest {
 
   @Test
   void theSecretHoldsTheCredentialAndTheDeploymentRunsTheAgentInHostedModeOnTheServiceNetworkKubeconfig() {
-    List<HasMetadata> objects = objects(GuestKubeconfig.serviceNetwork());
+    List<HasMetadata> objects = objects(GuestKubeconfig.serviceNetwork(SERVICE_NETWORK_KUBECONFIG));
     Secret secret = one(objects, Secret.class);
     assertThat(secret.getData()).containsOnlyKeys("credential");
     assertThat(new String(Base64.getDecoder().decode(secret.getData().get("credential")), StandardCharsets.UTF_8))
@@ -99,7 +101,8 @@ class HostedAgentObjectsTest {
 
   @Test
   void theNetworkPolicyAdmitsOnlyTheHealthPortAndReachesOnlyTheControlPlaneTheGuestApiAndDns() {
-    NetworkPolicy policy = one(objects(GuestKubeconfig.serviceNetwork()), NetworkPolicy.class);
+    NetworkPolicy policy = one(objects(GuestKubeconfig.serviceNetwork(SERVICE_NETWORK_KUBECONFIG)),
+        NetworkPolicy.class);
     assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
     assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsEntry("olmstead.io/cluster",
         "clusters-example");
@@ -118,12 +121,67 @@ class HostedAgentObjectsTest {
 
   @Test
   void aRotatedCredentialOrKubeconfigChangesThePodTemplateSoThePodRollsAndTheHashHidesTheCredential() {
-    String before = annotation(objects(GuestKubeconfig.serviceNetwork()));
-    assertThat(annotation(objects(GuestKubeconfig.serviceNetwork()))).isEqualTo(before);
+    String before = annotation(objects(GuestKubeconfig.serviceNetwork(SERVICE_NETWORK_KUBECONFIG)));
+    assertThat(annotation(objects(GuestKubeconfig.serviceNetwork(SERVICE_NETWORK_KUBECONFIG)))).isEqualTo(before);
     assertThat(annotation(HostedAgentObjects.of("clusters-example", "clusters-example", "olm_cluster_other",
-        GuestKubeconfig.serviceNetwork(), SETTINGS))).isNotEqualTo(before);
+        GuestKubeconfig.serviceNetwork(SERVICE_NETWORK_KUBECONFIG), SETTINGS))).isNotEqualTo(before);
     assertThat(annotation(objects(GuestKubeconfig.copy("a")))).isNotEqualTo(annotation(objects(GuestKubeconfig.copy("b"))));
     assertThat(before).hasSize(16).doesNotContain(CREDENTIAL);
+  }
+
+  /** Table: what the pod template hash changes with, and what it does not. */
+  @Test
+  void thePodTemplateHashChangesWhenHypershiftRotatesEitherKubeconfigAndOnlyThen() {
+    record Row(String what, String credential, GuestKubeconfig guest, boolean rolls) {
+    }
+    GuestKubeconfig base = GuestKubeconfig.serviceNetwork(SERVICE_NETWORK_KUBECONFIG);
+    List<Row> rows = List.of(
+        new Row("nothing rotated", CREDENTIAL, GuestKubeconfig.serviceNetwork(SERVICE_NETWORK_KUBECONFIG), false),
+        new Row("service-network kubeconfig rotated", CREDENTIAL, GuestKubeconfig.serviceNetwork(ROTATED_KUBECONFIG),
+            true),
+        new Row("credential rotated", "olm_cluster_other", base, true),
+        new Row("switched to the admin kubeconfig copy (same content)", CREDENTIAL,
+            GuestKubeconfig.copy(SERVICE_NETWORK_KUBECONFIG), true));
+    String before = HostedAgentObjects.hash(CREDENTIAL, base);
+    for (Row row : rows) {
+      assertThat(!HostedAgentObjects.hash(row.credential(), row.guest()).equals(before)).as(row.what())
+          .isEqualTo(row.rolls());
+    }
+    // the copied admin kubeconfig: the same content keeps the hash, rotated content changes it
+    GuestKubeconfig copy = GuestKubeconfig.copy(SERVICE_NETWORK_KUBECONFIG);
+    assertThat(HostedAgentObjects.hash(CREDENTIAL, GuestKubeconfig.copy(SERVICE_NETWORK_KUBECONFIG)))
+        .isEqualTo(HostedAgentObjects.hash(CREDENTIAL, copy));
+    assertThat(HostedAgentObjects.hash(CREDENTIAL, GuestKubeconfig.copy(ROTATED_KUBECONFIG)))
+        .isNotEqualTo(HostedAgentObjects.hash(CREDENTIAL, copy));
+  }
+
+  @Test
+  void thePodTemplateCarriesNeitherKubeconfigNorItsRecordPrintsIt() {
+    Deployment deployment = one(objects(GuestKubeconfig.serviceNetwork(SERVICE_NETWORK_KUBECONFIG)), Deployment.class);
+    assertThat(deployment.getSpec().getTemplate().toString()).doesNotContain("token: first");
+    assertThat(GuestKubeconfig.copy(SERVICE_NETWORK_KUBECONFIG).toString()).doesNotContain("token: first");
+  }
+
+  /** Table: whether the running Deployment is replaced (a rolled pod) or left as it is. */
+  @Test
+  void aRunningDeploymentIsReplacedWhenItsHashOrImageDiffersOrItHasNone() {
+    Deployment desired = one(objects(GuestKubeconfig.serviceNetwork(SERVICE_NETWORK_KUBECONFIG)), Deployment.class);
+    Deployment rotated = one(objects(GuestKubeconfig.serviceNetwork(ROTATED_KUBECONFIG)), Deployment.class);
+    Deployment otherImage = one(HostedAgentObjects.of("clusters-example", "clusters-example", CREDENTIAL,
+        GuestKubeconfig.serviceNetwork(SERVICE_NETWORK_KUBECONFIG), new HostedAgentSettings(
+            Optional.of("ghcr.io/olmstead/agent:1.0.1"), SETTINGS.controlPlaneUrl(), "olmstead-system")),
+        Deployment.class);
+    Deployment unannotated = new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder(desired).editSpec()
+        .editTemplate().editMetadata().withAnnotations(null).endMetadata().endTemplate().endSpec().build();
+    record Row(String what, Deployment running, boolean upToDate) {
+    }
+    List<Row> rows = List.of(new Row("the same", desired, true), new Row("none running", null, false),
+        new Row("kubeconfig rotated since", rotated, false), new Row("another image", otherImage, false),
+        new Row("no hash annotation", unannotated, false),
+        new Row("no spec", new io.fabric8.kubernetes.api.model.apps.Deployment(), false));
+    for (Row row : rows) {
+      assertThat(HostedAgentObjects.upToDate(row.running(), desired)).as(row.what()).isEqualTo(row.upToDate());
+    }
   }
 
   private static String annotation(List<HasMetadata> objects) {

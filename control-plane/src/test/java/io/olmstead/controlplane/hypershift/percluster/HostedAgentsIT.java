@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Per-cluster hosted agents against a fabric8 mock management API in CRUD mode with the real HostedCluster CRD, and
  * real PostgreSQL: an enrolled HostedCluster gets its agent's objects in its hosted control plane namespace, a revoked
- * credential is replaced there, and a deleted HostedCluster's agent is removed.
+ * credential is replaced there, a rotated guest kubeconfig rolls the agent's pod, and a deleted HostedCluster's agent is
+ * removed.
  */
 class HostedAgentsIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
@@ -113,6 +114,35 @@ class HostedAgentsIT {
     assertThat(deployment("clusters-beta").getSpec().getTemplate().getSpec().getVolumes())
         .anySatisfy(v -> assertThat(v.getSecret() == null ? null : v.getSecret().getSecretName())
             .isEqualTo("olmstead-agent"));
+  }
+
+  @Test
+  void aKubeconfigRotatedByHypershiftRollsTheAgentsPodAndNothingElseDoes() {
+    // the service-network kubeconfig, which the pod mounts from HyperShift's own secret
+    PoolFixtures.hostedCluster(kube, "gamma", PoolFixtures.IN_NAMESPACE_SERVER, "https://gamma.example.com:6443");
+    await().atMost(WAIT).until(() -> podHash("clusters-gamma") != null);
+    String first = podHash("clusters-gamma");
+    String credential = credential("clusters-gamma");
+    // nothing rotated: several resyncs (every 2 s) leave the pod template as it is
+    await().during(Duration.ofSeconds(6)).atMost(WAIT).until(() -> first.equals(podHash("clusters-gamma")));
+
+    PoolFixtures.secret(kube, "clusters-gamma", HostedAgentObjects.SERVICE_NETWORK, "https://kube-apiserver:443");
+    await().atMost(WAIT).until(() -> !first.equals(podHash("clusters-gamma")));
+    String second = podHash("clusters-gamma");
+    // rolled for the kubeconfig alone: the same credential, no new one issued, the content never in the template
+    assertThat(credential("clusters-gamma")).isEqualTo(credential);
+    assertThat(audit("hypershift.agent-credential", "clusters/clusters-gamma")).hasSize(1);
+    assertThat(deployment("clusters-gamma").getSpec().getTemplate().toString()).doesNotContain("kube-apiserver:443");
+    await().during(Duration.ofSeconds(6)).atMost(WAIT).until(() -> second.equals(podHash("clusters-gamma")));
+
+    // the copied admin kubeconfig (no service-network secret): rotating it updates the copy and rolls the pod
+    PoolFixtures.hostedCluster(kube, "delta", null, "https://delta.example.com:6443");
+    await().atMost(WAIT).until(() -> podHash("clusters-delta") != null);
+    String copied = podHash("clusters-delta");
+    PoolFixtures.secret(kube, "clusters", "delta-admin-kubeconfig", "https://delta-rotated.example.com:6443");
+    await().atMost(WAIT).until(() -> !copied.equals(podHash("clusters-delta")));
+    assertThat(decode(kube.secrets().inNamespace("clusters-delta").withName("olmstead-agent").get(), "kubeconfig"))
+        .isEqualTo(PoolFixtures.kubeconfig("https://delta-rotated.example.com:6443"));
   }
 
   private static Deployment deployment(String namespace) {
