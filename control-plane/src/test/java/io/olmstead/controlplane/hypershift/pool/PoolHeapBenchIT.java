@@ -83,7 +83,7 @@ class PoolHeapBenchIT {
   }
 
   /** A control plane with N enrolled hosted clusters whose guests are one mock API, and a pool token. */
-  private record Fleet(KubernetesMockServer managementServer, KubernetesMockServer guestServer,
+  record Fleet(KubernetesMockServer managementServer, KubernetesMockServer guestServer,
       KubernetesClient management, TestControlPlane cp, String token) implements AutoCloseable {
     static Fleet start(int n) throws Exception {
       KubernetesMockServer managementServer = PoolFixtures.crudServer();
