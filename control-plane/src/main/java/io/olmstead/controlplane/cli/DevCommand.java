@@ -96,16 +96,10 @@ public final class DevCommand implements Callable<Integer> {
     }
     DevSimulation.check(simulate, simulateFail);
     DevHypershift.check(simulateHypershift, hypershiftCrds);
-    HypershiftSettings hypershift = HypershiftSettings.fromEnvironment(env);
+    HypershiftSettings hypershift = HypershiftSettings.fromEnvironment(System.getenv());
     if (simulateHypershift > 0 && hypershift.enabled()) {
       throw new ConfigException("--simulate-hypershift", "cannot be combined with "
           + HypershiftSettings.MANAGEMENT_KUBECONFIG + " (the simulated management cluster is the one watched)");
-    }
-    if (simulateHypershift > 0 && hypershift.agents().perCluster()) {
-      // the per-cluster leader would replace the credentials of dev's simulated hosted agents, which have no way back
-      throw new ConfigException("--simulate-hypershift", "cannot be combined with "
-          + io.olmstead.controlplane.hypershift.pool.PoolSettings.AGENTS + "=per-cluster (dev connects simulated"
-          + " hosted agents itself; per-cluster Deployments would never run on the simulated management cluster)");
     }
     // checked here too so the error names the flag the user typed (the config check names OLMSTEAD_ADMIN_TOKEN)
     ServerOptions.checkAdminTokenFlag(adminToken);
