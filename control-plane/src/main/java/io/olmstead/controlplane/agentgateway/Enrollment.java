@@ -24,12 +24,17 @@ final class Enrollment {
   private static final String USE_TOKEN =
       "UPDATE enrollment_tokens SET uses = uses + 1 WHERE id = $1::uuid AND revoked_at IS NULL "
           + "AND expires_at > now() AND uses < max_uses";
+  // facts.hypershift is the HyperShift watcher's (HostedStore), never the agent's: dropped from what the agent sends
   private static final String CREATE_CLUSTER =
-      "INSERT INTO clusters (name, labels, status, facts, kubernetes_version) VALUES ($1, $2, 'pending', $3, $4) "
-          + "ON CONFLICT (name) DO NOTHING RETURNING name";
+      "INSERT INTO clusters (name, labels, status, facts, kubernetes_version) "
+          + "VALUES ($1, $2, 'pending', $3::jsonb - 'hypershift', $4) ON CONFLICT (name) DO NOTHING RETURNING name";
   // $5: the token's team; re-enrolling never moves a cluster into another team (nor into one from none)
   private static final String REENROLL_CLUSTER =
-      "UPDATE clusters SET labels = labels || $2, facts = $3, kubernetes_version = coalesce($4, kubernetes_version), "
+      "UPDATE clusters SET labels = labels || $2, "
+          // the agent's facts replace its last ones; what the HyperShift watcher knows (facts.hypershift) stays
+          + "facts = ($3::jsonb - 'hypershift') "
+          + "|| jsonb_strip_nulls(jsonb_build_object('hypershift', facts->'hypershift')), "
+          + "kubernetes_version = coalesce($4, kubernetes_version), "
           + "resource_version = resource_version + 1 WHERE name = $1 "
           + "AND ($5::text IS NULL OR labels ->> '" + Principal.TEAM_LABEL + "' IS NOT DISTINCT FROM $5) "
           + "RETURNING labels";
