@@ -31,9 +31,12 @@ final class ChannelStateStore {
       "UPDATE clusters SET status = 'disconnected', last_seen = now() WHERE name = $1 AND status <> 'retired' "
           + "AND EXISTS "
           + "(SELECT 1 FROM agent_channel_state WHERE cluster = $1 AND session = $2)";
+  // Multi-row writers of clusters lock their rows in name order first (like the pool's handovers), so two of them
+  // (a replica's presence tick, another's detach, a handover batch) wait on each other but never deadlock.
   private static final String DETACH_ALL =
-      "UPDATE clusters c SET status = 'disconnected', last_seen = now() FROM agent_channel_state s "
-          + "WHERE s.cluster = c.name AND s.replica = $1 AND c.name = ANY($2) AND c.status <> 'retired'";
+      "UPDATE clusters c SET status = 'disconnected', last_seen = now() FROM agent_channel_state s, "
+          + "(SELECT name FROM clusters WHERE name = ANY($2) AND status <> 'retired' ORDER BY name FOR UPDATE) l "
+          + "WHERE l.name = c.name AND s.cluster = c.name AND s.replica = $1";
   private static final String GENERATIONS =
       "UPDATE agent_channel_state s SET desired_generation = CASE WHEN s.desired_hash IS DISTINCT FROM u.hash "
           + "THEN s.desired_generation + 1 ELSE s.desired_generation END, desired_hash = u.hash "
@@ -43,11 +46,12 @@ final class ChannelStateStore {
   // generations), so two of them can wait on each other's rows but never deadlock.
   private static final String LOCK_IN_ORDER =
       "SELECT 1 FROM agent_channel_state WHERE cluster = ANY($1) ORDER BY cluster FOR UPDATE";
-  private static final String SEEN =
-      "UPDATE clusters SET last_seen = now(), status = 'connected' WHERE name = ANY($1) AND status <> 'retired'";
-  private static final String SWEEP =
-      "UPDATE clusters SET status = 'disconnected' WHERE status = 'connected' "
-          + "AND last_seen < now() - make_interval(secs => $1)";
+  private static final String SEEN = "UPDATE clusters c SET last_seen = now(), status = 'connected' FROM "
+      + "(SELECT name FROM clusters WHERE name = ANY($1) AND status <> 'retired' ORDER BY name FOR UPDATE) l "
+      + "WHERE l.name = c.name";
+  private static final String SWEEP = "UPDATE clusters c SET status = 'disconnected' FROM "
+      + "(SELECT name FROM clusters WHERE status = 'connected' AND last_seen < now() - make_interval(secs => $1) "
+      + "ORDER BY name FOR UPDATE) l WHERE l.name = c.name AND c.status = 'connected'";
   // Subscriptions this cluster reported before and that are not gone: their reports are still taken (being removed).
   private static final String REPORTED =
       "SELECT subscription FROM subscription_status WHERE cluster = $1 AND NOT gone";

@@ -20,8 +20,10 @@ import org.slf4j.LoggerFactory;
  * kubeconfig rebuilds that guest's client and reconcile loop with the same credential (no re-enrollment). A cluster
  * whose kubeconfig cannot be found yet is kept and tried again at the next check; one whose guest API does not answer
  * is served anyway (connected, retried by its {@link HostedAgent} with bounded backoff). All changes run on one
- * thread, in order, and none of them waits for a guest API but the kubeconfig's reachability probe (a few seconds at
- * most); nothing here runs on an event loop.
+ * thread, in order, and none of them waits for an API: finding a cluster's kubeconfig (a Secret read on the management
+ * API, then a reachability probe of the guest, up to several seconds) runs on {@value #RESOLVERS} resolver threads,
+ * and its result comes back to the ordering thread, which drops it when the cluster was released or handed over again
+ * meanwhile. Nothing here runs on an event loop.
  */
 final class HostedPool implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HostedPool.class);
@@ -33,8 +35,21 @@ final class HostedPool implements AutoCloseable {
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
   // per served cluster, across rebuilds of its guest client (rotated kubeconfig): one outage is logged once
   private final Map<String, GuestReachability> reachability = new ConcurrentHashMap<>();
+  // the kubeconfig being found for a cluster (off the ordering thread): a newer start, a release or close drops it
+  private final Map<String, Object> resolving = new ConcurrentHashMap<>();
   private final ExecutorService work = Executors.newSingleThreadExecutor(r -> daemon(r, "pool-agents"));
+  private final ExecutorService resolvers = Executors.newFixedThreadPool(RESOLVERS, new java.util.concurrent.ThreadFactory() {
+    private final java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+
+    @Override
+    public Thread newThread(Runnable r) {
+      return daemon(r, "pool-resolve-" + n.incrementAndGet());
+    }
+  });
   private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "pool-check"));
+
+  /** Kubeconfigs found at once: a guest whose probe hangs holds one of these, never the ordering thread. */
+  static final int RESOLVERS = 8;
 
   private record Waiting(HostedTarget target, String credential) {
   }
@@ -71,6 +86,7 @@ final class HostedPool implements AutoCloseable {
   Set<String> held() {
     Set<String> all = new HashSet<>(agents.keySet());
     all.addAll(waiting.keySet());
+    all.addAll(resolving.keySet());
     return all;
   }
 
@@ -87,10 +103,44 @@ final class HostedPool implements AutoCloseable {
     return Optional.ofNullable(agents.get(cluster)).flatMap(HostedAgent::credential);
   }
 
+  /** On the ordering thread: finds the cluster's kubeconfig on a resolver thread, then {@link #started} goes on. */
   private void start(HostedTarget target, String credential) {
     waiting.remove(target.cluster());
+    Object attempt = new Object();
+    resolving.put(target.cluster(), attempt);
     try {
-      Optional<GuestKubeconfigs.Access> access = kubeconfigs.resolve(target);
+      resolvers.execute(() -> {
+        Optional<GuestKubeconfigs.Access> access;
+        RuntimeException failure = null;
+        try {
+          access = kubeconfigs.resolve(target);
+        } catch (RuntimeException e) {
+          access = Optional.empty();
+          failure = e;
+        }
+        Optional<GuestKubeconfigs.Access> found = access;
+        RuntimeException failed = failure;
+        try {
+          work.execute(() -> started(target, credential, attempt, found, failed));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          // closing
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      resolving.remove(target.cluster(), attempt); // closing
+    }
+  }
+
+  /** Back on the ordering thread with what the resolver found; nothing when this attempt was superseded. */
+  private void started(HostedTarget target, String credential, Object attempt,
+                       Optional<GuestKubeconfigs.Access> access, RuntimeException failure) {
+    if (!resolving.remove(target.cluster(), attempt)) {
+      return;
+    }
+    try {
+      if (failure != null) {
+        throw failure;
+      }
       if (access.isEmpty()) {
         LOG.warn("cluster {}: no kubeconfig in {}/{} or {}/{}-admin-kubeconfig yet; trying again later",
             target.cluster(), target.controlPlaneNamespace(), GuestKubeconfigs.SERVICE_NETWORK, target.namespace(),
@@ -109,6 +159,7 @@ final class HostedPool implements AutoCloseable {
 
   private void stop(String cluster) {
     waiting.remove(cluster);
+    resolving.remove(cluster);
     HostedAgent agent = agents.remove(cluster);
     if (agent != null) {
       agent.stop();
@@ -141,7 +192,9 @@ final class HostedPool implements AutoCloseable {
   @Override
   public void close() {
     checks.shutdownNow();
+    resolvers.shutdownNow();
     work.shutdownNow();
+    resolving.clear();
     agents.values().forEach(HostedAgent::stop);
     agents.clear();
     waiting.clear();
