@@ -42,6 +42,12 @@ final class HostedClusterQueue {
 
     /** Starts watching the Secrets of a namespace holding HostedClusters (once per namespace). */
     void watchSecretsOf(String namespace);
+
+    /**
+     * Whether the Secrets of the namespace have been listed: until then a kubeconfig secret that exists is not in the
+     * cache yet, and its HostedCluster waits (re-queued once they are) rather than being reported without one.
+     */
+    boolean secretsListed(String namespace);
   }
 
   private final Source source;
@@ -120,6 +126,9 @@ final class HostedClusterQueue {
         HostedCluster hc = source.hostedCluster(item.substring(3));
         if (hc != null) {
           source.watchSecretsOf(hc.namespace());
+          if (!source.secretsListed(hc.namespace())) {
+            continue;
+          }
           inputs.add(new HostedStore.Input(hc, source.kubeconfigPresent(hc),
               d -> !d.reason().equals(reported.get(item))));
           keys.add(item);

@@ -145,7 +145,9 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
     informer.addEventHandler(new SecretEvents());
     secrets.put(namespace, informer);
     informer.start().whenComplete((v, e) -> {
-      if (e != null) {
+      if (e == null) {
+        queueNamespace(namespace); // its HostedClusters waited for this listing
+      } else {
         metrics.failed("secrets");
         LOG.warn("cannot watch the secrets of namespace {} (its HostedClusters are not enrolled until it can): {}",
             namespace, e.toString());
@@ -153,6 +155,20 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
         informer.close();
       }
     });
+  }
+
+  @Override
+  public boolean secretsListed(String namespace) {
+    SharedIndexInformer<Secret> informer = secrets.get(namespace);
+    return informer != null && informer.hasSynced();
+  }
+
+  private void queueNamespace(String namespace) {
+    SharedIndexInformer<GenericKubernetesResource> informer = hostedClusters;
+    if (informer != null) {
+      informer.getStore().list().stream().filter(o -> namespace.equals(o.getMetadata().getNamespace()))
+          .forEach(o -> queue.enqueue("hc:" + namespace + "/" + o.getMetadata().getName()));
+    }
   }
 
   @SuppressWarnings("unchecked")
