@@ -27,6 +27,14 @@ public final class SchemaDecoder {
   private SchemaDecoder() {
   }
 
+  /**
+   * The number of message schemas; calling it loads them (seconds on a busy machine), which a caller does off the event
+   * loop before the first message is checked on it.
+   */
+  public static int schemas() {
+    return SCHEMAS.size();
+  }
+
   /** Decodes and validates one message; never throws anything but {@link ProtocolException}. */
   public static AgentMessage decode(String text) throws ProtocolException {
     JsonNode tree = ProtocolCodec.parse(text);

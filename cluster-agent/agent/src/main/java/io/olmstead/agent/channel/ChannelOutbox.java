@@ -39,6 +39,9 @@ final class ChannelOutbox {
 
   /** {@code socket}: the client's current WebSocket (null between connections); {@code options}: its current ones. */
   ChannelOutbox(Vertx vertx, Context context, Supplier<WebSocket> socket, Supplier<ChannelOptions> options) {
+    // the schemas load here (the agent's main or a pool's starter thread), not in the first status send on the event
+    // loop, which a pool replica at load 40 saw blocked 2-6 s in SchemaDecoder's class initialisation
+    SchemaDecoder.schemas();
     this.vertx = vertx;
     this.context = context;
     this.socket = socket;
