@@ -49,6 +49,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * control plane accepting the token it got.
  */
 class DashboardSsoIT {
+  // a page boot with the sign-in redirect takes Chromium a few seconds on a loaded 2-core machine (10 s once was not enough)
+  private static final Duration PAGE_WAIT = Duration.ofSeconds(30);
   private static final String CLIENT = "olmstead-dashboard";
   private static Vertx vertx;
   private static HttpServer issuerServer;
@@ -141,7 +143,7 @@ class DashboardSsoIT {
     browser.get(cp.baseUrl() + "/ui/");
     js("sessionStorage.clear()");
     browser.get(cp.baseUrl() + "/ui/#/rollouts");
-    await().atMost(Duration.ofSeconds(10)).until(() -> !browser.findElements(By.id("sso-login")).isEmpty());
+    await().atMost(PAGE_WAIT).until(() -> !browser.findElements(By.id("sso-login")).isEmpty());
     browser.findElement(By.id("sso-login")).click();
 
     await().atMost(Duration.ofSeconds(15)).until(() -> whoami() != null);
@@ -157,7 +159,7 @@ class DashboardSsoIT {
     assertThat(js("return sessionStorage.getItem('olmstead.token')")).isEqualTo(ISSUED.get(0));
     assertThat(browser.getCurrentUrl()).as("back where the sign-in began, without the code")
         .isEqualTo(cp.baseUrl() + "/ui/#/rollouts");
-    await().atMost(Duration.ofSeconds(10))
+    await().atMost(PAGE_WAIT)
         .until(() -> browser.findElements(By.cssSelector("#login[hidden]")).size() == 1);
   }
 
@@ -166,7 +168,7 @@ class DashboardSsoIT {
     browser.get(cp.baseUrl() + "/ui/");
     js("sessionStorage.clear()");
     browser.get(cp.baseUrl() + "/ui/?code=stolen&state=forged");
-    await().atMost(Duration.ofSeconds(10)).until(() -> String.valueOf(js(
+    await().atMost(PAGE_WAIT).until(() -> String.valueOf(js(
         "const e = document.getElementById('login-error'); return e ? e.textContent : ''")).contains("state"));
     assertThat(js("return sessionStorage.getItem('olmstead.token')")).isNull();
   }
