@@ -53,13 +53,29 @@ final class GuestClients implements AutoCloseable {
 
   /** A client to one guest API from its kubeconfig text (a bad kubeconfig throws). */
   KubernetesClient forKubeconfig(String kubeconfig) {
-    Config config = Config.fromKubeconfig(kubeconfig);
+    Config config = parse(kubeconfig);
     // fabric8 retries a call that got no answer 10 times with doubling waits (about 100 s in all): against a paused
     // or stopped guest that would hold a starter thread for minutes; the reconcile loop has its own backoff instead
     config.setRequestRetryBackoffLimit(2);
     config.setConnectionTimeout(5_000);
     return build(config);
   }
+
+  /**
+   * Parses a guest kubeconfig. A YAML error quotes the offending line, which can be the guest's admin token, and the
+   * pool logs the failure at every check: the message says only where the error is, and carries no cause.
+   */
+  static Config parse(String kubeconfig) {
+    try {
+      return Config.fromKubeconfig(kubeconfig);
+    } catch (RuntimeException e) {
+      java.util.regex.Matcher at = LINE.matcher(String.valueOf(e.getMessage()));
+      throw new IllegalArgumentException("the kubeconfig does not parse (" + e.getClass().getSimpleName()
+          + (at.find() ? " at line " + at.group(1) : "") + ")");
+    }
+  }
+
+  private static final java.util.regex.Pattern LINE = java.util.regex.Pattern.compile("line (\\d{1,9})");
 
   KubernetesClient build(Config config) {
     return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(http)

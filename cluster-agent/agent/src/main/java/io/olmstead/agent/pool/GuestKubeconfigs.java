@@ -79,7 +79,7 @@ final class GuestKubeconfigs {
   boolean reachable(Access access) {
     Config config;
     try {
-      config = Config.fromKubeconfig(access.kubeconfig());
+      config = GuestClients.parse(access.kubeconfig());
     } catch (RuntimeException e) {
       return false;
     }

@@ -46,6 +46,8 @@ final class HostedPool implements AutoCloseable {
       return daemon(r, "pool-resolve-" + n.incrementAndGet());
     }
   });
+  // a rotation check queued or under way on the ordering thread (never more than one)
+  private final java.util.concurrent.atomic.AtomicBoolean checkQueued = new java.util.concurrent.atomic.AtomicBoolean();
   private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "pool-check"));
 
   /** Kubeconfigs found at once: a guest whose probe hangs holds one of these, never the ordering thread. */
@@ -58,7 +60,7 @@ final class HostedPool implements AutoCloseable {
     this.shared = shared;
     this.kubeconfigs = kubeconfigs;
     long millis = check.toMillis();
-    checks.scheduleWithFixedDelay(() -> work.execute(this::checkAll), millis, millis, TimeUnit.MILLISECONDS);
+    checks.scheduleWithFixedDelay(this::queueCheck, millis, millis, TimeUnit.MILLISECONDS);
   }
 
   /** Serves {@code target} with {@code credential}; a cluster served already takes the (rotated) credential. */
@@ -163,6 +165,23 @@ final class HostedPool implements AutoCloseable {
     HostedAgent agent = agents.remove(cluster);
     if (agent != null) {
       agent.stop();
+    }
+  }
+
+  /**
+   * Queues a rotation check unless one is queued or under way: a check reads every served cluster's Secret on the
+   * ordering thread, and against a slow management API outlasts the period; unbounded, checks piled up on that thread
+   * and assignments and releases waited behind all of them.
+   */
+  private void queueCheck() {
+    if (checkQueued.compareAndSet(false, true)) {
+      work.execute(() -> {
+        try {
+          checkAll();
+        } finally {
+          checkQueued.set(false);
+        }
+      });
     }
   }
 

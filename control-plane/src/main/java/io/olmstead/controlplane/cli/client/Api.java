@@ -129,6 +129,11 @@ public final class Api {
   /** Like {@link #send}, with request headers (e.g. If-Match). */
   public Reply exchange(String method, String path, JsonNode body, java.util.Map<String, String> headers) {
     URI uri = URI.create(config.url() + "/api/v1" + path);
+    // the JDK refuses such a header with a message quoting it (the token): say which setting is wrong instead
+    if (!config.token().chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+      throw new CliException(ExitCodes.AUTH, "the token (OLMSTEAD_TOKEN or the saved login) has a space, line break "
+          + "or other character a token never has: set it again, or run olmstead login --url URL --token-stdin");
+    }
     HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout)
         .header("Authorization", "Bearer " + config.token()).header("Accept", "application/json");
     headers.forEach(request::header);
