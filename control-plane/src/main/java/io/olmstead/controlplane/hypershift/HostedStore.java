@@ -84,16 +84,23 @@ final class HostedStore {
     if (inputs.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
+    // decided in the order of the cluster names they map to, so that their clusters rows are locked in name order
+    // like every other multi-row writer of clusters (presence ticks, handovers): waits, never a deadlock
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < inputs.size(); i++) {
+      order.add(i);
+    }
+    order.sort(java.util.Comparator.comparing(i -> String.valueOf(HostedLabels.clusterName(inputs.get(i).hc()).value())));
     return pool.withTransaction(conn -> {
-      List<Decision> decisions = new ArrayList<>();
+      Decision[] decisions = new Decision[inputs.size()];
       Future<Void> chain = Future.succeededFuture();
-      for (Input input : inputs) {
-        chain = chain.compose(v -> decide(conn, input, now).map(d -> {
-          decisions.add(d);
+      for (int i : order) {
+        chain = chain.compose(v -> decide(conn, inputs.get(i), now).map(d -> {
+          decisions[i] = d;
           return null;
         }));
       }
-      return chain.map(v -> decisions);
+      return chain.map(v -> List.of(decisions));
     });
   }
 
