@@ -58,9 +58,11 @@ function agentNote(c) {
   return text && !(c.message || '').includes(text) ? `<div class="agent-error">agent: ${esc(text)}</div>` : '';
 }
 
+// With no message the error already shown stays: login.js may have put the SSO answer's refusal there before the
+// first render (its config fetch can finish before DOMContentLoaded).
 function showLogin(message) {
   $('#login').hidden = false; $('#view').innerHTML = ''; $('#logout').hidden = true;
-  $('#login-error').textContent = message || '';
+  if (message !== undefined) { $('#login-error').textContent = message; }
 }
 
 function bar(c, total) {
@@ -158,7 +160,7 @@ document.addEventListener('DOMContentLoaded', () => {
     $('#token').value = '';
     render();
   });
-  $('#logout').addEventListener('click', () => { sessionStorage.removeItem(TOKEN_KEY); showLogin(); });
+  $('#logout').addEventListener('click', () => { sessionStorage.removeItem(TOKEN_KEY); showLogin(''); });
   window.addEventListener('hashchange', render);
   render();
   follow();
