@@ -113,8 +113,14 @@ public final class Hypershift {
   /** A client for the management cluster: the kubeconfig file, or the pod's own service account. */
   static KubernetesClient client(HypershiftSettings settings) throws IOException {
     String source = settings.managementKubeconfig().orElseThrow();
-    Config config = HypershiftSettings.IN_CLUSTER.equals(source) ? Config.autoConfigure(null)
-        : Config.fromKubeconfig(Files.readString(Path.of(source)));
+    Config config;
+    try {
+      // the parse error never quotes the file: it holds the management cluster's credentials and is logged
+      config = HypershiftSettings.IN_CLUSTER.equals(source) ? Config.autoConfigure(null)
+          : io.olmstead.agent.config.KubernetesClients.parse(Files.readString(Path.of(source)));
+    } catch (IllegalArgumentException e) {
+      throw new IOException(HypershiftSettings.MANAGEMENT_KUBECONFIG + ": " + e.getMessage());
+    }
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 

@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The watcher's settings are read with the control plane's and refused at start with the setting named. */
 class HypershiftSettingsTest {
@@ -28,5 +32,17 @@ class HypershiftSettingsTest {
         .isInstanceOf(ConfigException.class).hasMessageStartingWith("OLMSTEAD_MANAGEMENT_KUBECONFIG: ");
     assertThatThrownBy(() -> HypershiftSettings.fromEnvironment(Map.of(HypershiftSettings.RESYNC_SECONDS, "0")))
         .isInstanceOf(ConfigException.class).hasMessageStartingWith("OLMSTEAD_HYPERSHIFT_RESYNC_SECONDS: ");
+  }
+
+  /** The watcher logs why it did not start: a YAML parser's message would quote the line holding the token. */
+  @Test
+  void aKubeconfigThatDoesNotParseFailsNamingTheSettingAndNotItsToken(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("kubeconfig"),
+        "apiVersion: v1\nusers:\n- name: olmstead\n  user:\n    token: sha256~MGMTSECRET: [\n");
+    HypershiftSettings settings = HypershiftSettings.fromEnvironment(Map.of(HypershiftSettings.MANAGEMENT_KUBECONFIG,
+        file.toString()));
+    assertThatThrownBy(() -> Hypershift.client(settings)).isInstanceOf(IOException.class)
+        .hasMessageStartingWith("OLMSTEAD_MANAGEMENT_KUBECONFIG: the kubeconfig does not parse")
+        .hasMessageNotContaining("MGMTSECRET").hasNoCause();
   }
 }

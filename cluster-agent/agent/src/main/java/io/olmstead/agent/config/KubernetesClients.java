@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Builds the fabric8 client for the configured mode: in-cluster config, or the hosted mode's kubeconfig. */
 public final class KubernetesClients {
@@ -31,7 +33,7 @@ public final class KubernetesClients {
       throws ConfigException {
     if (kubeconfig.isPresent()) {
       try {
-        return Config.fromKubeconfig(Files.readString(kubeconfig.get()));
+        return parse(Files.readString(kubeconfig.get()));
       } catch (IOException | RuntimeException e) {
         throw new ConfigException(setting + " could not be read as a kubeconfig: " + e.getMessage());
       }
@@ -42,4 +44,20 @@ public final class KubernetesClients {
     }
     return auto;
   }
+
+  /**
+   * Parses a kubeconfig's text. A YAML error quotes the offending line, which can be a token, and callers log the
+   * failure: the message says only where the error is, and carries no cause.
+   */
+  public static Config parse(String kubeconfig) {
+    try {
+      return Config.fromKubeconfig(kubeconfig);
+    } catch (RuntimeException e) {
+      Matcher at = LINE.matcher(String.valueOf(e.getMessage()));
+      throw new IllegalArgumentException("the kubeconfig does not parse (" + e.getClass().getSimpleName()
+          + (at.find() ? " at line " + at.group(1) : "") + ")");
+    }
+  }
+
+  private static final Pattern LINE = Pattern.compile("line (\\d{1,9})");
 }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import io.olmstead.agent.config.KubernetesClients;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.util.concurrent.ExecutorService;
@@ -61,21 +62,10 @@ final class GuestClients implements AutoCloseable {
     return build(config);
   }
 
-  /**
-   * Parses a guest kubeconfig. A YAML error quotes the offending line, which can be the guest's admin token, and the
-   * pool logs the failure at every check: the message says only where the error is, and carries no cause.
-   */
+  /** Parses a guest kubeconfig; the error never quotes it (see {@link KubernetesClients#parse}). */
   static Config parse(String kubeconfig) {
-    try {
-      return Config.fromKubeconfig(kubeconfig);
-    } catch (RuntimeException e) {
-      java.util.regex.Matcher at = LINE.matcher(String.valueOf(e.getMessage()));
-      throw new IllegalArgumentException("the kubeconfig does not parse (" + e.getClass().getSimpleName()
-          + (at.find() ? " at line " + at.group(1) : "") + ")");
-    }
+    return KubernetesClients.parse(kubeconfig);
   }
-
-  private static final java.util.regex.Pattern LINE = java.util.regex.Pattern.compile("line (\\d{1,9})");
 
   KubernetesClient build(Config config) {
     return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(http)

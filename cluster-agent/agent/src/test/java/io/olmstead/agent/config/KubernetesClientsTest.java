@@ -44,4 +44,16 @@ class KubernetesClientsTest {
     assertThatThrownBy(() -> KubernetesClients.clientConfig(config)).isInstanceOf(ConfigException.class)
         .hasMessageContaining("OLMSTEAD_KUBECONFIG could not be read as a kubeconfig");
   }
+
+  /** The agent prints a configuration error at start: a YAML parser's message would quote the line with the token. */
+  @Test
+  void aBrokenKubeconfigsErrorDoesNotQuoteItsToken(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("kubeconfig"),
+        "apiVersion: v1\nusers:\n- name: agent\n  user:\n    token: sha256~AGENTSECRET: [\n");
+    AgentConfig config = AgentConfig.fromMap(Map.of("OLMSTEAD_CLUSTER_NAME", "guest", "OLMSTEAD_AGENT_MODE", "hosted",
+        "OLMSTEAD_KUBECONFIG", file.toString()));
+    assertThatThrownBy(() -> KubernetesClients.clientConfig(config)).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("OLMSTEAD_KUBECONFIG could not be read as a kubeconfig")
+        .hasMessageContaining("line").hasMessageNotContaining("AGENTSECRET");
+  }
 }
