@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The hosted clusters one pool replica serves: starts a {@link HostedAgent} for each cluster the control plane hands
- * over, stops it when released, and every {@code check} reads each one's kubeconfig Secret again: a changed (rotated)
- * kubeconfig rebuilds that guest's client and reconcile loop with the same credential (no re-enrollment). A cluster
+ * over, stops it when released, and every {@code check} reads each one's kubeconfig Secret again (on its own thread):
+ * a changed (rotated) kubeconfig rebuilds that guest's client and reconcile loop with the same credential (no re-enrollment). A cluster
  * whose kubeconfig cannot be found yet is kept and tried again at the next check; one whose guest API does not answer
  * is served anyway (connected, retried by its {@link HostedAgent} with bounded backoff). All changes run on one
  * thread, in order, and none of them waits for an API: finding a cluster's kubeconfig (a Secret read on the management
@@ -46,7 +46,7 @@ final class HostedPool implements AutoCloseable {
       return daemon(r, "pool-resolve-" + n.incrementAndGet());
     }
   });
-  // a rotation check queued or under way on the ordering thread (never more than one)
+  // a rotation check under way, or its result queued on the ordering thread (never more than one)
   private final java.util.concurrent.atomic.AtomicBoolean checkQueued = new java.util.concurrent.atomic.AtomicBoolean();
   private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "pool-check"));
 
@@ -169,37 +169,49 @@ final class HostedPool implements AutoCloseable {
   }
 
   /**
-   * Queues a rotation check unless one is queued or under way: a check reads every served cluster's Secret on the
-   * ordering thread, and against a slow management API outlasts the period; unbounded, checks piled up on that thread
-   * and assignments and releases waited behind all of them.
+   * One rotation check, on the check thread: reads every served cluster's kubeconfig Secret (management API calls,
+   * slow when that API is) and hands only what changed to the ordering thread, so an assignment or a release never
+   * waits for the reads. At most one result waits there: a check finding the previous one still queued is skipped.
    */
   private void queueCheck() {
-    if (checkQueued.compareAndSet(false, true)) {
+    if (!checkQueued.compareAndSet(false, true)) {
+      return;
+    }
+    java.util.List<HostedAgent> changed = new java.util.ArrayList<>();
+    for (HostedAgent agent : java.util.List.copyOf(agents.values())) {
+      try {
+        Optional<String> now = kubeconfigs.current(agent.access());
+        if (now.isEmpty() || !now.get().equals(agent.access().kubeconfig())) {
+          changed.add(agent);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("cluster {}: kubeconfig not checked: {}", agent.target().cluster(), e.getMessage());
+      }
+    }
+    try {
       work.execute(() -> {
         try {
-          checkAll();
+          rebuild(changed);
         } finally {
           checkQueued.set(false);
         }
       });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      checkQueued.set(false); // closing
     }
   }
 
-  private void checkAll() {
-    for (HostedAgent agent : agents.values()) {
+  /** On the ordering thread: rebuilds the guests whose kubeconfig changed (unless stopped or replaced meanwhile). */
+  private void rebuild(java.util.List<HostedAgent> changed) {
+    for (HostedAgent agent : changed) {
       String cluster = agent.target().cluster();
-      try {
-        Optional<String> now = kubeconfigs.current(agent.access());
-        if (now.isPresent() && now.get().equals(agent.access().kubeconfig())) {
-          continue;
-        }
-        Optional<String> credential = agent.credential();
-        LOG.info("cluster {}: kubeconfig {} changed; rebuilding its guest client", cluster, agent.access());
-        stop(cluster);
-        credential.ifPresent(c -> start(agent.target(), c));
-      } catch (RuntimeException e) {
-        LOG.warn("cluster {}: kubeconfig not checked: {}", cluster, e.getMessage());
+      if (agents.get(cluster) != agent) {
+        continue;
       }
+      Optional<String> credential = agent.credential();
+      LOG.info("cluster {}: kubeconfig {} changed; rebuilding its guest client", cluster, agent.access());
+      stop(cluster);
+      credential.ifPresent(c -> start(agent.target(), c));
     }
     for (Waiting w : Set.copyOf(waiting.values())) {
       if (waiting.get(w.target().cluster()) == w) {
