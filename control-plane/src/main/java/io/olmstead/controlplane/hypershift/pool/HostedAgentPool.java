@@ -249,18 +249,21 @@ public final class HostedAgentPool {
     for (PoolSession session : live) {
       PoolAssignment.Plan plan = PoolAssignment.plan(session.member(), owners, session.held(), snapshot.handedTo());
       plan.release().forEach(session::release);
+      if (!plan.release().isEmpty()) {
+        LOG.info("pool replica {}: {} clusters released", session.member(), plan.release().size());
+      }
       List<String> handOver = List.copyOf(plan.handOver());
       for (int from = 0; from < handOver.size(); from += HANDOVER_BATCH) {
         List<String> batch = handOver.subList(from, Math.min(handOver.size(), from + HANDOVER_BATCH));
         // each batch is sent as soon as it commits, so the first clusters are served while the next batch is written
         chain = chain.compose(v -> store.handOver(batch, session.member()).map(credentials -> {
           credentials.forEach((cluster, credential) -> session.assign(snapshot.targets().get(cluster), credential));
+          // what committed: a retired or unknown cluster of the plan gets no credential
+          if (!credentials.isEmpty()) {
+            LOG.info("pool replica {}: {} clusters handed over", session.member(), credentials.size());
+          }
           return null;
         }));
-      }
-      if (!plan.isEmpty()) {
-        LOG.info("pool replica {}: {} clusters handed over, {} released", session.member(), plan.handOver().size(),
-            plan.release().size());
       }
     }
     return chain;
