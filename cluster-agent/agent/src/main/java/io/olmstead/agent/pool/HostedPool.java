@@ -220,11 +220,19 @@ final class HostedPool implements AutoCloseable {
     }
   }
 
+  /** Stops every guest once the ordering thread has finished its task under way (which may start one). */
   @Override
   public void close() {
     checks.shutdownNow();
     resolvers.shutdownNow();
     work.shutdownNow();
+    try {
+      if (!work.awaitTermination(10, TimeUnit.SECONDS)) {
+        LOG.warn("pool: the ordering thread did not stop within 10 s; stopping the guests beside it");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     resolving.clear();
     agents.values().forEach(HostedAgent::stop);
     agents.clear();
