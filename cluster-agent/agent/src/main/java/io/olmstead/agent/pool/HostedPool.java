@@ -71,8 +71,7 @@ final class HostedPool implements AutoCloseable {
         running.credential(credential);
         return;
       }
-      stop(target.cluster());
-      start(target, credential);
+      replace(target, credential);
     });
   }
 
@@ -105,11 +104,24 @@ final class HostedPool implements AutoCloseable {
     return Optional.ofNullable(agents.get(cluster)).flatMap(HostedAgent::credential);
   }
 
+  /**
+   * On the ordering thread: starts the cluster again, stopping what served it. The cluster moves to its new map before
+   * leaving the old one, so {@link #held()}, read by the channel's thread, never misses it (the control plane would
+   * take a cluster missing from the pool's hello for one it lost and hand it over again).
+   */
+  private void replace(HostedTarget target, String credential) {
+    HostedAgent old = agents.get(target.cluster());
+    start(target, credential);
+    if (old != null && agents.remove(target.cluster(), old)) {
+      old.stop();
+    }
+  }
+
   /** On the ordering thread: finds the cluster's kubeconfig on a resolver thread, then {@link #started} goes on. */
   private void start(HostedTarget target, String credential) {
-    waiting.remove(target.cluster());
     Object attempt = new Object();
-    resolving.put(target.cluster(), attempt);
+    resolving.put(target.cluster(), attempt); // a newer attempt: the one under way, if any, is dropped when it returns
+    waiting.remove(target.cluster());
     try {
       resolvers.execute(() -> {
         Optional<GuestKubeconfigs.Access> access;
@@ -136,7 +148,7 @@ final class HostedPool implements AutoCloseable {
   /** Back on the ordering thread with what the resolver found; nothing when this attempt was superseded. */
   private void started(HostedTarget target, String credential, Object attempt,
                        Optional<GuestKubeconfigs.Access> access, RuntimeException failure) {
-    if (!resolving.remove(target.cluster(), attempt)) {
+    if (resolving.get(target.cluster()) != attempt) {
       return;
     }
     try {
@@ -156,6 +168,8 @@ final class HostedPool implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.warn("cluster {}: guest not served yet ({}); trying again later", target.cluster(), e.getMessage());
       waiting.put(target.cluster(), new Waiting(target, credential));
+    } finally {
+      resolving.remove(target.cluster(), attempt); // after it is in agents or waiting: held() never misses it
     }
   }
 
@@ -210,8 +224,11 @@ final class HostedPool implements AutoCloseable {
       }
       Optional<String> credential = agent.credential();
       LOG.info("cluster {}: kubeconfig {} changed; rebuilding its guest client", cluster, agent.access());
-      stop(cluster);
-      credential.ifPresent(c -> start(agent.target(), c));
+      if (credential.isPresent()) {
+        replace(agent.target(), credential.get());
+      } else {
+        stop(cluster);
+      }
     }
     for (Waiting w : Set.copyOf(waiting.values())) {
       if (waiting.get(w.target().cluster()) == w) {
