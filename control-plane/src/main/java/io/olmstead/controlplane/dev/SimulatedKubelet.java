@@ -2,12 +2,15 @@ package io.olmstead.controlplane.dev;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.olmstead.agent.config.AgentConfig;
 import io.olmstead.agent.config.ConfigException;
 import io.olmstead.agent.reconcile.RunCommand;
 import io.olmstead.controlplane.hypershift.percluster.HostedAgentObjects;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Comparator;
@@ -36,6 +39,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class SimulatedKubelet implements AutoCloseable {
   static final long RETRY_SECONDS = 5;
+  private static final FileAttribute<Set<PosixFilePermission>> PRIVATE_DIR =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
   private static final Logger LOG = LoggerFactory.getLogger(SimulatedKubelet.class);
 
   private record Pod(String hash, Path root, RunCommand.Running agent) {
@@ -131,20 +136,23 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
     Path root = null;
     try {
-      root = Files.createTempDirectory("olmstead-pod-",
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      root = Files.createTempDirectory("olmstead-pod-", PRIVATE_DIR);
       SimulatedPod spec = SimulatedPod.of(deployment, name -> management.secrets()
           .inNamespace(deployment.getMetadata().getNamespace()).withName(name).get(), root);
       write(spec);
+      refuseBadConfig(spec);
       pods.put(key, new Pod(hash, root, RunCommand.start(spec.env())));
       failures.remove(key);
       LOG.info("simulated kubelet: agent of Deployment {} started (pod template {})", key, hash);
-    } catch (SimulatedPod.Refused | ConfigException e) {
+    } catch (SimulatedPod.Refused e) {
       delete(root);
-      fail(key, hash, e.getMessage(), e instanceof SimulatedPod.Refused);
-    } catch (SimulatedPod.Waiting | IOException | RuntimeException e) {
+      fail(key, hash, e.getMessage(), true);
+    } catch (SimulatedPod.Waiting | ConfigException e) {
+      delete(root); // a Secret not there yet, a guest API not reachable yet: as a kubelet restarting the container
+      fail(key, hash, e.getMessage(), false);
+    } catch (IOException | RuntimeException e) {
       delete(root);
-      fail(key, hash, e instanceof SimulatedPod.Waiting ? e.getMessage() : e.toString(), false);
+      fail(key, hash, e.toString(), false);
     }
   }
 
@@ -158,19 +166,29 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
   }
 
+  /** What the agent's configuration refuses, the template must change for: refused, not retried. */
+  private static void refuseBadConfig(SimulatedPod spec) throws SimulatedPod.Refused {
+    try {
+      AgentConfig.fromMap(spec.env());
+    } catch (ConfigException e) {
+      throw new SimulatedPod.Refused(e.getMessage());
+    }
+  }
+
   private static void write(SimulatedPod spec) throws IOException {
     for (Path dir : spec.directories()) {
-      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      Files.createDirectories(dir, PRIVATE_DIR);
     }
     for (Map.Entry<Path, byte[]> file : spec.files().entrySet()) {
-      Files.createDirectories(file.getKey().getParent());
+      Files.createDirectories(file.getKey().getParent(), PRIVATE_DIR);
       Files.write(Files.createFile(file.getKey(),
           PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))), file.getValue());
     }
   }
 
+  /** Listed as running until its agent is stopped and its files deleted (as a pod is until it has terminated). */
   private void stop(String key, String why) {
-    Pod pod = pods.remove(key);
+    Pod pod = pods.get(key);
     if (pod == null) {
       return;
     }
@@ -180,6 +198,7 @@ public final class SimulatedKubelet implements AutoCloseable {
       LOG.warn("simulated kubelet: agent of Deployment {} did not stop cleanly: {}", key, e.toString());
     }
     delete(pod.root());
+    pods.remove(key);
     LOG.info("simulated kubelet: agent of Deployment {} stopped: {}", key, why);
   }
 

@@ -3,6 +3,10 @@ package io.olmstead.controlplane.hypershift.percluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,18 +29,21 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Deployment the control plane writes in per-cluster mode yields a working agent: a control plane (real
  * PostgreSQL) whose watcher enrolls a HostedCluster of a mock management API (CRUD, the real CRD), and the
  * {@link SimulatedKubelet} running that Deployment's pod (its Secret volumes as files, its environment, args
  * {@code run}) against a guest mock API. The agent connects and installs the demo subscription; a revoked credential
- * rolls the Deployment and the new pod's agent connects with the new one; deleting the HostedCluster stops it.
+ * rolls the Deployment and the new pod's agent connects with the new one; deleting the HostedCluster stops it. A
+ * Deployment whose environment the agent refuses is logged once, naming the setting, and not run.
  */
 class PerClusterAgentRunsIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
@@ -149,6 +156,38 @@ class PerClusterAgentRunsIT {
       assertThat(kubelet.running()).isEmpty();
     });
     assertThat(secondPod).doesNotExist();
+  }
+
+  @Test
+  void aDeploymentWhoseEnvironmentTheAgentRefusesIsLoggedOnceNamingTheSettingAndNeverRun() {
+    Logger log = (Logger) LoggerFactory.getLogger(SimulatedKubelet.class);
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    log.addAppender(lines);
+    try {
+      // what the control plane would write for a cluster name that is no DNS label (the agent refuses it)
+      for (HasMetadata object : HostedAgentObjects.of("Bad_Name", "elsewhere", "olm_cluster_not-to-be-printed",
+          HostedAgentObjects.GuestKubeconfig.copy(PoolFixtures.kubeconfig("http://127.0.0.1:1")),
+          new HostedAgentSettings(java.util.Optional.of("example.com/agent:1"), "http://127.0.0.1:1",
+              "olmstead-system"))) {
+        management.resource(object).create();
+      }
+      await().atMost(WAIT).until(() -> refusals(lines) == 1);
+      await().during(Duration.ofSeconds(2)).atMost(WAIT).until(() -> refusals(lines) == 1);
+      assertThat(kubelet.running()).doesNotContain("elsewhere/olmstead-agent");
+      assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage)
+          .noneMatch(m -> m.contains("olm_cluster_not-to-be-printed") || m.contains("apiVersion"));
+    } finally {
+      log.detachAppender(lines);
+      management.apps().deployments().inNamespace("elsewhere").withName("olmstead-agent").delete();
+    }
+  }
+
+  private static long refusals(ListAppender<ILoggingEvent> lines) {
+    return List.copyOf(lines.list).stream().map(ILoggingEvent::getFormattedMessage)
+        .filter(m -> m.contains("elsewhere/olmstead-agent not started (refused until its pod template changes)")
+            && m.contains("OLMSTEAD_CLUSTER_NAME"))
+        .count();
   }
 
   private static String status() {
