@@ -97,7 +97,9 @@ public final class DevCommand implements Callable<Integer> {
     }
     DevSimulation.check(simulate, simulateFail);
     DevHypershift.check(simulateHypershift, hypershiftCrds);
-    HypershiftSettings hypershift = HypershiftSettings.fromEnvironment(System.getenv());
+    // with --simulate-hypershift in per-cluster mode: a default agent image, and the agents dial dev's own URL
+    HypershiftSettings hypershift = HypershiftSettings.fromEnvironment(simulateHypershift == 0 ? System.getenv()
+        : DevHypershift.environment(System.getenv(), devUrl(bindHost, port), port));
     if (simulateHypershift > 0 && hypershift.enabled()) {
       throw new ConfigException("--simulate-hypershift", "cannot be combined with "
           + HypershiftSettings.MANAGEMENT_KUBECONFIG + " (the simulated management cluster is the one watched)");
@@ -148,7 +150,7 @@ public final class DevCommand implements Callable<Integer> {
       lock.close();
       throw e;
     }
-    String url = "http://" + ("0.0.0.0".equals(bindHost) ? "127.0.0.1" : bindHost) + ":" + controlPlane.port();
+    String url = devUrl(bindHost, controlPlane.port());
     DevSimulation simulation;
     try {
       await(DemoCatalog.ensureLoaded(controlPlane.vertx(), controlPlane.pool()));
@@ -167,7 +169,7 @@ public final class DevCommand implements Callable<Integer> {
         ClusterKubeconfigs.write(dir, Map.of()).close(); // those a killed dev left behind name servers long gone
       }
       if (simulatedHypershift != null) {
-        simulatedHypershift.connectAgents(controlPlane.pool(), URI.create(url));
+        simulatedHypershift.connectAgents(controlPlane.pool(), URI.create(url), hypershift.agents().perCluster());
       }
     } catch (ResourceException | RuntimeException e) {
       closeIfStarted(simulatedHypershift);
@@ -198,6 +200,10 @@ public final class DevCommand implements Callable<Integer> {
       lock.close();
     });
     return 0;
+  }
+
+  private static String devUrl(String bindHost, int port) {
+    return "http://" + ("0.0.0.0".equals(bindHost) ? "127.0.0.1" : bindHost) + ":" + port;
   }
 
   /** The ready line shows a token only when this start generated it (a given --admin-token is never echoed). */

@@ -34,8 +34,16 @@ public final class TestControlPlane implements AutoCloseable {
 
   /** Starts on the given database; {@code env} adds or overrides OLMSTEAD_* settings. */
   public static TestControlPlane start(DatabaseSettings database, Map<String, String> env) {
+    return start(database, env, 0);
+  }
+
+  /**
+   * As above on {@code port} (0: a random one), for a test whose settings must name the control plane's URL before it
+   * listens (see {@link #freePort}).
+   */
+  public static TestControlPlane start(DatabaseSettings database, Map<String, String> env, int port) {
     ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(env, "127.0.0.1")
-        .withPort(0)
+        .withPort(port)
         .withDatabase(database);
     if (config.adminToken().isEmpty()) {
       config = config.withAdminToken(ADMIN_TOKEN);
@@ -46,6 +54,15 @@ public final class TestControlPlane implements AutoCloseable {
       return new TestControlPlane(controlPlane, database);
     } catch (Exception e) {
       throw new IllegalStateException("control plane did not start", e);
+    }
+  }
+
+  /** A port free now on 127.0.0.1 (another process may take it before it is used: rare, and the test then fails). */
+  public static int freePort() {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("no free port", e);
     }
   }
 

@@ -43,13 +43,45 @@ public final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws ConfigException {
-    AgentConfig config = AgentConfig.fromEnvironment();
+    Running agent = start(System.getenv());
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      agent.close();
+      stopped.countDown();
+    }, "agent-shutdown"));
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 0;
+  }
+
+  /** A started agent; {@link #close} stops it as the process's shutdown hook does. */
+  public interface Running extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /**
+   * Starts the agent configured by {@code env} (what {@code run} reads from the process environment) and returns once
+   * it runs; dev's simulated kubelet starts hosted agents in its process through this, with a pod's environment.
+   */
+  public static Running start(java.util.Map<String, String> env) throws ConfigException {
+    AgentConfig config = AgentConfig.fromMap(env);
     if (config.controlPlaneUrl().isEmpty()) {
       throw new ConfigException(AgentConfig.CONTROL_PLANE_URL + " is required to run the agent");
     }
+    HealthSettings health = HealthSettings.fromMap(env);
     URI controlPlane = URI.create(config.controlPlaneUrl().get());
     KubernetesClient client = KubernetesClients.forConfig(config);
-    CredentialStorage credentials = credentialStorage(config, client);
+    CredentialStorage credentials;
+    try {
+      credentials = credentialStorage(config, client);
+    } catch (ConfigException | RuntimeException e) {
+      client.close();
+      throw e;
+    }
     ChannelBridge bridge = new ChannelBridge();
     AgentReconciler reconciler = new AgentReconciler(config.clusterName(), client,
         new ControlPlaneCatalogs(controlPlane, credentials), bridge, ReconcilerOptions.from(config));
@@ -62,8 +94,7 @@ public final class RunCommand implements Callable<Integer> {
     var inventory = new io.olmstead.agent.inventory.InventoryReporter(config.clusterName(),
         new io.olmstead.agent.inventory.InventoryCollector(client, reconciler::statuses), channel::publishInventory,
         io.olmstead.agent.inventory.InventoryReporter.INTERVAL);
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    Running running = () -> {
       inventory.close();
       channel.stop();
       reconciler.close();
@@ -72,25 +103,23 @@ public final class RunCommand implements Callable<Integer> {
       }
       client.close();
       vertx.close();
-      stopped.countDown();
-    }, "agent-shutdown"));
+    };
     try {
       reconciler.start();
+      channel.start();
+      KubeApiProbe apiProbe = new KubeApiProbe(vertx, client::getKubernetesVersion,
+          String.valueOf(client.getMasterUrl()), java.time.Duration.ofSeconds(10));
+      startProbes(vertx, health, apiProbe, channel, controlPlane);
+      inventory.start();
     } catch (io.olmstead.agent.k8s.ResourceException e) {
+      running.close();
       throw new ConfigException("cannot reach the guest cluster's API: " + e.getMessage());
+    } catch (ConfigException | RuntimeException e) {
+      running.close();
+      throw e;
     }
-    channel.start();
-    KubeApiProbe apiProbe = new KubeApiProbe(vertx, client::getKubernetesVersion, String.valueOf(client.getMasterUrl()),
-        java.time.Duration.ofSeconds(10));
-    startProbes(vertx, HealthSettings.fromMap(System.getenv()), apiProbe, channel, controlPlane);
-    inventory.start();
     LOG.info("agent running: {}", config);
-    try {
-      stopped.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return 0;
+    return running;
   }
 
   /** Liveness and readiness for the kubelet (deploy/agent's probes); off when the port is 0. */
