@@ -1,7 +1,6 @@
 package io.olmstead.controlplane.agentgateway;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.olmstead.apispec.protocol.Approve;
 import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.controlplane.store.DatabaseOutage;
@@ -18,12 +17,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The control plane's side of the agent channel: enrollment, the WebSocket endpoint, desired-state push, status
- * ingestion, presence (heartbeats, disconnect window) and change notifications across replicas.
+ * ingestion, presence (heartbeats, disconnect window) and change notifications across replicas. It wires those parts
+ * together and owns the connections' lifecycle (open, ready, closed, drained at stop) and the hooks other components
+ * set; the presence tick is its {@link PresenceTicker}'s, reactions to changes made elsewhere its
+ * {@link ChangeRouter}'s.
  */
 public final class AgentGateway {
   private static final Logger LOG = LoggerFactory.getLogger(AgentGateway.class);
@@ -41,6 +44,8 @@ public final class AgentGateway {
   private final StatusIngestor ingestor;
   private final io.olmstead.controlplane.preflight.PreflightStore preflights =
       new io.olmstead.controlplane.preflight.PreflightStore();
+  private final ChangeRouter changes;
+  private final PresenceTicker presence;
   private final ChangeListener listener;
   private final CatalogContentCache catalogs;
   private final BundleContentHandler bundles;
@@ -61,7 +66,6 @@ public final class AgentGateway {
   private final WorkerExecutor decoder;
   private volatile BiConsumer<String, Long> ackObserver = (cluster, generation) -> { };
   private volatile BiConsumer<String, io.olmstead.apispec.protocol.Inventory> inventorySink = (cluster, report) -> { };
-  private volatile java.util.function.Consumer<String> hostedEnrolled = cluster -> { };
 
   /** {@code maxBodyBytes}: the limit catalogs were uploaded under (maturity holds read their reports). */
   public AgentGateway(Vertx vertx, Pool pool, PgConnectOptions database, MeterRegistry registry,
@@ -74,7 +78,9 @@ public final class AgentGateway {
     this.state = new ChannelStateStore(pool);
     this.publisher = new DesiredPublisher(vertx, FleetLoader.withHolds(vertx, pool, maxBodyBytes), state, sessions);
     this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings);
-    this.listener = new ChangeListener(vertx, database, this::onChange, this::resync);
+    this.changes = new ChangeRouter(sessions, publisher, credentials, state);
+    this.presence = new PresenceTicker(sessions, state, settings);
+    this.listener = new ChangeListener(vertx, database, changes::onChange, changes::resync);
     this.bundles = new BundleContentHandler(vertx, pool, credentials, settings.catalogCacheMegabytes() * 1024L * 1024L);
     this.catalogs = new CatalogContentCache(vertx, pool, metrics, settings.catalogCacheMegabytes() * 1024L * 1024L);
     this.handshakes = new HandshakeLimits(settings.maxHandshakes(), settings.handshakesPerSource(),
@@ -84,9 +90,8 @@ public final class AgentGateway {
 
   /** Starts listening for changes and the periodic presence and resync tasks. */
   public Future<Void> start() {
-    long presenceMillis = Math.max(500, TimeUnit.SECONDS.toMillis(settings.heartbeatSeconds()) / 3);
-    timers.add(vertx.setPeriodic(presenceMillis, id -> presence()));
-    timers.add(vertx.setPeriodic(TimeUnit.SECONDS.toMillis(settings.resyncSeconds()), id -> resync()));
+    timers.add(vertx.setPeriodic(presence.periodMillis(), id -> presence.tick()));
+    timers.add(vertx.setPeriodic(TimeUnit.SECONDS.toMillis(settings.resyncSeconds()), id -> changes.resync()));
     // Compiling the protocol's schemas takes about a second: on a worker, before the first agent is decoded.
     return vertx.executeBlocking(() -> SchemaDecoder.decode("{\"type\":\"heartbeat\",\"protocol\":1}"))
         .<Void>mapEmpty().compose(v -> listener.start()).recover(e -> {
@@ -171,8 +176,8 @@ public final class AgentGateway {
   }
 
   /** Told (with the cluster's name) when any replica's HyperShift watcher enrolled a hosted cluster. */
-  public void onHostedEnrolled(java.util.function.Consumer<String> listener) {
-    this.hostedEnrolled = listener;
+  public void onHostedEnrolled(Consumer<String> listener) {
+    changes.onHostedEnrolled(listener);
   }
 
   void inventory(String cluster, io.olmstead.apispec.protocol.Inventory report) {
@@ -223,7 +228,7 @@ public final class AgentGateway {
   void ready(AgentSession session) {
     sessions.register(session).ifPresent(old -> old.close(CloseReason.REPLACED, "a newer connection took over"));
     publisher.clusterChanged(session.cluster());
-    sendApprovals(session);
+    changes.sendApprovals(session);
   }
 
   void closed(AgentSession session) {
@@ -263,59 +268,5 @@ public final class AgentGateway {
     pool.preparedQuery(AUDIT).execute(Tuple.of("cluster:" + session.cluster(), "agent.status",
             "clusters/" + session.cluster(), "rejected-wrong-cluster", detail))
         .onFailure(e -> LOG.error("audit of a wrong-cluster report failed", e));
-  }
-
-  private void onChange(ChangeListener.Change change) {
-    switch (change.kind()) {
-      case "subscription", "catalog" -> publisher.fleetChanged();
-      case "cluster" -> publisher.clusterChanged(change.id());
-      case "credential" -> sessions.get(change.id()).ifPresent(this::recheckCredential);
-      case "approval" -> sessions.get(change.id()).ifPresent(this::sendApprovals);
-      case "hosted" -> hostedEnrolled.accept(change.id());
-      default -> LOG.debug("ignoring change {}", change);
-    }
-  }
-
-  private void recheckCredential(AgentSession session) {
-    credentials.revokedAmong(List.of(new CredentialStore.Held(session.cluster(), session.credentialHash())))
-        .onSuccess(revoked -> {
-          if (revoked.contains(session.cluster())) {
-            session.close(CloseReason.CREDENTIAL_REVOKED, "the cluster's credential was revoked or replaced");
-          }
-        });
-  }
-
-  private void sendApprovals(AgentSession session) {
-    state.approvals(session.cluster()).onSuccess(approvals -> approvals.forEach((subscription, bundle) ->
-        session.send(new Approve(session.protocol(), null, subscription, bundle))));
-  }
-
-  /** Full resync: notifications may have been missed (subscriber reconnect, another replica's change, clock). */
-  private void resync() {
-    publisher.fleetChanged();
-    List<CredentialStore.Held> held = sessions.all().stream()
-        .map(s -> new CredentialStore.Held(s.cluster(), s.credentialHash())).toList();
-    credentials.revokedAmong(held).onSuccess(revoked -> revoked.forEach(cluster -> sessions.get(cluster)
-        .ifPresent(s -> s.close(CloseReason.CREDENTIAL_REVOKED, "the cluster's credential was revoked"))));
-  }
-
-  private void presence() {
-    long now = System.nanoTime();
-    long window = TimeUnit.SECONDS.toNanos(settings.disconnectSeconds());
-    List<String> heard = new ArrayList<>();
-    for (AgentSession s : sessions.all()) {
-      if (now - s.lastHeardNanos() > window) {
-        s.close(CloseReason.HEARTBEAT_TIMEOUT, "silent for over " + settings.disconnectSeconds() + "s");
-      } else if (s.isReady() && s.takeHeard()) {
-        heard.add(s.cluster());
-      }
-    }
-    state.seen(heard).compose(v -> state.sweep(settings.disconnectSeconds()))
-        .onSuccess(n -> {
-          if (n > 0) {
-            LOG.info("{} silent clusters marked disconnected", n);
-          }
-        })
-        .onFailure(e -> LOG.warn("presence update failed: {}", e.toString()));
   }
 }
