@@ -261,11 +261,12 @@ public final class AgentGateway {
     ackObserver.accept(session.cluster(), generation);
   }
 
-  void wrongCluster(AgentSession session, String claimed) {
-    LOG.warn("cluster {}: status claimed to be for cluster {}; connection closed", session.cluster(), claimed);
+  /** An agent's {@code kind} message ({@code status}, {@code inventory}) named another cluster: logged and audited. */
+  void wrongCluster(AgentSession session, String kind, String claimed) {
+    LOG.warn("cluster {}: {} claimed to be for cluster {}; connection closed", session.cluster(), kind, claimed);
     JsonObject detail = new JsonObject().put("claimedCluster", claimed.length() > 253 ? claimed.substring(0, 253)
         : claimed).put("session", session.id());
-    pool.preparedQuery(AUDIT).execute(Tuple.of("cluster:" + session.cluster(), "agent.status",
+    pool.preparedQuery(AUDIT).execute(Tuple.of("cluster:" + session.cluster(), "agent." + kind,
             "clusters/" + session.cluster(), "rejected-wrong-cluster", detail))
         .onFailure(e -> LOG.error("audit of a wrong-cluster report failed", e));
   }

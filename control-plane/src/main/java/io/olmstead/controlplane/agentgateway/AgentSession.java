@@ -94,7 +94,7 @@ final class AgentSession {
       send(new Heartbeat(protocol, null));
     } else if (message instanceof io.olmstead.apispec.protocol.Inventory inventory) {
       if (inventory.cluster() != null && !inventory.cluster().equals(cluster)) {
-        gateway.wrongCluster(this, inventory.cluster());
+        gateway.wrongCluster(this, "inventory", inventory.cluster());
         close(CloseReason.WRONG_CLUSTER, "this credential is for cluster " + cluster);
       } else {
         gateway.inventory(cluster, inventory);

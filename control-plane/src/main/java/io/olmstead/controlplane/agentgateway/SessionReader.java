@@ -6,6 +6,7 @@ import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +30,7 @@ final class SessionReader {
   private final FrameAssembler frames;
 
   private volatile long lastHeardNanos = System.nanoTime();
-  private volatile boolean heardSinceFlush = true;
+  private final AtomicBoolean heardSinceFlush = new AtomicBoolean(true);
 
   SessionReader(AgentSession session, ServerWebSocket ws, WorkerExecutor decoder, GatewaySettings settings) {
     this.session = session;
@@ -60,7 +61,7 @@ final class SessionReader {
   private void onMessage(Buffer data) {
     long now = System.nanoTime();
     lastHeardNanos = now;
-    heardSinceFlush = true;
+    heardSinceFlush.set(true);
     if (!bucket.tryTake(now)) {
       session.close(CloseReason.RATE_LIMITED, "over " + messagesPerSecond + " messages/s");
       return;
@@ -93,8 +94,6 @@ final class SessionReader {
 
   /** True once per flush period when the agent was heard since the previous call. */
   boolean takeHeard() {
-    boolean heard = heardSinceFlush;
-    heardSinceFlush = false;
-    return heard;
+    return heardSinceFlush.getAndSet(false); // a read then a write could lose a message heard between them
   }
 }

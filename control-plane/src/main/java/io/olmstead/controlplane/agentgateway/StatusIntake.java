@@ -45,7 +45,7 @@ final class StatusIntake {
   void onStatus(Status status) {
     String cluster = session.cluster();
     if (status.cluster() != null && !status.cluster().equals(cluster)) {
-      gateway.wrongCluster(session, status.cluster());
+      gateway.wrongCluster(session, "status", status.cluster());
       session.close(CloseReason.WRONG_CLUSTER, "this credential is for cluster " + cluster);
       return;
     }

@@ -107,6 +107,14 @@ class InventoryChannelIT {
     }
     assertThat(inventory("inv-theirs").getJsonArray("operators")).isEmpty();
     assertThat(inventory("inv-mine").getJsonArray("operators")).isEmpty();
+    // audited as what it was: an inventory report (it was once recorded as agent.status)
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(api.get("/api/v1/audit?limit=500",
+        TestControlPlane.ADMIN_TOKEN).items().stream().map(JsonObject.class::cast)
+        .filter(e -> "rejected-wrong-cluster".equals(e.getString("outcome"))))
+        .singleElement().satisfies(e -> {
+          assertThat(e.getString("action")).isEqualTo("agent.inventory");
+          assertThat(e.getString("resource")).isEqualTo("clusters/inv-mine");
+        }));
   }
 
   @Test
