@@ -9,15 +9,10 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.olmstead.controlplane.agentgateway.AgentGateway;
-import io.olmstead.controlplane.audit.AuditModule;
 import io.olmstead.controlplane.auth.BootstrapAdmin;
 import io.olmstead.controlplane.auth.TokenAuthenticator;
-import io.olmstead.controlplane.clusters.ApprovalsModule;
-import io.olmstead.controlplane.clusters.ClustersModule;
-import io.olmstead.controlplane.clusters.CredentialModule;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
-import io.olmstead.controlplane.enrollment.EnrollmentModule;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRouter;
@@ -27,7 +22,6 @@ import io.olmstead.controlplane.store.Migrations;
 import io.olmstead.controlplane.store.Readiness;
 import io.olmstead.controlplane.store.StartupException;
 import io.olmstead.controlplane.store.Tx;
-import io.olmstead.controlplane.tokens.TokensModule;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -74,28 +68,6 @@ public final class ControlPlane implements AutoCloseable {
     this.router = router;
   }
 
-  /** The REST API's modules, each binding its operations of openapi.yaml; a component adds its one line here. */
-  static List<ApiModule> apiModules() {
-    return List.of(
-        new TokensModule(),
-        new EnrollmentModule(),
-        new ClustersModule(),
-        new ApprovalsModule(),
-        new io.olmstead.controlplane.clusters.BulkApprovalsModule(),
-        new io.olmstead.controlplane.clusters.WaitingApprovals(),
-        new io.olmstead.controlplane.fleet.FleetModule(),
-        new io.olmstead.controlplane.fleet.ClusterSubscriptions(),
-        new CredentialModule(),
-        new io.olmstead.controlplane.catalog.CatalogsModule(),
-        new io.olmstead.controlplane.maturity.MaturityModule(),
-        new io.olmstead.controlplane.registry.BundlesModule(),
-        new io.olmstead.controlplane.subscription.SubscriptionsModule(),
-        new io.olmstead.controlplane.rollout.CalendarModule(),
-        new io.olmstead.controlplane.webhooks.WebhooksModule(),
-        new io.olmstead.controlplane.readiness.ReadinessModule(),
-        new AuditModule());
-  }
-
   /** Migrates the database (when configured), connects, and listens; fails with a {@link StartupException}. */
   public static Future<ControlPlane> start(ControlPlaneConfig config) {
     return start(config, io.olmstead.controlplane.http.StartupGate.open());
@@ -131,7 +103,7 @@ public final class ControlPlane implements AutoCloseable {
                   config.maxBodyBytes());
               ApiContext context = new ApiContext(vertx, pool, new Tx(pool), config, new TokenAuthenticator(vertx, pool, config.oidc()),
                   registry);
-              List<ApiModule> modules = new java.util.ArrayList<>(apiModules());
+              List<ApiModule> modules = new java.util.ArrayList<>(ApiModules.all());
               modules.add(new io.olmstead.controlplane.agentgateway.AgentApiModule(gateway));
               var rollouts = new io.olmstead.controlplane.rollout.Rollouts(vertx, pool, db.connectOptions(), registry,
                   config.maxBodyBytes());
