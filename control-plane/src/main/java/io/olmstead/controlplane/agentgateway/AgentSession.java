@@ -45,6 +45,7 @@ final class AgentSession {
   private boolean helloSeen;
   private boolean ready;
   private boolean closed;
+  private long helloTimer = -1;
   private int protocol = ProtocolVersions.CURRENT;
   private StatusIntake status;
 
@@ -65,11 +66,12 @@ final class AgentSession {
     ws.exceptionHandler(e -> LOG.debug("cluster {}: connection error: {}", cluster, e.toString()));
     ws.closeHandler(v -> {
       closed = true;
+      context.owner().cancelTimer(helloTimer); // else it holds this closed session until it fires
       permit.release();
       gateway.closed(this);
     });
     // A socket that never completes the handshake must not hold its slot: the limits count it until welcome.
-    context.owner().setTimer(settings.helloTimeoutSeconds() * 1000L, id -> context.runOnContext(v -> {
+    helloTimer = context.owner().setTimer(settings.helloTimeoutSeconds() * 1000L, id -> context.runOnContext(v -> {
       if (!ready) {
         close(helloSeen ? CloseReason.TRY_AGAIN_LATER : CloseReason.HELLO_REQUIRED,
             "no handshake within " + settings.helloTimeoutSeconds() + " s");
