@@ -15,6 +15,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -138,17 +139,20 @@ public final class AgentGateway {
   }
 
   /** Closes every agent connection (agents reconnect to another replica) and stops listening. */
+  // the clusters this replica marks disconnected once its sessions are closed, those attached while closing included
+  private final Set<String> detachAtClose = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   public Future<Void> close() {
     closing = true;
     timers.forEach(vertx::cancelTimer);
-    List<String> attached = sessions.all().stream().map(AgentSession::cluster).toList();
+    sessions.all().forEach(s -> detachAtClose.add(s.cluster()));
     List.copyOf(open).forEach(s -> s.close(CloseReason.SHUTTING_DOWN, "control plane stopping"));
     if (open.isEmpty()) {
       drained.tryComplete();
     }
     long timer = vertx.setTimer(CLOSE_WAIT_MILLIS, id -> drained.tryComplete());
     return drained.future().onComplete(v -> vertx.cancelTimer(timer))
-        .compose(v -> state.detachAll(settings.replica(), attached))
+        .compose(v -> state.detachAll(settings.replica(), List.copyOf(detachAtClose)))
         .recover(e -> {
           LOG.warn("clusters of this replica not marked disconnected: {}", e.toString());
           return Future.succeededFuture();
@@ -237,7 +241,9 @@ public final class AgentGateway {
       drained.tryComplete();
     }
     sessions.remove(session);
-    if (session.isReadyOnce() && !closing) {
+    if (session.isReadyOnce() && closing) {
+      detachAtClose.add(session.cluster()); // attached while the close began: detached with the others
+    } else if (session.isReadyOnce()) {
       state.detach(session.cluster(), session.id())
           .onFailure(e -> LOG.warn("cluster {}: not marked disconnected: {}", session.cluster(), e.toString()));
     }
