@@ -71,8 +71,8 @@ public final class DevHypershift implements AutoCloseable {
       management.close();
       throw e;
     }
-    LOG.warn("SIMULATION: a simulated HyperShift management cluster at {} with {} HostedClusters (kubeconfig {});"
-        + " they are not real clusters", management.url(), count, kubeconfig);
+    LOG.warn("SIMULATION: a simulated HyperShift management cluster at {} with {} (kubeconfig {});"
+        + " they are not real clusters", management.url(), hostedClusters(count), kubeconfig);
     return new DevHypershift(management, operator, kubeconfig);
   }
 
@@ -123,9 +123,13 @@ public final class DevHypershift implements AutoCloseable {
     return withDefaults;
   }
 
+  private static String hostedClusters(int count) {
+    return count + (count == 1 ? " HostedCluster" : " HostedClusters");
+  }
+
   /** What dev prints once ready: what runs, and the kubeconfig to reach the management cluster with. */
   public String readyLine(int count) {
-    return "SIMULATION: a simulated HyperShift management cluster with " + count + " HostedClusters (clusters/hc-01"
+    return "SIMULATION: a simulated HyperShift management cluster with " + hostedClusters(count) + " (clusters/hc-01"
         + (count > 1 ? "..hc-" + String.format("%02d", count) : "") + ") runs in this process; the control plane "
         + "enrolls and connects them; kubeconfig " + kubeconfig + "; try: kubectl --kubeconfig " + kubeconfig
         + " get hostedclusters -A";

@@ -91,6 +91,8 @@ public final class HostedAgents implements AutoCloseable {
       for (Hosted h : store.hosted().toCompletionStage().toCompletableFuture().get(AWAIT_SECONDS, TimeUnit.SECONDS)) {
         try {
           handle(h, full, first);
+        } catch (InterruptedException e) {
+          throw e;
         } catch (Exception e) {
           if (!e.toString().equals(failed.put(h.cluster(), e.toString()))) {
             LOG.warn("hosted agent of cluster {} not handled (retried every {} s): {}", h.cluster(),
@@ -98,6 +100,8 @@ public final class HostedAgents implements AutoCloseable {
           }
         }
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // stopping: the round is abandoned, nothing failed
     } catch (Exception e) {
       LOG.warn("hosted agents round failed: {}", e.toString());
     }
