@@ -234,9 +234,15 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
 
     private void adminKubeconfig(Secret secret) {
       String name = secret.getMetadata().getName();
-      if (name.endsWith(ADMIN_SUFFIX) && name.length() > ADMIN_SUFFIX.length()) {
-        adminKubeconfigChanged.accept(secret.getMetadata().getNamespace(),
-            name.substring(0, name.length() - ADMIN_SUFFIX.length()));
+      if (!name.endsWith(ADMIN_SUFFIX) || name.length() == ADMIN_SUFFIX.length()) {
+        return;
+      }
+      String namespace = secret.getMetadata().getNamespace();
+      String hostedCluster = name.substring(0, name.length() - ADMIN_SUFFIX.length());
+      // only for a HostedCluster we know: anyone writing Secrets there must not grow what the listener keeps
+      SharedIndexInformer<GenericKubernetesResource> informer = hostedClusters;
+      if (informer != null && informer.getStore().getByKey(namespace + "/" + hostedCluster) != null) {
+        adminKubeconfigChanged.accept(namespace, hostedCluster);
       }
     }
 

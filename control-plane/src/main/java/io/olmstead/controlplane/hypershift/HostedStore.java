@@ -90,7 +90,8 @@ final class HostedStore {
     for (int i = 0; i < inputs.size(); i++) {
       order.add(i);
     }
-    order.sort(java.util.Comparator.comparing(i -> String.valueOf(HostedLabels.clusterName(inputs.get(i).hc()).value())));
+    order.sort(java.util.Comparator.comparing(
+        i -> String.valueOf(HostedLabels.clusterName(inputs.get(i).hc()).value())));
     return pool.withTransaction(conn -> {
       Decision[] decisions = new Decision[inputs.size()];
       Future<Void> chain = Future.succeededFuture();

@@ -54,17 +54,12 @@ final class GuestClients implements AutoCloseable {
 
   /** A client to one guest API from its kubeconfig text (a bad kubeconfig throws). */
   KubernetesClient forKubeconfig(String kubeconfig) {
-    Config config = parse(kubeconfig);
+    Config config = KubernetesClients.parse(kubeconfig);
     // fabric8 retries a call that got no answer 10 times with doubling waits (about 100 s in all): against a paused
     // or stopped guest that would hold a starter thread for minutes; the reconcile loop has its own backoff instead
     config.setRequestRetryBackoffLimit(2);
     config.setConnectionTimeout(5_000);
     return build(config);
-  }
-
-  /** Parses a guest kubeconfig; the error never quotes it (see {@link KubernetesClients#parse}). */
-  static Config parse(String kubeconfig) {
-    return KubernetesClients.parse(kubeconfig);
   }
 
   KubernetesClient build(Config config) {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.olmstead.agent.config.KubernetesClients;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Optional;
@@ -79,7 +80,7 @@ final class GuestKubeconfigs {
   boolean reachable(Access access) {
     Config config;
     try {
-      config = GuestClients.parse(access.kubeconfig());
+      config = KubernetesClients.parse(access.kubeconfig());
     } catch (RuntimeException e) {
       return false;
     }

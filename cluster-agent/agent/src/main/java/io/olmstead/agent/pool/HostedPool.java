@@ -2,25 +2,31 @@ package io.olmstead.agent.pool;
 
 import io.olmstead.agent.reconcile.GuestReachability;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The hosted clusters one pool replica serves: starts a {@link HostedAgent} for each cluster the control plane hands
  * over, stops it when released, and every {@code check} reads each one's kubeconfig Secret again (on its own thread):
- * a changed (rotated) kubeconfig rebuilds that guest's client and reconcile loop with the same credential (no re-enrollment). A cluster
- * whose kubeconfig cannot be found yet is kept and tried again at the next check; one whose guest API does not answer
- * is served anyway (connected, retried by its {@link HostedAgent} with bounded backoff). All changes run on one
- * thread, in order, and none of them waits for an API: finding a cluster's kubeconfig (a Secret read on the management
+ * a changed (rotated) kubeconfig rebuilds that guest's client and reconcile loop with the same credential (no
+ * re-enrollment). A cluster whose kubeconfig cannot be found yet is kept and tried again at the next check; one whose
+ * guest API does not answer is served anyway (connected, retried by its {@link HostedAgent} with bounded backoff).
+ * All changes run on one thread, in order, and none of them waits for an API: finding a cluster's kubeconfig (a Secret read on the management
  * API, then a reachability probe of the guest, up to several seconds) runs on {@value #RESOLVERS} resolver threads,
  * and its result comes back to the ordering thread, which drops it when the cluster was released or handed over again
  * meanwhile. Nothing here runs on an event loop.
@@ -38,8 +44,8 @@ final class HostedPool implements AutoCloseable {
   // the kubeconfig being found for a cluster (off the ordering thread): a newer start, a release or close drops it
   private final Map<String, Object> resolving = new ConcurrentHashMap<>();
   private final ExecutorService work = Executors.newSingleThreadExecutor(r -> daemon(r, "pool-agents"));
-  private final ExecutorService resolvers = Executors.newFixedThreadPool(RESOLVERS, new java.util.concurrent.ThreadFactory() {
-    private final java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+  private final ExecutorService resolvers = Executors.newFixedThreadPool(RESOLVERS, new ThreadFactory() {
+    private final AtomicInteger n = new AtomicInteger();
 
     @Override
     public Thread newThread(Runnable r) {
@@ -47,7 +53,7 @@ final class HostedPool implements AutoCloseable {
     }
   });
   // a rotation check under way, or its result queued on the ordering thread (never more than one)
-  private final java.util.concurrent.atomic.AtomicBoolean checkQueued = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean checkQueued = new AtomicBoolean();
   private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "pool-check"));
 
   /** Kubeconfigs found at once: a guest whose probe hangs holds one of these, never the ordering thread. */
@@ -136,11 +142,11 @@ final class HostedPool implements AutoCloseable {
         RuntimeException failed = failure;
         try {
           work.execute(() -> started(target, credential, attempt, found, failed));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
           // closing
         }
       });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       resolving.remove(target.cluster(), attempt); // closing
     }
   }
@@ -191,8 +197,8 @@ final class HostedPool implements AutoCloseable {
     if (!checkQueued.compareAndSet(false, true)) {
       return;
     }
-    java.util.List<HostedAgent> changed = new java.util.ArrayList<>();
-    for (HostedAgent agent : java.util.List.copyOf(agents.values())) {
+    List<HostedAgent> changed = new ArrayList<>();
+    for (HostedAgent agent : List.copyOf(agents.values())) {
       try {
         Optional<String> now = kubeconfigs.current(agent.access());
         if (now.isEmpty() || !now.get().equals(agent.access().kubeconfig())) {
@@ -210,13 +216,13 @@ final class HostedPool implements AutoCloseable {
           checkQueued.set(false);
         }
       });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       checkQueued.set(false); // closing
     }
   }
 
   /** On the ordering thread: rebuilds the guests whose kubeconfig changed (unless stopped or replaced meanwhile). */
-  private void rebuild(java.util.List<HostedAgent> changed) {
+  private void rebuild(List<HostedAgent> changed) {
     for (HostedAgent agent : changed) {
       String cluster = agent.target().cluster();
       if (agents.get(cluster) != agent) {
