@@ -55,6 +55,8 @@ public final class AgentGateway {
   // every upgraded connection, in its handshake or not: all get 1001 before the HTTP server stops
   private final java.util.Set<AgentSession> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final io.vertx.core.Promise<Void> drained = io.vertx.core.Promise.promise();
+  // the clusters this replica marks disconnected once its sessions are closed, those attached while closing included
+  private final Set<String> detachAtClose = java.util.concurrent.ConcurrentHashMap.newKeySet();
   /** How long stopping waits for agents to answer the close frames before the HTTP server cuts what is left. */
   static final long CLOSE_WAIT_MILLIS = 3000;
   private final DatabaseOutage outage = new DatabaseOutage("agent credential lookups");
@@ -94,8 +96,7 @@ public final class AgentGateway {
     timers.add(vertx.setPeriodic(presence.periodMillis(), id -> presence.tick()));
     timers.add(vertx.setPeriodic(TimeUnit.SECONDS.toMillis(settings.resyncSeconds()), id -> changes.resync()));
     // Compiling the protocol's schemas takes about a second: on a worker, before the first agent is decoded.
-    return vertx.executeBlocking(() -> SchemaDecoder.decode("{\"type\":\"heartbeat\",\"protocol\":1}"))
-        .<Void>mapEmpty().compose(v -> listener.start()).recover(e -> {
+    return vertx.executeBlocking(SchemaDecoder::schemas).<Void>mapEmpty().compose(v -> listener.start()).recover(e -> {
       // The periodic resync still converges; notifications come back when the subscriber reconnects.
       LOG.warn("change notifications unavailable at start: {}", e.toString());
       return Future.succeededFuture();
@@ -139,9 +140,6 @@ public final class AgentGateway {
   }
 
   /** Closes every agent connection (agents reconnect to another replica) and stops listening. */
-  // the clusters this replica marks disconnected once its sessions are closed, those attached while closing included
-  private final Set<String> detachAtClose = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
   public Future<Void> close() {
     closing = true;
     timers.forEach(vertx::cancelTimer);

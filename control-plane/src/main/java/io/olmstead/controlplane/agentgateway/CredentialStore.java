@@ -45,14 +45,12 @@ public final class CredentialStore {
 
   /** Issues a fresh credential for a cluster inside the caller's transaction, replacing any earlier one. */
   public static Future<String> issue(SqlClient tx, String cluster, String enrolledWith) {
-    String credential = Tokens.generate(PREFIX);
-    return tx.preparedQuery(ISSUE).execute(Tuple.of(cluster, Buffer.buffer(Tokens.hash(credential)), enrolledWith))
-        .map(credential);
+    return issueAll(tx, List.of(cluster), enrolledWith).map(credentials -> credentials.get(cluster));
   }
 
   /**
-   * Issues a fresh credential for each cluster inside the caller's transaction, in one batched statement; the result
-   * maps each cluster to its credential (the caller's order).
+   * Issues a fresh credential for each cluster inside the caller's transaction, the statements sent as one batch (one
+   * round trip); the result maps each cluster to its credential (the caller's order).
    */
   public static Future<Map<String, String>> issueAll(SqlClient tx, List<String> clusters, String enrolledWith) {
     if (clusters.isEmpty()) {

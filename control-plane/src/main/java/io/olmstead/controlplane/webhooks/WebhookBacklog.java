@@ -8,15 +8,19 @@ import io.vertx.sqlclient.Row;
 
 /**
  * The outbox's backlog as gauges: {@code olmstead_webhook_events_pending} (events raised and not yet fanned out to
- * deliveries) and {@code olmstead_webhook_events_oldest_age_seconds} (how long the oldest of them has waited, 0 when
+ * deliveries, counted up to {@value #COUNT_CAP}) and {@code olmstead_webhook_events_oldest_age_seconds} (how long the oldest of them has waited, 0 when
  * there is none). Read by one statement after each fan-out on the dispatcher's timer (reactive client, no JDBC on the
  * event loop): a fan-out that keeps up holds both near 0, a growing pair says it does not (no replica's dispatcher
  * running, or events raised faster than {@link WebhookDispatcher#FAN_OUT_BATCHES} batches a tick drain).
  */
 final class WebhookBacklog {
-  // the oldest event by id (the primary key's index, one row) rather than min(created_at) (a scan of the outbox)
-  private static final String BACKLOG = "SELECT count(*) AS pending, COALESCE(EXTRACT(EPOCH FROM now() - "
-      + "(SELECT created_at FROM webhook_events ORDER BY id LIMIT 1)), 0)::float8 AS oldest FROM webhook_events";
+  /** The count stops here: read every second on every replica, it must not scan a huge backlog. */
+  static final int COUNT_CAP = 100_000;
+  // the oldest event by id (the primary key's index, one row) rather than min(created_at) (a scan of the outbox);
+  // the count reads at most COUNT_CAP rows
+  private static final String BACKLOG = "SELECT (SELECT count(*) FROM (SELECT 1 FROM webhook_events LIMIT "
+      + COUNT_CAP + ") capped) AS pending, COALESCE(EXTRACT(EPOCH FROM now() - "
+      + "(SELECT created_at FROM webhook_events ORDER BY id LIMIT 1)), 0)::float8 AS oldest";
 
   private final Pool pool;
   private volatile long pending;
