@@ -42,8 +42,12 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
     }
   }
 
-  static SimulatedPod of(Deployment deployment, Function<String, Secret> secrets, Path root)
+  static SimulatedPod of(Deployment deployment, Function<String, Secret> read, Path root)
       throws Refused, Waiting {
+    // each Secret read once per pod: its volumes and env see one version of it, and the API one call
+    Map<String, java.util.Optional<Secret>> seen = new java.util.HashMap<>();
+    Function<String, Secret> secrets = name -> seen.computeIfAbsent(name,
+        n -> java.util.Optional.ofNullable(read.apply(n))).orElse(null);
     PodSpec spec = deployment.getSpec() == null || deployment.getSpec().getTemplate() == null ? null
         : deployment.getSpec().getTemplate().getSpec();
     if (spec == null || spec.getContainers() == null || spec.getContainers().size() != 1) {
@@ -52,7 +56,9 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
     Container container = spec.getContainers().get(0);
     if (!List.of("run").equals(container.getArgs())
         || (container.getCommand() != null && !container.getCommand().isEmpty())) {
-      throw new Refused("containers[0].args must be [run] (olmstead-agent run), not " + container.getArgs()
+      String args = String.valueOf(container.getArgs());
+      throw new Refused("containers[0].args must be [run] (olmstead-agent run), not "
+          + (args.length() > 100 ? args.substring(0, 100) + "..." : args)
           + (container.getCommand() == null || container.getCommand().isEmpty() ? "" : " with a command"));
     }
     Map<String, Volume> volumes = new LinkedHashMap<>();
@@ -82,7 +88,26 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
       env.put(var.getName(), value(var, secrets, mounts));
     }
     env.put(HEALTH_PORT, "0");
+    hostedWithItsOwnFiles(env, root);
     return new SimulatedPod(env, files, directories);
+  }
+
+  /**
+   * The agent runs in the dev process, which can read the developer's own files: it must be in hosted mode (else it
+   * would use the process's kubeconfig, the developer's cluster) with its kubeconfig and credential in this pod's
+   * volumes (never a path of this machine).
+   */
+  private static void hostedWithItsOwnFiles(Map<String, String> env, Path root) throws Refused {
+    if (!"hosted".equals(env.get(io.olmstead.agent.config.AgentConfig.MODE))) {
+      throw new Refused("env " + io.olmstead.agent.config.AgentConfig.MODE + " must be hosted");
+    }
+    for (String setting : List.of(io.olmstead.agent.config.AgentConfig.KUBECONFIG,
+        io.olmstead.agent.config.AgentConfig.CREDENTIAL_FILE)) {
+      String value = env.get(setting);
+      if (value == null || value.isEmpty() || !Path.of(value).normalize().startsWith(root)) {
+        throw new Refused("env " + setting + " must name a file in one of the pod's volumes");
+      }
+    }
   }
 
   private static Map<Path, byte[]> secretFiles(Volume volume, Secret secret, Path dir) throws Waiting, Refused {
@@ -151,7 +176,10 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
       return value;
     }
     String rest = value.substring(best.length());
-    return rest.isEmpty() ? mounts.get(best).toString() : mounts.get(best).resolve(rest.substring(1)).toString();
+    Path dir = mounts.get(best);
+    Path file = rest.isEmpty() ? dir : dir.resolve(rest.substring(1)).normalize();
+    // a path climbing out of its mount (..) names nothing in the pod: left as is, and refused where it matters
+    return file.startsWith(dir) ? file.toString() : value;
   }
 
   private static Map<String, byte[]> data(Secret secret) {

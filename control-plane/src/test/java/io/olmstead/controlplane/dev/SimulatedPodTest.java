@@ -89,6 +89,30 @@ class SimulatedPodTest {
         .isInstanceOf(SimulatedPod.Refused.class).hasMessageContaining("env POD_NAME");
   }
 
+  /** The agent runs in the dev process: never with the developer's kubeconfig or a file of this machine. */
+  @Test
+  void theAgentMustBeHostedWithItsKubeconfigAndCredentialInThePodsVolumes() {
+    Deployment inGuest = withEnv("OLMSTEAD_AGENT_MODE", null);
+    assertThatThrownBy(() -> SimulatedPod.of(inGuest, name -> agentSecret(), ROOT))
+        .isInstanceOf(SimulatedPod.Refused.class).hasMessageContaining("OLMSTEAD_AGENT_MODE must be hosted");
+    Deployment ownKubeconfig = withEnv("OLMSTEAD_KUBECONFIG", "/home/dev/.kube/config");
+    assertThatThrownBy(() -> SimulatedPod.of(ownKubeconfig, name -> agentSecret(), ROOT))
+        .isInstanceOf(SimulatedPod.Refused.class).hasMessageContaining("OLMSTEAD_KUBECONFIG must name a file");
+    String mounted = written().getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+        .filter(e -> e.getName().equals("OLMSTEAD_CREDENTIAL_FILE")).findFirst().orElseThrow().getValue();
+    Deployment climbing = withEnv("OLMSTEAD_CREDENTIAL_FILE", mounted + "/../../../../../etc/passwd");
+    assertThatThrownBy(() -> SimulatedPod.of(climbing, name -> agentSecret(), ROOT))
+        .isInstanceOf(SimulatedPod.Refused.class).hasMessageContaining("OLMSTEAD_CREDENTIAL_FILE must name a file");
+  }
+
+  /** The control plane's Deployment with {@code name} set to {@code value} (removed when null). */
+  private static Deployment withEnv(String name, String value) {
+    Deployment d = new DeploymentBuilder(written()).editSpec().editTemplate().editSpec().editFirstContainer()
+        .removeMatchingFromEnv(e -> name.equals(e.getName())).endContainer().endSpec().endTemplate().endSpec().build();
+    return value == null ? d : new DeploymentBuilder(d).editSpec().editTemplate().editSpec().editFirstContainer()
+        .addNewEnv().withName(name).withValue(value).endEnv().endContainer().endSpec().endTemplate().endSpec().build();
+  }
+
   private static String b64(String value) {
     return Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8));
   }
