@@ -47,11 +47,9 @@ class SchemaDecoderFuzzTest {
     List<String> seeds = realMessages();
     int accepted = 0;
     int refused = 0;
-    long slowestNanos = 0;
     for (int i = 0; i < MUTATIONS; i++) {
       String original = seeds.get(random.nextInt(seeds.size()));
       String input = random.nextBoolean() ? mutateBytes(original, random) : mutateTree(original, random);
-      long started = System.nanoTime();
       try {
         AgentMessage message = SchemaDecoder.decode(input);
         assertThat(SchemaDecoder.violation(message)).as("accepted but invalid (seed %d, #%d): %s", SEED, i,
@@ -64,12 +62,10 @@ class SchemaDecoderFuzzTest {
       } catch (RuntimeException | StackOverflowError e) {
         fail("decoder threw %s (seed %d, #%d) on %s", e, SEED, i, abbreviate(input));
       }
-      slowestNanos = Math.max(slowestNanos, System.nanoTime() - started);
     }
     // Both outcomes occur, so the mutations neither only break the syntax nor only touch ignored fields.
     assertThat(accepted).isGreaterThan(MUTATIONS / 20);
     assertThat(refused).isGreaterThan(MUTATIONS / 4);
-    assertThat(slowestNanos).as("slowest decode").isLessThan(2_000_000_000L);
   }
 
   @Test
