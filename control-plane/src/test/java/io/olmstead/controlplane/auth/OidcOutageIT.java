@@ -79,7 +79,7 @@ class OidcOutageIT {
 
   private static Map<String, String> settings(String issuer) {
     return Map.of(OidcSettings.ISSUER, issuer, OidcSettings.AUDIENCE, "olmstead", OidcSettings.ROLE_MAP,
-        "platform=admin", "OLMSTEAD_OIDC_RETRY_SECONDS", "300");
+        "platform=admin", OidcSettings.RETRY_SECONDS, "300");
   }
 
   private static String hungIssuer() {
