@@ -26,6 +26,8 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,26 +45,30 @@ class OidcIT {
   private static RSAKey otherKey;
   private static TestControlPlane cp;
   private static ApiClient api;
+  private static final AtomicReference<String> JWKS = new AtomicReference<>();
+  private static final AtomicInteger JWKS_REQUESTS = new AtomicInteger();
 
   @BeforeAll
   static void start() throws Exception {
     key = new RSAKeyGenerator(2048).keyID("k1").generate();
     otherKey = new RSAKeyGenerator(2048).keyID("k1").generate();
     vertx = Vertx.vertx();
-    String jwks = new JWKSet(key.toPublicJWK()).toString();
+    JWKS.set(new JWKSet(key.toPublicJWK()).toString());
     issuerServer = vertx.createHttpServer().requestHandler(request -> {
       if (request.path().equals("/.well-known/openid-configuration")) {
         request.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("issuer", issuer)
             .put("jwks_uri", issuer + "/jwks").encode());
       } else if (request.path().equals("/jwks")) {
-        request.response().putHeader("Content-Type", "application/json").end(jwks);
+        JWKS_REQUESTS.incrementAndGet();
+        request.response().putHeader("Content-Type", "application/json").end(JWKS.get());
       } else {
         request.response().setStatusCode(404).end();
       }
     }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     issuer = "http://127.0.0.1:" + issuerServer.actualPort();
     cp = TestControlPlane.start(TestDatabase.create(OidcIT.class), Map.of(OidcSettings.ISSUER, issuer,
-        OidcSettings.AUDIENCE, AUDIENCE, OidcSettings.ROLE_MAP, "platform=admin;payments-ops=operator:payments"));
+        OidcSettings.AUDIENCE, AUDIENCE, OidcSettings.ROLE_MAP, "platform=admin;payments-ops=operator:payments",
+        OidcSettings.RETRY_SECONDS, "1"));
     api = new ApiClient(cp);
     // the issuer's keys are fetched at start; until they are in, a token is refused at once (503)
     String first = sign(claims("first", List.of("platform")).build(), key);
@@ -168,6 +174,22 @@ class OidcIT {
     Response year2500 = api.get("/api/v1/whoami", sign(claims("far", List.of("platform")).claim("exp", 16_725_225_600L)
         .build(), key));
     assertThat(year2500.status()).as(year2500.body()).isEqualTo(200);
+  }
+
+  @Test
+  void aKeyTheIssuerAddedIsFetchedWithOneRefreshAndAKeyItNeverPublishedIs401() throws Exception {
+    RSAKey rotated = new RSAKeyGenerator(2048).keyID("k2").generate();
+    JWKS.set(new JWKSet(List.of(key.toPublicJWK(), rotated.toPublicJWK())).toString());
+    String token = sign(claims("rotated", List.of("platform")).build(), rotated);
+    int before = JWKS_REQUESTS.get();
+    // within a retry interval of the last fetch the unknown key is 401 at once; then one refresh brings it in
+    await().atMost(Duration.ofSeconds(30)).until(() -> api.get("/api/v1/whoami", token).status() == 200);
+    assertThat(JWKS_REQUESTS.get() - before).isEqualTo(1);
+    String unknown = sign(claims("unknown", List.of("platform")).build(),
+        new RSAKeyGenerator(2048).keyID("k9").generate());
+    Response refused = api.get("/api/v1/whoami", unknown);
+    assertThat(refused.status()).isEqualTo(401);
+    assertThat(refused.json().getString("detail")).contains("key the issuer does not publish");
   }
 
   private static String auditActor(String resource) {
