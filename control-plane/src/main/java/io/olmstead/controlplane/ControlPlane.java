@@ -10,6 +10,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.olmstead.controlplane.agentgateway.AgentGateway;
 import io.olmstead.controlplane.auth.BootstrapAdmin;
+import io.olmstead.controlplane.auth.OidcIssuer;
+import io.olmstead.controlplane.auth.OidcLogin;
 import io.olmstead.controlplane.auth.TokenAuthenticator;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
@@ -33,6 +35,7 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import java.net.BindException;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -101,8 +104,9 @@ public final class ControlPlane implements AutoCloseable {
             .compose(token -> {
               AgentGateway gateway = new AgentGateway(vertx, pool, db.connectOptions(), registry, config.agent(),
                   config.maxBodyBytes());
-              ApiContext context = new ApiContext(vertx, pool, new Tx(pool), config, new TokenAuthenticator(vertx, pool, config.oidc()),
-                  registry);
+              OidcIssuer oidc = OidcIssuer.start(vertx, config.oidc(), Clock.systemUTC());
+              ApiContext context = new ApiContext(vertx, pool, new Tx(pool), config,
+                  new TokenAuthenticator(pool, oidc, Clock.systemUTC()), registry);
               List<ApiModule> modules = new java.util.ArrayList<>(ApiModules.all());
               modules.add(new io.olmstead.controlplane.agentgateway.AgentApiModule(gateway));
               var rollouts = new io.olmstead.controlplane.rollout.Rollouts(vertx, pool, db.connectOptions(), registry,
@@ -131,7 +135,7 @@ public final class ControlPlane implements AutoCloseable {
                   .compose(v -> ApiRouter.create(context, modules))
                   .compose(api -> {
                     Router router = routes(vertx, pool, registry, expectedVersion, gateway, api, hostedPool,
-                        new io.olmstead.controlplane.auth.OidcLogin(vertx, config.oidc()), gate);
+                        new OidcLogin(config.oidc(), oidc), gate);
                     return listen(vertx, config, router)
                         .map(server -> new ControlPlane(vertx, pool, server, token, gateway, api, router))
                         .map(cp -> {
@@ -168,7 +172,7 @@ public final class ControlPlane implements AutoCloseable {
 
   private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
       AgentGateway gateway, ApiRouter api, io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool,
-      io.olmstead.controlplane.auth.OidcLogin oidcLogin, io.olmstead.controlplane.http.StartupGate gate) {
+      OidcLogin oidcLogin, io.olmstead.controlplane.http.StartupGate gate) {
     Router router = Router.router(vertx);
     router.route().handler(io.olmstead.controlplane.http.RequestIds::handle);
     new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry, gate).mount(router);

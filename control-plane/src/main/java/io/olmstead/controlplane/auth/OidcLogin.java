@@ -1,15 +1,11 @@
 package io.olmstead.controlplane.auth;
 
-import com.nimbusds.jose.util.DefaultResourceRetriever;
 import io.olmstead.controlplane.http.SecurityHeaders;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.net.URI;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -18,27 +14,25 @@ import org.slf4j.LoggerFactory;
 /**
  * What the dashboard needs for "Sign in with SSO" (authorization code with PKCE, run in the browser by ui/login.js):
  * {@code GET /ui/config.json}, unauthenticated, with the issuer's authorization and token endpoints (from its
- * discovery document, cached for an hour), the public client id, the scopes and which token to keep. No secret is
+ * discovery document, cached for an hour; a failure for {@code OLMSTEAD_OIDC_RETRY_SECONDS}), the public client id, the scopes and which token to keep. No secret is
  * in it: the client is public and PKCE stands in for a secret. When OIDC is configured the dashboard's
  * Content-Security-Policy lets the page call the issuer's origin and its token endpoint's (the code exchange).
  */
 public final class OidcLogin {
   private static final Logger LOG = LoggerFactory.getLogger(OidcLogin.class);
-  private static final Duration CACHE = Duration.ofHours(1);
-  private static final int TIMEOUT_MILLIS = 3_000;
-  private static final int MAX_DOCUMENT_BYTES = 512 * 1024;
 
-  private final Vertx vertx;
   private final OidcSettings settings;
+  private final OidcIssuer issuer;
   private volatile Endpoints endpoints;
 
-  /** The issuer's endpoints as its discovery document gave them, and when. */
-  record Endpoints(String authorization, String token, Instant readAt) {
+  /** The issuer's endpoints as its discovery document gave them. */
+  record Endpoints(String authorization, String token) {
   }
 
-  public OidcLogin(Vertx vertx, OidcSettings settings) {
-    this.vertx = vertx;
+  /** For {@code issuer}'s settings; without one (OIDC off) the config says so. */
+  public OidcLogin(OidcSettings settings, OidcIssuer issuer) {
     this.settings = settings;
+    this.issuer = issuer;
   }
 
   /** Mounts {@code /ui/config.json} and the CSP widening; ahead of the dashboard's own routes. */
@@ -50,7 +44,7 @@ public final class OidcLogin {
   }
 
   private void config(RoutingContext ctx) {
-    Future<JsonObject> oidc = settings.enabled() ? endpoints().map(e -> new JsonObject()
+    Future<JsonObject> oidc = issuer != null ? endpoints().map(e -> new JsonObject()
         .put("issuer", settings.issuer().orElseThrow()).put("clientId", settings.clientId())
         .put("authorizationEndpoint", e.authorization()).put("tokenEndpoint", e.token())
         .put("scopes", settings.scopes()).put("token", settings.dashboardToken())) : Future.succeededFuture(null);
@@ -58,33 +52,17 @@ public final class OidcLogin {
       JsonObject body = new JsonObject().put("oidc", ar.succeeded() ? ar.result() : null);
       if (ar.failed()) {
         body.put("oidcError", "single sign-on is configured but the issuer cannot be reached; use an API token");
-        LOG.warn("OIDC discovery for the dashboard failed: {}", ar.cause().toString());
+        LOG.debug("OIDC discovery for the dashboard failed: {}", ar.cause().toString());
       }
       ctx.response().putHeader("Content-Type", "application/json").putHeader("Cache-Control", "no-store")
           .end(body.encode());
     });
   }
 
-  /** The endpoints, read from the discovery document on a worker when not cached or older than an hour. */
+  /** The endpoints from the issuer's discovery document (shared, cached, failures too: {@link OidcIssuer}). */
   Future<Endpoints> endpoints() {
-    Endpoints cached = endpoints;
-    if (cached != null && cached.readAt().plus(CACHE).isAfter(Instant.now())) {
-      return Future.succeededFuture(cached);
-    }
-    return vertx.executeBlocking(this::discover, false).onSuccess(e -> endpoints = e);
-  }
-
-  private Endpoints discover() throws Exception {
-    String issuer = settings.issuer().orElseThrow();
-    String base = issuer.endsWith("/") ? issuer.substring(0, issuer.length() - 1) : issuer;
-    DefaultResourceRetriever retriever = new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS,
-        MAX_DOCUMENT_BYTES);
-    JsonObject doc = new JsonObject(retriever.retrieveResource(URI.create(base + "/.well-known/openid-configuration")
-        .toURL()).getContent());
-    if (!issuer.equals(doc.getString("issuer"))) {
-      throw new IllegalStateException("the discovery document names another issuer");
-    }
-    return new Endpoints(httpUrl(doc, "authorization_endpoint"), httpUrl(doc, "token_endpoint"), Instant.now());
+    return issuer.discovery().get().map(doc -> new Endpoints(httpUrl(doc, "authorization_endpoint"),
+        httpUrl(doc, "token_endpoint"))).onSuccess(e -> endpoints = e);
   }
 
   private static String httpUrl(JsonObject doc, String key) {

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.auth;
 
 import io.olmstead.controlplane.config.ConfigException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +16,12 @@ import java.util.Set;
  * {@code groups}) names the claim whose values {@code OLMSTEAD_OIDC_ROLE_MAP} maps to roles and teams, e.g.
  * {@code platform-admins=admin;payments-ops=operator:payments,billing}. The dashboard's "Sign in with SSO"
  * (authorization code with PKCE) uses {@code OLMSTEAD_OIDC_CLIENT_ID} (a public client; default: the audience) and
- * {@code OLMSTEAD_OIDC_SCOPES} (default {@code openid profile email}).
+ * {@code OLMSTEAD_OIDC_SCOPES} (default {@code openid profile email}). {@code OLMSTEAD_OIDC_RETRY_SECONDS} (default 15,
+ * 1-3600) is how long a failed fetch from the issuer is remembered, and the least time between two fetches of its
+ * keys for unknown key ids.
  */
 public record OidcSettings(Optional<String> issuer, String audience, Optional<String> jwksUrl, String groupsClaim,
-                           List<RoleMapping.Entry> roleMap, String clientId, String scopes) {
+                           List<RoleMapping.Entry> roleMap, String clientId, String scopes, Duration retry) {
   public static final String ISSUER = "OLMSTEAD_OIDC_ISSUER";
   public static final String AUDIENCE = "OLMSTEAD_OIDC_AUDIENCE";
   public static final String JWKS_URL = "OLMSTEAD_OIDC_JWKS_URL";
@@ -26,11 +29,13 @@ public record OidcSettings(Optional<String> issuer, String audience, Optional<St
   public static final String ROLE_MAP = "OLMSTEAD_OIDC_ROLE_MAP";
   public static final String CLIENT_ID = "OLMSTEAD_OIDC_CLIENT_ID";
   public static final String SCOPES = "OLMSTEAD_OIDC_SCOPES";
+  public static final String RETRY_SECONDS = "OLMSTEAD_OIDC_RETRY_SECONDS";
   public static final Set<String> ENVIRONMENT = Set.of(ISSUER, AUDIENCE, JWKS_URL, GROUPS_CLAIM, ROLE_MAP, CLIENT_ID,
-      SCOPES);
+      SCOPES, RETRY_SECONDS);
+  static final Duration DEFAULT_RETRY = Duration.ofSeconds(15);
 
   public static OidcSettings off() {
-    return new OidcSettings(Optional.empty(), "", Optional.empty(), "groups", List.of(), "", "");
+    return new OidcSettings(Optional.empty(), "", Optional.empty(), "groups", List.of(), "", "", DEFAULT_RETRY);
   }
 
   public boolean enabled() {
@@ -62,7 +67,23 @@ public record OidcSettings(Optional<String> issuer, String audience, Optional<St
     if (!scopeList.contains("openid") || !wellFormed) {
       throw new ConfigException(SCOPES, "must be space-separated OAuth scopes including openid, not '" + scopes + "'");
     }
-    return new OidcSettings(issuer, audience, jwks, claim, map, clientId, String.join(" ", scopeList));
+    return new OidcSettings(issuer, audience, jwks, claim, map, clientId, String.join(" ", scopeList),
+        retry(text(env, RETRY_SECONDS)));
+  }
+
+  private static Duration retry(Optional<String> text) {
+    if (text.isEmpty()) {
+      return DEFAULT_RETRY;
+    }
+    try {
+      long seconds = Long.parseLong(text.get());
+      if (seconds >= 1 && seconds <= 3600) {
+        return Duration.ofSeconds(seconds);
+      }
+    } catch (NumberFormatException e) {
+      // falls through to the message below
+    }
+    throw new ConfigException(RETRY_SECONDS, "must be whole seconds from 1 to 3600, not '" + text.get() + "'");
   }
 
   /** What the dashboard sends after an SSO login: the ID token when its audience is ours, else the access token. */

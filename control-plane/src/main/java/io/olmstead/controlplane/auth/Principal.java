@@ -13,13 +13,20 @@ import java.util.function.Function;
  * to one of its teams: clusters labelled {@value #TEAM_LABEL} with one of them, subscriptions and rollouts whose team
  * is one of them, enrollment tokens labelled with one of them, API tokens whose teams are all its own, and events
  * about those. Lists filter in SQL with {@link #teamFilter()} (so pages and cursors hold only what the caller may
- * see); a single object of another team is answered as if it did not exist (404).
+ * see); a single object of another team is answered as if it did not exist (404). {@code actor} is how the audit log
+ * names the caller: {@code token:<name>} for an API token, {@code token:oidc:<id> (<username>)} for single sign-on,
+ * where the id stands for the issuer and subject and the username is only shown.
  */
-public record Principal(UUID tokenId, String name, Role role, List<String> teams) {
+public record Principal(UUID tokenId, String name, Role role, List<String> teams, String actor) {
   public static final String TEAM_LABEL = "olmstead.io/team";
 
   public Principal {
     teams = List.copyOf(teams);
+  }
+
+  /** An API token's caller, audited as {@code token:<name>}. */
+  public Principal(UUID tokenId, String name, Role role, List<String> teams) {
+    this(tokenId, name, role, teams, "token:" + name);
   }
 
   /**
@@ -28,11 +35,6 @@ public record Principal(UUID tokenId, String name, Role role, List<String> teams
    */
   public boolean sso() {
     return tokenId.version() == 3;
-  }
-
-  /** How the audit log names this caller. */
-  public String actor() {
-    return "token:" + name;
   }
 
   public boolean teamScoped() {

@@ -5,6 +5,9 @@ import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -26,22 +29,22 @@ public final class TokenAuthenticator {
       """;
 
   private final Pool pool;
-  private final io.vertx.core.Vertx vertx;
   private final OidcVerifier oidc;
+  private final Clock clock;
   private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
 
   private record Cached(Optional<Principal> principal, long expiresAt) {
   }
 
   public TokenAuthenticator(Pool pool) {
-    this(null, pool, OidcSettings.off());
+    this(pool, null, Clock.systemUTC());
   }
 
-  /** With single sign-on: a bearer JWT is verified against the OIDC issuer (on a worker) when one is configured. */
-  public TokenAuthenticator(io.vertx.core.Vertx vertx, Pool pool, OidcSettings oidc) {
+  /** With single sign-on: a bearer JWT is verified against the issuer's cached keys when {@code oidc} is not null. */
+  public TokenAuthenticator(Pool pool, OidcIssuer oidc, Clock clock) {
     this.pool = pool;
-    this.vertx = vertx;
-    this.oidc = oidc.enabled() ? new OidcVerifier(oidc) : null;
+    this.oidc = oidc == null ? null : new OidcVerifier(oidc, clock);
+    this.clock = clock;
   }
 
   /** The principal, or a failed future with a 401 {@link ApiException}. */
@@ -57,10 +60,8 @@ public final class TokenAuthenticator {
       return result(cached.principal);
     }
     if (oidc != null && looksLikeJwt(token.get())) {
-      return vertx.<OidcVerifier.Verified>executeBlocking(() -> oidc.verify(token.get()), false).map(verified -> {
-        long ttl = Math.min(CACHE_NANOS, java.time.Duration.between(java.time.Instant.now(), verified.expiresAt())
-            .toNanos());
-        remember(key, Optional.of(verified.principal()), ttl);
+      return oidc.verify(token.get()).map(verified -> {
+        remember(key, Optional.of(verified.principal()), ttlNanos(clock.instant(), verified.expiresAt()));
         return verified.principal();
       });
     }
@@ -69,6 +70,12 @@ public final class TokenAuthenticator {
       remember(key, principal, CACHE_NANOS);
       return principal;
     }).compose(TokenAuthenticator::result);
+  }
+
+  /** How long a verified OIDC token is cached: at most {@link #CACHE_NANOS}, never past its expiry. */
+  static long ttlNanos(Instant now, Instant expiresAt) {
+    Duration left = Duration.between(now, expiresAt);
+    return left.compareTo(Duration.ofNanos(CACHE_NANOS)) >= 0 ? CACHE_NANOS : Math.max(0, left.toNanos());
   }
 
   private void remember(String key, Optional<Principal> principal, long ttlNanos) {

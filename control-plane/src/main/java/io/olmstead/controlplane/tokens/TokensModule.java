@@ -34,8 +34,8 @@ public final class TokensModule implements ApiModule {
     ApiModule.bind(builder, "listTokens", this::list);
     ApiModule.bind(builder, "revokeToken", this::revoke);
     ApiModule.bind(builder, "whoAmI", r -> Future.succeededFuture(Reply.ok(new JsonObject()
-        .put("name", r.principal().name()).put("role", r.principal().role().wireName())
-        .put("teams", new JsonArray(r.principal().teams())))));
+        .put("name", r.principal().name()).put("actor", r.principal().actor())
+        .put("role", r.principal().role().wireName()).put("teams", new JsonArray(r.principal().teams())))));
   }
 
   private Future<Reply> create(ApiRequest request) {

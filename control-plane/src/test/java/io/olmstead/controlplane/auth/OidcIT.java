@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -20,10 +21,13 @@ import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,27 +45,34 @@ class OidcIT {
   private static RSAKey otherKey;
   private static TestControlPlane cp;
   private static ApiClient api;
+  private static final AtomicReference<String> JWKS = new AtomicReference<>();
+  private static final AtomicInteger JWKS_REQUESTS = new AtomicInteger();
 
   @BeforeAll
   static void start() throws Exception {
     key = new RSAKeyGenerator(2048).keyID("k1").generate();
     otherKey = new RSAKeyGenerator(2048).keyID("k1").generate();
     vertx = Vertx.vertx();
-    String jwks = new JWKSet(key.toPublicJWK()).toString();
+    JWKS.set(new JWKSet(key.toPublicJWK()).toString());
     issuerServer = vertx.createHttpServer().requestHandler(request -> {
       if (request.path().equals("/.well-known/openid-configuration")) {
         request.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("issuer", issuer)
             .put("jwks_uri", issuer + "/jwks").encode());
       } else if (request.path().equals("/jwks")) {
-        request.response().putHeader("Content-Type", "application/json").end(jwks);
+        JWKS_REQUESTS.incrementAndGet();
+        request.response().putHeader("Content-Type", "application/json").end(JWKS.get());
       } else {
         request.response().setStatusCode(404).end();
       }
     }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     issuer = "http://127.0.0.1:" + issuerServer.actualPort();
     cp = TestControlPlane.start(TestDatabase.create(OidcIT.class), Map.of(OidcSettings.ISSUER, issuer,
-        OidcSettings.AUDIENCE, AUDIENCE, OidcSettings.ROLE_MAP, "platform=admin;payments-ops=operator:payments"));
+        OidcSettings.AUDIENCE, AUDIENCE, OidcSettings.ROLE_MAP, "platform=admin;payments-ops=operator:payments",
+        OidcSettings.RETRY_SECONDS, "1"));
     api = new ApiClient(cp);
+    // the issuer's keys are fetched at start; until they are in, a token is refused at once (503)
+    String first = sign(claims("first", List.of("platform")).build(), key);
+    await().atMost(Duration.ofSeconds(30)).until(() -> api.get("/api/v1/whoami", first).status() != 503);
   }
 
   @AfterAll
@@ -93,7 +104,8 @@ class OidcIT {
     assertThat(api.json("PUT", "/api/v1/catalogs/sso-made", alice, new JsonObject()).status()).isEqualTo(201);
     assertThat(api.get("/api/v1/audit?limit=500", TestControlPlane.ADMIN_TOKEN).items().stream()
         .map(JsonObject.class::cast).filter(e -> e.getString("resource").equals("catalogs/sso-made")))
-        .singleElement().satisfies(e -> assertThat(e.getString("actor")).isEqualTo("token:oidc:alice"));
+        .singleElement().satisfies(e -> assertThat(e.getString("actor")).startsWith("token:oidc:")
+            .endsWith(" (alice)"));
 
     String bob = sign(claims("bob", List.of("payments-ops")).build(), key);
     JsonObject bobWho = api.get("/api/v1/whoami", bob).json();
@@ -122,6 +134,68 @@ class OidcIT {
     });
     Response unmapped = api.get("/api/v1/whoami", sign(claims("eve", List.of("nobody-group")).build(), key));
     assertThat(unmapped.status()).as(unmapped.body()).isEqualTo(403);
+  }
+
+  @Test
+  void twoSubjectsWithTheSameUsernameAreAuditedAsTwoIdentitiesEachShowingTheName() throws Exception {
+    String bob1 = sign(claims("subject-1", List.of("platform")).claim("preferred_username", "bob").build(), key);
+    String bob2 = sign(claims("subject-2", List.of("platform")).claim("preferred_username", "bob").build(), key);
+    assertThat(api.json("PUT", "/api/v1/catalogs/by-bob-1", bob1, new JsonObject()).status()).isEqualTo(201);
+    assertThat(api.json("PUT", "/api/v1/catalogs/by-bob-2", bob2, new JsonObject()).status()).isEqualTo(201);
+    String actor1 = auditActor("catalogs/by-bob-1");
+    String actor2 = auditActor("catalogs/by-bob-2");
+    assertThat(actor1).isNotEqualTo(actor2).startsWith("token:oidc:").endsWith(" (bob)");
+    assertThat(actor2).startsWith("token:oidc:").endsWith(" (bob)");
+    assertThat(api.get("/api/v1/whoami", bob1).json().getString("actor")).isEqualTo(actor1);
+  }
+
+  @Test
+  void anEmptyOrMissingSubjectIs401NamingTheClaim() throws Exception {
+    for (JWTClaimsSet claims : List.of(claims("", List.of("platform")).build(),
+        new JWTClaimsSet.Builder(claims("x", List.of("platform")).build()).subject(null).build())) {
+      Response response = api.get("/api/v1/whoami", sign(claims, key));
+      assertThat(response.status()).as(response.body()).isEqualTo(401);
+      assertThat(response.json().getString("detail")).contains("sub");
+    }
+  }
+
+  @Test
+  void anExpiryOrIssueTimeBeyondAnyDateIs401AndAFarButRealOneIsAccepted() throws Exception {
+    for (Object exp : List.of(Long.MAX_VALUE, 1_000_000_000_000L, 1e300)) {
+      Response response = api.get("/api/v1/whoami", sign(claims("far", List.of("platform")).claim("exp", exp)
+          .build(), key));
+      assertThat(response.status()).as(exp + ": " + response.body()).isEqualTo(401);
+      assertThat(response.json().getString("detail")).contains("exp");
+    }
+    Response hugeIat = api.get("/api/v1/whoami", sign(claims("far", List.of("platform")).claim("iat", Long.MAX_VALUE)
+        .build(), key));
+    assertThat(hugeIat.status()).as(hugeIat.body()).isEqualTo(401);
+    // the year 2500: valid, and cached for at most the usual seconds (its lifetime in nanoseconds overflows a long)
+    Response year2500 = api.get("/api/v1/whoami", sign(claims("far", List.of("platform")).claim("exp", 16_725_225_600L)
+        .build(), key));
+    assertThat(year2500.status()).as(year2500.body()).isEqualTo(200);
+  }
+
+  @Test
+  void aKeyTheIssuerAddedIsFetchedWithOneRefreshAndAKeyItNeverPublishedIs401() throws Exception {
+    RSAKey rotated = new RSAKeyGenerator(2048).keyID("k2").generate();
+    JWKS.set(new JWKSet(List.of(key.toPublicJWK(), rotated.toPublicJWK())).toString());
+    String token = sign(claims("rotated", List.of("platform")).build(), rotated);
+    int before = JWKS_REQUESTS.get();
+    // within a retry interval of the last fetch the unknown key is 401 at once; then one refresh brings it in
+    await().atMost(Duration.ofSeconds(30)).until(() -> api.get("/api/v1/whoami", token).status() == 200);
+    assertThat(JWKS_REQUESTS.get() - before).isEqualTo(1);
+    String unknown = sign(claims("unknown", List.of("platform")).build(),
+        new RSAKeyGenerator(2048).keyID("k9").generate());
+    Response refused = api.get("/api/v1/whoami", unknown);
+    assertThat(refused.status()).isEqualTo(401);
+    assertThat(refused.json().getString("detail")).contains("key the issuer does not publish");
+  }
+
+  private static String auditActor(String resource) {
+    return api.get("/api/v1/audit?limit=500", TestControlPlane.ADMIN_TOKEN).items().stream()
+        .map(JsonObject.class::cast).filter(e -> e.getString("resource").equals(resource))
+        .map(e -> e.getString("actor")).findFirst().orElseThrow();
   }
 
   private static String hs256WithThePublicKey(JWTClaimsSet claims) throws Exception {

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.olmstead.controlplane.config.ConfigException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The dashboard's SSO settings: client id (default the audience) and scopes, typed and checked at start. */
+/** The SSO settings: client id (default the audience), scopes and retry interval, typed and checked at start. */
 class OidcLoginSettingsTest {
   private static Map<String, String> env(String... extra) {
     Map<String, String> env = new HashMap<>(Map.of(OidcSettings.ISSUER, "https://idp.example", OidcSettings.AUDIENCE,
@@ -43,5 +44,16 @@ class OidcLoginSettingsTest {
         .isInstanceOf(ConfigException.class).hasMessageContaining(OidcSettings.SCOPES);
     assertThatThrownBy(() -> OidcSettings.fromEnvironment(env(OidcSettings.SCOPES, "openid \"x\"")))
         .isInstanceOf(ConfigException.class).hasMessageContaining(OidcSettings.SCOPES);
+  }
+
+  @Test
+  void theRetryIntervalDefaultsTo15SecondsAndAnythingButWholeSecondsFrom1To3600NamesTheSetting() {
+    assertThat(OidcSettings.fromEnvironment(env()).retry()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(OidcSettings.fromEnvironment(env(OidcSettings.RETRY_SECONDS, "60")).retry())
+        .isEqualTo(Duration.ofMinutes(1));
+    for (String bad : new String[] {"0", "3601", "10s", "-5"}) {
+      assertThatThrownBy(() -> OidcSettings.fromEnvironment(env(OidcSettings.RETRY_SECONDS, bad)))
+          .isInstanceOf(ConfigException.class).hasMessageContaining(OidcSettings.RETRY_SECONDS);
+    }
   }
 }
