@@ -18,11 +18,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The Kubernetes manifests in deploy/ must set only the settings the code reads, on the ports it listens on. */
-class DeployManifestsTest {
+public class DeployManifestsTest {
   private static final Path DEPLOY = Paths.get("..", "deploy");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-  static List<JsonNode> manifests(Path dir) throws IOException {
+  /** Every Kubernetes object in the YAML files under {@code dir}. */
+  public static List<JsonNode> manifests(Path dir) throws IOException {
     List<JsonNode> docs = new ArrayList<>();
     try (Stream<Path> files = Files.walk(dir)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {

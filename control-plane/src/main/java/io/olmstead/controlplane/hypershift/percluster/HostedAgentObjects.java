@@ -144,7 +144,8 @@ public final class HostedAgentObjects {
         .withKey(CREDENTIAL_KEY).withPath(CREDENTIAL_KEY).endItem().withDefaultMode(0400).endSecret().endVolume()
         .addNewVolume().withName("guest-kubeconfig").withNewSecret().withSecretName(kubeconfigSecret).addNewItem()
         .withKey(KUBECONFIG_KEY).withPath(KUBECONFIG_KEY).endItem().withDefaultMode(0400).endSecret().endVolume()
-        .addNewVolume().withName("tmp").withNewEmptyDir().endEmptyDir().endVolume()
+        // the image's temporary files and Vert.x file cache (docs/images.md): the root is read-only
+        .addNewVolume().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity("64Mi")).endEmptyDir().endVolume()
         .endSpec().endTemplate().endSpec().build();
   }
 
