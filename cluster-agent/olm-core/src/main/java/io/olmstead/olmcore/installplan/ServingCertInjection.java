@@ -15,7 +15,7 @@ import java.util.Map;
  * Puts serving certificates into a plan: each certificate Secret gets {@code tls.crt}, {@code tls.key} and
  * {@code olmCAKey}; each webhook configuration, conversion and APIService pointing at the Service gets the CA as
  * {@code caBundle}; the deployment's pod template gets {@code olmcahash} (a new CA rolls the pods, as in OLM).
- * Pure: returns copies.
+ * Pure: changed objects are copies, the others are returned as they were.
  */
 public final class ServingCertInjection {
     private ServingCertInjection() {}
@@ -36,6 +36,10 @@ public final class ServingCertInjection {
     public static List<JsonNode> inject(List<JsonNode> objects, Map<String, ServingCert> certs) {
         List<JsonNode> out = new ArrayList<>(objects.size());
         for (JsonNode object : objects) {
+            if (!touched(object)) {
+                out.add(object); // nothing to fill in: no copy (a bundle's CRDs can be megabytes)
+                continue;
+            }
             ObjectNode copy = object.deepCopy();
             switch (copy.path("kind").asText()) {
                 case "Secret" -> fillSecret(copy, certs);
@@ -57,6 +61,14 @@ public final class ServingCertInjection {
             out.add(copy);
         }
         return out;
+    }
+
+    private static boolean touched(JsonNode object) {
+        return switch (object.path("kind").asText()) {
+            case "Secret", "Deployment", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "APIService" -> true;
+            case "CustomResourceDefinition" -> object.path("spec").path("conversion").path("webhook").isObject();
+            default -> false;
+        };
     }
 
     /** Hex SHA-256 of the CA PEM, OLM's {@code olmcahash}. */
