@@ -34,7 +34,8 @@ public final class WorkloadStatus {
     return crd != null && "True".equals(condition(crd.path("status"), "Established").path("status").asText());
   }
 
-  static JsonNode condition(JsonNode status, String type) {
+  /** The condition of {@code type} in a status, a missing node when absent. */
+  public static JsonNode condition(JsonNode status, String type) {
     for (JsonNode c : status.path("conditions")) {
       if (type.equals(c.path("type").asText())) {
         return c;

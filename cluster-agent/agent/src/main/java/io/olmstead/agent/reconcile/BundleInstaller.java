@@ -2,6 +2,8 @@ package io.olmstead.agent.reconcile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.olmstead.agent.certs.CertIssuer;
+import io.olmstead.agent.certs.ServingCertificates;
 import io.olmstead.agent.k8s.ApplyOutcome;
 import io.olmstead.agent.k8s.ManagedLabels;
 import io.olmstead.agent.k8s.OperatorConditions;
@@ -18,6 +20,7 @@ import io.olmstead.olmcore.lifecycle.CsvPhase;
 import io.olmstead.olmcore.lifecycle.CsvPhaseRules;
 import io.olmstead.olmcore.lifecycle.CsvStatus;
 import io.olmstead.olmcore.lifecycle.DeploymentState;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,6 +41,7 @@ final class BundleInstaller {
   private final RestoreBackoff backoff = new RestoreBackoff();
   private final CrdSafety crdSafety;
   private final SchemaRuleGate schemaRules;
+  private final ServingCertificates servingCerts;
   private final java.util.function.Function<Bundle, BundleContent> contents;
 
   BundleInstaller(ResourceOperator resources, Cleanup cleanup, java.util.function.Function<Bundle, BundleContent> contents) {
@@ -46,6 +50,7 @@ final class BundleInstaller {
     this.crdSafety = new CrdSafety(resources);
     this.schemaRules = new SchemaRuleGate(crdSafety);
     this.contents = contents;
+    this.servingCerts = new ServingCertificates(resources, new CertIssuer(), Clock.systemUTC());
   }
 
   /**
@@ -70,7 +75,8 @@ final class BundleInstaller {
     if (!plan.succeeded()) {
       return new DriveResult(CsvPhaseRules.next(planFailure(before, plan)), List.of(), false);
     }
-    List<JsonNode> objects = stamp(plan.objects(), sub, target.bundle().name());
+    // webhook serving certificates: kept from the cluster's Secrets while valid, else issued here (keys stay in-cluster)
+    List<JsonNode> objects = servingCerts.complete(stamp(plan.objects(), sub, target.bundle().name()), ns).objects();
     List<JsonNode> crds = objects.stream().filter(BundleInstaller::isCrd).toList();
     Optional<String> unsafe = crdSafety.upgradeProblem(crds);
     if (unsafe.isPresent()) {

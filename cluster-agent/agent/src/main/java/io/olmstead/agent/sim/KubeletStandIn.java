@@ -10,6 +10,7 @@ import io.olmstead.agent.k8s.WorkloadStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * SIMULATION ONLY: plays the controllers a mock API server lacks. CRDs become Established (with their storage
  * version recorded in {@code storedVersions}) and Deployments become Available a short delay after each new spec
- * generation; on a cluster configured to fail, Deployments instead report ProgressDeadlineExceeded.
+ * generation, once every object their pods need exists ({@link PodStartCheck}; until then Available=False names the
+ * missing one, re-checked every round); on a cluster configured to fail, Deployments report ProgressDeadlineExceeded.
  */
 public final class KubeletStandIn implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KubeletStandIn.class);
@@ -62,12 +64,17 @@ public final class KubeletStandIn implements AutoCloseable {
       for (JsonNode deployment : resources.list("apps/v1", "Deployment", Map.of())) {
         JsonNode meta = deployment.path("metadata");
         long generation = meta.path("generation").asLong(1);
-        if (deployment.path("status").path("observedGeneration").asLong(0) >= generation) {
+        if (deployment.path("status").path("observedGeneration").asLong(0) >= generation && !waitingForObjects(deployment)) {
           continue;
         }
         String key = "deploy/" + meta.path("namespace").asText() + "/" + meta.path("name").asText();
         if (due(key, generation)) {
-          resources.updateStatus(rollOut(deployment, generation, failDeployments));
+          Optional<String> missing = PodStartCheck.missing(deployment, lookupIn(meta.path("namespace").asText()));
+          if (missing.isEmpty()) {
+            resources.updateStatus(rollOut(deployment, generation, failDeployments));
+          } else if (!missing.get().equals(waitingMessage(deployment))) {
+            resources.updateStatus(waiting(deployment, generation, missing.get()));
+          }
         }
       }
       Instant horizon = Instant.now().minus(Duration.ofMinutes(10));
@@ -101,6 +108,42 @@ public final class KubeletStandIn implements AutoCloseable {
         stored.add(v.path("name").asText());
       }
     }
+    return copy;
+  }
+
+  private PodStartCheck.Lookup lookupIn(String namespace) {
+    return (kind, name) -> {
+      try {
+        return resources.get("v1", kind, namespace, name);
+      } catch (ResourceException e) {
+        throw new IllegalStateException(e.getMessage(), e); // the round is retried
+      }
+    };
+  }
+
+  /** A Deployment this stand-in holds unavailable because an object its pods need is missing (re-checked each round). */
+  static boolean waitingForObjects(JsonNode deployment) {
+    JsonNode progressing = WorkloadStatus.condition(deployment.path("status"), "Progressing");
+    return "ReplicaSetUpdated".equals(progressing.path("reason").asText());
+  }
+
+  private static String waitingMessage(JsonNode deployment) {
+    return waitingForObjects(deployment) ? WorkloadStatus.condition(deployment.path("status"), "Available")
+        .path("message").asText("").replaceFirst("^Deployment does not have minimum availability: ", "") : null;
+  }
+
+  /** What a real cluster shows while the pods cannot start: Available=False naming the missing object. */
+  static ObjectNode waiting(JsonNode deployment, long generation, String missing) {
+    ObjectNode copy = deployment.deepCopy();
+    ObjectNode status = copy.putObject("status").put("observedGeneration", generation);
+    int replicas = deployment.path("spec").path("replicas").asInt(1);
+    String now = Instant.now().toString();
+    status.put("replicas", replicas).put("updatedReplicas", replicas).put("unavailableReplicas", replicas);
+    ArrayNode conditions = status.putArray("conditions");
+    conditions.addObject().put("type", "Available").put("status", "False").put("reason", "MinimumReplicasUnavailable")
+        .put("message", "Deployment does not have minimum availability: " + missing).put("lastTransitionTime", now);
+    conditions.addObject().put("type", "Progressing").put("status", "True").put("reason", "ReplicaSetUpdated")
+        .put("message", "ReplicaSet is progressing; pods cannot start (simulated).").put("lastTransitionTime", now);
     return copy;
   }
 

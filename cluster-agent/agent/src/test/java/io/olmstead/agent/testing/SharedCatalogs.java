@@ -122,7 +122,8 @@ public final class SharedCatalogs {
     }
   }
 
-  private static Path sharedDir() {
+  /** The shared directory (system property, env, or ../shared). */
+  public static Path sharedDir() {
     String prop = System.getProperty("olmstead.shared.dir");
     if (prop != null && !prop.isBlank()) {
       return Path.of(prop);

@@ -119,6 +119,11 @@ public final class InstallPlanner {
             DeploymentOverrides.injectOlmValues(deployment, csvName, namespace, group, targets);
             ordered.deployments.add(deployment);
         }
+        WebhookPlan.Result webhooks = WebhookPlan.plan(csv, namespace, targets, ownerLabels, ordered.deployments, ordered.crds);
+        if (webhooks.failed()) {
+            return InstallPlanResult.failure(webhooks.reason(), webhooks.message(), csv);
+        }
+        ordered.others.addAll(webhooks.objects());
         return InstallPlanResult.success(ordered.all(), csv);
     }
 
