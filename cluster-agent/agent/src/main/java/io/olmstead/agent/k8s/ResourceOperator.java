@@ -24,15 +24,22 @@ public final class ResourceOperator {
   private final KubernetesClient client;
   private final ResourceKinds kinds;
   private final KubernetesSerialization serialization;
+  private final ServedApis served;
 
   public ResourceOperator(KubernetesClient client, ResourceKinds kinds) {
     this.client = client;
     this.kinds = kinds;
     this.serialization = client.getKubernetesSerialization();
+    this.served = new ServedApis(client);
   }
 
   public ResourceKinds kinds() {
     return kinds;
+  }
+
+  /** What the API server serves (discovery), for checks made before anything is applied. */
+  public ServedApis served() {
+    return served;
   }
 
   /** Decides, on the very object version about to be replaced, whether the change may go ahead. */

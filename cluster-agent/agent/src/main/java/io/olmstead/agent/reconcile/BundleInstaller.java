@@ -39,6 +39,7 @@ final class BundleInstaller {
   private final RestoreBackoff backoff = new RestoreBackoff();
   private final CrdSafety crdSafety;
   private final CrdWrites crdWrites;
+  private final RequirementCheck requirements;
   private final SchemaRuleGate schemaRules;
   private final java.util.function.Function<Bundle, BundleContent> contents;
 
@@ -47,6 +48,7 @@ final class BundleInstaller {
     this.cleanup = cleanup;
     this.crdSafety = new CrdSafety(resources);
     this.crdWrites = new CrdWrites(resources, crdSafety);
+    this.requirements = new RequirementCheck(resources);
     this.schemaRules = new SchemaRuleGate(crdSafety);
     this.contents = contents;
   }
@@ -72,6 +74,10 @@ final class BundleInstaller {
         SubscriptionConfig.fromJson(sub.config()));
     if (!plan.succeeded()) {
       return new DriveResult(CsvPhaseRules.next(planFailure(before, plan)), List.of(), false);
+    }
+    Optional<CsvStatus> unmet = requirements.pending(plan.csv().orElse(null), before);
+    if (unmet.isPresent()) {
+      return new DriveResult(unmet.get(), List.of(), false); // nothing written: a later pass checks again
     }
     List<JsonNode> objects = stamp(plan.objects(), sub, target.bundle().name());
     SharedCrdRule.Writer writer = CrdWrites.writer(target);
