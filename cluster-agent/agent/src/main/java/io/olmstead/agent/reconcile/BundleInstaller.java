@@ -75,7 +75,7 @@ final class BundleInstaller {
     if (!plan.succeeded()) {
       return new DriveResult(CsvPhaseRules.next(planFailure(before, plan)), List.of(), false);
     }
-    Optional<CsvStatus> unmet = requirements.pending(plan.csv().orElse(null), before);
+    Optional<CsvStatus> unmet = requirements.refusal(plan, before);
     if (unmet.isPresent()) {
       return new DriveResult(unmet.get(), List.of(), false); // nothing written: a later pass checks again
     }
@@ -285,6 +285,7 @@ final class BundleInstaller {
     return switch (plan.reason()) {
       case InstallPlanResult.REASON_UNSUPPORTED_OPERATOR_GROUP -> o.withUnsupportedOperatorGroup(plan.message());
       case InstallPlanResult.REASON_INVALID_INSTALL_MODES -> o.withInvalidInstallModes(plan.message());
+      case InstallPlanResult.REASON_UNSUPPORTED_RESOURCE -> o.withApiRejection(plan.message());
       default -> o.withInvalidInstallStrategy(plan.message());
     };
   }

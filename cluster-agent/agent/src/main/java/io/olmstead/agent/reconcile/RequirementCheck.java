@@ -6,6 +6,8 @@ import io.olmstead.agent.k8s.ResourceOperator;
 import io.olmstead.agent.k8s.ServedApis;
 import io.olmstead.agent.k8s.WorkloadStatus;
 import io.olmstead.olmcore.fbc.Gvk;
+import io.olmstead.olmcore.installplan.InstallPlanResult;
+import io.olmstead.olmcore.installplan.SupportedKinds;
 import io.olmstead.olmcore.lifecycle.CsvObservation;
 import io.olmstead.olmcore.lifecycle.CsvPhase;
 import io.olmstead.olmcore.lifecycle.CsvPhaseRules;
@@ -23,9 +25,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * olm-core's {@link Requirements} fed from the cluster: the server's version, discovery and the required CRDs. One
- * mechanism for the install (a bundle whose requirements are unmet stays {@code Pending/RequirementsNotMet}, nothing
- * written, and is checked again on every pass) and for a rollout's preflight.
+ * olm-core's {@link Requirements} and {@link SupportedKinds} fed from the cluster: the server's version, discovery and
+ * the required CRDs. One mechanism for the install (a bundle whose requirements are unmet stays
+ * {@code Pending/RequirementsNotMet}, one with an object whose API is not served fails naming it; nothing is written
+ * and every pass checks again) and for a rollout's preflight.
  */
 final class RequirementCheck {
   private final ResourceOperator resources;
@@ -53,15 +56,25 @@ final class RequirementCheck {
   }
 
   /**
-   * The {@code Pending/RequirementsNotMet} status of a bundle not yet installed ({@code before} none or Pending) whose
-   * CSV's requirements are unmet; empty when they are met or the bundle was installed already.
+   * Why a bundle not yet installed ({@code before} none or Pending) may not be applied now, as its status: its CSV's
+   * requirements unmet ({@code Pending/RequirementsNotMet}), or an object whose API the cluster does not serve (Failed,
+   * naming the API, as OLM fails the install plan). Empty when it may, or when the bundle was installed already.
    */
-  Optional<CsvStatus> pending(JsonNode csv, CsvPhase before) throws ResourceException {
-    if (csv == null || (before != CsvPhase.NONE && before != CsvPhase.PENDING)) {
+  Optional<CsvStatus> refusal(InstallPlanResult plan, CsvPhase before) throws ResourceException {
+    if (plan.csv().isEmpty() || (before != CsvPhase.NONE && before != CsvPhase.PENDING)) {
       return Optional.empty();
     }
-    return Requirements.unmet(statuses(csv)).map(detail ->
-        CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withUnmetRequirements(detail)));
+    Optional<String> unmet = Requirements.unmet(statuses(plan.csv().get()));
+    if (unmet.isPresent()) {
+      return Optional.of(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withUnmetRequirements(unmet.get())));
+    }
+    for (Gvk api : SupportedKinds.toLookUp(plan.objects())) {
+      if (!resources.served().served(Requirements.apiVersion(api), api.kind())) {
+        return Optional.of(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING)
+            .withApiRejection(SupportedKinds.notServed(api))));
+      }
+    }
+    return Optional.empty();
   }
 
   private static CrdState state(JsonNode crd) {
