@@ -6,12 +6,14 @@ public record ApplyOutcome(Result result, String kind, String namespace, String 
   public enum Result {
     CREATED, PATCHED, DELETED, UNCHANGED,
     /** The object differs but the write was held back (a drift restore backing off); a later pass retries. */
-    DEFERRED
+    DEFERRED,
+    /** The object differs but is another writer's to keep (a CRD a newer install of the package wrote). */
+    KEPT
   }
 
   /** True when the cluster was written to. */
   public boolean changed() {
-    return result != Result.UNCHANGED && result != Result.DEFERRED;
+    return result != Result.UNCHANGED && result != Result.DEFERRED && result != Result.KEPT;
   }
 
   /** {@code Kind/name} or {@code Kind/namespace/name}, for messages. */

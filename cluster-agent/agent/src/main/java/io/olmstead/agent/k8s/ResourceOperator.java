@@ -24,15 +24,22 @@ public final class ResourceOperator {
   private final KubernetesClient client;
   private final ResourceKinds kinds;
   private final KubernetesSerialization serialization;
+  private final ServedApis served;
 
   public ResourceOperator(KubernetesClient client, ResourceKinds kinds) {
     this.client = client;
     this.kinds = kinds;
     this.serialization = client.getKubernetesSerialization();
+    this.served = new ServedApis(client);
   }
 
   public ResourceKinds kinds() {
     return kinds;
+  }
+
+  /** What the API server serves (discovery), for checks made before anything is applied. */
+  public ServedApis served() {
+    return served;
   }
 
   /** Decides, on the very object version about to be replaced, whether the change may go ahead. */
@@ -40,6 +47,12 @@ public final class ResourceOperator {
   public interface Guard {
     /** A refusal message, or empty to proceed. */
     Optional<String> check(JsonNode existing) throws ResourceException;
+  }
+
+  /** Decides, on the very object version about to be replaced, whether it stays as it is (another writer's to keep). */
+  @FunctionalInterface
+  public interface Keep {
+    boolean keep(JsonNode existing) throws ResourceException;
   }
 
   /** Says whether a write the object needs may happen now; a write held back is retried by a later pass. */
@@ -67,6 +80,14 @@ public final class ResourceOperator {
    * {@link ApplyOutcome.Result#DEFERRED} without writing when it says not now.
    */
   public ApplyOutcome apply(JsonNode manifest, Guard guard, Gate gate) throws ResourceException {
+    return apply(manifest, null, guard, gate);
+  }
+
+  /**
+   * As {@link #apply(JsonNode, Guard, Gate)}; an existing object that differs is first put to {@code keep}, on the same
+   * read, and answered {@link ApplyOutcome.Result#KEPT} without writing (or guarding) when it says so.
+   */
+  public ApplyOutcome apply(JsonNode manifest, Keep keep, Guard guard, Gate gate) throws ResourceException {
     JsonNode desired = ServerForm.stored(manifest);
     String apiVersion = desired.path("apiVersion").asText();
     String kind = desired.path("kind").asText();
@@ -89,6 +110,9 @@ public final class ResourceOperator {
         JsonNode wanted = ServerForm.keepingAddedEntries(existing.get(), desired);
         if (Subset.contains(existing.get(), withoutStatus(wanted))) {
           return new ApplyOutcome(ApplyOutcome.Result.UNCHANGED, kind, namespace, name);
+        }
+        if (keep != null && keep.keep(existing.get())) {
+          return new ApplyOutcome(ApplyOutcome.Result.KEPT, kind, namespace, name);
         }
         if (guard != null) {
           Optional<String> refusal = guard.check(existing.get());

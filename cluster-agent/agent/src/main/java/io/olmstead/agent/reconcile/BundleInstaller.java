@@ -20,6 +20,7 @@ import io.olmstead.olmcore.lifecycle.CsvPhase;
 import io.olmstead.olmcore.lifecycle.CsvPhaseRules;
 import io.olmstead.olmcore.lifecycle.CsvStatus;
 import io.olmstead.olmcore.lifecycle.DeploymentState;
+import io.olmstead.olmcore.lifecycle.SharedCrdRule;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -40,6 +41,8 @@ final class BundleInstaller {
   private final Cleanup cleanup;
   private final RestoreBackoff backoff = new RestoreBackoff();
   private final CrdSafety crdSafety;
+  private final CrdWrites crdWrites;
+  private final RequirementCheck requirements;
   private final SchemaRuleGate schemaRules;
   private final ServingCertificates servingCerts;
   private final java.util.function.Function<Bundle, BundleContent> contents;
@@ -48,6 +51,8 @@ final class BundleInstaller {
     this.resources = resources;
     this.cleanup = cleanup;
     this.crdSafety = new CrdSafety(resources);
+    this.crdWrites = new CrdWrites(resources, crdSafety);
+    this.requirements = new RequirementCheck(resources);
     this.schemaRules = new SchemaRuleGate(crdSafety);
     this.contents = contents;
     this.servingCerts = new ServingCertificates(resources, new CertIssuer(), Clock.systemUTC());
@@ -75,15 +80,21 @@ final class BundleInstaller {
     if (!plan.succeeded()) {
       return new DriveResult(CsvPhaseRules.next(planFailure(before, plan)), List.of(), false);
     }
+    Optional<CsvStatus> unmet = requirements.refusal(plan, before);
+    if (unmet.isPresent()) {
+      return new DriveResult(unmet.get(), List.of(), false); // nothing written: a later pass checks again
+    }
     // webhook serving certificates: kept from the cluster's Secrets while valid, else issued here (keys stay in-cluster)
     List<JsonNode> objects = servingCerts.complete(stamp(plan.objects(), sub, target.bundle().name()), ns).objects();
-    List<JsonNode> crds = objects.stream().filter(BundleInstaller::isCrd).toList();
-    Optional<String> unsafe = crdSafety.upgradeProblem(crds);
+    SharedCrdRule.Writer writer = CrdWrites.writer(target);
+    List<JsonNode> crds = CrdWrites.recorded(objects.stream().filter(BundleInstaller::isCrd).toList(), writer);
+    List<JsonNode> written = crdWrites.written(crds, writer); // the others are a newer install's to keep
+    Optional<String> unsafe = crdSafety.upgradeProblem(written);
     if (unsafe.isPresent()) {
       // Refused before anything is written: the installed bundle keeps running untouched.
       return new DriveResult(CsvPhaseRules.next(CsvObservation.in(before).withApiRejection(unsafe.get())), List.of(), false);
     }
-    Optional<CsvStatus> refused = schemaRules.review(sub, target.bundle().name(), crds);
+    Optional<CsvStatus> refused = schemaRules.review(sub, target.bundle().name(), written);
     if (refused.isPresent()) {
       return new DriveResult(refused.get(), List.of(), false);
     }
@@ -99,7 +110,7 @@ final class BundleInstaller {
       return DriveResult.conflict(rules.conflict());
     }
     List<ApplyOutcome> changed = new ArrayList<>();
-    String rejection = applyAll(crds, changed, true, rules);
+    String rejection = crdWrites.apply(crds, writer, rules.gate(), changed);
     if (rejection == null) {
       List<String> waiting = crdSafety.notEstablished(crds);
       if (!waiting.isEmpty()) {
@@ -112,7 +123,7 @@ final class BundleInstaller {
       if (before == CsvPhase.NONE || before == CsvPhase.PENDING) {
         progress.accept(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withObjectsMissing()));
       }
-      rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed, false, rules);
+      rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed, rules);
     }
     if (rules.conflict() != null) {
       return DriveResult.conflict(rules.conflict());
@@ -222,13 +233,11 @@ final class BundleInstaller {
     return oc;
   }
 
-  private String applyAll(List<JsonNode> objects, List<ApplyOutcome> changed, boolean crds, WriteRules rules)
+  private String applyAll(List<JsonNode> objects, List<ApplyOutcome> changed, WriteRules rules)
       throws ResourceException {
     for (JsonNode object : objects) {
       try {
-        // CRDs are re-checked on the exact version being replaced: the up-front check may have read an older one.
-        changed.add(resources.apply(object, crds ? existing -> crdSafety.problem(existing, object) : rules.ownership(),
-            rules.gate()));
+        changed.add(resources.apply(object, rules.ownership(), rules.gate()));
       } catch (ResourceException e) {
         if (!e.rejected()) {
           throw e; // unreachable or overloaded: retry the whole pass later
@@ -282,6 +291,7 @@ final class BundleInstaller {
     return switch (plan.reason()) {
       case InstallPlanResult.REASON_UNSUPPORTED_OPERATOR_GROUP -> o.withUnsupportedOperatorGroup(plan.message());
       case InstallPlanResult.REASON_INVALID_INSTALL_MODES -> o.withInvalidInstallModes(plan.message());
+      case InstallPlanResult.REASON_UNSUPPORTED_RESOURCE -> o.withApiRejection(plan.message());
       default -> o.withInvalidInstallStrategy(plan.message());
     };
   }

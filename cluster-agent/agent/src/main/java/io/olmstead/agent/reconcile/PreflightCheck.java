@@ -16,6 +16,7 @@ import io.olmstead.olmcore.installplan.InstallPlanner;
 import io.olmstead.olmcore.installplan.SubscriptionConfig;
 import io.olmstead.olmcore.lifecycle.CrdSchemaRules;
 import io.olmstead.olmcore.lifecycle.CrdUpgradeCheck;
+import io.olmstead.olmcore.lifecycle.Requirements.RequirementStatus;
 import io.olmstead.olmcore.lifecycle.UpgradeDecision;
 import io.olmstead.olmcore.lifecycle.UpgradeableCheck;
 import java.util.ArrayList;
@@ -26,7 +27,8 @@ import java.util.function.Supplier;
 
 /**
  * Checks a target bundle of a subscription against this cluster as it is now, writing nothing: install modes and
- * the plan, {@code minKubeVersion} and APIs this Kubernetes no longer serves, a namespace where another subscription
+ * the plan, the install requirements (as the install checks them: {@code minKubeVersion}, native and required APIs,
+ * required CRDs) and APIs this Kubernetes no longer serves, a namespace where another subscription
  * owns the package or a CRD another subscription owns, {@code Upgradeable} of the installed bundle, and for every
  * CRD the bundle replaces: stored versions kept, existing custom resources valid against the new schema, and the CRD
  * schema change rules as the subscription's {@code crdUpgradeSafety} says. Each problem is a named finding.
@@ -39,6 +41,7 @@ final class PreflightCheck {
   private final CatalogProvider catalogs;
   private final ClusterObserver observer;
   private final CrdSafety crdSafety;
+  private final RequirementCheck requirements;
   private final Supplier<String> kubernetesVersion;
   private final InstallPlanner planner = new InstallPlanner();
 
@@ -47,6 +50,7 @@ final class PreflightCheck {
     this.catalogs = catalogs;
     this.observer = new ClusterObserver(resources);
     this.crdSafety = new CrdSafety(resources);
+    this.requirements = new RequirementCheck(resources);
     this.kubernetesVersion = kubernetesVersion;
   }
 
@@ -80,8 +84,10 @@ final class PreflightCheck {
       return out;
     }
     String kube = kubernetesVersion.get();
-    content.bundle().csvMetadata().flatMap(m -> PreflightRules.minKubeVersion(m.minKubeVersion(), kube))
-        .ifPresent(out::add);
+    for (RequirementStatus status : plan.csv().isPresent() ? requirements.statuses(plan.csv().get())
+        : List.<RequirementStatus>of()) {
+      PreflightRules.requirement(status).ifPresent(out::add);
+    }
     for (JsonNode object : plan.objects()) {
       PreflightRules.removedApi(object.path("apiVersion").asText(), object.path("kind").asText(),
           object.path("metadata").path("name").asText(), kube).ifPresent(out::add);

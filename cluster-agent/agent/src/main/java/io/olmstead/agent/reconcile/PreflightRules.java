@@ -3,8 +3,9 @@ package io.olmstead.agent.reconcile;
 import io.olmstead.apispec.protocol.Preflight;
 import io.olmstead.apispec.protocol.PreflightFinding;
 import io.olmstead.olmcore.lifecycle.CrdSchemaFinding;
+import io.olmstead.olmcore.lifecycle.Requirements;
+import io.olmstead.olmcore.lifecycle.Requirements.RequirementStatus;
 import io.olmstead.olmcore.maturity.RemovedApis;
-import io.olmstead.olmcore.semver.Version;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,8 +14,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The pure half of a preflight: how CRD schema findings count under a subscription's {@code crdUpgradeSafety}, which
- * Kubernetes versions are too old or too new for a bundle, and the verdict with its findings bounded for the wire.
+ * The pure half of a preflight: how CRD schema findings count under a subscription's {@code crdUpgradeSafety}, unmet
+ * install requirements and APIs the cluster's Kubernetes no longer serves, and the verdict with its findings bounded for the wire.
  */
 public final class PreflightRules {
   /** What the CRD schema change rules do to an upgrade, per subscription. */
@@ -57,18 +58,17 @@ public final class PreflightRules {
         .map(f -> f.id() + ": " + crd + " " + f.path() + ": " + f.message());
   }
 
-  /** {@code KubeVersionTooOld} when the cluster runs below the CSV's {@code minKubeVersion}. */
-  public static Optional<PreflightFinding> minKubeVersion(String minKubeVersion, String clusterVersion) {
-    Optional<Version> min = Optional.ofNullable(minKubeVersion).flatMap(v -> Version.tryParse(v.replaceFirst("^v", "")));
-    Optional<int[]> cluster = majorMinor(clusterVersion);
-    if (min.isEmpty() || cluster.isEmpty()) {
+  /**
+   * An unmet install requirement (olm-core's {@link Requirements}, the check the install makes) as an error finding:
+   * {@code KubeVersionTooOld} for {@code minKubeVersion}, {@code RequirementNotMet} for a missing API or CRD.
+   */
+  public static Optional<PreflightFinding> requirement(RequirementStatus status) {
+    if (status.met()) {
       return Optional.empty();
     }
-    long major = cluster.get()[0];
-    long minor = cluster.get()[1];
-    boolean tooOld = major < min.get().major() || (major == min.get().major() && minor < min.get().minor());
-    return tooOld ? Optional.of(finding("KubeVersionTooOld", true, "minKubeVersion", "the bundle needs Kubernetes "
-        + minKubeVersion + " or later; the cluster runs " + clusterVersion)) : Optional.empty();
+    boolean kube = "ClusterServiceVersion".equals(status.kind());
+    return Optional.of(finding(kube ? "KubeVersionTooOld" : "RequirementNotMet", true,
+        kube ? "minKubeVersion" : status.kind() + " " + status.name(), kube ? status.message() : status.describe()));
   }
 
   /** {@code ApiRemoved} when the cluster's Kubernetes no longer serves the object's apiVersion and kind. */

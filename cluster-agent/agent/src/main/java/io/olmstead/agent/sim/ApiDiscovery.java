@@ -63,7 +63,11 @@ public final class ApiDiscovery {
       new BuiltIn("rbac.authorization.k8s.io/v1", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding",
           false, List.of(), false),
       new BuiltIn("apiextensions.k8s.io/v1", "customresourcedefinitions", "customresourcedefinition",
-          "CustomResourceDefinition", false, List.of("crd", "crds"), false));
+          "CustomResourceDefinition", false, List.of("crd", "crds"), false),
+      new BuiltIn("networking.k8s.io/v1", "networkpolicies", "networkpolicy", "NetworkPolicy", true,
+          List.of("netpol"), false),
+      new BuiltIn("scheduling.k8s.io/v1", "priorityclasses", "priorityclass", "PriorityClass", false, List.of("pc"),
+          false));
 
   private ApiDiscovery() {
   }

@@ -6,6 +6,8 @@ import io.olmstead.apispec.protocol.Preflight;
 import io.olmstead.apispec.protocol.PreflightFinding;
 import io.olmstead.apispec.protocol.SchemaDecoder;
 import io.olmstead.olmcore.lifecycle.CrdSchemaFinding;
+import io.olmstead.olmcore.lifecycle.Requirements;
+import io.olmstead.olmcore.lifecycle.Requirements.RequirementStatus;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,12 +15,24 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 class PreflightRulesTest {
-  @ParameterizedTest(name = "minKubeVersion {0} on {1}: too old = {2}")
-  @CsvSource({"1.25.0, v1.24.9, true", "1.25.0, v1.25.0, false", "1.25.0, v1.31.0-simulated, false",
-      "v1.28.0, 1.27.3+k3s1, true", "1.25.0, , false", ", v1.20.0, false"})
-  void minKubeVersionIsComparedByMajorAndMinor(String min, String cluster, boolean tooOld) {
-    assertThat(PreflightRules.minKubeVersion(min, cluster)).as(min + " on " + cluster).matches(f -> f.isPresent()
-        == tooOld);
+  @Test
+  void anUnmetMinKubeVersionIsKubeVersionTooOldWithOlmsMessage() {
+    PreflightFinding finding = PreflightRules.requirement(Requirements.minKubeVersion("x.v1", "1.33.0", "v1.31.0"))
+        .orElseThrow();
+    assertThat(finding.code()).isEqualTo("KubeVersionTooOld");
+    assertThat(finding.severity()).isEqualTo(PreflightFinding.ERROR);
+    assertThat(finding.message()).isEqualTo("CSV version requirement not met: minKubeVersion (1.33.0) > server version "
+        + "(1.31.0)");
+    assertThat(PreflightRules.requirement(Requirements.minKubeVersion("x.v1", "1.25.0", "v1.31.0"))).isEmpty();
+  }
+
+  @Test
+  void aMissingApiOrCrdIsRequirementNotMet() {
+    RequirementStatus missing = new RequirementStatus("", "v1", "Pod", "v1.", Requirements.NOT_PRESENT,
+        "Native API does not exist");
+    PreflightFinding finding = PreflightRules.requirement(missing).orElseThrow();
+    assertThat(finding.code()).isEqualTo("RequirementNotMet");
+    assertThat(finding.message()).isEqualTo("Pod v1.: NotPresent (Native API does not exist)");
   }
 
   @ParameterizedTest(name = "{0} {1} on {2}: removed = {3}")

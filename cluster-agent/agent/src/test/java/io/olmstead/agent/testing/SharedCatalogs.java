@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.olmstead.agent.reconcile.CatalogProvider;
 import io.olmstead.olmcore.fbc.Catalog;
@@ -16,7 +17,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -89,6 +92,17 @@ public final class SharedCatalogs {
    * edited by {@code change}: real bundles whose CRDs differ the way a test needs (etcd's never change).
    */
   public static CatalogProvider etcdWithCrd(String bundle, String crd, Consumer<ObjectNode> change) {
+    return etcdWithObjects(bundle, manifests -> manifests.stream()
+        .filter(m -> "CustomResourceDefinition".equals(m.path("kind").asText())
+            && crd.equals(m.path("metadata").path("name").asText()))
+        .forEach(change));
+  }
+
+  /**
+   * The bundled etcd package alone, served under {@link #CATALOG}, with the manifests ({@code olm.bundle.object}s,
+   * the CSV among them) of bundle {@code bundle} edited by {@code change}, which may also add or remove some.
+   */
+  public static CatalogProvider etcdWithObjects(String bundle, Consumer<List<ObjectNode>> change) {
     Path file = sharedDir().resolve("catalogs/bundled/etcd/catalog.json");
     assumeTrue(Files.isRegularFile(file), "shared catalogs not found; looked at " + file.toAbsolutePath());
     StringBuilder out = new StringBuilder();
@@ -96,9 +110,7 @@ public final class SharedCatalogs {
       while (blobs.hasNext()) {
         ObjectNode blob = blobs.next();
         if ("olm.bundle".equals(blob.path("schema").asText()) && bundle.equals(blob.path("name").asText())) {
-          for (JsonNode property : blob.path("properties")) {
-            editCrd((ObjectNode) property.path("value"), property.path("type").asText(), crd, change);
-          }
+          editObjects(blob, change);
         }
         out.append(JSON.writeValueAsString(blob)).append('\n');
       }
@@ -110,16 +122,22 @@ public final class SharedCatalogs {
     }
   }
 
-  private static void editCrd(ObjectNode value, String type, String crd, Consumer<ObjectNode> change) throws IOException {
-    if (!"olm.bundle.object".equals(type)) {
-      return;
+  private static void editObjects(ObjectNode blob, Consumer<List<ObjectNode>> change) throws IOException {
+    List<ObjectNode> manifests = new ArrayList<>();
+    ArrayNode properties = JSON.createArrayNode();
+    for (JsonNode property : blob.path("properties")) {
+      if ("olm.bundle.object".equals(property.path("type").asText())) {
+        manifests.add((ObjectNode) JSON.readTree(Base64.getDecoder().decode(property.path("value").path("data").asText())));
+      } else {
+        properties.add(property);
+      }
     }
-    ObjectNode manifest = (ObjectNode) JSON.readTree(Base64.getDecoder().decode(value.path("data").asText()));
-    if ("CustomResourceDefinition".equals(manifest.path("kind").asText())
-        && crd.equals(manifest.path("metadata").path("name").asText())) {
-      change.accept(manifest);
-      value.put("data", Base64.getEncoder().encodeToString(JSON.writeValueAsBytes(manifest)));
+    change.accept(manifests);
+    for (ObjectNode manifest : manifests) {
+      ObjectNode property = properties.addObject().put("type", "olm.bundle.object");
+      property.putObject("value").put("data", Base64.getEncoder().encodeToString(JSON.writeValueAsBytes(manifest)));
     }
+    blob.set("properties", properties);
   }
 
   /** The shared directory (system property, env, or ../shared). */

@@ -12,6 +12,8 @@ public final class InstallPlanResult {
     public static final String REASON_INVALID_INSTALL_STRATEGY = "InvalidInstallStrategy";
     public static final String REASON_UNSUPPORTED_OPERATOR_GROUP = "UnsupportedOperatorGroup";
     public static final String REASON_INVALID_INSTALL_MODES = "InvalidInstallModes";
+    /** A manifest of a kind OLM does not install ({@link SupportedKinds}): OLM fails the install plan. */
+    public static final String REASON_UNSUPPORTED_RESOURCE = SupportedKinds.UNSUPPORTED_RESOURCE;
     /** The bundle's manifests could not be decoded, or it carries no CSV. */
     public static final String REASON_INVALID_BUNDLE = "InvalidBundle";
 

@@ -82,6 +82,10 @@ public final class InstallPlanner {
         if (modeProblem.isPresent()) {
             return InstallPlanResult.failure(modeProblem.get().reason(), modeProblem.get().message(), csv);
         }
+        Optional<String> unsupported = SupportedKinds.unsupported(manifests);
+        if (unsupported.isPresent()) {
+            return InstallPlanResult.failure(InstallPlanResult.REASON_UNSUPPORTED_RESOURCE, unsupported.get(), csv);
+        }
         Optional<String> strategyProblem = InstallStrategy.validate(csv);
         if (strategyProblem.isPresent()) {
             return InstallPlanResult.failure(InstallPlanResult.REASON_INVALID_INSTALL_STRATEGY, strategyProblem.get(), csv);

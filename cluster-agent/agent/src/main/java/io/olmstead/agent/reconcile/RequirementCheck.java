@@ -1,0 +1,89 @@
+package io.olmstead.agent.reconcile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.olmstead.agent.k8s.ResourceException;
+import io.olmstead.agent.k8s.ResourceOperator;
+import io.olmstead.agent.k8s.ServedApis;
+import io.olmstead.agent.k8s.WorkloadStatus;
+import io.olmstead.olmcore.fbc.Gvk;
+import io.olmstead.olmcore.installplan.InstallPlanResult;
+import io.olmstead.olmcore.installplan.SupportedKinds;
+import io.olmstead.olmcore.lifecycle.CsvObservation;
+import io.olmstead.olmcore.lifecycle.CsvPhase;
+import io.olmstead.olmcore.lifecycle.CsvPhaseRules;
+import io.olmstead.olmcore.lifecycle.CsvStatus;
+import io.olmstead.olmcore.lifecycle.Requirements;
+import io.olmstead.olmcore.lifecycle.Requirements.CrdState;
+import io.olmstead.olmcore.lifecycle.Requirements.Facts;
+import io.olmstead.olmcore.lifecycle.Requirements.Needs;
+import io.olmstead.olmcore.lifecycle.Requirements.RequirementStatus;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * olm-core's {@link Requirements} and {@link SupportedKinds} fed from the cluster: the server's version, discovery and
+ * the required CRDs. One mechanism for the install (a bundle whose requirements are unmet stays
+ * {@code Pending/RequirementsNotMet}, one with an object whose API is not served fails naming it; nothing is written
+ * and every pass checks again) and for a rollout's preflight.
+ */
+final class RequirementCheck {
+  private final ResourceOperator resources;
+
+  RequirementCheck(ResourceOperator resources) {
+    this.resources = resources;
+  }
+
+  /** Every requirement of {@code csv} with its status as the cluster is now. */
+  List<RequirementStatus> statuses(JsonNode csv) throws ResourceException {
+    Needs needs = Requirements.needs(csv);
+    ServedApis served = resources.served();
+    Set<Gvk> apis = new LinkedHashSet<>();
+    for (Gvk api : needs.apis()) {
+      if (served.served(Requirements.apiVersion(api), api.kind())) {
+        apis.add(api);
+      }
+    }
+    Map<String, CrdState> crds = new LinkedHashMap<>();
+    for (String name : needs.crds()) {
+      resources.get(CrdWrites.CRD_API, CrdWrites.CRD_KIND, null, name).ifPresent(crd -> crds.put(name, state(crd)));
+    }
+    String version = needs.serverVersion() ? served.serverVersion() : null;
+    return Requirements.evaluate(csv, new Facts(version, apis, crds));
+  }
+
+  /**
+   * Why a bundle not yet installed ({@code before} none or Pending) may not be applied now, as its status: its CSV's
+   * requirements unmet ({@code Pending/RequirementsNotMet}), or an object whose API the cluster does not serve (Failed,
+   * naming the API, as OLM fails the install plan). Empty when it may, or when the bundle was installed already.
+   */
+  Optional<CsvStatus> refusal(InstallPlanResult plan, CsvPhase before) throws ResourceException {
+    if (plan.csv().isEmpty() || (before != CsvPhase.NONE && before != CsvPhase.PENDING)) {
+      return Optional.empty();
+    }
+    Optional<String> unmet = Requirements.unmet(statuses(plan.csv().get()));
+    if (unmet.isPresent()) {
+      return Optional.of(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withUnmetRequirements(unmet.get())));
+    }
+    for (Gvk api : SupportedKinds.toLookUp(plan.objects())) {
+      if (!resources.served().served(Requirements.apiVersion(api), api.kind())) {
+        return Optional.of(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING)
+            .withApiRejection(SupportedKinds.notServed(api))));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static CrdState state(JsonNode crd) {
+    Set<String> versions = new LinkedHashSet<>();
+    for (JsonNode v : crd.path("spec").path("versions")) {
+      if (v.path("served").asBoolean(false)) {
+        versions.add(v.path("name").asText());
+      }
+    }
+    return new CrdState(versions, WorkloadStatus.established(crd));
+  }
+}

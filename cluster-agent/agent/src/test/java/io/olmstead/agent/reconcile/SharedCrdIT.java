@@ -1,0 +1,106 @@
+package io.olmstead.agent.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.olmstead.agent.testing.SharedCatalogs;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One package installed at two versions in two namespaces shares one CRD: it ends at the newer bundle's schema and
+ * stays there, whichever install came first, over passes of both namespaces driven one by one.
+ */
+class SharedCrdIT {
+  private static final String CRD_API = "apiextensions.k8s.io/v1";
+  private static final String CRD = "etcdclusters.etcd.database.coreos.com";
+  private static final String NEWER_SCHEMA = "etcd clusters as etcdoperator.v0.9.4 describes them";
+  private static final DesiredSubscription OLD = DesiredSubscription.of("etcd-old", SharedCatalogs.CATALOG, "etcd",
+      "singlenamespace-alpha", "ns-old", "0.9.2");
+  private static final DesiredSubscription NEW = DesiredSubscription.of("etcd-new", SharedCatalogs.CATALOG, "etcd",
+      "singlenamespace-alpha", "ns-new", "0.9.4");
+  private PassDriver driver;
+
+  @BeforeEach
+  void start() {
+    // etcd's bundles all carry the same CRD: 0.9.4's gets a schema of its own here
+    CatalogProvider catalogs = SharedCatalogs.etcdWithCrd("etcdoperator.v0.9.4", CRD, crd -> ((ObjectNode) crd
+        .path("spec").path("versions").path(0).path("schema").path("openAPIV3Schema")).put("description", NEWER_SCHEMA));
+    driver = new PassDriver(() -> catalogs);
+  }
+
+  @AfterEach
+  void stop() {
+    if (driver != null) {
+      driver.close();
+    }
+  }
+
+  @Test
+  void theNewerInstallUpgradesTheSharedCrdAndTheOlderOneNeverWritesItBack() throws Exception {
+    driver.passUntil("Succeeded", "ns-old", OLD);
+    assertThat(schemaDescription()).isNotEqualTo(NEWER_SCHEMA);
+    driver.passUntil("Succeeded", "ns-new", NEW);
+    assertThat(schemaDescription()).isEqualTo(NEWER_SCHEMA);
+
+    assertStableOverPassesOfBothNamespaces();
+  }
+
+  @Test
+  void anOlderInstallArrivingLaterRunsOnTheNewerCrdWithoutWritingIt() throws Exception {
+    driver.passUntil("Succeeded", "ns-new", NEW);
+    String before = resourceVersion();
+    driver.passUntil("Succeeded", "ns-old", OLD);
+    assertThat(resourceVersion()).as("the older install never wrote the CRD").isEqualTo(before);
+
+    assertStableOverPassesOfBothNamespaces();
+  }
+
+  @Test
+  void driftOnTheSharedCrdIsRestoredByTheInstallThatWroteItAlone() throws Exception {
+    driver.passUntil("Succeeded", "ns-old", OLD);
+    driver.passUntil("Succeeded", "ns-new", NEW);
+    ObjectNode edited = driver.get(CRD_API, "CustomResourceDefinition", null, CRD).orElseThrow().deepCopy();
+    ((ObjectNode) edited.path("spec").path("versions").path(0).path("schema").path("openAPIV3Schema"))
+        .put("description", "edited by hand");
+    driver.write(edited);
+
+    driver.pass("ns-old", OLD);
+    assertThat(schemaDescription()).as("the older install leaves the CRD alone").isEqualTo("edited by hand");
+    driver.pass("ns-new", NEW);
+    assertThat(schemaDescription()).isEqualTo(NEWER_SCHEMA);
+    assertThat(driver.sink.latest("etcd-new").orElseThrow().condition(StatusBoard.DRIFT_CONDITION)).isPresent();
+    assertThat(driver.sink.history("etcd-old")).noneMatch(s -> s.condition(StatusBoard.DRIFT_CONDITION).isPresent());
+  }
+
+  private void assertStableOverPassesOfBothNamespaces() throws Exception {
+    String settled = resourceVersion();
+    for (int i = 0; i < 5; i++) {
+      driver.pass("ns-old", OLD);
+      driver.pass("ns-new", NEW);
+    }
+    JsonNode crd = driver.get(CRD_API, "CustomResourceDefinition", null, CRD).orElseThrow();
+    assertThat(crd.path("metadata").path("resourceVersion").asText()).as("no pass wrote the CRD").isEqualTo(settled);
+    assertThat(crd.path("metadata").path("annotations").path(CrdWrites.VERSION).asText()).isEqualTo("0.9.4");
+    assertThat(crd.path("metadata").path("annotations").path(CrdWrites.WRITER).asText()).isEqualTo("ns-new/etcd-new");
+    assertThat(schemaDescription()).isEqualTo(NEWER_SCHEMA);
+    for (String sub : List.of("etcd-old", "etcd-new")) {
+      assertThat(driver.sink.latest(sub).orElseThrow().phase()).isEqualTo("Succeeded");
+      assertThat(driver.sink.history(sub)).as(sub + " restored nothing")
+          .noneMatch(s -> s.condition(StatusBoard.DRIFT_CONDITION).isPresent());
+    }
+  }
+
+  private String schemaDescription() throws Exception {
+    return driver.get(CRD_API, "CustomResourceDefinition", null, CRD).orElseThrow().path("spec").path("versions")
+        .path(0).path("schema").path("openAPIV3Schema").path("description").asText();
+  }
+
+  private String resourceVersion() throws Exception {
+    return driver.get(CRD_API, "CustomResourceDefinition", null, CRD).orElseThrow().path("metadata")
+        .path("resourceVersion").asText();
+  }
+}
