@@ -22,6 +22,10 @@ final class JibErrors {
       if (t instanceof ManifestLimit.TooLarge) {
         return new RegistryException(Kind.TOO_LARGE, what + " of " + image + ": " + t.getMessage());
       }
+      if (t instanceof CredentialGuard.Refused) {
+        return new RegistryException(Kind.DENIED, "registry " + ref.getRegistry() + " asked for " + what + ": "
+            + t.getMessage());
+      }
       if (t instanceof AddressGuard.LocalAddressRefused) {
         return new RegistryException(Kind.INVALID, t.getMessage());
       }
