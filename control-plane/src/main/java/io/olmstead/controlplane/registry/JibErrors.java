@@ -64,7 +64,8 @@ final class JibErrors {
    */
   static RegistryException unreachable(String registry) {
     return new RegistryException(Kind.UNREACHABLE, "registry " + registry + " could not be reached (no connection, "
-        + "or no complete answer within " + RegistrySettings.TIMEOUT_SECONDS + ")");
+        + "no answer within " + RegistrySettings.READ_TIMEOUT_SECONDS + ", or no complete answer within "
+        + RegistrySettings.TIMEOUT_SECONDS + ")");
   }
 
   private static RegistryException byStatus(int status, String what, String image) {

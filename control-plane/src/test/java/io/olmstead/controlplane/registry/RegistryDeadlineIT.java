@@ -140,4 +140,19 @@ class RegistryDeadlineIT {
       assertThat(silentStarted).as("workers taken by the silent registry").hasValue(FAIR_WORKERS - 1);
     }
   }
+
+  @Test
+  void aSilentRegistryFailsAtTheIdleTimeoutLongBeforeTheDeadline() {
+    RegistrySettings settings = RegistrySettings.defaults(registry.host()).withTimeout(Duration.ofMinutes(10))
+        .withReadTimeout(Duration.ofSeconds(1));
+    try (StuckRegistry silent = StuckRegistry.silent();
+        RegistryPool pool = new RegistryPool(vertx, settings.withAllowLocal(silent.host()), "idle-registry", 2)) {
+      Future<ImageManifest> stuck = pool.call(silent.host() + "/a/b:c", p -> p.resolve(silent.host() + "/a/b:c"));
+      await().atMost(Duration.ofSeconds(30)).until(stuck::isComplete);
+      assertThat(stuck.cause()).isInstanceOfSatisfying(RegistryException.class,
+          r -> assertThat(r.kind()).isEqualTo(Kind.UNREACHABLE))
+          .hasMessageContaining(RegistrySettings.READ_TIMEOUT_SECONDS);
+      assertThat(silent.connections()).isPositive();
+    }
+  }
 }

@@ -90,6 +90,7 @@ class RegistryGuardsIT {
           .hasMessageContaining("over the limit of " + limit + " bytes")
           .hasMessageContaining(RegistrySettings.MAX_MANIFEST_BYTES);
       await().atMost(Duration.ofSeconds(20)).until(endless::clientGone);
+      System.out.printf("endless manifest: %d bytes served against a limit of %d%n", endless.served(), limit);
       // what the client read up to the limit, plus what the two kernels' socket buffers held when it hung up
       assertThat(endless.served()).as("manifest bytes served").isLessThan(limit + (16L << 20));
     }
