@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * is resolved once and the digest recorded on the revision's rows ({@code catalog_bundles.image_digest}), where it
  * stays when the tag later moves (a new revision resolves again). The pinned digest is then unpacked like a bundle
  * named by digest. A tag that does not resolve keeps the registry's answer in {@code pin_error} and is tried again
- * after {@code RETRY}. Subscribed packages are pinned first.
+ * after {@code RETRY}. Subscribed packages are pinned first. Resolves run on a registry pool of the sweep's own
+ * (closed with it), so tags on slow registries never take the workers bundle unpacks wait for.
  */
 public final class BundlePins implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BundlePins.class);
@@ -82,5 +83,6 @@ public final class BundlePins implements AutoCloseable {
   @Override
   public void close() {
     vertx.cancelTimer(timer);
+    workers.close();
   }
 }

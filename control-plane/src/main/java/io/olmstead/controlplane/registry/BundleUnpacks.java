@@ -65,11 +65,6 @@ public final class BundleUnpacks implements AutoCloseable {
     });
   }
 
-  /** The bounded registry workers (shared with the tag pin sweep). */
-  RegistryPool workers() {
-    return workers;
-  }
-
   public Future<Optional<BundleImage>> get(String digest) {
     return store.get(digest);
   }

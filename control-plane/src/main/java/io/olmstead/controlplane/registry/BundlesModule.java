@@ -16,7 +16,7 @@ import java.time.Duration;
 
 /**
  * {@code /bundles}: a bundle image's unpack state by digest, and unpacking on request; also starts the poller of
- * catalogs with an image source (both share the registry worker pool).
+ * catalogs with an image source and the sweep pinning bundle tags, each on a registry pool of its own.
  */
 public final class BundlesModule implements ApiModule {
   private BundleUnpacks unpacks;
@@ -37,7 +37,9 @@ public final class BundlesModule implements ApiModule {
             .toJson())));
     ApiModule.bind(builder, "unpackBundle", r -> request(ctx, r));
     ApiModule.bind(builder, "unpackCatalogPackage", new PackageUnpack(ctx, unpacks)::handle);
-    pins = new BundlePins(ctx.vertx(), ctx.pool(), unpacks.workers(), 2000);
+    // its own two threads too: a sweep of tags on slow registries must not take the workers unpacks wait for
+    pins = new BundlePins(ctx.vertx(), ctx.pool(), new RegistryPool(ctx.vertx(), settings, "olmstead-bundle-pin", 2),
+        2000);
   }
 
   private Future<Reply> request(ApiContext ctx, ApiRequest r) {

@@ -33,8 +33,6 @@ final class JibClients {
   JibClients(RegistrySettings settings, RegistryHttp http) {
     this.settings = settings;
     this.http = http;
-    // jib reads each request's connect/read timeout from this property; the operation's deadline bounds the total
-    System.setProperty("jib.httpTimeout", Long.toString(settings.timeout().toMillis()));
   }
 
   RegistryClient forImage(ImageReference ref) throws RegistryException {

@@ -22,6 +22,10 @@ final class JibErrors {
       if (t instanceof ManifestLimit.TooLarge) {
         return new RegistryException(Kind.TOO_LARGE, what + " of " + image + ": " + t.getMessage());
       }
+      if (t instanceof CredentialGuard.Refused) {
+        return new RegistryException(Kind.DENIED, "registry " + ref.getRegistry() + " asked for " + what + ": "
+            + t.getMessage());
+      }
       if (t instanceof AddressGuard.LocalAddressRefused) {
         return new RegistryException(Kind.INVALID, t.getMessage());
       }
@@ -60,7 +64,8 @@ final class JibErrors {
    */
   static RegistryException unreachable(String registry) {
     return new RegistryException(Kind.UNREACHABLE, "registry " + registry + " could not be reached (no connection, "
-        + "or no complete answer within " + RegistrySettings.TIMEOUT_SECONDS + ")");
+        + "no answer within " + RegistrySettings.READ_TIMEOUT_SECONDS + ", or no complete answer within "
+        + RegistrySettings.TIMEOUT_SECONDS + ")");
   }
 
   private static RegistryException byStatus(int status, String what, String image) {

@@ -3,6 +3,7 @@ package io.olmstead.controlplane.registry;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import org.apache.http.HttpConnection;
 import org.apache.http.HttpEntity;
 import org.apache.http.HttpResponse;
 import org.apache.http.HttpResponseInterceptor;
@@ -13,7 +14,9 @@ import org.apache.http.protocol.HttpCoreContext;
 /**
  * Bounds manifest and index bodies while they arrive: jib reads a manifest whole into a string before parsing it, so
  * a registry answering with a huge (or endless) manifest would fill the heap. A declared length over the limit is
- * refused before reading; an undeclared or lying one is cut at the limit.
+ * refused before reading; an undeclared or lying one is cut at the limit. Either way the connection is reset, not
+ * closed: closing a response reads its body to the end (to reuse the connection), which for an endless body is
+ * forever.
  */
 final class ManifestLimit implements HttpResponseInterceptor {
 
@@ -37,23 +40,36 @@ final class ManifestLimit implements HttpResponseInterceptor {
     if (entity == null || !uri.contains("/manifests/")) {
       return;
     }
+    HttpConnection connection = HttpCoreContext.adapt(context).getConnection();
     if (entity.getContentLength() > max) {
-      throw new TooLarge(max);
+      throw cut(connection, max);
     }
     response.setEntity(new HttpEntityWrapper(entity) {
       @Override
       public InputStream getContent() throws IOException {
-        return new Bounded(super.getContent(), max);
+        return new Bounded(super.getContent(), max, connection);
       }
     });
+  }
+
+  /** Shuts the connection down (no more reading from it) and answers the error to throw. */
+  private static TooLarge cut(HttpConnection connection, long max) {
+    try {
+      if (connection != null) {
+        connection.shutdown();
+      }
+    } catch (IOException e) {
+      // already gone: nothing more will be read from it either way
+    }
+    return new TooLarge(max);
   }
 
   private static final class Bounded extends FilterInputStream {
     private final ByteBudget budget;
 
-    Bounded(InputStream in, long max) {
+    Bounded(InputStream in, long max, HttpConnection connection) {
       super(in);
-      this.budget = new ByteBudget(max, () -> new TooLarge(max));
+      this.budget = new ByteBudget(max, () -> cut(connection, max));
     }
 
     @Override

@@ -10,21 +10,27 @@ import java.lang.reflect.Constructor;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.apache.http.HttpRequest;
+import org.apache.http.client.config.RequestConfig;
+import org.apache.http.client.protocol.HttpClientContext;
 import org.apache.http.config.RegistryBuilder;
 import org.apache.http.conn.socket.ConnectionSocketFactory;
 import org.apache.http.conn.socket.PlainConnectionSocketFactory;
 import org.apache.http.conn.ssl.NoopHostnameVerifier;
 import org.apache.http.conn.ssl.SSLConnectionSocketFactory;
 import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
+import org.apache.http.protocol.HttpContext;
 
 /**
  * jib's HTTP client for one registry operation, on transports built here: no retry loop inside jib (a silent or
  * refusing registry otherwise holds a worker for ten backed-off retries; our unpack retries are explicit and
  * visible), every connection screened by {@link AddressGuard} on the address actually dialled, manifests bounded by
- * {@link ManifestLimit} while they are read, and {@link #abort()} closing every socket so a deadline really frees the
- * thread. jib exposes the transport and retry switches only through a package-private constructor (marked
+ * {@link ManifestLimit} while they are read (the connection reset at the limit), credentials kept off unprotected
+ * connections by {@link CredentialGuard}, each connect and read bounded by the idle timeout, and {@link #abort()}
+ * closing every socket so a deadline really frees the thread. jib exposes the transport and retry switches only through a package-private constructor (marked
  * {@code @VisibleForTesting}), reached once by reflection: a jib upgrade that changes it fails every registry call
  * and {@code RegistryHttpTest}.
  */
@@ -34,6 +40,8 @@ final class RegistryHttp implements AutoCloseable {
 
   private final AddressGuard guard;
   private final ManifestLimit manifests;
+  private final Set<String> insecureHosts;
+  private final int readTimeoutMillis;
   private final List<HttpTransport> transports = new ArrayList<>();
   private final FailoverHttpClient secure;
   private final FailoverHttpClient insecure;
@@ -42,6 +50,8 @@ final class RegistryHttp implements AutoCloseable {
   RegistryHttp(RegistrySettings settings) {
     this.guard = new AddressGuard(settings);
     this.manifests = new ManifestLimit(settings.maxManifestBytes());
+    this.insecureHosts = settings.insecureHosts();
+    this.readTimeoutMillis = Math.toIntExact(settings.readTimeout().toMillis());
     this.secure = failover(false);
     // listed hosts only: HTTP fallback and unverified TLS, and basic credentials may travel over it (a lab registry)
     this.insecure = failover(true);
@@ -79,8 +89,11 @@ final class RegistryHttp implements AutoCloseable {
         RegistryBuilder.<ConnectionSocketFactory>create()
             .register("http", guard.wrap(PlainConnectionSocketFactory.getSocketFactory()))
             .register("https", guard.wrap(tls)).build());
+    // last: the limit counts the bytes jib reads, after any content decoding
     ApacheHttpTransport transport = new ApacheHttpTransport(ApacheHttpTransport.newDefaultHttpClientBuilder()
-        .setConnectionManager(connections).addInterceptorFirst(manifests).build());
+        .setConnectionManager(connections).addInterceptorLast(manifests)
+        .addInterceptorLast(new CredentialGuard(insecureHosts, !trustAll))
+        .addInterceptorLast(this::idleTimeout).build());
     synchronized (transports) {
       if (aborted) {
         throw new IllegalStateException("registry operation aborted");
@@ -88,6 +101,16 @@ final class RegistryHttp implements AutoCloseable {
       transports.add(transport);
     }
     return transport;
+  }
+
+  /**
+   * jib sets every request's connect and read timeouts from a process-wide property; this replaces them with
+   * {@code OLMSTEAD_REGISTRY_READ_TIMEOUT_SECONDS}, the longest a connect or a single read may wait.
+   */
+  private void idleTimeout(HttpRequest request, HttpContext context) {
+    HttpClientContext c = HttpClientContext.adapt(context);
+    c.setRequestConfig(RequestConfig.copy(c.getRequestConfig()).setConnectTimeout(readTimeoutMillis)
+        .setSocketTimeout(readTimeoutMillis).build());
   }
 
   private static SSLConnectionSocketFactory trustAllTls() {

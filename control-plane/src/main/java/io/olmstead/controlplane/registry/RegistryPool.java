@@ -1,22 +1,27 @@
 package io.olmstead.controlplane.registry;
 
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs blocking registry work off the event loop: a worker pool of {@code workers} threads, at most
- * {@code perRegistryConcurrency} calls at once against one registry host, and a deadline on every operation
- * ({@code OLMSTEAD_REGISTRY_TIMEOUT_SECONDS}, from when a worker takes it): past it the operation's sockets are closed
- * and its thread interrupted, so a registry that accepts connections and never answers (or refuses them) holds a
- * worker no longer than the deadline. Each operation gets its own {@link OciPuller}, closed after it.
+ * Runs blocking registry work off the event loop on a pool of {@code workers} threads. Work waits in its registry
+ * host's queue, holding no thread, until a worker is free and its registry is below its share
+ * ({@code OLMSTEAD_REGISTRY_CONCURRENCY}, and never every worker: see {@link RegistryQueues}); hosts take turns. Every
+ * operation has a deadline ({@code OLMSTEAD_REGISTRY_TIMEOUT_SECONDS}, from when a worker takes it): past it the
+ * operation's sockets are closed and its thread interrupted. Each operation gets its own {@link OciPuller}, closed
+ * after it; closing the pool aborts the running ones and fails the queued ones.
  */
 public final class RegistryPool implements AutoCloseable {
 
@@ -26,46 +31,73 @@ public final class RegistryPool implements AutoCloseable {
     T run(OciPuller puller) throws Exception;
   }
 
+  private final Vertx vertx;
   private final RegistrySettings settings;
   private final WorkerExecutor executor;
-  private final ScheduledExecutorService deadlines;
-  private final int perRegistry;
-  private final Map<String, Semaphore> limits = new ConcurrentHashMap<>();
+  private final ScheduledThreadPoolExecutor deadlines;
+  private final RegistryQueues<Job<?>> queues;
+  private final Set<Deadline> running = ConcurrentHashMap.newKeySet();
+  private boolean closed;
 
   public RegistryPool(Vertx vertx, RegistrySettings settings, String name, int workers) {
+    this.vertx = vertx;
     this.settings = settings;
     this.executor = vertx.createSharedWorkerExecutor(name, workers);
     // closing sockets may block (TLS close): never on an event loop, so a thread of its own
-    this.deadlines = Executors.newSingleThreadScheduledExecutor(r -> {
+    this.deadlines = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, name + "-deadline");
       t.setDaemon(true);
       return t;
     });
-    this.perRegistry = settings.perRegistryConcurrency();
+    deadlines.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    this.queues = new RegistryQueues<>(workers, settings.perRegistryConcurrency());
   }
 
-  /** Runs {@code work} on a registry worker, within the limit of the registry of {@code reference}. */
+  /** Runs {@code work} on a registry worker, within the share of the registry of {@code reference}. */
   public <T> Future<T> call(String reference, Work<T> work) {
     return call(reference, () -> { }, work);
   }
 
   /** As {@link #call(String, Work)}; {@code started} runs on the worker when it takes the work. */
   public <T> Future<T> call(String reference, Runnable started, Work<T> work) {
-    String host = registryOf(reference);
-    return executor.executeBlocking(() -> {
-      Semaphore s = limits.computeIfAbsent(host, h -> new Semaphore(perRegistry, true));
-      s.acquire();
-      try {
-        started.run();
-        return withDeadline(host, work);
-      } finally {
-        s.release();
+    Job<T> job = new Job<>(registryOf(reference), started, work, vertx.getOrCreateContext(), Promise.promise());
+    synchronized (queues) {
+      if (closed) {
+        return Future.failedFuture(new IllegalStateException("registry pool closed"));
       }
-    }, false);
+      queues.add(job.host, job);
+    }
+    dispatch();
+    return job.result.future();
+  }
+
+  /** Starts every queued operation that may run now. */
+  private void dispatch() {
+    List<Job<?>> now = new ArrayList<>();
+    synchronized (queues) {
+      for (Optional<RegistryQueues.Taken<Job<?>>> t = queues.next(); t.isPresent(); t = queues.next()) {
+        now.add(t.get().item());
+      }
+    }
+    now.forEach(this::start);
+  }
+
+  private <T> void start(Job<T> job) {
+    executor.<T>executeBlocking(() -> {
+      job.started.run();
+      return withDeadline(job.host, job.work);
+    }, false).onComplete(ar -> {
+      synchronized (queues) {
+        queues.done(job.host);
+      }
+      dispatch();
+      job.complete(ar);
+    });
   }
 
   private <T> T withDeadline(String host, Work<T> work) throws Exception {
     Deadline deadline = new Deadline(Thread.currentThread(), new OciPuller(settings));
+    running.add(deadline);
     ScheduledFuture<?> timer = deadlines.schedule(deadline::expire, settings.timeout().toMillis(),
         TimeUnit.MILLISECONDS);
     try {
@@ -76,6 +108,7 @@ public final class RegistryPool implements AutoCloseable {
       }
       throw e;
     } finally {
+      running.remove(deadline);
       timer.cancel(false);
       deadline.finish();
       deadline.puller.close();
@@ -94,8 +127,25 @@ public final class RegistryPool implements AutoCloseable {
 
   @Override
   public void close() {
+    List<Job<?>> waiting;
+    synchronized (queues) {
+      closed = true;
+      waiting = queues.clear();
+    }
+    IllegalStateException closing = new IllegalStateException("registry pool closed");
+    waiting.forEach(j -> j.complete(Future.failedFuture(closing)));
+    running.forEach(d -> deadlines.execute(d::expire));
     executor.close();
-    deadlines.shutdownNow();
+    deadlines.shutdown();
+  }
+
+  /** A queued operation and where its caller waits for it (answered on the caller's context). */
+  private record Job<T>(String host, Runnable started, Work<T> work, Context context, Promise<T> result) {
+    void complete(AsyncResult<?> outcome) {
+      @SuppressWarnings("unchecked")
+      AsyncResult<T> typed = (AsyncResult<T>) outcome;
+      context.runOnContext(v -> result.handle(typed));
+    }
   }
 
   /** The running operation's thread and puller; expiring interrupts the one and aborts the other, once. */

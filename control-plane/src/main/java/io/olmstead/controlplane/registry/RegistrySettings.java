@@ -26,7 +26,8 @@ public record RegistrySettings(
     int maxLayers,
     int workers,
     int perRegistryConcurrency,
-    Duration timeout) {
+    Duration timeout,
+    Duration readTimeout) {
 
   public static final String AUTH_FILE = "OLMSTEAD_REGISTRY_AUTH_FILE";
   public static final String MIRRORS_FILE = "OLMSTEAD_REGISTRY_MIRRORS_FILE";
@@ -37,12 +38,13 @@ public record RegistrySettings(
   public static final String WORKERS = "OLMSTEAD_REGISTRY_WORKERS";
   public static final String PER_REGISTRY = "OLMSTEAD_REGISTRY_CONCURRENCY";
   public static final String TIMEOUT_SECONDS = "OLMSTEAD_REGISTRY_TIMEOUT_SECONDS";
+  public static final String READ_TIMEOUT_SECONDS = "OLMSTEAD_REGISTRY_READ_TIMEOUT_SECONDS";
   public static final String ALLOW_LOCAL = "OLMSTEAD_REGISTRY_ALLOW_LOCAL";
   static final int MAX_TIMEOUT_SECONDS = 3600;
 
   /** Every variable read here (the deploy manifests are checked against the control plane's list). */
   public static final Set<String> ENVIRONMENT = Set.of(AUTH_FILE, MIRRORS_FILE, INSECURE, MAX_MANIFEST_BYTES,
-      MAX_LAYER_BYTES, MAX_LAYERS, WORKERS, PER_REGISTRY, TIMEOUT_SECONDS, ALLOW_LOCAL);
+      MAX_LAYER_BYTES, MAX_LAYERS, WORKERS, PER_REGISTRY, TIMEOUT_SECONDS, READ_TIMEOUT_SECONDS, ALLOW_LOCAL);
 
   public RegistrySettings {
     insecureHosts = Set.copyOf(insecureHosts);
@@ -56,6 +58,10 @@ public record RegistrySettings(
     if (timeout.isZero() || timeout.isNegative() || timeout.toSeconds() > MAX_TIMEOUT_SECONDS) {
       throw new ConfigException(TIMEOUT_SECONDS, "must be 1.." + MAX_TIMEOUT_SECONDS + " seconds, not "
           + timeout.toSeconds());
+    }
+    if (readTimeout.isZero() || readTimeout.isNegative() || readTimeout.compareTo(timeout) > 0) {
+      throw new ConfigException(READ_TIMEOUT_SECONDS, "must be 1 second up to " + TIMEOUT_SECONDS + " ("
+          + timeout.toSeconds() + "), not " + readTimeout.toSeconds());
     }
   }
 
@@ -74,13 +80,15 @@ public record RegistrySettings(
     for (String h : extraInsecure) {
       insecure.add(checkHost("--insecure-registry", h.trim()));
     }
+    int deadline = env.positiveInt(TIMEOUT_SECONDS, 120);
     return new RegistrySettings(auth, mirrors, insecure, hosts(env, ALLOW_LOCAL),
         env.positiveLong(MAX_MANIFEST_BYTES, 4L << 20),
         env.positiveLong(MAX_LAYER_BYTES, 256L << 20),
         env.positiveInt(MAX_LAYERS, 64),
         env.positiveInt(WORKERS, 4),
         env.positiveInt(PER_REGISTRY, 4),
-        Duration.ofSeconds(env.positiveInt(TIMEOUT_SECONDS, 120)));
+        Duration.ofSeconds(deadline),
+        Duration.ofSeconds(env.positiveInt(READ_TIMEOUT_SECONDS, Math.min(30, deadline))));
   }
 
   private static Set<String> hosts(EnvReader env, String setting) {
@@ -102,33 +110,39 @@ public record RegistrySettings(
 
   public RegistrySettings withLimits(long manifestBytes, long layerBytes, int layers) {
     return new RegistrySettings(authFile, mirrors, insecureHosts, allowLocalHosts, manifestBytes, layerBytes, layers,
-        workers, perRegistryConcurrency, timeout);
+        workers, perRegistryConcurrency, timeout, readTimeout);
   }
 
   public RegistrySettings withMirrors(MirrorRules rules) {
     return new RegistrySettings(authFile, rules, insecureHosts, allowLocalHosts, maxManifestBytes, maxLayerBytes,
-        maxLayers, workers, perRegistryConcurrency, timeout);
+        maxLayers, workers, perRegistryConcurrency, timeout, readTimeout);
   }
 
   public RegistrySettings withAuthFile(Path file) {
     return new RegistrySettings(Optional.of(file), mirrors, insecureHosts, allowLocalHosts, maxManifestBytes,
-        maxLayerBytes, maxLayers, workers, perRegistryConcurrency, timeout);
+        maxLayerBytes, maxLayers, workers, perRegistryConcurrency, timeout, readTimeout);
   }
 
+  /** A deadline of {@code t} per operation; the idle timeout is cut to it when longer. */
   public RegistrySettings withTimeout(Duration t) {
     return new RegistrySettings(authFile, mirrors, insecureHosts, allowLocalHosts, maxManifestBytes, maxLayerBytes,
-        maxLayers, workers, perRegistryConcurrency, t);
+        maxLayers, workers, perRegistryConcurrency, t, readTimeout.compareTo(t) > 0 ? t : readTimeout);
+  }
+
+  public RegistrySettings withReadTimeout(Duration t) {
+    return new RegistrySettings(authFile, mirrors, insecureHosts, allowLocalHosts, maxManifestBytes, maxLayerBytes,
+        maxLayers, workers, perRegistryConcurrency, timeout, t);
   }
 
   /** Registries on loopback/link-local addresses to use anyway: the listed insecure and allow-local hosts. */
   public RegistrySettings withAllowLocal(String... hosts) {
     return new RegistrySettings(authFile, mirrors, insecureHosts, Set.of(hosts), maxManifestBytes, maxLayerBytes,
-        maxLayers, workers, perRegistryConcurrency, timeout);
+        maxLayers, workers, perRegistryConcurrency, timeout, readTimeout);
   }
 
   public RegistrySettings withWorkers(int n) {
     return new RegistrySettings(authFile, mirrors, insecureHosts, allowLocalHosts, maxManifestBytes, maxLayerBytes,
-        maxLayers, n, perRegistryConcurrency, timeout);
+        maxLayers, n, perRegistryConcurrency, timeout, readTimeout);
   }
 
   Set<String> localAllowed() {

@@ -83,4 +83,19 @@ class BearerTokenAuthIT {
           .hasMessageContaining(registry.host()).hasMessageNotContaining("wrong-pass-0815");
     }
   }
+
+  @Test
+  void credentialsAreNotSentToAPlainHttpRealmWhoseHostIsNotListedAsInsecure() {
+    int before = tokens.credentialed();
+    RegistrySettings realmNotInsecure = RegistrySettings.defaults(registry.host()).withAllowLocal(tokens.host())
+        .withAuthFile(registry.writeAuthFile("olmstead", PASSWORD));
+    try (OciPuller p = new OciPuller(realmNotInsecure)) {
+      assertThatThrownBy(() -> p.resolve(registry.host() + "/private/token:v1"))
+          .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.DENIED))
+          .hasMessageContaining("http://" + tokens.host())
+          .hasMessageContaining(RegistrySettings.INSECURE)
+          .hasMessageNotContaining(PASSWORD);
+    }
+    assertThat(tokens.credentialed()).as("token requests with credentials").isEqualTo(before);
+  }
 }

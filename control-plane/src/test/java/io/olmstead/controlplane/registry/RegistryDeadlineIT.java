@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.olmstead.controlplane.catalog.CatalogFixtures;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
@@ -8,9 +9,11 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,11 +22,13 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Every registry operation has a deadline: a registry that accepts and never answers, or answers a byte at a time
  * forever, holds a worker no longer than {@code OLMSTEAD_REGISTRY_TIMEOUT_SECONDS}, while a live registry is served
- * meanwhile; closed and silent ports fail with the same message.
+ * meanwhile; closed and silent ports fail with the same message. Work waits in its registry's queue, not on a worker:
+ * a silent registry holds at most its share of the workers, however much of its work is queued.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RegistryDeadlineIT {
   static final Duration DEADLINE = Duration.ofSeconds(3);
+  static final int FAIR_WORKERS = 4;
   static TestRegistry registry;
   static Vertx vertx;
   static String live;
@@ -108,6 +113,46 @@ class RegistryDeadlineIT {
       String b = failure(pool.call(silent.host() + "/a/b:c", p -> p.resolve(silent.host() + "/a/b:c")))
           .getMessage();
       assertThat(a.replace(closed, "HOST")).isEqualTo(b.replace(silent.host(), "HOST"));
+    }
+  }
+
+  @Test
+  void aSilentRegistryHoldsOnlyItsShareOfWorkersWhileAHealthyRegistrysPullIsServed() {
+    // the deadline and idle timeout far beyond the test: the silent registry's work stays stuck throughout
+    RegistrySettings settings = RegistrySettings.defaults(registry.host()).withTimeout(Duration.ofMinutes(10))
+        .withReadTimeout(Duration.ofMinutes(10));
+    try (StuckRegistry silent = StuckRegistry.silent();
+        RegistryPool pool = new RegistryPool(vertx, settings.withAllowLocal(silent.host()), "fair-registry",
+            FAIR_WORKERS)) {
+      AtomicInteger silentStarted = new AtomicInteger();
+      List<Future<ImageManifest>> stuck = new ArrayList<>();
+      for (int i = 0; i < 2 * FAIR_WORKERS; i++) {
+        String image = silent.host() + "/stuck/app" + i + ":v1";
+        stuck.add(pool.call(image, silentStarted::incrementAndGet, p -> p.resolve(image)));
+      }
+      await().atMost(Duration.ofSeconds(20)).until(() -> silent.connections() >= FAIR_WORKERS - 1);
+
+      Future<ImageManifest> healthy = pool.call(live, p -> p.resolve(live));
+
+      await().atMost(Duration.ofSeconds(20)).until(healthy::isComplete);
+      assertThat(healthy.succeeded()).as("the healthy pull: %s", healthy.cause()).isTrue();
+      assertThat(stuck).noneMatch(Future::isComplete);
+      assertThat(silentStarted).as("workers taken by the silent registry").hasValue(FAIR_WORKERS - 1);
+    }
+  }
+
+  @Test
+  void aSilentRegistryFailsAtTheIdleTimeoutLongBeforeTheDeadline() {
+    RegistrySettings settings = RegistrySettings.defaults(registry.host()).withTimeout(Duration.ofMinutes(10))
+        .withReadTimeout(Duration.ofSeconds(1));
+    try (StuckRegistry silent = StuckRegistry.silent();
+        RegistryPool pool = new RegistryPool(vertx, settings.withAllowLocal(silent.host()), "idle-registry", 2)) {
+      Future<ImageManifest> stuck = pool.call(silent.host() + "/a/b:c", p -> p.resolve(silent.host() + "/a/b:c"));
+      await().atMost(Duration.ofSeconds(30)).until(stuck::isComplete);
+      assertThat(stuck.cause()).isInstanceOfSatisfying(RegistryException.class,
+          r -> assertThat(r.kind()).isEqualTo(Kind.UNREACHABLE))
+          .hasMessageContaining(RegistrySettings.READ_TIMEOUT_SECONDS);
+      assertThat(silent.connections()).isPositive();
     }
   }
 }

@@ -2,11 +2,13 @@ package io.olmstead.controlplane.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.olmstead.controlplane.catalog.CatalogFixtures;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +76,23 @@ class RegistryGuardsIT {
       assertThatThrownBy(() -> p.resolve(image))
           .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.TOO_LARGE))
           .hasMessageContaining("over the limit of 100 bytes").hasMessageContaining(RegistrySettings.MAX_MANIFEST_BYTES);
+    }
+  }
+
+  @Test
+  void anEndlessManifestIsCutAtTheLimitAndItsConnectionClosedWithoutReadingOn() {
+    long limit = 64 << 10;
+    EndlessManifest endless = new EndlessManifest();
+    try (StuckRegistry server = StuckRegistry.endlessManifest(endless);
+        OciPuller p = new OciPuller(RegistrySettings.defaults(server.host()).withLimits(limit, 1 << 20, 64))) {
+      assertThatThrownBy(() -> p.resolve(server.host() + "/endless/app:v1"))
+          .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.TOO_LARGE))
+          .hasMessageContaining("over the limit of " + limit + " bytes")
+          .hasMessageContaining(RegistrySettings.MAX_MANIFEST_BYTES);
+      await().atMost(Duration.ofSeconds(20)).until(endless::clientGone);
+      System.out.printf("endless manifest: %d bytes served against a limit of %d%n", endless.served(), limit);
+      // what the client read up to the limit, plus what the two kernels' socket buffers held when it hung up
+      assertThat(endless.served()).as("manifest bytes served").isLessThan(limit + (16L << 20));
     }
   }
 }

@@ -37,4 +37,18 @@ class RegistrySettingsTest {
             .isEqualTo(RegistrySettings.ALLOW_LOCAL));
     assertThat(RegistrySettings.ENVIRONMENT).contains(RegistrySettings.ALLOW_LOCAL, RegistrySettings.TIMEOUT_SECONDS);
   }
+
+  @Test
+  void theIdleTimeoutDefaultsToThirtySecondsWithinTheDeadline() {
+    assertThat(read(Map.of()).readTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(read(Map.of(RegistrySettings.TIMEOUT_SECONDS, "5")).readTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(read(Map.of(RegistrySettings.READ_TIMEOUT_SECONDS, "7")).readTimeout())
+        .isEqualTo(Duration.ofSeconds(7));
+    assertThatThrownBy(() -> read(Map.of(RegistrySettings.TIMEOUT_SECONDS, "10",
+        RegistrySettings.READ_TIMEOUT_SECONDS, "11")))
+        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.setting())
+            .isEqualTo(RegistrySettings.READ_TIMEOUT_SECONDS))
+        .hasMessageContaining(RegistrySettings.TIMEOUT_SECONDS);
+    assertThat(RegistrySettings.ENVIRONMENT).contains(RegistrySettings.READ_TIMEOUT_SECONDS);
+  }
 }

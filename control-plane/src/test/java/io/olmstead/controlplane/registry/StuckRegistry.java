@@ -10,21 +10,23 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * A registry that is stuck, on 127.0.0.1: {@link #silent()} accepts connections and never answers;
  * {@link #dripping()} answers every request with a chunked body that sends one byte every 200 ms forever (no read
- * timeout ever fires). Counts the connections it accepted. Threads and sockets end with {@link #close()}.
+ * timeout ever fires); {@link #endlessManifest()} answers manifests with a body that never ends (see
+ * {@link EndlessManifest}). Counts the connections it accepted. Threads and sockets end with {@link #close()}.
  */
 final class StuckRegistry implements AutoCloseable {
   private final ServerSocket server;
-  private final boolean drip;
+  private final Consumer<Socket> answer;
   private final List<Socket> accepted = new CopyOnWriteArrayList<>();
   private final AtomicInteger connections = new AtomicInteger();
   private final Thread acceptor;
 
-  private StuckRegistry(boolean drip) {
-    this.drip = drip;
+  private StuckRegistry(Consumer<Socket> answer) {
+    this.answer = answer;
     try {
       this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     } catch (IOException e) {
@@ -36,11 +38,16 @@ final class StuckRegistry implements AutoCloseable {
   }
 
   static StuckRegistry silent() {
-    return new StuckRegistry(false);
+    return new StuckRegistry(null);
   }
 
   static StuckRegistry dripping() {
-    return new StuckRegistry(true);
+    return new StuckRegistry(StuckRegistry::drip);
+  }
+
+  /** A registry whose manifests never end; {@code manifests} counts what it wrote. */
+  static StuckRegistry endlessManifest(EndlessManifest manifests) {
+    return new StuckRegistry(manifests::serve);
   }
 
   String host() {
@@ -57,8 +64,8 @@ final class StuckRegistry implements AutoCloseable {
         Socket s = server.accept();
         connections.incrementAndGet();
         accepted.add(s);
-        if (drip) {
-          Thread t = new Thread(() -> drip(s), "stuck-registry-drip");
+        if (answer != null) {
+          Thread t = new Thread(() -> answer.accept(s), "stuck-registry-answer");
           t.setDaemon(true);
           t.start();
         }

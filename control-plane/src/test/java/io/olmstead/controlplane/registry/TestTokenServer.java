@@ -37,6 +37,7 @@ final class TestTokenServer implements AutoCloseable {
   private final String user;
   private final String password;
   private final AtomicInteger authenticated = new AtomicInteger();
+  private final AtomicInteger credentialed = new AtomicInteger();
 
   private TestTokenServer(Path dir, String user, String password) throws Exception {
     this.user = user;
@@ -83,6 +84,11 @@ final class TestTokenServer implements AutoCloseable {
     return authenticated.get();
   }
 
+  /** How many token requests carried an {@code Authorization} header, right or wrong. */
+  int credentialed() {
+    return credentialed.get();
+  }
+
   /** A token granting {@code actions} on {@code repository} (for the test's own pushes). */
   String token(String repository, String actions) {
     return jwt(new JsonArray().add(new JsonObject().put("type", "repository").put("name", repository)
@@ -93,6 +99,7 @@ final class TestTokenServer implements AutoCloseable {
     String basic = exchange.getRequestHeaders().getFirst("Authorization");
     JsonArray access = new JsonArray();
     if (basic != null) {
+      credentialed.incrementAndGet();
       String expected = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password)
           .getBytes(StandardCharsets.UTF_8));
       if (!basic.equals(expected)) {
