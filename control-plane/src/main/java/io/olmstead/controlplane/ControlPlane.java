@@ -120,7 +120,7 @@ public final class ControlPlane implements AutoCloseable {
               var hypershift = new io.olmstead.controlplane.hypershift.Hypershift(vertx, pool, db.connectOptions(),
                   registry, config.hypershift());
               var hostedPool = new io.olmstead.controlplane.hypershift.pool.HostedAgentPool(vertx, pool,
-                  config.hypershift().agents(), config.agent().replica());
+                  config.hypershift().agents(), config.agent().replica(), gateway.handshakes());
               modules.add(new io.olmstead.controlplane.hypershift.pool.PoolTokensModule(hostedPool));
               var signals = new io.olmstead.controlplane.signals.SignalEvaluator(vertx, pool, db.connectOptions(),
                   registry, config.webhooks().signals());

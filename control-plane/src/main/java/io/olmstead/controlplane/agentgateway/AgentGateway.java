@@ -203,7 +203,8 @@ public final class AgentGateway {
     return outage;
   }
 
-  HandshakeLimits handshakes() {
+  /** The handshake limits of both agent endpoints (this one's and the hosted pool's). */
+  public HandshakeLimits handshakes() {
     return handshakes;
   }
 

@@ -1,11 +1,11 @@
 package io.olmstead.controlplane.agentgateway;
 
 import io.olmstead.controlplane.auth.Tokens;
+import io.olmstead.controlplane.http.HostAddresses;
 import io.olmstead.controlplane.http.Problems;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -44,8 +44,7 @@ final class ConnectHandler implements Handler<RoutingContext> {
       unauthorized(ctx);
       return;
     }
-    SocketAddress remote = request.remoteAddress();
-    HandshakeLimits.Permit permit = gateway.handshakes().enter(remote == null ? "unknown" : remote.hostAddress());
+    HandshakeLimits.Permit permit = gateway.handshakes().enter(HostAddresses.source(request));
     if (permit.refusal() != null) {
       refuse(ctx, permit.refusal());
       return;
@@ -87,15 +86,7 @@ final class ConnectHandler implements Handler<RoutingContext> {
 
   private void refuse(RoutingContext ctx, HandshakeLimits.Refusal refusal) {
     gateway.metrics().connectionRefused(refusal.metric);
-    ctx.response().putHeader("Retry-After", "5");
-    String detail = switch (refusal) {
-      case PER_SOURCE -> "too many agent handshakes from this address at once; retry with backoff";
-      case PER_CREDENTIAL -> "this cluster credential already has handshakes in progress; retry with backoff";
-      case BUSY -> "too many agents are connecting at once; retry with backoff";
-    };
-    Problems.send(ctx.response(), refusal.status == 429
-        ? Problems.problem(429, "too-many-requests", "Too many requests", detail)
-        : Problems.problem(503, "unavailable", "Busy", detail));
+    refusal.send(ctx.response());
   }
 
   private static void unauthorized(RoutingContext ctx) {

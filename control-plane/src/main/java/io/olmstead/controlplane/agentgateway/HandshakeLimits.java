@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
+import io.olmstead.controlplane.http.Problems;
+import io.vertx.core.http.HttpServerResponse;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -8,21 +10,33 @@ import java.util.Map;
  * credential lookup) per source address, and, once the credential checked out, per credential and in all: a bogus
  * credential never holds one of the handshake slots real agents need, and sockets that never say hello hold at most
  * {@code perCredential} of them. Credential lookups in progress are bounded too (per source, and in all by the same
- * total), so a flood cannot queue unbounded work on the database. Thread-safe; a permit is released exactly once.
+ * total), so a flood cannot queue unbounded work on the database. One instance serves both agent endpoints
+ * ({@code /agent/connect} and the hosted pool's {@code /agent/pool}): a source's handshakes count against it on either.
+ * Thread-safe; a permit is released exactly once.
  */
-final class HandshakeLimits {
+public final class HandshakeLimits {
   /** Why a handshake is turned away; {@code metric} is the label of {@code olmstead_agent_refused_connections}. */
-  enum Refusal {
-    PER_SOURCE("per-source", 429),
-    PER_CREDENTIAL("per-credential", 429),
-    BUSY("busy", 503);
+  public enum Refusal {
+    PER_SOURCE("per-source", 429, "too many agent handshakes from this address at once; retry with backoff"),
+    PER_CREDENTIAL("per-credential", 429,
+        "this credential already has handshakes in progress; retry with backoff"),
+    BUSY("busy", 503, "too many agents are connecting at once; retry with backoff");
 
     final String metric;
     final int status;
+    private final String detail;
 
-    Refusal(String metric, int status) {
+    Refusal(String metric, int status, String detail) {
       this.metric = metric;
       this.status = status;
+      this.detail = detail;
+    }
+
+    /** Answers the refused upgrade: 429 or 503 problem+json with {@code Retry-After}. */
+    public void send(HttpServerResponse response) {
+      response.putHeader("Retry-After", "5");
+      Problems.send(response, status == 429 ? Problems.problem(429, "too-many-requests", "Too many requests", detail)
+          : Problems.problem(503, "unavailable", "Busy", detail));
     }
   }
 
@@ -48,7 +62,7 @@ final class HandshakeLimits {
   }
 
   /** Before the credential lookup: a permit counted against the source (and the lookups), or a refused one. */
-  synchronized Permit enter(String source) {
+  public synchronized Permit enter(String source) {
     if (bySource.getOrDefault(source, 0) >= perSource
         || lookupsBySource.getOrDefault(source, 0) >= LOOKUPS_PER_SOURCE) {
       return new Permit(source, Refusal.PER_SOURCE);
@@ -71,7 +85,7 @@ final class HandshakeLimits {
   }
 
   /** One handshake's hold on the limits (none when it was refused). */
-  final class Permit {
+  public final class Permit {
     private final String source;
     private final Refusal refusal;
     private String credential;
@@ -86,7 +100,7 @@ final class HandshakeLimits {
     }
 
     /** Why the handshake may not start, or null when it holds a slot. */
-    Refusal refusal() {
+    public Refusal refusal() {
       return refusal;
     }
 
@@ -94,7 +108,7 @@ final class HandshakeLimits {
      * The credential checked out: takes a handshake slot counted against it, or refuses (and releases) when it has
      * too many handshakes or every slot is taken.
      */
-    Refusal authenticated(String credentialKey) {
+    public Refusal authenticated(String credentialKey) {
       synchronized (HandshakeLimits.this) {
         if (released) {
           return Refusal.BUSY;
@@ -121,7 +135,7 @@ final class HandshakeLimits {
       }
     }
 
-    void release() {
+    public void release() {
       synchronized (HandshakeLimits.this) {
         if (released) {
           return;

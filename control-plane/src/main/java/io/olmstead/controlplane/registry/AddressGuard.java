@@ -2,6 +2,7 @@ package io.olmstead.controlplane.registry;
 
 import io.olmstead.controlplane.http.AddressRanges;
 import io.olmstead.controlplane.http.EmbeddedIpv4;
+import io.olmstead.controlplane.http.HostAddresses;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -81,7 +82,8 @@ final class AddressGuard {
       public Socket connectSocket(int timeout, Socket socket, HttpHost host, InetSocketAddress remote,
           InetSocketAddress local, HttpContext context) throws IOException {
         String name = host.getHostName();
-        String registry = (name.contains(":") ? "[" + name + "]" : name) + ":" + remote.getPort();
+        // HttpHost keeps an IPv6 literal's brackets: bracketing it again wrote [[::1]]:5000
+        String registry = HostAddresses.hostPort(name, remote.getPort());
         if (remote.getAddress() != null && local(remote.getAddress()) && !isListed(registry)) {
           throw new LocalAddressRefused(registry);
         }

@@ -23,15 +23,16 @@ final class Deliveries {
   // one receiver's slowness costs its own deliveries, not everyone's
   private static final String CLAIM = "UPDATE webhook_deliveries d SET attempts = d.attempts + 1, "
       + "next_attempt_at = now() + make_interval(secs => " + LEASE_SECONDS + ") FROM webhooks w "
-      + "WHERE d.webhook = w.name AND d.id IN (SELECT id FROM webhook_deliveries WHERE id IN ("
-      + "SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY webhook ORDER BY next_attempt_at, id) AS n "
-      + "FROM webhook_deliveries WHERE state = 'Pending' AND next_attempt_at <= now() AND NOT (webhook = ANY($2))) due "
+      + "WHERE d.webhook_id = w.id AND d.id IN (SELECT id FROM webhook_deliveries WHERE id IN ("
+      + "SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS n "
+      + "FROM webhook_deliveries WHERE state = 'Pending' AND next_attempt_at <= now() "
+      + "AND NOT (webhook_id = ANY($2))) due "
       + "WHERE due.n <= " + WebhookDispatcher.PER_WEBHOOK + ") ORDER BY next_attempt_at, id LIMIT $1 "
-      + "FOR UPDATE SKIP LOCKED) RETURNING d.id, d.webhook, d.body, d.attempts, w.url, w.secret";
+      + "FOR UPDATE SKIP LOCKED) RETURNING d.id, d.webhook_id, w.name, w.team, d.body, d.attempts, w.url, w.secret";
   // a failed attempt holds the webhook's other pending deliveries back as long as its own retry (a dead receiver is
   // tried once per backoff period, not once per queued event)
   private static final String HOLD_BACK = "UPDATE webhook_deliveries SET next_attempt_at = GREATEST(next_attempt_at, "
-      + "now() + make_interval(secs => $2)) WHERE webhook = $1 AND state = 'Pending' AND id <> $3";
+      + "now() + make_interval(secs => $2)) WHERE webhook_id = $1 AND state = 'Pending' AND id <> $3";
   private static final String DELIVERED = "UPDATE webhook_deliveries SET state = 'Delivered', last_status = $2, "
       + "last_error = NULL, finished_at = now() WHERE id = $1";
   private static final String FAILED_ATTEMPT = "UPDATE webhook_deliveries SET last_status = $2, last_error = $3, "
@@ -40,13 +41,13 @@ final class Deliveries {
       + "next_attempt_at = now() + make_interval(secs => $4) WHERE id = $1 RETURNING state";
   // keeps the newest MAX_PENDING_PER_WEBHOOK pending deliveries of each webhook; deletes what finished a week ago
   private static final String DROP_EXCESS = "UPDATE webhook_deliveries SET state = 'Dropped', finished_at = now() "
-      + "WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY webhook ORDER BY id DESC) AS n "
+      + "WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY webhook_id ORDER BY id DESC) AS n "
       + "FROM webhook_deliveries WHERE state = 'Pending') p WHERE p.n > " + MAX_PENDING_PER_WEBHOOK + ")";
   private static final String EXPIRE = "DELETE FROM webhook_deliveries WHERE state <> 'Pending' "
       + "AND finished_at < now() - interval '7 days'";
 
-  /** One leased delivery with what sending it needs. */
-  record Claimed(long id, String webhook, String body, int attempt, String url, String secret) {
+  /** One leased delivery with what sending it needs; {@code webhook} names it for logs (team/name). */
+  record Claimed(long id, long webhookId, String webhook, String body, int attempt, String url, String secret) {
     @Override
     public String toString() {
       return "Claimed[id=" + id + ", webhook=" + webhook + ", attempt=" + attempt + "]";
@@ -72,10 +73,12 @@ final class Deliveries {
     });
   }
 
-  Future<List<Claimed>> claim(int max, List<String> busyWebhooks) {
-    return pool.preparedQuery(CLAIM).execute(Tuple.tuple().addInteger(max).addArrayOfString(busyWebhooks.toArray(new String[0]))).map(rows -> {
+  Future<List<Claimed>> claim(int max, List<Long> busyWebhooks) {
+    Tuple args = Tuple.tuple().addInteger(max).addArrayOfLong(busyWebhooks.toArray(new Long[0]));
+    return pool.preparedQuery(CLAIM).execute(args).map(rows -> {
       List<Claimed> out = new ArrayList<>(rows.size());
-      rows.forEach(r -> out.add(new Claimed(r.getLong("id"), r.getString("webhook"), r.getString("body"),
+      rows.forEach(r -> out.add(new Claimed(r.getLong("id"), r.getLong("webhook_id"),
+          (r.getString("team") == null ? "" : r.getString("team") + "/") + r.getString("name"), r.getString("body"),
           r.getInteger("attempts"), r.getString("url"), r.getString("secret"))));
       return out;
     });
@@ -86,10 +89,10 @@ final class Deliveries {
   }
 
   /** Records a failed attempt; answers whether the delivery gave up (Failed) rather than waits to retry. */
-  Future<Boolean> failedAttempt(long id, String webhook, Integer status, String error, int attempt) {
+  Future<Boolean> failedAttempt(long id, long webhookId, Integer status, String error, int attempt) {
     return pool.preparedQuery(FAILED_ATTEMPT).execute(Tuple.of(id, status, error, backoffSeconds(attempt)))
         .map(rows -> rows.iterator().hasNext() && "Failed".equals(rows.iterator().next().getString(0)))
-        .compose(gaveUp -> pool.preparedQuery(HOLD_BACK).execute(Tuple.of(webhook, backoffSeconds(attempt), id))
+        .compose(gaveUp -> pool.preparedQuery(HOLD_BACK).execute(Tuple.of(webhookId, backoffSeconds(attempt), id))
             .map(gaveUp));
   }
 

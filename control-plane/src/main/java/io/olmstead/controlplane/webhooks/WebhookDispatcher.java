@@ -8,6 +8,8 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,8 +40,7 @@ final class WebhookDispatcher {
   private final WebhookMetrics metrics;
   private final WebhookBacklog backlog;
   private final AtomicInteger inFlight = new AtomicInteger();
-  private final java.util.concurrent.ConcurrentHashMap<String, Integer> perWebhook =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<Long, Integer> perWebhook = new ConcurrentHashMap<>();
   private volatile boolean claiming;
   private volatile boolean fanningOut;
 
@@ -96,8 +97,8 @@ final class WebhookDispatcher {
       return;
     }
     claiming = true;
-    List<String> busy = perWebhook.entrySet().stream().filter(e -> e.getValue() >= PER_WEBHOOK)
-        .map(java.util.Map.Entry::getKey).toList();
+    List<Long> busy = perWebhook.entrySet().stream().filter(e -> e.getValue() >= PER_WEBHOOK)
+        .map(Map.Entry::getKey).toList();
     deliveries.claim(free, busy).onComplete(ar -> {
       claiming = false;
       if (ar.failed()) {
@@ -110,7 +111,7 @@ final class WebhookDispatcher {
 
   private void send(Deliveries.Claimed d) {
     inFlight.incrementAndGet();
-    perWebhook.merge(d.webhook(), 1, Integer::sum);
+    perWebhook.merge(d.webhookId(), 1, Integer::sum);
     byte[] body = d.body().getBytes(StandardCharsets.UTF_8);
     sender.send(URI.create(d.url()), body, Signatures.sign(d.secret(), body)).onComplete(ar -> {
       Future<?> recorded;
@@ -120,7 +121,7 @@ final class WebhookDispatcher {
       } else {
         Integer status = ar.succeeded() ? ar.result() : null;
         String error = ar.succeeded() ? "HTTP " + ar.result() : ar.cause().getMessage();
-        recorded = deliveries.failedAttempt(d.id(), d.webhook(), status, error, d.attempt()).onSuccess(gaveUp -> {
+        recorded = deliveries.failedAttempt(d.id(), d.webhookId(), status, error, d.attempt()).onSuccess(gaveUp -> {
           metrics.outcome(gaveUp ? "failed" : "retry");
           if (gaveUp) {
             LOG.info("webhook {}: delivery {} failed after {} attempts: {}", d.webhook(), d.id(), d.attempt(), error);
@@ -129,7 +130,7 @@ final class WebhookDispatcher {
       }
       recorded.onComplete(done -> {
         inFlight.decrementAndGet();
-        perWebhook.computeIfPresent(d.webhook(), (k, n) -> n <= 1 ? null : n - 1);
+        perWebhook.computeIfPresent(d.webhookId(), (k, n) -> n <= 1 ? null : n - 1);
         tick(); // a freed slot is used at once, not at the next tick
       })
           .onFailure(e -> LOG.debug("webhook {}: outcome not recorded: {}", d.webhook(), e.toString()));

@@ -11,12 +11,14 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.sqlclient.SqlClient;
 import java.util.List;
 
 /**
  * {@code /webhooks}: receivers of rollout CloudEvents (admin). A team-scoped admin's webhook carries one of its teams
- * and gets only that team's rollouts; reads and deletes see only the caller's teams' webhooks. Registering the module
- * starts the dispatcher on this replica.
+ * and gets only that team's rollouts; reads and deletes see only the caller's teams' webhooks. Names are unique per
+ * team ({@link WebhookRefs} says which webhook a name means). Registering the module starts the dispatcher on this
+ * replica.
  */
 public final class WebhooksModule implements ApiModule {
   private final WebhookStore store = new WebhookStore();
@@ -50,9 +52,12 @@ public final class WebhooksModule implements ApiModule {
         body.getJsonArray("events").stream().map(String::valueOf).toList(), body.getString("secret"));
     var audit = request.audit("webhook.create", "webhooks/" + name);
     audit.detail().put("url", spec.url()).put("events", new JsonArray(spec.events())).put("team", team);
+    // the conflict names the caller's own team (or none): whether another team uses the name is never told
     return context.tx().audited(audit, conn -> store.insert(conn, name, spec, team, caller.actor())
-            .compose(inserted -> inserted ? store.find(conn, name).map(row -> WebhookStore.toJson(row.orElseThrow()))
-                : Future.failedFuture(ApiException.conflict("webhook " + name + " exists; delete it first"))), null)
+            .compose(id -> id.isPresent()
+                ? store.find(conn, id.get()).map(row -> WebhookStore.toJson(row.orElseThrow()))
+                : Future.failedFuture(ApiException.conflict("webhook " + name
+                    + (team == null ? " (fleet-wide)" : " of team " + team) + " exists; delete it first"))), null)
         .map(Reply::created);
   }
 
@@ -72,36 +77,40 @@ public final class WebhooksModule implements ApiModule {
   }
 
   private Future<Reply> list(ApiRequest request) {
-    String after = request.cursor().map(c -> Cursors.decode(c, 1).getString(0)).orElse(null);
+    JsonArray after = request.cursor().map(c -> Cursors.decode(c, 2)).orElse(null);
     int limit = request.limit();
-    Principal caller = request.principal();
-    return context.tx().read(conn -> store.page(conn, after, caller.teamScoped() ? caller.teams() : null, limit + 1))
-        .map(rows -> Reply.ok(Cursors.page(rows, limit, w -> w, w -> new JsonArray().add(w.getString("name")))));
+    String[] teams = request.principal().teamFilter();
+    return context.tx().read(conn -> store.page(conn, after == null ? null : after.getString(0),
+            after == null ? null : after.getLong(1), teams, limit + 1))
+        .map(rows -> Reply.ok(Cursors.page(rows, limit, WebhookRefs.Found::view,
+            w -> new JsonArray().add(w.view().getString("name")).add(w.id()))));
   }
 
   private Future<Reply> get(ApiRequest request) {
-    String name = request.path("name");
-    return context.tx().read(conn -> visible(conn, name, request.principal())).map(Reply::ok);
+    return context.tx().read(conn -> resolve(conn, request)).map(w -> Reply.ok(w.view()));
   }
 
   private Future<Reply> delete(ApiRequest request) {
     String name = request.path("name");
-    return context.tx().audited(request.audit("webhook.delete", "webhooks/" + name),
-        conn -> visible(conn, name, request.principal()).compose(w -> store.delete(conn, name)), null)
+    var audit = request.audit("webhook.delete", "webhooks/" + name);
+    request.query("team").ifPresent(team -> audit.detail().put("team", team));
+    return context.tx().audited(audit, conn -> resolve(conn, request).compose(w -> store.delete(conn, w.id())
+            .map(w)), w -> audit.detail().copy().put("team", w.team()))
         .map(v -> Reply.noContent());
   }
 
   private Future<Reply> deliveries(ApiRequest request) {
-    String name = request.path("name");
     Long before = request.cursor().map(c -> Cursors.decode(c, 1).getLong(0)).orElse(null);
     int limit = request.limit();
-    return context.tx().read(conn -> visible(conn, name, request.principal())
-            .compose(w -> store.deliveries(conn, name, before, limit + 1)))
+    return context.tx().read(conn -> resolve(conn, request)
+            .compose(w -> store.deliveries(conn, w.id(), before, limit + 1)))
         .map(rows -> Reply.ok(Cursors.page(rows, limit, d -> d, d -> new JsonArray().add(d.getLong("id")))));
   }
 
-  private Future<JsonObject> visible(io.vertx.sqlclient.SqlClient conn, String name, Principal caller) {
-    return store.find(conn, name).map(found -> caller.visible(found.map(WebhookStore::toJson),
-        w -> w.getString("team"), "no webhook " + name));
+  /** The webhook {@code /webhooks/{name}?team=} means to this caller (see WebhookRefs). */
+  private Future<WebhookRefs.Found> resolve(SqlClient conn, ApiRequest request) {
+    String name = request.path("name");
+    return store.named(conn, name).map(named -> WebhookRefs.choose(name, request.query("team"),
+        request.principal(), named));
   }
 }

@@ -90,7 +90,7 @@ class WebhookFanOutIT {
     assertThat(queued).isEqualTo(RED_AND_FLEET);
     assertThat(count("SELECT count(*) FROM webhook_deliveries WHERE subject = 'r1' AND body = '{\"id\":\"e1\"}' "
         + "AND type = 'io.olmstead.rollout.wave.opened' AND state = 'Pending'")).isEqualTo(RED_AND_FLEET);
-    assertThat(count("SELECT count(*) FROM webhook_deliveries d JOIN webhooks w ON w.name = d.webhook "
+    assertThat(count("SELECT count(*) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id "
         + "WHERE d.subject = 'r1' AND w.team = 'blue'")).as("no blue webhook sees a red event").isZero();
     assertThat(await(deliveries.fanOut(Deliveries.FAN_OUT_BATCH))).as("nothing left to fan out")
         .isEqualTo(new Deliveries.FannedOut(0, 0));
@@ -117,7 +117,8 @@ class WebhookFanOutIT {
     assertThat(await(new Deliveries(pool).fanOut(Deliveries.FAN_OUT_BATCH)))
         .as("only the webhook of no team, which takes every team's events and the events of no team")
         .isEqualTo(new Deliveries.FannedOut(2, 2));
-    assertThat(count("SELECT count(*) FROM webhook_deliveries WHERE subject IN ('g1', 'n1') AND webhook = 'fleet'"))
+    assertThat(count("SELECT count(*) FROM webhook_deliveries WHERE subject IN ('g1', 'n1') "
+        + "AND webhook_id = " + idOf("fleet")))
         .isEqualTo(2);
 
     TestDatabase.execute(db, "UPDATE webhooks SET events = '{io.olmstead.rollout.*}' WHERE name = 'fleet'");
@@ -139,12 +140,14 @@ class WebhookFanOutIT {
       await(pool.preparedQuery(ENQUEUE).execute(Tuple.of("io.olmstead.rollout.wave.opened", null, "after", "{}")));
       assertThat(await(new Deliveries(pool).fanOut(Deliveries.FAN_OUT_BATCH))).as("fleet gets both, late only the second")
           .isEqualTo(new Deliveries.FannedOut(2, 3));
-      assertThat(count("SELECT count(*) FROM webhook_deliveries WHERE webhook = 'late' AND subject = 'before'"))
+      assertThat(count("SELECT count(*) FROM webhook_deliveries WHERE webhook_id = " + idOf("late")
+          + " AND subject = 'before'"))
           .isZero();
-      assertThat(count("SELECT count(*) FROM webhook_deliveries WHERE webhook = 'late' AND subject = 'after'"))
+      assertThat(count("SELECT count(*) FROM webhook_deliveries WHERE webhook_id = " + idOf("late")
+          + " AND subject = 'after'"))
           .isEqualTo(1);
     } finally {
-      TestDatabase.execute(db, "DELETE FROM webhook_deliveries WHERE webhook = 'late'");
+      TestDatabase.execute(db, "DELETE FROM webhook_deliveries WHERE webhook_id = " + idOf("late"));
       TestDatabase.execute(db, "DELETE FROM webhooks WHERE name = 'late'");
     }
   }
@@ -161,7 +164,8 @@ class WebhookFanOutIT {
     }
     assertThat(events).isEqualTo(7);
     for (String webhook : List.of("w0", "w48", "fleet")) {
-      List<String> subjects = await(pool.preparedQuery("SELECT subject FROM webhook_deliveries WHERE webhook = $1 "
+      List<String> subjects = await(pool.preparedQuery("SELECT subject FROM webhook_deliveries WHERE webhook_id = "
+          + "(SELECT id FROM webhooks WHERE name = $1) "
           + "AND subject LIKE 'o_' ORDER BY next_attempt_at, id").execute(Tuple.of(webhook)).map(rows -> {
             List<String> out = new ArrayList<>();
             rows.forEach(r -> out.add(r.getString(0)));
@@ -196,5 +200,10 @@ class WebhookFanOutIT {
 
   private static <T> T await(Future<T> future) throws Exception {
     return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  /** The id of the (only) webhook of that name, as SQL: deliveries reference webhooks by id. */
+  private static String idOf(String name) {
+    return "(SELECT id FROM webhooks WHERE name = '" + name + "')";
   }
 }

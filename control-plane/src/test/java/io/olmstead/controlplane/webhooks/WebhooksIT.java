@@ -218,4 +218,40 @@ class WebhooksIT {
     assertThat(api.delete("/api/v1/webhooks/blue-hook", blue).status()).isEqualTo(204);
     assertThat(api.get("/api/v1/webhooks/fleet-wide", ADMIN).status()).isEqualTo(200);
   }
+
+  @Test
+  void twoTeamsHoldWebhooksOfTheSameNameAndNeitherCanSeeOrProbeTheOthers() {
+    String red = api.createToken(ADMIN, "red-admin", "admin", List.of("red"));
+    String green = api.createToken(ADMIN, "green-admin", "admin", List.of("green"));
+    Response redHook = create(red, "alerts", "https://example.com/red", new JsonArray().add("*"));
+    Response greenHook = create(green, "alerts", "https://example.com/green", new JsonArray().add("*"));
+    assertThat(redHook.status()).as(redHook.body()).isEqualTo(201);
+    assertThat(greenHook.status()).as(greenHook.body()).isEqualTo(201);
+    assertThat(create(red, "alerts", "https://example.com/red", new JsonArray().add("*")).status()).isEqualTo(409);
+
+    assertThat(api.get("/api/v1/webhooks/alerts", red).json().getString("url")).isEqualTo("https://example.com/red");
+    assertThat(api.get("/api/v1/webhooks/alerts", green).json().getString("url"))
+        .isEqualTo("https://example.com/green");
+    Response probe = api.get("/api/v1/webhooks/alerts?team=green", red);
+    assertThat(probe.status()).isEqualTo(404);
+    assertThat(probe.body()).doesNotContain("example.com/green");
+    assertThat(api.get("/api/v1/webhooks/alerts/deliveries?team=green", red).status()).isEqualTo(404);
+    assertThat(api.delete("/api/v1/webhooks/alerts?team=green", red).status()).isEqualTo(404);
+    // a name only the other team uses is answered as one nobody uses
+    assertThat(create(green, "green-only", "https://example.com/g", new JsonArray().add("*")).status()).isEqualTo(201);
+    Response missing = api.get("/api/v1/webhooks/green-only", red);
+    assertThat(missing.status()).isEqualTo(404);
+    JsonObject nobodys = api.get("/api/v1/webhooks/no-such-hook", red).json();
+    assertThat(missing.json().put("requestId", "").encode())
+        .isEqualTo(nobodys.put("requestId", "").encode().replace("no-such-hook", "green-only"));
+
+    // the unscoped admin sees both and picks one by team
+    assertThat(api.get("/api/v1/webhooks?limit=500", ADMIN).items())
+        .filteredOn(w -> "alerts".equals(((JsonObject) w).getString("name")))
+        .extracting(w -> ((JsonObject) w).getString("team")).contains("red", "green");
+    assertThat(api.get("/api/v1/webhooks/alerts?team=green", ADMIN).json().getString("url"))
+        .isEqualTo("https://example.com/green");
+    assertThat(api.delete("/api/v1/webhooks/alerts", red).status()).isEqualTo(204);
+    assertThat(api.get("/api/v1/webhooks/alerts", green).status()).isEqualTo(200);
+  }
 }

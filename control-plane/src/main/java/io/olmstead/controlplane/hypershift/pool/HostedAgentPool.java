@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.hypershift.pool;
 
 import io.olmstead.controlplane.agentgateway.BearerToken;
+import io.olmstead.controlplane.agentgateway.HandshakeLimits;
+import io.olmstead.controlplane.http.HostAddresses;
 import io.olmstead.controlplane.http.Problems;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -31,6 +33,7 @@ public final class HostedAgentPool {
   private final PoolStore store;
   private final PoolSettings settings;
   private final String replica;
+  private final HandshakeLimits handshakes;
   private final Map<String, PoolSession> sessions = new ConcurrentHashMap<>();
   private long timer = -1;
   private long keepAliveTimer = -1;
@@ -39,11 +42,13 @@ public final class HostedAgentPool {
   private boolean again;
   private volatile boolean closing;
 
-  public HostedAgentPool(Vertx vertx, Pool pool, PoolSettings settings, String replica) {
+  /** {@code handshakes}: the agent gateway's limits, so a source's pool and agent handshakes count together. */
+  public HostedAgentPool(Vertx vertx, Pool pool, PoolSettings settings, String replica, HandshakeLimits handshakes) {
     this.vertx = vertx;
     this.store = new PoolStore(pool);
     this.settings = settings;
     this.replica = replica;
+    this.handshakes = handshakes;
   }
 
   public Future<Void> start() {
@@ -100,19 +105,40 @@ public final class HostedAgentPool {
       refuse(ctx, closing);
       return;
     }
+    // the agent endpoint's per-source and total bounds on token lookups: a flood of bogus tokens from one address
+    // holds at most a few database connections and is turned away with 429 before any lookup
+    HandshakeLimits.Permit permit = handshakes.enter(HostAddresses.source(ctx.request()));
+    if (permit.refusal() != null) {
+      permit.refusal().send(ctx.response());
+      return;
+    }
     ctx.request().pause();
     store.authenticate(secret.get()).onComplete(ar -> {
-      if (ar.failed() || ar.result().isEmpty()) {
+      HandshakeLimits.Refusal refusal = ar.succeeded() && ar.result().isPresent()
+          ? permit.authenticated("pool:" + ar.result().get()) : null;
+      if (ar.failed() || ar.result().isEmpty() || refusal != null) {
+        permit.release();
         if (ar.failed()) {
           LOG.warn("pool token not checked: {}", ar.cause().toString());
         }
-        refuse(ctx, ar.failed());
+        if (refusal != null) {
+          refusal.send(ctx.response());
+        } else {
+          refuse(ctx, ar.failed());
+        }
         return;
       }
-      ctx.request().toWebSocket().onSuccess(ws -> {
+      ctx.request().toWebSocket().onFailure(e -> permit.release()).onSuccess(ws -> {
         PoolSession session = new PoolSession(ws, Vertx.currentContext(), ar.result().get());
         sessions.put(session.id(), session);
-        session.start(this::hello, () -> closed(session));
+        // the handshake ends at hello (or the close): the permit's slot is free again
+        session.start(s -> {
+          permit.release();
+          hello(s);
+        }, () -> {
+          permit.release();
+          closed(session);
+        });
         vertx.setTimer(10_000, id -> {
           if (session.member() == null) {
             session.close(4408, "no hello");
