@@ -38,6 +38,7 @@ final class BundleInstaller {
   private final RestoreBackoff backoff = new RestoreBackoff();
   private final CrdSafety crdSafety;
   private final SchemaRuleGate schemaRules;
+  private final StaleRbac staleRbac;
   private final java.util.function.Function<Bundle, BundleContent> contents;
 
   BundleInstaller(ResourceOperator resources, Cleanup cleanup, java.util.function.Function<Bundle, BundleContent> contents) {
@@ -45,6 +46,7 @@ final class BundleInstaller {
     this.cleanup = cleanup;
     this.crdSafety = new CrdSafety(resources);
     this.schemaRules = new SchemaRuleGate(crdSafety);
+    this.staleRbac = new StaleRbac(resources);
     this.contents = contents;
   }
 
@@ -107,6 +109,9 @@ final class BundleInstaller {
         progress.accept(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withObjectsMissing()));
       }
       rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed, false, rules);
+      if (rejection == null && rules.conflict() == null && changed.stream().anyMatch(ApplyOutcome::changed)) {
+        staleRbac.prune(sub, target.bundle().name(), objects); // e.g. tenant roles of a target no longer watched
+      }
     }
     if (rules.conflict() != null) {
       return DriveResult.conflict(rules.conflict());
