@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.subscription;
 
 import io.olmstead.controlplane.subscription.SubscriptionSpec.Placement;
+import io.olmstead.olmcore.installplan.InstallMode;
 import io.olmstead.controlplane.subscription.SubscriptionSpec.VersionPolicy;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -15,13 +16,18 @@ public final class SubscriptionJson {
   public static SubscriptionSpec spec(String name, JsonObject body) {
     JsonObject placement = body.getJsonObject("placement", new JsonObject());
     JsonObject removal = body.getJsonObject("removal", new JsonObject());
+    List<String> targets = strings(body.getJsonArray("targetNamespaces"));
+    String mode = OperatorGroup.declared(body.getString("installMode"), body.getString("namespace"), targets);
+    if (!body.containsKey("installMode") && InstallMode.OWN_NAMESPACE.wireName().equals(mode)) {
+      targets = List.of(); // targetNamespaces [namespace] without a mode: OwnNamespace, stored as such
+    }
     return new SubscriptionSpec(name, body.getString("catalog"), body.getString("package"), body.getString("channel"),
-        body.getString("namespace"), strings(body.getJsonArray("targetNamespaces")),
+        body.getString("namespace"), targets,
         new Placement(placement.getString("selector"), strings(placement.getJsonArray("clusters"))),
         policy(body.getJsonObject("version", new JsonObject())), body.getString("approval"),
         body.getJsonObject("config", new JsonObject()), body.getString("team"),
         removal.getString("crds", SubscriptionSpec.KEEP), body.getJsonObject("requirements"),
-        body.getString("crdUpgradeSafety", SubscriptionSpec.SAFETY_NONE));
+        body.getString("crdUpgradeSafety", SubscriptionSpec.SAFETY_NONE), mode);
   }
 
   static VersionPolicy policy(JsonObject version) {
@@ -47,6 +53,7 @@ public final class SubscriptionJson {
         .put("package", spec.packageName())
         .put("channel", spec.channel())
         .put("namespace", spec.namespace())
+        .put("installMode", spec.installMode())
         .put("targetNamespaces", new JsonArray(new ArrayList<>(spec.targetNamespaces())))
         .put("placement", placement)
         .put("version", spec.version().toJson())
