@@ -11,8 +11,6 @@ UPDATE subscriptions SET install_mode = CASE
     WHEN cardinality(target_namespaces) = 1 THEN 'SingleNamespace'
     ELSE 'MultiNamespace' END;
 
-UPDATE subscriptions SET target_namespaces = '{}' WHERE install_mode = 'OwnNamespace';
-
 -- The install modes each indexed bundle supports (olm.csv.metadata, else its embedded CSV); NULL when the catalog
 -- does not tell (an image-only bundle, or a revision indexed before this migration): the agent decides then.
 ALTER TABLE catalog_bundles ADD COLUMN install_modes text[];

@@ -37,9 +37,10 @@ public final class OperatorGroup {
       return errors; // the bundle decides; the schema refused unknown modes
     }
     List<String> targets = spec.targetNamespaces();
-    if (!mode.get().takesTargets() && !targets.isEmpty()) {
-      errors.add(SubscriptionValidation.error("/targetNamespaces",
-          "installMode " + spec.installMode() + " takes no targetNamespaces"));
+    boolean ownListed = mode.get() == InstallMode.OWN_NAMESPACE && targets.equals(List.of(spec.namespace()));
+    if (!mode.get().takesTargets() && !targets.isEmpty() && !ownListed) {
+      errors.add(SubscriptionValidation.error("/targetNamespaces", "installMode " + spec.installMode()
+          + " takes no targetNamespaces (OwnNamespace: none or the install namespace)"));
     } else if (mode.get() == InstallMode.SINGLE_NAMESPACE && (targets.size() != 1 || targets.contains(spec.namespace()))) {
       errors.add(SubscriptionValidation.error("/targetNamespaces", "installMode SingleNamespace needs exactly one "
           + "target namespace other than " + spec.namespace() + " (the install namespace is OwnNamespace)"));

@@ -1,7 +1,6 @@
 package io.olmstead.controlplane.subscription;
 
 import io.olmstead.controlplane.subscription.SubscriptionSpec.Placement;
-import io.olmstead.olmcore.installplan.InstallMode;
 import io.olmstead.controlplane.subscription.SubscriptionSpec.VersionPolicy;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -18,9 +17,6 @@ public final class SubscriptionJson {
     JsonObject removal = body.getJsonObject("removal", new JsonObject());
     List<String> targets = strings(body.getJsonArray("targetNamespaces"));
     String mode = OperatorGroup.declared(body.getString("installMode"), body.getString("namespace"), targets);
-    if (!body.containsKey("installMode") && InstallMode.OWN_NAMESPACE.wireName().equals(mode)) {
-      targets = List.of(); // targetNamespaces [namespace] without a mode: OwnNamespace, stored as such
-    }
     return new SubscriptionSpec(name, body.getString("catalog"), body.getString("package"), body.getString("channel"),
         body.getString("namespace"), targets,
         new Placement(placement.getString("selector"), strings(placement.getJsonArray("clusters"))),

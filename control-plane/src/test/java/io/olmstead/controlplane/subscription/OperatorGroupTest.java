@@ -36,7 +36,8 @@ class OperatorGroupTest {
     SubscriptionSpec multi = request(new JsonObject().put("targetNamespaces", List.of("team-a", "team-b")));
 
     assertThat(own.installMode()).isEqualTo("OwnNamespace");
-    assertThat(own.targetNamespaces()).isEmpty();
+    assertThat(OperatorGroup.problems(own)).isEmpty();
+    assertThat(OperatorGroup.wireTargets(own)).containsExactly("ops");
     assertThat(single.installMode()).isEqualTo("SingleNamespace");
     assertThat(multi.installMode()).isEqualTo("MultiNamespace");
     assertThat(request(new JsonObject()).installMode()).isNull();
