@@ -14,8 +14,8 @@ import java.util.Set;
 
 /**
  * Turns a resolved bundle into the ordered Kubernetes objects OLM would create for it: CRDs, service accounts
- * and RBAC from the CSV permissions, the operator deployments (with the subscription config applied), then
- * the bundle's other objects. Pure: the input manifests are never modified.
+ * and RBAC from the CSV permissions and the operator group ({@link OperatorGroupRbac}), the operator deployments (with
+ * the subscription config applied), then the bundle's other objects. Pure: the input manifests are never modified.
  */
 public final class InstallPlanner {
     /** Operator group name used by {@link #plan(Bundle, String, List, SubscriptionConfig)}. */
