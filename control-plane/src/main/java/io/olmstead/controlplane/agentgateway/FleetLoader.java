@@ -33,7 +33,7 @@ import java.util.Map;
 final class FleetLoader {
   private static final String SUBSCRIPTIONS =
       "SELECT name, catalog, package, channel, namespace, target_namespaces, placement_selector, placement_clusters, "
-          + "version_kind, version_value, approval, config, team, crd_removal, crd_upgrade_safety, generation, resource_version, "
+          + "version_kind, version_value, approval, config, team, crd_removal, crd_upgrade_safety, install_mode, generation, resource_version, "
           + "created_by, requirements FROM subscriptions";
   private static final String CURRENT_REVISIONS =
       "SELECT c.name, c.current_revision, r.digest FROM catalogs c "
@@ -147,7 +147,7 @@ final class FleetLoader {
           new Placement(r.getString("placement_selector"), list(r.getArrayOfStrings("placement_clusters"))),
           new VersionPolicy(VersionPolicy.Kind.valueOf(kind.toUpperCase(Locale.ROOT)), r.getString("version_value")),
           r.getString("approval"), r.getJsonObject("config"), r.getString("team"), r.getString("crd_removal"),
-          r.getJsonObject("requirements"), r.getString("crd_upgrade_safety"));
+          r.getJsonObject("requirements"), r.getString("crd_upgrade_safety"), r.getString("install_mode"));
       out.add(new Subscription(spec, r.getLong("generation"), r.getLong("resource_version"),
           r.getString("created_by"), null, null));
     }

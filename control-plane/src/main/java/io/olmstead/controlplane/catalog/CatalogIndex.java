@@ -25,11 +25,11 @@ public record CatalogIndex(List<PackageRow> packages, List<ChannelRow> channels,
   }
 
   /**
-   * One bundle with its version text, the channels that list it, its {@code olm.maxOpenShiftVersion} and whether it
-   * embeds its objects.
+   * One bundle with its version text, the channels that list it, its {@code olm.maxOpenShiftVersion}, whether it
+   * embeds its objects and the install modes it supports (null: the catalog does not tell).
    */
   public record BundleRow(String packageName, String name, String version, String image, List<String> channels,
-      String maxOpenShiftVersion, boolean embedded) {
+      String maxOpenShiftVersion, boolean embedded, List<String> installModes) {
   }
 
   public static CatalogIndex of(Catalog catalog) {
@@ -49,7 +49,8 @@ public record CatalogIndex(List<PackageRow> packages, List<ChannelRow> channels,
         String version = b.version().map(Object::toString).orElse(b.versionText());
         bundles.add(new BundleRow(p.name(), b.name(), version, b.image(),
             channelsOfBundle.getOrDefault(b.name(), List.of()),
-            b.maxOpenShiftVersion().map(Object::toString).orElse(null), !b.objects().isEmpty()));
+            b.maxOpenShiftVersion().map(Object::toString).orElse(null), !b.objects().isEmpty(),
+            BundleInstallModes.of(b)));
       }
     }
     return new CatalogIndex(packages, channels, bundles);

@@ -46,12 +46,13 @@ public final class CatalogStore {
       + "SELECT $1, $2, x.package, x.name, x.head, x.entries FROM jsonb_to_recordset($3::jsonb) "
       + "AS x(package text, name text, head text, entries jsonb)";
   private static final String INSERT_BUNDLES = "INSERT INTO catalog_bundles "
-      + "(catalog, revision, package, bundle, version, image, channels, max_openshift_version, embedded, image_digest) "
+      + "(catalog, revision, package, bundle, version, image, channels, max_openshift_version, embedded, image_digest, "
+      + "install_modes) "
       + "SELECT $1, $2, x.package, x.name, x.version, x.image, x.channels, x.max_openshift_version, x.embedded, "
       // a digest-pinned image records its digest now; a tag is resolved once by the pin sweep (BundlePins)
-      + "CASE WHEN x.image ~ '@sha256:[0-9a-f]{64}$' THEN right(x.image, 71) END FROM jsonb_to_recordset($3::jsonb) "
-      + "AS x(package text, name text, version text, image text, channels text[], max_openshift_version text, "
-      + "embedded boolean)";
+      + "CASE WHEN x.image ~ '@sha256:[0-9a-f]{64}$' THEN right(x.image, 71) END, x.install_modes "
+      + "FROM jsonb_to_recordset($3::jsonb) AS x(package text, name text, version text, image text, channels text[], "
+      + "max_openshift_version text, embedded boolean, install_modes text[])";
   private static final String SET_CURRENT = "UPDATE catalogs SET current_revision = $2, "
       + "resource_version = resource_version + 1, updated_at = now() WHERE name = $1";
   private static final String CONTENT = "SELECT media_type, content FROM catalog_contents WHERE digest = $1";
@@ -173,7 +174,8 @@ public final class CatalogStore {
     JsonArray out = new JsonArray();
     index.bundles().forEach(b -> out.add(new JsonObject().put("package", b.packageName()).put("name", b.name())
         .put("version", b.version()).put("image", b.image()).put("channels", new JsonArray(new ArrayList<>(b.channels())))
-        .put("max_openshift_version", b.maxOpenShiftVersion()).put("embedded", b.embedded())));
+        .put("max_openshift_version", b.maxOpenShiftVersion()).put("embedded", b.embedded())
+        .put("install_modes", b.installModes() == null ? null : new JsonArray(new ArrayList<>(b.installModes())))));
     return out;
   }
 

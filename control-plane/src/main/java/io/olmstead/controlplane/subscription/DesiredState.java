@@ -186,7 +186,7 @@ public final class DesiredState {
       String startingBundle, String maxVersion, String blockedReason) {
     SubscriptionSpec spec = subscription.spec();
     return new DesiredSubscription(spec.name(), spec.catalog(), digest, spec.packageName(), channel,
-        spec.namespace(), spec.targetNamespaces(), spec.approval(), startingBundle, maxVersion,
+        spec.namespace(), OperatorGroup.wireTargets(spec), spec.approval(), startingBundle, maxVersion,
         spec.config().copy(), spec.crdRemoval(), subscription.generation(), blockedReason, null,
         SubscriptionSpec.SAFETY_NONE.equals(spec.crdUpgradeSafety()) ? null : spec.crdUpgradeSafety());
   }

@@ -38,6 +38,12 @@ public final class PlacementOverlap {
     if (!a.packageName().equals(b.packageName()) || !a.namespace().equals(b.namespace())) {
       return Optional.empty();
     }
+    return placements(a, b, labels);
+  }
+
+  /** Why the placements of {@code a} and {@code b} may select a common cluster, whatever they install where. */
+  public static Optional<String> placements(SubscriptionSpec a, SubscriptionSpec b,
+      Map<String, Map<String, String>> labels) {
     if (a.team() != null && b.team() != null && !a.team().equals(b.team())) {
       return Optional.empty();
     }

@@ -34,34 +34,41 @@ final class SubscriptionConflicts {
           if (others.isEmpty()) {
             return Future.succeededFuture();
           }
-          List<String> named = new ArrayList<>(spec.placement().clusters());
-          others.forEach(o -> named.addAll(o.placement().clusters()));
-          return tx.preparedQuery(LABELS).execute(Tuple.of(named.stream().distinct().toArray(String[]::new)))
-              .map(rows -> {
-                Map<String, Map<String, String>> labels = new HashMap<>();
-                for (Row r : rows) {
-                  Map<String, String> l = new HashMap<>();
-                  JsonObject json = r.getJsonObject("labels");
-                  if (json != null) {
-                    json.forEach(e -> l.put(e.getKey(), String.valueOf(e.getValue())));
-                  }
-                  labels.put(r.getString("name"), l);
-                }
-                for (SubscriptionSpec other : others) {
-                  Optional<String> why = PlacementOverlap.between(spec, other, labels);
-                  if (why.isPresent()) {
-                    boolean visible = caller.mayAccessTeam(other.team());
-                    String name = visible ? other.name() : "(of another team)";
-                    String detail = "subscription " + name + " already installs package "
-                        + spec.packageName() + " in namespace " + spec.namespace() + " and its placement can "
-                        + "overlap this one (" + (visible ? why.get() : "placements overlap") + "); two subscriptions "
-                        + "may not own one operator on a cluster: change the placement or the namespace";
-                    throw new ApiException(409, "conflict", "Conflict", detail, new JsonArray().add(new JsonObject()
-                        .put("field", "/placement").put("message", "overlaps subscription " + name)));
-                  }
-                }
-                return null;
-              });
+          return labels(tx, spec, others).map(labels -> {
+            for (SubscriptionSpec other : others) {
+              Optional<String> why = PlacementOverlap.between(spec, other, labels);
+              if (why.isPresent()) {
+                boolean visible = caller.mayAccessTeam(other.team());
+                String name = visible ? other.name() : "(of another team)";
+                String detail = "subscription " + name + " already installs package "
+                    + spec.packageName() + " in namespace " + spec.namespace() + " and its placement can "
+                    + "overlap this one (" + (visible ? why.get() : "placements overlap") + "); two subscriptions "
+                    + "may not own one operator on a cluster: change the placement or the namespace";
+                throw new ApiException(409, "conflict", "Conflict", detail, new JsonArray().add(new JsonObject()
+                    .put("field", "/placement").put("message", "overlaps subscription " + name)));
+              }
+            }
+            return null;
+          });
         });
+  }
+
+  /** The current labels of the clusters {@code spec} or {@code others} name. */
+  static Future<Map<String, Map<String, String>>> labels(SqlConnection tx, SubscriptionSpec spec,
+      List<SubscriptionSpec> others) {
+    List<String> named = new ArrayList<>(spec.placement().clusters());
+    others.forEach(o -> named.addAll(o.placement().clusters()));
+    return tx.preparedQuery(LABELS).execute(Tuple.of(named.stream().distinct().toArray(String[]::new))).map(rows -> {
+      Map<String, Map<String, String>> labels = new HashMap<>();
+      for (Row r : rows) {
+        Map<String, String> l = new HashMap<>();
+        JsonObject json = r.getJsonObject("labels");
+        if (json != null) {
+          json.forEach(e -> l.put(e.getKey(), String.valueOf(e.getValue())));
+        }
+        labels.put(r.getString("name"), l);
+      }
+      return labels;
+    });
   }
 }

@@ -15,13 +15,15 @@ public final class SubscriptionJson {
   public static SubscriptionSpec spec(String name, JsonObject body) {
     JsonObject placement = body.getJsonObject("placement", new JsonObject());
     JsonObject removal = body.getJsonObject("removal", new JsonObject());
+    List<String> targets = strings(body.getJsonArray("targetNamespaces"));
+    String mode = OperatorGroup.declared(body.getString("installMode"), body.getString("namespace"), targets);
     return new SubscriptionSpec(name, body.getString("catalog"), body.getString("package"), body.getString("channel"),
-        body.getString("namespace"), strings(body.getJsonArray("targetNamespaces")),
+        body.getString("namespace"), targets,
         new Placement(placement.getString("selector"), strings(placement.getJsonArray("clusters"))),
         policy(body.getJsonObject("version", new JsonObject())), body.getString("approval"),
         body.getJsonObject("config", new JsonObject()), body.getString("team"),
         removal.getString("crds", SubscriptionSpec.KEEP), body.getJsonObject("requirements"),
-        body.getString("crdUpgradeSafety", SubscriptionSpec.SAFETY_NONE));
+        body.getString("crdUpgradeSafety", SubscriptionSpec.SAFETY_NONE), mode);
   }
 
   static VersionPolicy policy(JsonObject version) {
@@ -47,6 +49,7 @@ public final class SubscriptionJson {
         .put("package", spec.packageName())
         .put("channel", spec.channel())
         .put("namespace", spec.namespace())
+        .put("installMode", spec.installMode())
         .put("targetNamespaces", new JsonArray(new ArrayList<>(spec.targetNamespaces())))
         .put("placement", placement)
         .put("version", spec.version().toJson())

@@ -5,7 +5,9 @@ import java.util.List;
 
 /**
  * A fleet subscription as the user declared it: which package to run from which catalog and channel, where
- * (placement), up to which version (policy), with which approval, config and owning team.
+ * (placement), up to which version (policy), with which approval, config and owning team. {@code installMode} is
+ * {@code AllNamespaces|OwnNamespace|SingleNamespace|MultiNamespace} (the last two with {@code targetNamespaces}), null
+ * when the bundle decides ({@link OperatorGroup}).
  */
 public record SubscriptionSpec(
     String name,
@@ -21,7 +23,8 @@ public record SubscriptionSpec(
     String team,
     String crdRemoval,
     JsonObject requirements,
-    String crdUpgradeSafety) {
+    String crdUpgradeSafety,
+    String installMode) {
 
   public static final String AUTOMATIC = "Automatic";
   public static final String MANUAL = "Manual";
@@ -37,6 +40,14 @@ public record SubscriptionSpec(
     config = config == null ? new JsonObject() : config;
     crdRemoval = crdRemoval == null ? KEEP : crdRemoval;
     crdUpgradeSafety = crdUpgradeSafety == null ? SAFETY_NONE : crdUpgradeSafety;
+  }
+
+  /** A spec whose install mode the bundle decides ({@code installMode} null). */
+  public SubscriptionSpec(String name, String catalog, String packageName, String channel, String namespace,
+      List<String> targetNamespaces, Placement placement, VersionPolicy version, String approval, JsonObject config,
+      String team, String crdRemoval, JsonObject requirements, String crdUpgradeSafety) {
+    this(name, catalog, packageName, channel, namespace, targetNamespaces, placement, version, approval, config, team,
+        crdRemoval, requirements, crdUpgradeSafety, null);
   }
 
   /** A spec with the default {@code crdUpgradeSafety} ({@code None}). */

@@ -19,7 +19,7 @@ import java.util.Optional;
 public final class SubscriptionStore {
   private static final String COLUMNS = "name, catalog, package, channel, namespace, target_namespaces, "
       + "placement_selector, placement_clusters, version_kind, version_value, approval, config, team, crd_removal, "
-      + "requirements, crd_upgrade_safety, generation, resource_version, created_by, created_at, updated_at";
+      + "requirements, crd_upgrade_safety, install_mode, generation, resource_version, created_by, created_at, updated_at";
   private static final String GET = "SELECT " + COLUMNS + " FROM subscriptions WHERE name = $1";
   private static final String LOCK = GET + " FOR UPDATE";
   private static final String LIST = "SELECT " + COLUMNS + " FROM subscriptions "
@@ -27,13 +27,13 @@ public final class SubscriptionStore {
   private static final String ALL = "SELECT " + COLUMNS + " FROM subscriptions ORDER BY name";
   private static final String INSERT = "INSERT INTO subscriptions (name, catalog, package, channel, namespace, "
       + "target_namespaces, placement_selector, placement_clusters, version_kind, version_value, approval, config, "
-      + "team, crd_removal, created_by, requirements, crd_upgrade_safety) "
-      + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)";
+      + "team, crd_removal, created_by, requirements, crd_upgrade_safety, install_mode) "
+      + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)";
   private static final String UPDATE = "UPDATE subscriptions SET catalog = $2, package = $3, channel = $4, "
       + "namespace = $5, target_namespaces = $6, placement_selector = $7, placement_clusters = $8, "
       + "version_kind = $9, version_value = $10, approval = $11, config = $12, team = $13, crd_removal = $14, "
       + "generation = generation + CASE WHEN $15 THEN 1 ELSE 0 END, resource_version = resource_version + 1, "
-      + "requirements = $16, crd_upgrade_safety = $17, updated_at = now() WHERE name = $1";
+      + "requirements = $16, crd_upgrade_safety = $17, install_mode = $18, updated_at = now() WHERE name = $1";
   private static final String SAME_TARGET = "SELECT " + COLUMNS + " FROM subscriptions WHERE package = $1 "
       + "AND namespace = $2 AND name <> $3 ORDER BY name";
   private static final String DELETE = "DELETE FROM subscriptions WHERE name = $1";
@@ -72,14 +72,14 @@ public final class SubscriptionStore {
 
   public Future<Void> insert(SqlConnection tx, SubscriptionSpec spec, String createdBy) {
     Tuple args = specTuple(spec).addString(createdBy).addValue(spec.requirements())
-        .addString(spec.crdUpgradeSafety());
+        .addString(spec.crdUpgradeSafety()).addString(spec.installMode());
     return tx.preparedQuery(INSERT).execute(args).mapEmpty();
   }
 
   /** Replaces the spec; the generation grows only when {@code specChanged} (agents ack generations). */
   public Future<Void> update(SqlConnection tx, SubscriptionSpec spec, boolean specChanged) {
     return tx.preparedQuery(UPDATE).execute(specTuple(spec).addBoolean(specChanged)
-        .addValue(spec.requirements()).addString(spec.crdUpgradeSafety())).mapEmpty();
+        .addValue(spec.requirements()).addString(spec.crdUpgradeSafety()).addString(spec.installMode())).mapEmpty();
   }
 
   public Future<Void> delete(SqlConnection tx, String name) {
@@ -145,7 +145,8 @@ public final class SubscriptionStore {
         row.getString("team"),
         row.getString("crd_removal"),
         row.getValue("requirements") instanceof JsonObject requirements ? requirements : null,
-        row.getString("crd_upgrade_safety"));
+        row.getString("crd_upgrade_safety"),
+        row.getString("install_mode"));
     return new Subscription(spec, row.getLong("generation"), row.getLong("resource_version"),
         row.getString("created_by"), row.getOffsetDateTime("created_at"), row.getOffsetDateTime("updated_at"));
   }

@@ -30,6 +30,7 @@ public final class SubscriptionValidation {
         errors.add(error("/placement/selector", "invalid label selector: " + e.getMessage()));
       }
     }
+    errors.addAll(OperatorGroup.problems(spec));
     VersionPolicy policy = spec.version();
     switch (policy.kind()) {
       case PIN -> {

@@ -24,6 +24,7 @@ public final class SubscriptionsModule implements ApiModule {
   private final PlacementQueries placements = new PlacementQueries();
   private final StatusQueries status = new StatusQueries();
   private final SubscriptionConflicts conflicts = new SubscriptionConflicts();
+  private final OperatorGroupConflicts operatorGroups = new OperatorGroupConflicts();
   private ApiContext context;
   private MaturityGate maturity;
   private PolicyStatus policy;
@@ -75,7 +76,8 @@ public final class SubscriptionsModule implements ApiModule {
           if (!errors.isEmpty()) {
             throw ApiException.validationFailed("the subscription does not match catalog " + spec.catalog(), errors);
           }
-          return conflicts.check(conn, spec, caller).compose(v -> maturity.check(spec, view.orElseThrow()))
+          return conflicts.check(conn, spec, caller).compose(v -> operatorGroups.check(conn, spec, caller))
+              .compose(v -> maturity.check(spec, view.orElseThrow()))
               .compose(v -> store.lock(conn, name));
         }).compose(existing -> {
           Optional<String> ifMatch = request.ifMatch();

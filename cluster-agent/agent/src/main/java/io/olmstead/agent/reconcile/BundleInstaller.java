@@ -45,6 +45,7 @@ final class BundleInstaller {
   private final RequirementCheck requirements;
   private final SchemaRuleGate schemaRules;
   private final ServingCertificates servingCerts;
+  private final StaleRbac staleRbac;
   private final java.util.function.Function<Bundle, BundleContent> contents;
 
   BundleInstaller(ResourceOperator resources, Cleanup cleanup, java.util.function.Function<Bundle, BundleContent> contents) {
@@ -54,6 +55,7 @@ final class BundleInstaller {
     this.crdWrites = new CrdWrites(resources, crdSafety);
     this.requirements = new RequirementCheck(resources);
     this.schemaRules = new SchemaRuleGate(crdSafety);
+    this.staleRbac = new StaleRbac(resources);
     this.contents = contents;
     this.servingCerts = new ServingCertificates(resources, new CertIssuer(), Clock.systemUTC());
   }
@@ -124,6 +126,9 @@ final class BundleInstaller {
         progress.accept(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withObjectsMissing()));
       }
       rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed, rules);
+      if (rejection == null && rules.conflict() == null && changed.stream().anyMatch(ApplyOutcome::changed)) {
+        staleRbac.prune(sub, target.bundle().name(), objects); // e.g. tenant roles of a target no longer watched
+      }
     }
     if (rules.conflict() != null) {
       return DriveResult.conflict(rules.conflict());

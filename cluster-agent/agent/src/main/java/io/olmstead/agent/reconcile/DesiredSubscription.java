@@ -7,7 +7,8 @@ import java.util.List;
  * One subscription the cluster should have, as the reconcile loop consumes it (the channel's protocol record is
  * mapped onto this by {@link ProtocolMapping}).
  *
- * @param targetNamespaces namespaces the operator watches; empty means its own namespace, {@code [""]} all namespaces
+ * @param targetNamespaces the namespace's operator group: {@code [""]} all namespaces, {@code [namespace]} its own, other
+ *     namespaces Single/MultiNamespace; empty: the bundle's default (AllNamespaces where its CSV supports it, else its own)
  * @param maxVersion the highest version the cluster is approved to reach; null = follow the channel
  * @param config the Subscription {@code config} block (env, resources, nodeSelector, ...), null when absent
  * @param deleteCrdsOnRemoval {@code removal: {crds: Delete}}: removing the subscription also deletes its CRDs
@@ -92,8 +93,8 @@ public record DesiredSubscription(String name, String catalog, String catalogDig
         approval, startingBundle, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback, value);
   }
 
-  /** The namespaces the operator watches, defaulting to its own namespace. */
+  /** The operator group's targets as olm-core's planner takes them (empty: the bundle's default mode). */
   public List<String> effectiveTargets() {
-    return targetNamespaces.isEmpty() ? List.of(namespace) : targetNamespaces;
+    return targetNamespaces;
   }
 }

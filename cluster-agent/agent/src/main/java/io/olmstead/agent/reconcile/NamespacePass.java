@@ -251,7 +251,7 @@ final class NamespacePass {
       String name = SubscriptionNames.implied(dep.bundle().packageName(), dep.channel(), dep.catalog());
       DesiredSubscription implied = new DesiredSubscription(name, dep.catalog(),
           parent == null ? null : parent.catalogDigest(), dep.bundle().packageName(), dep.channel(), namespace,
-          parent == null ? List.of() : parent.targetNamespaces(), DesiredSubscription.Approval.AUTOMATIC,
+          NamespaceTargets.of(requiredBy, desired), DesiredSubscription.Approval.AUTOMATIC,
           dep.bundle().name(), null, null, false, 0, null);
       subs.putIfAbsent(name, implied);
       dependencyOf.put(name, requiredBy);
@@ -264,7 +264,8 @@ final class NamespacePass {
     return obs.current().map(b -> new DesiredSubscription(obs.name(), b.catalog(),
         desired.stream().filter(d -> d.catalog().equals(b.catalog())).map(DesiredSubscription::catalogDigest)
             .filter(java.util.Objects::nonNull).findFirst().orElse(null),
-        b.packageName(), b.channel(), namespace, List.of(), DesiredSubscription.Approval.AUTOMATIC, null, null, null,
+        b.packageName(), b.channel(), namespace, NamespaceTargets.of(obs.dependencyOf().orElse(null), desired),
+        DesiredSubscription.Approval.AUTOMATIC, null, null, null,
         false, 0, null));
   }
 

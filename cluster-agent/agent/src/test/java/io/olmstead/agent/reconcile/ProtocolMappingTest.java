@@ -23,13 +23,13 @@ class ProtocolMappingTest {
   }
 
   @Test
-  void automaticAndKeepAreTheDefaults() {
+  void automaticKeepAndTheBundlesInstallModeAreTheDefaults() {
     var wire = new io.olmstead.apispec.protocol.DesiredSubscription("s", "c", null, "p", null, "ns", null, "Automatic",
         null, null, null, null, 1, null);
     DesiredSubscription d = ProtocolMapping.fromProtocol(wire);
     assertThat(d.approval()).isEqualTo(DesiredSubscription.Approval.AUTOMATIC);
     assertThat(d.deleteCrdsOnRemoval()).isFalse();
-    assertThat(d.effectiveTargets()).containsExactly("ns");
+    assertThat(d.effectiveTargets()).isEmpty(); // the planner picks AllNamespaces where the CSV supports it
   }
 
   @Test

@@ -81,6 +81,26 @@ public final class SharedCatalogs {
     return (name, digest) -> CATALOG.equals(name) ? Optional.of(catalog) : Optional.empty();
   }
 
+  /**
+   * A provider serving package {@code packageName} of {@code catalogs/bundled-plus} under {@link #CATALOG}, with
+   * {@code defaultChannel} as its default channel (strimzi's copy names a default channel it does not carry).
+   */
+  public static CatalogProvider bundledPlus(String packageName, String defaultChannel) {
+    Path file = sharedDir().resolve("catalogs/bundled-plus/" + packageName + "/catalog.json");
+    assumeTrue(Files.isRegularFile(file), "shared catalogs not found (set -Dolmstead.shared.dir or OLMSTEAD_SHARED_DIR); "
+        + "looked at " + file.toAbsolutePath());
+    try {
+      String text = Files.readString(file).replaceFirst("\"defaultChannel\"\\s*:\\s*\"[^\"]*\"",
+          "\"defaultChannel\": \"" + defaultChannel + "\"");
+      Catalog catalog = CatalogValidator.validate(new FbcParser().parse("catalog.json",
+          text.getBytes(StandardCharsets.UTF_8)), ValidationMode.LENIENT).catalog()
+          .orElseThrow(() -> new IllegalStateException(packageName + " did not validate"));
+      return provider(catalog);
+    } catch (IOException | FbcException e) {
+      throw new IllegalStateException(packageName + " did not parse: " + e.getMessage(), e);
+    }
+  }
+
   /** A provider serving the bundled catalog under {@link #CATALOG}. */
   public static CatalogProvider provider() {
     Catalog catalog = bundled();

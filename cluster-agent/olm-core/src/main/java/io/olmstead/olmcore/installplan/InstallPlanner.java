@@ -14,8 +14,8 @@ import java.util.Set;
 
 /**
  * Turns a resolved bundle into the ordered Kubernetes objects OLM would create for it: CRDs, service accounts
- * and RBAC from the CSV permissions, the operator deployments (with the subscription config applied), then
- * the bundle's other objects. Pure: the input manifests are never modified.
+ * and RBAC from the CSV permissions and the operator group ({@link OperatorGroupRbac}), the operator deployments (with
+ * the subscription config applied), then the bundle's other objects. Pure: the input manifests are never modified.
  */
 public final class InstallPlanner {
     /** Operator group name used by {@link #plan(Bundle, String, List, SubscriptionConfig)}. */
@@ -29,7 +29,8 @@ public final class InstallPlanner {
     }
 
     /**
-     * Plans {@code bundle} for installation in {@code namespace}, watching {@code targetNamespaces} ({@code [""]} = all).
+     * Plans {@code bundle} for installation in {@code namespace}, watching {@code targetNamespaces} ({@code [""]} = all;
+     * empty: the bundle's default, AllNamespaces when its CSV supports it, else its own namespace).
      * Never throws: an undecodable bundle is an {@code InvalidBundle} failure.
      */
     public InstallPlanResult plan(Bundle bundle, String namespace, String operatorGroup, List<String> targetNamespaces,
@@ -77,6 +78,9 @@ public final class InstallPlanner {
         ObjectNode csv = (ObjectNode) found.get().deepCopy();
         String csvName = csv.path("metadata").path("name").asText("");
         DeploymentOverrides.object(csv, "metadata").put("namespace", namespace);
+        if (targets.isEmpty()) {
+            targets = InstallMode.defaultFor(csv).targets(namespace, targets);
+        }
 
         Optional<InstallModes.Problem> modeProblem = InstallModes.check(csv, namespace, targets);
         if (modeProblem.isPresent()) {
@@ -117,6 +121,11 @@ public final class InstallPlanner {
         ordered.roleBindings.addAll(0, rbac.roleBindings());
         ordered.clusterRoles.addAll(0, rbac.clusterRoles());
         ordered.clusterRoleBindings.addAll(0, rbac.clusterRoleBindings());
+        OperatorGroupRbac.Added added = OperatorGroupRbac.plan(csv, csvName, namespace, targets, rbac);
+        ordered.roles.addAll(added.roles());
+        ordered.roleBindings.addAll(added.roleBindings());
+        ordered.clusterRoles.addAll(added.clusterRoles());
+        ordered.clusterRoleBindings.addAll(added.clusterRoleBindings());
         for (JsonNode spec : strategy.path("deployments")) {
             ObjectNode deployment = InstallStrategy.deployment(spec, namespace, ownerLabels);
             DeploymentOverrides.apply(deployment, cfg);

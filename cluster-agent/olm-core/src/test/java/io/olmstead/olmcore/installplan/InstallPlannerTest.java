@@ -68,8 +68,8 @@ class InstallPlannerTest {
 
         assertThat(r.succeeded()).as(r.message()).isTrue();
         assertThat(r.objects()).extracting(o -> o.path("kind").asText()).containsExactly(
-                "CustomResourceDefinition", "ServiceAccount", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding",
-                "Deployment", "Service", "ConfigMap");
+                "CustomResourceDefinition", "ServiceAccount", "Role", "Role", "RoleBinding", "RoleBinding",
+                "ClusterRole", "ClusterRole", "ClusterRoleBinding", "ClusterRoleBinding", "Deployment", "Service", "ConfigMap");
         assertThat(r.csv()).hasValueSatisfying(c -> assertThat(c.path("metadata").path("namespace").asText()).isEqualTo("operators"));
     }
 
@@ -92,8 +92,8 @@ class InstallPlannerTest {
         InstallPlanResult first = plan(List.of(""), SubscriptionConfig.empty());
         InstallPlanResult second = plan(List.of(""), SubscriptionConfig.empty());
         JsonNode role = first.objects().get(2);
-        JsonNode binding = first.objects().get(3);
-        JsonNode clusterBinding = first.objects().get(5);
+        JsonNode binding = first.objects().get(4);
+        JsonNode clusterBinding = first.objects().get(8);
 
         assertThat(role.path("metadata").path("name").asText()).startsWith("demo-operator.v1.2.3-demo-sa-")
                 .isEqualTo(second.objects().get(2).path("metadata").path("name").asText());
@@ -189,16 +189,25 @@ class InstallPlannerTest {
     void unsupportedTargetNamespacesFailWithOlmReasonAndMessage() {
         List<JsonNode> manifests = bundle(csv(NO_MULTI));
         InstallPlanResult multi = planner.planManifests(manifests, "operators", "og", List.of("a", "b"), null);
-        InstallPlanResult none = planner.planManifests(manifests, "operators", "og", List.of(), null);
         InstallPlanResult allWithOthers = planner.planManifests(bundle(csv(ALL_MODES)), "operators", "og",
                 List.of("", "a"), null);
 
         assertThat(multi.reason()).isEqualTo("UnsupportedOperatorGroup");
         assertThat(multi.message()).isEqualTo("MultiNamespace InstallModeType not supported, cannot configure to watch 2 namespaces");
-        assertThat(none.message()).isEqualTo("operatorgroup has invalid selected namespaces, cannot configure to watch zero namespaces");
         assertThat(allWithOthers.message())
                 .isEqualTo("operatorgroup has invalid selected namespaces, NamespaceAll found when |selected namespaces| > 1");
         assertThat(multi.objects()).isEmpty();
+    }
+
+    @Test
+    void noTargetsMeanAllNamespacesWhereTheBundleSupportsItElseItsOwnNamespace() {
+        String onlyOwn = "[{'type': 'OwnNamespace', 'supported': true}, {'type': 'AllNamespaces', 'supported': false}]";
+
+        JsonNode all = deployment(planner.planManifests(bundle(csv(ALL_MODES)), "operators", "og", List.of(), null));
+        JsonNode own = deployment(planner.planManifests(bundle(csv(onlyOwn)), "operators", "og", List.of(), null));
+
+        assertThat(all.at("/spec/template/metadata/annotations/olm.targetNamespaces").asText("absent")).isEmpty();
+        assertThat(own.at("/spec/template/metadata/annotations/olm.targetNamespaces").asText()).isEqualTo("operators");
     }
 
     @Test
