@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.olmstead.agent.k8s.ManagedLabels;
 import io.olmstead.agent.testing.SharedCatalogs;
+import io.olmstead.agent.testing.TestCrds;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -62,7 +63,7 @@ class BundleObjectKindsIT {
     assertThat(driver.get(CrdWrites.CRD_API, CrdWrites.CRD_KIND, null, "etcdclusters.etcd.database.coreos.com"))
         .as("not even the bundle's CRDs").isEmpty();
 
-    driver.write(serviceMonitorCrd());
+    driver.write(TestCrds.serviceMonitor());
     driver.passUntil("Succeeded", "etcd-ns", ETCD_092);
     assertThat(driver.get(MONITORING, "ServiceMonitor", "etcd-ns", "etcd-operator-metrics").orElseThrow()
         .path("metadata").path("labels").path(ManagedLabels.SUBSCRIPTION).asText()).isEqualTo("etcd");
@@ -100,17 +101,5 @@ class BundleObjectKindsIT {
 
   private String installed() {
     return driver.sink.latest("etcd").map(SubscriptionStatus::installedBundle).orElse(null);
-  }
-
-  private static ObjectNode serviceMonitorCrd() {
-    ObjectNode crd = object(CrdWrites.CRD_API, CrdWrites.CRD_KIND, "servicemonitors.monitoring.coreos.com");
-    ObjectNode spec = crd.putObject("spec").put("group", "monitoring.coreos.com").put("scope", "Namespaced");
-    spec.putObject("names").put("kind", "ServiceMonitor").put("plural", "servicemonitors")
-        .put("singular", "servicemonitor");
-    ObjectNode version = spec.putArray("versions").addObject().put("name", "v1").put("served", true)
-        .put("storage", true);
-    version.putObject("schema").putObject("openAPIV3Schema").put("type", "object")
-        .put("x-kubernetes-preserve-unknown-fields", true);
-    return crd;
   }
 }

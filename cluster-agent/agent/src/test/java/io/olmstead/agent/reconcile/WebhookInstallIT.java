@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.agent.k8s.ManagedLabels;
 import io.olmstead.agent.testing.PlusCatalogs;
+import io.olmstead.agent.testing.TestCrds;
 import io.olmstead.agent.testing.SharedCatalogs;
 import io.olmstead.agent.testing.SimFixture;
 import io.olmstead.olmcore.installplan.CertRotation;
@@ -97,6 +98,7 @@ class WebhookInstallIT {
 
   @Test
   void keplerGetsAConversionWebhookOnItsCrdAndAMutatingAndAValidatingConfiguration() throws Exception {
+    sim.resources.apply(TestCrds.serviceMonitor()); // kepler ships a ServiceMonitor: the cluster must serve its API
     sim.desire(PlusCatalogs.allNamespaces("kepler", "kepler-operator", "alpha", "kepler-ops", "0.24.0"));
     awaitSucceeded("kepler", "kepler-operator.v0.24.0");
 

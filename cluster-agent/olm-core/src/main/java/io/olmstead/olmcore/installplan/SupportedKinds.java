@@ -24,8 +24,12 @@ public final class SupportedKinds {
     private static final Set<String> OPTIONAL = Set.of("PrometheusRule", "ServiceMonitor", "PodDisruptionBudget",
             "PriorityClass", "VerticalPodAutoscaler", "ConsoleYAMLSample", "ConsoleQuickStart", "ConsoleCLIDownload",
             "ConsoleLink", "ConsolePlugin", "NetworkPolicy");
-    /** What the plan adds from the CSV itself (its install strategy's deployments): apps/v1, always served. */
-    private static final Set<String> PLANNED = Set.of("Deployment");
+    /**
+     * What the plan adds from the CSV itself (its deployments, the webhook configurations and API services of its
+     * webhook and API service definitions): built into every Kubernetes, never looked up.
+     */
+    private static final Set<String> PLANNED = Set.of("Deployment", "ValidatingWebhookConfiguration",
+            "MutatingWebhookConfiguration", "APIService");
 
     private SupportedKinds() {
     }

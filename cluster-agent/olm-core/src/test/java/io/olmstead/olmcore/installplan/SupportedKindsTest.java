@@ -52,6 +52,17 @@ class SupportedKindsTest {
     }
 
     @Test
+    void theWebhookObjectsThePlanWritesAreBuiltInAndNeverLookedUp() {
+        List<JsonNode> objects = List.of(
+                object("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", "vwh"),
+                object("admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration", "mwh"),
+                object("apiregistration.k8s.io/v1", "APIService", "v1.example.com"),
+                object("monitoring.coreos.com/v1", "ServiceMonitor", "metrics"));
+        assertThat(SupportedKinds.toLookUp(objects))
+                .containsExactly(new Gvk("monitoring.coreos.com", "v1", "ServiceMonitor"));
+    }
+
+    @Test
     void aMissingApiIsNamedInOlmsWords() {
         assertThat(SupportedKinds.notServed(new Gvk("monitoring.coreos.com", "v1", "ServiceMonitor")))
                 .isEqualTo("Unable to find GVK in discovery: monitoring.coreos.com v1 ServiceMonitor");
