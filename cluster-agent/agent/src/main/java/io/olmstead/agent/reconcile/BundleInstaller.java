@@ -14,6 +14,7 @@ import io.olmstead.agent.k8s.WorkloadStatus;
 import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.installplan.InstallPlanResult;
 import io.olmstead.olmcore.installplan.InstallPlanner;
+import io.olmstead.olmcore.installplan.ProvidedApiClusterRoles;
 import io.olmstead.olmcore.installplan.SubscriptionConfig;
 import io.olmstead.olmcore.lifecycle.CsvObservation;
 import io.olmstead.olmcore.lifecycle.CsvPhase;
@@ -23,12 +24,14 @@ import io.olmstead.olmcore.lifecycle.DeploymentState;
 import io.olmstead.olmcore.lifecycle.SharedCrdRule;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Drives one bundle one step: olm-core plans its objects and decides its phase; this class does the I/O in
@@ -46,9 +49,9 @@ final class BundleInstaller {
   private final SchemaRuleGate schemaRules;
   private final ServingCertificates servingCerts;
   private final StaleRbac staleRbac;
-  private final java.util.function.Function<Bundle, BundleContent> contents;
+  private final Function<Bundle, BundleContent> contents;
 
-  BundleInstaller(ResourceOperator resources, Cleanup cleanup, java.util.function.Function<Bundle, BundleContent> contents) {
+  BundleInstaller(ResourceOperator resources, Cleanup cleanup, Function<Bundle, BundleContent> contents) {
     this.resources = resources;
     this.cleanup = cleanup;
     this.crdSafety = new CrdSafety(resources);
@@ -125,7 +128,7 @@ final class BundleInstaller {
       if (before == CsvPhase.NONE || before == CsvPhase.PENDING) {
         progress.accept(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withObjectsMissing()));
       }
-      rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed, rules);
+      rejection = applyAll(objects.stream().filter(o -> !isCrd(o)).toList(), changed, rules, writer);
       if (rejection == null && rules.conflict() == null && changed.stream().anyMatch(ApplyOutcome::changed)) {
         staleRbac.prune(sub, target.bundle().name(), objects); // e.g. tenant roles of a target no longer watched
       }
@@ -211,7 +214,7 @@ final class BundleInstaller {
   private ObjectNode operatorCondition(InstallTarget target, List<JsonNode> objects, List<ResourceKinds.Kind> kinds,
                                        CsvPhase phase) {
     DesiredSubscription sub = target.subscription();
-    Map<String, String> labels = new java.util.LinkedHashMap<>(
+    Map<String, String> labels = new LinkedHashMap<>(
         ManagedLabels.of(sub.name(), target.bundle().name(), sub.namespace()));
     if (target.dependencyOf() != null) {
       labels.put(ManagedLabels.DEPENDENCY_OF, ManagedLabels.value(target.dependencyOf()));
@@ -238,11 +241,14 @@ final class BundleInstaller {
     return oc;
   }
 
-  private String applyAll(List<JsonNode> objects, List<ApplyOutcome> changed, WriteRules rules)
-      throws ResourceException {
+  private String applyAll(List<JsonNode> objects, List<ApplyOutcome> changed, WriteRules rules,
+                          SharedCrdRule.Writer writer) throws ResourceException {
     for (JsonNode object : objects) {
       try {
-        changed.add(resources.apply(object, rules.ownership(), rules.gate()));
+        // the aggregated ClusterRoles of a CRD are shared with it: written by the install that writes the CRD
+        changed.add(ProvidedApiClusterRoles.isProvidedApiRole(object)
+            ? crdWrites.applyShared(object, writer, rules.gate())
+            : resources.apply(object, rules.ownership(), rules.gate()));
       } catch (ResourceException e) {
         if (!e.rejected()) {
           throw e; // unreachable or overloaded: retry the whole pass later
@@ -262,9 +268,9 @@ final class BundleInstaller {
   }
 
   /**
-   * Labels every object with its subscription and bundle (the ownership the cleanup selects by). CRDs are shared
-   * by every subscription of their operator across namespaces, so they only carry the managed-by label: owner
-   * labels on them would flip between subscriptions on every pass.
+   * Labels every object with its subscription and bundle (the ownership the cleanup selects by). CRDs and their
+   * aggregated ClusterRoles are shared by every subscription of their operator across namespaces, so they only carry
+   * the managed-by label: owner labels on them would flip between subscriptions on every pass.
    */
   static List<JsonNode> stamp(List<JsonNode> objects, DesiredSubscription sub, String bundle) {
     Map<String, String> labels = ManagedLabels.of(sub.name(), bundle, sub.namespace());
@@ -273,7 +279,8 @@ final class BundleInstaller {
     for (JsonNode object : objects) {
       ObjectNode copy = object.deepCopy();
       ObjectNode meta = copy.withObjectProperty("metadata");
-      (isCrd(object) ? crdLabels : labels).forEach(meta.withObjectProperty("labels")::put);
+      boolean shared = isCrd(object) || ProvidedApiClusterRoles.isProvidedApiRole(object);
+      (shared ? crdLabels : labels).forEach(meta.withObjectProperty("labels")::put);
       out.add(copy);
     }
     return out;

@@ -3,12 +3,17 @@ package io.olmstead.agent.reconcile;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.agent.k8s.ApplyOutcome;
 import io.olmstead.agent.k8s.ManagedLabels;
+import io.olmstead.agent.k8s.OperatorConditions;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
+import io.olmstead.olmcore.installplan.ProvidedApiClusterRoles;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,11 +21,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Deletes what a subscription no longer needs, selecting by the ownership labels: the replaced bundle's objects
  * after an upgrade succeeded (which also removes objects the new bundle no longer has), or everything of a removed
- * subscription. CRDs are kept (custom resources are user data) unless the subscription asked for their removal.
+ * subscription. CRDs are kept (custom resources are user data) unless the subscription asked for their removal; their
+ * aggregated ClusterRoles go with the last install of the package that owns them.
  */
 final class Cleanup {
   private static final Logger LOG = LoggerFactory.getLogger(Cleanup.class);
   private static final ResourceKinds.Kind CRD = new ResourceKinds.Kind("apiextensions.k8s.io/v1", "CustomResourceDefinition");
+  private static final ResourceKinds.Kind CLUSTER_ROLE = new ResourceKinds.Kind("rbac.authorization.k8s.io/v1", "ClusterRole");
 
   private final ResourceOperator resources;
 
@@ -68,6 +75,7 @@ final class Cleanup {
         deleted.add(resources.delete(CRD.apiVersion(), CRD.kind(), null, crd));
       }
     }
+    deleted.addAll(removeSharedRoles(observed.name(), namespace, crds));
     for (ResourceKinds.Kind kind : kinds) {
       for (JsonNode object : resources.list(kind.apiVersion(), kind.kind(), ManagedLabels.selector(observed.name(), namespace))) {
         deleted.add(delete(kind, object));
@@ -75,6 +83,32 @@ final class Cleanup {
     }
     LOG.info("subscription {}/{}: uninstalled ({} objects deleted, CRDs {})", namespace, observed.name(), deleted.size(),
         deleteCrds ? "deleted" : "kept");
+    return deleted;
+  }
+
+  /**
+   * Deletes the aggregated ClusterRoles of {@code crds} (shared like the CRDs, so without owner labels) unless another
+   * install on the cluster, of any namespace, still has a bundle owning one of those CRDs.
+   */
+  private List<ApplyOutcome> removeSharedRoles(String subscription, String namespace, Set<String> crds)
+      throws ResourceException {
+    Set<String> needed = new HashSet<>();
+    Map<String, String> managed = Map.of(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE);
+    Map<String, String> mine = ManagedLabels.selector(subscription, namespace);
+    for (JsonNode oc : resources.list(OperatorConditions.API_VERSION, OperatorConditions.KIND, managed)) {
+      JsonNode labels = oc.path("metadata").path("labels");
+      boolean ofThisInstall = mine.entrySet().stream().allMatch(e -> e.getValue().equals(labels.path(e.getKey()).asText()));
+      if (!ofThisInstall) {
+        ObservedBundle.from(oc).ifPresent(b -> needed.addAll(b.crds()));
+      }
+    }
+    List<ApplyOutcome> deleted = new ArrayList<>();
+    for (JsonNode role : resources.list(CLUSTER_ROLE.apiVersion(), CLUSTER_ROLE.kind(), managed)) {
+      Optional<String> crd = ProvidedApiClusterRoles.crdOf(role);
+      if (crd.isPresent() && crds.contains(crd.get()) && !needed.contains(crd.get())) {
+        deleted.add(delete(CLUSTER_ROLE, role));
+      }
+    }
     return deleted;
   }
 

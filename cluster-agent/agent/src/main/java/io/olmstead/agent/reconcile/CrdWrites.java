@@ -16,8 +16,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Writes a bundle's CRDs as the install of their newest owner (olm-core's {@link SharedCrdRule}): each CRD records its
- * writer (package, version, install) in annotations; an install whose bundle is older, or that shares the version with
+ * Writes a bundle's CRDs, and their aggregated ClusterRoles, as the install of their newest owner (olm-core's
+ * {@link SharedCrdRule}): each records its writer (package, version, install) in annotations; an install whose bundle is older, or that shares the version with
  * the install that wrote it, leaves the CRD as it is, decided on the very version the write would replace. The CRD
  * safety checks ({@link CrdSafety}) apply to the CRDs this install writes.
  */
@@ -89,6 +89,15 @@ final class CrdWrites {
       }
     }
     return null;
+  }
+
+  /**
+   * Applies {@code object}, shared like the CRDs (an aggregated ClusterRole of one), as {@code writer} records it,
+   * unless the rule leaves the existing one to the install that wrote it ({@link ApplyOutcome.Result#KEPT}).
+   */
+  ApplyOutcome applyShared(JsonNode object, Writer writer, ResourceOperator.Gate gate) throws ResourceException {
+    return resources.apply(recorded(List.of(object), writer).get(0), existing -> !verdict(existing, writer).writes(),
+        null, gate);
   }
 
   private SharedCrdRule.Verdict verdict(JsonNode existing, Writer mine) throws ResourceException {

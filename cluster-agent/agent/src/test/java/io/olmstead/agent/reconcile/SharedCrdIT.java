@@ -4,18 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.olmstead.agent.k8s.ManagedLabels;
 import io.olmstead.agent.testing.SharedCatalogs;
+import io.olmstead.olmcore.installplan.ProvidedApiClusterRoles;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * One package installed at two versions in two namespaces shares one CRD: it ends at the newer bundle's schema and
- * stays there, whichever install came first, over passes of both namespaces driven one by one.
+ * One package installed at two versions in two namespaces shares one CRD and its aggregated ClusterRoles: the CRD ends
+ * at the newer bundle's schema and stays there, whichever install came first, over passes of both namespaces driven
+ * one by one; the roles stay while either install is there.
  */
 class SharedCrdIT {
   private static final String CRD_API = "apiextensions.k8s.io/v1";
+  private static final String RBAC_API = "rbac.authorization.k8s.io/v1";
+  private static final List<String> EXPECTED_ROLES = Stream.of("etcdclusters", "etcdbackups", "etcdrestores")
+      .flatMap(crd -> Stream.of("admin", "edit", "view", "crdview")
+          .map(suffix -> crd + ".etcd.database.coreos.com-v1beta2-" + suffix)).toList();
   private static final String CRD = "etcdclusters.etcd.database.coreos.com";
   private static final String NEWER_SCHEMA = "etcd clusters as etcdoperator.v0.9.4 describes them";
   private static final DesiredSubscription OLD = DesiredSubscription.of("etcd-old", SharedCatalogs.CATALOG, "etcd",
@@ -74,6 +82,33 @@ class SharedCrdIT {
     assertThat(schemaDescription()).isEqualTo(NEWER_SCHEMA);
     assertThat(driver.sink.latest("etcd-new").orElseThrow().condition(StatusBoard.DRIFT_CONDITION)).isPresent();
     assertThat(driver.sink.history("etcd-old")).noneMatch(s -> s.condition(StatusBoard.DRIFT_CONDITION).isPresent());
+  }
+
+  @Test
+  void theAggregatedClusterRolesAreSharedLikeTheCrdAndGoWithTheLastInstallOfThePackage() throws Exception {
+    driver.passUntil("Succeeded", "ns-old", OLD);
+    driver.passUntil("Succeeded", "ns-new", NEW);
+    assertStableOverPassesOfBothNamespaces();
+    for (String sub : List.of("etcd-old", "etcd-new")) {
+      assertThat(driver.sink.history(sub)).as(sub).noneMatch(s -> "OwnershipConflict".equals(s.reason()));
+    }
+    assertThat(aggregatedRoles()).containsExactlyInAnyOrderElementsOf(EXPECTED_ROLES);
+    JsonNode admin = driver.get(RBAC_API, "ClusterRole", null, CRD + "-v1beta2-admin").orElseThrow();
+    assertThat(admin.path("metadata").path("labels").has(ManagedLabels.SUBSCRIPTION)).as("no install owns it").isFalse();
+    assertThat(admin.path("metadata").path("annotations").path(CrdWrites.WRITER).asText()).isEqualTo("ns-new/etcd-new");
+
+    driver.pass("ns-new");
+    assertThat(aggregatedRoles()).as("etcd-old still needs them").containsExactlyInAnyOrderElementsOf(EXPECTED_ROLES);
+    driver.pass("ns-old", OLD);
+    assertThat(driver.sink.latest("etcd-old").orElseThrow().phase()).isEqualTo("Succeeded");
+
+    driver.pass("ns-old");
+    assertThat(aggregatedRoles()).as("no install of etcd is left").isEmpty();
+  }
+
+  private List<String> aggregatedRoles() throws Exception {
+    return driver.list(RBAC_API, "ClusterRole").stream().filter(ProvidedApiClusterRoles::isProvidedApiRole)
+        .map(r -> r.path("metadata").path("name").asText()).toList();
   }
 
   private void assertStableOverPassesOfBothNamespaces() throws Exception {

@@ -5,22 +5,54 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * OLM's {@code ensureClusterRolesForCSV}: for each CRD version the CSV owns, ClusterRoles
  * {@code <crd>-<version>-admin|edit|view} on its resource and {@code <crd>-<version>-crdview} (get on the CRD itself),
  * labelled to aggregate into the cluster's admin, edit and view roles, so namespace admins, editors and viewers can use
- * the custom resources. Pure.
+ * the custom resources. Pure. Every install of the CRD's package plans the same roles: they are shared like the CRD.
  */
-final class ProvidedApiClusterRoles {
+public final class ProvidedApiClusterRoles {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final String AGGREGATE_PREFIX = "olm.opgroup.permissions/aggregate-to-";
     // OLM's VerbsForSuffix
     private static final Map<String, List<String>> VERBS = verbs();
 
     private ProvidedApiClusterRoles() {}
+
+    /** Whether {@code object} is one of the aggregated ClusterRoles {@link #forCsv} plans. */
+    public static boolean isProvidedApiRole(JsonNode object) {
+        if (!"ClusterRole".equals(object.path("kind").asText())) {
+            return false;
+        }
+        Iterator<String> labels = object.path("metadata").path("labels").fieldNames();
+        while (labels.hasNext()) {
+            if (labels.next().startsWith(AGGREGATE_PREFIX)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The CRD a role of {@link #forCsv} is about ({@code <plural>.<group>}), empty for any other object. */
+    public static Optional<String> crdOf(JsonNode role) {
+        if (!isProvidedApiRole(role)) {
+            return Optional.empty();
+        }
+        JsonNode rule = role.path("rules").path(0);
+        String named = rule.path("resourceNames").path(0).asText("");
+        if (!named.isEmpty()) {
+            return Optional.of(named); // crdview: get on the CRD itself
+        }
+        String resource = rule.path("resources").path(0).asText("");
+        String group = rule.path("apiGroups").path(0).asText("");
+        return resource.isEmpty() || group.isEmpty() ? Optional.empty() : Optional.of(resource + "." + group);
+    }
 
     static List<JsonNode> forCsv(JsonNode csv) {
         List<JsonNode> out = new ArrayList<>();

@@ -129,4 +129,16 @@ class OperatorGroupRbacTest {
         assertThat(aggregated.get(3).at("/metadata/labels/rbac.authorization.k8s.io~1aggregate-to-view").asText())
                 .isEqualTo("true");
     }
+
+    @Test
+    void theAggregatedRolesAreRecognisedAndNameTheirCrdWhileTheOperatorsOwnRolesAreNot() {
+        List<JsonNode> objects = plan(List.of("operators"));
+        List<JsonNode> provided = objects.stream().filter(ProvidedApiClusterRoles::isProvidedApiRole).toList();
+
+        assertThat(provided).hasSize(4);
+        assertThat(provided).allSatisfy(role -> assertThat(ProvidedApiClusterRoles.crdOf(role))
+                .contains("etcdclusters.etcd.database.coreos.com"));
+        assertThat(objects.stream().filter(o -> !ProvidedApiClusterRoles.isProvidedApiRole(o)))
+                .allSatisfy(o -> assertThat(ProvidedApiClusterRoles.crdOf(o)).isEmpty());
+    }
 }
