@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * Kubernetes API, and the serving certificate is checked against the caBundle the API server would use.
  */
 class WebhookInstallIT {
-  private static final Duration WAIT = Duration.ofSeconds(40);
+  // the topology operator waits for its dependency (the cluster operator's CRD) on a machine shared by several builds
+  private static final Duration WAIT = Duration.ofSeconds(120);
   private static final String ADMISSION = "admissionregistration.k8s.io/v1";
   private SimFixture sim;
 
