@@ -17,7 +17,6 @@ import java.security.cert.PKIXParameters;
 import java.security.cert.TrustAnchor;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -31,8 +30,7 @@ import org.junit.jupiter.api.Test;
  * Kubernetes API, and the serving certificate is checked against the caBundle the API server would use.
  */
 class WebhookInstallIT {
-  // the topology operator waits for its dependency (the cluster operator's CRD) on a machine shared by several builds
-  private static final Duration WAIT = Duration.ofSeconds(120);
+  private static final Duration WAIT = Duration.ofSeconds(40);
   private static final String ADMISSION = "admissionregistration.k8s.io/v1";
   private SimFixture sim;
 
@@ -76,29 +74,6 @@ class WebhookInstallIT {
         + m.path("mountPath").asText()));
     assertThat(mounts).contains("webhook-cert@/tmp/k8s-webhook-server/serving-certs",
         "apiservice-cert@/apiserver.local.config/certificates").doesNotContain("cert@/tmp/k8s-webhook-server/serving-certs");
-  }
-
-  @Test
-  void theTopologyOperatorsStatusReportsItsWebhooksAndItsCertificateWithTheExpiryOfTheSecretsCertificate()
-      throws Exception {
-    sim.desire(topology("1.19.3"));
-    awaitSucceeded("topology", "rabbitmq-messaging-topology-operator.v1.19.3");
-
-    JsonNode secret = sim.get("v1", "Secret", "rmq", "messaging-topology-operator-service-cert").orElseThrow();
-    Instant notAfter = CertRotation.parse(decode(secret.path("data").path("tls.crt").asText())).getNotAfter()
-        .toInstant();
-    CsvDetails csv = sim.sink.latest("topology").orElseThrow().csv();
-    assertThat(csv.certificates()).containsExactly(new CsvDetails.Certificate("messaging-topology-operator-service",
-        "messaging-topology-operator-service-cert", notAfter, notAfter.minus(Duration.ofDays(1))));
-    assertThat(csv.webhooks()).hasSize(13).allSatisfy(w -> {
-      assertThat(w.type()).isEqualTo("ValidatingAdmissionWebhook");
-      assertThat(w.service()).isEqualTo("messaging-topology-operator-service");
-    });
-    CsvDetails.Certificate wired = csv.certificates().get(0);
-    assertThat(ProtocolMapping.csv(csv).certificates()).singleElement().satisfies(c -> {
-      assertThat(Instant.parse(c.expiresAt())).isEqualTo(wired.expiresAt());
-      assertThat(Instant.parse(c.rotateAt())).isEqualTo(wired.rotateAt());
-    });
   }
 
   @Test
