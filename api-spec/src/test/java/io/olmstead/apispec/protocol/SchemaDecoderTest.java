@@ -37,6 +37,36 @@ class SchemaDecoderTest {
   }
 
   @Test
+  void statusWithTooManyRequirementsWebhooksOrCertificatesIsRefusedNamingTheList() {
+    CsvDetails.RequirementStatus requirement = new CsvDetails.RequirementStatus(null, null, "CustomResourceDefinition",
+        "widgets.example.com", "NotPresent", "CRD is not present");
+    CsvDetails.WebhookStatus webhook = new CsvDetails.WebhookStatus("ValidatingAdmissionWebhook", "w.example.com",
+        null, null);
+    CsvDetails.CertificateStatus certificate = new CsvDetails.CertificateStatus("s", null, "2028-01-01T00:00:00Z",
+        null);
+    assertThat(refusal(withCsv(new CsvDetails(Collections.nCopies(CsvDetails.MAX_REQUIREMENTS + 1, requirement),
+        null, null)))).contains("requirementStatus");
+    assertThat(refusal(withCsv(new CsvDetails(null, Collections.nCopies(CsvDetails.MAX_WEBHOOKS + 1, webhook),
+        null)))).contains("webhooks");
+    assertThat(refusal(withCsv(new CsvDetails(null, null,
+        Collections.nCopies(CsvDetails.MAX_CERTIFICATES + 1, certificate))))).contains("certificates");
+    assertThat(refusal(withCsv(new CsvDetails(List.of(new CsvDetails.RequirementStatus(null, null, "Kind",
+        "n".repeat(400), "Present", null)), null, null)))).contains("name");
+  }
+
+  @Test
+  void aStatusFromAnAgentWithoutCsvDetailsIsAccepted() throws ProtocolException {
+    String old = "{\"type\":\"status\",\"protocol\":1,\"seq\":1,\"full\":true,"
+        + "\"subscriptions\":[{\"name\":\"etcd\",\"phase\":\"Succeeded\"}]}";
+    assertThat(((Status) SchemaDecoder.decode(old)).subscriptions()).containsExactly(OK);
+  }
+
+  private static Status withCsv(CsvDetails csv) {
+    return new Status(1, null, null, 1, true, List.of(new SubscriptionStatus("etcd", null, null, null, "Pending",
+        null, null, null, null, csv)));
+  }
+
+  @Test
   void wrongTypesAndMissingFieldsAreMalformedAndUnknownTypesAreUnknown() {
     assertThat(code("{\"type\":\"ack\",\"protocol\":1,\"generation\":\"7\"}")).isEqualTo(4002);
     assertThat(code("{\"type\":\"status\",\"protocol\":1,\"seq\":1,\"full\":true}")).isEqualTo(4002);

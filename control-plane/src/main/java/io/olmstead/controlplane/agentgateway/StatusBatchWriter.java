@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.agentgateway;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.apispec.protocol.Status;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
@@ -15,21 +16,22 @@ import java.util.TreeMap;
 /**
  * Writes a batch of status reports and acks in one transaction with a constant number of statements (arrays
  * through {@code unnest}). Idempotent by seq: a row changes only for a higher seq, a {@code full} report marks the
- * cluster's rows with a lower seq gone, and the cluster's last applied seq only grows.
+ * cluster's rows with a lower seq gone, and the cluster's last applied seq only grows. The optional CSV details are
+ * stored as sent (jsonb); a report without them clears them.
  */
 final class StatusBatchWriter {
   private static final String UPSERT =
       "INSERT INTO subscription_status AS s (subscription, cluster, installed_bundle, installed_version, "
-          + "target_version, phase, reason, message, conditions, observed_generation, seq, updated_at, gone) "
+          + "target_version, phase, reason, message, conditions, observed_generation, seq, updated_at, gone, csv) "
           + "SELECT u.subscription, u.cluster, u.ib, u.iv, u.tv, u.phase, u.reason, u.message, u.conditions::jsonb, "
-          + "u.og, u.seq, now(), false FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], "
-          + "$6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[]) "
-          + "AS u(subscription, cluster, ib, iv, tv, phase, reason, message, conditions, og, seq) "
+          + "u.og, u.seq, now(), false, u.csv::jsonb FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], "
+          + "$5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::text[]) "
+          + "AS u(subscription, cluster, ib, iv, tv, phase, reason, message, conditions, og, seq, csv) "
           + "ON CONFLICT (subscription, cluster) DO UPDATE SET installed_bundle = EXCLUDED.installed_bundle, "
           + "installed_version = EXCLUDED.installed_version, target_version = EXCLUDED.target_version, "
           + "phase = EXCLUDED.phase, reason = EXCLUDED.reason, message = EXCLUDED.message, "
           + "conditions = EXCLUDED.conditions, observed_generation = EXCLUDED.observed_generation, "
-          + "seq = EXCLUDED.seq, updated_at = now(), gone = false WHERE s.seq < EXCLUDED.seq";
+          + "seq = EXCLUDED.seq, updated_at = now(), gone = false, csv = EXCLUDED.csv WHERE s.seq < EXCLUDED.seq";
   private static final String MARK_GONE =
       "UPDATE subscription_status s SET gone = true, seq = f.seq, updated_at = now() "
           + "FROM unnest($1::text[], $2::bigint[]) AS f(cluster, seq) "
@@ -99,6 +101,7 @@ final class StatusBatchWriter {
     String[] conditions = new String[n];
     Long[] og = new Long[n];
     Long[] seq = new Long[n];
+    String[] csv = new String[n];
     int i = 0;
     for (Row r : rows) {
       SubscriptionStatus s = r.status;
@@ -113,10 +116,11 @@ final class StatusBatchWriter {
       conditions[i] = conditionsJson(s);
       og[i] = s.observedGeneration();
       seq[i] = r.seq;
+      csv[i] = s.csv() == null ? null : json(s.csv(), null);
       i++;
     }
     return tx.preparedQuery(UPSERT).execute(Tuple.wrap(new ArrayList<>(List.of(sub, cluster, ib, iv, tv, phase,
-        reason, message, conditions, og, seq)))).mapEmpty();
+        reason, message, conditions, og, seq, csv)))).mapEmpty();
   }
 
   private static Future<Void> pairs(SqlConnection tx, String sql, Map<String, Long> values) {
@@ -128,10 +132,14 @@ final class StatusBatchWriter {
   }
 
   private static String conditionsJson(SubscriptionStatus s) {
+    return s.conditions() == null ? "[]" : json(s.conditions(), "[]");
+  }
+
+  private static String json(Object value, String otherwise) {
     try {
-      return s.conditions() == null ? "[]" : ProtocolCodec.mapper().writeValueAsString(s.conditions());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      return "[]";
+      return ProtocolCodec.mapper().writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      return otherwise;
     }
   }
 

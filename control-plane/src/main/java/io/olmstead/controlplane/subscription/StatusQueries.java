@@ -24,19 +24,19 @@ public final class StatusQueries {
   private static final String BY_PHASE = "SELECT phase, count(*) FROM subscription_status "
       + "WHERE subscription = $1 AND NOT gone" + OWNED + " GROUP BY phase";
   private static final String ITEMS = "SELECT cluster, installed_version, target_version, phase, reason, message, "
-      + "updated_at FROM subscription_status WHERE subscription = $1 AND NOT gone" + OWNED
+      + "updated_at, csv FROM subscription_status WHERE subscription = $1 AND NOT gone" + OWNED
       + " AND ($3::text IS NULL OR cluster > $3) ORDER BY cluster LIMIT $4";
 
   /** A key for rows without an installed version or phase in the totals. */
   public static final String NONE = "none";
 
-  /** One cluster's status row as the API shows it. */
+  /** One cluster's status row as the API shows it; {@code csv} the stored CSV details (jsonb, or null). */
   public record Item(String cluster, String installedVersion, String targetVersion, String phase, String reason,
-      String message, OffsetDateTime updatedAt) {
+      String message, OffsetDateTime updatedAt, Object csv) {
     public JsonObject toJson() {
-      return new JsonObject().put("cluster", cluster).put("installedVersion", installedVersion)
+      return CsvDetailsView.addTo(new JsonObject().put("cluster", cluster).put("installedVersion", installedVersion)
           .put("targetVersion", targetVersion).put("phase", phase == null ? "Unknown" : phase).put("reason", reason)
-          .put("message", message).put("updatedAt", updatedAt == null ? null : updatedAt.toString());
+          .put("message", message).put("updatedAt", updatedAt == null ? null : updatedAt.toString()), csv);
     }
   }
 
@@ -55,7 +55,7 @@ public final class StatusQueries {
           List<Item> out = new ArrayList<>(rows.size());
           for (Row row : rows) {
             out.add(new Item(row.getString(0), row.getString(1), row.getString(2), row.getString(3),
-                row.getString(4), row.getString(5), row.getOffsetDateTime(6)));
+                row.getString(4), row.getString(5), row.getOffsetDateTime(6), row.getValue(7)));
           }
           return out;
         });

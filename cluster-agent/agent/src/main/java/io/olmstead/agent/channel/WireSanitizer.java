@@ -1,6 +1,7 @@
 package io.olmstead.agent.channel;
 
 import io.olmstead.apispec.protocol.Condition;
+import io.olmstead.apispec.protocol.CsvDetails;
 import io.olmstead.apispec.protocol.Facts;
 import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.apispec.protocol.Status;
@@ -11,9 +12,10 @@ import java.util.Set;
 
 /**
  * Fits what the agent sends into the protocol's schemas before it goes out: NUL characters replaced, texts cut to the
- * schemas' maxLength, unknown phases and condition statuses made {@code Unknown}, at most 32 conditions. Texts come
- * from the cluster (operator messages, versions): one bad value must not get every report refused and the agent
- * reconnecting for ever. {@code WireSanitizerTest} checks the results against the schemas themselves.
+ * schemas' maxLength, unknown phases and condition statuses made {@code Unknown}, at most 32 conditions, the CSV
+ * details' lists cut to their maxItems. Texts come from the cluster (operator messages, versions): one bad value must
+ * not get every report refused and the agent reconnecting for ever. {@code WireSanitizerTest} checks the results
+ * against the schemas themselves.
  */
 final class WireSanitizer {
   static final Set<String> PHASES = Set.of("Pending", "RequiresApproval", "InstallReady", "Installing", "Succeeded",
@@ -56,7 +58,28 @@ final class WireSanitizer {
     Long generation = s.observedGeneration() == null || s.observedGeneration() < 0 ? null : s.observedGeneration();
     return new SubscriptionStatus(s.name(), text(s.installedBundle(), 512), text(s.installedVersion(), 128),
         text(s.targetVersion(), 128), known(PHASES, s.phase()) ? s.phase() : "Unknown", text(s.reason(), 256),
-        text(s.message(), 4096), conditions, generation);
+        text(s.message(), 4096), conditions, generation, csv(s.csv()));
+  }
+
+  /** Lists cut to the schema's maxItems and texts to its maxLength; entries missing a required field dropped. */
+  static CsvDetails csv(CsvDetails d) {
+    if (d == null) {
+      return null;
+    }
+    List<CsvDetails.RequirementStatus> requirements = d.requirementStatus() == null ? null
+        : d.requirementStatus().stream().filter(r -> r != null && r.kind() != null && r.name() != null
+            && r.status() != null).limit(CsvDetails.MAX_REQUIREMENTS)
+            .map(r -> new CsvDetails.RequirementStatus(text(r.group(), 253), text(r.version(), 63), text(r.kind(), 63),
+                text(r.name(), 316), text(r.status(), 64), text(r.message(), 1024))).toList();
+    List<CsvDetails.WebhookStatus> webhooks = d.webhooks() == null ? null
+        : d.webhooks().stream().filter(w -> w != null && w.type() != null && w.generateName() != null)
+            .limit(CsvDetails.MAX_WEBHOOKS).map(w -> new CsvDetails.WebhookStatus(text(w.type(), 64),
+                text(w.generateName(), 253), text(w.deploymentName(), 253), text(w.service(), 253))).toList();
+    List<CsvDetails.CertificateStatus> certificates = d.certificates() == null ? null
+        : d.certificates().stream().filter(c -> c != null && c.service() != null && c.expiresAt() != null)
+            .limit(CsvDetails.MAX_CERTIFICATES).map(c -> new CsvDetails.CertificateStatus(text(c.service(), 253),
+                text(c.secret(), 253), text(c.expiresAt(), 64), text(c.rotateAt(), 64))).toList();
+    return new CsvDetails(requirements, webhooks, certificates);
   }
 
   // Set.of(...).contains(null) throws

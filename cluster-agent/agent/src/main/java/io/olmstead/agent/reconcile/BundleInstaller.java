@@ -85,12 +85,24 @@ final class BundleInstaller {
     if (!plan.succeeded()) {
       return new DriveResult(CsvPhaseRules.next(planFailure(before, plan)), List.of(), false);
     }
-    Optional<CsvStatus> unmet = requirements.refusal(plan, before);
-    if (unmet.isPresent()) {
-      return new DriveResult(unmet.get(), List.of(), false); // nothing written: a later pass checks again
+    RequirementCheck.Verdict checked = requirements.check(plan, before);
+    if (checked.refusal().isPresent()) {
+      // nothing written: a later pass checks again
+      return new DriveResult(checked.refusal().get(), List.of(), false)
+          .withCsv(CsvDetails.requirementsOnly(checked.statuses()));
     }
     // webhook serving certificates: kept from the cluster's Secrets while valid, else issued here (keys stay in-cluster)
-    List<JsonNode> objects = servingCerts.complete(stamp(plan.objects(), sub, target.bundle().name()), ns).objects();
+    ServingCertificates.Completed completed = servingCerts.complete(stamp(plan.objects(), sub, target.bundle().name()),
+        ns);
+    CsvDetails csv = CsvDetails.of(plan.csv(), completed.certificates(), checked.statuses());
+    return write(target, completed.objects(), before, rules, progress).withCsv(csv);
+  }
+
+  /** Writes the completed {@code objects} in OLM's order and says the phase they reached. */
+  private DriveResult write(InstallTarget target, List<JsonNode> objects, CsvPhase before, WriteRules rules,
+                            Consumer<CsvStatus> progress) throws ResourceException {
+    DesiredSubscription sub = target.subscription();
+    String ns = sub.namespace();
     SharedCrdRule.Writer writer = CrdWrites.writer(target);
     List<JsonNode> crds = CrdWrites.recorded(objects.stream().filter(BundleInstaller::isCrd).toList(), writer);
     List<JsonNode> written = crdWrites.written(crds, writer); // the others are a newer install's to keep

@@ -12,20 +12,28 @@ import java.util.List;
  * @param restored objects that had drifted from a Succeeded install and were put back (empty otherwise)
  * @param started false when nothing was applied (the bundle was refused before its first object)
  * @param conflict why an object of the bundle may not be written (another subscription owns it), else null
+ * @param csv the requirement status, webhooks and certificates known this pass
  */
-public record DriveResult(CsvStatus status, List<ApplyOutcome> restored, boolean started, String conflict) {
+public record DriveResult(CsvStatus status, List<ApplyOutcome> restored, boolean started, String conflict,
+                          CsvDetails csv) {
 
   public DriveResult {
     restored = List.copyOf(restored);
+    csv = csv == null ? CsvDetails.NONE : csv;
   }
 
   public DriveResult(CsvStatus status, List<ApplyOutcome> restored, boolean started) {
-    this(status, restored, started, null);
+    this(status, restored, started, null, CsvDetails.NONE);
+  }
+
+  /** This result with {@code details}. */
+  DriveResult withCsv(CsvDetails details) {
+    return new DriveResult(status, restored, started, conflict, details);
   }
 
   /** The bundle stops at an object another subscription owns: Failed, nothing more written. */
   static DriveResult conflict(String message) {
-    return new DriveResult(new CsvStatus(CsvPhase.FAILED, null, message), List.of(), false, message);
+    return new DriveResult(new CsvStatus(CsvPhase.FAILED, null, message), List.of(), false, message, CsvDetails.NONE);
   }
 
   /** True when a drift restore was held back by its backoff: the namespace needs another look later. */

@@ -176,7 +176,7 @@ final class NamespacePass {
     }
     ObservedBundle nowInstalled = result.status().phase() == CsvPhase.SUCCEEDED ? asInstalled(target) : installed;
     board.publish(StatusBoard.withCondition(StatusBoard.status(sub, nowInstalled, heading, result.status(), decision,
-        result.restored()), installer.schemaWarnings(sub.name(), bundle.get().name())));
+        result.restored()), installer.schemaWarnings(sub.name(), bundle.get().name())).withCsv(result.csv()));
     if (result.status().phase() == CsvPhase.SUCCEEDED && decision.moves()) {
       LOG.info("subscription {}/{}: {} succeeded", sub.namespace(), sub.name(), bundle.get().name());
       return candidate.isPresent(); // another edge may follow

@@ -3,6 +3,7 @@ package io.olmstead.agent.reconcile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.olmstead.apispec.protocol.Condition;
+import io.olmstead.apispec.protocol.CsvDetails;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,6 +47,23 @@ public final class ProtocolMapping {
     }
     return new io.olmstead.apispec.protocol.SubscriptionStatus(SubscriptionNames.dnsLabel(s.name()), s.installedBundle(),
         s.installedVersion(), s.targetVersion(), s.phase(), s.reason(), s.message(),
-        conditions.isEmpty() ? null : conditions, s.observedGeneration());
+        conditions.isEmpty() ? null : conditions, s.observedGeneration(), csv(s.csv()));
+  }
+
+  /** The CSV details as the protocol carries them; null (left out) when there are none. */
+  static CsvDetails csv(io.olmstead.agent.reconcile.CsvDetails d) {
+    if (d.isEmpty()) {
+      return null;
+    }
+    List<CsvDetails.RequirementStatus> requirements = d.requirements().stream().map(r ->
+        new CsvDetails.RequirementStatus(r.group(), r.version(), r.kind(), r.name(), r.status(),
+            r.message() == null || r.message().isEmpty() ? null : r.message())).toList();
+    List<CsvDetails.WebhookStatus> webhooks = d.webhooks().stream().map(w ->
+        new CsvDetails.WebhookStatus(w.type(), w.generateName(), w.deploymentName(), w.service())).toList();
+    List<CsvDetails.CertificateStatus> certificates = d.certificates().stream().map(c ->
+        new CsvDetails.CertificateStatus(c.service(), c.secret(), c.expiresAt().toString(),
+            c.rotateAt().toString())).toList();
+    return new CsvDetails(requirements.isEmpty() ? null : requirements, webhooks.isEmpty() ? null : webhooks,
+        certificates.isEmpty() ? null : certificates);
   }
 }

@@ -55,26 +55,33 @@ final class RequirementCheck {
     return Requirements.evaluate(csv, new Facts(version, apis, crds));
   }
 
+  /** The requirements checked (empty when not checked) and why the bundle may not be applied now, if it may not. */
+  record Verdict(List<RequirementStatus> statuses, Optional<CsvStatus> refusal) {
+    static final Verdict NOT_CHECKED = new Verdict(List.of(), Optional.empty());
+  }
+
   /**
-   * Why a bundle not yet installed ({@code before} none or Pending) may not be applied now, as its status: its CSV's
-   * requirements unmet ({@code Pending/RequirementsNotMet}), or an object whose API the cluster does not serve (Failed,
-   * naming the API, as OLM fails the install plan). Empty when it may, or when the bundle was installed already.
+   * For a bundle not yet installed ({@code before} none or Pending): its CSV's requirements with their status, and
+   * why it may not be applied now: requirements unmet ({@code Pending/RequirementsNotMet}), or an object whose API the
+   * cluster does not serve (Failed, naming the API, as OLM fails the install plan). Not checked once installed.
    */
-  Optional<CsvStatus> refusal(InstallPlanResult plan, CsvPhase before) throws ResourceException {
+  Verdict check(InstallPlanResult plan, CsvPhase before) throws ResourceException {
     if (plan.csv().isEmpty() || (before != CsvPhase.NONE && before != CsvPhase.PENDING)) {
-      return Optional.empty();
+      return Verdict.NOT_CHECKED;
     }
-    Optional<String> unmet = Requirements.unmet(statuses(plan.csv().get()));
+    List<RequirementStatus> statuses = statuses(plan.csv().get());
+    Optional<String> unmet = Requirements.unmet(statuses);
     if (unmet.isPresent()) {
-      return Optional.of(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withUnmetRequirements(unmet.get())));
+      return new Verdict(statuses, Optional.of(
+          CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withUnmetRequirements(unmet.get()))));
     }
     for (Gvk api : SupportedKinds.toLookUp(plan.objects())) {
       if (!resources.served().served(Requirements.apiVersion(api), api.kind())) {
-        return Optional.of(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING)
-            .withApiRejection(SupportedKinds.notServed(api))));
+        return new Verdict(statuses, Optional.of(CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING)
+            .withApiRejection(SupportedKinds.notServed(api)))));
       }
     }
-    return Optional.empty();
+    return new Verdict(statuses, Optional.empty());
   }
 
   private static CrdState state(JsonNode crd) {

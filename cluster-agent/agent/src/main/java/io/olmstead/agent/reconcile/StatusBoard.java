@@ -61,7 +61,7 @@ final class StatusBoard {
     conditions.add(extra.get());
     return new SubscriptionStatus(status.name(), status.namespace(), status.installedBundle(),
         status.installedVersion(), status.targetBundle(), status.targetVersion(), status.phase(), status.reason(),
-        status.message(), conditions, status.observedGeneration());
+        status.message(), conditions, status.observedGeneration(), status.csv());
   }
 
   /**

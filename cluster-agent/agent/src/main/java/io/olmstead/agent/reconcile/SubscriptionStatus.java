@@ -1,15 +1,26 @@
 package io.olmstead.agent.reconcile;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What the agent reports for one subscription: the bundle running, the one it is moving to, and the phase with
  * OLM's reason ({@code Pending/OperatorConditionNotUpgradeable}, {@code Failed/InstallCheckFailed}, ...). The phase
- * {@code RequiresApproval} carries the bundle awaiting approval in {@link #targetBundle()}.
+ * {@code RequiresApproval} carries the bundle awaiting approval in {@link #targetBundle()}; {@link #csv()} the
+ * requirement status, webhooks and certificates of the bundle driven.
  */
 public record SubscriptionStatus(String name, String namespace, String installedBundle, String installedVersion,
                                  String targetBundle, String targetVersion, String phase, String reason,
-                                 String message, List<StatusCondition> conditions, long observedGeneration) {
+                                 String message, List<StatusCondition> conditions, long observedGeneration,
+                                 CsvDetails csv) {
+
+  /** A status without CSV details. */
+  public SubscriptionStatus(String name, String namespace, String installedBundle, String installedVersion,
+                            String targetBundle, String targetVersion, String phase, String reason,
+                            String message, List<StatusCondition> conditions, long observedGeneration) {
+    this(name, namespace, installedBundle, installedVersion, targetBundle, targetVersion, phase, reason, message,
+        conditions, observedGeneration, CsvDetails.NONE);
+  }
 
   public static final String REQUIRES_APPROVAL = "RequiresApproval";
   /** OLM's reason on the {@code ResolutionFailed} condition when the solver finds no solution (its message says why). */
@@ -32,13 +43,20 @@ public record SubscriptionStatus(String name, String namespace, String installed
 
   public SubscriptionStatus {
     conditions = conditions == null ? List.of() : List.copyOf(conditions);
+    csv = csv == null ? CsvDetails.NONE : csv;
   }
 
   /** A Kubernetes-style condition attached to a status. */
   public record StatusCondition(String type, String status, String reason, String message) {}
 
+  /** This status with {@code details}. */
+  public SubscriptionStatus withCsv(CsvDetails details) {
+    return new SubscriptionStatus(name, namespace, installedBundle, installedVersion, targetBundle, targetVersion,
+        phase, reason, message, conditions, observedGeneration, details);
+  }
+
   /** The condition of {@code type}, if reported. */
-  public java.util.Optional<StatusCondition> condition(String type) {
+  public Optional<StatusCondition> condition(String type) {
     return conditions.stream().filter(c -> c.type().equals(type)).findFirst();
   }
 }

@@ -3,6 +3,7 @@ package io.olmstead.agent.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.olmstead.apispec.protocol.Condition;
+import io.olmstead.apispec.protocol.CsvDetails;
 import io.olmstead.apispec.protocol.Facts;
 import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.apispec.protocol.ProtocolCodec;
@@ -44,6 +45,29 @@ class WireSanitizerTest {
     SubscriptionStatus sparse = new SubscriptionStatus("etcd", null, null, null, null, null, null,
         List.of(new Condition("Ready", null, null, null, null)), null);
     assertThat(WireSanitizer.item(sparse).phase()).isEqualTo("Unknown");
+  }
+
+  @Test
+  void csvDetailsWithTooManyEntriesOrOversizeTextsAreCutToTheSchemasBounds() throws ProtocolException {
+    CsvDetails.RequirementStatus requirement = new CsvDetails.RequirementStatus("g", "v1", "CustomResourceDefinition",
+        "n".repeat(400), "NotPresent", "m".repeat(2000));
+    CsvDetails.WebhookStatus webhook = new CsvDetails.WebhookStatus("ValidatingAdmissionWebhook", "w.example.com",
+        "d", "d-service");
+    CsvDetails.CertificateStatus certificate = new CsvDetails.CertificateStatus("d-service", "d-service-cert",
+        "2028-01-01T00:00:00Z", "2027-12-31T00:00:00Z");
+    CsvDetails hostile = new CsvDetails(Collections.nCopies(100, requirement), Collections.nCopies(70, webhook),
+        Collections.nCopies(20, certificate));
+    Status status = new Status(1, null, null, 9, true, List.of(new SubscriptionStatus("etcd", null, null, null,
+        "Pending", null, null, null, null, hostile)));
+    assertThat(SchemaDecoder.violation(status)).isNotNull();
+
+    Status sent = WireSanitizer.status(status);
+    assertThat(SchemaDecoder.decode(ProtocolCodec.encode(sent))).isEqualTo(sent);
+    CsvDetails csv = sent.subscriptions().get(0).csv();
+    assertThat(csv.requirementStatus()).hasSize(CsvDetails.MAX_REQUIREMENTS)
+        .allSatisfy(r -> assertThat(r.name()).hasSize(316));
+    assertThat(csv.webhooks()).hasSize(CsvDetails.MAX_WEBHOOKS);
+    assertThat(csv.certificates()).hasSize(CsvDetails.MAX_CERTIFICATES);
   }
 
   @Test

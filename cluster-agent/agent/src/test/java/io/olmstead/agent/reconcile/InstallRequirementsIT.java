@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.olmstead.agent.testing.SharedCatalogs;
+import io.olmstead.olmcore.lifecycle.Requirements;
+import io.olmstead.olmcore.lifecycle.Requirements.RequirementStatus;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -51,6 +53,22 @@ class InstallRequirementsIT {
 
     catalog.set(withCsv(spec -> spec.put("minKubeVersion", "1.25.0")));
     driver.passUntil("Succeeded", "etcd-ns", ETCD);
+  }
+
+  @Test
+  void aBundleNeedingANewerKubernetesReportsItsRequirementStatusAsAStructuredList() throws Exception {
+    driver = new PassDriver(() -> withCsv(spec -> spec.put("minKubeVersion", "1.99.0")));
+    for (int i = 0; i < 3; i++) {
+      driver.pass("etcd-ns", ETCD);
+    }
+    SubscriptionStatus pending = driver.sink.latest("etcd").orElseThrow();
+
+    assertThat(pending.csv().requirements()).containsExactly(new RequirementStatus("operators.coreos.com", "v1alpha1",
+        "ClusterServiceVersion", BUNDLE, Requirements.PRESENT_NOT_SATISFIED,
+        "CSV version requirement not met: minKubeVersion (1.99.0) > server version (1.31.0)"));
+    assertThat(ProtocolMapping.toProtocol(pending).csv().requirementStatus()).singleElement()
+        .satisfies(r -> assertThat(r.kind() + " " + r.name() + " " + r.status()).isEqualTo(
+            "ClusterServiceVersion " + BUNDLE + " PresentNotSatisfied"));
   }
 
   @Test

@@ -104,7 +104,25 @@ final class DescribeCommand implements Callable<Integer> {
         out.println("  " + item.path("cluster").asText() + ": " + item.path("phase").asText()
             + (item.hasNonNull("reason") ? " (" + item.path("reason").asText() + ")" : "")
             + (item.hasNonNull("message") ? " " + item.path("message").asText().replace('\n', ' ') : ""));
+        for (JsonNode r : item.path("requirementStatus")) {
+          if (!"Present".equals(r.path("status").asText())) {
+            out.println("    requirement " + r.path("kind").asText() + " " + r.path("name").asText() + ": "
+                + r.path("status").asText() + (r.hasNonNull("message") ? " (" + r.path("message").asText() + ")" : ""));
+          }
+        }
       }
+    }
+    String rotateAt = null;
+    String rotateOn = null;
+    for (JsonNode item : status.path("items")) {
+      String at = item.path("certsRotateAt").asText(null);
+      if (at != null && (rotateAt == null || at.compareTo(rotateAt) < 0)) {
+        rotateAt = at;
+        rotateOn = item.path("cluster").asText();
+      }
+    }
+    if (rotateAt != null) {
+      out.println("  certificates: next rotation " + rotateAt + " on " + rotateOn);
     }
     JsonNode rollouts = api.get("/rollouts?limit=5&subscription=" + Api.q(s.path("name").asText())).path("items");
     out.println("Rollouts:");
