@@ -25,10 +25,12 @@ final class BundlePull {
   }
 
   private final RegistrySettings settings;
+  private final BundleLimits limits;
   private final BundleUnpacker unpacker;
 
   BundlePull(RegistrySettings settings, BundleLimits limits) {
     this.settings = settings;
+    this.limits = limits;
     this.unpacker = new BundleUnpacker(limits);
   }
 
@@ -37,7 +39,7 @@ final class BundlePull {
     if (!manifest.digest().equals(digest)) {
       throw new RegistryException(Kind.DIGEST_MISMATCH, image + " resolved to " + manifest.digest());
     }
-    try (PulledLayers layers = PulledLayers.fetch(puller, manifest, settings.maxLayerBytes())) {
+    try (PulledLayers layers = PulledLayers.fetch(puller, manifest, settings.maxLayerBytes(), limits.tar())) {
       return encode(unpacker.unpack(image, layers.streams()));
     }
   }

@@ -39,7 +39,7 @@ final class CatalogImagePull {
         dir = labels.getString(CONFIGS_LABEL);
       }
     }
-    try (PulledLayers layers = PulledLayers.fetch(puller, image, settings.maxLayerBytes())) {
+    try (PulledLayers layers = PulledLayers.fetch(puller, image, settings.maxLayerBytes(), limits)) {
       Map<String, byte[]> files = ImageFiles.directory(layers.streams(), limits, dir);
       if (files.isEmpty()) {
         throw new RegistryException(Kind.INVALID, image.source() + " has no file-based catalog in " + dir);
