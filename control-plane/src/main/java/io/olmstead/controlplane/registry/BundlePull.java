@@ -1,16 +1,17 @@
 package io.olmstead.controlplane.registry;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import io.olmstead.olmcore.bundle.BundleLimits;
 import io.olmstead.olmcore.bundle.BundleUnpackException;
 import io.olmstead.olmcore.bundle.BundleUnpacker;
 import io.olmstead.olmcore.bundle.UnpackedBundle;
 import io.olmstead.olmcore.fbc.BundleObject;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -23,6 +24,8 @@ final class BundlePull {
   /** The stored form: gzip of {@code {"objects":[{"data":…}],"annotations":{…}}}. */
   record Result(byte[] objectsGz, int count, long size) {
   }
+
+  private static final JsonFactory JSON = new JsonFactory();
 
   private final RegistrySettings settings;
   private final BundleLimits limits;
@@ -44,21 +47,29 @@ final class BundlePull {
     }
   }
 
+  /** Streams the stored form into gzip (no whole document or base64 copy in between: heap stays near the objects). */
   static Result encode(UnpackedBundle bundle) {
-    JsonArray objects = new JsonArray();
-    long size = 0;
-    for (BundleObject o : bundle.objects()) {
-      objects.add(new JsonObject().put("data", o.data()));
-      size += o.data().length();
-    }
-    JsonObject doc = new JsonObject().put("objects", objects).put("annotations", new JsonObject(
-        new java.util.LinkedHashMap<>(bundle.annotations())));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
-      gz.write(doc.toBuffer().getBytes());
+    long size = 0;
+    try (JsonGenerator g = JSON.createGenerator(new GZIPOutputStream(out))) {
+      g.writeStartObject();
+      g.writeArrayFieldStart("objects");
+      for (BundleObject o : bundle.objects()) {
+        g.writeStartObject();
+        g.writeStringField("data", o.data());
+        g.writeEndObject();
+        size += o.data().length();
+      }
+      g.writeEndArray();
+      g.writeObjectFieldStart("annotations");
+      for (Map.Entry<String, String> a : bundle.annotations().entrySet()) {
+        g.writeStringField(a.getKey(), a.getValue());
+      }
+      g.writeEndObject();
+      g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new Result(out.toByteArray(), objects.size(), size);
+    return new Result(out.toByteArray(), bundle.objects().size(), size);
   }
 }

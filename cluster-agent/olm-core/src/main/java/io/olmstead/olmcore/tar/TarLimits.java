@@ -19,17 +19,20 @@ public record TarLimits(int maxEntries, int maxLinks, long maxFileBytes, long ma
         }
     }
 
-    /** A bundle image: 10,000 entries, 1,000 links, 16 MiB a file, 32 MiB kept, 64 MiB read, 64 KiB headers. */
+    /**
+     * A bundle image: 10,000 entries, 1,000 links, 4 MiB a file (a Kubernetes object is at most 1.5 MiB in etcd),
+     * 16 MiB kept, 32 MiB read, 64 KiB headers.
+     */
     public static TarLimits bundleImage() {
-        return new TarLimits(10_000, 1_000, 16 * MIB, 32 * MIB, 64 * MIB, HEADER_BYTES);
+        return new TarLimits(10_000, 1_000, 4 * MIB, 16 * MIB, 32 * MIB, HEADER_BYTES);
     }
 
     /**
      * A catalog image's FBC directory (its other layers, such as opm, are read and skipped): 100,000 entries,
-     * 1,000 links, 32 MiB a file, 64 MiB kept, 512 MiB read, 64 KiB headers.
+     * 1,000 links, 16 MiB a file, 32 MiB kept, 256 MiB read, 64 KiB headers.
      */
     public static TarLimits catalogImage() {
-        return new TarLimits(100_000, 1_000, 32 * MIB, 64 * MIB, 512 * MIB, HEADER_BYTES);
+        return new TarLimits(100_000, 1_000, 16 * MIB, 32 * MIB, 256 * MIB, HEADER_BYTES);
     }
 
     /** A catalog archive whose content may reach {@code keptBytes}: reading it may take twice that. */
