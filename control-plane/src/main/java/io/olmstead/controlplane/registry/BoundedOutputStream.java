@@ -17,8 +17,13 @@ final class BoundedOutputStream extends FilterOutputStream {
   private final ByteBudget budget;
 
   BoundedOutputStream(OutputStream out, long max) {
+    this(out, new ByteBudget(max, LimitExceeded::new));
+  }
+
+  /** Spends from {@code budget}, which other streams may share (the layers of one pull). */
+  BoundedOutputStream(OutputStream out, ByteBudget budget) {
     super(out);
-    this.budget = new ByteBudget(max, LimitExceeded::new);
+    this.budget = budget;
   }
 
   @Override

@@ -1,16 +1,17 @@
 package io.olmstead.controlplane.registry;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import io.olmstead.olmcore.bundle.BundleLimits;
 import io.olmstead.olmcore.bundle.BundleUnpackException;
 import io.olmstead.olmcore.bundle.BundleUnpacker;
 import io.olmstead.olmcore.bundle.UnpackedBundle;
 import io.olmstead.olmcore.fbc.BundleObject;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -24,11 +25,15 @@ final class BundlePull {
   record Result(byte[] objectsGz, int count, long size) {
   }
 
+  private static final JsonFactory JSON = new JsonFactory();
+
   private final RegistrySettings settings;
+  private final BundleLimits limits;
   private final BundleUnpacker unpacker;
 
   BundlePull(RegistrySettings settings, BundleLimits limits) {
     this.settings = settings;
+    this.limits = limits;
     this.unpacker = new BundleUnpacker(limits);
   }
 
@@ -37,26 +42,34 @@ final class BundlePull {
     if (!manifest.digest().equals(digest)) {
       throw new RegistryException(Kind.DIGEST_MISMATCH, image + " resolved to " + manifest.digest());
     }
-    try (PulledLayers layers = PulledLayers.fetch(puller, manifest, settings.maxLayerBytes())) {
+    try (PulledLayers layers = PulledLayers.fetch(puller, manifest, settings.maxLayerBytes(), limits.tar())) {
       return encode(unpacker.unpack(image, layers.streams()));
     }
   }
 
+  /** Streams the stored form into gzip (no whole document or base64 copy in between: heap stays near the objects). */
   static Result encode(UnpackedBundle bundle) {
-    JsonArray objects = new JsonArray();
-    long size = 0;
-    for (BundleObject o : bundle.objects()) {
-      objects.add(new JsonObject().put("data", o.data()));
-      size += o.data().length();
-    }
-    JsonObject doc = new JsonObject().put("objects", objects).put("annotations", new JsonObject(
-        new java.util.LinkedHashMap<>(bundle.annotations())));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
-      gz.write(doc.toBuffer().getBytes());
+    long size = 0;
+    try (JsonGenerator g = JSON.createGenerator(new GZIPOutputStream(out))) {
+      g.writeStartObject();
+      g.writeArrayFieldStart("objects");
+      for (BundleObject o : bundle.objects()) {
+        g.writeStartObject();
+        g.writeStringField("data", o.data());
+        g.writeEndObject();
+        size += o.data().length();
+      }
+      g.writeEndArray();
+      g.writeObjectFieldStart("annotations");
+      for (Map.Entry<String, String> a : bundle.annotations().entrySet()) {
+        g.writeStringField(a.getKey(), a.getValue());
+      }
+      g.writeEndObject();
+      g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new Result(out.toByteArray(), objects.size(), size);
+    return new Result(out.toByteArray(), bundle.objects().size(), size);
   }
 }

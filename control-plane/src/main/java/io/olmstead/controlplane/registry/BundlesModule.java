@@ -8,6 +8,7 @@ import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;
 import io.olmstead.controlplane.http.Reply;
 import io.olmstead.olmcore.bundle.BundleLimits;
+import io.olmstead.olmcore.tar.TarLimits;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -30,7 +31,7 @@ public final class BundlesModule implements ApiModule {
     // two threads of its own: polls are few, and must not wait behind bundle unpacks
     poller = new CatalogImagePoller(ctx.vertx(), ctx.pool(),
         new RegistryPool(ctx.vertx(), settings, "olmstead-catalog-poll", 2),
-        new CatalogImagePull(settings, BundleLimits.defaults()),
+        new CatalogImagePull(settings, TarLimits.catalogImage()),
         new RevisionUpload(ctx.vertx(), ctx.tx(), new CatalogStore(), ctx.config().maxBodyBytes()), 5000);
     ApiModule.bind(builder, "getBundle", r -> unpacks.get(r.path("digest"))
         .map(b -> Reply.ok(b.orElseThrow(() -> ApiException.notFound("no bundle image " + r.path("digest")))

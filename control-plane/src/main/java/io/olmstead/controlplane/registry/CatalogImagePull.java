@@ -1,9 +1,9 @@
 package io.olmstead.controlplane.registry;
 
 import io.olmstead.controlplane.registry.RegistryException.Kind;
-import io.olmstead.olmcore.bundle.BundleLimits;
 import io.olmstead.olmcore.bundle.BundleUnpackException;
 import io.olmstead.olmcore.bundle.ImageFiles;
+import io.olmstead.olmcore.tar.TarLimits;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,9 +23,9 @@ final class CatalogImagePull {
   static final String CONFIGS_LABEL = "operators.operatorframework.io.index.configs.v1";
 
   private final RegistrySettings settings;
-  private final BundleLimits limits;
+  private final TarLimits limits;
 
-  CatalogImagePull(RegistrySettings settings, BundleLimits limits) {
+  CatalogImagePull(RegistrySettings settings, TarLimits limits) {
     this.settings = settings;
     this.limits = limits;
   }
@@ -39,7 +39,7 @@ final class CatalogImagePull {
         dir = labels.getString(CONFIGS_LABEL);
       }
     }
-    try (PulledLayers layers = PulledLayers.fetch(puller, image, settings.maxLayerBytes())) {
+    try (PulledLayers layers = PulledLayers.fetch(puller, image, settings.maxLayerBytes(), limits)) {
       Map<String, byte[]> files = ImageFiles.directory(layers.streams(), limits, dir);
       if (files.isEmpty()) {
         throw new RegistryException(Kind.INVALID, image.source() + " has no file-based catalog in " + dir);

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.security.DigestException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Pulls manifests and blobs from OCI/Docker v2 registries with jib-core (blocking: call it on a worker thread).
@@ -68,14 +69,25 @@ public final class OciPuller implements AutoCloseable {
   /** Streams a blob of {@code image} into {@code target}, at most {@code maxBytes}, its digest verified. */
   public void fetchBlob(ImageManifest image, ImageManifest.Blob blob, long maxBytes, Path target)
       throws RegistryException {
+    fetchBlob(image, blob, maxBytes, target, UnaryOperator.identity());
+  }
+
+  /**
+   * As {@link #fetchBlob(ImageManifest, ImageManifest.Blob, long, Path)}, written through {@code checks} (a
+   * {@link LayerCheck.Refused} they throw stops the download with its error).
+   */
+  void fetchBlob(ImageManifest image, ImageManifest.Blob blob, long maxBytes, Path target,
+      UnaryOperator<OutputStream> checks) throws RegistryException {
     ImageReference ref = parse(image.source());
     if (blob.size() > maxBytes) {
       throw new RegistryException(Kind.TOO_LARGE, "blob " + blob.digest() + " of " + image.source() + " is "
           + blob.size() + " bytes, over the limit of " + maxBytes);
     }
     RegistryClient client = clients.forImage(ref);
-    try (OutputStream out = new BoundedOutputStream(Files.newOutputStream(target), maxBytes)) {
+    try (OutputStream out = checks.apply(new BoundedOutputStream(Files.newOutputStream(target), maxBytes))) {
       client.pullBlob(DescriptorDigest.fromDigest(blob.digest()), size -> { }, n -> { }).writeTo(out);
+    } catch (LayerCheck.Refused e) {
+      throw e.error;
     } catch (BoundedOutputStream.LimitExceeded e) {
       throw new RegistryException(Kind.TOO_LARGE, "blob " + blob.digest() + " of " + image.source()
           + " exceeds the limit of " + maxBytes + " bytes");

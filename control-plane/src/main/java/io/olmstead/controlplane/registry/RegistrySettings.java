@@ -83,8 +83,8 @@ public record RegistrySettings(
     int deadline = env.positiveInt(TIMEOUT_SECONDS, 120);
     return new RegistrySettings(auth, mirrors, insecure, hosts(env, ALLOW_LOCAL),
         env.positiveLong(MAX_MANIFEST_BYTES, 4L << 20),
-        env.positiveLong(MAX_LAYER_BYTES, 256L << 20),
-        env.positiveInt(MAX_LAYERS, 64),
+        env.positiveLong(MAX_LAYER_BYTES, 128L << 20),
+        env.positiveInt(MAX_LAYERS, 32),
         env.positiveInt(WORKERS, 4),
         env.positiveInt(PER_REGISTRY, 4),
         Duration.ofSeconds(deadline),

@@ -8,6 +8,8 @@ import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.fbc.DeclarativeConfig;
+import io.olmstead.olmcore.tar.TarFormat;
+import io.olmstead.olmcore.tar.TarLimits;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -119,6 +121,32 @@ class BundleUnpackIT {
     String good = BundleImages.push(registry, BundleImages.bundle(catalog, "etcdoperator.v0.9.2"));
     post(good);
     assertThat(settled(digestOf(good)).getString("state")).isEqualTo("Unpacked");
+  }
+
+  static JsonObject failed(byte[] layer, String repository) throws Exception {
+    String digest = registry.pusher().image(repository, "v1", ImagePusher.OCI_MANIFEST, Map.of(), List.of(layer));
+    assertThat(post(registry.host() + "/" + repository + "@" + digest).statusCode()).isEqualTo(202);
+    JsonObject state = settled(digest);
+    assertThat(state.getString("state")).isEqualTo("Failed");
+    return state;
+  }
+
+  @Test
+  void aBundleImageOfLinksToOneBigManifestFailsAtTheKeptBytesLimit() throws Exception {
+    assertThat(failed(HostileImages.linkBomb("manifests", 2 << 20, 200), "hostile/links").getString("message"))
+        .contains("kept bytes limit of " + TarLimits.bundleImage().maxKeptBytes());
+  }
+
+  @Test
+  void aBundleImageWithAHugePaxHeaderFailsAtTheHeaderSizeLimit() throws Exception {
+    assertThat(failed(HostileImages.hugePaxHeader(1 << 20), "hostile/pax").getString("message"))
+        .contains("header size limit of " + TarLimits.bundleImage().maxHeaderBytes());
+  }
+
+  @Test
+  void aLayerThatIsNotTarFailsWhileItDownloads() throws Exception {
+    assertThat(failed(HostileImages.notTar(8 << 20), "hostile/nottar").getString("message"))
+        .contains("is not a tar stream").contains("stopped after " + TarFormat.PREFIX_BYTES + " bytes");
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.olmstead.controlplane.catalog.CatalogFixtures;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
+import io.olmstead.olmcore.tar.TarLimits;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -121,6 +122,16 @@ class CatalogImageSourceIT {
     JsonObject missing = polled("missing");
     assertThat(missing.getString("lastError")).contains("not found");
     assertThat(missing.containsKey("currentRevision")).isFalse();
+  }
+
+  @Test
+  void aCatalogImageOfLinksToOneBigFileIsAnErrorNamingTheKeptBytesLimit() throws Exception {
+    registry.pusher().image("catalogs/links", "v1", ImagePusher.OCI_MANIFEST, Map.of(),
+        List.of(HostileImages.linkBomb("configs", 8 << 20, 100)));
+    put("links", registry.host() + "/catalogs/links:v1", 60);
+    JsonObject links = polled("links");
+    assertThat(links.getString("lastError")).contains("kept bytes limit of " + TarLimits.catalogImage().maxKeptBytes());
+    assertThat(links.containsKey("currentRevision")).isFalse();
   }
 
   @Test

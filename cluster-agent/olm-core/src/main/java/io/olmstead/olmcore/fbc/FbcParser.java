@@ -6,7 +6,11 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import io.olmstead.olmcore.tar.TarException;
+import io.olmstead.olmcore.tar.TarFiles;
+import io.olmstead.olmcore.tar.TarLimits;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -23,6 +27,8 @@ import java.util.TreeMap;
  * Like upstream, every file not ignored is part of the catalog. Thread-safe.
  */
 public final class FbcParser {
+
+    private static final String TAR_GZ = "<tar.gz>";
 
     private final ParseLimits limits;
 
@@ -86,9 +92,21 @@ public final class FbcParser {
         return decoder.build();
     }
 
-    /** Parses a gzip-compressed tar of a catalog directory. */
+    /**
+     * Parses a tar of a catalog directory (gzip-compressed or plain), read by {@link TarFiles} like an image layer:
+     * links inside the archive share their target's bytes and count its size again.
+     */
     public DeclarativeConfig parseTarGz(byte[] tarGz) throws FbcException {
-        return parseFiles(new TarGzReader(limits).read(tarGz));
+        if (tarGz == null) {
+            throw new FbcException(TAR_GZ, 0, 0, "no archive given");
+        }
+        TarFiles files = new TarFiles(TarLimits.catalogArchive(limits.maxTotalBytes()), path -> true);
+        try {
+            files.apply(0, new ByteArrayInputStream(tarGz));
+        } catch (TarException e) {
+            throw new FbcException(TAR_GZ, 0, 0, "invalid tar.gz: " + e.getMessage(), e);
+        }
+        return parseFiles(files.files());
     }
 
     /** Parses a directory tree (symbolic links are not followed), honouring {@code .indexignore}. */

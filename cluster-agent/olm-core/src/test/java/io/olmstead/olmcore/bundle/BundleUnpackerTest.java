@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.olmstead.olmcore.fbc.BundleObject;
 import io.olmstead.olmcore.fbc.ParseLimits;
+import io.olmstead.olmcore.tar.TarLimits;
 import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.junit.jupiter.api.Test;
 
@@ -100,19 +101,19 @@ class BundleUnpackerTest {
 
     @Test
     void entryCountFileSizeAndTotalSizeAreLimited() {
-        BundleLimits small = new BundleLimits(3, 100, 1000, ParseLimits.defaults());
+        BundleLimits small = new BundleLimits(new TarLimits(3, 0, 100, 1000, 20_000, 1024), ParseLimits.defaults());
         BundleUnpacker u = new BundleUnpacker(small);
         Layer many = new Layer();
         for (int i = 0; i < 4; i++) {
             many.file("manifests/" + i + ".yaml", "kind: A\n");
         }
         assertThatThrownBy(() -> u.unpack("b", List.of(many.gzip())))
-            .isInstanceOf(BundleUnpackException.class).hasMessageContaining("more than 3 entries");
+            .isInstanceOf(BundleUnpackException.class).hasMessageContaining("entry limit of 3");
         assertThatThrownBy(() -> u.unpack("b", List.of(new Layer().file("manifests/a.yaml", "kind: A\n#" + "x".repeat(200)).gzip())))
-            .isInstanceOf(BundleUnpackException.class).hasMessageContaining("over the limit of 100");
+            .isInstanceOf(BundleUnpackException.class).hasMessageContaining("file size limit of 100");
         // bytes outside manifests/ count too, so a layer cannot make the control plane inflate without end
-        assertThatThrownBy(() -> u.unpack("b", List.of(new Layer().file("big", new byte[5000]).gzip())))
-            .isInstanceOf(BundleUnpackException.class).hasMessageContaining("more than 1000 bytes");
+        assertThatThrownBy(() -> u.unpack("b", List.of(new Layer().file("big", new byte[50_000]).gzip())))
+            .isInstanceOf(BundleUnpackException.class).hasMessageContaining("read bytes limit of 20000");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.olmstead.olmcore.bundle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.olmstead.olmcore.tar.TarLimits;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -17,7 +18,7 @@ class ImageFilesTest {
             new Layer().file("configs/etcd/catalog.json", "{}").file("configs/old/catalog.json", "{}")
                 .file("bin/opm", "binary").gzip(),
             new Layer().file("configs/.wh.old", "").file("configs/redis/catalog.yaml", "a: b").gzip()),
-            BundleLimits.defaults(), "/configs");
+            TarLimits.bundleImage(), "/configs");
         assertThat(files).containsOnlyKeys("etcd/catalog.json", "redis/catalog.yaml");
         assertThat(new String(files.get("redis/catalog.yaml"), StandardCharsets.UTF_8)).isEqualTo("a: b");
     }
@@ -25,8 +26,8 @@ class ImageFilesTest {
     @Test
     void anImageWithoutTheDirectoryGivesNothingAndHostileEntriesAreRefused() throws Exception {
         assertThat(ImageFiles.directory(List.of(new Layer().file("manifests/a.yaml", "kind: A").gzip()),
-            BundleLimits.defaults(), "/configs")).isEmpty();
+            TarLimits.bundleImage(), "/configs")).isEmpty();
         assertThatThrownBy(() -> ImageFiles.directory(List.of(new Layer().symlink("configs/x", "/etc/passwd").gzip()),
-            BundleLimits.defaults(), "/configs")).isInstanceOf(BundleUnpackException.class);
+            TarLimits.bundleImage(), "/configs")).isInstanceOf(BundleUnpackException.class);
     }
 }

@@ -96,9 +96,9 @@ class CatalogTreeTest {
         byte[] absolute = new TarBuilder().file("/etc/passwd", PACKAGE_JSON).tarGz();
 
         assertThatThrownBy(() -> parser.parseTarGz(traversal)).isInstanceOf(FbcException.class)
-            .hasMessageContaining("escapes the archive root");
+            .hasMessageContaining("escapes the image root");
         assertThatThrownBy(() -> parser.parseTarGz(absolute)).isInstanceOf(FbcException.class)
-            .hasMessageContaining("absolute path");
+            .hasMessageContaining("absolute");
     }
 
     @Test

@@ -1,26 +1,21 @@
-package io.olmstead.olmcore.bundle;
+package io.olmstead.olmcore.tar;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
 
-/** Path rules for layer entries: relative, no escaping {@code ..}, and which directories a bundle keeps. */
-final class LayerPaths {
+/** Path rules for layer entries: relative, no escaping {@code ..}, links resolved inside the root. */
+public final class TarPaths {
 
-    private LayerPaths() {
-    }
-
-    /** True for the directories a registry+v1 bundle is read from. */
-    static boolean bundle(String path) {
-        return path.startsWith("manifests/") || path.startsWith("metadata/");
+    private TarPaths() {
     }
 
     /**
      * The entry's path without {@code ./} and trailing slashes, null for the root itself. Absolute paths and any
      * {@code ..} segment are refused, as a runtime extracting into a root must never write outside it.
      */
-    static String normalise(String name) throws BundleUnpackException {
+    public static String normalise(String name) throws TarException {
         if (name.startsWith("/") || name.contains("\\")) {
-            throw new BundleUnpackException("layer entry " + name + " has an absolute or non-POSIX path");
+            throw new TarException("layer entry " + name + " has an absolute or non-POSIX path");
         }
         StringBuilder out = new StringBuilder();
         for (String seg : name.split("/")) {
@@ -28,7 +23,7 @@ final class LayerPaths {
                 continue;
             }
             if (seg.equals("..")) {
-                throw new BundleUnpackException("layer entry " + name + " escapes the image root (..)");
+                throw new TarException("layer entry " + name + " escapes the image root (..)");
             }
             out.append(out.length() == 0 ? "" : "/").append(seg);
         }
