@@ -106,6 +106,11 @@ public final class InstallPlanner {
             }
             ObjectNode copy = manifest.deepCopy();
             Scope.setNamespace(copy, namespace);
+            // only the planner asks for a serving certificate: a bundle's own Secret annotated for another Service
+            // would otherwise get that Service's key copied into it
+            if (copy.path("metadata").path("annotations").isObject()) {
+                ((ObjectNode) copy.path("metadata").path("annotations")).remove(CertPlan.SERVING_CERT_FOR);
+            }
             if ("ServiceAccount".equals(copy.path("kind").asText())) {
                 bundleServiceAccounts.add(copy.path("metadata").path("name").asText());
             }

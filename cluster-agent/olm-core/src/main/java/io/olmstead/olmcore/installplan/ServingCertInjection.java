@@ -25,7 +25,9 @@ public final class ServingCertInjection {
         List<String> services = new ArrayList<>();
         for (JsonNode o : objects) {
             String service = o.path("metadata").path("annotations").path(CertPlan.SERVING_CERT_FOR).asText("");
-            if ("Secret".equals(o.path("kind").asText()) && !service.isEmpty()) {
+            // only CertPlan's own Secret of the Service (<service>-cert) is filled, never a Secret named otherwise
+            if ("Secret".equals(o.path("kind").asText()) && !service.isEmpty()
+                && CertPlan.secretName(service).equals(o.path("metadata").path("name").asText())) {
                 services.add(service);
             }
         }
@@ -84,7 +86,7 @@ public final class ServingCertInjection {
     private static void fillSecret(ObjectNode secret, Map<String, ServingCert> certs) {
         String service = secret.path("metadata").path("annotations").path(CertPlan.SERVING_CERT_FOR).asText("");
         ServingCert cert = certs.get(service);
-        if (cert == null) {
+        if (cert == null || !CertPlan.secretName(service).equals(secret.path("metadata").path("name").asText())) {
             return;
         }
         secret.putObject("data").put("tls.crt", base64(cert.certPem())).put("tls.key", base64(cert.keyPem()))

@@ -85,8 +85,14 @@ public final class TarFiles {
         }
     }
 
-    /** A link inside the image is followed when it names a kept file already seen; one pointing outside is refused. */
+    /**
+     * A kept link inside the image is followed when it names a kept file already seen; a kept one pointing outside (or
+     * absolute) is refused. A link the image does not keep is skipped like any other entry it does not keep.
+     */
     private void link(int layer, TarArchiveEntry e, String path, String dir) throws TarException {
+        if (!kept.test(path)) {
+            return; // never followed: a base layer's links (/etc/localtime, lib*.so) neither refuse nor count
+        }
         String target = e.getLinkName();
         String resolved = e.isSymbolicLink() && !target.startsWith("/") ? TarPaths.join(dir, target) : target;
         String inside = TarPaths.normaliseLink(resolved);
@@ -96,7 +102,7 @@ public final class TarFiles {
         }
         budget.link("layer " + layer + " entry " + path);
         byte[] content = files.get(inside);
-        if (content != null && kept.test(path)) {
+        if (content != null) {
             budget.keep("layer " + layer + " link " + path, content.length);
             files.put(path, content);
         }

@@ -7,7 +7,9 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
 import io.olmstead.olmcore.tar.TarLimits;
 import org.junit.jupiter.api.Test;
 
+import java.io.InputStream;
 import java.util.List;
+import java.util.Map;
 
 /** Hostile bundle and catalog images end with a message naming the limit they broke, before anything is kept. */
 class HostileLayersTest {
@@ -46,6 +48,30 @@ class HostileLayersTest {
         UnpackedBundle b = unpacker.unpack("b", List.of(HostileLayers.linkBomb(1000, 3, true)));
         assertThat(b.objects()).hasSize(4);
         assertThat(b.objects()).allSatisfy(o -> assertThat(o).isSameAs(b.objects().get(0)));
+    }
+
+    @Test
+    void aBaseLayersAbsoluteAndLibrarySymlinksOutsideTheKeptDirectoryDoNotRefuseACatalogImage() throws Exception {
+        // a UBI-based catalog image: /etc/localtime -> /usr/share/zoneinfo/UTC, thousands of lib*.so links
+        Layer base = new Layer().symlink("etc/localtime", "/usr/share/zoneinfo/UTC");
+        for (int i = 0; i < 1_500; i++) {
+            base.symlink("usr/lib64/lib" + i + ".so", "lib" + i + ".so.1");
+        }
+        InputStream configs = new Layer().file("configs/p/catalog.json", "{}")
+            .symlink("configs/p/index.json", "catalog.json").gzip();
+
+        Map<String, byte[]> files = ImageFiles.directory(List.of(base.gzip(), configs), TarLimits.catalogImage(),
+            "/configs");
+
+        assertThat(files).containsOnlyKeys("p/catalog.json", "p/index.json");
+        assertThat(files.get("p/index.json")).isSameAs(files.get("p/catalog.json"));
+    }
+
+    @Test
+    void aKeptLinkClimbingOutOfTheRootIsStillRefused() {
+        InputStream layer = new Layer().symlink("configs/p/x.json", "../../../etc/passwd").gzip();
+        assertThatThrownBy(() -> ImageFiles.directory(List.of(layer), TarLimits.catalogImage(), "/configs"))
+            .isInstanceOf(BundleUnpackException.class).hasMessageContaining("links outside the image");
     }
 
     @Test

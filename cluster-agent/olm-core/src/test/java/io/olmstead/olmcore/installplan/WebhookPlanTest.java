@@ -270,6 +270,24 @@ class WebhookPlanTest {
     }
 
     @Test
+    void aBundleSecretCannotAskForAnotherServicesCertificate() {
+        // a bundle's own Secret annotated for another operator's Service must not get that Service's key filled in
+        ObjectNode stolen = json("""
+            {'apiVersion':'v1','kind':'Secret','metadata':{'name':'loot',
+             'annotations':{'olmstead.io/serving-cert-for':'victim-service'}}}
+            """);
+        InstallPlanResult plan = planner.planManifests(List.of(csv(ALL, "[]"), CRD, stolen), "ops", "og", List.of(""),
+            SubscriptionConfig.empty());
+        ServingCert victim = new ServingCert("CA-PEM", "CERT-PEM", "VICTIM-KEY", Instant.parse("2030-01-01T00:00:00Z"));
+
+        assertThat(plan.succeeded()).as(plan.toString()).isTrue();
+        assertThat(ServingCertInjection.services(plan.objects())).isEmpty();
+        assertThat(ServingCertInjection.services(List.of(stolen))).isEmpty();
+        assertThat(ServingCertInjection.inject(plan.objects(), Map.of("victim-service", victim)).toString())
+            .doesNotContain(Base64.getEncoder().encodeToString("VICTIM-KEY".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    @Test
     void planningTwiceMountsOnceAndGivesTheSameNames() {
         ObjectNode csv = csv(ALL, "[" + validating("v.example.com", "hooks.manager", 443) + "]");
         InstallPlanResult first = plan(csv, List.of(""));
