@@ -67,7 +67,12 @@ public final class ApiDiscovery {
       new BuiltIn("networking.k8s.io/v1", "networkpolicies", "networkpolicy", "NetworkPolicy", true,
           List.of("netpol"), false),
       new BuiltIn("scheduling.k8s.io/v1", "priorityclasses", "priorityclass", "PriorityClass", false, List.of("pc"),
-          false));
+          false),
+      new BuiltIn("admissionregistration.k8s.io/v1", "validatingwebhookconfigurations",
+          "validatingwebhookconfiguration", "ValidatingWebhookConfiguration", false, List.of(), false),
+      new BuiltIn("admissionregistration.k8s.io/v1", "mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
+          "MutatingWebhookConfiguration", false, List.of(), false),
+      new BuiltIn("apiregistration.k8s.io/v1", "apiservices", "apiservice", "APIService", false, List.of(), false));
 
   private ApiDiscovery() {
   }

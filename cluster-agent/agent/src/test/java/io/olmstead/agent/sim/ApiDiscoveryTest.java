@@ -1,6 +1,7 @@
 package io.olmstead.agent.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResource;
@@ -72,6 +73,18 @@ class ApiDiscoveryTest {
         .satisfies(r -> assertThat(r.getCategories()).containsExactly("all"));
     assertThat(ApiDiscovery.resources("apiextensions.k8s.io/v1", List.of()).orElseThrow().getResources().get(0)
         .getShortNames()).contains("crd");
+  }
+
+  @Test
+  void theWebhookConfigurationsAndApiServicesAnInstallWritesAreListedSoKubectlCanGetThem() {
+    assertThat(ApiDiscovery.groups(List.of()).getGroups()).extracting(APIGroup::getName)
+        .contains("admissionregistration.k8s.io", "apiregistration.k8s.io");
+    assertThat(ApiDiscovery.resources("admissionregistration.k8s.io/v1", List.of()).orElseThrow().getResources())
+        .extracting(APIResource::getName, APIResource::getKind, APIResource::getNamespaced)
+        .containsExactly(tuple("validatingwebhookconfigurations", "ValidatingWebhookConfiguration", false),
+            tuple("mutatingwebhookconfigurations", "MutatingWebhookConfiguration", false));
+    assertThat(ApiDiscovery.resources("apiregistration.k8s.io/v1", List.of()).orElseThrow().getResources())
+        .extracting(APIResource::getName, APIResource::getNamespaced).containsExactly(tuple("apiservices", false));
   }
 
   @Test

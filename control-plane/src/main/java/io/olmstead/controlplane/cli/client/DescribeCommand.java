@@ -87,6 +87,7 @@ final class DescribeCommand implements Callable<Integer> {
     field(out, "Package", s.path("package").asText() + " from catalog " + s.path("catalog").asText()
         + (s.hasNonNull("channel") ? ", channel " + s.path("channel").asText() : ""));
     field(out, "Namespace", s.path("namespace").asText());
+    field(out, "Install mode", installMode(s));
     field(out, "Version", Kind.policy(s.path("version")));
     field(out, "Approval", s.path("approval").asText());
     field(out, "Team", Kind.text(s, "team"));
@@ -224,6 +225,18 @@ final class DescribeCommand implements Callable<Integer> {
     }
     found.forEach(e -> out.println("  " + e.path("at").asText() + "  " + e.path("action").asText() + "  "
         + e.path("outcome").asText() + "  by " + e.path("actor").asText()));
+  }
+
+  /** The subscription's install mode and the namespaces it watches, or that the bundle decides. */
+  static String installMode(JsonNode s) {
+    List<String> targets = new ArrayList<>();
+    s.path("targetNamespaces").forEach(t -> targets.add(t.asText()));
+    String mode = s.hasNonNull("installMode") ? s.path("installMode").asText() : null;
+    if (mode == null) {
+      return targets.isEmpty() ? "decided by the bundle (AllNamespaces where supported, else OwnNamespace)"
+          : "targets " + String.join(",", targets);
+    }
+    return targets.isEmpty() ? mode : mode + " (targets " + String.join(",", targets) + ")";
   }
 
   static void field(PrintWriter out, String key, String value) {
