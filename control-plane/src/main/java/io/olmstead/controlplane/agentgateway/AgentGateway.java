@@ -82,8 +82,8 @@ public final class AgentGateway {
     this.publisher = new DesiredPublisher(vertx, FleetLoader.withHolds(vertx, pool, maxBodyBytes), state, sessions);
     this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings);
     this.changes = new ChangeRouter(sessions, publisher, credentials, state);
-    this.presence = new PresenceTicker(sessions, state, settings);
-    this.listener = new ChangeListener(vertx, database, changes::onChange, changes::resync);
+    this.presence = new PresenceTicker(sessions::all, state, settings, System::nanoTime);
+    this.listener = new ChangeListener(vertx, database, pool, changes::onChange, changes::resync);
     this.bundles = new BundleContentHandler(vertx, pool, credentials, settings.catalogCacheMegabytes() * 1024L * 1024L);
     this.catalogs = new CatalogContentCache(vertx, pool, metrics, settings.catalogCacheMegabytes() * 1024L * 1024L);
     this.handshakes = new HandshakeLimits(settings.maxHandshakes(), settings.handshakesPerSource(),

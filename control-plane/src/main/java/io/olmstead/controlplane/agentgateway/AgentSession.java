@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * limits and decoding are its {@link SessionReader}'s. Its state is touched only on its own event-loop context,
  * except the volatile fields the publisher and the presence tick read.
  */
-final class AgentSession {
+final class AgentSession implements PresenceTicker.Watched {
   private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
 
   private final String cluster;
@@ -168,7 +168,8 @@ final class AgentSession {
   }
 
   /** Closes with a reason from the catalogue (from any thread); counted as a rejection unless it is routine. */
-  void close(CloseReason reason, String detail) {
+  @Override
+  public void close(CloseReason reason, String detail) {
     context.runOnContext(v -> {
       if (closed) {
         return;
@@ -182,7 +183,8 @@ final class AgentSession {
     });
   }
 
-  String cluster() {
+  @Override
+  public String cluster() {
     return cluster;
   }
 
@@ -203,7 +205,8 @@ final class AgentSession {
     return ready;
   }
 
-  boolean isReady() {
+  @Override
+  public boolean isReady() {
     return ready && !closed;
   }
 
@@ -212,12 +215,14 @@ final class AgentSession {
     return closed;
   }
 
-  long lastHeardNanos() {
+  @Override
+  public long lastHeardNanos() {
     return reader.lastHeardNanos();
   }
 
   /** True once per flush period when the agent was heard since the previous call. */
-  boolean takeHeard() {
+  @Override
+  public boolean takeHeard() {
     return reader.takeHeard();
   }
 

@@ -3,6 +3,7 @@ package io.olmstead.controlplane.agentgateway;
 import io.olmstead.apispec.protocol.Approve;
 import io.olmstead.apispec.protocol.CloseReason;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,17 +50,30 @@ final class ChangeRouter {
 
   /** Sends the cluster's rollout approvals to its session (at the welcome and whenever they change). */
   void sendApprovals(AgentSession session) {
-    state.approvals(session.cluster()).onSuccess(approvals -> approvals.forEach((subscription, bundle) ->
-        session.send(new Approve(session.protocol(), null, subscription, bundle))));
+    state.approvals(session.cluster()).onSuccess(approvals -> send(session, approvals));
   }
 
-  /** Full resync: notifications may have been missed (subscriber reconnect, another replica's change, clock). */
+  /**
+   * Full resync: everything a notification could have carried, since notifications may have been missed (subscriber
+   * reconnect, a LISTEN connection found dead, a replica cut from the database for a while): desired state
+   * recomputed, credentials rechecked, approvals resent (an agent takes an approval it already has as a no-op).
+   */
   void resync() {
     publisher.fleetChanged();
-    List<CredentialStore.Held> held = sessions.all().stream()
+    List<AgentSession> all = List.copyOf(sessions.all());
+    List<CredentialStore.Held> held = all.stream()
         .map(s -> new CredentialStore.Held(s.cluster(), s.credentialHash())).toList();
     credentials.revokedAmong(held).onSuccess(revoked -> revoked.forEach(cluster -> sessions.get(cluster)
         .ifPresent(s -> s.close(CloseReason.CREDENTIAL_REVOKED, "the cluster's credential was revoked"))));
+    state.approvalsOf(all.stream().map(AgentSession::cluster).toList())
+        .onSuccess(byCluster -> byCluster.forEach((cluster, approvals) -> sessions.get(cluster)
+            .ifPresent(s -> send(s, approvals))))
+        .onFailure(e -> LOG.warn("approvals not resent at resync: {}", e.toString()));
+  }
+
+  private static void send(AgentSession session, Map<String, String> approvals) {
+    approvals.forEach((subscription, bundle) -> session.send(new Approve(session.protocol(), null, subscription,
+        bundle)));
   }
 
   private void recheckCredential(AgentSession session) {

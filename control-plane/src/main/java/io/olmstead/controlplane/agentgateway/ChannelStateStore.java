@@ -56,6 +56,8 @@ final class ChannelStateStore {
   private static final String REPORTED =
       "SELECT subscription FROM subscription_status WHERE cluster = $1 AND NOT gone";
   private static final String APPROVALS = "SELECT subscription, bundle FROM cluster_approvals WHERE cluster = $1";
+  private static final String APPROVALS_OF =
+      "SELECT cluster, subscription, bundle FROM cluster_approvals WHERE cluster = ANY($1)";
 
   private final Pool pool;
 
@@ -127,6 +129,15 @@ final class ChannelStateStore {
     return pool.preparedQuery(APPROVALS).execute(Tuple.of(cluster)).map(rows -> {
       Map<String, String> out = new HashMap<>();
       rows.forEach(r -> out.put(r.getString(0), r.getString(1)));
+      return out;
+    });
+  }
+
+  /** The approvals of each of these clusters that has any: cluster, then subscription to bundle. */
+  Future<Map<String, Map<String, String>>> approvalsOf(List<String> clusters) {
+    return pool.preparedQuery(APPROVALS_OF).execute(Tuple.of(clusters.toArray(String[]::new))).map(rows -> {
+      Map<String, Map<String, String>> out = new HashMap<>();
+      rows.forEach(r -> out.computeIfAbsent(r.getString(0), c -> new HashMap<>()).put(r.getString(1), r.getString(2)));
       return out;
     });
   }

@@ -11,6 +11,7 @@ import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -69,14 +70,19 @@ final class RawAgent implements AutoCloseable {
 
   /** The next message of the given type (others are skipped), waiting up to 10 s. */
   <T extends AgentMessage> T next(Class<T> type) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    return next(type, Duration.ofSeconds(10));
+  }
+
+  /** The next message of the given type (others are skipped), waiting up to {@code within}. */
+  <T extends AgentMessage> T next(Class<T> type, Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
     while (System.nanoTime() < deadline) {
       AgentMessage m = received.poll(100, TimeUnit.MILLISECONDS);
       if (type.isInstance(m)) {
         return type.cast(m);
       }
     }
-    throw new AssertionError("no " + type.getSimpleName() + " within 10 s");
+    throw new AssertionError("no " + type.getSimpleName() + " within " + within);
   }
 
   int awaitClose() throws Exception {
