@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * Steps every active rollout on a timer, on the one replica holding the rollout advisory lock (taken with
  * {@code pg_try_advisory_lock} on a dedicated connection: when that replica dies its session ends, the lock is
  * released, and another replica's next attempt takes it). Each step is written in one transaction with its history
- * and audit entry, only if the rollout was not changed meanwhile, so no cluster is approved twice.
+ * and audit entry, only if this replica still holds the current leader epoch ({@link LeaderLock#fence}) and the
+ * rollout was not changed meanwhile, so no cluster is approved twice.
  */
 public final class RolloutEngine {
   /** The advisory lock key (an arbitrary constant: "olmsroll"). */
@@ -134,12 +135,13 @@ public final class RolloutEngine {
         if (!result.changed()) {
           return Future.succeededFuture();
         }
-        return pool.withTransaction(tx -> store.save(tx, before, found.get().version(), result.rollout(),
+        // fenced: a replica deposed without its knowing changes no row, and steps down
+        return pool.withTransaction(tx -> lock.fence(tx).compose(f -> store.save(tx, before, found.get().version(), result.rollout(),
             result.transitions(), ACTOR).compose(saved -> !saved ? Future.succeededFuture(false)
                 : Audit.record(tx, new AuditEntry(ACTOR, "rollout.step", "rollouts/" + id, AuditEntry.SUCCESS,
                     new JsonObject().put("state", result.rollout().phase().name())
                         .put("transitions", result.transitions().size())
-                        .put("changes", RolloutStore.summary(result.transitions())), null)).map(true)))
+                        .put("changes", RolloutStore.summary(result.transitions())), null)).map(true))))
             .onSuccess(saved -> {
               if (saved) {
                 metrics.stepped(result.transitions(), System.nanoTime() - started);
