@@ -51,6 +51,7 @@ public final class RolloutEngine {
   private final LeaderLock lock;
   private boolean leader;
   private boolean ticking;
+  private boolean failing;
   private long timer = -1;
   private volatile boolean closed;
 
@@ -83,9 +84,13 @@ public final class RolloutEngine {
     lock.ensure().compose(isLeader -> isLeader ? stepAll() : Future.succeededFuture())
         .onComplete(ar -> {
           ticking = false;
-          if (ar.failed()) {
-            LOG.warn("rollout engine step failed: {}", ar.cause().toString());
+          // one line when failures start and one when they end, not one per tick through a database outage
+          if (ar.failed() && !failing) {
+            LOG.warn("rollout engine step failed (logged again when it recovers): {}", ar.cause().toString());
+          } else if (ar.succeeded() && failing) {
+            LOG.info("rollout engine steps again");
           }
+          failing = ar.failed();
         });
   }
 

@@ -46,6 +46,8 @@ public final class LeaderLock {
   private final Consumer<Boolean> onChange;
   private final long checkMillis;
   private PgConnection connection;
+  // a standby keeps the session it tries with, rather than open one on every tick
+  private PgConnection standby;
   private long epoch;
   private boolean trying;
 
@@ -109,7 +111,10 @@ public final class LeaderLock {
   public Future<Void> release() {
     PgConnection conn = connection;
     connection = null;
-    return conn == null ? Future.succeededFuture() : conn.close();
+    PgConnection kept = standby;
+    standby = null;
+    Future<Void> closed = kept == null ? Future.succeededFuture() : kept.close();
+    return conn == null ? closed : closed.compose(v -> conn.close());
   }
 
   private Future<Boolean> check(PgConnection conn) {
@@ -120,23 +125,25 @@ public final class LeaderLock {
   }
 
   private Future<Boolean> take() {
-    return within(PgConnection.connect(vertx, connectOptions)).compose(conn -> {
-      // without a handler the client prints the error to stderr (e.g. when the database shuts down first)
-      conn.exceptionHandler(e -> LOG.debug("{} lock connection: {}", task, e.toString()));
-      return within(conn.preparedQuery(TRY).execute(Tuple.of(key)))
-          .map(rows -> rows.iterator().next().getBoolean("locked"))
-          .compose(locked -> locked ? within(conn.preparedQuery(BUMP).execute(Tuple.of(key)))
-              .map(rows -> rows.iterator().next().getLong("epoch")) : Future.succeededFuture(0L))
-          .compose(taken -> taken > 0 ? Future.succeededFuture(taken) : conn.close().map(0L))
-          .onFailure(e -> conn.close())
-          .map(taken -> {
-            if (taken == 0) {
-              return false;
-            }
-            lead(conn, taken);
-            return true;
-          });
-    });
+    PgConnection kept = standby;
+    standby = null;
+    Future<PgConnection> session = kept != null ? Future.succeededFuture(kept) : within(PgConnection.connect(vertx,
+        connectOptions)).onSuccess(conn ->
+        // without a handler the client prints the error to stderr (e.g. when the database shuts down first)
+        conn.exceptionHandler(e -> LOG.debug("{} lock connection: {}", task, e.toString())));
+    return session.compose(conn -> within(conn.preparedQuery(TRY).execute(Tuple.of(key)))
+        .map(rows -> rows.iterator().next().getBoolean("locked"))
+        .compose(locked -> locked ? within(conn.preparedQuery(BUMP).execute(Tuple.of(key)))
+            .map(rows -> rows.iterator().next().getLong("epoch")) : Future.succeededFuture(0L))
+        .onFailure(e -> conn.close())
+        .map(taken -> {
+          if (taken == 0) {
+            standby = conn;
+            return false;
+          }
+          lead(conn, taken);
+          return true;
+        }));
   }
 
   private void lead(PgConnection conn, long taken) {

@@ -15,6 +15,7 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -98,6 +99,33 @@ class LeaderLockIT {
     assertThat(changes).containsExactly(true, false);
     assertThat(value(lock::epoch)).isZero();
     path.close();
+  }
+
+  @Test
+  void aStandbyTriesTheLockOnOneSessionRatherThanANewConnectionEachTime() throws Exception {
+    LeaderLock holder = new LeaderLock(vertx, db.connectOptions(), 103, "test", held -> { });
+    LeaderLock standby = new LeaderLock(vertx, db.connectOptions(), 103, "test", held -> { });
+    assertThat(on(holder::ensure)).isTrue();
+    List<Integer> before = sessions();
+    assertThat(on(standby::ensure)).isFalse();
+    List<Integer> kept = sessions();
+    assertThat(kept).as("the standby keeps the session it tried with").hasSize(before.size() + 1);
+    for (int i = 0; i < 5; i++) {
+      assertThat(on(standby::ensure)).isFalse();
+    }
+    assertThat(sessions()).as("the same session for every attempt").isEqualTo(kept);
+    on(holder::release);
+    await().atMost(Duration.ofSeconds(30)).until(() -> on(standby::ensure));
+    on(standby::release);
+  }
+
+  private static List<Integer> sessions() throws Exception {
+    return get(pool.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() ORDER BY pid")
+        .execute().map(rows -> {
+          List<Integer> pids = new ArrayList<>();
+          rows.forEach(r -> pids.add(r.getInteger(0)));
+          return pids;
+        }));
   }
 
   /** Runs {@code work} on the lock's event-loop context, as the components do, and waits for its outcome. */
