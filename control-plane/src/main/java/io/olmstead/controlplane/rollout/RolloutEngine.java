@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * Steps every active rollout on a timer, on the one replica holding the rollout advisory lock (taken with
  * {@code pg_try_advisory_lock} on a dedicated connection: when that replica dies its session ends, the lock is
  * released, and another replica's next attempt takes it). Each step is written in one transaction with its history
- * and audit entry, only if the rollout was not changed meanwhile, so no cluster is approved twice.
+ * and audit entry, only if this replica still holds the current leader epoch ({@link LeaderLock#fence}) and the
+ * rollout was not changed meanwhile, so no cluster is approved twice.
  */
 public final class RolloutEngine {
   /** The advisory lock key (an arbitrary constant: "olmsroll"). */
@@ -50,6 +51,7 @@ public final class RolloutEngine {
   private final LeaderLock lock;
   private boolean leader;
   private boolean ticking;
+  private boolean failing;
   private long timer = -1;
   private volatile boolean closed;
 
@@ -82,9 +84,13 @@ public final class RolloutEngine {
     lock.ensure().compose(isLeader -> isLeader ? stepAll() : Future.succeededFuture())
         .onComplete(ar -> {
           ticking = false;
-          if (ar.failed()) {
-            LOG.warn("rollout engine step failed: {}", ar.cause().toString());
+          // one line when failures start and one when they end, not one per tick through a database outage
+          if (ar.failed() && !failing) {
+            LOG.warn("rollout engine step failed (logged again when it recovers): {}", ar.cause().toString());
+          } else if (ar.succeeded() && failing) {
+            LOG.info("rollout engine steps again");
           }
+          failing = ar.failed();
         });
   }
 
@@ -134,12 +140,13 @@ public final class RolloutEngine {
         if (!result.changed()) {
           return Future.succeededFuture();
         }
-        return pool.withTransaction(tx -> store.save(tx, before, found.get().version(), result.rollout(),
+        // fenced: a replica deposed without its knowing changes no row, and steps down
+        return pool.withTransaction(tx -> lock.fence(tx).compose(f -> store.save(tx, before, found.get().version(), result.rollout(),
             result.transitions(), ACTOR).compose(saved -> !saved ? Future.succeededFuture(false)
                 : Audit.record(tx, new AuditEntry(ACTOR, "rollout.step", "rollouts/" + id, AuditEntry.SUCCESS,
                     new JsonObject().put("state", result.rollout().phase().name())
                         .put("transitions", result.transitions().size())
-                        .put("changes", RolloutStore.summary(result.transitions())), null)).map(true)))
+                        .put("changes", RolloutStore.summary(result.transitions())), null)).map(true))))
             .onSuccess(saved -> {
               if (saved) {
                 metrics.stepped(result.transitions(), System.nanoTime() - started);

@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.audit.Audit;
+import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.hypershift.HostedLabels;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Phase;
@@ -11,6 +13,7 @@ import io.olmstead.controlplane.rollout.RolloutModel.Wave;
 import io.olmstead.controlplane.rollout.RolloutModel.WaveState;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
@@ -60,7 +63,7 @@ final class RolloutStore {
   // target all at once; the next version policy change or rollout replaces them.
   private static final String PIN_TARGET = "UPDATE subscriptions SET version_value = $2, generation = generation + 1, "
       + "resource_version = resource_version + 1, updated_at = now() WHERE name = $1 AND version_kind = 'pin' "
-      + "AND version_value IS DISTINCT FROM $2";
+      + "AND version_value IS DISTINCT FROM $2 RETURNING name";
   // a cluster held by its preflight keeps its approval at the version it ran (it must not follow the moved pin)
   private static final String CLEAR_APPROVALS = "DELETE FROM rollout_approvals a USING subscriptions s "
       + "WHERE a.subscription = $1 AND s.name = $1 AND s.version_kind = 'pin' AND NOT EXISTS (SELECT 1 FROM "
@@ -239,12 +242,19 @@ final class RolloutStore {
             written.add(new Transition("PolicyUpdated", null, null, "subscription " + after.subscription()
                 + " runs " + after.targetVersion() + " (a pin moves to it and its rollout approvals are cleared)"));
             f = f.compose(v -> tx.preparedQuery(PIN_TARGET).execute(Tuple.of(after.subscription(),
-                after.targetVersion()))).compose(v -> tx.preparedQuery(CLEAR_APPROVALS)
+                after.targetVersion()))).compose(moved -> moved.size() == 0 ? Future.succeededFuture()
+                : pinAudited(tx, after, actor)).compose(v -> tx.preparedQuery(CLEAR_APPROVALS)
                 .execute(Tuple.of(after.subscription())));
           }
           List<Transition> history = written;
           return f.compose(v -> history(tx, after.id(), history, actor)).map(true);
         });
+  }
+
+  /** The audit entry of a pin the rollout moved, in the step's transaction: a change of the subscription's spec. */
+  private static Future<Void> pinAudited(SqlConnection tx, Rollout after, String actor) {
+    return Audit.record(tx, new AuditEntry(actor, "subscription.pin", "subscriptions/" + after.subscription(),
+        AuditEntry.SUCCESS, new JsonObject().put("version", after.targetVersion()).put("rollout", after.id()), null));
   }
 
   Future<Void> history(SqlConnection tx, String id, List<Transition> transitions, String actor) {

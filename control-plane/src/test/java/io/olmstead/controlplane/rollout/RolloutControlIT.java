@@ -257,6 +257,9 @@ class RolloutControlIT {
       // (a real agent would wait for its operator to say Upgradeable again)
       assertThat(fx.count("SELECT count(*) FROM subscriptions WHERE name = 'blk' AND version_value = '0.9.4'"))
           .isEqualTo(1);
+      assertThat(fx.count("SELECT count(*) FROM audit_log WHERE action = 'subscription.pin' "
+          + "AND resource = 'subscriptions/blk' AND actor = ? AND detail->>'version' = '0.9.4'", RolloutEngine.ACTOR))
+          .as("the pin the rollout moved is audited").isEqualTo(1);
       assertThat(fx.count("SELECT count(*) FROM rollout_approvals WHERE subscription = 'blk'")).isZero();
       await().atMost(Duration.ofSeconds(20)).until(() -> installed("blk", "0.9.4") == 3);
     } finally {

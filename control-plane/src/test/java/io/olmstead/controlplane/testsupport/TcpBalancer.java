@@ -14,13 +14,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A TCP load balancer on 127.0.0.1 in front of control-plane replicas, as a Kubernetes Service is: each new
  * connection goes to the next backend in turn, skipping one that refuses; when a backend dies its connections close,
- * so clients reconnect and land on a live replica.
+ * so clients reconnect and land on a live replica. {@link #freeze()} makes every path through it half-open, as a
+ * partition does: connections stay open on both sides but nothing passes, not even a close.
  */
 public final class TcpBalancer implements AutoCloseable {
   private final NetServer server;
   private final NetClient client;
   private final List<Integer> backends = new CopyOnWriteArrayList<>();
   private final AtomicInteger next = new AtomicInteger();
+  private volatile boolean frozen;
 
   private TcpBalancer(Vertx vertx) {
     this.client = vertx.createNetClient(new NetClientOptions().setConnectTimeout(2000));
@@ -42,17 +44,39 @@ public final class TcpBalancer implements AutoCloseable {
     backends.add(port);
   }
 
+  /** From now on accepts connections and holds them, forwarding no byte and no close either way. */
+  public void freeze() {
+    frozen = true;
+  }
+
   private void accept(NetSocket in) {
     in.pause();
+    if (frozen) {
+      return;
+    }
     connect(next.getAndIncrement(), backends.size()).onSuccess(out -> {
-      in.closeHandler(v -> out.close());
-      out.closeHandler(v -> in.close());
-      in.exceptionHandler(e -> out.close());
-      out.exceptionHandler(e -> in.close());
-      in.handler(out::write);
-      out.handler(in::write);
+      in.closeHandler(v -> closeUnlessFrozen(out));
+      out.closeHandler(v -> closeUnlessFrozen(in));
+      in.exceptionHandler(e -> closeUnlessFrozen(out));
+      out.exceptionHandler(e -> closeUnlessFrozen(in));
+      in.handler(b -> {
+        if (!frozen) {
+          out.write(b);
+        }
+      });
+      out.handler(b -> {
+        if (!frozen) {
+          in.write(b);
+        }
+      });
       in.resume();
     }).onFailure(e -> in.close());
+  }
+
+  private void closeUnlessFrozen(NetSocket socket) {
+    if (!frozen) {
+      socket.close();
+    }
   }
 
   /** Tries the backends from {@code from} on, each once. */
