@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.agent.k8s.ManagedLabels;
 import io.olmstead.agent.testing.SharedCatalogs;
 import io.olmstead.agent.testing.SimFixture;
+import io.olmstead.olmcore.installplan.ProvidedApiClusterRoles;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -51,8 +52,9 @@ class OperatorGroupIT {
         .isEqualTo("ClusterRole");
     assertThat(sim.get(RBAC, "Role", "dns-ns", "dns-operator.v0.6.0")).isPresent();
     assertThat(sim.get(RBAC, "RoleBinding", "dns-ns", "dns-operator.v0.6.0")).isPresent();
-    assertThat(ownedBy("ClusterRole", "dns")).extracting(r -> r.at("/metadata/name").asText())
-        .anyMatch(n -> n.endsWith("-admin")).anyMatch(n -> n.endsWith("-crdview"));
+    // the aggregated roles of the operator's CRDs are shared by every install of the package, like the CRDs
+    List<String> aggregated = providedApiRoles();
+    assertThat(aggregated).anyMatch(n -> n.endsWith("-admin")).anyMatch(n -> n.endsWith("-crdview"));
 
     sim.desire();
     await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
@@ -60,7 +62,13 @@ class OperatorGroupIT {
         assertThat(ownedBy(kind, "dns")).as(kind).isEmpty();
       }
       assertThat(sim.get(RBAC, "ClusterRole", null, name)).isEmpty();
+      assertThat(providedApiRoles()).as("the last install of the package takes its aggregated roles").isEmpty();
     });
+  }
+
+  private List<String> providedApiRoles() {
+    return sim.list(RBAC, "ClusterRole").stream().filter(ProvidedApiClusterRoles::isProvidedApiRole)
+        .map(r -> r.at("/metadata/name").asText()).toList();
   }
 
   @Test
