@@ -93,7 +93,12 @@ document.addEventListener('click', async (ev) => {
   catch (e) { const el = $('#cmd-error'); if (el) { el.textContent = e.message; } }
 });
 
+// Renders overlap (an event's re-render still fetching when the user moves to another page): only the newest one
+// may draw, or a slower render of the page just left would overwrite the page now shown.
+let renderGeneration = 0;
+
 async function render() {
+  const generation = ++renderGeneration;
   if (!token()) { showLogin(); return; }
   $('#login').hidden = true; $('#logout').hidden = false;
   const hash = (location.hash || '#/').split('?')[0];
@@ -102,6 +107,7 @@ async function render() {
   page = page || pages.find((p) => p.pattern.test('#/'));
   try {
     const html = await page.render(m || []);
+    if (generation !== renderGeneration) { return; }
     // a page that keeps focus in a form (a filter being typed) renders nothing to keep it
     if (html != null) { $('#view').innerHTML = html; }
     // widths are set through the DOM: the Content-Security-Policy allows no inline style attributes
@@ -111,6 +117,7 @@ async function render() {
     // the first page drawn with its data (charts included): what the benchmark reads as first meaningful paint
     if (!performance.getEntriesByName('olmstead:rendered').length) { performance.mark('olmstead:rendered'); }
   } catch (e) {
+    if (generation !== renderGeneration) { return; }
     if (e.message !== '401') { $('#view').innerHTML = `<p class="error">${esc(e.message)}</p>`; }
   }
 }
