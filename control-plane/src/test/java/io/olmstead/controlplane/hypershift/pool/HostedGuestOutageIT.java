@@ -8,6 +8,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.olmstead.agent.sim.DiscoveringCrudDispatcher;
 import io.olmstead.agent.health.HealthSettings;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
@@ -204,7 +205,7 @@ class HostedGuestOutageIT {
     java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
     KubernetesMockServer server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(),
         new io.fabric8.mockwebserver.MockWebServer(), new HashMap<>(),
-        new io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher(), false);
+        new DiscoveringCrudDispatcher(), false);
     server.init(InetAddress.getByName("localhost"), port);
     startGuest(guest, server);
   }

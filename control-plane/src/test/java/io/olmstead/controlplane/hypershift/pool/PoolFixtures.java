@@ -9,12 +9,12 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
+import io.olmstead.agent.sim.DiscoveringCrudDispatcher;
 import io.olmstead.agent.sim.KubeletStandIn;
 import io.olmstead.controlplane.dev.DemoCatalog;
 import io.olmstead.controlplane.http.ApiClient;
@@ -48,7 +48,7 @@ public final class PoolFixtures {
   public static KubernetesMockServer crudServer() {
     java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(), false);
+        new DiscoveringCrudDispatcher(), false);
     server.init();
     return server;
   }
