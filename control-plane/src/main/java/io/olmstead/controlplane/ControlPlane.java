@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.olmstead.controlplane.http.StartupGate;
 import io.olmstead.controlplane.agentgateway.AgentGateway;
 import io.olmstead.controlplane.auth.BootstrapAdmin;
 import io.olmstead.controlplane.auth.OidcIssuer;
@@ -73,11 +74,11 @@ public final class ControlPlane implements AutoCloseable {
 
   /** Migrates the database (when configured), connects, and listens; fails with a {@link StartupException}. */
   public static Future<ControlPlane> start(ControlPlaneConfig config) {
-    return start(config, io.olmstead.controlplane.http.StartupGate.open());
+    return start(config, StartupGate.open());
   }
 
   /** As {@link #start(ControlPlaneConfig)}, with {@code /readyz} held by {@code gate} until the caller releases it. */
-  public static Future<ControlPlane> start(ControlPlaneConfig config, io.olmstead.controlplane.http.StartupGate gate) {
+  public static Future<ControlPlane> start(ControlPlaneConfig config, StartupGate gate) {
     DatabaseSettings db = config.requireDatabase();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Vertx vertx = Vertx.vertx(new VertxOptions()
@@ -172,7 +173,7 @@ public final class ControlPlane implements AutoCloseable {
 
   private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
       AgentGateway gateway, ApiRouter api, io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool,
-      OidcLogin oidcLogin, io.olmstead.controlplane.http.StartupGate gate) {
+      OidcLogin oidcLogin, StartupGate gate) {
     Router router = Router.router(vertx);
     router.route().handler(io.olmstead.controlplane.http.RequestIds::handle);
     new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry, gate).mount(router);

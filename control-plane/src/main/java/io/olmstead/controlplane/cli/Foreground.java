@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.cli;
 
+import io.olmstead.controlplane.http.StartupGate;
 import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.store.StartupException;
@@ -15,10 +16,10 @@ final class Foreground {
   }
 
   static ControlPlane start(ControlPlaneConfig config) {
-    return start(config, io.olmstead.controlplane.http.StartupGate.open());
+    return start(config, StartupGate.open());
   }
 
-  static ControlPlane start(ControlPlaneConfig config, io.olmstead.controlplane.http.StartupGate gate) {
+  static ControlPlane start(ControlPlaneConfig config, StartupGate gate) {
     try {
       return ControlPlane.start(config, gate).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
     } catch (ExecutionException e) {

@@ -5,7 +5,7 @@
  * strategy's deployments with the subscription {@code config} applied as OLM's overrides/inject package does and
  * {@code OPERATOR_CONDITION_NAME} and the operator-group annotations injected; then the bundle's other objects.
  * Install modes are checked against the target namespaces with operator-framework/api's rules and messages; no targets
- * means the bundle's default ({@link io.olmstead.olmcore.installplan.InstallMode}). The operator group's RBAC is added
+ * means the bundle's default ({@link InstallMode}). The operator group's RBAC is added
  * as OLM's controllers write it (OperatorGroupRbac): permissions lifted to the cluster for AllNamespaces, copied into
  * each target for Single/MultiNamespace, the OperatorCondition role, the owned CRDs' aggregated ClusterRoles.
  *
