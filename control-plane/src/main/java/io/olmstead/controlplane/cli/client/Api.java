@@ -16,6 +16,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -90,6 +91,41 @@ public final class Api {
 
   public JsonNode put(String path, JsonNode body) {
     return send("PUT", path, body);
+  }
+
+  public JsonNode delete(String path) {
+    return send("DELETE", path, null);
+  }
+
+  /**
+   * Opens a Server-Sent Events stream ({@code GET /events}) and returns its body, which is closed at {@code until}
+   * (a read then ends); a refusal is a {@link CliException} as for any request.
+   */
+  public InputStream stream(String path, Instant until) {
+    URI uri = URI.create(config.url() + "/api/v1" + path);
+    HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
+        .header("Authorization", "Bearer " + config.token()).header("Accept", "text/event-stream").GET().build();
+    HttpResponse<InputStream> response;
+    try {
+      response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    } catch (IOException e) {
+      throw unreachable(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException(ExitCodes.ERROR, "interrupted");
+    }
+    if (response.statusCode() != 200) {
+      String text;
+      try {
+        text = bounded("GET", path, response);
+      } catch (IOException e) {
+        throw unreachable(e);
+      }
+      answer("GET", path, response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), text);
+    }
+    long wait = Math.max(1, Duration.between(Instant.now(), until).toMillis());
+    DEADLINES.schedule(() -> closeQuietly(response.body()), wait, TimeUnit.MILLISECONDS);
+    return response.body();
   }
 
   /**

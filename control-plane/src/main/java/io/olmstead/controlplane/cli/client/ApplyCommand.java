@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
  * first, then subscriptions, then rollouts; each object is read, and written (PUT with If-Match) only when a field
  * the file gives differs. A rollout is created only when none of that subscription to that version exists.
  */
-@Command(name = "apply", description = "Create or update catalogs, subscriptions and rollouts from YAML files.")
+@Command(name = "apply", mixinStandardHelpOptions = true,
+    description = "Create or update catalogs, subscriptions and rollouts from YAML files.")
 final class ApplyCommand implements Callable<Integer> {
   private final CliContext ctx;
 

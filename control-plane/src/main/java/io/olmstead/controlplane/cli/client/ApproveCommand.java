@@ -13,7 +13,8 @@ import picocli.CommandLine.Parameters;
  * it that the selector picks ({@code POST /approvals}, one request, one audit entry). A bundle not in the
  * subscription's channel is refused by the server (422) and printed as one line.
  */
-@Command(name = "approve", description = "Approve a bundle of a Manual subscription on the clusters waiting for it.")
+@Command(name = "approve", mixinStandardHelpOptions = true,
+    description = "Approve a bundle of a Manual subscription on the clusters waiting for it.")
 final class ApproveCommand implements Callable<Integer> {
   private final CliContext ctx;
 

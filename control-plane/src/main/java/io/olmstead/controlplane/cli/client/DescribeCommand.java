@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -14,7 +15,8 @@ import picocli.CommandLine.Parameters;
  * rollout's history for rollouts, the audit log's entries on the object for the others (the audit log needs an admin
  * token: without one the section says so).
  */
-@Command(name = "describe", description = "Show one cluster, subscription, rollout or catalog with its status and "
+@Command(name = "describe", mixinStandardHelpOptions = true,
+    description = "Show one cluster, subscription, rollout or catalog with its status and "
     + "recent events.")
 final class DescribeCommand implements Callable<Integer> {
   static final int EVENTS = 10;
@@ -25,6 +27,10 @@ final class DescribeCommand implements Callable<Integer> {
 
   @Parameters(index = "1", paramLabel = "NAME", description = "its name (a rollout: its id)")
   String name;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table", description = "table or wide "
+      + "(the readable layout), name, json or yaml (the object as the API answers it); default: ${DEFAULT-VALUE}")
+  Output output;
 
   DescribeCommand(CliContext ctx) {
     this.ctx = ctx;
@@ -37,6 +43,15 @@ final class DescribeCommand implements Callable<Integer> {
     String path = k.path + "/" + Api.seg(name);
     JsonNode object = api.get(path);
     PrintWriter out = ctx.out();
+    if (output.raw()) {
+      Output.print(out, output, object);
+      return ExitCodes.OK;
+    }
+    if (output == Output.name) {
+      out.println(k.singular() + "/" + k.nameOf(object));
+      out.flush();
+      return ExitCodes.OK;
+    }
     Instant now = Instant.now();
     switch (k) {
       case clusters -> cluster(api, path, object, out, now);
@@ -60,9 +75,8 @@ final class DescribeCommand implements Callable<Integer> {
     field(out, "Kubernetes", Kind.text(c, "kubernetesVersion"));
     field(out, "Last seen", when(c.path("lastSeen"), now));
     field(out, "Created", when(c.path("createdAt"), now));
-    List<String> facts = new ArrayList<>();
-    c.path("facts").fields().forEachRemaining(e -> facts.add(e.getKey() + "=" + e.getValue().asText()));
-    list(out, "Facts", facts);
+    list(out, "Facts", Facts.lines(c.path("facts")));
+    ClusterSubscriptions.print(api.get(path + "/subscriptions"), out);
     List<JsonNode> approvals = api.list(path + "/approvals");
     out.println("Approvals:");
     if (approvals.isEmpty()) {

@@ -10,10 +10,15 @@ public final class ExitCodes {
   public static final int USAGE = 2;
   /** The object named does not exist (or is not visible to the token). */
   public static final int NOT_FOUND = 3;
-  /** A conflict (409, 412), or the rollout ended Failed, Aborted or RolledBack. */
+  /** A conflict (409, 412), or the rollout ended other than Succeeded (Failed, Aborted, RolledBack). */
   public static final int CONFLICT_OR_FAILED = 4;
   /** Not logged in, or the token was refused (401) or lacks the role (403). */
   public static final int AUTH = 5;
+
+  /** {@code rollout status}: the rollout is Paused (it waits for a person to resume, promote or abort it). */
+  public static final int PAUSED = 6;
+  /** {@code rollout status --watch}: the {@code --timeout} passed before the rollout ended or paused. */
+  public static final int TIMEOUT = 7;
 
   private ExitCodes() {
   }

@@ -18,21 +18,47 @@ import java.util.TreeMap;
  * matches some of their fields as if they were labels (listed in docs/cli.md), on the client.
  */
 public enum Kind {
-  clusters("/clusters", true, List.of("name", "status", "labels", "agent", "kubernetes", "last-seen", "age")),
+  clusters("/clusters", true, List.of("name", "status", "labels", "agent", "kubernetes", "last-seen", "age"),
+      List.of("name", "status", "labels", "agent", "kubernetes", "openshift", "last-seen", "age")),
   subscriptions("/subscriptions", false, List.of("name", "package", "catalog", "channel", "version", "approval",
-      "clusters", "installed", "age")),
-  rollouts("/rollouts", false, List.of("id", "subscription", "target", "state", "progress", "failed", "wave",
-      "age")),
-  catalogs("/catalogs", false, List.of("name", "revision", "digest", "priority", "source", "age"));
+      "clusters", "installed", "age"), List.of("name", "package", "catalog", "channel", "version", "approval",
+      "namespace", "team", "clusters", "installed", "by-phase", "age")),
+  rollouts("/rollouts", false, List.of("id", "subscription", "target", "state", "progress", "failed", "blocked",
+      "wave", "age"), List.of("id", "subscription", "from", "target", "state", "progress", "failed", "blocked",
+      "rolled-back", "wave", "age")),
+  catalogs("/catalogs", false, List.of("name", "revision", "digest", "priority", "source", "age"),
+      List.of("name", "revision", "digest", "priority", "source", "last-error", "age"));
+
+  /** Widest cell of a name column in {@code table} output ({@code wide} and {@code name} print names whole). */
+  static final int NAME_WIDTH = 40;
+  /** Widest LABELS cell in {@code table} output. */
+  static final int LABELS_WIDTH = 48;
 
   final String path;
   final boolean serverSelector;
   final List<String> columns;
+  final List<String> wideColumns;
 
-  Kind(String path, boolean serverSelector, List<String> columns) {
+  Kind(String path, boolean serverSelector, List<String> columns, List<String> wideColumns) {
     this.path = path;
     this.serverSelector = serverSelector;
     this.columns = columns;
+    this.wideColumns = wideColumns;
+  }
+
+  /** The columns of {@code table} or {@code wide} output. */
+  List<String> columns(Output output) {
+    return output == Output.wide ? wideColumns : columns;
+  }
+
+  /** {@code cluster}, {@code subscription}...: the word {@code -o name} and {@code delete} print. */
+  String singular() {
+    return name().substring(0, name().length() - 1);
+  }
+
+  /** The object's name ({@code id} for a rollout). */
+  String nameOf(JsonNode item) {
+    return text(item, this == rollouts ? "id" : "name");
   }
 
   /** {@code cluster}, {@code clusters}, {@code sub}... to a kind; a usage error naming the choices otherwise. */
@@ -89,21 +115,62 @@ public enum Kind {
 
   /** The table row of one object ({@code extra}: the subscription's status totals, else null). */
   public List<String> row(JsonNode item, JsonNode extra, Instant now) {
+    return row(item, extra, now, Output.table);
+  }
+
+  /** The row of one object in {@code table} (long names and label lists cut) or {@code wide} (everything whole). */
+  public List<String> row(JsonNode item, JsonNode extra, Instant now, Output output) {
+    boolean wide = output == Output.wide;
+    String name = wide ? nameOf(item) : Output.fit(nameOf(item), NAME_WIDTH);
     return switch (this) {
-      case clusters -> List.of(text(item, "name"), text(item, "status"), labels(item.path("labels")),
-          text(item, "agentVersion"), text(item, "kubernetesVersion"), age(item.path("lastSeen"), now),
-          age(item.path("createdAt"), now));
-      case subscriptions -> List.of(text(item, "name"), text(item, "package"), text(item, "catalog"),
-          text(item, "channel"), policy(item.path("version")), text(item, "approval"),
-          extra == null ? "" : extra.path("clusters").asText(), extra == null ? "" : counts(extra.path("byVersion")),
-          age(item.path("createdAt"), now));
-      case rollouts -> List.of(text(item, "id"), text(item, "subscription"), text(item, "targetVersion"),
-          text(item, "state"), item.path("counts").path("succeeded").asInt() + "/"
-              + item.path("counts").path("clusters").asInt(), item.path("counts").path("failed").asText("0"),
-          currentWave(item), age(item.path("startedAt"), now));
-      case catalogs -> List.of(text(item, "name"), text(item, "currentRevision"), shortDigest(item), text(item,
-          "priority"), item.path("source").path("image").asText(""), age(item.path("createdAt"), now));
+      case clusters -> wide
+          ? List.of(name, text(item, "status"), labels(item.path("labels")), text(item, "agentVersion"),
+              text(item, "kubernetesVersion"), openshift(item), age(item.path("lastSeen"), now),
+              age(item.path("createdAt"), now))
+          : List.of(name, text(item, "status"), Output.cut(labels(item.path("labels")), LABELS_WIDTH),
+              text(item, "agentVersion"), text(item, "kubernetesVersion"), age(item.path("lastSeen"), now),
+              age(item.path("createdAt"), now));
+      case subscriptions -> {
+        String clusterCount = extra == null ? "" : extra.path("clusters").asText();
+        String installed = extra == null ? "" : counts(extra.path("byVersion"));
+        yield wide
+            ? List.of(name, text(item, "package"), text(item, "catalog"), text(item, "channel"),
+                policy(item.path("version")), text(item, "approval"), text(item, "namespace"), text(item, "team"),
+                clusterCount, installed, extra == null ? "" : counts(extra.path("byPhase")),
+                age(item.path("createdAt"), now))
+            : List.of(name, text(item, "package"), text(item, "catalog"), text(item, "channel"),
+                policy(item.path("version")), text(item, "approval"), clusterCount, installed,
+                age(item.path("createdAt"), now));
+      }
+      case rollouts -> {
+        JsonNode counts = item.path("counts");
+        String progress = counts.path("succeeded").asInt() + "/" + counts.path("clusters").asInt();
+        String failed = String.valueOf(counts.path("failed").asInt());
+        String blocked = String.valueOf(counts.path("blocked").asInt());
+        yield wide
+            ? List.of(name, text(item, "subscription"), joined(item.path("fromVersions")),
+                text(item, "targetVersion"), text(item, "state"), progress, failed, blocked,
+                String.valueOf(counts.path("rolledBack").asInt()), currentWave(item), age(item.path("startedAt"), now))
+            : List.of(name, text(item, "subscription"), text(item, "targetVersion"), text(item, "state"), progress,
+                failed, blocked, currentWave(item), age(item.path("startedAt"), now));
+      }
+      case catalogs -> wide
+          ? List.of(name, text(item, "currentRevision"), text(item, "currentDigest"), text(item, "priority"),
+              item.path("source").path("image").asText(""), text(item, "lastError"), age(item.path("createdAt"), now))
+          : List.of(name, text(item, "currentRevision"), shortDigest(item), text(item, "priority"),
+              Output.fit(item.path("source").path("image").asText(""), NAME_WIDTH), age(item.path("createdAt"), now));
     };
+  }
+
+  /** The OpenShift version of a hosted cluster (its {@code hypershift.olmstead.io/version} label), else empty. */
+  static String openshift(JsonNode cluster) {
+    return cluster.path("labels").path("hypershift.olmstead.io/version").asText("");
+  }
+
+  static String joined(JsonNode array) {
+    List<String> parts = new ArrayList<>();
+    array.forEach(v -> parts.add(v.asText()));
+    return String.join(",", parts);
   }
 
   static String text(JsonNode item, String field) {
@@ -134,16 +201,24 @@ public enum Kind {
     return String.join(" ", parts);
   }
 
-  /** The first wave not yet Succeeded (the one the rollout works on), or the last. */
+  /**
+   * The first wave not yet Succeeded (the one the rollout works on), or the last; once the rollout is RolledBack, the
+   * last wave that opened, as RolledBack (its clusters were sent back), as the dashboard shows it.
+   */
   static String currentWave(JsonNode rollout) {
     String last = "";
+    String lastOpened = null;
+    boolean rolledBack = "RolledBack".equals(rollout.path("state").asText());
     for (JsonNode wave : rollout.path("waves")) {
       last = wave.path("name").asText();
-      if (!"Succeeded".equals(wave.path("state").asText())) {
-        return last + " (" + wave.path("state").asText() + ")";
+      String state = RolloutView.waveState(rollout, wave);
+      if (state.equals("RolledBack")) {
+        lastOpened = last;
+      } else if (!rolledBack && !"Succeeded".equals(state)) {
+        return last + " (" + state + ")";
       }
     }
-    return last;
+    return lastOpened != null ? lastOpened + " (RolledBack)" : last;
   }
 
   private static String shortDigest(JsonNode catalog) {

@@ -12,10 +12,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code login --url URL (--token-stdin | --token TOKEN)}: checks the token with {@code GET /whoami}, then saves URL
- * and token in the config file (0600). Prints who the token is, never the token.
+ * {@code login --url URL (--token-stdin | --token TOKEN) [--context NAME]}: checks the token with {@code GET /whoami},
+ * then saves the token in its own file (0600) and the URL as a context of the config file, made current. Prints who the
+ * token is, never the token.
  */
-@Command(name = "login", description = "Check and save the control plane's URL and an API token.")
+@Command(name = "login", mixinStandardHelpOptions = true,
+    description = "Check and save the control plane's URL and an API token.")
 final class LoginCommand implements Callable<Integer> {
   private final CliContext ctx;
 
@@ -44,13 +46,22 @@ final class LoginCommand implements Callable<Integer> {
     if (secret.isEmpty()) {
       throw new CliException(ExitCodes.USAGE, "the token is empty: pass it on standard input with --token-stdin");
     }
+    String context = ctx.contextName() != null ? ContextsFile.checkName(ctx.contextName()) : contextName(uri);
     JsonNode whoami = new Api(new CliConfig(uri, secret), Api.timeoutFrom(ctx.env())).get("/whoami");
-    CliConfig.save(ctx.configFile(), uri, secret);
+    CliConfig.save(ctx, context, uri, secret);
     String teams = whoami.path("teams").isArray() && whoami.path("teams").size() > 0
         ? " for teams " + String.join(",", Api.JSON.convertValue(whoami.path("teams"), String[].class)) : "";
     ctx.out().println("Logged in to " + uri + " as " + whoami.path("name").asText("?") + " ("
-        + whoami.path("role").asText("?") + teams + "); saved in " + ctx.configFile());
+        + whoami.path("role").asText("?") + teams + "); saved as context " + context + " in " + ctx.configFile()
+        + " (now the current context)");
     return ExitCodes.OK;
+  }
+
+  /** A context's default name: the URL's host, and its port when it has one ({@code 127.0.0.1-8080}). */
+  static String contextName(URI url) {
+    String name = (url.getHost() + (url.getPort() > 0 ? "-" + url.getPort() : "")).replaceAll("[^A-Za-z0-9._-]", "-")
+        .replaceAll("^[^A-Za-z0-9]+", "");
+    return name.isEmpty() ? "default" : name.length() > 63 ? name.substring(0, 63) : name;
   }
 
   private String readToken() {

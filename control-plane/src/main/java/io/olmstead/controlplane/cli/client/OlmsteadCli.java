@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The {@code olmstead} client: talks to a control plane's REST API (docs/cli.md). Launched by
@@ -12,12 +13,27 @@ import picocli.CommandLine.Command;
 @Command(name = "olmstead", mixinStandardHelpOptions = true, versionProvider = OlmsteadCli.Version.class,
     description = "Drive an Olmstead control plane: clusters, subscriptions, rollouts and catalogs.",
     synopsisSubcommandLabel = "COMMAND",
-    footer = {"", "Environment: OLMSTEAD_URL and OLMSTEAD_TOKEN override the saved login.",
-        "Exit codes: 0 ok, 1 error, 2 usage or input file, 3 not found, 4 conflict or failed rollout, "
-            + "5 not logged in or refused."})
+    footer = {"", "Config: $OLMSTEAD_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/olmstead/config (contexts: see "
+        + "olmstead config --help).", "Environment: OLMSTEAD_CONTEXT picks a context; OLMSTEAD_URL and OLMSTEAD_TOKEN "
+        + "override its URL and token.",
+        "Exit codes: 0 ok, 1 error, 2 usage or input file, 3 not found, 4 conflict or rollout ended badly, "
+            + "5 not logged in or refused, 6 rollout paused, 7 watch timed out."})
 public final class OlmsteadCli implements Runnable {
+  private final CliContext ctx;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
+
+  OlmsteadCli(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  /** {@code --context NAME}, accepted before or after any command: that context instead of the current one. */
+  @Option(names = "--context", paramLabel = "NAME", scope = CommandLine.ScopeType.INHERIT,
+      description = "use this context of the config file instead of the current one")
+  void context(String name) {
+    ctx.contextFlag().set(name);
+  }
 
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(System.out, true);
@@ -27,14 +43,17 @@ public final class OlmsteadCli implements Runnable {
 
   /** Runs one command and returns its exit code ({@link ExitCodes}). */
   public static int run(String[] args, CliContext ctx) {
-    CommandLine cli = new CommandLine(new OlmsteadCli())
+    CommandLine cli = new CommandLine(new OlmsteadCli(ctx))
         .addSubcommand(new LoginCommand(ctx))
+        .addSubcommand(ConfigCommands.command(ctx))
         .addSubcommand(new GetCommand(ctx))
         .addSubcommand(new DescribeCommand(ctx))
         .addSubcommand(new ApplyCommand(ctx))
+        .addSubcommand(new DeleteCommand(ctx))
         .addSubcommand(RolloutCommands.command(ctx))
         .addSubcommand(new ApproveCommand(ctx))
         .addSubcommand(new ReadinessCommand(ctx))
+        .addSubcommand(new CompletionCommand(ctx))
         .setCaseInsensitiveEnumValuesAllowed(true)
         .setOut(ctx.out())
         .setErr(ctx.err())

@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
  * {@code upgrade-readiness [CLUSTER] [--version 4.18]}: which installed operators keep clusters from an OpenShift minor;
  * the fleet grouped as ready / blocked / at or past / unknown, or one cluster's blockers.
  */
-@Command(name = "upgrade-readiness", description = "Show which operators block OpenShift upgrades, for the fleet or "
+@Command(name = "upgrade-readiness", mixinStandardHelpOptions = true,
+    description = "Show which operators block OpenShift upgrades, for the fleet or "
     + "one cluster.")
 final class ReadinessCommand implements Callable<Integer> {
   private static final Pattern MINOR = Pattern.compile("[0-9]{1,4}\\.[0-9]{1,4}");
@@ -26,7 +27,7 @@ final class ReadinessCommand implements Callable<Integer> {
   String version;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
-      description = "table, json or yaml (default: ${DEFAULT-VALUE})")
+      description = Output.HELP)
   Output output;
 
   ReadinessCommand(CliContext ctx) {
@@ -46,7 +47,7 @@ final class ReadinessCommand implements Callable<Integer> {
     Api api = ctx.api();
     JsonNode answer = cluster != null ? api.get("/clusters/" + Api.seg(cluster) + "/upgrade-readiness")
         : api.get("/upgrade-readiness" + (version == null ? "" : "?version=" + version));
-    if (output != Output.table) {
+    if (output.raw()) {
       Output.print(ctx.out(), output, answer);
       return ExitCodes.OK;
     }
@@ -63,7 +64,12 @@ final class ReadinessCommand implements Callable<Integer> {
         }
       }
     }
-    ctx.out().print(table.render());
+    if (output == Output.name) {
+      // the clusters in the table's order (blocked first), for scripts
+      table.rows().forEach(row -> ctx.out().println("cluster/" + row.get(0)));
+    } else {
+      ctx.out().print(table.render());
+    }
     ctx.out().flush();
     return ExitCodes.OK;
   }

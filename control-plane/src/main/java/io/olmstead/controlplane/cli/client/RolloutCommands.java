@@ -38,16 +38,17 @@ final class RolloutCommands {
     }
   }
 
-  /** Progress per wave; exits {@link ExitCodes#CONFLICT_OR_FAILED} when the rollout ended Failed/Aborted/RolledBack. */
-  @Command(name = "status", description = "Show a rollout's progress, one bar per wave; exit 4 when it ended "
-      + "Failed, Aborted or RolledBack.")
+  /** Progress per wave; the exit code says how the rollout stands ({@link RolloutView#exitCode}). */
+  @Command(name = "status", mixinStandardHelpOptions = true, description = {"Show a rollout's progress, one bar per "
+      + "wave.", "Exit 0 Succeeded (or Progressing without --watch), 4 ended otherwise (Failed, Aborted, RolledBack), "
+      + "6 Paused, 7 --watch timed out."})
   static final class Status implements Callable<Integer> {
     private final CliContext ctx;
 
     @Parameters(index = "0", paramLabel = "ID")
     String id;
 
-    @Option(names = {"-w", "--watch"}, description = "poll until the rollout ends (or --timeout passes)")
+    @Option(names = {"-w", "--watch"}, description = "poll until the rollout ends or pauses (or --timeout passes)")
     boolean watch;
 
     @Option(names = "--timeout", defaultValue = "PT1H", paramLabel = "DURATION",
@@ -67,9 +68,9 @@ final class RolloutCommands {
       ctx.out().print(shown);
       ctx.out().flush();
       Instant deadline = Instant.now().plus(timeout);
-      while (watch && !RolloutView.ENDED.contains(rollout.path("state").asText())) {
+      while (watch && !RolloutView.watchStops(rollout)) {
         if (Instant.now().isAfter(deadline)) {
-          throw new CliException(ExitCodes.ERROR, "rollout " + id + " is still " + rollout.path("state").asText()
+          throw new CliException(ExitCodes.TIMEOUT, "rollout " + id + " is still " + rollout.path("state").asText()
               + " after " + timeout + ": run olmstead rollout status " + id + " --watch again");
         }
         Thread.sleep(ctx.pollInterval().toMillis());
@@ -83,14 +84,16 @@ final class RolloutCommands {
       }
       int code = RolloutView.exitCode(rollout);
       if (code != ExitCodes.OK) {
-        ctx.err().println("olmstead: rollout " + id + " ended " + rollout.path("state").asText());
+        String state = rollout.path("state").asText();
+        ctx.err().println("olmstead: rollout " + id + (state.equals("Paused") ? " is Paused: run olmstead rollout "
+            + "resume " + id + " (or promote, abort, rollback)" : " ended " + state));
       }
       return code;
     }
   }
 
   /** One of the rollout commands: POST /rollouts/{id}/{action}, then the rollout as it is after it. */
-  @Command(description = "Pause, resume, abort, roll back or promote a rollout.")
+  @Command(mixinStandardHelpOptions = true, description = "Pause, resume, abort, roll back or promote a rollout.")
   static final class Action implements Callable<Integer> {
     private final CliContext ctx;
     private final String action;

@@ -3,24 +3,44 @@ package io.olmstead.controlplane.cli.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Set;
 
-/** How a rollout reads on a terminal: a headline and one progress bar per wave. Pure, unit-tested. */
+/**
+ * How a rollout reads on a terminal: a headline and one progress bar per wave, in the states the API and the dashboard
+ * show (a wave of a rolled-back rollout that had opened says RolledBack). Failed and blocked (held) clusters are
+ * counted apart: a blocked cluster did not fail, it waits. Pure, unit-tested.
+ */
 final class RolloutView {
   static final int BAR_WIDTH = 20;
-  static final Set<String> ENDED = Set.of("Succeeded", "Failed", "Aborted", "RolledBack");
-  static final Set<String> ENDED_BADLY = Set.of("Failed", "Aborted", "RolledBack");
+  /** The states a rollout never leaves. */
+  static final Set<String> ENDED = Set.of("Succeeded", "Failed", "Aborted", "RolledBack", "SucceededWithExceptions");
 
   private RolloutView() {
   }
 
-  /** {@code [#####!!-------------]}: {@code #} succeeded, {@code !} failed or blocked, {@code -} the rest. */
+  /** {@code [####!!~~------------]}: {@code #} succeeded, {@code !} failed, {@code ~} blocked, {@code -} the rest. */
   static String bar(int succeeded, int failed, int total) {
+    return bar(succeeded, failed, 0, total);
+  }
+
+  static String bar(int succeeded, int failed, int blocked, int total) {
     if (total <= 0) {
       return "[" + "-".repeat(BAR_WIDTH) + "]";
     }
     int ok = Math.min(BAR_WIDTH, (int) Math.floor((double) succeeded * BAR_WIDTH / total));
-    int bad = failed == 0 ? 0 : Math.max(1, Math.min(BAR_WIDTH - ok, (int) Math.round((double) failed * BAR_WIDTH
+    int bad = share(failed, total, BAR_WIDTH - ok);
+    int held = share(blocked, total, BAR_WIDTH - ok - bad);
+    return "[" + "#".repeat(ok) + "!".repeat(bad) + "~".repeat(held) + "-".repeat(BAR_WIDTH - ok - bad - held) + "]";
+  }
+
+  // at least one mark for any count above zero, so one failure among many still shows
+  private static int share(int count, int total, int room) {
+    return count == 0 || room <= 0 ? 0 : Math.max(1, Math.min(room, (int) Math.round((double) count * BAR_WIDTH
         / total)));
-    return "[" + "#".repeat(ok) + "!".repeat(bad) + "-".repeat(BAR_WIDTH - ok - bad) + "]";
+  }
+
+  /** The wave's state as the dashboard shows it: RolledBack for a wave that opened in a rolled-back rollout. */
+  static String waveState(JsonNode rollout, JsonNode wave) {
+    boolean opened = wave.hasNonNull("openedAt") || !"Pending".equals(wave.path("state").asText("Pending"));
+    return "RolledBack".equals(rollout.path("state").asText()) && opened ? "RolledBack" : wave.path("state").asText();
   }
 
   /** The headline and the waves, each line ending in a newline. */
@@ -30,7 +50,9 @@ final class RolloutView {
     out.append("Rollout ").append(rollout.path("id").asText()).append(": ").append(rollout.path("subscription")
         .asText()).append(" -> ").append(rollout.path("targetVersion").asText()).append("   ")
         .append(rollout.path("state").asText()).append("   ").append(counts.path("succeeded").asInt()).append('/')
-        .append(counts.path("clusters").asInt()).append(" succeeded, ").append(failed(counts)).append(" failed")
+        .append(counts.path("clusters").asInt()).append(" succeeded, ").append(counts.path("failed").asInt())
+        .append(" failed").append(counts.path("blocked").asInt() > 0 ? ", " + counts.path("blocked").asInt()
+            + " blocked" : "")
         .append(counts.path("rolledBack").asInt() > 0 ? ", " + counts.path("rolledBack").asInt() + " rolled back"
             : "").append('\n');
     int nameWidth = 4;
@@ -40,12 +62,15 @@ final class RolloutView {
     for (JsonNode wave : rollout.path("waves")) {
       int total = wave.path("clusters").asInt();
       String name = wave.path("name").asText();
+      int failed = wave.path("failed").asInt();
+      int blocked = wave.path("blocked").asInt();
       out.append("  ").append(name).append(" ".repeat(nameWidth - name.length() + 2))
-          .append(bar(wave.path("succeeded").asInt(), failed(wave), total)).append(' ')
+          .append(bar(wave.path("succeeded").asInt(), failed, blocked, total)).append(' ')
           .append(String.format("%4d/%-4d", wave.path("succeeded").asInt(), total))
-          .append(failed(wave) > 0 ? "  " + failed(wave) + " failed" : "")
+          .append(failed > 0 ? "  " + failed + " failed" : "")
+          .append(blocked > 0 ? "  " + blocked + " blocked" : "")
           .append(wave.path("rolledBack").asInt() > 0 ? "  " + wave.path("rolledBack").asInt() + " rolled back" : "")
-          .append("  ").append(wave.path("state").asText()).append('\n');
+          .append("  ").append(waveState(rollout, wave)).append('\n');
     }
     if (rollout.hasNonNull("message") && !rollout.path("message").asText().isBlank()) {
       out.append("  message: ").append(rollout.path("message").asText().replace('\n', ' ')).append('\n');
@@ -53,12 +78,22 @@ final class RolloutView {
     return out.toString();
   }
 
-  private static int failed(JsonNode counts) {
-    return counts.path("failed").asInt() + counts.path("blocked").asInt();
+  /**
+   * What {@code rollout status} exits with, for a CI job to gate on: 0 Succeeded (or still Progressing, when not
+   * watching), {@link ExitCodes#PAUSED} Paused (it waits for a person), {@link ExitCodes#CONFLICT_OR_FAILED} for any
+   * other end (Failed, Aborted, RolledBack, or an end with clusters not at the target).
+   */
+  static int exitCode(JsonNode rollout) {
+    return switch (rollout.path("state").asText()) {
+      case "Succeeded", "Progressing" -> ExitCodes.OK;
+      case "Paused" -> ExitCodes.PAUSED;
+      default -> ExitCodes.CONFLICT_OR_FAILED;
+    };
   }
 
-  /** 0 while running or Succeeded, {@link ExitCodes#CONFLICT_OR_FAILED} once it ended Failed/Aborted/RolledBack. */
-  static int exitCode(JsonNode rollout) {
-    return ENDED_BADLY.contains(rollout.path("state").asText()) ? ExitCodes.CONFLICT_OR_FAILED : ExitCodes.OK;
+  /** True when {@code rollout status --watch} stops: the rollout ended or is paused (it would wait for a person). */
+  static boolean watchStops(JsonNode rollout) {
+    String state = rollout.path("state").asText();
+    return ENDED.contains(state) || "Paused".equals(state);
   }
 }
