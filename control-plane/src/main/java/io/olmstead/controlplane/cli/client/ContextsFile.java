@@ -42,7 +42,10 @@ record ContextsFile(String current, List<Context> contexts) {
     /** The token, read from its file (which must be readable by its owner only). */
     String token(Path configFile) {
       if (inlineToken != null) {
-        ownerOnly(configFile);
+        // a token in the file itself (the login file of earlier versions is checked when read)
+        if (Files.exists(configFile)) {
+          ownerOnly(configFile);
+        }
         return inlineToken;
       }
       if (tokenFile == null) {

@@ -43,7 +43,16 @@ public final class OlmsteadCli implements Runnable {
 
   /** Runs one command and returns its exit code ({@link ExitCodes}). */
   public static int run(String[] args, CliContext ctx) {
-    CommandLine cli = new CommandLine(new OlmsteadCli(ctx))
+    CommandLine cli = commandLine(ctx);
+    int code = cli.execute(args);
+    ctx.out().flush();
+    ctx.err().flush();
+    return code;
+  }
+
+  /** The whole command tree, its streams and error handlers set. */
+  static CommandLine commandLine(CliContext ctx) {
+    return new CommandLine(new OlmsteadCli(ctx))
         .addSubcommand(new LoginCommand(ctx))
         .addSubcommand(ConfigCommands.command(ctx))
         .addSubcommand(new GetCommand(ctx))
@@ -73,10 +82,6 @@ public final class OlmsteadCli implements Runnable {
               + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("")));
           return ExitCodes.ERROR;
         });
-    int code = cli.execute(args);
-    ctx.out().flush();
-    ctx.err().flush();
-    return code;
   }
 
   @Override

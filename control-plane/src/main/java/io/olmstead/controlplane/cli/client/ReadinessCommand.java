@@ -12,12 +12,15 @@ import picocli.CommandLine.Parameters;
  * {@code upgrade-readiness [CLUSTER] [--version 4.18]}: which installed operators keep clusters from an OpenShift minor;
  * the fleet grouped as ready / blocked / at or past / unknown, or one cluster's blockers.
  */
-@Command(name = "upgrade-readiness", mixinStandardHelpOptions = true,
-    description = "Show which operators block OpenShift upgrades, for the fleet or "
-    + "one cluster.")
+// no mixinStandardHelpOptions: its --version is the OpenShift minor, not the client's version
+@Command(name = "upgrade-readiness",
+    description = "Show which operators block OpenShift upgrades, for the fleet or one cluster.")
 final class ReadinessCommand implements Callable<Integer> {
   private static final Pattern MINOR = Pattern.compile("[0-9]{1,4}\\.[0-9]{1,4}");
   private final CliContext ctx;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+  boolean help;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "CLUSTER")
   String cluster;

@@ -14,8 +14,12 @@ import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -23,6 +27,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -56,6 +62,18 @@ class CliClientIT {
     api = new ApiClient(cp);
     fx = new RolloutFixtures(cp.database());
     fx.catalog();
+    // the shipped demo catalog's operator (demo/catalog.yaml), beside the fixture's etcd: docs/cli.md's fleet.yaml
+    fx.update("INSERT INTO catalog_packages (catalog, revision, package, default_channel) VALUES ('demo', 1, "
+        + "'olmstead-demo-operator', 'stable')");
+    fx.update("INSERT INTO catalog_channels (catalog, revision, package, channel, head, entries) VALUES ('demo', 1, "
+        + "'olmstead-demo-operator', 'stable', 'olmstead-demo-operator.v0.3.0', ?::jsonb)",
+        "[{\"name\":\"olmstead-demo-operator.v0.1.0\"},{\"name\":\"olmstead-demo-operator.v0.2.0\",\"replaces\":"
+        + "\"olmstead-demo-operator.v0.1.0\"},{\"name\":\"olmstead-demo-operator.v0.3.0\",\"replaces\":"
+        + "\"olmstead-demo-operator.v0.2.0\"}]");
+    fx.update("INSERT INTO catalog_bundles (catalog, revision, package, bundle, version, channels) VALUES "
+        + "('demo', 1, 'olmstead-demo-operator', 'olmstead-demo-operator.v0.1.0', '0.1.0', '{stable}'), "
+        + "('demo', 1, 'olmstead-demo-operator', 'olmstead-demo-operator.v0.2.0', '0.2.0', '{stable}'), "
+        + "('demo', 1, 'olmstead-demo-operator', 'olmstead-demo-operator.v0.3.0', '0.3.0', '{stable}')");
     vertx = Vertx.vertx();
     eu = fleet("eu-", 2, "{\"env\":\"prod\",\"region\":\"eu\"}");
     us = fleet("us-", 1, "{\"env\":\"prod\",\"region\":\"us\"}");
@@ -116,10 +134,14 @@ class CliClientIT {
     Map<String, String> noEnv = env("OLMSTEAD_URL", null, "OLMSTEAD_TOKEN", null);
     CliRun login = CliRun.run(noEnv, viewer + "\n", "login", "--url", cp.baseUrl(), "--token-stdin");
     ok(login);
-    assertThat(login.out()).contains("Logged in to " + cp.baseUrl() + " as cli-viewer (viewer)");
+    assertThat(login.out()).contains("Logged in to " + cp.baseUrl() + " as cli-viewer (viewer)", "saved as context "
+        + LoginCommand.contextName(URI.create(cp.baseUrl())));
     assertThat(login.out() + login.err()).doesNotContain(viewer);
-    Path config = home.resolve("olmstead/config.yaml");
+    Path config = home.resolve("olmstead/tokens/" + LoginCommand.contextName(URI.create(cp.baseUrl())));
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(config))).isEqualTo("rw-------");
+    assertThat(Files.readString(home.resolve("olmstead/config"))).doesNotContain(viewer);
+    assertThat(ok(CliRun.run(noEnv, "", "config", "get-contexts")).out()).contains(cp.baseUrl())
+        .doesNotContain(viewer);
     assertThat(ok(CliRun.run(noEnv, "", "get", "clusters")).out()).startsWith("NAME").contains("eu-0001");
     // a bad token is refused and not saved
     oneLine(CliRun.run(noEnv, "olm_not-a-real-token-000000\n", "login", "--url", cp.baseUrl(), "--token-stdin"),
@@ -175,34 +197,38 @@ class CliClientIT {
   @Test
   @Order(4)
   void applyOfTheDocsExampleCreatesThenReportsUnchangedAndDryRunChangesNothing() throws Exception {
-    Path fleet = file("fleet.yaml", docsYaml(0));
+    // the docs' placement is dev mode's simulated clusters; here the hollow fleet is env=prod
+    String docs = docsYaml(0);
+    assertThat(docs).contains("selector: env=dev");
+    Path fleet = file("fleet.yaml", docs.replace("selector: env=dev", "selector: env=prod"));
     CliRun dry = ok(cli("apply", "-f", fleet.toString(), "--dry-run"));
     assertThat(dry.out()).isEqualTo("catalog/demo would change displayName: <none> -> \"Demo operators\" (dry run)\n"
-        + "subscription/etcd would be created (dry run)\n");
-    assertThat(api.get("/api/v1/subscriptions/etcd", ADMIN).status()).isEqualTo(404);
+        + "subscription/demo-operator would be created (dry run)\n");
+    assertThat(api.get("/api/v1/subscriptions/demo-operator", ADMIN).status()).isEqualTo(404);
     assertThat(api.get("/api/v1/catalogs/demo", ADMIN).json().getValue("displayName")).isNull();
 
     CliRun first = ok(cli("apply", "-f", fleet.toString()));
     assertThat(first.out()).isEqualTo("catalog/demo changed displayName: <none> -> \"Demo operators\"\n"
-        + "subscription/etcd created\n");
-    JsonObject sub = api.get("/api/v1/subscriptions/etcd", ADMIN).json();
-    assertThat(sub.getJsonObject("version").getString("pin")).isEqualTo("0.9.2");
+        + "subscription/demo-operator created\n");
+    JsonObject sub = api.get("/api/v1/subscriptions/demo-operator", ADMIN).json();
+    assertThat(sub.getJsonObject("version").getString("pin")).isEqualTo("0.2.0");
     int version = sub.getInteger("resourceVersion");
     assertThat(ok(cli("apply", "-f", fleet.toString())).out()).isEqualTo("catalog/demo unchanged\n"
-        + "subscription/etcd unchanged\n");
-    assertThat(api.get("/api/v1/subscriptions/etcd", ADMIN).json().getInteger("resourceVersion")).isEqualTo(version);
+        + "subscription/demo-operator unchanged\n");
+    assertThat(api.get("/api/v1/subscriptions/demo-operator", ADMIN).json().getInteger("resourceVersion"))
+        .isEqualTo(version);
 
     await().atMost(Duration.ofSeconds(30)).until(() -> fx.count("SELECT count(*) FROM subscription_status WHERE "
-        + "subscription = 'etcd' AND installed_version = '0.9.2' AND phase = 'Succeeded'") == 3);
+        + "subscription = 'demo-operator' AND installed_version = '0.2.0' AND phase = 'Succeeded'") == 3);
     Path rollout = file("rollout.yaml", docsYaml(1));
     assertThat(ok(cli("apply", "-f", rollout.toString(), "--dry-run")).out())
-        .isEqualTo("rollout etcd -> 0.9.4 would be created (dry run)\n");
+        .isEqualTo("rollout demo-operator -> 0.3.0 would be created (dry run)\n");
     assertThat(api.get("/api/v1/rollouts", ADMIN).items()).isEmpty();
-    assertThat(ok(cli("apply", "-f", rollout.toString())).out()).matches("rollout etcd -> 0\\.9\\.4 created "
+    assertThat(ok(cli("apply", "-f", rollout.toString())).out()).matches("rollout demo-operator -> 0\\.3\\.0 created "
         + "\\(ro-[0-9a-f-]+\\)\n");
     // the directory: both files, nothing to do
     assertThat(ok(cli("apply", "-f", fleet.getParent().toString())).out()).startsWith("catalog/demo unchanged\n"
-        + "subscription/etcd unchanged\nrollout etcd -> 0.9.4 unchanged (ro-");
+        + "subscription/demo-operator unchanged\nrollout demo-operator -> 0.3.0 unchanged (ro-");
     assertThat(api.get("/api/v1/rollouts", ADMIN).items()).hasSize(1);
   }
 
@@ -223,19 +249,21 @@ class CliClientIT {
   void rolloutStatusWatchesToSuccessAndDescribeShowsWavesHistoryAndStatus() {
     String id = api.get("/api/v1/rollouts", ADMIN).items().getJsonObject(0).getString("id");
     CliRun watched = ok(cli("rollout", "status", id, "--watch", "--timeout", "PT60S"));
-    assertThat(watched.out()).contains("Rollout " + id + ": etcd -> 0.9.4   Succeeded   3/3 succeeded, 0 failed")
+    assertThat(watched.out()).contains("Rollout " + id + ": demo-operator -> 0.3.0   Succeeded   3/3 succeeded, "
+        + "0 failed")
         .contains("[####################]");
     assertThat(ok(cli("get", "rollouts", "-l", "state=Succeeded")).out()).contains(id, "3/3");
     assertThat(ok(cli("get", "rollouts", "-l", "state=Failed")).err()).contains("No rollouts found");
     // the newest history entries: the rollout's end, not its creation (its history has more than 10 entries)
     assertThat(ok(cli("describe", "rollout", id)).out()).contains("Failed or blocked clusters:\n  <none>", "Events:",
         "Succeeded  by system:rollout-engine  every wave succeeded").doesNotContain("  Created  ");
-    CliRun subscription = ok(cli("describe", "subscription", "etcd"));
-    assertThat(subscription.out()).contains("Version:      pin 0.9.4", "by version: 0.9.4=3", id + " -> 0.9.4: "
+    CliRun subscription = ok(cli("describe", "subscription", "demo-operator"));
+    assertThat(subscription.out()).contains("Version:      pin 0.3.0", "by version: 0.3.0=3", id + " -> 0.3.0: "
         + "Succeeded", "Events:", "subscription.put");
-    assertThat(ok(cli("get", "subscriptions", "-l", "package=etcd")).out()).contains("0.9.4=3");
+    assertThat(ok(cli("get", "subscriptions", "-l", "package=olmstead-demo-operator")).out()).contains("0.3.0=3");
     assertThat(ok(cli("describe", "cluster", "eu-0001")).out()).contains("Status:       connected",
-        "Labels:       env=prod", "Upgrade readiness:");
+        "Labels:       env=prod", "Upgrade readiness:", "Subscriptions:").containsPattern(
+        "\n  demo-operator +olmstead-demo-operator +0\\.3\\.0 +0\\.3\\.0 +Succeeded");
     assertThat(ok(cli("describe", "catalog", "demo")).out()).contains("Display name: Demo operators", "Revisions:",
         "catalog.put");
     oneLine(cli("describe", "subscription", "nothing-here"), ExitCodes.NOT_FOUND);
@@ -253,7 +281,11 @@ class CliClientIT {
         + "  targetVersion: \"0.9.4\"\n  strategy: {batchSize: 1, soakSeconds: 600}\n").toString()));
     String id = api.get("/api/v1/rollouts?subscription=etcd2", ADMIN).items().getJsonObject(0).getString("id");
     assertThat(ok(cli("rollout", "pause", id)).out()).contains("Paused");
-    assertThat(ok(cli("rollout", "status", id)).out()).contains("Paused");
+    // a paused rollout waits for a person: status says so with its own exit code, and --watch does not wait
+    CliRun paused = cli("rollout", "status", id, "--watch", "--timeout", "PT10M");
+    assertThat(paused.code()).as(paused.toString()).isEqualTo(ExitCodes.PAUSED);
+    assertThat(paused.out()).contains("Paused");
+    assertThat(paused.err()).contains("is Paused: run olmstead rollout resume " + id);
     oneLine(cli("rollout", "pause", id), ExitCodes.CONFLICT_OR_FAILED);
     assertThat(ok(cli("rollout", "resume", id)).out()).contains("Progressing");
     assertThat(ok(cli("rollout", "abort", id)).out()).contains("Aborted");
@@ -305,5 +337,77 @@ class CliClientIT {
     JsonNode json = Api.JSON.readTree(ok(cli("upgrade-readiness", "-o", "json")).out());
     assertThat(json.has("ready")).isTrue();
     oneLine(cli("upgrade-readiness", "--version", "4.x"), ExitCodes.USAGE, "--version '4.x'");
+  }
+
+  @Test
+  @Order(10)
+  void everyOutputFormatOfGetAndDescribeAndHelpOnSubcommands() throws Exception {
+    CliRun wide = ok(cli("get", "clusters", "-o", "wide", "-l", "region=us"));
+    assertThat(wide.out().lines().findFirst().orElseThrow()).contains("OPENSHIFT");
+    assertThat(ok(cli("get", "clusters", "-o", "name", "-l", "region=eu")).out())
+        .isEqualTo("cluster/eu-0001\ncluster/eu-0002\n");
+    assertThat(ok(cli("get", "subscriptions", "demo-operator", "-o", "name")).out())
+        .isEqualTo("subscription/demo-operator\n");
+    assertThat(ok(cli("get", "rollouts", "-o", "wide")).out().lines().findFirst().orElseThrow())
+        .contains("BLOCKED", "ROLLED-BACK", "FROM");
+    assertThat(ok(cli("describe", "cluster", "eu-0001", "-o", "name")).out()).isEqualTo("cluster/eu-0001\n");
+    JsonNode described = Api.JSON.readTree(ok(cli("describe", "cluster", "eu-0001", "-o", "json")).out());
+    assertThat(described.path("name").asText()).isEqualTo("eu-0001");
+    assertThat(ok(cli("get", "--help")).out()).startsWith("Usage: olmstead get").contains("--watch", "wide");
+  }
+
+  @Test
+  @Order(11)
+  void getWatchPrintsAClusterAgainWhenItChangesAndEndsAtItsTimeout() throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CliContext ctx = new CliContext(env(), new ByteArrayInputStream(new byte[0]), new PrintWriter(out, true),
+        new PrintWriter(err, true), Duration.ofMillis(200));
+    CompletableFuture<Integer> watch = CompletableFuture.supplyAsync(() -> OlmsteadCli.run(new String[] {"get",
+        "clusters", "-l", "region=us", "-o", "wide", "-w", "--timeout", "PT8S"}, ctx));
+    await().atMost(Duration.ofSeconds(10)).until(() -> out.toString().contains("us-0001"));
+    assertThat(api.send("PATCH", "/api/v1/clusters/us-0001", ADMIN, "application/merge-patch+json",
+        "{\"labels\":{\"tier\":\"gold\"}}".getBytes(StandardCharsets.UTF_8), Map.of()).status()).isEqualTo(200);
+    await().atMost(Duration.ofSeconds(10)).until(() -> out.toString().contains("tier=gold"));
+    assertThat(watch.get(20, TimeUnit.SECONDS)).as(err.toString()).isZero();
+    List<String> lines = out.toString().lines().toList();
+    assertThat(lines.get(0)).startsWith("NAME");
+    assertThat(lines).filteredOn(l -> l.startsWith("us-0001")).hasSize(2);
+    assertThat(lines).filteredOn(l -> l.startsWith("NAME")).hasSize(1);
+    assertThat(err.toString()).doesNotContain("polling");
+  }
+
+  @Test
+  @Order(12)
+  void deleteRemovesWhatTheApiCanDeleteAndSaysWhyNotForRollouts() throws Exception {
+    ok(cli("apply", "-f", file("gone.txt", "kind: Subscription\nname: short-lived\nspec:\n  catalog: demo\n"
+        + "  package: etcd\n  channel: alpha\n  namespace: gone\n  placement: {selector: region=nowhere}\n"
+        + "  version: {pin: \"0.9.2\"}\n  approval: Automatic\n").toString()));
+    assertThat(ok(cli("delete", "subscription", "short-lived")).out()).isEqualTo("subscription/short-lived deleted\n");
+    assertThat(api.get("/api/v1/subscriptions/short-lived", ADMIN).status()).isEqualTo(404);
+    oneLine(cli("delete", "subscription", "short-lived"), ExitCodes.NOT_FOUND, "subscription/short-lived");
+    assertThat(ok(cli("delete", "subscription", "short-lived", "--ignore-not-found")).out()).isEmpty();
+    oneLine(cli("delete", "rollout", "ro-1"), ExitCodes.USAGE, "rollout abort");
+    // a catalog in use: the server's 409 as one line
+    oneLine(cli("delete", "catalog", "demo"), ExitCodes.CONFLICT_OR_FAILED, "catalog/demo");
+    TestDatabase.execute(cp.database(), "INSERT INTO clusters (name, labels) VALUES ('to-forget', '{}')");
+    assertThat(ok(cli("delete", "cluster", "to-forget")).out()).isEqualTo("cluster/to-forget deleted\n");
+  }
+
+  @Test
+  @Order(13)
+  void loginWithContextsSwitchesBetweenControlPlanesWithoutPrintingTokens() throws Exception {
+    Map<String, String> noEnv = env("OLMSTEAD_URL", null, "OLMSTEAD_TOKEN", null, "XDG_CONFIG_HOME",
+        home.resolve("contexts").toString());
+    ok(CliRun.run(noEnv, ADMIN + "\n", "login", "--context", "admin", "--url", cp.baseUrl(), "--token-stdin"));
+    String viewer = api.createToken(ADMIN, "ctx-viewer", "viewer", List.of());
+    ok(CliRun.run(noEnv, viewer + "\n", "login", "--context", "viewer", "--url", cp.baseUrl(), "--token-stdin"));
+    oneLine(CliRun.run(noEnv, "", "delete", "cluster", "m-3"), ExitCodes.AUTH, "forbidden");
+    ok(CliRun.run(noEnv, "", "config", "use-context", "admin"));
+    CliRun list = ok(CliRun.run(noEnv, "", "config", "get-contexts"));
+    assertThat(list.out()).containsPattern("\\* +admin").contains("viewer").doesNotContain(ADMIN, viewer);
+    assertThat(ok(CliRun.run(noEnv, "", "--context", "viewer", "get", "clusters", "m-3", "-o", "name")).out())
+        .isEqualTo("cluster/m-3\n");
+    oneLine(CliRun.run(noEnv, "", "--context", "viewer", "delete", "cluster", "m-3"), ExitCodes.AUTH, "forbidden");
   }
 }

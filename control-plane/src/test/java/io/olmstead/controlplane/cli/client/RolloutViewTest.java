@@ -30,13 +30,41 @@ class RolloutViewTest {
   }
 
   @Test
-  void onlyARolloutEndedBadlyExitsNonZero() throws Exception {
-    for (String state : new String[] {"Failed", "Aborted", "RolledBack"}) {
-      assertThat(RolloutView.exitCode(Api.JSON.readTree("{\"state\":\"" + state + "\"}")))
-          .isEqualTo(ExitCodes.CONFLICT_OR_FAILED);
+  void blockedClustersAreCountedApartFromFailedOnes() throws Exception {
+    JsonNode rollout = Api.JSON.readTree("{\"id\":\"ro-1\",\"subscription\":\"etcd\",\"targetVersion\":\"0.9.4\","
+        + "\"state\":\"Progressing\",\"counts\":{\"clusters\":4,\"succeeded\":2,\"failed\":0,\"blocked\":1},"
+        + "\"waves\":[{\"name\":\"wave-1\",\"clusters\":4,\"succeeded\":2,\"blocked\":1,\"state\":\"Open\"}]}");
+    assertThat(RolloutView.render(rollout)).isEqualTo(
+        "Rollout ro-1: etcd -> 0.9.4   Progressing   2/4 succeeded, 0 failed, 1 blocked\n"
+      + "  wave-1  [##########~~~~~-----]    2/4     1 blocked  Open\n");
+  }
+
+  @Test
+  void afterARollbackTheOpenedWavesReadRolledBackAsOnTheDashboard() throws Exception {
+    JsonNode rollout = Api.JSON.readTree("{\"id\":\"ro-1\",\"subscription\":\"etcd\",\"targetVersion\":\"0.9.4\","
+        + "\"state\":\"RolledBack\",\"counts\":{\"clusters\":2,\"succeeded\":0,\"rolledBack\":1},\"waves\":["
+        + "{\"name\":\"canary\",\"clusters\":1,\"rolledBack\":1,\"state\":\"Succeeded\",\"openedAt\":\"2026-11-27T11:00:00Z\"},"
+        + "{\"name\":\"batch-1\",\"clusters\":1,\"state\":\"Pending\"}]}");
+    String text = RolloutView.render(rollout);
+    assertThat(text).contains("  canary   [--------------------]    0/1     1 rolled back  RolledBack\n")
+        .contains("  batch-1  [--------------------]    0/1     Pending\n").doesNotContain("Succeeded", "Open");
+  }
+
+  @Test
+  void statusExitCodesLetCiGateOnTheRollout() throws Exception {
+    for (String state : new String[] {"Failed", "Aborted", "RolledBack", "SucceededWithExceptions"}) {
+      JsonNode rollout = Api.JSON.readTree("{\"state\":\"" + state + "\"}");
+      assertThat(RolloutView.exitCode(rollout)).as(state).isEqualTo(ExitCodes.CONFLICT_OR_FAILED);
+      assertThat(RolloutView.watchStops(rollout)).as(state).isTrue();
     }
-    for (String state : new String[] {"Succeeded", "Progressing", "Paused"}) {
-      assertThat(RolloutView.exitCode(Api.JSON.readTree("{\"state\":\"" + state + "\"}"))).isEqualTo(ExitCodes.OK);
-    }
+    JsonNode paused = Api.JSON.readTree("{\"state\":\"Paused\"}");
+    assertThat(RolloutView.exitCode(paused)).isEqualTo(ExitCodes.PAUSED).isNotZero();
+    assertThat(RolloutView.watchStops(paused)).as("--watch does not wait for a person").isTrue();
+    JsonNode succeeded = Api.JSON.readTree("{\"state\":\"Succeeded\"}");
+    assertThat(RolloutView.exitCode(succeeded)).isZero();
+    assertThat(RolloutView.watchStops(succeeded)).isTrue();
+    JsonNode progressing = Api.JSON.readTree("{\"state\":\"Progressing\"}");
+    assertThat(RolloutView.exitCode(progressing)).isZero();
+    assertThat(RolloutView.watchStops(progressing)).isFalse();
   }
 }
