@@ -410,4 +410,30 @@ class CliClientIT {
         .isEqualTo("cluster/m-3\n");
     oneLine(CliRun.run(noEnv, "", "--context", "viewer", "delete", "cluster", "m-3"), ExitCodes.AUTH, "forbidden");
   }
+
+  @Test
+  @Order(14)
+  void afterARollbackStatusAndGetShowRolledBackWavesAsTheApiAndExitFour() throws Exception {
+    ok(cli("apply", "-f", file("etcd3.txt", "kind: Subscription\nname: etcd3\nspec:\n  catalog: demo\n"
+        + "  package: etcd\n  channel: alpha\n  namespace: etcd3\n  placement: {selector: region=eu}\n"
+        + "  version: {pin: \"0.9.2\"}\n  approval: Automatic\n").toString()));
+    await().atMost(Duration.ofSeconds(30)).until(() -> fx.count("SELECT count(*) FROM subscription_status WHERE "
+        + "subscription = 'etcd3' AND installed_version = '0.9.2' AND phase = 'Succeeded'") == 2);
+    ok(cli("apply", "-f", file("etcd3-rollout.txt", "kind: Rollout\nspec:\n  subscription: etcd3\n"
+        + "  targetVersion: \"0.9.4\"\n  strategy: {batchSize: 1, soakSeconds: 600}\n").toString()));
+    String id = api.get("/api/v1/rollouts?subscription=etcd3", ADMIN).items().getJsonObject(0).getString("id");
+    await().atMost(Duration.ofSeconds(30)).until(() -> api.get("/api/v1/rollouts/" + id, ADMIN).json()
+        .getJsonArray("waves").getJsonObject(0).getString("state").equals("Soaking"));
+    ok(cli("rollout", "rollback", id));
+    await().atMost(Duration.ofSeconds(30)).until(() -> api.get("/api/v1/rollouts/" + id, ADMIN).json()
+        .getString("state").equals("RolledBack"));
+    CliRun status = cli("rollout", "status", id);
+    assertThat(status.code()).as(status.toString()).isEqualTo(ExitCodes.CONFLICT_OR_FAILED);
+    List<String> waves = status.out().lines().filter(l -> l.startsWith("  ") && l.contains("[")).toList();
+    assertThat(waves).isNotEmpty();
+    assertThat(waves.get(0)).endsWith("RolledBack");
+    assertThat(waves).noneMatch(l -> l.endsWith("Soaking") || l.endsWith("Open") || l.endsWith("Succeeded"));
+    assertThat(status.err()).isEqualTo("olmstead: rollout " + id + " ended RolledBack\n");
+    assertThat(ok(cli("get", "rollout", id)).out()).containsPattern("RolledBack .*\\(RolledBack\\)");
+  }
 }
