@@ -50,9 +50,9 @@ public final class OlmsteadCli implements Runnable {
     return code;
   }
 
-  /** The whole command tree, its streams and error handlers set. */
+  /** The whole command tree, its streams and error handlers set; {@code -V} on any command prints the version. */
   static CommandLine commandLine(CliContext ctx) {
-    return new CommandLine(new OlmsteadCli(ctx))
+    CommandLine cli = new CommandLine(new OlmsteadCli(ctx))
         .addSubcommand(new LoginCommand(ctx))
         .addSubcommand(ConfigCommands.command(ctx))
         .addSubcommand(new GetCommand(ctx))
@@ -82,6 +82,13 @@ public final class OlmsteadCli implements Runnable {
               + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("")));
           return ExitCodes.ERROR;
         });
+    withVersion(cli);
+    return cli;
+  }
+
+  private static void withVersion(CommandLine command) {
+    command.getCommandSpec().versionProvider(new Version());
+    command.getSubcommands().values().forEach(OlmsteadCli::withVersion);
   }
 
   @Override

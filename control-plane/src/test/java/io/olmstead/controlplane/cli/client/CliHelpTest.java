@@ -57,6 +57,13 @@ class CliHelpTest {
         assertThat(run.out()).as(name + " " + flag).startsWith("Usage: olmstead" + (path.isEmpty() ? "" : " " + name));
         assertThat(run.err()).as(name + " " + flag).isEmpty();
       }
+      List<String> version = new ArrayList<>(path);
+      version.add("--version");
+      CliRun run = CliRun.run(NO_LOGIN, "", version.toArray(String[]::new));
+      if (!path.equals(List.of("upgrade-readiness"))) {
+        // upgrade-readiness --version takes the OpenShift minor
+        assertThat(run.out()).as(path + " --version\n" + run).startsWith("olmstead ");
+      }
     }
   }
 
