@@ -157,16 +157,19 @@ class Prober(threading.Thread):
                 self.failed += 1
             time.sleep(0.2)
 
-    def first_write_after(self, t):
-        """Seconds from t to the end of the first acknowledged write started after t, and the longest gap between
-        acknowledged writes from t until then."""
-        after = [a for a in self.acked if a[1] >= t]
+    def first_write_after(self, fault, done):
+        """Seconds from the fault to the end of the first acknowledged write started once the fault's action was done
+        (the kill, the switchover's return, the freeze), and the longest gap between acknowledged writes from the
+        fault until then."""
+        after = [a for a in list(self.acked) if a[1] >= done]
         if not after:
             return None, None
-        first = after[0][2] - t
-        before = [a[2] for a in self.acked if a[2] <= t]
-        gap = after[0][2] - (before[-1] if before else t)
-        return first, gap
+        ends = [a[2] for a in list(self.acked) if a[2] <= after[0][2]]
+        window = [e for e in ends if e >= fault]
+        previous = [e for e in ends if e < fault]
+        points = (previous[-1:] or [fault]) + window
+        gap = max(b - a for a, b in zip(points, points[1:])) if len(points) > 1 else after[0][2] - fault
+        return after[0][2] - fault, gap
 
 
 # --- the scenario -----------------------------------------------------------------------------------------------------
@@ -231,11 +234,11 @@ def promote(rid, wave_name, promotes):
 def fault_kill9():
     node = primary()
     pids = node_pids(node)
-    log("fault 1: SIGKILL of %s's Patroni and PostgreSQL (%s)" % (node, pids))
+    log("fault 1: SIGKILL of %s's Patroni, postmaster and its %d children" % (node, len(pids) - 2))
     t = time.time()
     for p in pids:
         os.kill(p, signal.SIGKILL)
-    return t, node
+    return t, t, node
 
 
 def fault_switchover():
@@ -246,7 +249,7 @@ def fault_switchover():
     t = time.time()
     subprocess.run(["patronictl", "-c", os.path.join(WORK, "pg1", "patroni.yml"), "switchover", "--leader", node,
                     "--candidate", candidates[0], "--force"], check=True, timeout=60, capture_output=True)
-    return t, node
+    return t, time.time(), node
 
 
 def fault_freeze():
@@ -263,7 +266,7 @@ def fault_freeze():
         except ProcessLookupError:
             pass
     log("fault 3: %s resumed" % node)
-    return t, node
+    return t, t, node
 
 
 def engine_leaders():
@@ -282,14 +285,15 @@ def main():
     prober = Prober()
     prober.start()
     status, r = api("POST", "/rollouts", {"subscription": SUB, "targetVersion": "0.3.0", "strategy": {
-        "canary": {"count": 2}, "batchSize": max(1, (AGENTS - 2) // 5), "soakSeconds": 3600,
+        "canary": {"count": 2}, "batchSize": max(1, -(-(AGENTS - 2) // 4)), "soakSeconds": 3600,
         "progressDeadlineSeconds": 600, "maxFailures": 0, "onFailure": "pause"}})
     assert status == 201, "rollout create answered %s" % status
     rid = r["id"]
     waves = [w["name"] for w in r["waves"]]
     log("rollout %s with waves %s" % (rid, waves))
-    faults = {1: ("kill9", fault_kill9), 2: ("switchover", fault_switchover), 4: ("freeze", fault_freeze)}
+    faults = {1: ("kill9", fault_kill9), 2: ("switchover", fault_switchover), 3: ("freeze", fault_freeze)}
     figures = {}
+    gaps = {}
     promotes = []
     for idx, wave in enumerate(waves):
         opened = wait_until(120, "wave %s open" % wave, lambda: (rollout_state(rid) or {"waves": []})["waves"][idx]
@@ -297,11 +301,12 @@ def main():
         check(bool(opened), "wave %s opened" % wave)
         if idx in faults:
             name, inject = faults[idx]
-            t, node = inject()
+            t, done, node = inject()
             first = wait_until(60, "the first API write after %s" % name,
-                               lambda: prober.first_write_after(t)[0] is not None)
-            first_s, gap_s = prober.first_write_after(t) if first else (None, None)
+                               lambda: prober.first_write_after(t, done)[0] is not None)
+            first_s, gap_s = prober.first_write_after(t, done) if first else (None, None)
             figures[name] = first_s
+            gaps[name] = gap_s
             log("%s: first acknowledged API write %.1fs after the fault (longest gap between writes %.1fs)"
                 % (name, first_s if first_s is not None else -1, gap_s if gap_s is not None else -1))
             check(first_s is not None and first_s < 30, "API writes again within 30 s after %s" % name)
@@ -325,7 +330,10 @@ def main():
     approvals = sql("select cluster, count(*) from rollout_history where rollout_id = %s and kind = 'ClusterApproved' "
                     "group by cluster", (rid,))
     duplicates = sum(n - 1 for _, n in approvals if n > 1)
-    check(len(approvals) == AGENTS, "every cluster approved (%d of %d)" % (len(approvals), AGENTS))
+    unapproved = sql("select wave, cluster from rollout_clusters where rollout_id = %s and cluster not in (select "
+                     "cluster from rollout_history where rollout_id = %s and kind = 'ClusterApproved') order by 1, 2",
+                     (rid, rid))
+    check(not unapproved, "every cluster approved by the rollout (not: %s)" % unapproved)
     check(duplicates == 0, "no cluster approved twice (%d duplicates)" % duplicates)
     opened = sql("select wave, count(*), min(id) from rollout_history where rollout_id = %s and kind = 'WaveOpened' "
                  "group by wave order by min(id)", (rid,))
@@ -351,7 +359,8 @@ def main():
     promote_audits = sql("select count(*) from audit_log where action = 'rollout.promote' and resource = %s",
                          ("rollouts/" + rid,))[0][0]
     missing_audit += max(0, acked_promotes - promote_audits)
-    check(lost_writes == 0, "every acknowledged API write stored (%d of %d lost)" % (lost_writes, len(names)))
+    check(lost_writes == 0, "every acknowledged API write stored (%d of %d lost: %s)" % (lost_writes, len(names), [
+        "%s acknowledged at %.1fs" % (n, end - T0) for n, _, end in prober.acked if n not in stored]))
     check(missing_audit == 0, "an audit row for every acknowledged mutation (%d missing)" % missing_audit)
     leaders = wait_until(30, "exactly one engine", lambda: engine_leaders() == 1 and all(
         engine_leaders() == 1 for _ in range(3)))
@@ -363,18 +372,20 @@ def main():
         "placement": {"selector": "fleet=failover"}, "version": {"pin": "0.3.0"}, "approval": "Automatic",
         "config": {"env": [{"name": "FAILOVER", "value": "pushed"}]}}, cp=1)
     check(status == 200, "subscription change accepted (%s)" % status)
-    pushed = wait_until(PUSH_BOUND_SECONDS, "every agent to ack the change", lambda: sql(
+    pushed = wait_until(PUSH_BOUND_SECONDS, "every agent to ack the change", lambda: [row for row in sql(
         "select count(*) filter (where acked_generation >= desired_generation and acked_at > to_timestamp(%s)), "
-        "extract(epoch from max(acked_at)) - %s from agent_channel_state", (t, t))[0], every=0.2)
-    push_s = float(pushed[1]) if pushed and pushed[0] == AGENTS else None
+        "extract(epoch from max(acked_at)) - %s from agent_channel_state", (t, t)) if row[0] == AGENTS], every=0.2)
+    push_s = float(pushed[0][1]) if pushed else None
     check(push_s is not None, "a subscription change reached all %d agents within %ds (resync is 600 s)%s"
           % (AGENTS, PUSH_BOUND_SECONDS, "" if push_s is None else ": %.1fs" % push_s))
     fmt = lambda v: "-" if v is None else "%.1f" % v
     print("failover: %s approvals=%d duplicates=%d lost_reports=%d lost_writes=%d missing_audit=%d "
-          "writes_acked=%d first_write_s kill9=%s switchover=%s freeze=%s push_s=%s engines=%d"
+          "writes_acked=%d first_write_s kill9=%s switchover=%s freeze=%s write_gap_s kill9=%s switchover=%s "
+          "freeze=%s push_s=%s engines=%d"
           % ("FAILED(%d)" % len(violations) if violations else "PASSED", sum(n for _, n in approvals), duplicates,
              lost, lost_writes, missing_audit, len(names), fmt(figures.get("kill9")), fmt(figures.get("switchover")),
-             fmt(figures.get("freeze")), fmt(push_s), engine_leaders()), flush=True)
+             fmt(figures.get("freeze")), fmt(gaps.get("kill9")), fmt(gaps.get("switchover")), fmt(gaps.get("freeze")),
+             fmt(push_s), engine_leaders()), flush=True)
     return 1 if violations else 0
 
 
@@ -383,4 +394,7 @@ if __name__ == "__main__":
         sys.exit(main())
     except AssertionError as e:
         print("failover: FAILED: setup: %s" % e, flush=True)
+        sys.exit(1)
+    except Exception as e:  # the last line still says what happened
+        print("failover: FAILED: the driver stopped: %r" % e, flush=True)
         sys.exit(1)
