@@ -315,8 +315,12 @@ def main():
             check(bool(wait_until(120, "three members streaming", all_streaming, every=1)),
                   "Patroni has a leader and two streaming replicas again after %s" % name)
         soaking = wait_until(180, "wave %s soaking" % wave,
-                             lambda: (rollout_state(rid) or {"waves": []})["waves"][idx]["state"] == "Soaking")
-        check(bool(soaking), "wave %s: every cluster Succeeded (soaking)" % wave)
+                             lambda: [w for w in (rollout_state(rid) or {"waves": []})["waves"][idx:idx + 1]
+                                      if w["state"] == "Soaking"])
+        counts = soaking[0] if soaking else {}
+        check(bool(soaking) and counts.get("succeeded") == counts.get("clusters"),
+              "wave %s soaking with every cluster Succeeded (%s of %s; blocked %s)"
+              % (wave, counts.get("succeeded"), counts.get("clusters"), counts.get("blocked")))
         if idx + 1 < len(waves):
             check(promote(rid, wave, promotes), "wave %s approved by hand (promote)" % waves[idx + 1])
     # the last wave soaks for an hour: its promote ends the rollout
