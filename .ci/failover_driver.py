@@ -77,10 +77,14 @@ def api(method, path, body=None, cp=0, timeout=5, content_type="application/json
 
 
 def sql(query, args=None):
-    with psycopg2.connect(host="127.0.0.1", port=HA_PORT, user="postgres", dbname="olmstead",
-                          connect_timeout=5) as conn, conn.cursor() as cur:
-        cur.execute(query, args)
-        return cur.fetchall()
+    conn = psycopg2.connect(host="127.0.0.1", port=HA_PORT, user="postgres", dbname="olmstead", connect_timeout=5,
+                            options="-c statement_timeout=10000")
+    try:
+        with conn.cursor() as cur:
+            cur.execute(query, args)
+            return cur.fetchall()
+    finally:
+        conn.close()
 
 
 def track(pid):
@@ -383,22 +387,30 @@ def main():
     check(push_s is not None, "a subscription change reached all %d agents within %ds (resync is 600 s)%s"
           % (AGENTS, PUSH_BOUND_SECONDS, "" if push_s is None else ": %.1fs" % push_s))
     fmt = lambda v: "-" if v is None else "%.1f" % v
-    print("failover: %s approvals=%d duplicates=%d lost_reports=%d lost_writes=%d missing_audit=%d "
+    result = ("failover: %s approvals=%d duplicates=%d lost_reports=%d lost_writes=%d missing_audit=%d "
           "writes_acked=%d first_write_s kill9=%s switchover=%s freeze=%s write_gap_s kill9=%s switchover=%s "
           "freeze=%s push_s=%s engines=%d"
           % ("FAILED(%d)" % len(violations) if violations else "PASSED", sum(n for _, n in approvals), duplicates,
              lost, lost_writes, missing_audit, len(names), fmt(figures.get("kill9")), fmt(figures.get("switchover")),
              fmt(figures.get("freeze")), fmt(gaps.get("kill9")), fmt(gaps.get("switchover")), fmt(gaps.get("freeze")),
-             fmt(push_s), engine_leaders()), flush=True)
+             fmt(push_s), engine_leaders()))
+    print(result, flush=True)
+    with open(os.path.join(WORK, "result"), "w") as f:
+        f.write(result + "\n")
     return 1 if violations else 0
+
+
+def stopped(line):
+    print(line, flush=True)
+    with open(os.path.join(WORK, "result"), "w") as f:
+        f.write(line + "\n")
+    return 1
 
 
 if __name__ == "__main__":
     try:
         sys.exit(main())
     except AssertionError as e:
-        print("failover: FAILED: setup: %s" % e, flush=True)
-        sys.exit(1)
+        sys.exit(stopped("failover: FAILED: setup: %s" % e))
     except Exception as e:  # the last line still says what happened
-        print("failover: FAILED: the driver stopped: %r" % e, flush=True)
-        sys.exit(1)
+        sys.exit(stopped("failover: FAILED: the driver stopped: %r" % e))
