@@ -250,12 +250,16 @@ public final class AgentGateway {
 
   /**
    * A preflight verdict from {@code session}'s agent: stored for that cluster's request only (an answer naming another
-   * cluster's or an unknown request changes nothing).
+   * cluster's or an unknown request changes nothing). A verdict that cannot be stored (a database failover) closes the
+   * connection with {@code try-again-later}, as a status does: an agent answers each request once per connection, and
+   * after it reconnects the desired state asks again, so the verdict is sent until it is stored.
    */
   void preflight(AgentSession session, io.olmstead.apispec.protocol.Preflight answer) {
     preflights.answer(pool, session.cluster(), answer).onComplete(ar -> {
       if (ar.failed()) {
-        LOG.warn("cluster {}: preflight verdict not stored: {}", session.cluster(), ar.cause().toString());
+        LOG.warn("cluster {}: preflight verdict not stored, the agent answers again after it reconnects: {}",
+            session.cluster(), ar.cause().toString());
+        session.close(CloseReason.TRY_AGAIN_LATER, "preflight " + answer.requestId() + " was not stored");
       } else if (!ar.result()) {
         LOG.debug("cluster {}: preflight verdict for no open request ignored", session.cluster());
       }

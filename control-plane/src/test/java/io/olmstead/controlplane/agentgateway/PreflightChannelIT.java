@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Preflight over the agent channel with hand-driven agents: requests ride in each cluster's own desired state, an
  * answer counts only for the sender's open request, a schema-breaking answer closes the connection, and a cluster
- * whose agent never answers is held by the rollout as PreflightUnavailable.
+ * whose agent never answers is held by the rollout as PreflightUnavailable; a verdict the database refused is answered
+ * again after the reconnect it causes.
  */
 class PreflightChannelIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
@@ -96,6 +97,32 @@ class PreflightChannelIT {
           + "\"version\":\"0.9.4\",\"verdict\":\"Maybe\",\"findings\":[]}");
       assertThat(b.awaitClose()).isEqualTo(CloseReason.MALFORMED_MESSAGE.code());
       assertThat(row("req-b").get("verdict")).isNull();
+    }
+  }
+
+  @Test
+  void aVerdictThatCannotBeStoredClosesTheConnectionAndTheAgentAnswersAgainAfterItReconnects() throws Exception {
+    String token = fixtures.enrollmentToken(1, 600, "{}", null);
+    String cred = Enroll.credential(cp.baseUrl(), token, "pf-retry");
+    // the database refuses this cluster's answer, as a primary going away under the write would
+    fixtures.update("CREATE FUNCTION pf_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        + "RAISE EXCEPTION 'refused for the test'; END $$");
+    fixtures.update("CREATE TRIGGER pf_refuse BEFORE UPDATE ON preflight_checks FOR EACH ROW "
+        + "WHEN (NEW.cluster = 'pf-retry') EXECUTE FUNCTION pf_refuse()");
+    request("pf-retry", "req-retry");
+    try (RawAgent first = RawAgent.connect(agentVertx, cp.port(), cred)) {
+      first.handshake();
+      assertThat(nextRequests(first)).extracting(PreflightRequest::requestId).containsExactly("req-retry");
+      first.sendMessage(new Preflight(1, null, "req-retry", "etcd", "0.9.4", Preflight.PASS, List.of()));
+      assertThat(first.awaitClose()).isEqualTo(CloseReason.TRY_AGAIN_LATER.code());
+    }
+    assertThat(row("req-retry").get("verdict")).isNull();
+    fixtures.update("DROP TRIGGER pf_refuse ON preflight_checks");
+    try (RawAgent again = RawAgent.connect(agentVertx, cp.port(), cred)) {
+      again.handshake();
+      assertThat(nextRequests(again)).extracting(PreflightRequest::requestId).containsExactly("req-retry");
+      again.sendMessage(new Preflight(1, null, "req-retry", "etcd", "0.9.4", Preflight.PASS, List.of()));
+      await().atMost(Duration.ofSeconds(10)).until(() -> "Pass".equals(row("req-retry").get("verdict")));
     }
   }
 
