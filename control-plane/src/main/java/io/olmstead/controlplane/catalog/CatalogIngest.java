@@ -7,6 +7,9 @@ import io.olmstead.olmcore.fbc.ParseLimits;
 import io.olmstead.olmcore.fbc.ValidationMode;
 import io.olmstead.olmcore.fbc.ValidationResult;
 import io.olmstead.olmcore.fbc.CatalogValidator;
+import io.olmstead.olmcore.fbc.ValidationIssue;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Parses and validates uploaded catalog content with olm-core. Blocking and CPU heavy: run it on a worker. */
 public final class CatalogIngest {
@@ -20,7 +23,10 @@ public final class CatalogIngest {
         defaults.maxNestingDepth()));
   }
 
-  /** Parses, then validates in the given mode; never throws on bad input. */
+  /**
+   * Parses, then validates in the given mode (strict: also olm-core's webhook checks of every bundle's CSV, see
+   * {@link BundleWebhookCheck}); never throws on bad input.
+   */
   public IngestResult ingest(byte[] content, CatalogFormat format, ValidationMode mode) {
     return ingest(content, CatalogDigest.of(content), format, mode);
   }
@@ -43,7 +49,14 @@ public final class CatalogIngest {
     if (result.catalog().isEmpty() || !result.errors().isEmpty()) {
       return new IngestResult.Invalid(digest, result.errors());
     }
-    return new IngestResult.Accepted(digest, content, format, result.catalog().get(), result.warnings());
+    // what the agent would refuse to plan: an error in strict mode, a warning in lenient mode
+    List<ValidationIssue> webhookIssues = BundleWebhookCheck.issues(result.catalog().get());
+    if (mode != ValidationMode.LENIENT && !webhookIssues.isEmpty()) {
+      return new IngestResult.Invalid(digest, webhookIssues);
+    }
+    List<ValidationIssue> warnings = new ArrayList<>(result.warnings());
+    warnings.addAll(webhookIssues);
+    return new IngestResult.Accepted(digest, content, format, result.catalog().get(), List.copyOf(warnings));
   }
 
   /** The exception's own text without the {@code file:line:col: } prefix (those are separate fields). */

@@ -183,6 +183,9 @@ public final class RevisionUpload {
       if (issue.bundle() != null) {
         json.put("bundle", issue.bundle());
       }
+      if (issue.field() != null) {
+        json.put("field", issue.field());
+      }
       out.add(json.put("message", issue.message()));
     }
     return out;

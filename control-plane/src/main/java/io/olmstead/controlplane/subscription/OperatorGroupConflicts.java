@@ -12,6 +12,7 @@ import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -19,21 +20,23 @@ import java.util.Optional;
  * One operator group per namespace: refuses (409 naming the other) a subscription whose placement can overlap that of
  * another subscription installing into the same namespace ({@link PlacementOverlap#placements}) with other target
  * namespaces. The targets compared are the ones in effect: a subscription leaving the mode to its bundle counts with
- * the mode its channel head's catalog entry gives (unknown: not compared, the agent decides). Checked in the writing
+ * the mode the catalog entry of the bundle its version policy installs gives (the pinned bundle, the highest in the
+ * range, else the channel head; {@link InstalledBundle}); unknown: not compared, the agent decides. Checked in the writing
  * transaction under an advisory lock on the namespace, and the catalog's verdict on the mode itself (422).
  */
 final class OperatorGroupConflicts {
   private static final String LOCK = "SELECT pg_advisory_xact_lock(hashtext('olmstead.operatorgroup/' || $1))";
   private static final String SAME_NAMESPACE = "SELECT s.name, s.namespace, s.package, s.catalog, s.channel, s.install_mode, "
-      + "s.target_namespaces, s.placement_selector, s.placement_clusters, s.team FROM subscriptions s "
+      + "s.version_kind, s.version_value, s.target_namespaces, s.placement_selector, s.placement_clusters, s.team FROM subscriptions s "
       + "WHERE s.namespace = $1 AND s.name <> $2 ORDER BY s.name";
-  // the install modes the head of the subscription's channel (default: the package's) supports, in the current revision
-  private static final String HEAD_MODES = "SELECT b.bundle, b.install_modes FROM catalogs c "
+  // the channel (default: the package's) in the current revision: its head, each of its bundles with version and modes
+  private static final String CHANNEL_MODES = "SELECT ch.channel, ch.head, b.bundle, b.version, b.install_modes "
+      + "FROM catalogs c "
       + "JOIN catalog_packages p ON p.catalog = c.name AND p.revision = c.current_revision AND p.package = $2 "
       + "JOIN catalog_channels ch ON ch.catalog = c.name AND ch.revision = c.current_revision AND ch.package = $2 "
       + "AND ch.channel = coalesce($3, p.default_channel) "
       + "JOIN catalog_bundles b ON b.catalog = c.name AND b.revision = c.current_revision AND b.package = $2 "
-      + "AND b.bundle = ch.head WHERE c.name = $1";
+      + "AND (b.bundle = ch.head OR ch.channel = ANY(b.channels)) WHERE c.name = $1";
 
   /** The bundle a subscription would install and the modes the catalog says it supports (null: not told). */
   record HeadModes(String bundle, List<String> supported) {
@@ -92,15 +95,19 @@ final class OperatorGroupConflicts {
   }
 
   private static Future<HeadModes> headModes(SqlConnection tx, SubscriptionSpec spec) {
-    return tx.preparedQuery(HEAD_MODES).execute(Tuple.of(spec.catalog(), spec.packageName(), spec.channel()))
+    return tx.preparedQuery(CHANNEL_MODES).execute(Tuple.of(spec.catalog(), spec.packageName(), spec.channel()))
         .map(rows -> {
-          var it = rows.iterator();
-          if (!it.hasNext()) {
-            return HeadModes.UNKNOWN;
+          List<InstalledBundle.Entry> entries = new ArrayList<>();
+          String channel = null;
+          String head = null;
+          for (Row row : rows) {
+            channel = row.getString("channel");
+            head = row.getString("head");
+            String[] modes = row.getArrayOfStrings("install_modes");
+            entries.add(new InstalledBundle.Entry(row.getString("bundle"), row.getString("version"),
+                modes == null ? null : Arrays.asList(modes)));
           }
-          Row row = it.next();
-          String[] modes = row.getArrayOfStrings("install_modes");
-          return new HeadModes(row.getString("bundle"), modes == null ? null : Arrays.asList(modes));
+          return entries.isEmpty() ? HeadModes.UNKNOWN : InstalledBundle.modes(spec.version(), channel, head, entries);
         });
   }
 
@@ -111,7 +118,9 @@ final class OperatorGroupConflicts {
           r.getString("channel"), r.getString("namespace"), Arrays.asList(r.getArrayOfStrings("target_namespaces")),
           new SubscriptionSpec.Placement(r.getString("placement_selector"),
               Arrays.asList(r.getArrayOfStrings("placement_clusters"))),
-          SubscriptionSpec.VersionPolicy.followChannel(), null, null, r.getString("team"), null, null, null,
+          new SubscriptionSpec.VersionPolicy(SubscriptionSpec.VersionPolicy.Kind.valueOf(
+              r.getString("version_kind").toUpperCase(Locale.ROOT)), r.getString("version_value")),
+          null, null, r.getString("team"), null, null, null,
           r.getString("install_mode")));
     }
     return out;

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -80,6 +81,36 @@ public final class CatalogFixtures {
         "{\"schema\":\"olm.package\",\"name\":\"redis\",\"defaultChannel\":\"missing\"}",
         "{\"schema\":\"olm.channel\",\"package\":\"redis\",\"name\":\"alpha\",\"entries\":[{\"name\":\"redis.v1.2.3\"}]}",
         bundle("redis", "1.2.3"), "");
+  }
+
+  /**
+   * Package etcdoperator, one bundle etcdoperator.v0.9.4 carrying its CSV as an {@code olm.bundle.object}, with three
+   * validating webhooks on deployment etcd-operator; the third names {@code thirdDeployment}.
+   */
+  public static String webhookNdjson(String thirdDeployment) {
+    StringBuilder hooks = new StringBuilder();
+    String[] deployments = {"etcd-operator", "etcd-operator", thirdDeployment};
+    for (int i = 0; i < deployments.length; i++) {
+      hooks.append(i == 0 ? "" : ",").append("{\"type\":\"ValidatingAdmissionWebhook\",\"generateName\":\"v").append(i)
+          .append(".etcd.database.coreos.com\",\"deploymentName\":\"").append(deployments[i])
+          .append("\",\"containerPort\":443,\"admissionReviewVersions\":[\"v1\"],\"sideEffects\":\"None\"}");
+    }
+    String csv = "{\"apiVersion\":\"operators.coreos.com/v1alpha1\",\"kind\":\"ClusterServiceVersion\","
+        + "\"metadata\":{\"name\":\"etcdoperator.v0.9.4\"},\"spec\":{\"installModes\":[{\"type\":\"AllNamespaces\","
+        + "\"supported\":true}],\"webhookdefinitions\":[" + hooks + "],\"install\":{\"strategy\":\"deployment\","
+        + "\"spec\":{\"deployments\":[{\"name\":\"etcd-operator\",\"spec\":{\"selector\":{\"matchLabels\":"
+        + "{\"name\":\"etcd-operator\"}},\"template\":{\"metadata\":{\"labels\":{\"name\":\"etcd-operator\"}},"
+        + "\"spec\":{\"containers\":[{\"name\":\"etcd-operator\",\"image\":\"quay.io/coreos/etcd-operator\"}]}}}}]}}}}";
+    String data = Base64.getEncoder().encodeToString(csv.getBytes(StandardCharsets.UTF_8));
+    return String.join("\n",
+        "{\"schema\":\"olm.package\",\"name\":\"etcdoperator\",\"defaultChannel\":\"stable\"}",
+        "{\"schema\":\"olm.channel\",\"package\":\"etcdoperator\",\"name\":\"stable\",\"entries\":["
+            + "{\"name\":\"etcdoperator.v0.9.4\"}]}",
+        "{\"schema\":\"olm.bundle\",\"package\":\"etcdoperator\",\"name\":\"etcdoperator.v0.9.4\","
+            + "\"image\":\"quay.io/example/etcdoperator:0.9.4\",\"properties\":[{\"type\":\"olm.package\","
+            + "\"value\":{\"packageName\":\"etcdoperator\",\"version\":\"0.9.4\"}},"
+            + "{\"type\":\"olm.bundle.object\",\"value\":{\"data\":\"" + data + "\"}}]}",
+        "");
   }
 
   static String bundle(String pkg, String version) {

@@ -28,7 +28,7 @@ class InstallModesIT {
             + "{\"type\":\"OwnNamespace\",\"supported\":false}]"),
         pkg("kafka", "[{\"type\":\"AllNamespaces\",\"supported\":true},{\"type\":\"OwnNamespace\",\"supported\":true},"
             + "{\"type\":\"SingleNamespace\",\"supported\":true},{\"type\":\"MultiNamespace\",\"supported\":true}]"),
-        pkg("imageonly", null), "");
+        pkg("imageonly", null), twoBundles(), "");
     HttpResponse<String> uploaded = api.post("/catalogs/community/revisions", catalog.getBytes(StandardCharsets.UTF_8),
         "application/x-ndjson");
     assertThat(uploaded.statusCode()).as(uploaded.body()).isEqualTo(201);
@@ -48,6 +48,22 @@ class InstallModesIT {
         + "{\"schema\":\"olm.bundle\",\"package\":\"" + name + "\",\"name\":\"" + name + ".v1.0.0\",\"image\":"
         + "\"quay.io/example/" + name + ":1.0.0\",\"properties\":[{\"type\":\"olm.package\",\"value\":{\"packageName\":\""
         + name + "\",\"version\":\"1.0.0\"}}" + metadata + "]}";
+  }
+
+  /** Package grafana: 1.0.0 supports OwnNamespace and AllNamespaces, the head 2.0.0 AllNamespaces alone. */
+  private static String twoBundles() {
+    StringBuilder out = new StringBuilder("{\"schema\":\"olm.package\",\"name\":\"grafana\",\"defaultChannel\":\"stable\"}\n"
+        + "{\"schema\":\"olm.channel\",\"package\":\"grafana\",\"name\":\"stable\",\"entries\":["
+        + "{\"name\":\"grafana.v1.0.0\"},{\"name\":\"grafana.v2.0.0\",\"replaces\":\"grafana.v1.0.0\"}]}");
+    for (String version : new String[] {"1.0.0", "2.0.0"}) {
+      String own = version.equals("1.0.0") ? "true" : "false";
+      out.append("\n{\"schema\":\"olm.bundle\",\"package\":\"grafana\",\"name\":\"grafana.v").append(version)
+          .append("\",\"image\":\"quay.io/example/grafana:").append(version).append("\",\"properties\":[{\"type\":")
+          .append("\"olm.package\",\"value\":{\"packageName\":\"grafana\",\"version\":\"").append(version)
+          .append("\"}},{\"type\":\"olm.csv.metadata\",\"value\":{\"installModes\":[{\"type\":\"AllNamespaces\",")
+          .append("\"supported\":true},{\"type\":\"OwnNamespace\",\"supported\":").append(own).append("}]}}]}");
+    }
+    return out.toString();
   }
 
   private static JsonObject sub(String pkg, String namespace, String selector) {
@@ -107,5 +123,25 @@ class InstallModesIT {
     assertThat(put("dns-apart", sub("dns", "shared", "env=dev")).statusCode()).isEqualTo(201);
     assertThat(put("kafka-same", sub("imageonly", "shared", "env=prod").put("installMode", "MultiNamespace")
         .put("targetNamespaces", new JsonArray().add("team-b").add("team-a"))).statusCode()).isEqualTo(201);
+  }
+
+  @Test
+  void theModeIsCheckedAgainstTheBundleTheVersionPolicyInstallsNotTheChannelHead() {
+    JsonObject pinnedOld = sub("grafana", "g1", "env=g").put("version", new JsonObject().put("pin", "1.0.0"))
+        .put("installMode", "OwnNamespace");
+    HttpResponse<String> accepted = put("grafana-old", pinnedOld);
+    assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(201);
+
+    HttpResponse<String> following = put("grafana-head", sub("grafana", "g2", "env=g").put("installMode", "OwnNamespace"));
+    assertProblem(following, 422, "/installMode");
+    assertThat(json(following).toString()).contains("grafana.v2.0.0");
+
+    HttpResponse<String> inRange = put("grafana-range", sub("grafana", "g3", "env=g")
+        .put("version", new JsonObject().put("range", ">=1.0.0 <2.0.0")).put("installMode", "OwnNamespace"));
+    assertThat(inRange.statusCode()).as(inRange.body()).isEqualTo(201);
+
+    HttpResponse<String> pinnedNew = put("grafana-new", sub("grafana", "g4", "env=g")
+        .put("version", new JsonObject().put("pin", "2.0.0")).put("installMode", "OwnNamespace"));
+    assertProblem(pinnedNew, 422, "/installMode");
   }
 }

@@ -85,7 +85,7 @@ final class BundleInstaller {
     if (!plan.succeeded()) {
       return new DriveResult(CsvPhaseRules.next(planFailure(before, plan)), List.of(), false);
     }
-    RequirementCheck.Verdict checked = requirements.check(plan, before);
+    RequirementCheck.Verdict checked = requirements.check(plan, before, ns, sub.effectiveTargets());
     if (checked.refusal().isPresent()) {
       // nothing written: a later pass checks again
       return new DriveResult(checked.refusal().get(), List.of(), false)

@@ -17,6 +17,7 @@ import io.olmstead.olmcore.lifecycle.Requirements.CrdState;
 import io.olmstead.olmcore.lifecycle.Requirements.Facts;
 import io.olmstead.olmcore.lifecycle.Requirements.Needs;
 import io.olmstead.olmcore.lifecycle.Requirements.RequirementStatus;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -62,15 +63,24 @@ final class RequirementCheck {
 
   /**
    * For a bundle not yet installed ({@code before} none or Pending): its CSV's requirements with their status, and
-   * why it may not be applied now: requirements unmet ({@code Pending/RequirementsNotMet}), or an object whose API the
+   * why it may not be applied now: requirements unmet or a target namespace (other than {@code namespace}) that does
+   * not exist ({@code Pending/RequirementsNotMet} naming it), or an object whose API the
    * cluster does not serve (Failed, naming the API, as OLM fails the install plan). Not checked once installed.
    */
-  Verdict check(InstallPlanResult plan, CsvPhase before) throws ResourceException {
+  Verdict check(InstallPlanResult plan, CsvPhase before, String namespace, List<String> targets)
+      throws ResourceException {
     if (plan.csv().isEmpty() || (before != CsvPhase.NONE && before != CsvPhase.PENDING)) {
       return Verdict.NOT_CHECKED;
     }
     List<RequirementStatus> statuses = statuses(plan.csv().get());
     Optional<String> unmet = Requirements.unmet(statuses);
+    List<String> missing = missingTargets(namespace, targets);
+    if (!missing.isEmpty()) {
+      // as on an API server, nothing can be written into a namespace that does not exist: wait for it
+      String message = "target namespace" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing)
+          + (missing.size() == 1 ? " does" : " do") + " not exist";
+      unmet = Optional.of(unmet.map(u -> u + "; " + message).orElse(message));
+    }
     if (unmet.isPresent()) {
       return new Verdict(statuses, Optional.of(
           CsvPhaseRules.next(CsvObservation.in(CsvPhase.PENDING).withUnmetRequirements(unmet.get()))));
@@ -82,6 +92,18 @@ final class RequirementCheck {
       }
     }
     return new Verdict(statuses, Optional.empty());
+  }
+
+  /** The operator group's target namespaces, other than the install namespace (the agent creates it), not found. */
+  private List<String> missingTargets(String namespace, List<String> targets) throws ResourceException {
+    List<String> missing = new ArrayList<>();
+    for (String target : targets == null ? List.<String>of() : targets) {
+      if (target != null && !target.isEmpty() && !target.equals(namespace)
+          && resources.get("v1", "Namespace", null, target).isEmpty()) {
+        missing.add(target);
+      }
+    }
+    return missing;
   }
 
   private static CrdState state(JsonNode crd) {

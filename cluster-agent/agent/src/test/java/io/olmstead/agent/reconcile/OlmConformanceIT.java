@@ -64,6 +64,9 @@ class OlmConformanceIT {
       CatalogProvider packageCatalog = served;
       try (PassDriver driver = new PassDriver(() -> packageCatalog)) {
         driver.write(TestCrds.serviceMonitor()); // the cluster runs the Prometheus operator (kepler ships a ServiceMonitor)
+        for (String target : ConformanceRules.OTHER_NAMESPACES) {
+          driver.write(TestCrds.namespace(target)); // Single/MultiNamespace targets exist, as they must
+        }
         rows.addAll(runPackage(driver, used, channel.get()));
       }
     }

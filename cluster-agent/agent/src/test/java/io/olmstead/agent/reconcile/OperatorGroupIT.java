@@ -74,6 +74,7 @@ class OperatorGroupIT {
   @Test
   void aMultiNamespaceOperatorGetsTenantRolesInEachTargetAndLosesThemWhenTheTargetGoes() throws Exception {
     sim = new SimFixture(SharedCatalogs.bundledPlus("strimzi-kafka-operator", "strimzi-1.2.x"));
+    sim.namespaces("team-a", "team-b");
     sim.desire(sub("strimzi", "strimzi-kafka-operator", "strimzi-1.2.x", "kafka", List.of("team-a", "team-b")));
     awaitSucceeded("strimzi", "strimzi-cluster-operator.v1.2.0");
 
@@ -92,9 +93,30 @@ class OperatorGroupIT {
   }
 
   @Test
+  void aTargetNamespaceThatDoesNotExistKeepsTheInstallPendingNamingItUntilItIsCreated() throws Exception {
+    sim = new SimFixture(SharedCatalogs.bundledPlus("strimzi-kafka-operator", "strimzi-1.2.x"));
+    sim.namespaces("team-a");
+    sim.desire(sub("strimzi", "strimzi-kafka-operator", "strimzi-1.2.x", "kafka", List.of("team-a", "team-c")));
+
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+      SubscriptionStatus s = sim.sink.latest("strimzi").orElseThrow();
+      assertThat(s.phase()).as(s.toString()).isEqualTo("Pending");
+      assertThat(s.reason()).isEqualTo("RequirementsNotMet");
+      assertThat(s.message()).contains("target namespace team-c does not exist");
+    });
+    assertThat(namespacesOf("Role")).doesNotContain("team-c", "team-a");
+    assertThat(sim.list("apps/v1", "Deployment")).as("nothing written while waiting").isEmpty();
+
+    sim.namespaces("team-c");
+    awaitSucceeded("strimzi", "strimzi-cluster-operator.v1.2.0");
+    assertThat(namespacesOf("Role")).contains("kafka", "team-a", "team-c");
+  }
+
+  @Test
   void aDependencyWatchesTheTargetsOfTheOperatorThatNeedsIt() throws Exception {
     SharedCatalogs.bundled();
     sim = new SimFixture(false);
+    sim.namespaces("team-a", "team-b");
     sim.desire(sub("topology", "rabbitmq-messaging-topology-operator", "stable", "rabbitmq",
         List.of("team-a", "team-b")));
     String dep = SubscriptionNames.implied("rabbitmq-cluster-operator", "stable", SharedCatalogs.CATALOG);

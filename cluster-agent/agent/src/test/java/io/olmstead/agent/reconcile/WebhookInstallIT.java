@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 class WebhookInstallIT {
   private static final Duration WAIT = Duration.ofSeconds(40);
   private static final String ADMISSION = "admissionregistration.k8s.io/v1";
+  private static final String RBAC = "rbac.authorization.k8s.io/v1";
   private SimFixture sim;
 
   @BeforeEach
@@ -155,6 +156,41 @@ class WebhookInstallIT {
     });
   }
 
+  @Test
+  void twoInstallsOfOnePackageInTwoNamespacesKeepTheirOwnAuthBindingsAndRemovingOneLeavesTheOthers() {
+    sim.desire(ownNamespace("topo-a", "rmq-a"), ownNamespace("topo-b", "rmq-b"));
+    // two operators and their two dependencies installed side by side: allow them the time of four installs
+    awaitSucceeded("topo-a", "rabbitmq-messaging-topology-operator.v1.19.3", WAIT.multipliedBy(3));
+    awaitSucceeded("topo-b", "rabbitmq-messaging-topology-operator.v1.19.3", WAIT.multipliedBy(3));
+
+    for (String ns : List.of("rmq-a", "rmq-b")) {
+      JsonNode delegator = sim.get(RBAC, "ClusterRoleBinding", null,
+          "messaging-topology-operator-service." + ns + "-system:auth-delegator").orElseThrow();
+      assertThat(delegator.path("subjects").get(0).path("namespace").asText()).isEqualTo(ns);
+      JsonNode reader = sim.get(RBAC, "RoleBinding", "kube-system",
+          "messaging-topology-operator-service." + ns + "-auth-reader").orElseThrow();
+      assertThat(reader.path("subjects").get(0).path("namespace").asText()).isEqualTo(ns);
+    }
+
+    sim.desire(ownNamespace("topo-b", "rmq-b"));
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(sim.get(RBAC, "ClusterRoleBinding", null,
+          "messaging-topology-operator-service.rmq-a-system:auth-delegator")).isEmpty();
+      assertThat(sim.get(RBAC, "RoleBinding", "kube-system", "messaging-topology-operator-service.rmq-a-auth-reader"))
+          .isEmpty();
+    });
+    assertThat(sim.get(RBAC, "ClusterRoleBinding", null, "messaging-topology-operator-service.rmq-b-system:auth-delegator"))
+        .isPresent();
+    assertThat(sim.get(RBAC, "RoleBinding", "kube-system", "messaging-topology-operator-service.rmq-b-auth-reader"))
+        .isPresent();
+    awaitSucceeded("topo-b", "rabbitmq-messaging-topology-operator.v1.19.3");
+  }
+
+  private static DesiredSubscription ownNamespace(String name, String namespace) {
+    return new DesiredSubscription(name, SharedCatalogs.CATALOG, null, "rabbitmq-messaging-topology-operator", "stable",
+        namespace, List.of(namespace), DesiredSubscription.Approval.AUTOMATIC, null, "1.19.3", null, false, 1, null);
+  }
+
   private static DesiredSubscription topology(String maxVersion) {
     return DesiredSubscription.of("topology", SharedCatalogs.CATALOG, "rabbitmq-messaging-topology-operator", "stable",
         "rmq", maxVersion);
@@ -171,7 +207,11 @@ class WebhookInstallIT {
   }
 
   private void awaitSucceeded(String sub, String bundle) {
-    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+    awaitSucceeded(sub, bundle, WAIT);
+  }
+
+  private void awaitSucceeded(String sub, String bundle, Duration wait) {
+    await().atMost(wait).ignoreExceptions().untilAsserted(() -> {
       SubscriptionStatus s = sim.sink.latest(sub).orElseThrow();
       assertThat(s.installedBundle()).as(s.toString()).isEqualTo(bundle);
       assertThat(s.phase()).as(s.toString()).isEqualTo("Succeeded");

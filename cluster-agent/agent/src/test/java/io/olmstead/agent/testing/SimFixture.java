@@ -45,6 +45,17 @@ public final class SimFixture implements AutoCloseable {
     resources = new ResourceOperator(cluster.client(), new ResourceKinds());
   }
 
+  /** Creates these namespaces (target namespaces must exist, as on an API server, before an install watches them). */
+  public void namespaces(String... names) {
+    try {
+      for (String name : names) {
+        resources.apply(TestCrds.namespace(name));
+      }
+    } catch (ResourceException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   public void desire(DesiredSubscription... subs) {
     cluster.agent().setDesired(generation.incrementAndGet(), List.of(subs));
   }

@@ -8,6 +8,13 @@ public final class TestCrds {
   private TestCrds() {}
 
   /** {@code servicemonitors.monitoring.coreos.com}, served at v1 with any content, as prometheus-operator defines it. */
+  /** A Namespace object, for target namespaces that must exist before an operator watching them installs. */
+  public static ObjectNode namespace(String name) {
+    ObjectNode ns = JsonNodeFactory.instance.objectNode().put("apiVersion", "v1").put("kind", "Namespace");
+    ns.putObject("metadata").put("name", name);
+    return ns;
+  }
+
   public static ObjectNode serviceMonitor() {
     ObjectNode crd = JsonNodeFactory.instance.objectNode().put("apiVersion", "apiextensions.k8s.io/v1")
         .put("kind", "CustomResourceDefinition");

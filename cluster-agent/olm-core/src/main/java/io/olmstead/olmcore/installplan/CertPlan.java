@@ -4,8 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -30,6 +34,7 @@ public final class CertPlan {
     static final String WEBHOOK_CERT_DIR = "/tmp/k8s-webhook-server/serving-certs";
     static final String APISERVICE_CERT_DIR = "/apiserver.local.config/certificates";
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final int MAX_OBJECT_NAME = 253;
 
     private CertPlan() {}
 
@@ -41,6 +46,41 @@ public final class CertPlan {
     /** OLM's Secret name for a Service. */
     public static String secretName(String serviceName) {
         return serviceName + "-cert";
+    }
+
+    /**
+     * The auth-delegator ClusterRoleBinding of a Service: {@code <service>.<namespace>-system:auth-delegator}. OLM
+     * names it {@code <service>-system:auth-delegator}, so two installs of one package in two namespaces would share
+     * (and overwrite, and on uninstall delete) one binding; with the namespace each install has its own. Neither part
+     * holds a '.', so the name is unambiguous; bounded to 253 characters ({@link #bounded}).
+     */
+    public static String authDelegatorBindingName(String serviceName, String namespace) {
+        return bounded(serviceName + "." + namespace, "-system:auth-delegator");
+    }
+
+    /** The kube-system RoleBinding of a Service: {@code <service>.<namespace>-auth-reader} (OLM: no namespace). */
+    public static String authReaderBindingName(String serviceName, String namespace) {
+        return bounded(serviceName + "." + namespace, "-auth-reader");
+    }
+
+    /**
+     * {@code base + suffix} when it fits in 253 characters (an object name); else the base cut short and followed by
+     * {@code -} and 8 hex characters of its SHA-256, so that distinct bases keep distinct names.
+     */
+    static String bounded(String base, String suffix) {
+        if (base.length() + suffix.length() <= MAX_OBJECT_NAME) {
+            return base + suffix;
+        }
+        String hash = HexFormat.of().formatHex(sha256(base), 0, 4);
+        return base.substring(0, MAX_OBJECT_NAME - suffix.length() - hash.length() - 1) + "-" + hash + suffix;
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is always available", e);
+        }
     }
 
     /** The names a serving certificate covers (OLM's HostnamesForService). */
@@ -74,9 +114,9 @@ public final class CertPlan {
         rule.putArray("resourceNames").add(secret);
         out.add(role);
         out.add(binding("RoleBinding", secret, namespace, "Role", secret, serviceAccount, namespace, managed));
-        out.add(binding("ClusterRoleBinding", service + "-system:auth-delegator", null, "ClusterRole",
+        out.add(binding("ClusterRoleBinding", authDelegatorBindingName(service, namespace), null, "ClusterRole",
             "system:auth-delegator", serviceAccount, namespace, managed));
-        out.add(binding("RoleBinding", service + "-auth-reader", "kube-system", "Role",
+        out.add(binding("RoleBinding", authReaderBindingName(service, namespace), "kube-system", "Role",
             "extension-apiserver-authentication-reader", serviceAccount, namespace, managed));
         mount(podSpec, secretVolume("apiservice-cert", secret, "apiserver.crt", "apiserver.key"), APISERVICE_CERT_DIR);
         mount(podSpec, secretVolume("webhook-cert", secret, "tls.crt", "tls.key"), WEBHOOK_CERT_DIR);

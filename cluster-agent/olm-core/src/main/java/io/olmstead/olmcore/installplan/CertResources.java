@@ -3,8 +3,10 @@ package io.olmstead.olmcore.installplan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -20,17 +22,17 @@ final class CertResources {
      * or a port name (JSON as in the CSV); {@code source} the entry itself.
      */
     record CertResource(Type type, String name, String deploymentName, int containerPort, JsonNode targetPort,
-                        JsonNode source) {
+                        JsonNode source, String field) {
         /** OLM's service for the deployment: {@code <deploymentName with . as ->-service}. */
         String serviceName() {
             return CertPlan.serviceName(deploymentName);
         }
     }
 
-    /** Either the resources or a problem (OLM reason and a message naming the field). */
-    record Parsed(List<CertResource> resources, String reason, String message) {
+    /** Either the resources or the problem (OLM reason, the field, a message naming the field). */
+    record Parsed(List<CertResource> resources, WebhookDefinitions.Problem problem) {
         boolean failed() {
-            return reason != null;
+            return problem != null;
         }
     }
 
@@ -43,6 +45,14 @@ final class CertResources {
         List<CertResource> out = new ArrayList<>();
         Set<String> generateNames = new HashSet<>();
         JsonNode webhooks = csv.path("spec").path("webhookdefinitions");
+        JsonNode owned = csv.path("spec").path("apiservicedefinitions").path("owned");
+        Parsed tooMany = overLimit(webhooks, "spec.webhookdefinitions");
+        if (tooMany == null) {
+            tooMany = overLimit(owned, "spec.apiservicedefinitions.owned");
+        }
+        if (tooMany != null) {
+            return tooMany;
+        }
         for (int i = 0; i < webhooks.size(); i++) {
             JsonNode w = webhooks.get(i);
             String field = "spec.webhookdefinitions[" + i + "]";
@@ -53,31 +63,30 @@ final class CertResources {
                 default -> null;
             };
             if (type == null) {
-                return invalid(field + ".type \"" + w.path("type").asText("") + "\" is not ValidatingAdmissionWebhook, "
+                return invalid(field + ".type", field + ".type \"" + w.path("type").asText("") + "\" is not ValidatingAdmissionWebhook, "
                     + "MutatingAdmissionWebhook or ConversionWebhook");
             }
             String generateName = w.path("generateName").asText("");
             if (generateName.isEmpty()) {
-                return invalid(field + ".generateName is empty");
+                return invalid(field + ".generateName", field + ".generateName is empty");
             }
             if (!generateNames.add(generateName)) {
-                return invalid(field + ".generateName \"" + generateName + "\" is used by another webhook definition");
+                return invalid(field + ".generateName", field + ".generateName \"" + generateName + "\" is used by another webhook definition");
             }
             Parsed problem = checkCommon(w, field, deploymentNames);
             if (problem != null) {
                 return problem;
             }
             if (type == Type.CONVERSION && !w.path("conversionCRDs").elements().hasNext()) {
-                return invalid(field + ".conversionCRDs is empty: a conversion webhook names the CRDs it converts");
+                return invalid(field + ".conversionCRDs", field + ".conversionCRDs is empty: a conversion webhook names the CRDs it converts");
             }
-            out.add(new CertResource(type, generateName, w.path("deploymentName").asText(), port(w), targetPort(w), w));
+            out.add(new CertResource(type, generateName, w.path("deploymentName").asText(), port(w), targetPort(w), w, field));
         }
-        JsonNode owned = csv.path("spec").path("apiservicedefinitions").path("owned");
         for (int i = 0; i < owned.size(); i++) {
             JsonNode a = owned.get(i);
             String field = "spec.apiservicedefinitions.owned[" + i + "]";
             if (a.path("group").asText("").isEmpty() || a.path("version").asText("").isEmpty()) {
-                return invalid(field + " needs a group and a version");
+                return invalid(field, field + " needs a group and a version");
             }
             Parsed problem = checkCommon(a, field, deploymentNames);
             if (problem != null) {
@@ -85,9 +94,35 @@ final class CertResources {
             }
             String name = a.path("version").asText() + "." + a.path("group").asText();
             out.add(new CertResource(Type.API_SERVICE, name, a.path("deploymentName").asText(), port(a),
-                IntNode.valueOf(port(a)), a));
+                IntNode.valueOf(port(a)), a, field));
         }
-        return new Parsed(List.copyOf(out), null, null);
+        Parsed collision = serviceCollision(out);
+        return collision != null ? collision : new Parsed(List.copyOf(out), null);
+    }
+
+    private static Parsed overLimit(JsonNode definitions, String field) {
+        if (definitions.size() <= WebhookDefinitions.MAX_DEFINITIONS) {
+            return null;
+        }
+        return invalid(field, field + " has " + definitions.size() + " entries, over the limit of "
+            + WebhookDefinitions.MAX_DEFINITIONS);
+    }
+
+    /**
+     * Two deployments whose names differ only by '.' against '-' get one Service (and one certificate Secret): the
+     * second would silently replace the first, so planning fails naming both.
+     */
+    private static Parsed serviceCollision(List<CertResource> resources) {
+        Map<String, CertResource> byService = new HashMap<>();
+        for (CertResource r : resources) {
+            CertResource first = byService.putIfAbsent(r.serviceName(), r);
+            if (first != null && !first.deploymentName().equals(r.deploymentName())) {
+                return invalid(r.field() + ".deploymentName", r.field() + ".deploymentName \"" + r.deploymentName()
+                    + "\" and " + first.field() + ".deploymentName \"" + first.deploymentName() + "\" both become Service \""
+                    + r.serviceName() + "\"");
+            }
+        }
+        return null;
     }
 
     /** OLM's rule: a CSV with a conversion webhook supports AllNamespaces and no other mode. */
@@ -107,19 +142,19 @@ final class CertResources {
     private static Parsed checkCommon(JsonNode entry, String field, Set<String> deploymentNames) {
         String deployment = entry.path("deploymentName").asText("");
         if (!deploymentNames.contains(deployment)) {
-            return invalid(field + ".deploymentName \"" + deployment + "\" names no deployment of spec.install.spec.deployments");
+            return invalid(field + ".deploymentName", field + ".deploymentName \"" + deployment + "\" names no deployment of spec.install.spec.deployments");
         }
         JsonNode containerPort = entry.path("containerPort");
         if (!containerPort.isMissingNode() && !containerPort.isNull()
             && (!containerPort.canConvertToInt() || !inRange(containerPort.asInt()))) {
-            return invalid(field + ".containerPort " + containerPort + " is out of range 1-65535");
+            return invalid(field + ".containerPort", field + ".containerPort " + containerPort + " is out of range 1-65535");
         }
         JsonNode targetPort = entry.path("targetPort");
         if (targetPort.isNumber() && !inRange(targetPort.asInt())) {
-            return invalid(field + ".targetPort " + targetPort + " is out of range 1-65535");
+            return invalid(field + ".targetPort", field + ".targetPort " + targetPort + " is out of range 1-65535");
         }
         if (targetPort.isTextual() && !targetPort.asText().matches("[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?")) {
-            return invalid(field + ".targetPort \"" + targetPort.asText() + "\" is not a port name");
+            return invalid(field + ".targetPort", field + ".targetPort \"" + targetPort.asText() + "\" is not a port name");
         }
         return null;
     }
@@ -139,7 +174,8 @@ final class CertResources {
         return target.isNumber() || target.isTextual() ? target.deepCopy() : IntNode.valueOf(port(entry));
     }
 
-    private static Parsed invalid(String message) {
-        return new Parsed(List.of(), InstallPlanResult.REASON_INVALID_INSTALL_STRATEGY, message);
+    private static Parsed invalid(String field, String message) {
+        return new Parsed(List.of(), new WebhookDefinitions.Problem(InstallPlanResult.REASON_INVALID_INSTALL_STRATEGY,
+            field, message));
     }
 }

@@ -39,13 +39,10 @@ final class WebhookPlan {
                        List<JsonNode> deployments, List<JsonNode> crds) {
         Set<String> deploymentNames = deployments.stream().map(d -> d.path("metadata").path("name").asText())
             .collect(Collectors.toSet());
-        CertResources.Parsed parsed = CertResources.read(csv, deploymentNames);
+        Set<String> crdNames = crds.stream().map(c -> c.path("metadata").path("name").asText()).collect(Collectors.toSet());
+        CertResources.Parsed parsed = check(csv, deploymentNames, crdNames);
         if (parsed.failed()) {
-            return new Result(List.of(), parsed.reason(), parsed.message());
-        }
-        Result conversionProblem = checkConversions(csv, parsed.resources(), crds);
-        if (conversionProblem != null) {
-            return conversionProblem;
+            return new Result(List.of(), parsed.problem().reason(), parsed.problem().message());
         }
         List<ObjectNode> out = new ArrayList<>();
         for (JsonNode deployment : deployments) {
@@ -82,27 +79,43 @@ final class WebhookPlan {
         }
     }
 
-    private static Result checkConversions(JsonNode csv, List<CertResources.CertResource> resources, List<JsonNode> crds) {
+    /**
+     * Every check planning makes on the CSV's webhook and API service definitions, given the names of the CSV's
+     * deployments and of the CRDs in the bundle: the definitions, or the first problem.
+     */
+    static CertResources.Parsed check(JsonNode csv, Set<String> deploymentNames, Set<String> shippedCrds) {
+        CertResources.Parsed parsed = CertResources.read(csv, deploymentNames);
+        if (parsed.failed()) {
+            return parsed;
+        }
+        WebhookDefinitions.Problem conversionProblem = checkConversions(csv, parsed.resources(), shippedCrds);
+        return conversionProblem == null ? parsed : new CertResources.Parsed(List.of(), conversionProblem);
+    }
+
+    private static WebhookDefinitions.Problem checkConversions(JsonNode csv, List<CertResources.CertResource> resources,
+                                                               Set<String> shipped) {
         Set<String> owned = new HashSet<>();
         csv.path("spec").path("customresourcedefinitions").path("owned").forEach(o -> owned.add(o.path("name").asText()));
-        Set<String> shipped = crds.stream().map(c -> c.path("metadata").path("name").asText()).collect(Collectors.toSet());
         for (CertResources.CertResource r : resources) {
             if (r.type() != CertResources.Type.CONVERSION) {
                 continue;
             }
             if (!CertResources.supportsOnlyAllNamespaces(csv)) {
-                return new Result(List.of(), InstallPlanResult.REASON_UNSUPPORTED_OPERATOR_GROUP,
-                    CertResources.CONVERSION_ONLY_ALL_NAMESPACES + " (webhook definition " + r.name() + ")");
+                return new WebhookDefinitions.Problem(InstallPlanResult.REASON_UNSUPPORTED_OPERATOR_GROUP,
+                    "spec.installModes", CertResources.CONVERSION_ONLY_ALL_NAMESPACES + " (webhook definition "
+                    + r.name() + ", " + r.field() + ")");
             }
-            for (JsonNode crd : r.source().path("conversionCRDs")) {
-                String field = "spec.webhookdefinitions[generateName=" + r.name() + "].conversionCRDs";
-                if (!owned.contains(crd.asText())) {
-                    return new Result(List.of(), InstallPlanResult.REASON_INVALID_INSTALL_STRATEGY, field + ": CSV "
-                        + csv.path("metadata").path("name").asText() + " does not own CRD " + crd.asText());
+            JsonNode crds = r.source().path("conversionCRDs");
+            for (int j = 0; j < crds.size(); j++) {
+                String crd = crds.get(j).asText();
+                String field = r.field() + ".conversionCRDs[" + j + "]";
+                if (!owned.contains(crd)) {
+                    return new WebhookDefinitions.Problem(InstallPlanResult.REASON_INVALID_INSTALL_STRATEGY, field,
+                        field + ": CSV " + csv.path("metadata").path("name").asText() + " does not own CRD " + crd);
                 }
-                if (!shipped.contains(crd.asText())) {
-                    return new Result(List.of(), InstallPlanResult.REASON_INVALID_INSTALL_STRATEGY, field
-                        + ": CRD " + crd.asText() + " is not in the bundle");
+                if (!shipped.contains(crd)) {
+                    return new WebhookDefinitions.Problem(InstallPlanResult.REASON_INVALID_INSTALL_STRATEGY, field,
+                        field + ": CRD " + crd + " is not in the bundle");
                 }
             }
         }

@@ -105,9 +105,9 @@ class WebhookPlanTest {
         JsonNode binding = named(plan, "RoleBinding", "hooks-manager-service-cert");
         assertThat(binding.path("subjects").get(0).path("name").asText()).isEqualTo("hooks-sa");
         assertThat(binding.path("roleRef").path("name").asText()).isEqualTo("hooks-manager-service-cert");
-        assertThat(named(plan, "ClusterRoleBinding", "hooks-manager-service-system:auth-delegator")
+        assertThat(named(plan, "ClusterRoleBinding", "hooks-manager-service.ops-system:auth-delegator")
             .path("roleRef").path("name").asText()).isEqualTo("system:auth-delegator");
-        assertThat(named(plan, "RoleBinding", "hooks-manager-service-auth-reader").path("metadata").path("namespace")
+        assertThat(named(plan, "RoleBinding", "hooks-manager-service.ops-auth-reader").path("metadata").path("namespace")
             .asText()).isEqualTo("kube-system");
     }
 
