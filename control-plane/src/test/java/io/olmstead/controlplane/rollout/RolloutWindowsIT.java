@@ -118,10 +118,12 @@ class RolloutWindowsIT {
       assertThat(ok(RolloutIT.call(port, "GET", "/rollouts/" + id, null), 200).getJsonArray("waves").getJsonObject(0)
           .getString("state")).as("the wave still waits for its window").isEqualTo("WaitingForWindow");
 
-      // the window opens: zone a upgrades, zone b stays frozen
+      // the window opens: zone a upgrades, then zone b's wave waits for the end of its freeze
       clock.jumpTo(opens);
-      await().atMost(Duration.ofSeconds(60)).until(() -> fx.count("SELECT count(*) FROM rollout_clusters WHERE "
-          + "rollout_id = ? AND cluster LIKE 'za-%' AND approved_at IS NOT NULL", id) == 2);
+      await().atMost(Duration.ofSeconds(60)).until(() -> "WaitingForWindow".equals(ok(RolloutIT.call(port, "GET",
+          "/rollouts/" + id, null), 200).getJsonArray("waves").getJsonObject(1).getString("state")));
+      assertThat(fx.count("SELECT count(*) FROM rollout_clusters WHERE rollout_id = ? AND cluster LIKE 'za-%' AND "
+          + "approved_at IS NOT NULL", id)).as("zone a upgraded in its window").isEqualTo(2);
       assertThat(fx.count("SELECT count(*) FROM rollout_clusters WHERE rollout_id = ? AND cluster LIKE 'zb-%' AND "
           + "approved_at IS NOT NULL", id)).as("the freeze holds zone b").isZero();
 
