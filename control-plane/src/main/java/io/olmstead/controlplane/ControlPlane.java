@@ -79,6 +79,14 @@ public final class ControlPlane implements AutoCloseable {
 
   /** As {@link #start(ControlPlaneConfig)}, with {@code /readyz} held by {@code gate} until the caller releases it. */
   public static Future<ControlPlane> start(ControlPlaneConfig config, StartupGate gate) {
+    return start(config, gate, Clock.systemUTC());
+  }
+
+  /**
+   * As {@link #start(ControlPlaneConfig, StartupGate)}, reading the time from {@code clock} (token lifetimes, rollout
+   * windows, freezes, soaks and deadlines): tests move it instead of waiting for the real time to pass.
+   */
+  public static Future<ControlPlane> start(ControlPlaneConfig config, StartupGate gate, Clock clock) {
     DatabaseSettings db = config.requireDatabase();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Vertx vertx = Vertx.vertx(new VertxOptions()
@@ -105,13 +113,13 @@ public final class ControlPlane implements AutoCloseable {
             .compose(token -> {
               AgentGateway gateway = new AgentGateway(vertx, pool, db.connectOptions(), registry, config.agent(),
                   config.maxBodyBytes());
-              OidcIssuer oidc = OidcIssuer.start(vertx, config.oidc(), Clock.systemUTC());
+              OidcIssuer oidc = OidcIssuer.start(vertx, config.oidc(), clock);
               ApiContext context = new ApiContext(vertx, pool, new Tx(pool), config,
-                  new TokenAuthenticator(pool, oidc, Clock.systemUTC()), registry);
+                  new TokenAuthenticator(pool, oidc, clock), registry);
               List<ApiModule> modules = new java.util.ArrayList<>(ApiModules.all());
               modules.add(new io.olmstead.controlplane.agentgateway.AgentApiModule(gateway));
               var rollouts = new io.olmstead.controlplane.rollout.Rollouts(vertx, pool, db.connectOptions(), registry,
-                  config.maxBodyBytes());
+                  config.maxBodyBytes(), clock);
               modules.add(rollouts.module());
               // a revocation made on another replica empties this replica's token cache at once, not after its lifetime
               rollouts.onTokenRevoked(context.authenticator()::invalidateAll);

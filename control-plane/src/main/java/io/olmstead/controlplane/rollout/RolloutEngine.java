@@ -10,6 +10,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.function.Supplier;
@@ -56,7 +57,7 @@ public final class RolloutEngine {
   private volatile boolean closed;
 
   RolloutEngine(Vertx vertx, Pool pool, PgConnectOptions connectOptions, RolloutMetrics metrics, long tickMillis,
-      RolloutMaturity maturity) {
+      RolloutMaturity maturity, Clock clock) {
     this.vertx = vertx;
     this.preflight = new PreflightGate(maturity);
     this.pool = pool;
@@ -64,7 +65,7 @@ public final class RolloutEngine {
     this.metrics = metrics;
     this.tickMillis = tickMillis;
     this.joiners = new RolloutJoiners(pool, store);
-    this.clock = () -> Instant.now().truncatedTo(ChronoUnit.MICROS);
+    this.clock = () -> clock.instant().truncatedTo(ChronoUnit.MICROS);
   }
 
   public void start() {

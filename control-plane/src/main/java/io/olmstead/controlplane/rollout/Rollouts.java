@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
+import java.time.Clock;
 
 /** The rollout component as the control plane wires it: its REST module, its event stream and its engine. */
 public final class Rollouts {
@@ -18,16 +19,20 @@ public final class Rollouts {
   private final RolloutsModule module;
 
   public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry) {
-    this(vertx, pool, connectOptions, registry, 0);
+    this(vertx, pool, connectOptions, registry, 0, Clock.systemUTC());
   }
 
-  /** {@code maxBodyBytes}: the limit catalogs were uploaded under (their maturity reports parse them again). */
-  public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry, long maxBodyBytes) {
+  /**
+   * {@code maxBodyBytes}: the limit catalogs were uploaded under (their maturity reports parse them again);
+   * {@code clock}: the time the engine steps at and previews plan from (windows, freezes, soaks, deadlines).
+   */
+  public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry, long maxBodyBytes,
+      Clock clock) {
     this.events = new RolloutEvents(vertx, pool, connectOptions);
     RolloutMetrics metrics = new RolloutMetrics(registry);
     RolloutMaturity maturity = new RolloutMaturity(new MaturityService(vertx, new Tx(pool), maxBodyBytes));
-    this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS, maturity);
-    this.module = new RolloutsModule(events, metrics, maturity);
+    this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS, maturity, clock);
+    this.module = new RolloutsModule(events, metrics, maturity, clock);
   }
 
   public RolloutsModule module() {

@@ -14,6 +14,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Map;
@@ -26,6 +27,7 @@ import java.util.UUID;
  */
 public final class RolloutsModule implements ApiModule {
   private final RolloutEvents events;
+  private final Clock clock;
   private final RolloutStore store = new RolloutStore();
   private final RolloutQueries queries = new RolloutQueries();
   private final RolloutPlanning planning = new RolloutPlanning();
@@ -36,7 +38,8 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutMetrics metrics;
   private ApiContext context;
 
-  RolloutsModule(RolloutEvents events, RolloutMetrics metrics, RolloutMaturity maturity) {
+  RolloutsModule(RolloutEvents events, RolloutMetrics metrics, RolloutMaturity maturity, Clock clock) {
+    this.clock = clock;
     this.events = events;
     this.metrics = metrics;
     this.preflights = new PreflightPreview(maturity);
@@ -95,7 +98,7 @@ public final class RolloutsModule implements ApiModule {
 
   private Future<Reply> preview(ApiRequest request) {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
-    Instant now = Instant.now();
+    Instant now = clock.instant();
     boolean grouped = body.strategy().groupBy() != null;
     // read in one transaction (plan, calendar, unpack states); then the preflight verdicts, which ask the agents
     record Parts(RolloutPlanning.Plan plan, CalendarGate gate, JsonArray notUnpacked) {

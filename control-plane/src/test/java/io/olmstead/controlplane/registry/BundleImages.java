@@ -1,8 +1,8 @@
 package io.olmstead.controlplane.registry;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.olmstead.controlplane.catalog.CatalogFixtures;
+import io.olmstead.controlplane.testsupport.SharedFolder;
 import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.fbc.BundleObject;
 import io.olmstead.olmcore.fbc.DeclarativeConfig;
@@ -13,7 +13,6 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Bundle images built from the shared {@code bundled/} catalog's embedded manifests: one gzip layer with
@@ -25,10 +24,7 @@ public final class BundleImages {
 
   /** The {@code bundled/} catalog, parsed; skips the test (saying why) when the shared folder is absent. */
   public static DeclarativeConfig bundledCatalog() throws Exception {
-    Optional<Path> shared = CatalogFixtures.sharedCatalogs();
-    assumeTrue(shared.isPresent(), "../shared/catalogs is absent (set -Dolmstead.shared.dir): bundle images are built "
-        + "from its bundled/ catalog");
-    return new FbcParser().parseDirectory(shared.get().resolve("bundled"));
+    return new FbcParser().parseDirectory(SharedFolder.require("catalogs/bundled"));
   }
 
   public static Bundle bundle(DeclarativeConfig catalog, String name) {

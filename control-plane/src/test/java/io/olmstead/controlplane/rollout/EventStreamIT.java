@@ -75,17 +75,16 @@ class EventStreamIT {
   void revokingATokenEndsItsStreamAtOnceAndNoLaterEventReachesIt() throws Exception {
     JsonObject viewer = createToken("sse-revoked");
     OpenStream open = OpenStream.open(viewer.getString("token"));
-    OpenStream control = OpenStream.open(TestControlPlane.ADMIN_TOKEN);
+    // the same grants on a token that stays: it sees the event below, so the revoked stream would have seen it too
+    OpenStream control = OpenStream.open(createToken("sse-kept").getString("token"));
 
     HttpResponse<String> revoked = call("DELETE", "/tokens/" + viewer.getString("id"), null, null);
     assertThat(revoked.statusCode()).as(revoked.body()).isEqualTo(204);
-    long revokedAt = System.nanoTime();
-    // an event committed after the revocation: the admin's stream gets it, the revoked one must not
+    // an event committed right after the revocation, long before the periodic recheck (RECHECK_MILLIS) could end
+    // the stream: "at once" is that the revocation ended it before this event was sent, whatever the machine's speed
     fx.subscription("sse-after-revoke", "fleet=sse", "0.9.2");
 
     open.ended.get(10, TimeUnit.SECONDS);
-    long closedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - revokedAt);
-    assertThat(closedMillis).as("stream closed %d ms after the revocation", closedMillis).isLessThan(3_000);
     expect(control.events, "subscription", "sse-after-revoke");
     assertThat(open.events).noneMatch(e -> "sse-after-revoke".equals(e.getString("id")));
     control.close();
@@ -98,11 +97,9 @@ class EventStreamIT {
     // no notification: as if the change were made where none is sent (or the notification was missed)
     assertThat(fx.update("UPDATE api_tokens SET teams = ARRAY['payments'] WHERE id = ?::uuid", viewer.getString("id")))
         .isEqualTo(1);
-    long changedAt = System.nanoTime();
+    // nothing else ends it: no notification was sent and the token is still live, only its grant changed
     open.ended.get(10, TimeUnit.SECONDS);
-    long closedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - changedAt);
-    assertThat(closedMillis).as("stream closed %d ms after the change", closedMillis)
-        .isLessThan(RolloutEvents.RECHECK_MILLIS * 2 + 1_000);
+    assertThat(open.ended).isDone();
   }
 
   @Test

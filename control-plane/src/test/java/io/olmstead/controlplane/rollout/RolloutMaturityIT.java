@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.olmstead.agent.hollow.HollowFleet;
 import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.testsupport.SharedFolder;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonArray;
@@ -39,6 +40,8 @@ public class RolloutMaturityIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
   private static final String BODY = "{\"subscription\":\"mt\",\"targetVersion\":\"0.9.4\",\"strategy\":"
       + "{\"batchSize\":3,\"preflightTimeoutSeconds\":20}}";
+  /** The bundled etcd catalog of the shared folder: the class is skipped, saying so, without it. */
+  public static final String ETCD = "catalogs/bundled/etcd/catalog.json";
   private static TestControlPlane cp;
   private static ApiClient api;
   private static RolloutFixtures fx;
@@ -46,6 +49,7 @@ public class RolloutMaturityIT {
 
   @BeforeAll
   static void start() throws Exception {
+    SharedFolder.require(ETCD);
     cp = TestControlPlane.start(TestDatabase.create(RolloutMaturityIT.class), Map.of());
     api = new ApiClient(cp);
     fx = new RolloutFixtures(cp.database());
@@ -73,8 +77,7 @@ public class RolloutMaturityIT {
   /** The bundled etcd catalog as NDJSON, 0.9.4's first CRD rewritten to apiextensions.k8s.io/v1beta1. */
   public static String etcdWithRemovedApi() throws Exception {
     ObjectMapper json = new ObjectMapper();
-    Path file = Path.of(System.getProperty("olmstead.shared.dir", "../../shared"), "catalogs", "bundled", "etcd",
-        "catalog.json");
+    Path file = SharedFolder.require(ETCD);
     List<String> lines = new ArrayList<>();
     try (MappingIterator<JsonNode> docs = json.readerFor(JsonNode.class).with(JsonParser.Feature.AUTO_CLOSE_SOURCE)
         .readValues(Files.readString(file))) {

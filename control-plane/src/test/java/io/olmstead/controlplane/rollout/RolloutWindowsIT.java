@@ -7,6 +7,8 @@ import io.olmstead.agent.hollow.HollowFleet;
 import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.http.StartupGate;
+import io.olmstead.controlplane.testsupport.MovableClock;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;
@@ -14,9 +16,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
@@ -32,10 +34,11 @@ import org.junit.jupiter.api.Test;
 class RolloutWindowsIT {
   private static final String ZONE = "Asia/Kolkata"; // +05:30: the window's cron is read in this zone's wall time
 
-  private static ControlPlane start(DatabaseSettings db) throws Exception {
+  private static ControlPlane start(DatabaseSettings db, Clock clock) throws Exception {
     ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(Map.of(), "127.0.0.1").withPort(0)
         .withDatabase(db).withAdminToken(TestControlPlane.ADMIN_TOKEN);
-    return ControlPlane.start(config).toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
+    return ControlPlane.start(config, StartupGate.open(), clock).toCompletionStage().toCompletableFuture()
+        .get(2, TimeUnit.MINUTES);
   }
 
   private static HollowFleet fleet(Vertx vertx, RolloutFixtures fx, int port, String prefix, String labelsJson) {
@@ -58,13 +61,15 @@ class RolloutWindowsIT {
   void wavesWaitForTheirWindowAndFreezeAcrossALeaderChangeAndApproveEachClusterOnce() throws Exception {
     DatabaseSettings db = TestDatabase.create(RolloutWindowsIT.class);
     Vertx vertx = Vertx.vertx();
-    ControlPlane a = start(db);
+    // both replicas read the time from one clock the test moves to the window's opening and the freeze's end
+    MovableClock clock = new MovableClock();
+    ControlPlane a = start(db, clock);
     ControlPlane b = null;
     HollowFleet zoneA = null;
     HollowFleet zoneB = null;
     try {
       await().atMost(Duration.ofSeconds(10)).until(() -> a.rollouts().engine().leader());
-      b = start(db);
+      b = start(db, clock);
       ControlPlane follower = b;
       int port = b.port(); // the agents and the API calls go to the replica that stays
       RolloutFixtures fx = new RolloutFixtures(db);
@@ -75,13 +80,10 @@ class RolloutWindowsIT {
       await().atMost(Duration.ofSeconds(60)).until(() -> fx.count("SELECT count(*) FROM subscription_status WHERE "
           + "subscription = 'win' AND installed_version = '0.9.2' AND phase = 'Succeeded'") == 4);
 
-      // zone a: a window opening at the next whole minute at least 25 s away; zone b: no window, a freeze until 30 s
-      // after that
-      Instant now = Instant.now();
-      Instant opens = now.truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES);
-      if (Duration.between(now, opens).toSeconds() < 25) {
-        opens = opens.plus(1, ChronoUnit.MINUTES);
-      }
+      // zone a: a window opening at a whole minute ten minutes away (the clock jumps there); zone b: no window, a
+      // freeze until 30 s after that
+      Instant now = clock.instant();
+      Instant opens = now.truncatedTo(ChronoUnit.MINUTES).plus(10, ChronoUnit.MINUTES);
       Instant thaws = opens.plusSeconds(30);
       ZonedDateTime wall = opens.atZone(ZoneId.of(ZONE));
       ok(RolloutIT.call(port, "PUT", "/maintenance-windows/zone-a", new JsonObject().put("selector", "zone=a")
@@ -105,16 +107,29 @@ class RolloutWindowsIT {
       String id = ok(RolloutIT.call(port, "POST", "/rollouts", body), 201).getString("id");
       await().atMost(Duration.ofSeconds(10)).until(() -> "WaitingForWindow".equals(ok(RolloutIT.call(port, "GET",
           "/rollouts/" + id, null), 200).getJsonArray("waves").getJsonObject(0).getString("state")));
-      assertThat(Instant.now()).as("the test must reach this point before the window opens").isBefore(opens);
+      assertThat(clock.instant()).as("the clock has not reached the window yet").isBefore(opens);
       assertThat(fx.count("SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'ClusterApproved'",
           id)).isZero();
 
       // the engine's replica goes away while the wave waits; the other one takes the lock and carries on
       a.close();
       await().atMost(Duration.ofSeconds(10)).until(() -> follower.rollouts().engine().leader());
-      assertThat(Instant.now()).isBefore(opens);
+      assertThat(clock.instant()).isBefore(opens);
+      assertThat(ok(RolloutIT.call(port, "GET", "/rollouts/" + id, null), 200).getJsonArray("waves").getJsonObject(0)
+          .getString("state")).as("the wave still waits for its window").isEqualTo("WaitingForWindow");
 
-      await().atMost(Duration.between(Instant.now(), thaws).plusSeconds(60)).until(() -> "Succeeded".equals(ok(
+      // the window opens: zone a upgrades, then zone b's wave waits for the end of its freeze
+      clock.jumpTo(opens);
+      await().atMost(Duration.ofSeconds(60)).until(() -> "WaitingForWindow".equals(ok(RolloutIT.call(port, "GET",
+          "/rollouts/" + id, null), 200).getJsonArray("waves").getJsonObject(1).getString("state")));
+      assertThat(fx.count("SELECT count(*) FROM rollout_clusters WHERE rollout_id = ? AND cluster LIKE 'za-%' AND "
+          + "approved_at IS NOT NULL", id)).as("zone a upgraded in its window").isEqualTo(2);
+      assertThat(fx.count("SELECT count(*) FROM rollout_clusters WHERE rollout_id = ? AND cluster LIKE 'zb-%' AND "
+          + "approved_at IS NOT NULL", id)).as("the freeze holds zone b").isZero();
+
+      // the freeze ends
+      clock.jumpTo(thaws);
+      await().atMost(Duration.ofSeconds(60)).until(() -> "Succeeded".equals(ok(
           RolloutIT.call(port, "GET", "/rollouts/" + id, null), 200).getString("state")));
       assertThat(approvedAt(fx, id, "za-")).isAfterOrEqualTo(opens);
       assertThat(approvedAt(fx, id, "zb-")).as("the freeze held zone b").isAfterOrEqualTo(thaws);
@@ -124,7 +139,7 @@ class RolloutWindowsIT {
           + "'WaveWaitingForWindow'", id)).as("both waves waited").isEqualTo(2);
       assertThat(fx.count("SELECT count(*) FROM subscription_status WHERE subscription = 'win' AND "
           + "installed_version = '0.9.4' AND phase = 'Succeeded'")).isEqualTo(4);
-      assertThat(OffsetDateTime.now().toInstant()).isAfter(thaws);
+      assertThat(clock.instant()).isAfterOrEqualTo(thaws);
     } finally {
       if (zoneA != null) {
         zoneA.close();

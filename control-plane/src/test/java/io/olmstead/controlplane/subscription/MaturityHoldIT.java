@@ -13,6 +13,7 @@ import io.olmstead.agent.hollow.HollowFleet;
 import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.rollout.RolloutFixtures;
 import io.olmstead.controlplane.rollout.RolloutMaturityIT;
+import io.olmstead.controlplane.testsupport.SharedFolder;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonObject;
@@ -48,6 +49,7 @@ class MaturityHoldIT {
 
   @BeforeAll
   static void start() throws Exception {
+    SharedFolder.require(RolloutMaturityIT.ETCD);
     cp = TestControlPlane.start(TestDatabase.create(MaturityHoldIT.class), Map.of());
     api = new ApiClient(cp);
     fx = new RolloutFixtures(cp.database());
@@ -79,8 +81,7 @@ class MaturityHoldIT {
   /** The bundled etcd catalog as NDJSON; {@code without094}: 0.9.4 and its channel entry left out. */
   static String etcd(boolean without094) throws Exception {
     ObjectMapper json = new ObjectMapper();
-    Path file = Path.of(System.getProperty("olmstead.shared.dir", "../../shared"), "catalogs", "bundled", "etcd",
-        "catalog.json");
+    Path file = SharedFolder.require(RolloutMaturityIT.ETCD);
     List<String> lines = new ArrayList<>();
     try (MappingIterator<JsonNode> docs = json.readerFor(JsonNode.class).with(JsonParser.Feature.AUTO_CLOSE_SOURCE)
         .readValues(Files.readString(file))) {

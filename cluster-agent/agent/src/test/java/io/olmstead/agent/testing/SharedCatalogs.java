@@ -1,7 +1,5 @@
 package io.olmstead.agent.testing;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -39,9 +37,7 @@ public final class SharedCatalogs {
   /** The validated bundled catalog, parsed once per JVM. */
   public static synchronized Catalog bundled() {
     if (bundled == null) {
-      Path dir = sharedDir().resolve("catalogs/bundled");
-      assumeTrue(Files.isDirectory(dir), "shared catalogs not found (set -Dolmstead.shared.dir or OLMSTEAD_SHARED_DIR); "
-          + "looked at " + dir.toAbsolutePath());
+      Path dir = SharedFolder.require("catalogs/bundled");
       try {
         bundled = CatalogValidator.validate(new FbcParser().parseDirectory(dir), ValidationMode.LENIENT).catalog()
             .orElseThrow(() -> new IllegalStateException("bundled catalog did not validate"));
@@ -58,7 +54,7 @@ public final class SharedCatalogs {
    */
   public static Catalog withChannelRenamed(String packageName, String from, String to) {
     bundled();
-    Path dir = sharedDir().resolve("catalogs/bundled");
+    Path dir = SharedFolder.require("catalogs/bundled");
     try (var paths = Files.walk(dir)) {
       Map<String, byte[]> files = new TreeMap<>();
       for (Path file : paths.filter(Files::isRegularFile).toList()) {
@@ -86,9 +82,7 @@ public final class SharedCatalogs {
    * {@code defaultChannel} as its default channel (strimzi's copy names a default channel it does not carry).
    */
   public static CatalogProvider bundledPlus(String packageName, String defaultChannel) {
-    Path file = sharedDir().resolve("catalogs/bundled-plus/" + packageName + "/catalog.json");
-    assumeTrue(Files.isRegularFile(file), "shared catalogs not found (set -Dolmstead.shared.dir or OLMSTEAD_SHARED_DIR); "
-        + "looked at " + file.toAbsolutePath());
+    Path file = SharedFolder.require("catalogs/bundled-plus/" + packageName + "/catalog.json");
     try {
       String text = Files.readString(file).replaceFirst("\"defaultChannel\"\\s*:\\s*\"[^\"]*\"",
           "\"defaultChannel\": \"" + defaultChannel + "\"");
@@ -123,8 +117,7 @@ public final class SharedCatalogs {
    * the CSV among them) of bundle {@code bundle} edited by {@code change}, which may also add or remove some.
    */
   public static CatalogProvider etcdWithObjects(String bundle, Consumer<List<ObjectNode>> change) {
-    Path file = sharedDir().resolve("catalogs/bundled/etcd/catalog.json");
-    assumeTrue(Files.isRegularFile(file), "shared catalogs not found; looked at " + file.toAbsolutePath());
+    Path file = SharedFolder.require("catalogs/bundled/etcd/catalog.json");
     StringBuilder out = new StringBuilder();
     try (MappingIterator<ObjectNode> blobs = JSON.readerFor(ObjectNode.class).readValues(Files.readAllBytes(file))) {
       while (blobs.hasNext()) {
@@ -160,16 +153,8 @@ public final class SharedCatalogs {
     blob.set("properties", properties);
   }
 
-  /** The shared directory (system property, env, or ../shared). */
+  /** The shared directory ({@link SharedFolder#root()}); it may not exist. */
   public static Path sharedDir() {
-    String prop = System.getProperty("olmstead.shared.dir");
-    if (prop != null && !prop.isBlank()) {
-      return Path.of(prop);
-    }
-    String env = System.getenv("OLMSTEAD_SHARED_DIR");
-    if (env != null && !env.isBlank()) {
-      return Path.of(env);
-    }
-    return Path.of("../shared");
+    return SharedFolder.root();
   }
 }

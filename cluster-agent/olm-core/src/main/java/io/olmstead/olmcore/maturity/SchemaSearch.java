@@ -17,8 +17,11 @@ final class SchemaSearch {
     static final int MAX_DEPTH = 64;
     static final int MAX_NODES = 50_000;
 
-    /** The names of {@code wanted} found, and whether the budget ran out before the whole schema was seen. */
-    record Result(Set<String> found, boolean incomplete) {
+    /**
+     * The names of {@code wanted} found, whether the budget ran out before the whole schema was seen, and the number
+     * of schema nodes visited (the work done: at most {@link #MAX_NODES} + 1 whatever the schema).
+     */
+    record Result(Set<String> found, boolean incomplete, int visited) {
     }
 
     private record Item(JsonNode node, int depth) {
@@ -57,6 +60,6 @@ final class SchemaSearch {
                 }
             }
         }
-        return new Result(found, incomplete);
+        return new Result(found, incomplete, visited);
     }
 }

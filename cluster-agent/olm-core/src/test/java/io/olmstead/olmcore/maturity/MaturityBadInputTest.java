@@ -11,6 +11,7 @@ import io.olmstead.olmcore.fbc.Property;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Malformed objects, huge schemas and RBAC: findings or a bounded refusal, never an exception. */
@@ -86,11 +87,13 @@ class MaturityBadInputTest {
             JsonNode crd = Manifests.yaml(Manifests.goodCrd());
             ObjectNode version = (ObjectNode) crd.path("spec").path("versions").get(0);
             ((ObjectNode) version.path("schema").path("openAPIV3Schema").path("properties")).set("spec", spec);
-            long start = System.nanoTime();
             MaturityReport r = analyzer.analyze(BundleView.of("x", List.of(Manifests.yaml(Manifests.goodCsv()), crd),
                 null, null, true, null));
-            assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
             assertThat(r.breaks(CrdRules.TOO_DEEP)).isTrue();
+            // the work is bounded by the node budget, not by the 2^60 paths (or the endless cycle) of the schema
+            SchemaSearch.Result search = SchemaSearch.find(spec, Set.of("resources"));
+            assertThat(search.incomplete()).isTrue();
+            assertThat(search.visited()).isLessThanOrEqualTo(SchemaSearch.MAX_NODES + 1);
         }
     }
 
@@ -105,10 +108,8 @@ class MaturityBadInputTest {
         props.add(new Property("olm.package", F.objectNode().put("packageName", "p").put("version", "1.0.0")));
         props.add(new Property("olm.bundle.object", F.objectNode().put("data",
             Base64.getEncoder().encodeToString(bomb.toString().getBytes()))));
-        long start = System.nanoTime();
         Bundle bundle = new Bundle("p", "p.v1", "img", props, List.of());
         MaturityReport r = analyzer.analyze(bundle, null);
-        assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
         assertThat(r.bundle()).isEqualTo("p.v1");
         // aliases are not expanded (3^30 strings otherwise): what the rules read stays the size of the text
         assertThat(BundleView.of(bundle, null).objects().get(0).toString().length()).isLessThan(bomb.length() * 4);
@@ -121,11 +122,12 @@ class MaturityBadInputTest {
         for (int i = 0; i < 20_000; i++) {
             rules.addObject().set("verbs", F.arrayNode().add("*"));
         }
-        long start = System.nanoTime();
         MaturityReport r = analyzer.analyze(BundleView.of("x", List.of(csv), null, null, true, null));
-        assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
         assertThat(r.findings()).hasSize(Findings.MAX);
         assertThat(r.omittedFindings()).isPositive();
+        // the work is bounded by the rule budget: one wildcard finding per rule read, no more rules read than it allows
+        assertThat(r.findings().size() + r.omittedFindings()).isLessThanOrEqualTo(RbacRules.MAX_RULES + 1)
+            .isLessThan(20_000);
         assertThat(r.scores().get(Category.SECURITY)).isZero();
     }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,12 +93,11 @@ class ApplyDocumentsHostileTest {
   void aSymlinkToAnUnboundedProcFileIsNotReadBeyondTheLimit() throws Exception {
     Path f = dir.resolve("proc.yaml");
     Files.createSymbolicLink(f, Path.of("/proc/self/maps"));
-    long start = System.nanoTime();
+    // read as a file of unknown size, through the limit (the class's timeout catches a read that never ends)
     try {
-      ApplyDocuments.read(java.util.List.of(f));
+      assertThat(ApplyDocuments.read(List.of(f))).hasSizeLessThanOrEqualTo(1);
     } catch (CliException e) {
       assertThat(e.getMessage()).doesNotContain("\n");
     }
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
   }
 }
