@@ -158,6 +158,35 @@ class CatalogImageSourceIT {
     assertThat(stuck.connections()).isPositive();
   }
 
+  @Test
+  void aCatalogStuckInErrorShowsOnMetricsUntilAPollSucceeds() throws Exception {
+    String series = "{catalog=\"watched\"}";
+    put("watched", registry.host() + "/catalogs/watched:v1", 60); // not pushed yet: the registry answers 404
+    assertThat(polled("watched").getString("lastError")).contains("not found");
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+        assertThat(metrics()).contains("olmstead_catalog_poll_error" + series + " 1.0",
+            "olmstead_catalog_poll_last_success_timestamp_seconds" + series + " 0.0",
+            "olmstead_catalog_poll_failures_total" + series + " 1.0",
+            "olmstead_registry_requests_total{outcome=\"not_found\",registry=\"" + registry.host() + "\"}"));
+
+    pushCatalog("catalogs/watched", "v1", "configs", CatalogFixtures.etcdNdjson());
+    double before = System.currentTimeMillis() / 1000.0;
+    pollNow("watched");
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+        assertThat(metrics()).contains("olmstead_catalog_poll_error" + series + " 0.0"));
+    double lastSuccess = metrics().lines()
+        .filter(l -> l.startsWith("olmstead_catalog_poll_last_success_timestamp_seconds" + series))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElseThrow();
+    // the database's clock against this JVM's: the same machine, a second of slack for the rounding
+    assertThat(lastSuccess).isGreaterThan(before - 1);
+    assertThat(metrics()).contains("olmstead_catalog_poll_failures_total" + series + " 1.0");
+  }
+
+  static String metrics() throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+  }
+
   /** The interval is at least a minute: make the catalog due now instead of waiting. */
   static void pollNow(String name) throws Exception {
     var db = cp.database();
