@@ -8,7 +8,6 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.olmstead.controlplane.http.StartupGate;
 import io.olmstead.controlplane.agentgateway.AgentGateway;
 import io.olmstead.controlplane.auth.BootstrapAdmin;
 import io.olmstead.controlplane.auth.OidcIssuer;
@@ -16,11 +15,13 @@ import io.olmstead.controlplane.auth.OidcLogin;
 import io.olmstead.controlplane.auth.TokenAuthenticator;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.config.MetricsSettings;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRouter;
 import io.olmstead.controlplane.http.ErrorHandlers;
 import io.olmstead.controlplane.http.OpsRoutes;
+import io.olmstead.controlplane.http.StartupGate;
 import io.olmstead.controlplane.store.Migrations;
 import io.olmstead.controlplane.store.Readiness;
 import io.olmstead.controlplane.store.StartupException;
@@ -144,7 +145,7 @@ public final class ControlPlane implements AutoCloseable {
                   .compose(v -> ApiRouter.create(context, modules))
                   .compose(api -> {
                     Router router = routes(vertx, pool, registry, expectedVersion, gateway, api, hostedPool,
-                        new OidcLogin(config.oidc(), oidc), gate);
+                        new OidcLogin(config.oidc(), oidc), gate, config.metrics());
                     return listen(vertx, config, router)
                         .map(server -> new ControlPlane(vertx, pool, server, token, gateway, api, router))
                         .map(cp -> {
@@ -181,10 +182,10 @@ public final class ControlPlane implements AutoCloseable {
 
   private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
       AgentGateway gateway, ApiRouter api, io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool,
-      OidcLogin oidcLogin, StartupGate gate) {
+      OidcLogin oidcLogin, StartupGate gate, MetricsSettings metricsAccess) {
     Router router = Router.router(vertx);
     router.route().handler(io.olmstead.controlplane.http.RequestIds::handle);
-    new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry, gate).mount(router);
+    new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry, gate, metricsAccess).mount(router);
     oidcLogin.mount(router); // ahead of the dashboard's routes: /ui/config.json and its CSP
     io.olmstead.controlplane.http.WebJars.mount(router);
     io.olmstead.controlplane.rollout.Dashboard.mount(router);

@@ -15,13 +15,14 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * The alert rules ship twice (a PrometheusRule for the Prometheus Operator, a plain rules file for a hand-configured
  * Prometheus): both hold the same groups, pass {@code promtool check rules}, and every alert fires (and stays quiet) as
- * its {@code promtool test rules} case says. The monitoring objects land in the control plane's namespace and select
- * its Service.
+ * its {@code promtool test rules} case says (every {@code *.test.yaml} beside them). The monitoring objects land in the
+ * control plane's namespace and select its Service.
  */
 class PrometheusRulesTest {
   private static final Path DIR = Paths.get("..", "deploy", "prometheus");
@@ -39,8 +40,10 @@ class PrometheusRulesTest {
 
   @Test
   void everyAlertHasAPromtoolTestCase() throws IOException {
-    String tests = Files.readString(DIR.resolve("olmstead-rules.test.yaml"))
-        + Files.readString(DIR.resolve("olmstead-inventory-rules.test.yaml"));
+    StringBuilder tests = new StringBuilder();
+    for (Path file : testFiles()) {
+      tests.append(Files.readString(file));
+    }
     List<String> alerts = new ArrayList<>();
     YAML.readTree(DIR.resolve("olmstead.rules.yaml").toFile()).path("groups")
         .forEach(g -> g.path("rules").forEach(r -> {
@@ -48,15 +51,30 @@ class PrometheusRulesTest {
             alerts.add(r.path("alert").asText());
           }
         }));
-    assertThat(alerts).isNotEmpty().allSatisfy(alert -> assertThat(tests).contains("alertname: " + alert));
+    assertThat(alerts).isNotEmpty().allSatisfy(alert -> assertThat(tests.toString()).contains("alertname: " + alert));
+  }
+
+  @Test
+  void everyAlertIsDocumentedInTheObservabilityManual() throws IOException {
+    String manual = Files.readString(Paths.get("..", "docs", "observability.md"));
+    YAML.readTree(DIR.resolve("olmstead.rules.yaml").toFile()).path("groups")
+        .forEach(g -> g.path("rules").forEach(r -> {
+          if (r.has("alert")) {
+            assertThat(manual).as("docs/observability.md").contains("`" + r.path("alert").asText() + "`");
+          }
+        }));
   }
 
   @Test
   void promtoolChecksTheRulesAndEveryAlertsUnitTestPasses() throws Exception {
     assumeTrue(onPath("promtool"), "skipped: promtool is not installed (Debian package prometheus; .ci/run installs it)");
     assertThat(run(DIR, "promtool", "check", "rules", "olmstead.rules.yaml")).contains("SUCCESS");
-    assertThat(run(DIR, "promtool", "test", "rules", "olmstead-rules.test.yaml")).contains("SUCCESS");
-    assertThat(run(DIR, "promtool", "test", "rules", "olmstead-inventory-rules.test.yaml")).contains("SUCCESS");
+    List<Path> tests = testFiles();
+    assertThat(tests).extracting(p -> p.getFileName().toString())
+        .contains("olmstead-rules.test.yaml", "olmstead-inventory-rules.test.yaml", "olmstead-sources-rules.test.yaml");
+    for (Path test : tests) {
+      assertThat(run(DIR, "promtool", "test", "rules", test.getFileName().toString())).contains("SUCCESS");
+    }
   }
 
   @Test
@@ -76,6 +94,13 @@ class PrometheusRulesTest {
       assertThat(ports).contains(e.path("port").asText());
       assertThat(e.path("path").asText()).isEqualTo("/metrics");
     });
+  }
+
+  /** Every promtool unit test file beside the rules ({@code *.test.yaml}), in name order. */
+  static List<Path> testFiles() throws IOException {
+    try (Stream<Path> files = Files.list(DIR)) {
+      return files.filter(p -> p.getFileName().toString().endsWith(".test.yaml")).sorted().toList();
+    }
   }
 
   static boolean onPath(String binary) {

@@ -25,6 +25,7 @@ public record CatalogSourceState(String image, int pollIntervalSeconds, OffsetDa
       + "source_digest = CASE WHEN source_image IS DISTINCT FROM $2 THEN NULL ELSE source_digest END, "
       + "last_poll_at = CASE WHEN source_image IS DISTINCT FROM $2 THEN NULL ELSE last_poll_at END, "
       + "last_error = CASE WHEN source_image IS DISTINCT FROM $2 THEN NULL ELSE last_error END, "
+      + "last_success_at = CASE WHEN source_image IS DISTINCT FROM $2 THEN NULL ELSE last_success_at END, "
       + "source_image = $2, poll_interval_seconds = $3 WHERE name = $1";
 
   static CatalogSourceState of(Row row, int from) {

@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.http;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.olmstead.controlplane.config.MetricsSettings;
 import io.olmstead.controlplane.store.Readiness;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -11,11 +12,13 @@ public final class OpsRoutes {
   private final Readiness readiness;
   private final PrometheusMeterRegistry registry;
   private final StartupGate gate;
+  private final MetricsSettings access;
 
-  public OpsRoutes(Readiness readiness, PrometheusMeterRegistry registry, StartupGate gate) {
+  public OpsRoutes(Readiness readiness, PrometheusMeterRegistry registry, StartupGate gate, MetricsSettings access) {
     this.readiness = readiness;
     this.registry = registry;
     this.gate = gate;
+    this.access = access;
   }
 
   public void mount(Router router) {
@@ -41,6 +44,12 @@ public final class OpsRoutes {
   }
 
   private void metrics(RoutingContext ctx) {
+    if (!access.allows(ctx.request().getHeader("Authorization"))) {
+      ctx.response().putHeader("WWW-Authenticate", "Bearer realm=\"metrics\"");
+      Problems.send(ctx.response(), Problems.problem(401, "unauthorized", "Unauthorized",
+          "/metrics requires the bearer token of " + MetricsSettings.TOKEN_FILE));
+      return;
+    }
     ctx.vertx().executeBlocking(() -> registry.scrape(), false).onComplete(result -> {
       if (result.failed()) {
         ctx.fail(result.cause());

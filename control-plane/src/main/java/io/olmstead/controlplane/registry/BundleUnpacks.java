@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.registry;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import io.olmstead.olmcore.bundle.BundleLimits;
 import io.olmstead.olmcore.bundle.BundleUnpackException;
@@ -35,13 +36,16 @@ public final class BundleUnpacks implements AutoCloseable {
   private final RegistryPool workers;
   private final BundlePull pull;
   private final Duration backoff;
+  private final BundleUnpackMetrics metrics;
   private final Map<String, Future<BundleImage>> inFlight = new ConcurrentHashMap<>();
   private final long sweepTimer;
 
-  public BundleUnpacks(Vertx vertx, Pool pool, RegistrySettings settings, BundleLimits limits, Duration backoff) {
+  public BundleUnpacks(Vertx vertx, Pool pool, RegistrySettings settings, BundleLimits limits, Duration backoff,
+      RegistryMetrics registryMetrics, MeterRegistry meters) {
     this.vertx = vertx;
     this.store = new BundleImageStore(pool);
-    this.workers = new RegistryPool(vertx, settings, "olmstead-registry", settings.workers());
+    this.workers = new RegistryPool(vertx, settings, registryMetrics, "olmstead-registry", settings.workers());
+    this.metrics = new BundleUnpackMetrics(meters);
     this.pull = new BundlePull(settings, limits);
     this.backoff = backoff;
     this.sweepTimer = vertx.setPeriodic(Math.max(1000, Math.min(backoff.toMillis(), 30_000)), id -> sweep());
@@ -94,9 +98,13 @@ public final class BundleUnpacks implements AutoCloseable {
 
   private Future<BundleImage> unpack(String digest, BundleImageStore.Claim claim) {
     String latest = claim.images().get(0);
+    long started = System.nanoTime();
     return pullAny(digest, claim.images(), 0, null)
-        .compose(r -> store.unpacked(digest, r.objectsGz(), r.count(), r.size()),
-            e -> recordFailure(digest, latest, claim.attempt(), e))
+        .compose(r -> store.unpacked(digest, r.objectsGz(), r.count(), r.size())
+                .onSuccess(v -> metrics.finished("unpacked", System.nanoTime() - started)),
+            e -> recordFailure(digest, latest, claim.attempt(), e)
+                .onSuccess(retry -> metrics.finished(retry ? "retry" : "failed", System.nanoTime() - started))
+                .<Void>mapEmpty())
         .compose(v -> store.get(digest).map(Optional::orElseThrow));
   }
 
@@ -122,13 +130,14 @@ public final class BundleUnpacks implements AutoCloseable {
     });
   }
 
-  private Future<Void> recordFailure(String digest, String image, int attempt, Throwable e) {
+  /** Records a failed attempt; answers whether the bundle is tried again (else it is Failed). */
+  private Future<Boolean> recordFailure(String digest, String image, int attempt, Throwable e) {
     boolean retry = e instanceof RegistryException re && re.kind().retryable() && attempt < MAX_ATTEMPTS;
     String message = e instanceof RegistryException || e instanceof BundleUnpackException ? e.getMessage()
         : "unpack failed: " + e.getClass().getSimpleName();
     double after = backoff.toMillis() / 1000.0 * (1L << Math.min(attempt - 1, 6));
     LOG.info("bundle {} ({}): attempt {} failed{}: {}", digest, image, attempt, retry ? ", retrying" : "", message);
-    return store.failed(digest, retry, message, Math.min(after, 300.0));
+    return store.failed(digest, retry, message, Math.min(after, 300.0)).map(retry);
   }
 
   private void sweep() {

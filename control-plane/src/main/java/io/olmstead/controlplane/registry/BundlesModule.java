@@ -20,6 +20,8 @@ import java.time.Duration;
  * catalogs with an image source and the sweep pinning bundle tags, each on a registry pool of its own.
  */
 public final class BundlesModule implements ApiModule {
+  /** How often the catalog poll gauges are read from PostgreSQL (per replica, whatever the scrape interval). */
+  static final long CATALOG_GAUGES_MILLIS = 10_000;
   private BundleUnpacks unpacks;
   private CatalogImagePoller poller;
   private BundlePins pins;
@@ -27,20 +29,23 @@ public final class BundlesModule implements ApiModule {
   @Override
   public void register(RouterBuilder builder, ApiContext ctx) {
     RegistrySettings settings = ctx.config().registry();
-    unpacks = new BundleUnpacks(ctx.vertx(), ctx.pool(), settings, BundleLimits.defaults(), Duration.ofSeconds(5));
+    RegistryMetrics requests = new RegistryMetrics(ctx.registry());
+    unpacks = new BundleUnpacks(ctx.vertx(), ctx.pool(), settings, BundleLimits.defaults(), Duration.ofSeconds(5),
+        requests, ctx.registry());
     // two threads of its own: polls are few, and must not wait behind bundle unpacks
     poller = new CatalogImagePoller(ctx.vertx(), ctx.pool(),
-        new RegistryPool(ctx.vertx(), settings, "olmstead-catalog-poll", 2),
+        new RegistryPool(ctx.vertx(), settings, requests, "olmstead-catalog-poll", 2),
         new CatalogImagePull(settings, TarLimits.catalogImage()),
-        new RevisionUpload(ctx.vertx(), ctx.tx(), new CatalogStore(), ctx.config().maxBodyBytes()), 5000);
+        new RevisionUpload(ctx.vertx(), ctx.tx(), new CatalogStore(), ctx.config().maxBodyBytes()),
+        new CatalogPollMetrics(ctx.vertx(), ctx.pool(), ctx.registry(), CATALOG_GAUGES_MILLIS), 5000);
     ApiModule.bind(builder, "getBundle", r -> unpacks.get(r.path("digest"))
         .map(b -> Reply.ok(b.orElseThrow(() -> ApiException.notFound("no bundle image " + r.path("digest")))
             .toJson())));
     ApiModule.bind(builder, "unpackBundle", r -> request(ctx, r));
     ApiModule.bind(builder, "unpackCatalogPackage", new PackageUnpack(ctx, unpacks)::handle);
     // its own two threads too: a sweep of tags on slow registries must not take the workers unpacks wait for
-    pins = new BundlePins(ctx.vertx(), ctx.pool(), new RegistryPool(ctx.vertx(), settings, "olmstead-bundle-pin", 2),
-        2000);
+    pins = new BundlePins(ctx.vertx(), ctx.pool(),
+        new RegistryPool(ctx.vertx(), settings, requests, "olmstead-bundle-pin", 2), 2000);
   }
 
   private Future<Reply> request(ApiContext ctx, ApiRequest r) {

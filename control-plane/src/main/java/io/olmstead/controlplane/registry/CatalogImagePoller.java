@@ -33,7 +33,8 @@ final class CatalogImagePoller implements AutoCloseable {
       + "ORDER BY last_poll_at NULLS FIRST LIMIT 5 FOR UPDATE SKIP LOCKED) "
       + "RETURNING name, source_image, source_digest";
   private static final String RESULT = "UPDATE catalogs SET source_digest = COALESCE($3, source_digest), "
-      + "last_error = $4 WHERE name = $1 AND source_image = $2";
+      + "last_error = $4::text, last_success_at = CASE WHEN $4::text IS NULL THEN now() ELSE last_success_at END "
+      + "WHERE name = $1 AND source_image = $2";
   private static final int MAX_ERROR = 8192;
 
   private final Vertx vertx;
@@ -41,17 +42,19 @@ final class CatalogImagePoller implements AutoCloseable {
   private final RegistryPool workers;
   private final CatalogImagePull pull;
   private final RevisionUpload revisions;
+  private final CatalogPollMetrics metrics;
   private final long timer;
   private boolean running;
 
   /** {@code workers}: the poller's own pool, so bundle unpacks (however many, however stuck) never delay a poll. */
   CatalogImagePoller(Vertx vertx, Pool pool, RegistryPool workers, CatalogImagePull pull, RevisionUpload revisions,
-      long periodMillis) {
+      CatalogPollMetrics metrics, long periodMillis) {
     this.vertx = vertx;
     this.pool = pool;
     this.workers = workers;
     this.pull = pull;
     this.revisions = revisions;
+    this.metrics = metrics;
     this.timer = vertx.setPeriodic(periodMillis, id -> tick());
   }
 
@@ -88,9 +91,14 @@ final class CatalogImagePoller implements AutoCloseable {
   private Future<Void> record(String name, String image, String digest, String error) {
     if (error != null) {
       LOG.info("catalog {}: image {} not stored: {}", name, image, error);
+      metrics.failed(name);
     }
+    // a null error binds untyped: the statement casts it, so that both uses of $4 agree on text
     return pool.preparedQuery(RESULT).execute(Tuple.of(name, image, digest, error)).<Void>mapEmpty()
-        .recover(e -> Future.succeededFuture());
+        .recover(e -> {
+          LOG.warn("catalog {}: poll result not stored: {}", name, e.toString());
+          return Future.succeededFuture();
+        });
   }
 
   /** The registry's or the validator's message, with every validation error (bounded). */
@@ -110,6 +118,7 @@ final class CatalogImagePoller implements AutoCloseable {
   @Override
   public void close() {
     vertx.cancelTimer(timer);
+    metrics.close();
     workers.close();
   }
 }

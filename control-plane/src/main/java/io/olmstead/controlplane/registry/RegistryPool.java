@@ -33,15 +33,18 @@ public final class RegistryPool implements AutoCloseable {
 
   private final Vertx vertx;
   private final RegistrySettings settings;
+  private final RegistryMetrics metrics;
   private final WorkerExecutor executor;
   private final ScheduledThreadPoolExecutor deadlines;
   private final RegistryQueues<Job<?>> queues;
   private final Set<Deadline> running = ConcurrentHashMap.newKeySet();
   private boolean closed;
 
-  public RegistryPool(Vertx vertx, RegistrySettings settings, String name, int workers) {
+  /** {@code metrics}: counts every operation that ran, by registry host and outcome. */
+  public RegistryPool(Vertx vertx, RegistrySettings settings, RegistryMetrics metrics, String name, int workers) {
     this.vertx = vertx;
     this.settings = settings;
+    this.metrics = metrics;
     this.executor = vertx.createSharedWorkerExecutor(name, workers);
     // closing sockets may block (TLS close): never on an event loop, so a thread of its own
     this.deadlines = new ScheduledThreadPoolExecutor(1, r -> {
@@ -90,6 +93,7 @@ public final class RegistryPool implements AutoCloseable {
       synchronized (queues) {
         queues.done(job.host);
       }
+      metrics.request(job.host, ar.cause());
       dispatch();
       job.complete(ar);
     });

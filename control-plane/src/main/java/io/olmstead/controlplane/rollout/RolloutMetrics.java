@@ -107,6 +107,11 @@ public final class RolloutMetrics {
     counted(transitions);
   }
 
+  /** A rollout was created (committed): its {@code Created} transition, written by the store, not by a step. */
+  void created() {
+    counter("Created").increment();
+  }
+
   /** Records a rollout's cluster counts while it is active; forgets it when it ends. */
   void observed(Rollout r) {
     if (!r.phase().active()) {

@@ -92,6 +92,7 @@ public final class RolloutsModule implements ApiModule {
           return store.insert(conn, rollout, plan.subscription().spec().team(), plan.fromVersions(), plan.held(),
               caller.actor()).map(rollout);
         }), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion())))
+        .onSuccess(r -> metrics.created()) // committed: the engine never sees a rollout's creation as a step
         .compose(r -> context.tx().read(conn -> queries.get(conn, r.id(), caller)))
         .map(json -> new Reply(201, json, Map.of("Location", "/api/v1/rollouts/" + id)));
   }

@@ -30,6 +30,8 @@ final class WebhookDispatcher {
   static final int PER_WEBHOOK = 2;
   static final long TICK_MILLIS = 1_000;
   static final long SWEEP_MILLIS = 60_000;
+  /** How often the delivery backlog gauges are read (per replica, whatever the scrape interval). */
+  static final long DELIVERY_BACKLOG_MILLIS = 10_000;
   // 10,000 events a second per replica at most: far above what the engine raises, bounded so a tick stays short
   static final int FAN_OUT_BATCHES = 10;
   private static final Logger LOG = LoggerFactory.getLogger(WebhookDispatcher.class);
@@ -58,6 +60,8 @@ final class WebhookDispatcher {
     vertx.setPeriodic(TICK_MILLIS, id -> tick());
     vertx.setPeriodic(SWEEP_MILLIS, id -> deliveries.sweep()
         .onFailure(e -> LOG.debug("webhook sweep: {}", e.toString())));
+    vertx.setPeriodic(1, DELIVERY_BACKLOG_MILLIS, id -> backlog.refreshDeliveries()
+        .onFailure(e -> LOG.debug("webhook delivery backlog: {}", e.toString())));
   }
 
   private void fanOut() {

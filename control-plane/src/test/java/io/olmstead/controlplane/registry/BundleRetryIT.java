@@ -3,6 +3,10 @@ package io.olmstead.controlplane.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.store.Migrations;
 import io.olmstead.controlplane.testsupport.TestDatabase;
@@ -51,7 +55,12 @@ class BundleRetryIT {
   }
 
   static BundleUnpacks unpacks(RegistrySettings settings) {
-    return new BundleUnpacks(vertx, pool, settings, BundleLimits.defaults(), Duration.ofSeconds(1));
+    return unpacks(settings, new SimpleMeterRegistry());
+  }
+
+  static BundleUnpacks unpacks(RegistrySettings settings, MeterRegistry meters) {
+    return new BundleUnpacks(vertx, pool, settings, BundleLimits.defaults(), Duration.ofSeconds(1),
+        new RegistryMetrics(meters), meters);
   }
 
   static <T> T get(io.vertx.core.Future<T> f) throws Exception {
@@ -80,6 +89,30 @@ class BundleRetryIT {
       BundleImage b = settled(unpacks, digest);
       assertThat(b.state()).as(b.toString()).isEqualTo(BundleImage.UNPACKED);
       assertThat(b.image()).isEqualTo(good);
+    }
+  }
+
+  @Test
+  void unpacksAndRegistryRequestsAreCountedByOutcomeAndRegistry() throws Exception {
+    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    // a bundle no other test of this class (one database) unpacks
+    String good = BundleImages.push(registry, BundleImages.bundle(catalog, "etcdoperator.v0.6.1"));
+    String digest = BundleUnpacks.digestOf(good).orElseThrow();
+    String missing = registry.host() + "/missing/etcd@" + digest; // never pushed: the registry answers 404
+    try (BundleUnpacks unpacks = unpacks(RegistrySettings.defaults(registry.host()), meters)) {
+      get(unpacks.request(missing, false));
+      assertThat(settled(unpacks, digest).state()).isEqualTo(BundleImage.FAILED);
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(meters.scrape())
+          .contains("olmstead_bundle_unpacks_total{outcome=\"failed\"} 1.0",
+              "olmstead_bundle_unpacks_total{outcome=\"unpacked\"} 0.0",
+              "olmstead_registry_requests_total{outcome=\"not_found\",registry=\"" + registry.host() + "\"} 1.0"));
+      get(unpacks.request(good, false));
+      assertThat(settled(unpacks, digest).state()).isEqualTo(BundleImage.UNPACKED);
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(meters.scrape())
+          .contains("olmstead_bundle_unpacks_total{outcome=\"unpacked\"} 1.0",
+              "olmstead_bundle_unpacks_total{outcome=\"retry\"} 0.0",
+              "olmstead_bundle_unpack_duration_seconds_count{outcome=\"unpacked\"} 1",
+              "olmstead_registry_requests_total{outcome=\"success\",registry=\"" + registry.host() + "\"} 1.0"));
     }
   }
 

@@ -13,10 +13,16 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -156,6 +162,46 @@ class CatalogImageSourceIT {
         .until(() -> get("isolated"), c -> c.containsKey("resolvedDigest"));
     assertThat(polled.getString("resolvedDigest")).isEqualTo(image);
     assertThat(stuck.connections()).isPositive();
+  }
+
+  @Test
+  void aCatalogStuckInErrorShowsOnMetricsUntilAPollSucceeds() throws Exception {
+    String series = "{catalog=\"watched\"}";
+    put("watched", registry.host() + "/catalogs/watched:v1", 60); // not pushed yet: the registry answers 404
+    assertThat(polled("watched").getString("lastError")).contains("not found");
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+        assertThat(metrics()).contains("olmstead_catalog_poll_error" + series + " 1.0",
+            "olmstead_catalog_poll_last_success_timestamp_seconds" + series + " 0.0",
+            "olmstead_catalog_poll_failures_total" + series + " 1.0",
+            "olmstead_registry_requests_total{outcome=\"not_found\",registry=\"" + registry.host() + "\"}"));
+
+    // the alert rules on these metrics name only series this control plane exports
+    Set<String> exported = new TreeSet<>(metrics().lines().filter(l -> !l.startsWith("#") && !l.isBlank())
+        .map(l -> l.split("[{ ]", 2)[0]).toList());
+    Matcher used = Pattern.compile("\\bolmstead_(catalog|bundle|registry|webhook)_[a-z_]+")
+        .matcher(Files.readString(Path.of("..", "deploy", "prometheus", "olmstead.rules.yaml")));
+    Set<String> inRules = new TreeSet<>();
+    while (used.find()) {
+      inRules.add(used.group());
+    }
+    assertThat(inRules).hasSizeGreaterThanOrEqualTo(6).isSubsetOf(exported);
+
+    pushCatalog("catalogs/watched", "v1", "configs", CatalogFixtures.etcdNdjson());
+    double before = System.currentTimeMillis() / 1000.0;
+    pollNow("watched");
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+        assertThat(metrics()).contains("olmstead_catalog_poll_error" + series + " 0.0"));
+    double lastSuccess = metrics().lines()
+        .filter(l -> l.startsWith("olmstead_catalog_poll_last_success_timestamp_seconds" + series))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElseThrow();
+    // the database's clock against this JVM's: the same machine, a second of slack for the rounding
+    assertThat(lastSuccess).isGreaterThan(before - 1);
+    assertThat(metrics()).contains("olmstead_catalog_poll_failures_total" + series + " 1.0");
+  }
+
+  static String metrics() throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
   }
 
   /** The interval is at least a minute: make the catalog due now instead of waiting. */

@@ -3,6 +3,7 @@ package io.olmstead.controlplane.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.olmstead.controlplane.catalog.CatalogFixtures;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import io.vertx.core.Future;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Timeout;
 class RegistryDeadlineIT {
   static final Duration DEADLINE = Duration.ofSeconds(3);
   static final int FAIR_WORKERS = 4;
+  static final RegistryMetrics METRICS = new RegistryMetrics(new SimpleMeterRegistry());
   static TestRegistry registry;
   static Vertx vertx;
   static String live;
@@ -56,7 +58,8 @@ class RegistryDeadlineIT {
     String[] insecure = new String[stuck.length + 1];
     insecure[0] = registry.host();
     System.arraycopy(stuck, 0, insecure, 1, stuck.length);
-    return new RegistryPool(vertx, RegistrySettings.defaults(insecure).withTimeout(DEADLINE), "test-registry", 2);
+    return new RegistryPool(vertx, RegistrySettings.defaults(insecure).withTimeout(DEADLINE),
+        METRICS, "test-registry", 2);
   }
 
   static Throwable failure(Future<?> f) throws Exception {
@@ -115,7 +118,7 @@ class RegistryDeadlineIT {
     RegistrySettings settings = RegistrySettings.defaults(registry.host()).withTimeout(Duration.ofMinutes(10))
         .withReadTimeout(Duration.ofMinutes(10));
     try (StuckRegistry silent = StuckRegistry.silent();
-        RegistryPool pool = new RegistryPool(vertx, settings.withAllowLocal(silent.host()), "fair-registry",
+        RegistryPool pool = new RegistryPool(vertx, settings.withAllowLocal(silent.host()), METRICS, "fair-registry",
             FAIR_WORKERS)) {
       AtomicInteger silentStarted = new AtomicInteger();
       List<Future<ImageManifest>> stuck = new ArrayList<>();
@@ -139,7 +142,7 @@ class RegistryDeadlineIT {
     RegistrySettings settings = RegistrySettings.defaults(registry.host()).withTimeout(Duration.ofMinutes(10))
         .withReadTimeout(Duration.ofSeconds(1));
     try (StuckRegistry silent = StuckRegistry.silent();
-        RegistryPool pool = new RegistryPool(vertx, settings.withAllowLocal(silent.host()), "idle-registry", 2)) {
+        RegistryPool pool = new RegistryPool(vertx, settings.withAllowLocal(silent.host()), METRICS, "idle-registry", 2)) {
       Future<ImageManifest> stuck = pool.call(silent.host() + "/a/b:c", p -> p.resolve(silent.host() + "/a/b:c"));
       await().atMost(Duration.ofSeconds(30)).until(stuck::isComplete);
       assertThat(stuck.cause()).isInstanceOfSatisfying(RegistryException.class,

@@ -14,7 +14,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,9 +56,21 @@ class RolloutMetricsIT {
   }
 
   @Test
+  void everyOlmsteadMetricOnTheScrapeIsDocumentedInTheObservabilityManual() throws Exception {
+    String manual = Files.readString(Paths.get("..", "docs", "observability.md"));
+    List<String> undocumented = metrics().lines().filter(l -> l.startsWith("olmstead_"))
+        .map(l -> l.split("[{ ]", 2)[0]).distinct()
+        .filter(name -> !manual.contains("`" + name + "`")
+            && !manual.contains("`" + name.replaceFirst("_(bucket|count|sum|max)$", "") + "`"))
+        .toList();
+    assertThat(undocumented).as("olmstead_ series not named in docs/observability.md").isEmpty();
+  }
+
+  @Test
   void countersStartAtZeroAndAnEndedRolloutLeavesNoGaugeBehind() throws Exception {
     String start = metrics();
     assertThat(start).contains("olmstead_rollout_transitions_total{kind=\"Paused\"} 0.0",
+        "olmstead_rollout_transitions_total{kind=\"Created\"} 0.0",
         "olmstead_rollout_transitions_total{kind=\"ClusterFailed\"} 0.0",
         "olmstead_rollout_commands_total{command=\"abort\"} 0.0",
         "olmstead_rollout_commands_total{command=\"pause\"} 0.0");
@@ -77,6 +92,7 @@ class RolloutMetricsIT {
           + "\"progressDeadlineSeconds\":20}}");
       assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
       String id = new JsonObject(created.body()).getString("id");
+      assertThat(metrics()).contains("olmstead_rollout_transitions_total{kind=\"Created\"} 1.0");
       await().atMost(Duration.ofSeconds(30)).until(() -> metrics().contains("olmstead_rollout_paused_failures 1.0"));
       assertThat(metrics()).contains("olmstead_rollout_clusters{step=\"Failed\"} 1.0");
 

@@ -24,6 +24,7 @@ final class GuestClients implements AutoCloseable {
   private final KubernetesSerialization serialization = new KubernetesSerialization();
   private final ExecutorService callbacks;
   private final java.util.concurrent.ScheduledExecutorService starter;
+  private final java.util.concurrent.ScheduledExecutorService inventory;
 
   /**
    * Its own Vert.x, apart from the channels': the reconcile code makes blocking fabric8 calls from channel callbacks,
@@ -48,9 +49,17 @@ final class GuestClients implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    // every served guest's inventory is collected on these few threads, one guest at a time each
+    AtomicInteger i = new AtomicInteger();
+    this.inventory = Executors.newScheduledThreadPool(INVENTORY_THREADS, r -> {
+      Thread t = new Thread(r, "guest-inventory-" + i.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   static final int STARTERS = 8;
+  static final int INVENTORY_THREADS = 2;
 
   /** A client to one guest API from its kubeconfig text (a bad kubeconfig throws). */
   KubernetesClient forKubeconfig(String kubeconfig) {
@@ -72,6 +81,11 @@ final class GuestClients implements AutoCloseable {
     return starter;
   }
 
+  /** The threads that collect the served guests' inventories (one inventory reporter per guest). */
+  java.util.concurrent.ScheduledExecutorService inventory() {
+    return inventory;
+  }
+
   /** The same threads, for handing channel events to the reconcile loops off the event loop. */
   java.util.concurrent.Executor events() {
     return callbacks;
@@ -80,6 +94,7 @@ final class GuestClients implements AutoCloseable {
   @Override
   public void close() {
     starter.shutdownNow();
+    inventory.shutdownNow();
     callbacks.shutdownNow();
     vertx.close();
   }

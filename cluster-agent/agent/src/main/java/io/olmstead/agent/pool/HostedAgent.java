@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelOptions;
 import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.agent.inventory.InventoryCollector;
+import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.k8s.ClusterFacts;
 import io.olmstead.agent.reconcile.AgentReconciler;
 import io.olmstead.agent.reconcile.CatalogProvider;
@@ -45,6 +47,7 @@ final class HostedAgent {
   private final KubernetesClient guest;
   private final ChannelBridge bridge = new ChannelBridge();
   private final AgentReconciler reconciler;
+  private final InventoryReporter inventory;
   private volatile ChannelClient channel;
   // the facts the channel's hello carries; read again once the guest answers when they were read while it did not
   private Facts facts;
@@ -53,10 +56,14 @@ final class HostedAgent {
   private volatile boolean reconciling;
   private boolean stopped;
 
-  /** What every served cluster shares: the control plane, the Vert.x clients, the catalog cache, the tuning. */
+  /**
+   * What every served cluster shares: the control plane, the Vert.x clients, the catalog cache, the tuning, the
+   * threads; {@code inventoryInterval} is how often each guest's inventory is collected ({@link
+   * InventoryReporter#INTERVAL} in a real pool).
+   */
   record Shared(URI controlPlane, Vertx vertx, HttpClient http, WebSocketClient ws, CatalogProvider catalogs,
       GuestClients guests, ReconcilerOptions options, java.util.concurrent.Executor events,
-      ScheduledExecutorService starter, ReconcileThreads reconcile) {
+      ScheduledExecutorService starter, ReconcileThreads reconcile, Duration inventoryInterval) {
   }
 
   private HostedAgent(Shared shared, HostedTarget target, String credential, GuestKubeconfigs.Access access,
@@ -69,6 +76,10 @@ final class HostedAgent {
     this.credential.save(credential);
     this.reconciler = new AgentReconciler(target.cluster(), guest, shared.catalogs(), bridge, shared.options(),
         shared.reconcile(), reach);
+    // as a run agent reports its inventory (RunCommand), on the pool's shared inventory threads; started with the
+    // reconcile loop, when the channel it sends on exists
+    this.inventory = new InventoryReporter(target.cluster(), new InventoryCollector(guest, reconciler::statuses),
+        report -> channel.publishInventory(report), shared.inventoryInterval(), shared.guests().inventory());
   }
 
   /** Builds the guest client from {@code access} and schedules the rest (facts, channel, reconcile loop). */
@@ -103,6 +114,7 @@ final class HostedAgent {
         built.start();
       }
       reconciler.start();
+      inventory.start();
       retryMillis = RETRY_MIN.toMillis();
       reconciling = true;
       refreshFacts();
@@ -181,6 +193,7 @@ final class HostedAgent {
         // the connection is gone either way; the control plane notices the close or the silence
       }
     }
+    inventory.close();
     reconciler.close();
     guest.close();
     credential.clear();

@@ -2,6 +2,7 @@ package io.olmstead.agent.pool;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.reconcile.ControlPlaneCatalogs;
 import io.olmstead.agent.reconcile.ReconcileThreads;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
@@ -45,7 +46,8 @@ public final class PoolReplica implements AutoCloseable {
         : self[0].served().stream().map(c -> self[0].credential(c)).flatMap(Optional::stream).findFirst());
     HostedAgent.Shared shared = new HostedAgent.Shared(controlPlane, vertx, http, ws,
         new ControlPlaneCatalogs(controlPlane, anyServed), guests,
-        new ReconcilerOptions(1, config.resync(), true), guests.events(), guests.starter(), reconcile);
+        new ReconcilerOptions(1, config.resync(), true), guests.events(), guests.starter(), reconcile,
+        InventoryReporter.INTERVAL);
     this.pool = new HostedPool(shared, new GuestKubeconfigs(management, guests), config.kubeconfigCheck());
     self[0] = pool;
     this.channel = new PoolChannel(vertx, ws, controlPlane, config.poolToken(), config.replica(), pool);

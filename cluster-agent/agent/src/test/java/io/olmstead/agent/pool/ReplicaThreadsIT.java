@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.reconcile.ControlPlaneCatalogs;
 import io.olmstead.agent.reconcile.ReconcileThreads;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
@@ -40,7 +41,8 @@ class ReplicaThreadsIT {
     URI nowhere = URI.create("http://127.0.0.1:9"); // discard port: nothing listens, the channels retry
     HostedAgent.Shared shared = new HostedAgent.Shared(nowhere, vertx, http, ws,
         new ControlPlaneCatalogs(nowhere, CredentialStorage.inMemory()), guests,
-        new ReconcilerOptions(1, Duration.ofMinutes(5), true), guests.events(), guests.starter(), reconcile);
+        new ReconcilerOptions(1, Duration.ofMinutes(5), true), guests.events(), guests.starter(), reconcile,
+        InventoryReporter.INTERVAL);
     String kubeconfig = kubeconfig(server.createClient().getMasterUrl().toString());
     List<HostedAgent> agents = new ArrayList<>();
     try {

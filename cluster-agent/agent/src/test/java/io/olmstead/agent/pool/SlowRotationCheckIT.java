@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.reconcile.ControlPlaneCatalogs;
 import io.olmstead.agent.reconcile.ReconcileThreads;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
@@ -69,7 +70,8 @@ class SlowRotationCheckIT {
     URI nowhere = URI.create("http://127.0.0.1:9"); // nothing listens: the channels retry
     HostedAgent.Shared shared = new HostedAgent.Shared(nowhere, vertx, vertx.createHttpClient(),
         vertx.createWebSocketClient(), new ControlPlaneCatalogs(nowhere, CredentialStorage.inMemory()), guests,
-        new ReconcilerOptions(1, Duration.ofMinutes(5), true), guests.events(), guests.starter(), reconcile);
+        new ReconcilerOptions(1, Duration.ofMinutes(5), true), guests.events(), guests.starter(), reconcile,
+        InventoryReporter.INTERVAL);
     KubernetesClient management = guests.build(new ConfigBuilder()
         .withMasterUrl("http://127.0.0.1:" + slow.getAddress().getPort()).withRequestRetryBackoffLimit(0).build());
     // a check every 2 s, each lasting SERVED seconds
