@@ -33,7 +33,7 @@ public final class TokenAuthenticator {
   private final Clock clock;
   private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
 
-  private record Cached(Optional<Principal> principal, long expiresAt) {
+  private record Cached(Optional<Principal> principal, Instant expiresAt) {
   }
 
   public TokenAuthenticator(Pool pool) {
@@ -56,7 +56,7 @@ public final class TokenAuthenticator {
     byte[] hash = Tokens.hash(token.get());
     String key = HexFormat.of().formatHex(hash);
     Cached cached = cache.get(key);
-    if (cached != null && cached.expiresAt - System.nanoTime() > 0) {
+    if (cached != null && clock.instant().isBefore(cached.expiresAt)) {
       return result(cached.principal);
     }
     if (oidc != null && looksLikeJwt(token.get())) {
@@ -83,7 +83,7 @@ public final class TokenAuthenticator {
       cache.clear();
     }
     if (ttlNanos > 0) {
-      cache.put(key, new Cached(principal, System.nanoTime() + ttlNanos));
+      cache.put(key, new Cached(principal, clock.instant().plusNanos(ttlNanos)));
     }
   }
 

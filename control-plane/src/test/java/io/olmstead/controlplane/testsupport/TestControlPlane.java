@@ -3,9 +3,11 @@ package io.olmstead.controlplane.testsupport;
 import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.http.StartupGate;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
+import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +44,11 @@ public final class TestControlPlane implements AutoCloseable {
    * listens (see {@link #freePort}).
    */
   public static TestControlPlane start(DatabaseSettings database, Map<String, String> env, int port) {
+    return start(database, env, port, Clock.systemUTC());
+  }
+
+  /** As above, reading the time from {@code clock} (token cache and lifetimes, rollout windows and soaks). */
+  public static TestControlPlane start(DatabaseSettings database, Map<String, String> env, int port, Clock clock) {
     ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(env, "127.0.0.1")
         .withPort(port)
         .withDatabase(database);
@@ -49,7 +56,7 @@ public final class TestControlPlane implements AutoCloseable {
       config = config.withAdminToken(ADMIN_TOKEN);
     }
     try {
-      ControlPlane controlPlane = ControlPlane.start(config).toCompletionStage().toCompletableFuture()
+      ControlPlane controlPlane = ControlPlane.start(config, StartupGate.open(), clock).toCompletionStage().toCompletableFuture()
           .get(2, TimeUnit.MINUTES);
       return new TestControlPlane(controlPlane, database);
     } catch (Exception e) {

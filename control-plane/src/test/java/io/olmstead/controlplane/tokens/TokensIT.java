@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.tokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -13,6 +14,10 @@ import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,8 +95,11 @@ class TokensIT {
   }
 
   @Test
-  void aTokenRevokedOnOneReplicaStopsWorkingOnAnotherWellWithinItsCacheLifetime() throws Exception {
-    TestControlPlane other = TestControlPlane.start(cp.database(), Map.of());
+  void aTokenRevokedOnOneReplicaStopsWorkingOnAnotherThroughTheNotificationNotTheCacheLifetime() throws Exception {
+    // The other replica's clock stands still: its 5 s cache of the token never expires, so only the revocation's
+    // notification can make it refuse the token.
+    TestControlPlane other = TestControlPlane.start(cp.database(), Map.of(), 0,
+        Clock.fixed(Instant.now(), ZoneOffset.UTC));
     try {
       ApiClient second = new ApiClient(other);
       Response created = api.json("POST", "/api/v1/tokens", ADMIN,
@@ -100,13 +108,8 @@ class TokensIT {
       assertThat(second.get("/api/v1/clusters", secret).status()).as("cached as valid on the other replica")
           .isEqualTo(200);
       assertThat(api.delete("/api/v1/tokens/" + created.json().getString("id"), ADMIN).status()).isEqualTo(204);
-      // the cache lives 5 s; the revocation's notification must empty it in well under that
-      long deadline = System.nanoTime() + 2_000_000_000L;
-      int status = 200;
-      while (System.nanoTime() < deadline && (status = second.get("/api/v1/clusters", secret).status()) == 200) {
-        Thread.sleep(50);
-      }
-      assertThat(status).as("the other replica refuses the revoked token within 2 s").isEqualTo(401);
+      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+          .until(() -> second.get("/api/v1/clusters", secret).status() == 401);
     } finally {
       other.close();
     }
