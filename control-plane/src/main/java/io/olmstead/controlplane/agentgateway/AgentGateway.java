@@ -3,6 +3,8 @@ package io.olmstead.controlplane.agentgateway;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.apispec.protocol.Hello;
+import io.olmstead.controlplane.preflight.PreflightStore;
+import io.olmstead.controlplane.preflight.VerdictWriter;
 import io.olmstead.controlplane.store.DatabaseOutage;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -43,8 +45,7 @@ public final class AgentGateway {
   private final ChannelStateStore state;
   private final DesiredPublisher publisher;
   private final StatusIngestor ingestor;
-  private final io.olmstead.controlplane.preflight.PreflightStore preflights =
-      new io.olmstead.controlplane.preflight.PreflightStore();
+  private final VerdictWriter verdicts;
   private final ChangeRouter changes;
   private final PresenceTicker presence;
   private final ChangeListener listener;
@@ -78,6 +79,7 @@ public final class AgentGateway {
     this.settings = settings;
     this.metrics = new GatewayMetrics(registry, sessions::size);
     this.credentials = new CredentialStore(pool);
+    this.verdicts = new VerdictWriter(vertx, pool, new PreflightStore());
     this.state = new ChannelStateStore(pool);
     this.publisher = new DesiredPublisher(vertx, FleetLoader.withHolds(vertx, pool, maxBodyBytes), state, sessions);
     this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings);
@@ -253,9 +255,10 @@ public final class AgentGateway {
    * cluster's or an unknown request changes nothing).
    */
   void preflight(AgentSession session, io.olmstead.apispec.protocol.Preflight answer) {
-    preflights.answer(pool, session.cluster(), answer).onComplete(ar -> {
+    verdicts.write(session.cluster(), answer).onComplete(ar -> {
       if (ar.failed()) {
-        LOG.warn("cluster {}: preflight verdict not stored: {}", session.cluster(), ar.cause().toString());
+        LOG.warn("cluster {}: preflight verdict not stored before its request expired: {}", session.cluster(),
+            ar.cause().toString());
       } else if (!ar.result()) {
         LOG.debug("cluster {}: preflight verdict for no open request ignored", session.cluster());
       }

@@ -6,7 +6,7 @@ import java.util.Set;
 /** How a rollout reads on a terminal: a headline and one progress bar per wave. Pure, unit-tested. */
 final class RolloutView {
   static final int BAR_WIDTH = 20;
-  static final Set<String> ENDED = Set.of("Succeeded", "Failed", "Aborted", "RolledBack");
+  static final Set<String> ENDED = Set.of("Succeeded", "SucceededWithExceptions", "Failed", "Aborted", "RolledBack");
   static final Set<String> ENDED_BADLY = Set.of("Failed", "Aborted", "RolledBack");
 
   private RolloutView() {
