@@ -53,6 +53,7 @@ public final class AgentGateway {
   private final BundleContentHandler bundles;
   private final List<Long> timers = new ArrayList<>();
   private volatile boolean closing;
+  private volatile boolean unreachable;
   // every upgraded connection, in its handshake or not: all get 1001 before the HTTP server stops
   private final java.util.Set<AgentSession> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final io.vertx.core.Promise<Void> drained = io.vertx.core.Promise.promise();
@@ -188,9 +189,25 @@ public final class AgentGateway {
     inventorySink.accept(cluster, report);
   }
 
+  /**
+   * Told whether this replica can use its database: while it cannot, its agents are let go with 1001 (they redial,
+   * and reach a replica that can serve them) and new connections are refused with 503, as when it stops.
+   */
+  public void databaseReachable(boolean reachable) {
+    unreachable = !reachable;
+    if (!reachable) {
+      List.copyOf(open).forEach(s -> s.close(CloseReason.SHUTTING_DOWN, "this replica cannot reach its database"));
+    }
+  }
+
   /** Whether the gateway is stopping (new agent connections are refused). */
   boolean closing() {
     return closing;
+  }
+
+  /** Whether new agent connections are refused because this replica cannot use its database. */
+  boolean unreachable() {
+    return unreachable;
   }
 
   /** Tracks an upgraded connection; one that arrives while stopping is closed at once. */
@@ -198,6 +215,8 @@ public final class AgentGateway {
     open.add(session);
     if (closing) {
       session.close(CloseReason.SHUTTING_DOWN, "control plane stopping");
+    } else if (unreachable) {
+      session.close(CloseReason.SHUTTING_DOWN, "this replica cannot reach its database");
     }
   }
 
