@@ -48,9 +48,9 @@ class ReadOnlyPrimaryIT {
     // the pool's sessions now start read-only: writes fail while the address leads to the read-only server
     await().atMost(Duration.ofSeconds(20)).until(() -> write() != 201);
 
-    // this session starts read-only too: it asks for a read-write one first
-    TestDatabase.execute(db, "SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE; ALTER DATABASE "
-        + db.database() + " RESET default_transaction_read_only");
+    // from another database: a session on this one starts read-only too
+    TestDatabase.execute(new DatabaseSettings(db.host(), db.port(), "postgres", db.user(), db.password()),
+        "ALTER DATABASE " + db.database() + " RESET default_transaction_read_only");
     await().atMost(Duration.ofSeconds(20)).until(() -> write() == 201);
     for (int i = 0; i < 40; i++) {
       assertThat(write()).as("write " + i + ": no read-only session left in the pool").isEqualTo(201);
