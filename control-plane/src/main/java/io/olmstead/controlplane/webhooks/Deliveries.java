@@ -21,9 +21,9 @@ final class Deliveries {
   private static final String FAN_OUT = "SELECT events, deliveries FROM olmstead_webhook_fan_out($1)";
   // at most PER_WEBHOOK due deliveries of each webhook, none of a webhook this replica already has at its cap ($2):
   // one receiver's slowness costs its own deliveries, not everyone's. The rows are picked and locked once, in a CTE
-  // (run once, whatever the plan): as a subquery of the UPDATE, PostgreSQL may run the locking scan again for each row
-  // it updates, and each run skipped the rows this statement had already updated and locked the next due ones, so one
-  // claim took more than $1 rows and more than PER_WEBHOOK of a webhook. "Due and not leased" stands at the level that
+  // (run once, whatever the plan): as a subquery of the UPDATE, PostgreSQL may run the locking scan again while it
+  // updates, and each run skipped the rows this statement had already updated and locked the next due ones, so one
+  // claim took more than $1 rows (DeliveryClaimBoundsIT). "Due and not leased" stands at the level that
   // locks: under READ COMMITTED, FOR UPDATE re-evaluates that level's own conditions on the newest version of a row
   // it had to wait for or found changed, so a claim whose snapshot predates another claim's commit skips its rows
   private static final String DUE = "state = 'Pending' AND next_attempt_at <= now()";

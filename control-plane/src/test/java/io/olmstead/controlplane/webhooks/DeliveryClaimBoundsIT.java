@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * One claim takes at most what it asks for and at most {@link WebhookDispatcher#PER_WEBHOOK} deliveries of each
  * webhook, however PostgreSQL plans it: the rows are picked and locked once, not re-picked for each row the update
  * visits (a re-run of the locking subquery skips the rows this very statement already updated and picks the next
- * ones, so a claim grew past both bounds, and silent receivers took every slot).
+ * ones, so a claim of 16 returned 18 rows, and silent receivers took every slot).
  */
 class DeliveryClaimBoundsIT {
   private static Vertx vertx;
