@@ -4,7 +4,7 @@
 'use strict';
 const ROLLOUT_COLOURS = {
   Pending: '#9aa0a6', Progressing: '#1f6fb2', Open: '#1f6fb2', Soaking: '#7b61c4', WaitingForWindow: '#c98f00',
-  Paused: '#c98f00', Succeeded: '#2e7d32', Failed: '#c62828', Blocked: '#8e24aa', StillFailed: '#ad1457',
+  Paused: '#c98f00', Succeeded: '#2e7d32', SucceededWithExceptions: '#827717', Failed: '#c62828', Blocked: '#8e24aa', StillFailed: '#ad1457',
   Aborted: '#6d4c41', RolledBack: '#e65100'
 };
 const CLUSTERS_PAGE = 100;
@@ -34,7 +34,7 @@ function when(iso) { return iso ? new Date(iso).toISOString().replace('T', ' ').
 
 async function rolloutsView() {
   const page = await api('/rollouts?limit=100');
-  const states = ['Progressing', 'Paused', 'Succeeded', 'Failed', 'Aborted', 'RolledBack'];
+  const states = ['Progressing', 'Paused', 'Succeeded', 'SucceededWithExceptions', 'Failed', 'Aborted', 'RolledBack'];
   return '<h1>Rollouts</h1>' + legend(states) +
     '<table id="rollouts"><tr><th>Id</th><th>Subscription</th><th>Target</th><th>State</th><th>Started</th><th>Progress</th></tr>' +
     page.items.map((r) => `<tr class="rollout" data-id="${esc(r.id)}"><td><a href="#/rollouts/${esc(r.id)}">${esc(r.id)}</a></td>` +

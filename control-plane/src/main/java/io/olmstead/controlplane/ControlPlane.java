@@ -22,6 +22,8 @@ import io.olmstead.controlplane.http.ApiRouter;
 import io.olmstead.controlplane.http.ErrorHandlers;
 import io.olmstead.controlplane.http.OpsRoutes;
 import io.olmstead.controlplane.http.StartupGate;
+import io.olmstead.controlplane.store.DatabasePool;
+import io.olmstead.controlplane.store.DatabaseWatch;
 import io.olmstead.controlplane.store.Migrations;
 import io.olmstead.controlplane.store.Readiness;
 import io.olmstead.controlplane.store.StartupException;
@@ -33,9 +35,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.micrometer.MicrometerMetricsOptions;
-import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.PoolOptions;
 import java.net.BindException;
 import java.time.Clock;
 import java.util.List;
@@ -97,17 +97,9 @@ public final class ControlPlane implements AutoCloseable {
         .setWarningExceptionTime(TimeUnit.SECONDS.toNanos(5)));
     io.olmstead.controlplane.store.UnhandledExceptions.install(vertx);
     bindJvmMetrics(registry);
-    Pool pool = PgBuilder.pool()
-        .with(new PoolOptions().setMaxSize(config.dbPoolSize()).setName("olmstead"))
-        .connectingTo(db.connectOptions())
-        // a pooled connection the server ends (restart, shutdown) would otherwise print the error to stderr; the
-        // pool drops it and the failed query reports it where it ran
-        .withConnectHandler(conn -> {
-          conn.exceptionHandler(e -> LOG.debug("database connection: {}", e.toString()));
-          conn.close();
-        })
-        .using(vertx)
-        .build();
+    DatabasePool database = DatabasePool.create(vertx, db, config.databaseHealth(), config.dbPoolSize(),
+        config.agent().replica());
+    Pool pool = database.pool();
     return vertx.<String>executeBlocking(() -> prepareSchema(config, db), false)
         .compose(expectedVersion -> BootstrapAdmin.ensure(pool, config.adminToken())
             .recover(e -> bootstrapFailed(config, db, e))
@@ -137,6 +129,9 @@ public final class ControlPlane implements AutoCloseable {
               var adoption = new io.olmstead.controlplane.adoption.Adoption(vertx, pool, db.connectOptions());
               modules.add(adoption.module());
               gateway.onHostedEnrolled(cluster -> hostedPool.assignSoon());
+              // a replica that cannot use the database lets its agents go (they redial another) until it can
+              database.watch().onChange(gateway::databaseReachable);
+              database.watch().start();
               return gateway.start().compose(v -> rollouts.start()).compose(v -> inventory.start())
                   .compose(v -> hypershift.start())
                   .compose(v -> hostedPool.start())
@@ -145,7 +140,7 @@ public final class ControlPlane implements AutoCloseable {
                   .compose(v -> ApiRouter.create(context, modules))
                   .compose(api -> {
                     Router router = routes(vertx, pool, registry, expectedVersion, gateway, api, hostedPool,
-                        new OidcLogin(config.oidc(), oidc), gate, config.metrics());
+                        new OidcLogin(config.oidc(), oidc), gate, config.metrics(), database.watch());
                     return listen(vertx, config, router)
                         .map(server -> new ControlPlane(vertx, pool, server, token, gateway, api, router))
                         .map(cp -> {
@@ -182,10 +177,11 @@ public final class ControlPlane implements AutoCloseable {
 
   private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
       AgentGateway gateway, ApiRouter api, io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool,
-      OidcLogin oidcLogin, StartupGate gate, MetricsSettings metricsAccess) {
+      OidcLogin oidcLogin, StartupGate gate, MetricsSettings metricsAccess, DatabaseWatch watch) {
     Router router = Router.router(vertx);
     router.route().handler(io.olmstead.controlplane.http.RequestIds::handle);
-    new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry, gate, metricsAccess).mount(router);
+    new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry, gate, metricsAccess,
+        watch::unhealthyReason).mount(router);
     oidcLogin.mount(router); // ahead of the dashboard's routes: /ui/config.json and its CSP
     io.olmstead.controlplane.http.WebJars.mount(router);
     io.olmstead.controlplane.rollout.Dashboard.mount(router);

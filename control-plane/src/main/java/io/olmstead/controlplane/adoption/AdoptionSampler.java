@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,15 +85,33 @@ public final class AdoptionSampler {
       return;
     }
     sampling = true;
-    lock.ensure().compose(leader -> leader ? sampleNow().compose(n -> prune()).mapEmpty() : Future.succeededFuture())
+    lock.ensure().compose(leader -> leader ? sampleAsLeader().compose(n -> prune()).mapEmpty()
+            : Future.succeededFuture())
         .onFailure(e -> LOG.warn("adoption sample failed: {}", e.toString()))
         .onComplete(ar -> sampling = false);
   }
 
+  /** Whether this replica leads the sampling (takes the lock when free). */
+  Future<Boolean> lead() {
+    return lock.ensure();
+  }
+
+  /**
+   * {@link #sampleNow()} as the leader does it: fenced, so a replica deposed without its knowing writes nothing
+   * (fails with {@link LeaderLock.Deposed}) and steps down.
+   */
+  Future<Integer> sampleAsLeader() {
+    return sample(lock::fence);
+  }
+
   /** Counts now and writes the snapshots that changed; answers how many subscriptions were written. */
   public Future<Integer> sampleNow() {
+    return sample(conn -> Future.succeededFuture());
+  }
+
+  private Future<Integer> sample(Function<SqlConnection, Future<Void>> fence) {
     Instant at = clock.get().truncatedTo(ChronoUnit.MINUTES);
-    return pool.withTransaction(conn -> conn.query(COUNTS).execute().compose(rows -> {
+    return pool.withTransaction(conn -> fence.apply(conn).compose(f -> conn.query(COUNTS).execute()).compose(rows -> {
       Map<String, Snapshot> now = new TreeMap<>();
       for (Row row : rows) {
         Snapshot s = now.computeIfAbsent(row.getString("name"), k -> new Snapshot(row.getString("team"),

@@ -3,6 +3,8 @@ package io.olmstead.controlplane.agentgateway;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.apispec.protocol.Hello;
+import io.olmstead.controlplane.preflight.PreflightStore;
+import io.olmstead.controlplane.preflight.VerdictWriter;
 import io.olmstead.controlplane.store.DatabaseOutage;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -43,8 +45,7 @@ public final class AgentGateway {
   private final ChannelStateStore state;
   private final DesiredPublisher publisher;
   private final StatusIngestor ingestor;
-  private final io.olmstead.controlplane.preflight.PreflightStore preflights =
-      new io.olmstead.controlplane.preflight.PreflightStore();
+  private final VerdictWriter verdicts;
   private final ChangeRouter changes;
   private final PresenceTicker presence;
   private final ChangeListener listener;
@@ -52,6 +53,7 @@ public final class AgentGateway {
   private final BundleContentHandler bundles;
   private final List<Long> timers = new ArrayList<>();
   private volatile boolean closing;
+  private volatile boolean unreachable;
   // every upgraded connection, in its handshake or not: all get 1001 before the HTTP server stops
   private final java.util.Set<AgentSession> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final io.vertx.core.Promise<Void> drained = io.vertx.core.Promise.promise();
@@ -78,6 +80,7 @@ public final class AgentGateway {
     this.settings = settings;
     this.metrics = new GatewayMetrics(registry, sessions::size);
     this.credentials = new CredentialStore(pool);
+    this.verdicts = new VerdictWriter(vertx, pool, new PreflightStore());
     this.state = new ChannelStateStore(pool);
     this.publisher = new DesiredPublisher(vertx, FleetLoader.withHolds(vertx, pool, maxBodyBytes), state, sessions);
     this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings);
@@ -186,9 +189,25 @@ public final class AgentGateway {
     inventorySink.accept(cluster, report);
   }
 
+  /**
+   * Told whether this replica can use its database: while it cannot, its agents are let go with 1001 (they redial,
+   * and reach a replica that can serve them) and new connections are refused with 503, as when it stops.
+   */
+  public void databaseReachable(boolean reachable) {
+    unreachable = !reachable;
+    if (!reachable) {
+      List.copyOf(open).forEach(s -> s.close(CloseReason.SHUTTING_DOWN, "this replica cannot reach its database"));
+    }
+  }
+
   /** Whether the gateway is stopping (new agent connections are refused). */
   boolean closing() {
     return closing;
+  }
+
+  /** Whether new agent connections are refused because this replica cannot use its database. */
+  boolean unreachable() {
+    return unreachable;
   }
 
   /** Tracks an upgraded connection; one that arrives while stopping is closed at once. */
@@ -196,6 +215,8 @@ public final class AgentGateway {
     open.add(session);
     if (closing) {
       session.close(CloseReason.SHUTTING_DOWN, "control plane stopping");
+    } else if (unreachable) {
+      session.close(CloseReason.SHUTTING_DOWN, "this replica cannot reach its database");
     }
   }
 
@@ -250,16 +271,14 @@ public final class AgentGateway {
 
   /**
    * A preflight verdict from {@code session}'s agent: stored for that cluster's request only (an answer naming another
-   * cluster's or an unknown request changes nothing). A verdict that cannot be stored (a database failover) closes the
-   * connection with {@code try-again-later}, as a status does: an agent answers each request once per connection, and
-   * after it reconnects the desired state asks again, so the verdict is sent until it is stored.
+   * cluster's or an unknown request changes nothing). A verdict the database refuses (a failover) is written again with
+   * backoff until it is stored or its request expires.
    */
   void preflight(AgentSession session, io.olmstead.apispec.protocol.Preflight answer) {
-    preflights.answer(pool, session.cluster(), answer).onComplete(ar -> {
+    verdicts.write(session.cluster(), answer).onComplete(ar -> {
       if (ar.failed()) {
-        LOG.warn("cluster {}: preflight verdict not stored, the agent answers again after it reconnects: {}",
-            session.cluster(), ar.cause().toString());
-        session.close(CloseReason.TRY_AGAIN_LATER, "preflight " + answer.requestId() + " was not stored");
+        LOG.warn("cluster {}: preflight verdict not stored before its request expired: {}", session.cluster(),
+            ar.cause().toString());
       } else if (!ar.result()) {
         LOG.debug("cluster {}: preflight verdict for no open request ignored", session.cluster());
       }

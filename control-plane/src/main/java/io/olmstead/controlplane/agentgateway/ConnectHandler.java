@@ -39,6 +39,12 @@ final class ConnectHandler implements Handler<RoutingContext> {
           "this replica is stopping; connect again (to another replica)"));
       return;
     }
+    if (gateway.unreachable()) {
+      ctx.response().putHeader("Retry-After", "1");
+      Problems.send(ctx.response(), Problems.problem(503, "unavailable", "Database unavailable",
+          "this replica cannot reach its database; connect again (to another replica)"));
+      return;
+    }
     Optional<String> credential = BearerToken.of(request);
     if (credential.isEmpty()) {
       unauthorized(ctx);

@@ -6,6 +6,7 @@ import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.MetricsSettings;
+import io.olmstead.controlplane.config.DatabaseHealthSettings;
 import io.olmstead.controlplane.hypershift.HypershiftSettings;
 import io.olmstead.controlplane.dev.ClusterKubeconfigs;
 import io.olmstead.controlplane.dev.DemoCatalog;
@@ -144,7 +145,8 @@ public final class DevCommand implements Callable<Integer> {
           hypershift,
           io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(System.getenv()),
           io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(System.getenv()),
-          MetricsSettings.fromEnvironment(System.getenv()));
+          MetricsSettings.fromEnvironment(System.getenv()),
+          DatabaseHealthSettings.fromEnvironment(System.getenv()));
       controlPlane = Foreground.start(config, catalogGate);
     } catch (RuntimeException e) {
       closeIfStarted(simulatedHypershift);

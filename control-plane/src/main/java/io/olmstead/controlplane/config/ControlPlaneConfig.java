@@ -23,7 +23,7 @@ public record ControlPlaneConfig(
     io.olmstead.controlplane.hypershift.HypershiftSettings hypershift,
     io.olmstead.controlplane.webhooks.WebhookSettings webhooks,
     io.olmstead.controlplane.auth.OidcSettings oidc,
-    MetricsSettings metrics) {
+    MetricsSettings metrics, DatabaseHealthSettings databaseHealth) {
 
   public static final String PORT = "OLMSTEAD_PORT";
   public static final String BIND_HOST = "OLMSTEAD_BIND_HOST";
@@ -43,7 +43,7 @@ public record ControlPlaneConfig(
               union(Set.of(io.olmstead.controlplane.webhooks.WebhookSettings.ALLOW_PRIVATE),
                   union(io.olmstead.controlplane.signals.SignalSettings.ENVIRONMENT,
                       union(io.olmstead.controlplane.auth.OidcSettings.ENVIRONMENT,
-                          MetricsSettings.ENVIRONMENT)))))));
+                          union(MetricsSettings.ENVIRONMENT, DatabaseHealthSettings.ENVIRONMENT))))))));
 
   private static Set<String> union(Set<String> a, Set<String> b) {
     java.util.Set<String> all = new java.util.HashSet<>(a);
@@ -84,28 +84,29 @@ public record ControlPlaneConfig(
         io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(environment),
         io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(environment),
         io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(environment),
-        MetricsSettings.fromEnvironment(environment));
+        MetricsSettings.fromEnvironment(environment),
+        DatabaseHealthSettings.fromEnvironment(environment));
   }
 
   public ControlPlaneConfig withPort(int newPort) {
     return new ControlPlaneConfig(bindHost, newPort, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, registry, hypershift, webhooks, oidc, metrics);
+        agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth);
   }
 
   public ControlPlaneConfig withDatabase(DatabaseSettings settings) {
     return new ControlPlaneConfig(bindHost, port, Optional.of(settings), dbPoolSize, migrateOnStart, adminToken,
-        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics);
+        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth);
   }
 
   public ControlPlaneConfig withAdminToken(String token) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, Optional.ofNullable(token),
-        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics);
+        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth);
   }
 
   /** The same configuration with other registry settings (the {@code --insecure-registry} flags). */
   public ControlPlaneConfig withRegistry(RegistrySettings settings) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, settings, hypershift, webhooks, oidc, metrics);
+        agent, settings, hypershift, webhooks, oidc, metrics, databaseHealth);
   }
 
   /** The database, or a clear error naming the setting when none is configured. */

@@ -13,6 +13,14 @@ import java.nio.charset.StandardCharsets;
 public record DatabaseSettings(String host, int port, String database, String user, String password) {
 
   public static final String URL_SETTING = "OLMSTEAD_DB_URL";
+  /**
+   * TCP keepalive on every database connection: probes after this much silence, then every
+   * {@link #KEEPALIVE_INTERVAL_SECONDS} ({@link #KEEPALIVE_COUNT} unanswered end it), so an idle session whose server
+   * or path went away (a failover, a half-open partition) ends within about 30 s instead of the kernel's two hours.
+   */
+  public static final int KEEPALIVE_IDLE_SECONDS = 15;
+  public static final int KEEPALIVE_INTERVAL_SECONDS = 5;
+  public static final int KEEPALIVE_COUNT = 3;
 
   /** Parses a database URL; user and password given separately win over those in the URL. */
   public static DatabaseSettings parse(String url, String user, String password) {
@@ -22,6 +30,12 @@ public record DatabaseSettings(String host, int port, String database, String us
     String text = url.trim();
     if (text.startsWith("jdbc:")) {
       text = text.substring("jdbc:".length());
+    }
+    if (severalHosts(text)) {
+      // the Vert.x PostgreSQL client dials one address: it has neither several hosts nor target_session_attrs
+      throw new ConfigException(URL_SETTING, "'" + redact(url) + "' names several hosts; give one address that "
+          + "always leads to the read-write primary (CloudNativePG's <cluster>-rw Service, or HAProxy on Patroni's "
+          + "primary check): see docs/operations.md");
     }
     URI uri;
     try {
@@ -49,6 +63,24 @@ public record DatabaseSettings(String host, int port, String database, String us
     String finalUser = user != null && !user.isBlank() ? user : urlUser;
     String finalPassword = password != null ? password : urlPassword;
     return new DatabaseSettings(host, port, path.substring(1), finalUser == null ? "postgres" : finalUser, finalPassword);
+  }
+
+  /** Whether the URL's host part (after any user:password@) lists several hosts, as libpq allows. */
+  private static boolean severalHosts(String url) {
+    int start = url.indexOf("://");
+    if (start < 0) {
+      return false;
+    }
+    String rest = url.substring(start + 3);
+    int end = rest.length();
+    for (char c : new char[] {'/', '?'}) {
+      int at = rest.indexOf(c);
+      if (at >= 0 && at < end) {
+        end = at;
+      }
+    }
+    String authority = rest.substring(0, end);
+    return authority.substring(authority.lastIndexOf('@') + 1).contains(",");
   }
 
   private static String decode(String raw) {
@@ -82,6 +114,10 @@ public record DatabaseSettings(String host, int port, String database, String us
         .setUser(user)
         .setCachePreparedStatements(true)
         .setPipeliningLimit(64);
+    options.setTcpKeepAlive(true)
+        .setTcpKeepAliveIdleSeconds(KEEPALIVE_IDLE_SECONDS)
+        .setTcpKeepAliveIntervalSeconds(KEEPALIVE_INTERVAL_SECONDS)
+        .setTcpKeepAliveCount(KEEPALIVE_COUNT);
     if (password != null) {
       options.setPassword(password);
     }

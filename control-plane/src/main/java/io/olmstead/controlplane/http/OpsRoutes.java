@@ -6,25 +6,42 @@ import io.olmstead.controlplane.store.Readiness;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.util.function.Supplier;
 
-/** Operational endpoints every mode serves: liveness, readiness and Prometheus metrics. */
+/**
+ * Operational endpoints every mode serves: liveness ({@code /healthz}: 503 once the replica cannot use its database,
+ * so that it is restarted rather than left wedged), readiness and Prometheus metrics.
+ */
 public final class OpsRoutes {
   private final Readiness readiness;
   private final PrometheusMeterRegistry registry;
   private final StartupGate gate;
   private final MetricsSettings access;
+  private final Supplier<String> liveness;
 
-  public OpsRoutes(Readiness readiness, PrometheusMeterRegistry registry, StartupGate gate, MetricsSettings access) {
+  /** {@code liveness}: null while this replica can work, else why not ({@code /healthz} answers 503 with it). */
+  public OpsRoutes(Readiness readiness, PrometheusMeterRegistry registry, StartupGate gate, MetricsSettings access,
+                   Supplier<String> liveness) {
     this.readiness = readiness;
     this.registry = registry;
     this.gate = gate;
     this.access = access;
+    this.liveness = liveness;
   }
 
   public void mount(Router router) {
-    router.get("/healthz").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "UP")));
+    router.get("/healthz").handler(this::live);
     router.get("/readyz").handler(this::ready);
     router.get("/metrics").handler(this::metrics);
+  }
+
+  private void live(RoutingContext ctx) {
+    String down = liveness.get();
+    if (down == null) {
+      json(ctx, 200, new JsonObject().put("status", "UP"));
+    } else {
+      json(ctx, 503, new JsonObject().put("status", "DOWN").put("reason", down));
+    }
   }
 
   private void ready(RoutingContext ctx) {

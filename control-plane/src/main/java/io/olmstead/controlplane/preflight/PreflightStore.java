@@ -23,7 +23,7 @@ import java.util.Map;
  */
 public final class PreflightStore {
   /** An unanswered request older than this is left out of the desired state (the cluster is held by then). */
-  static final Duration OPEN_FOR = Duration.ofMinutes(15);
+  public static final Duration OPEN_FOR = Duration.ofMinutes(15);
   /** At most this many requests go to one cluster at once (the protocol's bound). */
   static final int MAX_OPEN_PER_CLUSTER = 2000;
 

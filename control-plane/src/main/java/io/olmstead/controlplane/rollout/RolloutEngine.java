@@ -64,7 +64,7 @@ public final class RolloutEngine {
     this.lock = new LeaderLock(vertx, connectOptions, LOCK_KEY, "rollout engine", this::leadership);
     this.metrics = metrics;
     this.tickMillis = tickMillis;
-    this.joiners = new RolloutJoiners(pool, store);
+    this.joiners = new RolloutJoiners(pool, store, tx -> lock.fence(tx));
     this.clock = () -> clock.instant().truncatedTo(ChronoUnit.MICROS);
   }
 

@@ -14,12 +14,14 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Clusters that join a subscription's placement while its rollout runs become members of the rollout, Pending in the
@@ -44,8 +46,11 @@ final class RolloutJoiners {
   private final Pool pool;
   private final RolloutStore store;
   private final SubscriptionStore subscriptions = new SubscriptionStore();
+  private final Function<SqlConnection, Future<Void>> fence;
 
-  RolloutJoiners(Pool pool, RolloutStore store) {
+  /** {@code fence}: the first statement of the admitting transaction (the engine's, see {@code LeaderLock#fence}). */
+  RolloutJoiners(Pool pool, RolloutStore store, Function<SqlConnection, Future<Void>> fence) {
+    this.fence = fence;
     this.pool = pool;
     this.store = store;
   }
@@ -102,7 +107,7 @@ final class RolloutJoiners {
         }
         JsonObject detail = new JsonObject().put("wave", waveName).put("clusters",
             new JsonArray(new ArrayList<>(joined.subList(0, Math.min(50, joined.size())))));
-        return pool.withTransaction(tx -> tx.preparedQuery(MEMBER).executeBatch(members)
+        return pool.withTransaction(tx -> fence.apply(tx).compose(f -> tx.preparedQuery(MEMBER).executeBatch(members))
             .compose(v -> holds.isEmpty() ? Future.succeededFuture() : tx.preparedQuery(HOLD).executeBatch(holds))
             .compose(v -> store.history(tx, r.id(), transitions, RolloutEngine.ACTOR))
             .compose(v -> Audit.record(tx, new AuditEntry(RolloutEngine.ACTOR, "rollout.join", "rollouts/" + r.id(),

@@ -10,12 +10,20 @@ public final class RolloutModel {
   private RolloutModel() {
   }
 
-  /** The rollout's state, as the API names it. */
+  /**
+   * The rollout's state, as the API names it. {@code SucceededWithExceptions}: every wave completed, and some
+   * clusters do not run the target (held, failed within the budget, still failing); the message lists them.
+   */
   public enum Phase {
-    Progressing, Paused, Succeeded, Failed, Aborted, RolledBack;
+    Progressing, Paused, Succeeded, SucceededWithExceptions, Failed, Aborted, RolledBack;
 
     public boolean active() {
       return this == Progressing || this == Paused;
+    }
+
+    /** Every wave completed (some clusters may not run the target: {@code SucceededWithExceptions} names them). */
+    public boolean completed() {
+      return this == Succeeded || this == SucceededWithExceptions;
     }
   }
 

@@ -189,9 +189,17 @@ final class RolloutStepper {
       }
       return;
     }
-    phase = Phase.Succeeded;
-    message = null;
-    t.add(new Transition("Succeeded", null, null, "every wave succeeded"));
+    List<Member> exceptions = members.values().stream().filter(m -> m.step() != Step.Succeeded).toList();
+    if (exceptions.isEmpty()) {
+      phase = Phase.Succeeded;
+      message = null;
+      t.add(new Transition("Succeeded", null, null, "every wave succeeded"));
+      return;
+    }
+    // every wave is done, yet some clusters do not run the target: the end says so and names them
+    phase = Phase.SucceededWithExceptions;
+    message = RolloutExceptions.describe(in.targetVersion(), members.size(), exceptions);
+    t.add(new Transition("SucceededWithExceptions", null, null, message));
   }
 
   private List<String> clusters(int wave) {

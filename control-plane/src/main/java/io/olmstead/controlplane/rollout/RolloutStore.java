@@ -237,7 +237,7 @@ final class RolloutStore {
             f = f.compose(v -> tx.preparedQuery(WITHDRAW_APPROVAL).executeBatch(withdrawn));
           }
           List<Transition> written = transitions;
-          if (after.phase() == Phase.Succeeded && before.phase() != Phase.Succeeded) {
+          if (after.phase().completed() && !before.phase().completed()) {
             written = new ArrayList<>(transitions);
             written.add(new Transition("PolicyUpdated", null, null, "subscription " + after.subscription()
                 + " runs " + after.targetVersion() + " (a pin moves to it and its rollout approvals are cleared)"));

@@ -9,6 +9,7 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * {@code io.olmstead.cluster.disconnected} once per disconnection longer than the threshold, and
@@ -35,15 +36,19 @@ final class Disconnections {
 
   private final Pool pool;
   private final Duration after;
+  private final Function<SqlConnection, Future<Void>> fence;
 
-  Disconnections(Pool pool, Duration after) {
+  /** {@code fence}: the first statement of each transaction (the leader's, see {@code LeaderLock#fence}). */
+  Disconnections(Pool pool, Duration after, Function<SqlConnection, Future<Void>> fence) {
     this.pool = pool;
     this.after = after;
+    this.fence = fence;
   }
 
   /** One bounded pass: announces the due disconnections and the reconnections; answers how many events it queued. */
   Future<Integer> pass() {
-    return pool.withTransaction(this::announce).compose(a -> pool.withTransaction(this::back).map(b -> a + b));
+    return pool.withTransaction(tx -> fence.apply(tx).compose(f -> announce(tx)))
+        .compose(a -> pool.withTransaction(tx -> fence.apply(tx).compose(f -> back(tx))).map(b -> a + b));
   }
 
   private Future<Integer> announce(SqlConnection tx) {

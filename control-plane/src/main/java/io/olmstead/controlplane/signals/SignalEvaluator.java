@@ -49,12 +49,12 @@ public final class SignalEvaluator {
     this.pool = pool;
     this.settings = settings;
     this.metrics = new SignalMetrics(registry);
-    this.disconnections = new Disconnections(pool, settings.disconnectedAfter());
     this.lock = new LeaderLock(vertx, connectOptions, LOCK_KEY, "signal evaluator", held -> {
       if (!held) {
         metrics.clear(); // only the evaluating replica exports the gauges
       }
     });
+    this.disconnections = new Disconnections(pool, settings.disconnectedAfter(), lock::fence);
   }
 
   public Future<Void> start() {
@@ -105,7 +105,9 @@ public final class SignalEvaluator {
 
   /** Computes, stores and announces one subscription's signals in one transaction. */
   Future<Void> evaluate(SubscriptionSpec spec) {
-    return pool.withTransaction(tx -> CatalogViews.forPackage(tx, spec.catalog(), spec.packageName())
+    // fenced: a replica deposed without its knowing writes no signal and announces nothing, and steps down
+    return pool.withTransaction(tx -> lock.fence(tx).compose(f -> CatalogViews.forPackage(tx, spec.catalog(),
+            spec.packageName()))
         .compose(view -> input(tx, spec, view))
         .compose(input -> store.previous(tx, spec.name()).compose(previous -> {
           JsonObject signals = Signals.compute(input);

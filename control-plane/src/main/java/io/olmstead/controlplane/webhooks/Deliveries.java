@@ -20,15 +20,22 @@ final class Deliveries {
   static final int FAN_OUT_BATCH = 1_000;
   private static final String FAN_OUT = "SELECT events, deliveries FROM olmstead_webhook_fan_out($1)";
   // at most PER_WEBHOOK due deliveries of each webhook, none of a webhook this replica already has at its cap ($2):
-  // one receiver's slowness costs its own deliveries, not everyone's
-  private static final String CLAIM = "UPDATE webhook_deliveries d SET attempts = d.attempts + 1, "
-      + "next_attempt_at = now() + make_interval(secs => " + LEASE_SECONDS + ") FROM webhooks w "
-      + "WHERE d.webhook_id = w.id AND d.id IN (SELECT id FROM webhook_deliveries WHERE id IN ("
-      + "SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS n "
-      + "FROM webhook_deliveries WHERE state = 'Pending' AND next_attempt_at <= now() "
-      + "AND NOT (webhook_id = ANY($2))) due "
-      + "WHERE due.n <= " + WebhookDispatcher.PER_WEBHOOK + ") ORDER BY next_attempt_at, id LIMIT $1 "
-      + "FOR UPDATE SKIP LOCKED) RETURNING d.id, d.webhook_id, w.name, w.team, d.body, d.attempts, w.url, w.secret";
+  // one receiver's slowness costs its own deliveries, not everyone's. The rows are picked and locked once, in a CTE
+  // (run once, whatever the plan): as a subquery of the UPDATE, PostgreSQL may run the locking scan again while it
+  // updates, and each run skipped the rows this statement had already updated and locked the next due ones, so one
+  // claim took more than $1 rows (DeliveryClaimBoundsIT). "Due and not leased" stands at the level that
+  // locks: under READ COMMITTED, FOR UPDATE re-evaluates that level's own conditions on the newest version of a row
+  // it had to wait for or found changed, so a claim whose snapshot predates another claim's commit skips its rows
+  private static final String DUE = "state = 'Pending' AND next_attempt_at <= now()";
+  private static final String CLAIM = "WITH picked AS MATERIALIZED (SELECT id FROM webhook_deliveries WHERE " + DUE
+      + " AND id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY webhook_id "
+      + "ORDER BY next_attempt_at, id) AS n FROM webhook_deliveries WHERE " + DUE + " "
+      + "AND NOT (webhook_id = ANY($2))) due WHERE due.n <= " + WebhookDispatcher.PER_WEBHOOK + ") "
+      + "ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED) "
+      + "UPDATE webhook_deliveries d SET attempts = d.attempts + 1, "
+      + "next_attempt_at = now() + make_interval(secs => " + LEASE_SECONDS + ") FROM picked p, webhooks w "
+      + "WHERE d.id = p.id AND d.webhook_id = w.id "
+      + "RETURNING d.id, d.webhook_id, w.name, w.team, d.body, d.attempts, w.url, w.secret";
   // a failed attempt holds the webhook's other pending deliveries back as long as its own retry (a dead receiver is
   // tried once per backoff period, not once per queued event)
   private static final String HOLD_BACK = "UPDATE webhook_deliveries SET next_attempt_at = GREATEST(next_attempt_at, "

@@ -1,9 +1,11 @@
 package io.olmstead.controlplane.adoption;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.rollout.RolloutFixtures;
+import io.olmstead.controlplane.store.LeaderLock;
 import io.olmstead.controlplane.store.Migrations;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Future;
@@ -15,6 +17,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -75,6 +78,33 @@ class AdoptionSamplerIT {
     assertThat(await(sampler.sampleNow())).as("unchanged for 23 hours").isZero();
     NOW.set(NOW.get().plus(Duration.ofHours(1)));
     assertThat(await(sampler.sampleNow())).as("a day since the last snapshot: written again").isEqualTo(1);
+  }
+
+  @Test
+  void aSamplerDeposedWithoutItsKnowingWritesNothingAndStepsDown() throws Exception {
+    fx.subscription("fenced", "fleet=f", "0.9.2");
+    TestDatabase.execute(db, "INSERT INTO subscription_status (subscription, cluster, installed_version, phase, seq) "
+        + "VALUES ('fenced', 'f-1', '0.9.2', 'Succeeded', 1)");
+    AdoptionSampler sampler = new AdoptionSampler(vertx, pool, db.connectOptions(), NOW::get);
+    try {
+      assertThat(await(sampler.lead())).isTrue();
+      // another replica took the lock (this one's session ended on the database side, unbeknown to it): its bump
+      TestDatabase.execute(db, "UPDATE leader_epochs SET epoch = epoch + 1 WHERE lock_key = "
+          + AdoptionSampler.LOCK_KEY);
+
+      assertThatThrownBy(() -> await(sampler.sampleAsLeader())).hasCauseInstanceOf(LeaderLock.Deposed.class);
+      assertThat(fx.count("SELECT count(*) FROM subscription_adoption WHERE subscription = 'fenced'")).isZero();
+      // stepped down: once its old session is gone the lock is free, and it takes it anew with a new epoch
+      Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> await(sampler.lead()));
+      assertThat(await(sampler.sampleAsLeader())).as("with the new epoch it writes").isPositive();
+      assertThat(fx.count("SELECT count(*) FROM subscription_adoption WHERE subscription = 'fenced'")).isEqualTo(1);
+    } finally {
+      await(sampler.close());
+      // the other cases count every subscription
+      TestDatabase.execute(db, "DELETE FROM subscription_status WHERE subscription = 'fenced'");
+      TestDatabase.execute(db, "DELETE FROM subscription_adoption WHERE subscription = 'fenced'");
+      TestDatabase.execute(db, "DELETE FROM subscriptions WHERE name = 'fenced'");
+    }
   }
 
   @Test

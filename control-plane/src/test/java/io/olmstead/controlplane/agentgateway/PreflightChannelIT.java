@@ -101,29 +101,39 @@ class PreflightChannelIT {
   }
 
   @Test
-  void aVerdictThatCannotBeStoredClosesTheConnectionAndTheAgentAnswersAgainAfterItReconnects() throws Exception {
+  void aVerdictTheDatabaseRefusesIsRetriedUntilItIsStored() throws Exception {
     String token = fixtures.enrollmentToken(1, 600, "{}", null);
-    String cred = Enroll.credential(cp.baseUrl(), token, "pf-retry");
-    // the database refuses this cluster's answer, as a primary going away under the write would
-    fixtures.update("CREATE FUNCTION pf_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-        + "RAISE EXCEPTION 'refused for the test'; END $$");
-    fixtures.update("CREATE TRIGGER pf_refuse BEFORE UPDATE ON preflight_checks FOR EACH ROW "
-        + "WHEN (NEW.cluster = 'pf-retry') EXECUTE FUNCTION pf_refuse()");
-    request("pf-retry", "req-retry");
-    try (RawAgent first = RawAgent.connect(agentVertx, cp.port(), cred)) {
-      first.handshake();
-      assertThat(nextRequests(first)).extracting(PreflightRequest::requestId).containsExactly("req-retry");
-      first.sendMessage(new Preflight(1, null, "req-retry", "etcd", "0.9.4", Preflight.PASS, List.of()));
-      assertThat(first.awaitClose()).isEqualTo(CloseReason.TRY_AGAIN_LATER.code());
+    String cred = Enroll.credential(cp.baseUrl(), token, "pf-outage");
+    // the outage: while test_outage has a row, every write of a verdict fails; the sequence counts the refusals (a
+    // sequence is not rolled back with the refused transaction)
+    fixtures.update("CREATE TABLE test_outage (down boolean)");
+    fixtures.update("CREATE SEQUENCE test_refusals");
+    fixtures.update("CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        + "IF EXISTS (SELECT 1 FROM test_outage) THEN PERFORM nextval('test_refusals'); "
+        + "RAISE EXCEPTION 'the database is down (test)'; END IF; RETURN NEW; END $$");
+    fixtures.update("CREATE TRIGGER test_refuse BEFORE UPDATE ON preflight_checks FOR EACH ROW "
+        + "WHEN (NEW.verdict IS NOT NULL) EXECUTE FUNCTION test_refuse()");
+    try (RawAgent agent = RawAgent.connect(agentVertx, cp.port(), cred)) {
+      agent.handshake();
+      request("pf-outage", "req-outage");
+      assertThat(nextRequests(agent)).extracting(PreflightRequest::requestId).containsExactly("req-outage");
+      fixtures.update("INSERT INTO test_outage VALUES (true)");
+
+      // answered once, as an agent does on a connection
+      agent.sendMessage(new Preflight(1, null, "req-outage", "etcd", "0.9.4", Preflight.PASS, List.of()));
+      await().atMost(Duration.ofSeconds(20)).until(() -> refusals() >= 2);
+      assertThat(row("req-outage").get("verdict")).isNull();
+
+      fixtures.update("DELETE FROM test_outage");
+      await().atMost(Duration.ofSeconds(20)).until(() -> "Pass".equals(row("req-outage").get("verdict")));
+    } finally {
+      fixtures.update("DROP TRIGGER test_refuse ON preflight_checks");
     }
-    assertThat(row("req-retry").get("verdict")).isNull();
-    fixtures.update("DROP TRIGGER pf_refuse ON preflight_checks");
-    try (RawAgent again = RawAgent.connect(agentVertx, cp.port(), cred)) {
-      again.handshake();
-      assertThat(nextRequests(again)).extracting(PreflightRequest::requestId).containsExactly("req-retry");
-      again.sendMessage(new Preflight(1, null, "req-retry", "etcd", "0.9.4", Preflight.PASS, List.of()));
-      await().atMost(Duration.ofSeconds(10)).until(() -> "Pass".equals(row("req-retry").get("verdict")));
-    }
+  }
+
+  private static long refusals() {
+    return ((Number) fixtures.query("SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS n FROM test_refusals")
+        .get(0).get("n")).longValue();
   }
 
   @Test
@@ -147,6 +157,13 @@ class PreflightChannelIT {
         assertThat(cluster.getString("state")).isEqualTo("Blocked");
         assertThat(cluster.getString("message")).startsWith("PreflightUnavailable");
         assertThat(cluster.getString("approvedVersion")).isNull();
+      });
+      // every wave done, one cluster held: the rollout says so, naming it and why
+      await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        JsonObject rollout = api.get("/api/v1/rollouts/" + id, ADMIN).json();
+        assertThat(rollout.getString("state")).isEqualTo("SucceededWithExceptions");
+        assertThat(rollout.getString("message")).startsWith("1 of 1 cluster not at 0.9.4: pf-silent (Blocked: "
+            + "PreflightUnavailable");
       });
     }
   }

@@ -49,7 +49,7 @@ class MetricsAccessTest {
     registry.counter("olmstead.probe").increment();
     Router router = Router.router(vertx);
     // /readyz is not called here: its readiness check never runs
-    new OpsRoutes(new Readiness(vertx, null, "44"), registry, StartupGate.open(), access).mount(router);
+    new OpsRoutes(new Readiness(vertx, null, "44"), registry, StartupGate.open(), access, () -> null).mount(router);
     HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     return server.actualPort();

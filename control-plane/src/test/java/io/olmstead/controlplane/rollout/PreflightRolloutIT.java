@@ -121,7 +121,10 @@ class PreflightRolloutIT {
     ApiClient.Response created = api.json("POST", "/api/v1/rollouts", ADMIN, body);
     assertThat(created.status()).as(created.body()).isEqualTo(201);
     String id = created.json().getString("id");
-    await().atMost(Duration.ofSeconds(60)).until(() -> "Succeeded".equals(state(id)));
+    // every wave done with sim-02 held: the end says so and names it
+    await().atMost(Duration.ofSeconds(60)).until(() -> "SucceededWithExceptions".equals(state(id)));
+    assertThat(api.get("/api/v1/rollouts/" + id, ADMIN).json().getString("message"))
+        .startsWith("1 of 3 clusters not at 0.3.0: sim-02 (Blocked: PreflightFailed: ExistingResourceInvalid");
     Map<String, JsonObject> clusters = rolloutClusters(id);
     assertThat(clusters.get("sim-02").getString("state")).isEqualTo("Blocked");
     assertThat(clusters.get("sim-02").getString("message")).startsWith("PreflightFailed: ExistingResourceInvalid");

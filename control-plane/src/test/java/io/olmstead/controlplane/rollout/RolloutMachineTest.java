@@ -276,6 +276,35 @@ class RolloutMachineTest {
   }
 
   @Test
+  void aRolloutThatEndsWithClustersNotAtTheTargetSucceedsWithExceptionsNamingEachAndItsReason() {
+    Rollout r = RolloutMachine.step(rollout(3, "{\"batchSize\":3,\"maxFailures\":1}"), reports, T0).rollout();
+    upgraded("c0");
+    reports.put("c1", new Report(true, "1.0.0", "Succeeded", "Upgradeable=False: migrating", true));
+    reports.put("c2", new Report(true, "1.0.0", "Failed", "image pull failed", false));
+    StepResult done = RolloutMachine.step(r, reports, T0.plusSeconds(1));
+
+    assertThat(done.rollout().phase()).isEqualTo(Phase.SucceededWithExceptions);
+    assertThat(done.rollout().phase().completed()).isTrue();
+    assertThat(done.rollout().message()).isEqualTo("2 of 3 clusters not at 2.0.0: "
+        + "c1 (Blocked: Upgradeable=False: migrating); c2 (Failed: image pull failed)");
+    assertThat(kinds(done)).endsWith("SucceededWithExceptions");
+    assertThat(RolloutMachine.step(done.rollout(), reports, T0.plusSeconds(3)).changed()).isFalse();
+  }
+
+  @Test
+  void theEndNamesAtMostTwentyClustersAndCountsTheRest() {
+    Rollout r = RolloutMachine.step(rollout(25, "{\"batchSize\":25}"), reports, T0).rollout();
+    for (int i = 0; i < 25; i++) {
+      reports.put("c" + i, new Report(true, "1.0.0", "Succeeded", "Upgradeable=False", true));
+    }
+    Rollout done = RolloutMachine.step(RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout(), reports,
+        T0.plusSeconds(2)).rollout();
+    assertThat(done.phase()).isEqualTo(Phase.SucceededWithExceptions);
+    assertThat(done.message()).startsWith("25 of 25 clusters not at 2.0.0: ").endsWith("; and 5 more");
+    assertThat(done.message().split("\\(Blocked: Upgradeable=False\\)", -1)).hasSize(21);
+  }
+
+  @Test
   void newcomersAreHeldAtTheStartVersionAndJoinTheWaveInProgressNeverTheCanary() {
     Rollout r = rollout(6, "{\"batchSize\":2}");
     assertThat(RolloutJoiners.holdVersion(r)).contains("1.0.0");

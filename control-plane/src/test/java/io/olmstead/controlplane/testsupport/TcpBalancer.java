@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A TCP load balancer on 127.0.0.1 in front of control-plane replicas, as a Kubernetes Service is: each new
  * connection goes to the next backend in turn, skipping one that refuses; when a backend dies its connections close,
  * so clients reconnect and land on a live replica. {@link #freeze()} makes every path through it half-open, as a
- * partition does: connections stay open on both sides but nothing passes, not even a close.
+ * partition does: connections stay open on both sides but nothing passes, not even a close; {@link #thaw()} ends the
+ * partition for new connections (the frozen ones stay silent, as after a real one).
  */
 public final class TcpBalancer implements AutoCloseable {
   private final NetServer server;
@@ -23,6 +24,8 @@ public final class TcpBalancer implements AutoCloseable {
   private final List<Integer> backends = new CopyOnWriteArrayList<>();
   private final AtomicInteger next = new AtomicInteger();
   private volatile boolean frozen;
+  // connections accepted before the last freeze never pass anything again
+  private volatile int generation;
 
   private TcpBalancer(Vertx vertx) {
     this.client = vertx.createNetClient(new NetClientOptions().setConnectTimeout(2000));
@@ -47,6 +50,12 @@ public final class TcpBalancer implements AutoCloseable {
   /** From now on accepts connections and holds them, forwarding no byte and no close either way. */
   public void freeze() {
     frozen = true;
+    generation++;
+  }
+
+  /** New connections pass again; those open when it froze stay half-open. */
+  public void thaw() {
+    frozen = false;
   }
 
   private void accept(NetSocket in) {
@@ -54,18 +63,19 @@ public final class TcpBalancer implements AutoCloseable {
     if (frozen) {
       return;
     }
+    int mine = generation;
     connect(next.getAndIncrement(), backends.size()).onSuccess(out -> {
-      in.closeHandler(v -> closeUnlessFrozen(out));
-      out.closeHandler(v -> closeUnlessFrozen(in));
-      in.exceptionHandler(e -> closeUnlessFrozen(out));
-      out.exceptionHandler(e -> closeUnlessFrozen(in));
+      in.closeHandler(v -> closeUnlessFrozen(out, mine));
+      out.closeHandler(v -> closeUnlessFrozen(in, mine));
+      in.exceptionHandler(e -> closeUnlessFrozen(out, mine));
+      out.exceptionHandler(e -> closeUnlessFrozen(in, mine));
       in.handler(b -> {
-        if (!frozen) {
+        if (passes(mine)) {
           out.write(b);
         }
       });
       out.handler(b -> {
-        if (!frozen) {
+        if (passes(mine)) {
           in.write(b);
         }
       });
@@ -73,8 +83,12 @@ public final class TcpBalancer implements AutoCloseable {
     }).onFailure(e -> in.close());
   }
 
-  private void closeUnlessFrozen(NetSocket socket) {
-    if (!frozen) {
+  private boolean passes(int connectionGeneration) {
+    return !frozen && connectionGeneration == generation;
+  }
+
+  private void closeUnlessFrozen(NetSocket socket, int connectionGeneration) {
+    if (passes(connectionGeneration)) {
       socket.close();
     }
   }

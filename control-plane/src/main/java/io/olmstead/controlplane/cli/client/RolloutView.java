@@ -11,7 +11,8 @@ import java.util.Set;
 final class RolloutView {
   static final int BAR_WIDTH = 20;
   /** The states a rollout never leaves. */
-  static final Set<String> ENDED = Set.of("Succeeded", "Failed", "Aborted", "RolledBack", "SucceededWithExceptions");
+  static final Set<String> ENDED = Set.of("Succeeded", "SucceededWithExceptions", "Failed", "Aborted", "RolledBack");
+  static final Set<String> ENDED_BADLY = Set.of("Failed", "Aborted", "RolledBack");
 
   private RolloutView() {
   }
