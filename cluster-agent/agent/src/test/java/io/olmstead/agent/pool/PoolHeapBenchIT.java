@@ -108,6 +108,10 @@ class PoolHeapBenchIT {
       agents.forEach(HostedAgent::stop);
       agents.clear();
       long withoutPool = usedHeap();
+      if (Boolean.getBoolean("olmstead.bench.pause")) {
+        LOG.info("BENCH paused again, the agents stopped: jcmd {} GC.class_histogram", ProcessHandle.current().pid());
+        Thread.sleep(60_000);
+      }
       long perCluster = (withPool - withoutPool) / n;
       LOG.info("BENCH pool heap: {} clusters with cert-manager 1.16.5 Succeeded in {} s; live heap guests only {} MiB, "
               + "with the pool's agents {} MiB, after stopping them {} MiB; per cluster {} KiB", n, installSeconds,
