@@ -166,6 +166,11 @@ final class HostedAgent {
     return credential.load();
   }
 
+  /** Its reconcile loop, for benchmarks that hand it desired state without a control plane. */
+  AgentReconciler reconciler() {
+    return reconciler;
+  }
+
   /** Whether its reconcile loop has started (the guest answered its first listing). */
   boolean reconciling() {
     return reconciling;

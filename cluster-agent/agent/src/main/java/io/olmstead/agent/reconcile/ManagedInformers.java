@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
 import io.olmstead.agent.k8s.ManagedLabels;
 import io.olmstead.agent.k8s.OperatorConditions;
 import io.olmstead.agent.k8s.ResourceException;
@@ -27,7 +28,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The informers that turn a change to anything the agent manages into work on the operator namespace owning it, so
  * drift is restored at once rather than at the next resync. Each selects {@code app.kubernetes.io/managed-by=olmstead}:
- * the agent caches its own objects, never the whole cluster.
+ * the agent caches its own objects, never the whole cluster, and of those only the metadata its routing reads (key,
+ * resourceVersion, labels, annotations): a bundle's CRDs (cert-manager's hold megabytes of schema) and Deployments are
+ * not kept in memory once per served cluster (a pool replica serves hundreds).
  */
 final class ManagedInformers implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ManagedInformers.class);
@@ -147,7 +150,12 @@ final class ManagedInformers implements AutoCloseable {
     var selected = kinds.namespaced(kind.apiVersion(), kind.kind())
         ? resources.inAnyNamespace().withLabel(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE)
         : resources.withLabel(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE);
-    return selected.inform(new Enqueue(keys, enqueue), 0);
+    SharedIndexInformer<GenericKubernetesResource> informer = selected.runnableInformer(0)
+        .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, GenericKubernetesResource.class,
+            client.getKubernetesSerialization(), "metadata.labels", "metadata.annotations"));
+    informer.addEventHandler(new Enqueue(keys, enqueue));
+    informer.run(); // as inform(): returns once the first list is in
+    return informer;
   }
 
   @Override
