@@ -146,9 +146,13 @@ final class InventoryStore {
         });
   }
 
-  /** Clusters, requested and used CPU and memory (operator and stack pods) per package, at most {@code limit}. */
+  /**
+   * Clusters where the package is installed (reported {@code Succeeded}), requested and used CPU and memory (operator
+   * and stack pods, whatever their phase) per package, at most {@code limit}.
+   */
   Future<List<JsonObject>> totalsByPackage(SqlClient client, int limit) {
-    return client.preparedQuery("SELECT package, count(DISTINCT cluster) AS clusters, "
+    return client.preparedQuery("SELECT package, count(DISTINCT cluster) FILTER (WHERE phase = 'Succeeded') AS "
+            + "clusters, "
             + FleetInventory.total("requested_cpu_millis::numeric + stack_cpu_millis", "cpu") + ", "
             + FleetInventory.total("requested_memory::numeric + stack_memory", "memory") + ", "
             + FleetInventory.total("coalesce(used_cpu_millis, 0)::numeric + coalesce(stack_used_cpu, 0)", "used_cpu")
