@@ -110,12 +110,16 @@ function rolloutHistory(r) {
       `<td>${esc(h.wave)}</td><td class="actor">${esc(h.actor)}</td><td>${esc(h.message)}</td></tr>`).join('') + '</table>';
 }
 
-// A failed (or held) member's own error: the agent's reason and message, beside what the rollout says of it.
+// A failed (or held) member's own error: the agent's reason and message, beside what the rollout says of it; a
+// member that is not moving for a known reason (WaitingForApproval, Frozen, OutsideWindow) shows that reason.
 function memberError(c) {
   const rep = c.report;
   const agent = rep && (rep.phase === 'Failed' || c.state === 'Failed' || c.state === 'StillFailed')
     ? [rep.reason, rep.message].filter((x) => x).join(': ') : '';
-  return esc(c.message) + (agent && !(c.message || '').includes(agent) ? `<div class="agent-error">agent: ${esc(agent)}</div>` : '');
+  const own = c.reason
+    ? `<span class="cluster-reason" data-reason="${esc(c.reason.code)}">${esc(c.reason.message)}</span>`
+    : esc(c.message);
+  return own + (agent && !(c.message || '').includes(agent) ? `<div class="agent-error">agent: ${esc(agent)}</div>` : '');
 }
 
 async function clustersTable(r) {

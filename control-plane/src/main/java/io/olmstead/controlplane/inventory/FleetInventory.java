@@ -17,8 +17,9 @@ import java.util.Map;
 
 /**
  * {@code GET /inventory}: the fleet's operators by package and version over the clusters a label selector and the
- * teams allow: clusters, installs, custom resources (in all and per CRD), the operators' pods and the pods of their
- * custom resources (application stacks) with requests and, where clusters report it, use.
+ * teams allow: clusters and installs (those reported {@code Succeeded}), failed installs (reported {@code Failed}),
+ * custom resources (in all and per CRD), the operators' pods and the pods of their custom resources (application
+ * stacks) with requests and, where clusters report it, use, whatever each operator's phase.
  */
 final class FleetInventory {
   /**
@@ -26,8 +27,11 @@ final class FleetInventory {
    * not: each sum saturates at {@link #MAX_TOTAL} rather than overflowing bigint (which failed the whole read).
    */
   static final long MAX_TOTAL = 9_007_199_254_740_991L;
-  private static final String TOTALS = "SELECT o.package, o.version, count(DISTINCT o.cluster) AS clusters, "
-      + "count(*) AS installs, " + total("o.custom_resources", "crs") + ", " + total("o.pods", "pods") + ", "
+  /** An install counts as one only when it succeeded; a failed install is counted apart, the others not at all. */
+  private static final String SUCCEEDED = "o.phase = 'Succeeded'";
+  private static final String TOTALS = "SELECT o.package, o.version, count(DISTINCT o.cluster) FILTER (WHERE "
+      + SUCCEEDED + ") AS clusters, count(*) FILTER (WHERE " + SUCCEEDED + ") AS installs, count(*) FILTER (WHERE "
+      + "o.phase = 'Failed') AS failed, " + total("o.custom_resources", "crs") + ", " + total("o.pods", "pods") + ", "
       + total("o.restarts", "restarts") + ", " + total("o.requested_cpu_millis", "cpu") + ", "
       + total("o.requested_memory", "memory") + ", " + total("o.used_cpu_millis", "used_cpu") + ", "
       + total("o.used_memory", "used_memory") + ", " + total("o.stack_pods", "stack_pods") + ", "
@@ -108,6 +112,7 @@ final class FleetInventory {
         r.getLong("stack_used_cpu"), r.getLong("stack_used_memory"));
     return new JsonObject().put("package", r.getString("package")).put("version", r.getString("version"))
         .put("clusters", r.getLong("clusters")).put("installs", r.getLong("installs"))
+        .put("failedInstalls", r.getLong("failed"))
         .put("customResourceCount", r.getLong("crs")).put("customResources", new JsonArray())
         .put("operatorPods", operatorPods).put("applicationPods", stackPods);
   }

@@ -35,7 +35,7 @@ final class InventoryMetrics {
     this.customResources = MultiGauge.builder("olmstead_inventory_custom_resources")
         .description("Custom resources over the fleet per operator package and CRD").register(registry);
     this.clusters = MultiGauge.builder("olmstead_inventory_clusters")
-        .description("Clusters reporting an operator package installed").register(registry);
+        .description("Clusters where an operator package is installed (reported Succeeded)").register(registry);
     this.requestedCpu = MultiGauge.builder("olmstead_inventory_requested_cpu_millicores")
         .description("CPU requested by an operator package's pods and its custom resources' pods").register(registry);
     this.requestedMemory = MultiGauge.builder("olmstead_inventory_requested_memory_bytes")

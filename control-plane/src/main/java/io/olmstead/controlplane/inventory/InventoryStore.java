@@ -34,10 +34,10 @@ final class InventoryStore {
   // one statement per table for all the report's rows (arrays, unnest), not one per row
   private static final String INSERT_OPERATORS = "INSERT INTO cluster_inventory_operators (cluster, subscription, "
       + "package, version, dependency_of, custom_resources, pods, restarts, requested_cpu_millis, requested_memory, "
-      + "used_cpu_millis, used_memory, stack_pods, stack_cpu_millis, stack_memory, stack_used_cpu, stack_used_memory) "
-      + "SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[], $8::int8[], "
-      + "$9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int4[], $14::int8[], $15::int8[], $16::int8[], "
-      + "$17::int8[])";
+      + "used_cpu_millis, used_memory, stack_pods, stack_cpu_millis, stack_memory, stack_used_cpu, stack_used_memory, "
+      + "phase) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[], "
+      + "$8::int8[], $9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int4[], $14::int8[], $15::int8[], "
+      + "$16::int8[], $17::int8[], $18::text[])";
   private static final String INSERT_CRDS = "INSERT INTO cluster_inventory_crds (cluster, subscription, package, crd, "
       + "kind, count) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int8[])";
   private static final String DOCUMENT = "SELECT reported_at, truncated, operators FROM cluster_inventory "
@@ -73,14 +73,15 @@ final class InventoryStore {
     int n = ops.size();
     Object[][] cols = {new String[n], new String[n], new String[n], new String[n], new Long[n], new Integer[n],
         new Long[n], new Long[n], new Long[n], new Long[n], new Long[n], new Integer[n], new Long[n], new Long[n],
-        new Long[n], new Long[n]};
+        new Long[n], new Long[n], new String[n]};
     List<Object[]> crds = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       Inventory.Operator op = ops.get(i);
       OperatorTotals t = OperatorTotals.of(op);
       Object[] row = {op.subscription(), op.packageName(), op.version() == null ? "" : op.version(), op.dependencyOf(),
           t.customResources(), t.pods(), t.restarts(), t.requestedCpu(), t.requestedMemory(), t.usedCpu(),
-          t.usedMemory(), t.stackPods(), t.stackCpu(), t.stackMemory(), t.stackUsedCpu(), t.stackUsedMemory()};
+          t.usedMemory(), t.stackPods(), t.stackCpu(), t.stackMemory(), t.stackUsedCpu(), t.stackUsedMemory(),
+          op.phase()};
       for (int c = 0; c < row.length; c++) {
         cols[c][i] = row[c];
       }
@@ -145,9 +146,13 @@ final class InventoryStore {
         });
   }
 
-  /** Clusters, requested and used CPU and memory (operator and stack pods) per package, at most {@code limit}. */
+  /**
+   * Clusters where the package is installed (reported {@code Succeeded}), requested and used CPU and memory (operator
+   * and stack pods, whatever their phase) per package, at most {@code limit}.
+   */
   Future<List<JsonObject>> totalsByPackage(SqlClient client, int limit) {
-    return client.preparedQuery("SELECT package, count(DISTINCT cluster) AS clusters, "
+    return client.preparedQuery("SELECT package, count(DISTINCT cluster) FILTER (WHERE phase = 'Succeeded') AS "
+            + "clusters, "
             + FleetInventory.total("requested_cpu_millis::numeric + stack_cpu_millis", "cpu") + ", "
             + FleetInventory.total("requested_memory::numeric + stack_memory", "memory") + ", "
             + FleetInventory.total("coalesce(used_cpu_millis, 0)::numeric + coalesce(stack_used_cpu, 0)", "used_cpu")

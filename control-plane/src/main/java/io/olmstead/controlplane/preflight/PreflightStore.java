@@ -39,6 +39,8 @@ public final class PreflightStore {
   private static final String ANSWER = "UPDATE preflight_checks SET answered_at = now(), verdict = $5, "
       + "findings = $6 WHERE cluster = $1 AND request_id = $2 AND subscription = $3 AND version = $4 "
       + "AND answered_at IS NULL";
+  private static final String FORGET_OTHERS = "DELETE FROM preflight_checks WHERE subscription = $1 AND version = $2 "
+      + "AND starts_with(requester, $3) AND requester <> $4";
   private static final String VERDICTS = "SELECT cluster, requested_at, answered_at, verdict, findings "
       + "FROM preflight_checks WHERE subscription = $1 AND version = $2 AND requester = $3";
 
@@ -61,6 +63,15 @@ public final class PreflightStore {
     double renew = renewAfter == null ? 1e12 : renewAfter.toMillis() / 1000.0;
     return client.preparedQuery(REQUEST).execute(Tuple.of(subscription, version, requester, bundle,
         clusters.toArray(String[]::new), renew)).mapEmpty();
+  }
+
+  /**
+   * Drops the checks of {@code version} of {@code subscription} whose requester starts with {@code prefix} but is not
+   * {@code keep} (a preview's checks against an older catalog revision: their answers no longer hold).
+   */
+  public Future<Void> forgetOthers(SqlClient client, String subscription, String version, String prefix,
+      String keep) {
+    return client.preparedQuery(FORGET_OTHERS).execute(Tuple.of(subscription, version, prefix, keep)).mapEmpty();
   }
 
   /** The open requests of each of {@code clusters}, oldest first, for their desired state. */

@@ -12,7 +12,10 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
+import java.time.OffsetDateTime;
+import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -89,7 +92,7 @@ final class RolloutQueries {
 
   /** Ids of rollouts of {@code teams} (null: all), newest first; the cursor is (startedAt, id) of the last one. */
   Future<List<Row>> list(SqlClient conn, String subscription, String state, String afterId,
-      java.time.OffsetDateTime afterStarted, int limit, String[] teams) {
+      OffsetDateTime afterStarted, int limit, String[] teams) {
     return conn.preparedQuery(LIST).execute(Tuple.of(subscription, state, afterId, afterStarted, limit, teams))
         .map(rows -> {
           List<Row> out = new ArrayList<>();
@@ -98,18 +101,38 @@ final class RolloutQueries {
         });
   }
 
-  private static final String AGENT_REPORTS = "SELECT cluster, target_version, phase, reason, message "
-      + "FROM subscription_status WHERE subscription = $1 AND cluster = ANY($2) AND NOT gone";
+  private static final String AGENT_REPORTS = "SELECT cluster, target_version, phase, reason, message, updated_at, "
+      + "(SELECT e ->> 'message' FROM jsonb_array_elements(conditions) e WHERE e ->> 'type' = 'RequiresApproval' "
+      + "LIMIT 1) AS waiting_for FROM subscription_status WHERE subscription = $1 AND cluster = ANY($2) AND NOT gone";
+  private static final String LABELS = "SELECT name, labels FROM clusters WHERE name = ANY($1)";
+
+  /** An agent's last report: its JSON in the API, and the facts a {@link ClusterReason} is decided from. */
+  record AgentReport(JsonObject json, ClusterReason.Report facts) {
+  }
 
   /** What the agents of {@code clusters} last reported for the subscription (phase, reason, message), by cluster. */
-  static Future<Map<String, JsonObject>> agentReports(SqlClient conn, String subscription, List<String> clusters) {
+  static Future<Map<String, AgentReport>> agentReports(SqlClient conn, String subscription, List<String> clusters) {
     return conn.preparedQuery(AGENT_REPORTS).execute(Tuple.tuple().addString(subscription)
         .addArrayOfString(clusters.toArray(String[]::new)))
         .map(rows -> {
-          Map<String, JsonObject> out = new java.util.HashMap<>();
-          rows.forEach(r -> out.put(r.getString("cluster"), new JsonObject().put("targetVersion",
-              r.getString("target_version")).put("phase", r.getString("phase")).put("reason", r.getString("reason"))
-              .put("message", r.getString("message"))));
+          Map<String, AgentReport> out = new HashMap<>();
+          rows.forEach(r -> {
+            OffsetDateTime since = r.getOffsetDateTime("updated_at");
+            out.put(r.getString("cluster"), new AgentReport(new JsonObject().put("targetVersion",
+                r.getString("target_version")).put("phase", r.getString("phase")).put("reason", r.getString("reason"))
+                .put("message", r.getString("message")), new ClusterReason.Report(r.getString("phase"),
+                r.getString("waiting_for"), since == null ? null : since.toInstant())));
+          });
+          return out;
+        });
+  }
+
+  /** The labels of {@code clusters}, by cluster. */
+  static Future<Map<String, Map<String, String>>> labels(SqlClient conn, List<String> clusters) {
+    return conn.preparedQuery(LABELS).execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new)))
+        .map(rows -> {
+          Map<String, Map<String, String>> out = new HashMap<>();
+          rows.forEach(r -> out.put(r.getString("name"), CalendarLoader.labels(r.getJsonObject("labels"))));
           return out;
         });
   }
@@ -119,7 +142,7 @@ final class RolloutQueries {
    * after ({@code afterWave}, {@code afterName}) (null: from the first).
    */
   static List<Member> members(Rollout r, String step, Integer afterWave, String afterName, int limit) {
-    java.util.Comparator<Member> order = java.util.Comparator.comparingInt(Member::wave)
+    Comparator<Member> order = Comparator.comparingInt(Member::wave)
         .thenComparing(Member::cluster);
     return r.members().values().stream().filter(m -> step == null || m.step().name().equals(step))
         .filter(m -> afterWave == null || m.wave() > afterWave || (m.wave() == afterWave
@@ -127,12 +150,18 @@ final class RolloutQueries {
         .sorted(order).limit(limit + 1L).toList();
   }
 
-  /** One cluster of a rollout with its agent's last report ({@code report}: null when it has not reported). */
-  static JsonObject cluster(Rollout r, Member m, Map<String, JsonObject> reports) {
+  /**
+   * One cluster of a rollout with its agent's last report ({@code report}: null when it has not reported) and the
+   * reason it is not moving ({@code reason}: null when there is none to give); the message is then the reason's (an
+   * approved cluster whose agent waits for a person says so, not "approved for").
+   */
+  static JsonObject cluster(Rollout r, Member m, AgentReport report, ClusterReason reason) {
+    String message = reason == null ? m.message() : reason.message();
     return new JsonObject().put("name", m.cluster()).put("wave", r.waves().get(m.wave()).name())
         .put("state", m.step().name()).put("previousVersion", m.previousVersion())
         .put("approvedVersion", m.approvedVersion())
-        .put("approvedAt", m.approvedAt() == null ? null : m.approvedAt().toString()).put("message", m.message())
-        .put("report", reports.get(m.cluster()));
+        .put("approvedAt", m.approvedAt() == null ? null : m.approvedAt().toString()).put("message", message)
+        .put("reason", reason == null ? null : reason.toJson())
+        .put("report", report == null ? null : report.json());
   }
 }

@@ -7,7 +7,10 @@ import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;
 import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.Reply;
+import io.olmstead.controlplane.rollout.RolloutModel.Member;
+import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.rollout.RolloutModel.StepResult;
+import io.olmstead.controlplane.rollout.RolloutQueries.AgentReport;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -17,6 +20,7 @@ import io.vertx.sqlclient.SqlConnection;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -189,12 +193,21 @@ public final class RolloutsModule implements ApiModule {
     }
     int limit = request.limit();
     Principal caller = request.principal();
+    Instant now = Instant.now();
     return context.tx().read(conn -> store.load(conn, id).compose(found -> {
-      RolloutModel.Rollout r = visible(found, id, caller).rollout();
-      java.util.List<RolloutModel.Member> page = RolloutQueries.members(r, step, afterWave, afterName, limit);
-      java.util.List<String> names = page.stream().map(RolloutModel.Member::cluster).toList();
-      return RolloutQueries.agentReports(conn, r.subscription(), names).map(reports -> Cursors.page(page, limit,
-          m -> RolloutQueries.cluster(r, m, reports), m -> new JsonArray().add(m.wave()).add(m.cluster())));
+      Rollout r = visible(found, id, caller).rollout();
+      List<Member> page = RolloutQueries.members(r, step, afterWave, afterName, limit);
+      List<String> names = page.stream().map(Member::cluster).toList();
+      Future<Map<String, AgentReport>> reports = RolloutQueries.agentReports(conn, r.subscription(), names);
+      Future<Map<String, Map<String, String>>> labels = RolloutQueries.labels(conn, names);
+      Future<MaintenanceCalendar> calendar = r.strategy().respectsCalendar() ? calendars.calendar(conn)
+          : Future.succeededFuture(null);
+      return Future.all(reports, labels, calendar).map(v -> Cursors.page(page, limit, m -> {
+        AgentReport report = reports.result().get(m.cluster());
+        ClusterReason reason = ClusterReason.of(m.step(), report == null ? null : report.facts(), calendar.result(),
+            labels.result().getOrDefault(m.cluster(), Map.of()), now);
+        return RolloutQueries.cluster(r, m, report, reason);
+      }, m -> new JsonArray().add(m.wave()).add(m.cluster())));
     })).map(Reply::ok);
   }
 

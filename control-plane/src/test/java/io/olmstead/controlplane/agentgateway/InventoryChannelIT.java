@@ -185,6 +185,37 @@ class InventoryChannelIT {
     assertThat(api.get("/api/v1/inventory?cursor=forged", TestControlPlane.ADMIN_TOKEN).status()).isEqualTo(400);
   }
 
+  @Test
+  void theFleetInventoryCountsOnlySucceededInstallsAsInstallsAndFailedOnesApart() throws Exception {
+    String credential = Enroll.credential(cp.baseUrl(), token, "inv-phases");
+    try (RawAgent agent = RawAgent.connect(vertx, cp.port(), credential)) {
+      agent.handshake();
+      List<Inventory.Operator> ops = List.of("Succeeded", "Failed", "Installing").stream().map(phase ->
+          new Inventory.Operator("phase-" + phase, "ns", "inv-phase", "inv-phase.v1", "1.0.0", phase, null, null,
+              List.of(), null, List.of())).toList();
+      agent.sendMessage(new Inventory(1, null, null, ops, null));
+      await().atMost(Duration.ofSeconds(20)).until(() -> inventory("inv-phases").getJsonArray("operators").size() == 3);
+    }
+    // a second cluster whose only install of the package failed: not a cluster where it is installed
+    try (RawAgent agent = RawAgent.connect(vertx, cp.port(), Enroll.credential(cp.baseUrl(), token, "inv-phases-2"))) {
+      agent.handshake();
+      agent.sendMessage(new Inventory(1, null, null, List.of(new Inventory.Operator("phase-Failed", "ns", "inv-phase",
+          "inv-phase.v1", "1.0.0", "Failed", null, null, List.of(), null, List.of())), null));
+      await().atMost(Duration.ofSeconds(20)).until(() -> inventory("inv-phases-2").getJsonArray("operators").size()
+          == 1);
+    }
+    ApiClient.Response fleet = api.get("/api/v1/inventory?limit=500", TestControlPlane.ADMIN_TOKEN);
+    assertThat(fleet.status()).as(fleet.body()).isEqualTo(200);
+    JsonObject group = fleet.json().getJsonArray("items").stream().map(JsonObject.class::cast)
+        .filter(g -> "inv-phase".equals(g.getString("package"))).findFirst().orElseThrow();
+    assertThat(group.getLong("installs")).isEqualTo(1);
+    assertThat(group.getLong("failedInstalls")).isEqualTo(2);
+    assertThat(group.getLong("clusters")).isEqualTo(1);
+    cp.controlPlane().inventory().refreshMetrics().toCompletionStage().toCompletableFuture()
+        .get(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(Scrape.of(cp.baseUrl()).value("olmstead_inventory_clusters{package=\"inv-phase\"}")).isEqualTo(1.0);
+  }
+
   /**
    * Red-team (stop 20): each number of a report is bounded by the schema (memory at most 2^53-1), their sums over
    * operators and clusters are not. One agent reporting 11 operators of one package with 100 stacks at the largest

@@ -149,8 +149,8 @@ public class RolloutMaturityIT {
     assertThat(codes(verdicts.get("mt-0001"))).contains(MaturityChecks.REMOVED_API);
     assertThat(verdicts.get("mt-0001").encode()).contains("apiextensions.k8s.io/v1beta1").contains("v1.29.3");
     assertThat(codes(verdicts.get("mt-0002"))).doesNotContain(MaturityChecks.REMOVED_API);
-    assertThat(fx.count("SELECT count(*) FROM preflight_checks WHERE subscription = 'mt' AND requester = 'preview'"))
-        .isEqualTo(3);
+    assertThat(fx.count("SELECT count(*) FROM preflight_checks WHERE subscription = 'mt' "
+        + "AND requester LIKE 'preview:%'")).isEqualTo(3);
 
     // requirements forbidding a rule 0.9.4 breaks: every cluster fails its preflight and a Block rollout holds it
     fx.update("UPDATE subscriptions SET requirements = '{\"maturity\":{\"forbid\":[\"portability/removed-api\"]}}' "

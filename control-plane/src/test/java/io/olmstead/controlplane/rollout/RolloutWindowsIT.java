@@ -110,6 +110,17 @@ class RolloutWindowsIT {
       assertThat(clock.instant()).as("the clock has not reached the window yet").isBefore(opens);
       assertThat(fx.count("SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'ClusterApproved'",
           id)).isZero();
+      // each held cluster says why: zone a waits for its window, zone b for the end of its freeze
+      for (Object item : ok(RolloutIT.call(port, "GET", "/rollouts/" + id + "/clusters", null), 200)
+          .getJsonArray("items")) {
+        JsonObject c = (JsonObject) item;
+        String expected = c.getString("name").startsWith("za-") ? "OutsideWindow (window zone-a opens " + opens + ")"
+            : "Frozen (freeze zone-b until " + thaws + ")";
+        assertThat(c.getString("state")).isEqualTo("Pending");
+        assertThat(c.getString("message")).as(c.encode()).isEqualTo(expected);
+        assertThat(c.getJsonObject("reason").getString("code"))
+            .isEqualTo(expected.substring(0, expected.indexOf(' ')));
+      }
 
       // the engine's replica goes away while the wave waits; the other one takes the lock and carries on
       a.close();

@@ -1,0 +1,66 @@
+package io.olmstead.controlplane.rollout;
+
+import io.olmstead.controlplane.rollout.RolloutModel.Step;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Why a rollout's cluster is not moving, in one vocabulary: {@code WaitingForApproval (bundle B, since T)} when its
+ * agent waits for a person to approve a Manual subscription's bundle, {@code Frozen (freeze F until T)} and
+ * {@code OutsideWindow (window W opens T)} when the calendar holds a cluster the rollout has not approved yet.
+ * {@link #of} is pure: the cluster's step, its labels, the calendar, the agent's last report and the time.
+ */
+record ClusterReason(String code, String subject, Instant at, String message) {
+  static final String WAITING_FOR_APPROVAL = "WaitingForApproval";
+  static final String FROZEN = "Frozen";
+  static final String OUTSIDE_WINDOW = "OutsideWindow";
+
+  /** What the agent last said of the cluster that matters here: its phase, the bundle it waits for, since when. */
+  record Report(String phase, String bundle, Instant since) {
+  }
+
+  /**
+   * The reason of a cluster in {@code step} (null: none to give); {@code calendar} is null when the rollout ignores
+   * the calendar.
+   */
+  static ClusterReason of(Step step, Report report, MaintenanceCalendar calendar, Map<String, String> labels,
+      Instant now) {
+    if (report != null && "RequiresApproval".equals(report.phase())
+        && (step == Step.Pending || step == Step.Progressing)) {
+      return new ClusterReason(WAITING_FOR_APPROVAL, report.bundle(), report.since(), WAITING_FOR_APPROVAL
+          + " (bundle " + (report.bundle() == null ? "unknown" : report.bundle())
+          + (report.since() == null ? "" : ", since " + report.since()) + ")");
+    }
+    if (step != Step.Pending || calendar == null) {
+      return null;
+    }
+    Optional<Freeze> frozen = calendar.freezes().stream().filter(f -> f.selector().matches(labels) && f.covers(now))
+        .max(Comparator.comparing(Freeze::end));
+    if (frozen.isPresent()) {
+      Freeze f = frozen.get();
+      return new ClusterReason(FROZEN, f.name(), f.end(), FROZEN + " (freeze " + f.name() + " until " + f.end() + ")");
+    }
+    List<MaintenanceWindow> own = calendar.windows().stream().filter(w -> w.selector().matches(labels)).toList();
+    if (own.isEmpty() || new MaintenanceCalendar(own, List.of()).isOpen(labels, now)) {
+      return null;
+    }
+    record Opening(MaintenanceWindow window, Instant at) {
+    }
+    return own.stream().map(w -> new Opening(w, MaintenanceCalendar.nextStartAfter(w, now)))
+        .filter(o -> Objects.nonNull(o.at())).min(Comparator.comparing(Opening::at))
+        .map(o -> new ClusterReason(OUTSIDE_WINDOW, o.window().name(), o.at(), OUTSIDE_WINDOW + " (window "
+            + o.window().name() + " opens " + o.at() + ")"))
+        .orElse(new ClusterReason(OUTSIDE_WINDOW, own.get(0).name(), null, OUTSIDE_WINDOW + " (window "
+            + own.get(0).name() + " does not open within " + MaintenanceCalendar.HORIZON.toDays() + " days)"));
+  }
+
+  JsonObject toJson() {
+    return new JsonObject().put("code", code).put("subject", subject).put("at", at == null ? null : at.toString())
+        .put("message", message);
+  }
+}

@@ -1,0 +1,64 @@
+package io.olmstead.controlplane.rollout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.olmstead.controlplane.rollout.ClusterReason.Report;
+import io.olmstead.controlplane.rollout.RolloutModel.Step;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ClusterReasonTest {
+  private static final Instant NOW = Instant.parse("2026-11-27T10:30:00Z");
+  private static final Map<String, String> EU = Map.of("region", "eu");
+  private static final Map<String, String> US = Map.of("region", "us");
+  private static final Freeze XMAS = Freeze.of("xmas", Instant.parse("2026-11-27T00:00:00Z"),
+      Instant.parse("2026-11-28T00:00:00Z"), "region=eu");
+  private static final Freeze LONGER = Freeze.of("audit", Instant.parse("2026-11-26T00:00:00Z"),
+      Instant.parse("2026-11-30T00:00:00Z"), "region=eu");
+  private static final MaintenanceWindow NIGHT = MaintenanceWindow.of("night", "region=us", "0 22 * * *", 60, "UTC");
+  private static final MaintenanceWindow NOON = MaintenanceWindow.of("noon", "region=us", "0 12 * * *", 60, "UTC");
+  private static final MaintenanceWindow MORNING = MaintenanceWindow.of("morning", "region=us", "0 10 * * *", 60,
+      "UTC");
+  private static final Report WAITING = new Report("RequiresApproval", "etcdoperator.v0.9.4",
+      Instant.parse("2026-11-27T10:00:00Z"));
+
+  private static MaintenanceCalendar calendar(List<MaintenanceWindow> windows, List<Freeze> freezes) {
+    return new MaintenanceCalendar(windows, freezes);
+  }
+
+  static Stream<Arguments> table() {
+    MaintenanceCalendar frozen = calendar(List.of(), List.of(XMAS, LONGER));
+    MaintenanceCalendar windows = calendar(List.of(NIGHT, NOON), List.of());
+    return Stream.of(
+        Arguments.of("approved, the agent waits for a person", Step.Progressing, WAITING, null, EU,
+            "WaitingForApproval (bundle etcdoperator.v0.9.4, since 2026-11-27T10:00:00Z)"),
+        Arguments.of("waiting for a person wins over a freeze", Step.Pending, WAITING, frozen, EU,
+            "WaitingForApproval (bundle etcdoperator.v0.9.4, since 2026-11-27T10:00:00Z)"),
+        Arguments.of("a finished cluster has no reason", Step.Succeeded, WAITING, frozen, EU, null),
+        Arguments.of("frozen: the freeze that ends last", Step.Pending, null, frozen, EU,
+            "Frozen (freeze audit until 2026-11-30T00:00:00Z)"),
+        Arguments.of("a freeze of other clusters holds nothing", Step.Pending, null, frozen, US, null),
+        Arguments.of("an approved cluster is not held by the calendar", Step.Progressing, null, frozen, EU, null),
+        Arguments.of("a rollout that ignores the calendar", Step.Pending, null, null, EU, null),
+        Arguments.of("outside its windows: the one that opens first", Step.Pending, null, windows, US,
+            "OutsideWindow (window noon opens 2026-11-27T12:00:00Z)"),
+        Arguments.of("inside one of its windows", Step.Pending, null,
+            calendar(List.of(NIGHT, MORNING), List.of()), US, null),
+        Arguments.of("no window selects the cluster", Step.Pending, null, windows, EU, null),
+        Arguments.of("an agent reporting progress gives no reason", Step.Progressing,
+            new Report("Upgrading", null, null), frozen, EU, null));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("table")
+  void givesTheReasonOfAClusterThatIsNotMoving(String why, Step step, Report report, MaintenanceCalendar calendar,
+      Map<String, String> labels, String expected) {
+    ClusterReason reason = ClusterReason.of(step, report, calendar, labels, NOW);
+    assertThat(reason == null ? null : reason.message()).isEqualTo(expected);
+  }
+}
