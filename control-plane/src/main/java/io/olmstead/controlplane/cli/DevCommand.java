@@ -3,6 +3,7 @@ package io.olmstead.controlplane.cli;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.sim.SimulatedCluster;
 import io.olmstead.controlplane.ControlPlane;
+import io.olmstead.controlplane.analysis.PrometheusSettings;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.hypershift.HypershiftSettings;
@@ -142,7 +143,8 @@ public final class DevCommand implements Callable<Integer> {
           io.olmstead.controlplane.registry.RegistrySettings.fromEnvironment(System.getenv(), insecureRegistries),
           hypershift,
           io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(System.getenv()),
-          io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(System.getenv()));
+          io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(System.getenv()),
+          PrometheusSettings.fromEnvironment(System.getenv()));
       controlPlane = Foreground.start(config, catalogGate);
     } catch (RuntimeException e) {
       closeIfStarted(simulatedHypershift);

@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.config;
 
 import io.olmstead.controlplane.agentgateway.GatewaySettings;
+import io.olmstead.controlplane.analysis.PrometheusSettings;
 import io.olmstead.controlplane.registry.RegistrySettings;
 import java.util.Map;
 import java.util.Optional;
@@ -22,7 +23,8 @@ public record ControlPlaneConfig(
     RegistrySettings registry,
     io.olmstead.controlplane.hypershift.HypershiftSettings hypershift,
     io.olmstead.controlplane.webhooks.WebhookSettings webhooks,
-    io.olmstead.controlplane.auth.OidcSettings oidc) {
+    io.olmstead.controlplane.auth.OidcSettings oidc,
+    PrometheusSettings prometheus) {
 
   public static final String PORT = "OLMSTEAD_PORT";
   public static final String BIND_HOST = "OLMSTEAD_BIND_HOST";
@@ -41,7 +43,8 @@ public record ControlPlaneConfig(
           union(io.olmstead.controlplane.hypershift.HypershiftSettings.ENVIRONMENT,
               union(Set.of(io.olmstead.controlplane.webhooks.WebhookSettings.ALLOW_PRIVATE),
                   union(io.olmstead.controlplane.signals.SignalSettings.ENVIRONMENT,
-                      io.olmstead.controlplane.auth.OidcSettings.ENVIRONMENT))))));
+                      union(io.olmstead.controlplane.auth.OidcSettings.ENVIRONMENT,
+                          PrometheusSettings.ENVIRONMENT)))))));
 
   private static Set<String> union(Set<String> a, Set<String> b) {
     java.util.Set<String> all = new java.util.HashSet<>(a);
@@ -59,6 +62,7 @@ public record ControlPlaneConfig(
     if (dbPoolSize < 1) {
       throw new ConfigException(DB_POOL_SIZE, "must be at least 1");
     }
+    prometheus = prometheus == null ? PrometheusSettings.NONE : prometheus;
     if (adminToken.isPresent() && adminToken.get().length() < 16) {
       throw new ConfigException(ADMIN_TOKEN, "is too short (at least 16 characters)");
     }
@@ -81,28 +85,29 @@ public record ControlPlaneConfig(
         RegistrySettings.fromEnvironment(environment, java.util.List.of()),
         io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(environment),
         io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(environment),
-        io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(environment));
+        io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(environment),
+        PrometheusSettings.fromEnvironment(environment));
   }
 
   public ControlPlaneConfig withPort(int newPort) {
     return new ControlPlaneConfig(bindHost, newPort, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, registry, hypershift, webhooks, oidc);
+        agent, registry, hypershift, webhooks, oidc, prometheus);
   }
 
   public ControlPlaneConfig withDatabase(DatabaseSettings settings) {
     return new ControlPlaneConfig(bindHost, port, Optional.of(settings), dbPoolSize, migrateOnStart, adminToken,
-        maxBodyBytes, agent, registry, hypershift, webhooks, oidc);
+        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, prometheus);
   }
 
   public ControlPlaneConfig withAdminToken(String token) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, Optional.ofNullable(token),
-        maxBodyBytes, agent, registry, hypershift, webhooks, oidc);
+        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, prometheus);
   }
 
   /** The same configuration with other registry settings (the {@code --insecure-registry} flags). */
   public ControlPlaneConfig withRegistry(RegistrySettings settings) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, settings, hypershift, webhooks, oidc);
+        agent, settings, hypershift, webhooks, oidc, prometheus);
   }
 
   /** The database, or a clear error naming the setting when none is configured. */

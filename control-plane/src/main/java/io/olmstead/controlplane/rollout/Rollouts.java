@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.rollout;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.olmstead.controlplane.analysis.PrometheusClient;
+import io.olmstead.controlplane.analysis.PrometheusSettings;
 import io.olmstead.controlplane.maturity.MaturityService;
 import io.olmstead.controlplane.store.Tx;
 import io.vertx.core.Future;
@@ -16,6 +18,7 @@ public final class Rollouts {
   private final RolloutEvents events;
   private final RolloutEngine engine;
   private final RolloutsModule module;
+  private final PrometheusClient prometheus;
 
   public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry) {
     this(vertx, pool, connectOptions, registry, 0);
@@ -23,11 +26,18 @@ public final class Rollouts {
 
   /** {@code maxBodyBytes}: the limit catalogs were uploaded under (their maturity reports parse them again). */
   public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry, long maxBodyBytes) {
+    this(vertx, pool, connectOptions, registry, maxBodyBytes, PrometheusSettings.NONE);
+  }
+
+  /** {@code prometheus}: where analysis checks are measured. */
+  public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry, long maxBodyBytes,
+      PrometheusSettings prometheus) {
+    this.prometheus = new PrometheusClient(vertx, prometheus);
     this.events = new RolloutEvents(vertx, pool, connectOptions);
     RolloutMetrics metrics = new RolloutMetrics(registry);
     RolloutMaturity maturity = new RolloutMaturity(new MaturityService(vertx, new Tx(pool), maxBodyBytes));
-    this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS, maturity);
-    this.module = new RolloutsModule(events, metrics, maturity);
+    this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS, maturity, this.prometheus);
+    this.module = new RolloutsModule(events, metrics, maturity, this.prometheus);
   }
 
   public RolloutsModule module() {
@@ -49,6 +59,6 @@ public final class Rollouts {
   }
 
   public Future<Void> close() {
-    return engine.close().eventually(events::close);
+    return engine.close().eventually(events::close).onComplete(v -> prometheus.close());
   }
 }
