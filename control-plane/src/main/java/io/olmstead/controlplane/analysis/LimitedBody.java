@@ -9,11 +9,14 @@ import io.vertx.core.streams.WriteStream;
 /** Collects a response body up to a byte limit; past it every write fails, which ends the response's pipe. */
 final class LimitedBody implements WriteStream<Buffer> {
   private final long limit;
-  private final Buffer body = Buffer.buffer();
+  private Buffer body = Buffer.buffer();
+  private final Runnable onOverflow;
   private boolean overflow;
 
-  LimitedBody(long limit) {
+  /** {@code onOverflow} runs once, at the first write past the limit (the caller answers at once). */
+  LimitedBody(long limit, Runnable onOverflow) {
     this.limit = limit;
+    this.onOverflow = onOverflow;
   }
 
   boolean overflow() {
@@ -27,7 +30,11 @@ final class LimitedBody implements WriteStream<Buffer> {
   @Override
   public Future<Void> write(Buffer data) {
     if (overflow || body.length() + (long) data.length() > limit) {
-      overflow = true;
+      if (!overflow) {
+        overflow = true;
+        body = Buffer.buffer(); // keep nothing of it
+        onOverflow.run();
+      }
       return Future.failedFuture("the answer is larger than " + limit + " bytes");
     }
     body.appendBuffer(data);

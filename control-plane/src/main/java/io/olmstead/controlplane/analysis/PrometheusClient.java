@@ -64,7 +64,10 @@ public final class PrometheusClient {
 
   private Future<QueryOutcome> send(String query, Instant time, String token) {
     long millis = settings.timeoutSeconds() * 1000L;
-    LimitedBody body = new LimitedBody(settings.maxResponseBytes());
+    Promise<QueryOutcome> outcome = Promise.promise();
+    String tooLarge = "the answer is larger than " + settings.maxResponseBytes() + " bytes";
+    LimitedBody body = new LimitedBody(settings.maxResponseBytes(),
+        () -> outcome.tryComplete(new QueryOutcome.Unavailable(tooLarge)));
     HttpRequest<Void> request = client.requestAbs(HttpMethod.GET, settings.url().get() + "/api/v1/query")
         .addQueryParam("query", query)
         .addQueryParam("time", String.valueOf(time.getEpochSecond() + time.getNano() / 1e9))
@@ -73,15 +76,13 @@ public final class PrometheusClient {
     if (token != null) {
       request.bearerTokenAuthentication(token);
     }
-    Promise<QueryOutcome> outcome = Promise.promise();
     // the whole exchange, also a server that drips its answer one byte at a time
     long timer = vertx.setTimer(millis, id -> outcome.tryComplete(new QueryOutcome.Unavailable("no answer within "
         + settings.timeoutSeconds() + "s")));
     request.send().onComplete(ar -> {
       vertx.cancelTimer(timer);
       if (body.overflow()) {
-        outcome.tryComplete(new QueryOutcome.Unavailable("the answer is larger than "
-            + settings.maxResponseBytes() + " bytes"));
+        outcome.tryComplete(new QueryOutcome.Unavailable(tooLarge));
       } else if (ar.failed()) {
         outcome.tryComplete(new QueryOutcome.Unavailable(ar.cause().getMessage() == null
             ? ar.cause().getClass().getSimpleName() : ar.cause().getMessage()));
