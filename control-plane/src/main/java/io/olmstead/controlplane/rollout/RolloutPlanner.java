@@ -118,6 +118,9 @@ public final class RolloutPlanner {
 
   /** The values of {@code groupOrder} that none of {@code clusters} carries as its {@code groupBy} label. */
   public static List<String> missingGroups(List<PlanCluster> clusters, RolloutStrategy strategy) {
+    if (strategy.groupBy() == null || strategy.groupOrder().isEmpty()) {
+      return List.of();
+    }
     Set<String> present = new HashSet<>();
     clusters.forEach(c -> present.add(c.labels().get(strategy.groupBy())));
     return strategy.groupOrder().stream().filter(v -> !present.contains(v)).toList();

@@ -68,6 +68,7 @@ class RolloutGroupOrderTest {
     assertThat(RolloutPlanner.missingGroups(FLEET, s)).containsExactly("mars-1", "moon-2");
     assertThat(RolloutPlanner.missingGroups(FLEET, RolloutStrategy.fromJson(new JsonObject(
         "{\"groupBy\":\"region\",\"groupOrder\":[\"us-east\"]}")))).isEmpty();
+    assertThat(RolloutPlanner.missingGroups(FLEET, RolloutStrategy.fromJson(new JsonObject("{}")))).isEmpty();
   }
 
   @Test
