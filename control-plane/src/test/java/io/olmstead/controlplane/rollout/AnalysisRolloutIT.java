@@ -125,6 +125,13 @@ class AnalysisRolloutIT {
       await().atMost(Duration.ofSeconds(90)).until(() -> "Succeeded".equals(rollout(id).getString("state")));
       assertThat(fx.count("SELECT count(*) FROM rollout_analysis WHERE rollout_id = ? AND status = 'Passed'", id))
           .as("each cluster passed in its wave").isEqualTo(3);
+
+      // groupOrder: a listed value no placed cluster carries is named
+      HttpResponse<String> order = call("POST", "/rollouts/preview", "{\"subscription\":\"etcd\",\"targetVersion\":"
+          + "\"0.9.4\",\"strategy\":{\"groupBy\":\"fleet\",\"groupOrder\":[\"sim\",\"mars\"]}}");
+      assertThat(order.statusCode()).as(order.body()).isEqualTo(422);
+      assertThat(fields(order)).containsExactly("/strategy/groupOrder/1");
+      assertThat(order.body()).contains("fleet=mars");
     } finally {
       agents.close();
     }
