@@ -74,7 +74,8 @@ public final class RolloutsModule implements ApiModule {
     return queriesParse(request, body, id).compose(checked -> bundlesReady(request, body, id))
         .compose(ready -> context.tx().audited(request.audit("rollout.create",
         "rollouts/" + id), conn -> planning.planLocked(conn,
-            body, caller).compose(plan -> {
+            body, caller).compose(plan -> checks.resolve(conn, body.strategy(), plan.subscription().spec().team())
+            .compose(strategy -> {
           if (!plan.unreachable().isEmpty()) {
             JsonArray errors = new JsonArray();
             plan.unreachable().forEach(c -> errors.add(new JsonObject().put("field", "targetVersion")
@@ -89,13 +90,11 @@ public final class RolloutsModule implements ApiModule {
             throw ApiException.conflict("every cluster subscription " + body.subscription() + " places on already "
                 + "runs " + body.targetVersion() + ": nothing to roll out (send \"force\": true to start anyway)");
           }
-          String team = plan.subscription().spec().team();
-          return checks.resolve(conn, body.strategy(), team).compose(strategy -> {
-            RolloutModel.Rollout rollout = RolloutMachine.initial(id, body.subscription(), body.targetVersion(),
-                strategy, plan.waves(), plan.versions());
-            return store.insert(conn, rollout, team, plan.fromVersions(), plan.held(), caller.actor()).map(rollout);
-          });
-        }), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion())))
+          RolloutModel.Rollout rollout = RolloutMachine.initial(id, body.subscription(), body.targetVersion(),
+              strategy, plan.waves(), plan.versions());
+          return store.insert(conn, rollout, plan.subscription().spec().team(), plan.fromVersions(), plan.held(),
+              caller.actor()).map(rollout);
+        })), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion())))
         .compose(r -> context.tx().read(conn -> queries.get(conn, r.id(), caller)))
         .map(json -> new Reply(201, json, Map.of("Location", "/api/v1/rollouts/" + id)));
   }

@@ -95,11 +95,21 @@ class AnalysisRolloutIT {
     try {
       await().atMost(Duration.ofSeconds(60)).until(() -> fx.count("SELECT count(*) FROM subscription_status WHERE "
           + "subscription = 'etcd' AND installed_version = '0.9.2' AND phase = 'Succeeded'") == 3);
+      // the check comes from a fleet-wide template, copied into the rollout when it is created
+      JsonObject template = new JsonObject(CHECK);
+      template.remove("name");
+      fx.update("INSERT INTO analysis_templates (team, name, spec, created_by) VALUES ('', 'canary-errors', "
+          + "?::jsonb, 'test')", template.encode());
       HttpResponse<String> created = call("POST", "/rollouts", "{\"subscription\":\"etcd\",\"targetVersion\":"
-          + "\"0.9.4\",\"strategy\":{\"canary\":{\"count\":1},\"soakSeconds\":1,\"analysis\":[" + CHECK + "]}}");
+          + "\"0.9.4\",\"strategy\":{\"canary\":{\"count\":1},\"soakSeconds\":1,\"analysis\":[{\"name\":"
+          + "\"errors\",\"templateName\":\"canary-errors\"}]}}");
       assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
       String id = new JsonObject(created.body()).getString("id");
-      assertThat(new JsonObject(created.body()).getJsonObject("strategy").getJsonArray("analysis")).hasSize(1);
+      JsonObject check = new JsonObject(created.body()).getJsonObject("strategy").getJsonArray("analysis")
+          .getJsonObject(0);
+      assertThat(check.getString("templateName")).isEqualTo("canary-errors");
+      assertThat(check.getString("query")).isEqualTo("max(canary_errors{cluster=\"$cluster\"})");
+      assertThat(check.getInteger("count")).isEqualTo(2);
 
       // the new version makes the canary's errors go up
       await().atMost(Duration.ofSeconds(30)).until(() -> approved(id) == 1);
@@ -150,6 +160,10 @@ class AnalysisRolloutIT {
         + "\"successIf\":\"< 1\"}]}}");
     assertThat(tooLong.statusCode()).as(tooLong.body()).isEqualTo(422);
     assertThat(fields(tooLong)).containsExactly("/strategy/analysis/0/query");
+    HttpResponse<String> noTemplate = call("POST", "/rollouts", "{\"subscription\":\"etcd-bad\",\"targetVersion\":"
+        + "\"0.9.4\",\"strategy\":{\"analysis\":[{\"name\":\"t\",\"templateName\":\"nowhere\"}]}}");
+    assertThat(noTemplate.statusCode()).as(noTemplate.body()).isEqualTo(422);
+    assertThat(fields(noTemplate)).containsExactly("/strategy/analysis/0/templateName");
     assertThat(fx.count("SELECT count(*) FROM rollouts WHERE subscription = 'etcd-bad'")).isZero();
   }
 
