@@ -112,7 +112,7 @@ public final class ControlPlane implements AutoCloseable {
               List<ApiModule> modules = new java.util.ArrayList<>(ApiModules.all());
               modules.add(new io.olmstead.controlplane.agentgateway.AgentApiModule(gateway));
               var rollouts = new io.olmstead.controlplane.rollout.Rollouts(vertx, pool, db.connectOptions(), registry,
-                  config.maxBodyBytes(), clock);
+                  config.maxBodyBytes(), clock, config.prometheus());
               modules.add(rollouts.module());
               // a revocation made on another replica empties this replica's token cache at once, not after its lifetime
               rollouts.onTokenRevoked(context.authenticator()::invalidateAll);

@@ -3,6 +3,7 @@ package io.olmstead.controlplane.cli;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.sim.SimulatedCluster;
 import io.olmstead.controlplane.ControlPlane;
+import io.olmstead.controlplane.analysis.PrometheusSettings;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.MetricsSettings;
@@ -146,7 +147,8 @@ public final class DevCommand implements Callable<Integer> {
           io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(System.getenv()),
           io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(System.getenv()),
           MetricsSettings.fromEnvironment(System.getenv()),
-          DatabaseHealthSettings.fromEnvironment(System.getenv()));
+          DatabaseHealthSettings.fromEnvironment(System.getenv()),
+          PrometheusSettings.fromEnvironment(System.getenv()));
       controlPlane = Foreground.start(config, catalogGate);
     } catch (RuntimeException e) {
       closeIfStarted(simulatedHypershift);

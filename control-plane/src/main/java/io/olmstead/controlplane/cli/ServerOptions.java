@@ -49,7 +49,7 @@ public final class ServerOptions {
     if (bindHost != null) {
       config = new ControlPlaneConfig(bindHost, config.port(), config.database(), config.dbPoolSize(),
           config.migrateOnStart(), config.adminToken(), config.maxBodyBytes(), config.agent(), config.registry(),
-          config.hypershift(), config.webhooks(), config.oidc(), config.metrics(), config.databaseHealth());
+          config.hypershift(), config.webhooks(), config.oidc(), config.metrics(), config.databaseHealth(), config.prometheus());
     }
     if (dbUrl != null) {
       config = config.withDatabase(DatabaseSettings.parse(dbUrl,

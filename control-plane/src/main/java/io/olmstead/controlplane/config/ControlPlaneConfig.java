@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.config;
 
 import io.olmstead.controlplane.agentgateway.GatewaySettings;
+import io.olmstead.controlplane.analysis.PrometheusSettings;
 import io.olmstead.controlplane.registry.RegistrySettings;
 import java.util.Map;
 import java.util.Optional;
@@ -23,7 +24,8 @@ public record ControlPlaneConfig(
     io.olmstead.controlplane.hypershift.HypershiftSettings hypershift,
     io.olmstead.controlplane.webhooks.WebhookSettings webhooks,
     io.olmstead.controlplane.auth.OidcSettings oidc,
-    MetricsSettings metrics, DatabaseHealthSettings databaseHealth) {
+    MetricsSettings metrics, DatabaseHealthSettings databaseHealth,
+    PrometheusSettings prometheus) {
 
   public static final String PORT = "OLMSTEAD_PORT";
   public static final String BIND_HOST = "OLMSTEAD_BIND_HOST";
@@ -43,7 +45,8 @@ public record ControlPlaneConfig(
               union(Set.of(io.olmstead.controlplane.webhooks.WebhookSettings.ALLOW_PRIVATE),
                   union(io.olmstead.controlplane.signals.SignalSettings.ENVIRONMENT,
                       union(io.olmstead.controlplane.auth.OidcSettings.ENVIRONMENT,
-                          union(MetricsSettings.ENVIRONMENT, DatabaseHealthSettings.ENVIRONMENT))))))));
+                          union(MetricsSettings.ENVIRONMENT, union(DatabaseHealthSettings.ENVIRONMENT,
+                              PrometheusSettings.ENVIRONMENT)))))))));
 
   private static Set<String> union(Set<String> a, Set<String> b) {
     java.util.Set<String> all = new java.util.HashSet<>(a);
@@ -61,6 +64,7 @@ public record ControlPlaneConfig(
     if (dbPoolSize < 1) {
       throw new ConfigException(DB_POOL_SIZE, "must be at least 1");
     }
+    prometheus = prometheus == null ? PrometheusSettings.NONE : prometheus;
     if (adminToken.isPresent() && adminToken.get().length() < 16) {
       throw new ConfigException(ADMIN_TOKEN, "is too short (at least 16 characters)");
     }
@@ -85,28 +89,29 @@ public record ControlPlaneConfig(
         io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(environment),
         io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(environment),
         MetricsSettings.fromEnvironment(environment),
-        DatabaseHealthSettings.fromEnvironment(environment));
+        DatabaseHealthSettings.fromEnvironment(environment),
+        PrometheusSettings.fromEnvironment(environment));
   }
 
   public ControlPlaneConfig withPort(int newPort) {
     return new ControlPlaneConfig(bindHost, newPort, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth);
+        agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus);
   }
 
   public ControlPlaneConfig withDatabase(DatabaseSettings settings) {
     return new ControlPlaneConfig(bindHost, port, Optional.of(settings), dbPoolSize, migrateOnStart, adminToken,
-        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth);
+        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus);
   }
 
   public ControlPlaneConfig withAdminToken(String token) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, Optional.ofNullable(token),
-        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth);
+        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus);
   }
 
   /** The same configuration with other registry settings (the {@code --insecure-registry} flags). */
   public ControlPlaneConfig withRegistry(RegistrySettings settings) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, settings, hypershift, webhooks, oidc, metrics, databaseHealth);
+        agent, settings, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus);
   }
 
   /** The database, or a clear error naming the setting when none is configured. */

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.analysis.PrometheusClient;
 import io.olmstead.controlplane.audit.Audit;
 import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
@@ -45,6 +46,7 @@ public final class RolloutEngine {
   private final CalendarLoader calendars = new CalendarLoader();
   private MaintenanceCalendar calendar = new MaintenanceCalendar(java.util.List.of(), java.util.List.of());
   private final PreflightGate preflight;
+  private final AnalysisRunner analysis;
   private long ticks;
   private final RolloutMetrics metrics;
   private final long tickMillis;
@@ -57,8 +59,9 @@ public final class RolloutEngine {
   private volatile boolean closed;
 
   RolloutEngine(Vertx vertx, Pool pool, PgConnectOptions connectOptions, RolloutMetrics metrics, long tickMillis,
-      RolloutMaturity maturity, Clock clock) {
+      RolloutMaturity maturity, Clock clock, PrometheusClient prometheus) {
     this.vertx = vertx;
+    this.analysis = new AnalysisRunner(prometheus);
     this.preflight = new PreflightGate(maturity);
     this.pool = pool;
     this.lock = new LeaderLock(vertx, connectOptions, LOCK_KEY, "rollout engine", this::leadership);
@@ -134,9 +137,11 @@ public final class RolloutEngine {
       Future<Void> joined = admit ? joiners.admit(before) : Future.succeededFuture();
       Instant now = clock.get();
       return joined.compose(j -> store.reports(pool, before)).compose(reports -> calendars.gate(pool, before,
-          calendar, now).compose(gate -> preflight.prepare(pool, before, now).compose(view ->
+          calendar, now).compose(gate -> preflight.prepare(pool, before, now).compose(view -> analysis.prepare(pool,
+          before, now).compose(checks ->
           // the step is pure but not small (10,000 clusters, calendars with many windows): never on the event loop
-          vertx.executeBlocking(() -> RolloutMachine.step(before, reports, now, gate, view), false)).compose(result -> {
+          vertx.executeBlocking(() -> RolloutMachine.step(before, reports, now, gate, view, checks), false)))
+          .compose(result -> {
         metrics.observed(result.rollout());
         if (!result.changed()) {
           return Future.succeededFuture();

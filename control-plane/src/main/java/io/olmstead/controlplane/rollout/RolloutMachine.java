@@ -68,7 +68,13 @@ public final class RolloutMachine {
   /** A step with both the calendar and the preflight verdicts. */
   static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now, CalendarGate gate,
       PreflightView preflight) {
-    return new RolloutStepper(rollout, reports, now, gate, preflight).run();
+    return step(rollout, reports, now, gate, preflight, AnalysisView.NONE);
+  }
+
+  /** A step with the calendar, the preflight verdicts and what the analysis checks measured so far. */
+  static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now, CalendarGate gate,
+      PreflightView preflight, AnalysisView analysis) {
+    return new RolloutStepper(rollout, reports, now, gate, preflight, analysis).run();
   }
 
   /** An operator's command; returns the new state, or throws {@link IllegalStateException} when not allowed now. */

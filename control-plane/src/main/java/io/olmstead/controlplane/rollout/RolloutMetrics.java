@@ -26,7 +26,7 @@ public final class RolloutMetrics {
   private static final Set<String> KINDS = Set.of("ClusterApproved", "ClusterHeld", "ClusterSucceeded", "ClusterFailed",
       "ClusterBlocked", "ClusterRolledBack", "WaveOpened", "WaveSoaking", "WaveSucceeded", "WavePromoted", "Paused",
       "Resumed", "Aborted", "RolledBack", "Succeeded", "SucceededWithExceptions", "Created", "Failed",
-      "WaveWaitingForWindow", "WaveResumed", "ClusterStillFailed");
+      "WaveWaitingForWindow", "WaveResumed", "ClusterStillFailed", "AnalysisFailed", "AnalysisInconclusive");
   /** Operator commands, counted by name (the label set is this list). */
   static final List<String> COMMANDS = List.of("pause", "resume", "promote", "abort", "rollback");
 

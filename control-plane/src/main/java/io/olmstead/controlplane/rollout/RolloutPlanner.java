@@ -3,16 +3,19 @@ package io.olmstead.controlplane.rollout;
 import io.olmstead.controlplane.clusters.LabelSelector;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Splits the participating clusters into waves (pure): clusters ordered by the strategy's label keys (clusters
  * without a key last) then by name, the canary first, then batches of {@code batchSize} or {@code batchPercent} of
  * all clusters (neither: one batch). With {@code groupBy}, each value of that label is a group of its own, cut into
  * batches inside the group, groups in the order of their first cluster (clusters without the label last, as
- * {@code rest}), the canary taken from the first group. Every cluster lands in exactly one wave; no wave is empty.
+ * {@code rest}) or, with {@code groupOrder}, the listed values first in the listed order, then the others in value
+ * order, then {@code rest}; the canary taken from the first group. Every cluster lands in exactly one wave; no wave is empty.
  */
 public final class RolloutPlanner {
   /** The group of the clusters that lack the {@code groupBy} label. */
@@ -60,6 +63,9 @@ public final class RolloutPlanner {
     if (groupBy != null && groups.size() > 1 && groups.containsKey(null)) {
       groups.put(null, groups.remove(null));
     }
+    if (!strategy.groupOrder().isEmpty()) {
+      groups = byGroupOrder(groups, strategy.groupOrder());
+    }
     int size = strategy.batchSize() != null ? strategy.batchSize()
         : strategy.batchPercent() != null ? atLeastOne(total, strategy.batchPercent()) : Integer.MAX_VALUE;
     boolean first = true;
@@ -89,6 +95,35 @@ public final class RolloutPlanner {
       }
     }
     return waves;
+  }
+
+  /**
+   * The groups reordered by {@code groupOrder}: the listed values in the listed order, then the values not listed in
+   * value order, then the clusters without the label.
+   */
+  static Map<String, List<PlanCluster>> byGroupOrder(Map<String, List<PlanCluster>> groups, List<String> groupOrder) {
+    Map<String, List<PlanCluster>> out = new LinkedHashMap<>();
+    for (String value : groupOrder) {
+      if (groups.containsKey(value)) {
+        out.put(value, groups.get(value));
+      }
+    }
+    groups.keySet().stream().filter(v -> v != null && !out.containsKey(v)).sorted()
+        .forEach(v -> out.put(v, groups.get(v)));
+    if (groups.containsKey(null)) {
+      out.put(null, groups.get(null));
+    }
+    return out;
+  }
+
+  /** The values of {@code groupOrder} that none of {@code clusters} carries as its {@code groupBy} label. */
+  public static List<String> missingGroups(List<PlanCluster> clusters, RolloutStrategy strategy) {
+    if (strategy.groupBy() == null || strategy.groupOrder().isEmpty()) {
+      return List.of();
+    }
+    Set<String> present = new HashSet<>();
+    clusters.forEach(c -> present.add(c.labels().get(strategy.groupBy())));
+    return strategy.groupOrder().stream().filter(v -> !present.contains(v)).toList();
   }
 
   /** The canary: {@code count} or {@code percent} (of all {@code total} clusters) first ones, or those selected. */

@@ -184,6 +184,7 @@ final class RolloutPlanning {
     Map<String, Map<String, String>> participantLabels = new HashMap<>();
     String groupBy = request.strategy().groupBy();
     boolean grouped = false;
+    List<RolloutPlanner.PlanCluster> placedClusters = new ArrayList<>();
     int placed = 0;
     int atTarget = 0;
     for (Row c : clusterRows) {
@@ -198,6 +199,7 @@ final class RolloutPlanning {
       }
       String current = installed.get(name);
       placed++;
+      placedClusters.add(new RolloutPlanner.PlanCluster(name, labels));
       grouped |= groupBy != null && labels.containsKey(groupBy);
       if (current != null && Version.tryParse(current).map(v -> v.compareTo(target) == 0).orElse(false)) {
         atTarget++;
@@ -240,6 +242,15 @@ final class RolloutPlanning {
       String why = "no cluster the subscription places on has the label " + groupBy;
       throw ApiException.validationFailed(why, new JsonArray().add(new JsonObject().put("field", "/strategy/groupBy")
           .put("message", why)));
+    }
+    List<String> missing = RolloutPlanner.missingGroups(placedClusters, request.strategy());
+    if (placed > 0 && !missing.isEmpty()) {
+      JsonArray errors = new JsonArray();
+      List<String> order = request.strategy().groupOrder();
+      missing.forEach(v -> errors.add(new JsonObject().put("field", "/strategy/groupOrder/" + order.indexOf(v))
+          .put("message", "no cluster the subscription places on has " + groupBy + "=" + v)));
+      throw ApiException.validationFailed("groupOrder lists " + String.join(", ", missing) + ": no cluster the "
+          + "subscription places on has " + groupBy + " set to " + (missing.size() == 1 ? "it" : "them"), errors);
     }
     return new Plan(sub, RolloutPlanner.plan(participants, request.strategy()), versions, paths, excluded, held,
         offline, unreachable, failing, participantLabels, placed > 0 && atTarget == placed);

@@ -24,7 +24,7 @@ final class RolloutQueries {
   private static final String META = "SELECT from_versions, started_at, updated_at, created_by FROM rollouts "
       + "WHERE id = $1";
   private static final String HISTORY = "SELECT at, kind, wave, cluster, message, actor FROM rollout_history "
-      + "WHERE rollout_id = $1 AND cluster IS NULL ORDER BY id DESC LIMIT 100";
+      + "WHERE rollout_id = $1 AND (cluster IS NULL OR kind LIKE 'Analysis%') ORDER BY id DESC LIMIT 100";
   // $6: the caller's teams (null: every rollout)
   private static final String LIST = "SELECT id, started_at FROM rollouts WHERE ($1::text IS NULL OR subscription = $1) "
       + "AND ($2::text IS NULL OR state = $2) AND ($3::text IS NULL OR started_at < $4 OR "
@@ -48,6 +48,9 @@ final class RolloutQueries {
               events.add(new JsonObject().put("at", h.getOffsetDateTime("at").toString()).put("kind",
                   h.getString("kind")).put("wave", h.getString("wave")).put("message", h.getString("message"))
                   .put("actor", h.getString("actor")));
+              if (h.getString("cluster") != null) {
+                events.getJsonObject(events.size() - 1).put("cluster", h.getString("cluster"));
+              }
             }
             return toJson(r).put("fromVersions", new JsonArray(List.of((Object[]) m.getArrayOfStrings(
                 "from_versions")))).put("startedAt", m.getOffsetDateTime("started_at").toString())

@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.analysis.AnalysisCheck;
+import io.olmstead.controlplane.analysis.AnalysisVerdicts;
 import io.olmstead.controlplane.hypershift.HostedLabels;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Phase;
@@ -19,7 +21,8 @@ import java.util.Map;
 
 /**
  * One step of {@link RolloutMachine} (pure, a mutable working copy of the rollout): observe the clusters' reports,
- * check the failure budget, open, approve in, soak and complete waves under the calendar and the preflight verdicts.
+ * check the failure budget, open, approve in, soak and complete waves under the calendar and the preflight verdicts;
+ * a soaking wave completes only once its analysis checks passed on each of its clusters that runs the target.
  */
 final class RolloutStepper {
   private static final String SUCCEEDED = RolloutMachine.SUCCEEDED;
@@ -28,6 +31,7 @@ final class RolloutStepper {
   private final Rollout in;
   private final Map<String, Report> reports;
   private final PreflightView preflight;
+  private final AnalysisView analysis;
   private final Instant now;
   private final CalendarGate gate;
   private final Map<String, Member> members;
@@ -37,8 +41,10 @@ final class RolloutStepper {
   private String message;
   private boolean promote;
 
-  RolloutStepper(Rollout in, Map<String, Report> reports, Instant now, CalendarGate gate, PreflightView preflight) {
+  RolloutStepper(Rollout in, Map<String, Report> reports, Instant now, CalendarGate gate, PreflightView preflight,
+      AnalysisView analysis) {
     this.in = in;
+    this.analysis = analysis;
     this.reports = reports;
     this.preflight = preflight;
     this.now = now;
@@ -56,6 +62,9 @@ final class RolloutStepper {
     }
     observe();
     if (phase == Phase.Progressing) {
+      applyAnalysis();
+    }
+    if (phase == Phase.Progressing) {
       long over = in.failed() + newFailures() - in.acceptedFailures();
       int allowed = in.strategy().maxFailures().allowed(members.size());
       if (over > allowed) {
@@ -72,6 +81,35 @@ final class RolloutStepper {
       }
     }
     return new StepResult(build(), t);
+  }
+
+  /**
+   * A check that ended without passing on a cluster of an open or soaking wave, running the target: with
+   * {@code onFailure: budget} the cluster fails (the failure budget decides); {@code abort} ends the rollout
+   * Aborted; {@code pause}, and any inconclusive check (never taken for a success), pause it.
+   */
+  private void applyAnalysis() {
+    for (AnalysisView.Ended e : analysis.ended()) {
+      Member m = members.get(e.key().cluster());
+      Wave w = e.key().wave() < waves.size() ? waves.get(e.key().wave()) : null;
+      if (m == null || m.step() != Step.Succeeded || w == null
+          || (w.state() != WaveState.Open && w.state() != WaveState.Soaking)) {
+        continue;
+      }
+      String why = AnalysisView.describe(e);
+      boolean failed = e.entry().status() == AnalysisVerdicts.Status.FAILED;
+      t.add(new Transition(failed ? "AnalysisFailed" : "AnalysisInconclusive", w.name(), m.cluster(), why));
+      AnalysisCheck.OnFailure policy = failed ? e.check().onFailure() : AnalysisCheck.OnFailure.PAUSE;
+      if (policy == AnalysisCheck.OnFailure.BUDGET) {
+        set(m.with(Step.Failed, m.approvedVersion(), m.approvedAt(), why));
+        t.add(new Transition("ClusterFailed", w.name(), m.cluster(), why));
+        continue;
+      }
+      phase = policy == AnalysisCheck.OnFailure.ABORT ? Phase.Aborted : Phase.Paused;
+      message = why;
+      t.add(new Transition(phase.name(), null, null, why));
+      return;
+    }
   }
 
   private long newFailures() {
@@ -182,7 +220,8 @@ final class RolloutStepper {
       // a cluster that joined the wave while it soaked is approved (and settles) before the wave succeeds
       if (w.state() == WaveState.Soaking && inWave(i).allMatch(m -> m.step().settled())
           && gate.openTimeOfAny(clusters(i), w.soakingSince())
-          .compareTo(Duration.ofSeconds(in.strategy().soakSeconds())) >= 0) {
+          .compareTo(Duration.ofSeconds(in.strategy().soakSeconds())) >= 0
+          && analysis.passed(i, inWave(i).filter(m -> m.step() == Step.Succeeded).map(Member::cluster).toList())) {
         waves.set(i, w.with(WaveState.Succeeded, w.openedAt(), w.soakingSince(), now));
         t.add(new Transition("WaveSucceeded", w.name(), null, null));
         continue;

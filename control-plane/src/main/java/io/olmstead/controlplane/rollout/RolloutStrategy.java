@@ -12,7 +12,8 @@ import java.util.List;
  */
 public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPercent, Integer maxUnavailable,
     Budget maxFailures, int soakSeconds, int progressDeadlineSeconds, OnFailure onFailure, List<String> order,
-    String groupBy, Calendar maintenanceWindows, PreflightPolicy preflight) {
+    String groupBy, Calendar maintenanceWindows, PreflightPolicy preflight, List<String> groupOrder,
+    AnalysisPolicy analysis) {
 
   /** What the rollout does when failures exceed the budget: pause, roll back, or end {@code Failed}. */
   public enum OnFailure { PAUSE, ROLLBACK, FAIL }
@@ -66,13 +67,21 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     onFailure = onFailure == null ? OnFailure.PAUSE : onFailure;
     maintenanceWindows = maintenanceWindows == null ? Calendar.Respect : maintenanceWindows;
     preflight = preflight == null ? PreflightPolicy.DEFAULT : preflight;
+    groupOrder = groupOrder == null ? List.of() : List.copyOf(groupOrder);
+    analysis = analysis == null ? AnalysisPolicy.NONE : analysis;
   }
 
   /** The strategy as before issue 16's fields: no grouping, windows respected, the default preflight. */
   public RolloutStrategy(Canary canary, Integer batchSize, Integer batchPercent, Integer maxUnavailable,
       Budget maxFailures, int soakSeconds, int progressDeadlineSeconds, OnFailure onFailure, List<String> order) {
     this(canary, batchSize, batchPercent, maxUnavailable, maxFailures, soakSeconds, progressDeadlineSeconds,
-        onFailure, order, null, null, null);
+        onFailure, order, null, null, null, null, null);
+  }
+
+  /** The same strategy with other analysis checks (those of its templates, resolved). */
+  public RolloutStrategy withAnalysis(AnalysisPolicy checks) {
+    return new RolloutStrategy(canary, batchSize, batchPercent, maxUnavailable, maxFailures, soakSeconds,
+        progressDeadlineSeconds, onFailure, order, groupBy, maintenanceWindows, preflight, groupOrder, checks);
   }
 
   /** Whether this rollout waits for maintenance windows and freezes. */
@@ -149,6 +158,7 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     if (groupBy != null && !LabelSelector.validKey(groupBy)) {
       throw new StrategyException("groupBy", "groupBy must be a label key");
     }
+    List<String> groupOrder = groupOrder(s.getJsonArray("groupOrder"), groupBy);
     Calendar calendar;
     try {
       calendar = Calendar.valueOf(s.getString("maintenanceWindows", "Respect"));
@@ -157,7 +167,28 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     }
     return new RolloutStrategy(canary, batchSize, batchPercent, maxUnavailable,
         Budget.parse(s.getValue("maxFailures")), soak, deadline, policy, order, groupBy, calendar,
-        PreflightPolicy.fromStrategy(s));
+        PreflightPolicy.fromStrategy(s), groupOrder, AnalysisPolicy.fromStrategy(s));
+  }
+
+  /** {@code groupOrder}: distinct label values, only with {@code groupBy}. */
+  private static List<String> groupOrder(JsonArray values, String groupBy) {
+    List<String> out = new ArrayList<>();
+    if (values == null) {
+      return out;
+    }
+    if (groupBy == null) {
+      throw new StrategyException("groupOrder", "groupOrder orders the groups of groupBy: give groupBy too");
+    }
+    for (int i = 0; i < values.size(); i++) {
+      if (!(values.getValue(i) instanceof String value) || !LabelSelector.validValue(value) || value.isEmpty()) {
+        throw new StrategyException("groupOrder." + i, "groupOrder must list label values");
+      }
+      if (out.contains(value)) {
+        throw new StrategyException("groupOrder." + i, "groupOrder lists " + value + " twice");
+      }
+      out.add(value);
+    }
+    return out;
   }
 
   /** The canonical JSON form (what is stored and returned). */
@@ -194,8 +225,12 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     if (groupBy != null) {
       out.put("groupBy", groupBy);
     }
+    if (!groupOrder.isEmpty()) {
+      out.put("groupOrder", new JsonArray(new ArrayList<>(groupOrder)));
+    }
     out.put("maintenanceWindows", maintenanceWindows.name());
     preflight.writeTo(out);
+    analysis.writeTo(out);
     return out;
   }
 

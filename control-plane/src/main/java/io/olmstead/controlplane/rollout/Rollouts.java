@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.rollout;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.olmstead.controlplane.analysis.PrometheusClient;
+import io.olmstead.controlplane.analysis.PrometheusSettings;
 import io.olmstead.controlplane.maturity.MaturityService;
 import io.olmstead.controlplane.store.Tx;
 import io.vertx.core.Future;
@@ -17,22 +19,25 @@ public final class Rollouts {
   private final RolloutEvents events;
   private final RolloutEngine engine;
   private final RolloutsModule module;
+  private final PrometheusClient prometheus;
 
   public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry) {
-    this(vertx, pool, connectOptions, registry, 0, Clock.systemUTC());
+    this(vertx, pool, connectOptions, registry, 0, Clock.systemUTC(), PrometheusSettings.NONE);
   }
 
   /**
    * {@code maxBodyBytes}: the limit catalogs were uploaded under (their maturity reports parse them again);
-   * {@code clock}: the time the engine steps at and previews plan from (windows, freezes, soaks, deadlines).
+   * {@code clock}: the time the engine steps at and previews plan from (windows, freezes, soaks, deadlines);
+   * {@code prometheus}: where analysis checks are measured.
    */
   public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry, long maxBodyBytes,
-      Clock clock) {
+      Clock clock, PrometheusSettings prometheus) {
+    this.prometheus = new PrometheusClient(vertx, prometheus);
     this.events = new RolloutEvents(vertx, pool, connectOptions);
     RolloutMetrics metrics = new RolloutMetrics(registry);
     RolloutMaturity maturity = new RolloutMaturity(new MaturityService(vertx, new Tx(pool), maxBodyBytes));
-    this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS, maturity, clock);
-    this.module = new RolloutsModule(events, metrics, maturity, clock);
+    this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS, maturity, clock, this.prometheus);
+    this.module = new RolloutsModule(events, metrics, maturity, clock, this.prometheus);
   }
 
   public RolloutsModule module() {
@@ -54,6 +59,6 @@ public final class Rollouts {
   }
 
   public Future<Void> close() {
-    return engine.close().eventually(events::close);
+    return engine.close().eventually(events::close).onComplete(v -> prometheus.close());
   }
 }

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.analysis.PrometheusClient;
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiException;
@@ -17,6 +18,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -40,11 +42,14 @@ public final class RolloutsModule implements ApiModule {
   private final PreflightPreview preflights;
   private final MaturityDiffs diffs;
   private final RolloutMetrics metrics;
+  private final AnalysisChecks checks;
   private ApiContext context;
 
-  RolloutsModule(RolloutEvents events, RolloutMetrics metrics, RolloutMaturity maturity, Clock clock) {
+  RolloutsModule(RolloutEvents events, RolloutMetrics metrics, RolloutMaturity maturity, Clock clock,
+      PrometheusClient prometheus) {
     this.clock = clock;
     this.events = events;
+    this.checks = new AnalysisChecks(prometheus);
     this.metrics = metrics;
     this.preflights = new PreflightPreview(maturity);
     this.diffs = new MaturityDiffs(maturity);
@@ -74,9 +79,11 @@ public final class RolloutsModule implements ApiModule {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
     String id = "ro-" + UUID.randomUUID().toString().substring(0, 13);
     Principal caller = request.principal();
-    return bundlesReady(request, body, id).compose(ready -> context.tx().audited(request.audit("rollout.create",
+    return queriesParse(request, body, id).compose(checked -> bundlesReady(request, body, id))
+        .compose(ready -> context.tx().audited(request.audit("rollout.create",
         "rollouts/" + id), conn -> planning.planLocked(conn,
-            body, caller).compose(plan -> {
+            body, caller).compose(plan -> checks.resolve(conn, body.strategy(), plan.subscription().spec().team())
+            .compose(strategy -> {
           if (!plan.unreachable().isEmpty()) {
             JsonArray errors = new JsonArray();
             plan.unreachable().forEach(c -> errors.add(new JsonObject().put("field", "targetVersion")
@@ -92,10 +99,10 @@ public final class RolloutsModule implements ApiModule {
                 + "runs " + body.targetVersion() + ": nothing to roll out (send \"force\": true to start anyway)");
           }
           RolloutModel.Rollout rollout = RolloutMachine.initial(id, body.subscription(), body.targetVersion(),
-              body.strategy(), plan.waves(), plan.versions());
+              strategy, plan.waves(), plan.versions());
           return store.insert(conn, rollout, plan.subscription().spec().team(), plan.fromVersions(), plan.held(),
               caller.actor()).map(rollout);
-        }), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion())))
+        })), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion())))
         .onSuccess(r -> metrics.created()) // committed: the engine never sees a rollout's creation as a step
         .compose(r -> context.tx().read(conn -> queries.get(conn, r.id(), caller)))
         .map(json -> new Reply(201, json, Map.of("Location", "/api/v1/rollouts/" + id)));
@@ -121,6 +128,12 @@ public final class RolloutsModule implements ApiModule {
                 .map(diff -> Reply.ok(parts.plan().toJson(parts.gate(), grouped, view, now)
                     .put("bundlesNotUnpacked", parts.notUnpacked()).put("maturityDiff", diff)
                     .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())))));
+  }
+
+  /** The analysis queries as the configured Prometheus parses them; a refusal is answered (and audited) as a 422. */
+  private Future<Void> queriesParse(ApiRequest request, RolloutPlanning.Request body, String id) {
+    return checks.validate(body.strategy()).recover(e -> context.tx().<Void>audited(
+        request.audit("rollout.create", "rollouts/" + id), conn -> Future.failedFuture(e), null));
   }
 
   /**
@@ -193,7 +206,7 @@ public final class RolloutsModule implements ApiModule {
     }
     int limit = request.limit();
     Principal caller = request.principal();
-    Instant now = Instant.now();
+    Instant now = clock.instant();
     return context.tx().read(conn -> store.load(conn, id).compose(found -> {
       Rollout r = visible(found, id, caller).rollout();
       List<Member> page = RolloutQueries.members(r, step, afterWave, afterName, limit);
@@ -237,6 +250,11 @@ public final class RolloutsModule implements ApiModule {
       }
       return store.save(conn, loaded.rollout(), loaded.version(), result.rollout(), result.transitions(),
           caller.actor()).compose(saved -> {
+            if (saved && "resume".equals(command)) {
+              // whoever resumes after a failed check has it measured again from the start
+              return conn.preparedQuery(AnalysisRunner.RESET).execute(Tuple.of(id))
+                  .map(new Applied(loaded.rollout(), result));
+            }
             if (saved) {
               return Future.succeededFuture(new Applied(loaded.rollout(), result));
             }

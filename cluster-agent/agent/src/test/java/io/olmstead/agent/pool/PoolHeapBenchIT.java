@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
 import io.olmstead.agent.reconcile.DesiredSubscription;
@@ -61,7 +62,8 @@ class PoolHeapBenchIT {
     URI nowhere = URI.create("http://127.0.0.1:9"); // no control plane: desired state is handed to each reconciler
     HostedAgent.Shared shared = new HostedAgent.Shared(nowhere, vertx, vertx.createHttpClient(),
         vertx.createWebSocketClient(), PlusCatalogs.provider(), guests,
-        new ReconcilerOptions(1, Duration.ofMinutes(5), true), guests.events(), guests.starter(), reconcile);
+        new ReconcilerOptions(1, Duration.ofMinutes(5), true), guests.events(), guests.starter(), reconcile,
+        InventoryReporter.INTERVAL);
     try {
       for (int i = 0; i < n; i++) {
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),

@@ -1,0 +1,78 @@
+package io.olmstead.controlplane.rollout;
+
+import io.olmstead.controlplane.analysis.AnalysisCheck;
+import io.olmstead.controlplane.analysis.AnalysisTemplateStore;
+import io.olmstead.controlplane.analysis.PrometheusClient;
+import io.olmstead.controlplane.analysis.QueryOutcome;
+import io.olmstead.controlplane.http.ApiException;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.SqlClient;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A new rollout's analysis checks: inline queries are checked by the configured Prometheus (a query it cannot parse is
+ * a 422 naming the field; without a Prometheus, or when it does not answer, they are accepted), and checks naming a
+ * template get that template's query, condition, timing and limits (the rollout's team's template, else the
+ * fleet-wide one; none: 422 naming the field).
+ */
+final class AnalysisChecks {
+  private final PrometheusClient prometheus;
+  private final AnalysisTemplateStore templates = new AnalysisTemplateStore();
+
+  AnalysisChecks(PrometheusClient prometheus) {
+    this.prometheus = prometheus;
+  }
+
+  /** Asks Prometheus to parse each inline query; fails with a 422 listing those it refused. */
+  Future<Void> validate(RolloutStrategy strategy) {
+    return validate(prometheus, strategy.analysis().checks(), "/strategy/analysis/", "/query");
+  }
+
+  /** Refused queries among {@code checks} as one 422, each field {@code prefix + index + suffix}. */
+  static Future<Void> validate(PrometheusClient prometheus, List<AnalysisCheck> checks, String prefix, String suffix) {
+    if (!prometheus.configured()) {
+      return Future.succeededFuture();
+    }
+    List<Future<QueryOutcome>> answers = new ArrayList<>();
+    for (AnalysisCheck c : checks) {
+      answers.add(c.templateName() == null && c.query() != null ? prometheus.validate(c.query())
+          : Future.succeededFuture(new QueryOutcome.Samples(List.of())));
+    }
+    return Future.all(answers).map(all -> {
+      JsonArray errors = new JsonArray();
+      for (int i = 0; i < answers.size(); i++) {
+        if (answers.get(i).result() instanceof QueryOutcome.Refused r) {
+          errors.add(new JsonObject().put("field", prefix + i + suffix).put("message", "Prometheus cannot parse "
+              + "the query: " + r.message()));
+        }
+      }
+      if (!errors.isEmpty()) {
+        throw ApiException.validationFailed("Prometheus refused " + errors.size() + " analysis queries", errors);
+      }
+      return null;
+    });
+  }
+
+  /** The strategy with every template reference resolved for a rollout of {@code team} (null: no team). */
+  Future<RolloutStrategy> resolve(SqlClient conn, RolloutStrategy strategy, String team) {
+    List<AnalysisCheck> checks = strategy.analysis().checks();
+    if (checks.stream().allMatch(c -> c.templateName() == null)) {
+      return Future.succeededFuture(strategy);
+    }
+    List<Future<AnalysisCheck>> resolved = new ArrayList<>();
+    for (int i = 0; i < checks.size(); i++) {
+      AnalysisCheck c = checks.get(i);
+      String field = "/strategy/analysis/" + i + "/templateName";
+      resolved.add(c.templateName() == null ? Future.succeededFuture(c)
+          : templates.forRollout(conn, team, c.templateName()).map(found -> c.withTemplate(found.orElseThrow(() ->
+              ApiException.validationFailed("analysis template " + c.templateName() + " does not exist",
+                  new JsonArray().add(new JsonObject().put("field", field).put("message", "analysis template "
+                      + c.templateName() + " does not exist")))).check())));
+    }
+    return Future.all(resolved).map(all -> strategy.withAnalysis(new AnalysisPolicy(
+        resolved.stream().map(Future::result).toList())));
+  }
+}
