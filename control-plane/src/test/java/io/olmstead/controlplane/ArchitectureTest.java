@@ -1,0 +1,61 @@
+package io.olmstead.controlplane;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which way the control plane's package arrows go (docs/architecture.md draws them): no cycle between top-level
+ * packages, the entry point and dev mode imported by nobody, and the lower layers (the error type, configuration,
+ * the audit writer, the database helpers) importing no component and no HTTP code.
+ */
+class ArchitectureTest {
+  private static final String ROOT = "io.olmstead.controlplane";
+  private static final JavaClasses MAIN = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages(ROOT);
+
+  @Test
+  void topLevelPackagesFormNoCycle() {
+    slices().matching(ROOT + ".(*)..").should().beFreeOfCycles().check(MAIN);
+  }
+
+  @Test
+  void onlyMainImportsTheCommandLine() {
+    noClasses().that().resideOutsideOfPackages(ROOT, ROOT + ".cli..")
+        .should().dependOnClassesThat().resideInAPackage(ROOT + ".cli..").check(MAIN);
+  }
+
+  @Test
+  void nothingImportsTheEntryPoint() {
+    noClasses().that().resideOutsideOfPackage(ROOT)
+        .should().dependOnClassesThat().resideInAPackage(ROOT).check(MAIN);
+  }
+
+  @Test
+  void onlyTheDevCommandImportsDevMode() {
+    noClasses().that().resideOutsideOfPackages(ROOT + ".cli..", ROOT + ".dev..")
+        .should().dependOnClassesThat().resideInAPackage(ROOT + ".dev..").check(MAIN);
+  }
+
+  @Test
+  void theErrorTypeConfigurationAuditWriterAndDatabaseHelpersImportNoComponent() {
+    String[] lower = {ROOT + ".problem..", ROOT + ".config..", ROOT + ".audit..", ROOT + ".db.."};
+    noClasses().that().resideInAnyPackage(lower)
+        .should().dependOnClassesThat(resideInAPackage(ROOT + "..").and(not(resideInAnyPackage(lower))))
+        .check(MAIN);
+  }
+
+  @Test
+  void storesNeverImportHttp() {
+    noClasses().that().haveSimpleNameEndingWith("Store")
+        .should().dependOnClassesThat().resideInAPackage(ROOT + ".http..").check(MAIN);
+  }
+}
