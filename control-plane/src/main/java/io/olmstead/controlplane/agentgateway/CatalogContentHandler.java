@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
 import io.olmstead.controlplane.agentgateway.CatalogContentCache.CatalogContent;
-import io.olmstead.controlplane.http.Problems;
+import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerResponse;

@@ -2,7 +2,7 @@ package io.olmstead.controlplane.agentgateway;
 
 import io.olmstead.controlplane.auth.Tokens;
 import io.olmstead.controlplane.http.HostAddresses;
-import io.olmstead.controlplane.http.Problems;
+import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;

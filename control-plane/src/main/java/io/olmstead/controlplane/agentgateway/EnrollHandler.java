@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.agentgateway;
 
-import io.olmstead.controlplane.http.Problems;
+import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.Handler;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;

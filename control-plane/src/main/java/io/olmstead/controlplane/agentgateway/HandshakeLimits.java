@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.agentgateway;
 
-import io.olmstead.controlplane.http.Problems;
+import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.HashMap;
 import java.util.Map;

@@ -11,7 +11,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import java.text.ParseException;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.auth;
 
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.catalog;
 
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.registry.ImageReferences;
 import io.olmstead.controlplane.registry.RegistrySettings;
 import io.vertx.core.Future;

@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.clusters;
 
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.subscription.CatalogView;
 import io.olmstead.controlplane.subscription.CatalogViews;
 import io.olmstead.controlplane.subscription.SubscriptionSpec;

@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.http;
 
+import io.olmstead.controlplane.problem.ApiException;
+import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.HttpException;

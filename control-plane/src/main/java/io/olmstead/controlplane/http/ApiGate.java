@@ -4,6 +4,7 @@ import io.olmstead.controlplane.audit.Audit;
 import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.auth.TokenAuthenticator;
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;

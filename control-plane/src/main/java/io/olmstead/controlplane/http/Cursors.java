@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.http;
 
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;

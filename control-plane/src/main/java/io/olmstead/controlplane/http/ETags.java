@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.http;
 
+import io.olmstead.controlplane.problem.ApiException;
 import java.util.Optional;
 
 /** Strong entity tags over a resource version, and the {@code If-Match} check (RFC 9110: strong comparison). */

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.http;
 
+import io.olmstead.controlplane.problem.Problems;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;

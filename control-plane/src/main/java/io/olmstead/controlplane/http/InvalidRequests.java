@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.http;
 
 import io.netty.handler.codec.TooLongFrameException;
+import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.http;
 
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

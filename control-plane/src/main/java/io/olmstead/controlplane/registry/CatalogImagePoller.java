@@ -3,7 +3,7 @@ package io.olmstead.controlplane.registry;
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.auth.Role;
 import io.olmstead.controlplane.catalog.RevisionUpload;
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.olmcore.bundle.BundleUnpackException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

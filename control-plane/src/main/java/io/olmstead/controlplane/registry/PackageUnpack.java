@@ -1,9 +1,9 @@
 package io.olmstead.controlplane.registry;
 
 import io.olmstead.controlplane.http.ApiContext;
-import io.olmstead.controlplane.http.ApiException;
 import io.olmstead.controlplane.http.ApiRequest;
 import io.olmstead.controlplane.http.Reply;
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

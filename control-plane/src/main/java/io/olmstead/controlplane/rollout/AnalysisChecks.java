@@ -4,7 +4,7 @@ import io.olmstead.controlplane.analysis.AnalysisCheck;
 import io.olmstead.controlplane.analysis.AnalysisTemplateStore;
 import io.olmstead.controlplane.analysis.PrometheusClient;
 import io.olmstead.controlplane.analysis.QueryOutcome;
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

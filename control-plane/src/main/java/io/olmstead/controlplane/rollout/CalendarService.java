@@ -2,10 +2,10 @@ package io.olmstead.controlplane.rollout;
 
 import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.auth.Principal;
-import io.olmstead.controlplane.http.ApiException;
 import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.ETags;
 import io.olmstead.controlplane.http.Reply;
+import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.store.Tx;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;

@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -2,7 +2,7 @@ package io.olmstead.controlplane.rollout;
 
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.auth.Tokens;
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;

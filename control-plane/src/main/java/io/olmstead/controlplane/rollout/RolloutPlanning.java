@@ -4,7 +4,7 @@ import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.catalog.CatalogStore;
 import io.olmstead.controlplane.catalog.ChannelGraphs;
 import io.olmstead.controlplane.catalog.UpgradePaths;
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.subscription.Placements;
 import io.olmstead.controlplane.subscription.Subscription;
 import io.olmstead.controlplane.subscription.SubscriptionStore;

@@ -2,8 +2,8 @@ package io.olmstead.controlplane.store;
 
 import io.olmstead.controlplane.audit.Audit;
 import io.olmstead.controlplane.audit.AuditEntry;
-import io.olmstead.controlplane.http.ApiException;
 import io.olmstead.controlplane.http.ApiFailureHandler;
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;

@@ -1,8 +1,8 @@
 package io.olmstead.controlplane.subscription;
 
-import io.olmstead.controlplane.http.ApiException;
 import io.olmstead.controlplane.maturity.MaturityPolicy;
 import io.olmstead.controlplane.maturity.MaturityService;
+import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.subscription.CatalogView.ChannelView;
 import io.olmstead.olmcore.semver.Version;
 import io.vertx.core.Future;

@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.subscription;
 
 import io.olmstead.controlplane.auth.Principal;
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

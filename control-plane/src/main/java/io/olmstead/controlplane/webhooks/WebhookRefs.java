@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.webhooks;
 
 import io.olmstead.controlplane.auth.Principal;
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Objects;

@@ -3,7 +3,7 @@ package io.olmstead.controlplane.clusters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;

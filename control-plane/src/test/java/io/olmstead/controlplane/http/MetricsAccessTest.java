@@ -8,6 +8,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.MetricsSettings;
+import io.olmstead.controlplane.problem.Problems;
 import io.olmstead.controlplane.store.Readiness;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;

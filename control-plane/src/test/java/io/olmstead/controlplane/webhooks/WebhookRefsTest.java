@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.auth.Role;
-import io.olmstead.controlplane.http.ApiException;
+import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Optional;

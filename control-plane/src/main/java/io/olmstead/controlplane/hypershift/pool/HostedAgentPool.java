@@ -3,7 +3,7 @@ package io.olmstead.controlplane.hypershift.pool;
 import io.olmstead.controlplane.agentgateway.BearerToken;
 import io.olmstead.controlplane.agentgateway.HandshakeLimits;
 import io.olmstead.controlplane.http.HostAddresses;
-import io.olmstead.controlplane.http.Problems;
+import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;

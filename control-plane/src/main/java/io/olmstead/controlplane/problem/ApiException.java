@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.http;
+package io.olmstead.controlplane.problem;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
