@@ -3,9 +3,9 @@ package io.olmstead.controlplane;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.databind.MappingIterator;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.store.Readiness;
 import java.io.IOException;
@@ -119,7 +119,7 @@ public class DeployManifestsTest {
     assertThat(role.path("rules").toString()).contains("secrets").doesNotContain("create", "update", "patch",
         "delete");
     JsonNode env = containers(docs, "Deployment").get(0).path("env");
-    assertThat(env.toString()).contains(io.olmstead.controlplane.hypershift.HypershiftSettings.MANAGEMENT_KUBECONFIG,
-        io.olmstead.controlplane.hypershift.HypershiftSettings.IN_CLUSTER);
+    assertThat(env.toString()).contains(io.olmstead.controlplane.config.HypershiftSettings.MANAGEMENT_KUBECONFIG,
+        io.olmstead.controlplane.config.HypershiftSettings.IN_CLUSTER);
   }
 }

@@ -7,7 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.olmstead.controlplane.hypershift.HypershiftSettings;
+import io.olmstead.controlplane.config.HypershiftSettings;
+import io.olmstead.controlplane.testsupport.Kubectl;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import io.olmstead.controlplane.testsupport.Kubectl;
 
 /**
  * {@code deploy/hypershift} rendered by {@code kubectl kustomize} (skipped, saying so, without kubectl): the control

@@ -9,6 +9,7 @@ import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.apispec.protocol.ProtocolVersions;
 import io.olmstead.apispec.protocol.Status;
 import io.olmstead.apispec.protocol.Welcome;
+import io.olmstead.controlplane.config.GatewaySettings;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;

@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
 import io.olmstead.apispec.protocol.CloseReason;
+import io.olmstead.controlplane.config.GatewaySettings;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.agentgateway;
 
 import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.apispec.protocol.ProtocolException;
+import io.olmstead.controlplane.config.GatewaySettings;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;

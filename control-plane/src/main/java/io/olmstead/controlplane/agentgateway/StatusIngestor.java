@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
 import io.olmstead.apispec.protocol.Status;
+import io.olmstead.controlplane.config.GatewaySettings;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.auth;
 
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
+import io.olmstead.controlplane.config.OidcSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.auth;
 
+import io.olmstead.controlplane.config.OidcSettings;
 import io.olmstead.controlplane.http.SecurityHeaders;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;

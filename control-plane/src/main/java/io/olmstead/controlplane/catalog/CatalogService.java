@@ -2,11 +2,11 @@ package io.olmstead.controlplane.catalog;
 
 import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.auth.Principal;
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.ETags;
 import io.olmstead.controlplane.http.Reply;
 import io.olmstead.controlplane.problem.ApiException;
-import io.olmstead.controlplane.registry.RegistrySettings;
 import io.olmstead.controlplane.store.Tx;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;

@@ -6,9 +6,9 @@ import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.analysis.PrometheusSettings;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
-import io.olmstead.controlplane.config.MetricsSettings;
 import io.olmstead.controlplane.config.DatabaseHealthSettings;
-import io.olmstead.controlplane.hypershift.HypershiftSettings;
+import io.olmstead.controlplane.config.HypershiftSettings;
+import io.olmstead.controlplane.config.MetricsSettings;
 import io.olmstead.controlplane.dev.ClusterKubeconfigs;
 import io.olmstead.controlplane.dev.DemoCatalog;
 import io.olmstead.controlplane.dev.DevHypershift;
@@ -31,9 +31,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Dev mode: an embedded PostgreSQL in a data directory that survives restarts, migrations, the server, the demo
@@ -141,11 +141,11 @@ public final class DevCommand implements Callable<Integer> {
     try {
       ControlPlaneConfig config = new ControlPlaneConfig(bindHost, port, java.util.Optional.of(database.settings()),
           8, true, java.util.Optional.ofNullable(adminToken), ControlPlaneConfig.DEFAULT_MAX_BODY_BYTES,
-          io.olmstead.controlplane.agentgateway.GatewaySettings.fromEnvironment(System.getenv()),
-          io.olmstead.controlplane.registry.RegistrySettings.fromEnvironment(System.getenv(), insecureRegistries),
+          io.olmstead.controlplane.config.GatewaySettings.fromEnvironment(System.getenv()),
+          io.olmstead.controlplane.config.RegistrySettings.fromEnvironment(System.getenv(), insecureRegistries),
           hypershift,
-          io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(System.getenv()),
-          io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(System.getenv()),
+          io.olmstead.controlplane.config.WebhookSettings.fromEnvironment(System.getenv()),
+          io.olmstead.controlplane.config.OidcSettings.fromEnvironment(System.getenv()),
           MetricsSettings.fromEnvironment(System.getenv()),
           DatabaseHealthSettings.fromEnvironment(System.getenv()),
           PrometheusSettings.fromEnvironment(System.getenv()));

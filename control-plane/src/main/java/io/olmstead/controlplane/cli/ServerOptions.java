@@ -60,7 +60,7 @@ public final class ServerOptions {
       config = config.withAdminToken(adminToken);
     }
     if (!insecureRegistries.isEmpty()) {
-      config = config.withRegistry(io.olmstead.controlplane.registry.RegistrySettings.fromEnvironment(env,
+      config = config.withRegistry(io.olmstead.controlplane.config.RegistrySettings.fromEnvironment(env,
           insecureRegistries));
     }
     return config;

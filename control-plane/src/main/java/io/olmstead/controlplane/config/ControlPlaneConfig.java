@@ -1,8 +1,6 @@
 package io.olmstead.controlplane.config;
 
-import io.olmstead.controlplane.agentgateway.GatewaySettings;
 import io.olmstead.controlplane.analysis.PrometheusSettings;
-import io.olmstead.controlplane.registry.RegistrySettings;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,9 +19,9 @@ public record ControlPlaneConfig(
     long maxBodyBytes,
     GatewaySettings agent,
     RegistrySettings registry,
-    io.olmstead.controlplane.hypershift.HypershiftSettings hypershift,
-    io.olmstead.controlplane.webhooks.WebhookSettings webhooks,
-    io.olmstead.controlplane.auth.OidcSettings oidc,
+    io.olmstead.controlplane.config.HypershiftSettings hypershift,
+    io.olmstead.controlplane.config.WebhookSettings webhooks,
+    io.olmstead.controlplane.config.OidcSettings oidc,
     MetricsSettings metrics, DatabaseHealthSettings databaseHealth,
     PrometheusSettings prometheus) {
 
@@ -41,10 +39,10 @@ public record ControlPlaneConfig(
   public static final Set<String> ENVIRONMENT =
       union(Set.of(PORT, BIND_HOST, DB_URL, DB_USER, DB_PASSWORD, DB_POOL_SIZE, DB_MIGRATE, ADMIN_TOKEN,
           MAX_BODY_BYTES), union(GatewaySettings.ENVIRONMENT, union(RegistrySettings.ENVIRONMENT,
-          union(io.olmstead.controlplane.hypershift.HypershiftSettings.ENVIRONMENT,
-              union(Set.of(io.olmstead.controlplane.webhooks.WebhookSettings.ALLOW_PRIVATE),
-                  union(io.olmstead.controlplane.signals.SignalSettings.ENVIRONMENT,
-                      union(io.olmstead.controlplane.auth.OidcSettings.ENVIRONMENT,
+          union(io.olmstead.controlplane.config.HypershiftSettings.ENVIRONMENT,
+              union(Set.of(io.olmstead.controlplane.config.WebhookSettings.ALLOW_PRIVATE),
+                  union(io.olmstead.controlplane.config.SignalSettings.ENVIRONMENT,
+                      union(io.olmstead.controlplane.config.OidcSettings.ENVIRONMENT,
                           union(MetricsSettings.ENVIRONMENT, union(DatabaseHealthSettings.ENVIRONMENT,
                               PrometheusSettings.ENVIRONMENT)))))))));
 
@@ -85,9 +83,9 @@ public record ControlPlaneConfig(
         env.positiveLong(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
         GatewaySettings.fromEnvironment(environment),
         RegistrySettings.fromEnvironment(environment, java.util.List.of()),
-        io.olmstead.controlplane.hypershift.HypershiftSettings.fromEnvironment(environment),
-        io.olmstead.controlplane.webhooks.WebhookSettings.fromEnvironment(environment),
-        io.olmstead.controlplane.auth.OidcSettings.fromEnvironment(environment),
+        io.olmstead.controlplane.config.HypershiftSettings.fromEnvironment(environment),
+        io.olmstead.controlplane.config.WebhookSettings.fromEnvironment(environment),
+        io.olmstead.controlplane.config.OidcSettings.fromEnvironment(environment),
         MetricsSettings.fromEnvironment(environment),
         DatabaseHealthSettings.fromEnvironment(environment),
         PrometheusSettings.fromEnvironment(environment));

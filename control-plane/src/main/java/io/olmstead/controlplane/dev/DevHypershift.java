@@ -1,8 +1,8 @@
 package io.olmstead.controlplane.dev;
 
 import io.olmstead.controlplane.config.ConfigException;
-import io.olmstead.controlplane.hypershift.percluster.HostedAgentSettings;
-import io.olmstead.controlplane.hypershift.pool.PoolSettings;
+import io.olmstead.controlplane.config.HostedAgentSettings;
+import io.olmstead.controlplane.config.PoolSettings;
 import io.vertx.sqlclient.Pool;
 import java.net.URI;
 import java.nio.file.Path;

@@ -1,10 +1,11 @@
 package io.olmstead.controlplane.hypershift;
 
-import io.olmstead.controlplane.store.LeaderLock;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.olmstead.controlplane.config.HypershiftSettings;
+import io.olmstead.controlplane.store.LeaderLock;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

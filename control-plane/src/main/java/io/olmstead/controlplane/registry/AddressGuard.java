@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.registry;
 
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.http.AddressRanges;
 import io.olmstead.controlplane.http.EmbeddedIpv4;
 import io.olmstead.controlplane.http.HostAddresses;

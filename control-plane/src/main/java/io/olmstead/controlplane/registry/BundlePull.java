@@ -2,6 +2,7 @@ package io.olmstead.controlplane.registry;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import io.olmstead.olmcore.bundle.BundleLimits;
 import io.olmstead.olmcore.bundle.BundleUnpackException;

@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.registry;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import io.olmstead.olmcore.bundle.BundleLimits;
 import io.olmstead.olmcore.bundle.BundleUnpackException;

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.registry;
 
 import io.olmstead.controlplane.catalog.CatalogStore;
 import io.olmstead.controlplane.catalog.RevisionUpload;
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.registry;
 
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import io.olmstead.olmcore.bundle.BundleUnpackException;
 import io.olmstead.olmcore.bundle.ImageFiles;

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.registry;
 
+import io.olmstead.controlplane.config.RegistrySettings;
 import java.io.IOException;
 import java.util.Set;
 import org.apache.http.HttpHeaders;

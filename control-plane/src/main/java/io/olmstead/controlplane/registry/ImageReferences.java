@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.registry;
 
 import com.google.cloud.tools.jib.api.ImageReference;
+import io.olmstead.controlplane.config.RegistrySettings;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -5,6 +5,7 @@ import com.google.api.client.http.apache.v2.ApacheHttpTransport;
 import com.google.api.client.util.SslUtils;
 import com.google.cloud.tools.jib.api.LogEvent;
 import com.google.cloud.tools.jib.http.FailoverHttpClient;
+import io.olmstead.controlplane.config.RegistrySettings;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.security.GeneralSecurityException;

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.registry;
 
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;

@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.webhooks;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.olmstead.controlplane.config.WebhookSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;

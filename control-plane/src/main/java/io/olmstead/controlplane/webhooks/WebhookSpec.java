@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.webhooks;
 
+import io.olmstead.controlplane.config.WebhookSettings;
 import io.olmstead.controlplane.http.AddressRanges;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.webhooks;
 
 import io.olmstead.controlplane.auth.Principal;
+import io.olmstead.controlplane.config.WebhookSettings;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;

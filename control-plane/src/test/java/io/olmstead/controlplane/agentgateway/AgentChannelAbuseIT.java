@@ -10,6 +10,7 @@ import io.olmstead.apispec.protocol.Status;
 import io.olmstead.apispec.protocol.StatusAck;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
 import io.olmstead.apispec.protocol.Welcome;
+import io.olmstead.controlplane.config.GatewaySettings;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Future;

@@ -3,8 +3,8 @@ package io.olmstead.controlplane.agentgateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.registry.BundleImages;
-import io.olmstead.controlplane.registry.RegistrySettings;
 import io.olmstead.controlplane.registry.TestRegistry;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;

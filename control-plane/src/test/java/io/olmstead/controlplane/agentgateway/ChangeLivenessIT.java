@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.olmstead.apispec.protocol.Approve;
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.config.GatewaySettings;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;

@@ -8,6 +8,7 @@ import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.config.GatewaySettings;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;

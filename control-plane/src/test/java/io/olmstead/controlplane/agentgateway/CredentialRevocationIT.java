@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
-import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.config.GatewaySettings;
 import io.olmstead.controlplane.http.ApiClient.Response;
+import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.olmstead.apispec.protocol.Status;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
 import io.olmstead.controlplane.config.ConfigException;
+import io.olmstead.controlplane.config.GatewaySettings;
 import io.vertx.core.json.JsonObject;
 import java.util.Collections;
 import java.util.List;

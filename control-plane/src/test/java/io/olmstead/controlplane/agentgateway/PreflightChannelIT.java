@@ -7,6 +7,7 @@ import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.Preflight;
 import io.olmstead.apispec.protocol.PreflightRequest;
+import io.olmstead.controlplane.config.GatewaySettings;
 import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.rollout.RolloutFixtures;
 import io.olmstead.controlplane.testsupport.TestControlPlane;

@@ -3,6 +3,7 @@ package io.olmstead.controlplane.agentgateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.olmstead.apispec.protocol.CloseReason;
+import io.olmstead.controlplane.config.GatewaySettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.olmstead.controlplane.config.ConfigException;
+import io.olmstead.controlplane.config.OidcSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

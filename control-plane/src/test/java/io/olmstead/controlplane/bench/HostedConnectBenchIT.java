@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.olmstead.controlplane.config.HypershiftSettings;
 import io.olmstead.controlplane.dev.DevHypershift;
 import io.olmstead.controlplane.dev.SimulatedManagementCluster;
-import io.olmstead.controlplane.hypershift.HypershiftFixtures;
-import io.olmstead.controlplane.hypershift.HypershiftSettings;
 import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.hypershift.HypershiftFixtures;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonObject;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.olmstead.controlplane.config.ConfigException;
-import io.olmstead.controlplane.hypershift.percluster.HostedAgentSettings;
-import io.olmstead.controlplane.hypershift.pool.PoolSettings;
+import io.olmstead.controlplane.config.HostedAgentSettings;
+import io.olmstead.controlplane.config.PoolSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

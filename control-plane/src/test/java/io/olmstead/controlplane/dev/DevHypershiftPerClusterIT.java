@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.olmstead.controlplane.config.HypershiftSettings;
+import io.olmstead.controlplane.config.PoolSettings;
 import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.hypershift.HypershiftFixtures;
-import io.olmstead.controlplane.hypershift.HypershiftSettings;
-import io.olmstead.controlplane.hypershift.pool.PoolSettings;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import java.net.URI;

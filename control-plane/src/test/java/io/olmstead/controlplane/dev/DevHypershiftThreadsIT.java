@@ -3,9 +3,9 @@ package io.olmstead.controlplane.dev;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.olmstead.controlplane.config.HypershiftSettings;
 import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.hypershift.HypershiftFixtures;
-import io.olmstead.controlplane.hypershift.HypershiftSettings;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonObject;

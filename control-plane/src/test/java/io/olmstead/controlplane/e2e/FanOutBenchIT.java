@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.olmstead.controlplane.catalog.CatalogFixtures;
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.dev.DevSimulation;
-import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.http.ApiClient.Response;
+import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.registry.BundleImages;
-import io.olmstead.controlplane.registry.RegistrySettings;
 import io.olmstead.controlplane.registry.TestRegistry;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;

@@ -3,9 +3,9 @@ package io.olmstead.controlplane.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.http.ApiClient.Response;
-import io.olmstead.controlplane.registry.RegistrySettings;
+import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.registry.TestRegistry;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;

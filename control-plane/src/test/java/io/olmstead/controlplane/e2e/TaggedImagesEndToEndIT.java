@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.olmstead.agent.sim.SimulatedCluster;
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.dev.DevSimulation;
-import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.http.ApiClient.Response;
+import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.registry.BundleImages;
 import io.olmstead.controlplane.registry.ImagePusher;
-import io.olmstead.controlplane.registry.RegistrySettings;
 import io.olmstead.controlplane.registry.TestRegistry;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;

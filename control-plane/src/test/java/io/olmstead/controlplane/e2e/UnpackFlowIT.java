@@ -3,10 +3,10 @@ package io.olmstead.controlplane.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.dev.DevSimulation;
-import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.http.ApiClient.Response;
-import io.olmstead.controlplane.registry.RegistrySettings;
+import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.registry.TestRegistry;
 import io.olmstead.controlplane.rollout.RolloutFixtures;
 import io.olmstead.controlplane.testsupport.TestControlPlane;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.olmstead.controlplane.config.HypershiftSettings;
 import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.hypershift.pool.PoolFixtures;
 import io.olmstead.controlplane.testsupport.TestControlPlane;

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.olmstead.controlplane.config.RegistrySettings;
 import org.junit.jupiter.api.Test;
 
 class AddressGuardTest {

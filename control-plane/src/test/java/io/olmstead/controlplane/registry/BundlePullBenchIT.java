@@ -3,6 +3,7 @@ package io.olmstead.controlplane.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.olmcore.bundle.BundleLimits;
 import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.fbc.DeclarativeConfig;

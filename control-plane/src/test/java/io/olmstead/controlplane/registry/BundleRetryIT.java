@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.store.Migrations;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.olmstead.olmcore.bundle.BundleLimits;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.olmstead.controlplane.catalog.CatalogFixtures;
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.olmstead.olmcore.fbc.Bundle;

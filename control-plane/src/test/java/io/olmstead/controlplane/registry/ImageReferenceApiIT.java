@@ -2,6 +2,7 @@ package io.olmstead.controlplane.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonObject;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.olmstead.controlplane.catalog.CatalogFixtures;
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

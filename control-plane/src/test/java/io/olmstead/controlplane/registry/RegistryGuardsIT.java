@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.olmstead.controlplane.catalog.CatalogFixtures;
+import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;

@@ -3,13 +3,14 @@ package io.olmstead.controlplane.signals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.config.SignalSettings;
+import io.olmstead.controlplane.config.WebhookSettings;
 import io.olmstead.controlplane.http.ApiClient.Response;
+import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.rollout.RolloutFixtures;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.olmstead.controlplane.webhooks.Signatures;
-import io.olmstead.controlplane.webhooks.WebhookSettings;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;

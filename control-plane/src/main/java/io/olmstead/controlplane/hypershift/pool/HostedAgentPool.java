@@ -2,6 +2,7 @@ package io.olmstead.controlplane.hypershift.pool;
 
 import io.olmstead.controlplane.agentgateway.BearerToken;
 import io.olmstead.controlplane.agentgateway.HandshakeLimits;
+import io.olmstead.controlplane.config.PoolSettings;
 import io.olmstead.controlplane.http.HostAddresses;
 import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.Future;

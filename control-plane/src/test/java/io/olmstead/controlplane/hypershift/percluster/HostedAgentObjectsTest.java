@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
+import io.olmstead.controlplane.config.HostedAgentSettings;
 import io.olmstead.controlplane.hypershift.percluster.HostedAgentObjects.GuestKubeconfig;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

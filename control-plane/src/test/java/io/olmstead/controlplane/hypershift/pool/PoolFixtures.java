@@ -16,15 +16,15 @@ import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
 import io.olmstead.agent.sim.DiscoveringCrudDispatcher;
 import io.olmstead.agent.sim.KubeletStandIn;
+import io.olmstead.controlplane.config.HypershiftSettings;
+import io.olmstead.controlplane.config.PoolSettings;
 import io.olmstead.controlplane.dev.DemoCatalog;
-import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.http.ApiClient.Response;
+import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.hypershift.HypershiftFixtures;
-import io.olmstead.controlplane.hypershift.HypershiftSettings;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonObject;
-import java.util.concurrent.TimeUnit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +33,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /** Mock API servers (CRUD) for the pool ITs: the management cluster with the real HostedCluster CRD, and guests. */
 public final class PoolFixtures {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.config.PoolSettings;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;

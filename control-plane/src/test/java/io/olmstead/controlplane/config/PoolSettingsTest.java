@@ -1,11 +1,8 @@
-package io.olmstead.controlplane.hypershift.pool;
+package io.olmstead.controlplane.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.olmstead.controlplane.config.ConfigException;
-import io.olmstead.controlplane.config.ControlPlaneConfig;
-import io.olmstead.controlplane.hypershift.percluster.HostedAgentSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

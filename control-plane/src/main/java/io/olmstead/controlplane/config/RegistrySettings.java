@@ -1,7 +1,5 @@
-package io.olmstead.controlplane.registry;
+package io.olmstead.controlplane.config;
 
-import io.olmstead.controlplane.config.ConfigException;
-import io.olmstead.controlplane.config.EnvReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,7 +1,5 @@
-package io.olmstead.controlplane.webhooks;
+package io.olmstead.controlplane.config;
 
-import io.olmstead.controlplane.config.ConfigException;
-import io.olmstead.controlplane.signals.SignalSettings;
 import java.util.Map;
 
 /**

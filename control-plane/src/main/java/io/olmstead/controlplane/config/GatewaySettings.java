@@ -1,8 +1,6 @@
-package io.olmstead.controlplane.agentgateway;
+package io.olmstead.controlplane.config;
 
 import io.olmstead.apispec.protocol.Limits;
-import io.olmstead.controlplane.config.ConfigException;
-import io.olmstead.controlplane.config.EnvReader;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;

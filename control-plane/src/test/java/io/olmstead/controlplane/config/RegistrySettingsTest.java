@@ -1,9 +1,8 @@
-package io.olmstead.controlplane.registry;
+package io.olmstead.controlplane.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.olmstead.controlplane.config.ConfigException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

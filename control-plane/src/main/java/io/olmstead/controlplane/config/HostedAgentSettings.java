@@ -1,7 +1,5 @@
-package io.olmstead.controlplane.hypershift.percluster;
+package io.olmstead.controlplane.config;
 
-import io.olmstead.controlplane.config.ConfigException;
-import io.olmstead.controlplane.config.EnvReader;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;

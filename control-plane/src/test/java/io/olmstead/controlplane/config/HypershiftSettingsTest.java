@@ -1,10 +1,9 @@
-package io.olmstead.controlplane.hypershift;
+package io.olmstead.controlplane.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.olmstead.controlplane.config.ConfigException;
-import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.hypershift.Hypershift;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,5 @@
-package io.olmstead.controlplane.hypershift.pool;
+package io.olmstead.controlplane.config;
 
-import io.olmstead.controlplane.config.ConfigException;
-import io.olmstead.controlplane.config.EnvReader;
-import io.olmstead.controlplane.hypershift.percluster.HostedAgentSettings;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;

@@ -1,6 +1,7 @@
-package io.olmstead.controlplane.auth;
+package io.olmstead.controlplane.config;
 
-import io.olmstead.controlplane.config.ConfigException;
+import io.olmstead.controlplane.auth.Role;
+import io.olmstead.controlplane.auth.RoleMapping;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

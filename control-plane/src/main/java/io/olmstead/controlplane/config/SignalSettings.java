@@ -1,6 +1,5 @@
-package io.olmstead.controlplane.signals;
+package io.olmstead.controlplane.config;
 
-import io.olmstead.controlplane.config.ConfigException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
