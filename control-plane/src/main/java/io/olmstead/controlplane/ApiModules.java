@@ -1,6 +1,6 @@
 package io.olmstead.controlplane;
 
-import io.olmstead.controlplane.audit.AuditModule;
+import io.olmstead.controlplane.auditlog.AuditModule;
 import io.olmstead.controlplane.clusters.ApprovalsModule;
 import io.olmstead.controlplane.clusters.ClustersModule;
 import io.olmstead.controlplane.clusters.CredentialModule;

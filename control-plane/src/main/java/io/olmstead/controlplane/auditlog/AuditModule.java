@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.audit;
+package io.olmstead.controlplane.auditlog;
 
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
