@@ -7,6 +7,7 @@ import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;
 import io.olmstead.controlplane.http.Reply;
 import io.olmstead.controlplane.problem.ApiException;
+import io.olmstead.controlplane.selector.LabelSelector;
 import io.olmstead.controlplane.subscription.Placements;
 import io.olmstead.controlplane.subscription.Subscription;
 import io.olmstead.controlplane.subscription.SubscriptionStore;

@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.clusters;
 
 import io.olmstead.controlplane.auth.Principal;
+import io.olmstead.controlplane.selector.LabelSelector;
+import io.olmstead.controlplane.selector.SelectorSql;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;

@@ -8,6 +8,7 @@ import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.ETags;
 import io.olmstead.controlplane.http.Reply;
 import io.olmstead.controlplane.problem.ApiException;
+import io.olmstead.controlplane.selector.LabelSelector;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

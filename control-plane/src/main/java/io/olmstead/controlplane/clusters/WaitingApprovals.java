@@ -7,6 +7,8 @@ import io.olmstead.controlplane.http.ApiRequest;
 import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.Reply;
 import io.olmstead.controlplane.problem.ApiException;
+import io.olmstead.controlplane.selector.LabelSelector;
+import io.olmstead.controlplane.selector.SelectorSql;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,12 +1,12 @@
 package io.olmstead.controlplane.fleet;
 
-import io.olmstead.controlplane.clusters.LabelSelector;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;
 import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.Reply;
 import io.olmstead.controlplane.problem.ApiException;
+import io.olmstead.controlplane.selector.LabelSelector;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

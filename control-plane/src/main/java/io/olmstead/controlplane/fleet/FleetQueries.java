@@ -1,8 +1,8 @@
 package io.olmstead.controlplane.fleet;
 
 import io.olmstead.controlplane.auth.Principal;
-import io.olmstead.controlplane.clusters.LabelSelector;
-import io.olmstead.controlplane.clusters.SelectorSql;
+import io.olmstead.controlplane.selector.LabelSelector;
+import io.olmstead.controlplane.selector.SelectorSql;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,9 +1,9 @@
 package io.olmstead.controlplane.inventory;
 
 import io.olmstead.controlplane.auth.Principal;
-import io.olmstead.controlplane.clusters.LabelSelector;
-import io.olmstead.controlplane.clusters.SelectorSql;
 import io.olmstead.controlplane.http.Cursors;
+import io.olmstead.controlplane.selector.LabelSelector;
+import io.olmstead.controlplane.selector.SelectorSql;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
-import io.olmstead.controlplane.clusters.LabelSelector;
+import io.olmstead.controlplane.selector.LabelSelector;
 import java.time.Instant;
 
 /** A change freeze over {@code [start, end)} for the clusters its selector matches (an empty selector: the fleet). */

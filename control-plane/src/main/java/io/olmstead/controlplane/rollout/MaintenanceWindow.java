@@ -4,8 +4,8 @@ import com.cronutils.model.CronType;
 import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
-import io.olmstead.controlplane.clusters.LabelSelector;
-import io.olmstead.controlplane.clusters.LabelSelector.SelectorException;
+import io.olmstead.controlplane.selector.LabelSelector.SelectorException;
+import io.olmstead.controlplane.selector.LabelSelector;
 import java.time.Duration;
 import java.time.ZoneId;
 

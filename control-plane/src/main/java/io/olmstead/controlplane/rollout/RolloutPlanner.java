@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
-import io.olmstead.controlplane.clusters.LabelSelector;
+import io.olmstead.controlplane.selector.LabelSelector;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
-import io.olmstead.controlplane.clusters.LabelSelector;
+import io.olmstead.controlplane.selector.LabelSelector;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;

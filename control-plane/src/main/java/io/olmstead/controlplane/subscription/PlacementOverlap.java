@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.subscription;
 
-import io.olmstead.controlplane.clusters.LabelSelector;
-import io.olmstead.controlplane.clusters.LabelSelector.Requirement;
+import io.olmstead.controlplane.selector.LabelSelector.Requirement;
+import io.olmstead.controlplane.selector.LabelSelector;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

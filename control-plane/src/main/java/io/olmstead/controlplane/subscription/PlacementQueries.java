@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.subscription;
 
-import io.olmstead.controlplane.clusters.SelectorSql;
+import io.olmstead.controlplane.selector.SelectorSql;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;

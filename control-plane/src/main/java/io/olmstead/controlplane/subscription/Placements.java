@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.subscription;
 
-import io.olmstead.controlplane.clusters.LabelSelector;
+import io.olmstead.controlplane.selector.LabelSelector;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

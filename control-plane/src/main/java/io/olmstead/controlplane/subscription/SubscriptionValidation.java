@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.subscription;
 
-import io.olmstead.controlplane.clusters.LabelSelector;
+import io.olmstead.controlplane.selector.LabelSelector;
 import io.olmstead.controlplane.subscription.CatalogView.ChannelView;
 import io.olmstead.controlplane.subscription.CatalogView.PackageView;
 import io.olmstead.controlplane.subscription.SubscriptionSpec.VersionPolicy;

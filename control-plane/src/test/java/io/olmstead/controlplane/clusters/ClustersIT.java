@@ -2,9 +2,10 @@ package io.olmstead.controlplane.clusters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.http.ApiClient.Response;
+import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.http.DbSnapshot;
+import io.olmstead.controlplane.selector.LabelSelector;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonObject;

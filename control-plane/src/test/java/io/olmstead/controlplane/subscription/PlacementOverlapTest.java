@@ -2,7 +2,7 @@ package io.olmstead.controlplane.subscription;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.olmstead.controlplane.clusters.LabelSelector;
+import io.olmstead.controlplane.selector.LabelSelector;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.cli.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.olmstead.controlplane.clusters.LabelSelector;
+import io.olmstead.controlplane.selector.LabelSelector;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.clusters;
+package io.olmstead.controlplane.selector;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
-package io.olmstead.controlplane.clusters;
+package io.olmstead.controlplane.selector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.olmstead.controlplane.clusters.LabelSelector.Operator;
-import io.olmstead.controlplane.clusters.LabelSelector.Requirement;
+import io.olmstead.controlplane.selector.LabelSelector.Operator;
+import io.olmstead.controlplane.selector.LabelSelector.Requirement;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

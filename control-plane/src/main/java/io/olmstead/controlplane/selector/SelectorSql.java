@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.clusters;
+package io.olmstead.controlplane.selector;
 
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;

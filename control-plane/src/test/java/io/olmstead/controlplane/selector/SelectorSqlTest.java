@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.clusters;
+package io.olmstead.controlplane.selector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
