@@ -1,8 +1,8 @@
 package io.olmstead.controlplane.catalog;
 
 import io.olmstead.controlplane.config.RegistrySettings;
+import io.olmstead.controlplane.image.ImageReferences;
 import io.olmstead.controlplane.problem.ApiException;
-import io.olmstead.controlplane.registry.ImageReferences;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -7,6 +7,7 @@ import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;
 import io.olmstead.controlplane.http.Reply;
+import io.olmstead.controlplane.image.ImageReferences;
 import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.olmcore.bundle.BundleLimits;
 import io.olmstead.olmcore.tar.TarLimits;

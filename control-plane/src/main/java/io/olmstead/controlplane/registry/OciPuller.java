@@ -10,6 +10,7 @@ import com.google.cloud.tools.jib.image.json.V22ManifestListTemplate;
 import com.google.cloud.tools.jib.registry.ManifestAndDigest;
 import com.google.cloud.tools.jib.registry.RegistryClient;
 import io.olmstead.controlplane.config.RegistrySettings;
+import io.olmstead.controlplane.image.ImageReferences;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.registry;
+package io.olmstead.controlplane.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

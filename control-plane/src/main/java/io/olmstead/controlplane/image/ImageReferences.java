@@ -1,7 +1,9 @@
-package io.olmstead.controlplane.registry;
+package io.olmstead.controlplane.image;
 
 import com.google.cloud.tools.jib.api.ImageReference;
 import io.olmstead.controlplane.config.RegistrySettings;
+import io.olmstead.controlplane.registry.AddressGuard;
+import io.olmstead.controlplane.registry.RegistryPool;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
