@@ -11,7 +11,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.olmstead.controlplane.agentgateway.AgentGateway;
 import io.olmstead.controlplane.auth.BootstrapAdmin;
 import io.olmstead.controlplane.auth.OidcIssuer;
-import io.olmstead.controlplane.auth.OidcLogin;
 import io.olmstead.controlplane.auth.TokenAuthenticator;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
@@ -28,6 +27,7 @@ import io.olmstead.controlplane.store.Migrations;
 import io.olmstead.controlplane.store.Readiness;
 import io.olmstead.controlplane.store.StartupException;
 import io.olmstead.controlplane.store.Tx;
+import io.olmstead.controlplane.ui.OidcLogin;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -183,8 +183,8 @@ public final class ControlPlane implements AutoCloseable {
     new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry, gate, metricsAccess,
         watch::unhealthyReason).mount(router);
     oidcLogin.mount(router); // ahead of the dashboard's routes: /ui/config.json and its CSP
-    io.olmstead.controlplane.http.WebJars.mount(router);
-    io.olmstead.controlplane.rollout.Dashboard.mount(router);
+    io.olmstead.controlplane.ui.WebJars.mount(router);
+    io.olmstead.controlplane.ui.Dashboard.mount(router);
     gateway.mount(router);
     hostedPool.mount(router);
     api.mount(router);

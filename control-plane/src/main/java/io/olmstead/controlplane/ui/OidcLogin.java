@@ -1,5 +1,6 @@
-package io.olmstead.controlplane.auth;
+package io.olmstead.controlplane.ui;
 
+import io.olmstead.controlplane.auth.OidcIssuer;
 import io.olmstead.controlplane.config.OidcSettings;
 import io.olmstead.controlplane.http.SecurityHeaders;
 import io.vertx.core.Future;

@@ -1,5 +1,6 @@
-package io.olmstead.controlplane.http;
+package io.olmstead.controlplane.ui;
 
+import io.olmstead.controlplane.http.SecurityHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.StaticHandler;
 

@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.rollout;
+package io.olmstead.controlplane.ui;
 
 import io.olmstead.controlplane.http.SecurityHeaders;
 import io.vertx.ext.web.Router;
