@@ -2,7 +2,6 @@ package io.olmstead.controlplane.cli;
 
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.sim.SimulatedCluster;
-import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.analysis.PrometheusSettings;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
@@ -14,6 +13,7 @@ import io.olmstead.controlplane.dev.DemoCatalog;
 import io.olmstead.controlplane.dev.DevHypershift;
 import io.olmstead.controlplane.dev.DevSimulation;
 import io.olmstead.controlplane.http.StartupGate;
+import io.olmstead.controlplane.server.ControlPlane;
 import io.olmstead.controlplane.store.EmbeddedDatabase;
 import io.olmstead.controlplane.store.StartupException;
 import io.vertx.core.Future;

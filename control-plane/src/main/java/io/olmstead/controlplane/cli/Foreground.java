@@ -1,8 +1,8 @@
 package io.olmstead.controlplane.cli;
 
-import io.olmstead.controlplane.http.StartupGate;
-import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.http.StartupGate;
+import io.olmstead.controlplane.server.ControlPlane;
 import io.olmstead.controlplane.store.StartupException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;

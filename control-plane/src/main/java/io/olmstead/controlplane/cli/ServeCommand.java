@@ -1,14 +1,14 @@
 package io.olmstead.controlplane.cli;
 
-import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.server.ControlPlane;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine;
 
 /** Production mode: an external PostgreSQL from OLMSTEAD_DB_URL, migrations applied at start. */
 @Command(name = "serve", mixinStandardHelpOptions = true,

@@ -5,10 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.olmstead.agent.hollow.HollowFleet;
 import io.olmstead.apispec.protocol.Desired;
-import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.config.GatewaySettings;
+import io.olmstead.controlplane.server.ControlPlane;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;

@@ -6,10 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.hollow.HollowFleet;
-import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.config.GatewaySettings;
+import io.olmstead.controlplane.server.ControlPlane;
 import io.olmstead.controlplane.testsupport.ControlPlaneProcess;
 import io.olmstead.controlplane.testsupport.TcpBalancer;
 import io.olmstead.controlplane.testsupport.TestControlPlane;

@@ -1,9 +1,9 @@
 package io.olmstead.controlplane.testsupport;
 
-import io.olmstead.controlplane.ControlPlane;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.http.StartupGate;
+import io.olmstead.controlplane.server.ControlPlane;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;

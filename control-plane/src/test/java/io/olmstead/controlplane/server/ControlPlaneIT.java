@@ -1,4 +1,4 @@
-package io.olmstead.controlplane;
+package io.olmstead.controlplane.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

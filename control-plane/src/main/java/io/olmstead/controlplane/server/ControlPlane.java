@@ -1,4 +1,4 @@
-package io.olmstead.controlplane;
+package io.olmstead.controlplane.server;
 
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;

@@ -1,4 +1,4 @@
-package io.olmstead.controlplane;
+package io.olmstead.controlplane.server;
 
 import io.olmstead.controlplane.auditlog.AuditModule;
 import io.olmstead.controlplane.clusters.ApprovalsModule;
