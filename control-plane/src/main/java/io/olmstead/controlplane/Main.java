@@ -4,11 +4,11 @@ import io.olmstead.controlplane.cli.DevCommand;
 import io.olmstead.controlplane.cli.MigrateCommand;
 import io.olmstead.controlplane.cli.ServeCommand;
 import io.olmstead.controlplane.config.ConfigException;
-import io.olmstead.controlplane.store.StartupException;
+import io.olmstead.controlplane.db.StartupException;
 import java.io.PrintWriter;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The control plane's command line: {@code dev}, {@code serve} and {@code migrate}. */
 @Command(name = "olmstead-control-plane", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,

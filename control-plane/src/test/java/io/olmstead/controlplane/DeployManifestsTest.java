@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
-import io.olmstead.controlplane.store.Readiness;
+import io.olmstead.controlplane.db.Readiness;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

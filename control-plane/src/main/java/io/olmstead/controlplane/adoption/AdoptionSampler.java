@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.adoption;
 
-import io.olmstead.controlplane.store.LeaderLock;
+import io.olmstead.controlplane.db.LeaderLock;
 import io.olmstead.controlplane.subscription.SubscriptionSpec;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -1,16 +1,16 @@
 package io.olmstead.controlplane.agentgateway;
 
+import io.olmstead.controlplane.db.Tx;
 import io.olmstead.controlplane.maturity.MaturityService;
-import io.olmstead.controlplane.store.Tx;
-import io.olmstead.controlplane.subscription.CatalogView;
 import io.olmstead.controlplane.subscription.CatalogView.ChannelView;
 import io.olmstead.controlplane.subscription.CatalogView.PackageView;
+import io.olmstead.controlplane.subscription.CatalogView;
 import io.olmstead.controlplane.subscription.DesiredState;
 import io.olmstead.controlplane.subscription.HoldReports;
 import io.olmstead.controlplane.subscription.Subscription;
-import io.olmstead.controlplane.subscription.SubscriptionSpec;
 import io.olmstead.controlplane.subscription.SubscriptionSpec.Placement;
 import io.olmstead.controlplane.subscription.SubscriptionSpec.VersionPolicy;
+import io.olmstead.controlplane.subscription.SubscriptionSpec;
 import io.olmstead.olmcore.semver.Version;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

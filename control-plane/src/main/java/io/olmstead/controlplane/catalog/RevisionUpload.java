@@ -2,9 +2,9 @@ package io.olmstead.controlplane.catalog;
 
 import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.auth.Principal;
+import io.olmstead.controlplane.db.Tx;
 import io.olmstead.controlplane.http.Reply;
 import io.olmstead.controlplane.problem.ApiException;
-import io.olmstead.controlplane.store.Tx;
 import io.olmstead.olmcore.fbc.ValidationIssue;
 import io.olmstead.olmcore.fbc.ValidationMode;
 import io.vertx.core.Future;

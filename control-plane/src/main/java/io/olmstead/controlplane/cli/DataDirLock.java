@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.cli;
 
-import io.olmstead.controlplane.store.StartupException;
+import io.olmstead.controlplane.db.StartupException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,9 +1,9 @@
 package io.olmstead.controlplane.cli;
 
 import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.db.StartupException;
 import io.olmstead.controlplane.http.StartupGate;
 import io.olmstead.controlplane.server.ControlPlane;
-import io.olmstead.controlplane.store.StartupException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;

@@ -2,12 +2,12 @@ package io.olmstead.controlplane.cli;
 
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
-import io.olmstead.controlplane.store.Migrations;
+import io.olmstead.controlplane.db.Migrations;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** Applies the database migrations and exits. */
 @Command(name = "migrate", mixinStandardHelpOptions = true,

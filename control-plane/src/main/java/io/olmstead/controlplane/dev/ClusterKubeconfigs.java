@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.dev;
 
-import io.olmstead.controlplane.store.StartupException;
+import io.olmstead.controlplane.db.StartupException;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import io.olmstead.controlplane.catalog.CatalogIngest;
 import io.olmstead.controlplane.catalog.CatalogStore;
 import io.olmstead.controlplane.catalog.IngestResult;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
-import io.olmstead.controlplane.store.Tx;
+import io.olmstead.controlplane.db.Tx;
 import io.olmstead.olmcore.fbc.ValidationMode;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -3,7 +3,7 @@ package io.olmstead.controlplane.http;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.controlplane.auth.TokenAuthenticator;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
-import io.olmstead.controlplane.store.Tx;
+import io.olmstead.controlplane.db.Tx;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 

@@ -2,8 +2,8 @@ package io.olmstead.controlplane.http;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.olmstead.controlplane.config.MetricsSettings;
+import io.olmstead.controlplane.db.Readiness;
 import io.olmstead.controlplane.problem.Problems;
-import io.olmstead.controlplane.store.Readiness;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;

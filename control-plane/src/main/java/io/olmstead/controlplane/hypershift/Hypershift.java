@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.controlplane.config.HypershiftSettings;
-import io.olmstead.controlplane.store.LeaderLock;
+import io.olmstead.controlplane.db.LeaderLock;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

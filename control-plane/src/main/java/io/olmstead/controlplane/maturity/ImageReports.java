@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.maturity;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.olmstead.controlplane.store.Tx;
+import io.olmstead.controlplane.db.Tx;
 import io.olmstead.olmcore.fbc.BundleObject;
 import io.olmstead.olmcore.fbc.FbcException;
 import io.olmstead.olmcore.maturity.BundleView;

@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.preflight;
 
 import io.olmstead.apispec.protocol.Preflight;
-import io.olmstead.controlplane.store.DatabaseOutage;
+import io.olmstead.controlplane.db.DatabaseOutage;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

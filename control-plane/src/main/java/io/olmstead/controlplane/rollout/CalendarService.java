@@ -2,11 +2,11 @@ package io.olmstead.controlplane.rollout;
 
 import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.auth.Principal;
+import io.olmstead.controlplane.db.Tx;
 import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.ETags;
 import io.olmstead.controlplane.http.Reply;
 import io.olmstead.controlplane.problem.ApiException;
-import io.olmstead.controlplane.store.Tx;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -15,18 +15,18 @@ import io.olmstead.controlplane.auth.TokenAuthenticator;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.config.MetricsSettings;
+import io.olmstead.controlplane.db.DatabasePool;
+import io.olmstead.controlplane.db.DatabaseWatch;
+import io.olmstead.controlplane.db.Migrations;
+import io.olmstead.controlplane.db.Readiness;
+import io.olmstead.controlplane.db.StartupException;
+import io.olmstead.controlplane.db.Tx;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRouter;
 import io.olmstead.controlplane.http.ErrorHandlers;
 import io.olmstead.controlplane.http.OpsRoutes;
 import io.olmstead.controlplane.http.StartupGate;
-import io.olmstead.controlplane.store.DatabasePool;
-import io.olmstead.controlplane.store.DatabaseWatch;
-import io.olmstead.controlplane.store.Migrations;
-import io.olmstead.controlplane.store.Readiness;
-import io.olmstead.controlplane.store.StartupException;
-import io.olmstead.controlplane.store.Tx;
 import io.olmstead.controlplane.ui.OidcLogin;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -95,7 +95,7 @@ public final class ControlPlane implements AutoCloseable {
             .setEnabled(true)
             .setMicrometerRegistry(registry))
         .setWarningExceptionTime(TimeUnit.SECONDS.toNanos(5)));
-    io.olmstead.controlplane.store.UnhandledExceptions.install(vertx);
+    io.olmstead.controlplane.db.UnhandledExceptions.install(vertx);
     bindJvmMetrics(registry);
     DatabasePool database = DatabasePool.create(vertx, db, config.databaseHealth(), config.dbPoolSize(),
         config.agent().replica());

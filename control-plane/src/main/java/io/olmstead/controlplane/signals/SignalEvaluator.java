@@ -2,7 +2,7 @@ package io.olmstead.controlplane.signals;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.controlplane.config.SignalSettings;
-import io.olmstead.controlplane.store.LeaderLock;
+import io.olmstead.controlplane.db.LeaderLock;
 import io.olmstead.controlplane.subscription.CatalogView;
 import io.olmstead.controlplane.subscription.CatalogViews;
 import io.olmstead.controlplane.subscription.Subscription;

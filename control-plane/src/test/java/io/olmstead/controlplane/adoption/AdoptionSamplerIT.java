@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.db.LeaderLock;
+import io.olmstead.controlplane.db.Migrations;
 import io.olmstead.controlplane.rollout.RolloutFixtures;
-import io.olmstead.controlplane.store.LeaderLock;
-import io.olmstead.controlplane.store.Migrations;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

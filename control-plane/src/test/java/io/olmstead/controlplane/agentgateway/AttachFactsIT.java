@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.olmstead.apispec.protocol.Facts;
 import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.controlplane.config.DatabaseSettings;
-import io.olmstead.controlplane.store.Migrations;
+import io.olmstead.controlplane.db.Migrations;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

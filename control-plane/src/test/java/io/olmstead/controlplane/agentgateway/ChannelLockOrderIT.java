@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.olmstead.apispec.protocol.Status;
 import io.olmstead.controlplane.config.DatabaseSettings;
-import io.olmstead.controlplane.store.Migrations;
+import io.olmstead.controlplane.db.Migrations;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

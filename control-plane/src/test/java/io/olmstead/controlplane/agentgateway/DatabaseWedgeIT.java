@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.controlplane.config.DatabaseHealthSettings;
 import io.olmstead.controlplane.config.DatabaseSettings;
-import io.olmstead.controlplane.store.Migrations;
+import io.olmstead.controlplane.db.Migrations;
 import io.olmstead.controlplane.testsupport.TcpBalancer;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;

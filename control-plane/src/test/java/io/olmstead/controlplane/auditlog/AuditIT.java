@@ -3,9 +3,9 @@ package io.olmstead.controlplane.auditlog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.olmstead.controlplane.audit.AuditEntry;
+import io.olmstead.controlplane.db.Tx;
 import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.http.ApiClient;
-import io.olmstead.controlplane.store.Tx;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;

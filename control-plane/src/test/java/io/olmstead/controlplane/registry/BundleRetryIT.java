@@ -9,7 +9,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.config.RegistrySettings;
-import io.olmstead.controlplane.store.Migrations;
+import io.olmstead.controlplane.db.Migrations;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.olmstead.olmcore.bundle.BundleLimits;
 import io.olmstead.olmcore.fbc.Bundle;

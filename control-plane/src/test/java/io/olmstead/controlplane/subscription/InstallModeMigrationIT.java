@@ -3,7 +3,7 @@ package io.olmstead.controlplane.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.olmstead.controlplane.config.DatabaseSettings;
-import io.olmstead.controlplane.store.Migrations;
+import io.olmstead.controlplane.db.Migrations;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;

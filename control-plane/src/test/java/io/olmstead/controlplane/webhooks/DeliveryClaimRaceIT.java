@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.olmstead.controlplane.config.DatabaseSettings;
-import io.olmstead.controlplane.store.Migrations;
+import io.olmstead.controlplane.db.Migrations;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -7,7 +7,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.config.SignalSettings;
 import io.olmstead.controlplane.config.WebhookSettings;
-import io.olmstead.controlplane.store.Migrations;
+import io.olmstead.controlplane.db.Migrations;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

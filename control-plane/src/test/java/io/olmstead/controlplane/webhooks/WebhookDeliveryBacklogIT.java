@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.olmstead.controlplane.config.DatabaseSettings;
-import io.olmstead.controlplane.store.Migrations;
+import io.olmstead.controlplane.db.Migrations;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

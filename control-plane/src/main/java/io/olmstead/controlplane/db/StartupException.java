@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.store;
+package io.olmstead.controlplane.db;
 
 /** The control plane cannot start; the message is one line for the operator, without internals. */
 public final class StartupException extends RuntimeException {

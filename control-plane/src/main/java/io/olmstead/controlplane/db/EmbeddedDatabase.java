@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.store;
+package io.olmstead.controlplane.db;
 
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;

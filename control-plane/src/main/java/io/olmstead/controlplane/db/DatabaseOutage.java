@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.store;
+package io.olmstead.controlplane.db;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;

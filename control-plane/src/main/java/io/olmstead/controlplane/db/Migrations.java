@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.store;
+package io.olmstead.controlplane.db;
 
 import io.olmstead.controlplane.config.DatabaseSettings;
 import java.sql.SQLException;

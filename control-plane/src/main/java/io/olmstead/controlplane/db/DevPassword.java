@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.store;
+package io.olmstead.controlplane.db;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.store;
+package io.olmstead.controlplane.db;
 
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;

@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.store;
+package io.olmstead.controlplane.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
