@@ -2,9 +2,9 @@ package io.olmstead.controlplane.dev;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.olmstead.agent.RunCommand;
 import io.olmstead.agent.config.AgentConfig;
 import io.olmstead.agent.config.ConfigException;
-import io.olmstead.agent.reconcile.RunCommand;
 import io.olmstead.controlplane.hypershift.percluster.HostedAgentObjects;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,9 +1,8 @@
-package io.olmstead.agent.reconcile;
+package io.olmstead.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.olmstead.agent.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.olmstead.agent.reconcile;
+package io.olmstead.agent;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.olmstead.agent.channel.ChannelClient;
@@ -13,6 +13,10 @@ import io.olmstead.agent.health.KubeApiProbe;
 import io.olmstead.agent.health.ReadinessCheck;
 import io.olmstead.agent.k8s.ClusterFacts;
 import io.olmstead.agent.k8s.SecretCredentialStorage;
+import io.olmstead.agent.reconcile.AgentReconciler;
+import io.olmstead.agent.reconcile.ChannelBridge;
+import io.olmstead.agent.reconcile.ControlPlaneCatalogs;
+import io.olmstead.agent.reconcile.ReconcilerOptions;
 import io.vertx.core.Vertx;
 import java.net.URI;
 import java.util.concurrent.Callable;
