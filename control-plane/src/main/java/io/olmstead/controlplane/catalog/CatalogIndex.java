@@ -4,7 +4,7 @@ import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.fbc.Catalog;
 import io.olmstead.olmcore.fbc.CatalogPackage;
 import io.olmstead.olmcore.fbc.ChannelEntry;
-import io.olmstead.olmcore.graph.ChannelGraph;
+import io.olmstead.olmcore.fbc.ChannelGraph;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.olmstead.controlplane.catalog;
 
 import io.olmstead.olmcore.fbc.Channel;
 import io.olmstead.olmcore.fbc.ChannelEntry;
-import io.olmstead.olmcore.graph.ChannelGraph;
+import io.olmstead.olmcore.fbc.ChannelGraph;
 import io.olmstead.olmcore.semver.Version;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;

@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.catalog;
 
 import io.olmstead.olmcore.fbc.ChannelEntry;
-import io.olmstead.olmcore.graph.ChannelGraph;
+import io.olmstead.olmcore.fbc.ChannelGraph;
 import io.olmstead.olmcore.semver.Version;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -8,7 +8,7 @@ import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.subscription.Placements;
 import io.olmstead.controlplane.subscription.Subscription;
 import io.olmstead.controlplane.subscription.SubscriptionStore;
-import io.olmstead.olmcore.graph.ChannelGraph;
+import io.olmstead.olmcore.fbc.ChannelGraph;
 import io.olmstead.olmcore.semver.Version;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;

@@ -13,7 +13,7 @@ import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.fbc.Catalog;
 import io.olmstead.olmcore.fbc.CatalogPackage;
 import io.olmstead.olmcore.fbc.ChannelEntry;
-import io.olmstead.olmcore.graph.ChannelGraph;
+import io.olmstead.olmcore.fbc.ChannelGraph;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;

@@ -1,6 +1,5 @@
 package io.olmstead.olmcore.fbc;
 
-import io.olmstead.olmcore.graph.ChannelGraph;
 
 import java.util.Collection;
 import java.util.Collections;

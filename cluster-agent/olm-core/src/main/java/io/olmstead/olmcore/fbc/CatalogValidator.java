@@ -1,6 +1,5 @@
 package io.olmstead.olmcore.fbc;
 
-import io.olmstead.olmcore.graph.ChannelGraph;
 import io.olmstead.olmcore.semver.Version;
 import io.olmstead.olmcore.semver.VersionException;
 

@@ -1,6 +1,5 @@
 package io.olmstead.olmcore.fbc;
 
-import io.olmstead.olmcore.graph.ChannelGraph;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.olmstead.olmcore.fbc.Catalog;
 import io.olmstead.olmcore.fbc.CatalogPackage;
 import io.olmstead.olmcore.fbc.ChannelEntry;
-import io.olmstead.olmcore.graph.ChannelGraph;
+import io.olmstead.olmcore.fbc.ChannelGraph;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

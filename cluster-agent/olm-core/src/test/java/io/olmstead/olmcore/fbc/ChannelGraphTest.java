@@ -1,12 +1,10 @@
-package io.olmstead.olmcore.graph;
+package io.olmstead.olmcore.fbc;
 
-import io.olmstead.olmcore.fbc.Channel;
-import io.olmstead.olmcore.fbc.ChannelEntry;
 import io.olmstead.olmcore.semver.Version;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
 import java.util.HashMap;

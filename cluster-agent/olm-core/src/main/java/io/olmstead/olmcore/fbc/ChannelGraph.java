@@ -1,7 +1,5 @@
-package io.olmstead.olmcore.graph;
+package io.olmstead.olmcore.fbc;
 
-import io.olmstead.olmcore.fbc.Channel;
-import io.olmstead.olmcore.fbc.ChannelEntry;
 import io.olmstead.olmcore.semver.Version;
 import io.olmstead.olmcore.semver.VersionException;
 import io.olmstead.olmcore.semver.VersionRange;
