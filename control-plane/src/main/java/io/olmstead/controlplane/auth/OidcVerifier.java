@@ -11,6 +11,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import io.olmstead.controlplane.access.RoleMapping;
 import io.olmstead.controlplane.config.OidcSettings;
 import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;

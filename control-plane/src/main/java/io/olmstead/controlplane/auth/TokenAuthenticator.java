@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.auth;
 
+import io.olmstead.controlplane.access.Role;
 import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;

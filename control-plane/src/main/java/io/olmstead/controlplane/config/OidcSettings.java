@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.config;
 
-import io.olmstead.controlplane.auth.Role;
-import io.olmstead.controlplane.auth.RoleMapping;
+import io.olmstead.controlplane.access.Role;
+import io.olmstead.controlplane.access.RoleMapping;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.olmstead.controlplane.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.olmstead.controlplane.auth.Role;
+import io.olmstead.controlplane.access.Role;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;

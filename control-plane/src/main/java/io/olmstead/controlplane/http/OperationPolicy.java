@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.http;
 
-import io.olmstead.controlplane.auth.Role;
+import io.olmstead.controlplane.access.Role;
 import java.util.Optional;
 import java.util.Set;
 

@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.registry;
 
+import io.olmstead.controlplane.access.Role;
 import io.olmstead.controlplane.auth.Principal;
-import io.olmstead.controlplane.auth.Role;
 import io.olmstead.controlplane.catalog.RevisionUpload;
 import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.olmcore.bundle.BundleUnpackException;

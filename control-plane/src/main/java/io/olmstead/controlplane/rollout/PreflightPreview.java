@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.access.Role;
 import io.olmstead.controlplane.auth.Principal;
-import io.olmstead.controlplane.auth.Role;
 import io.olmstead.controlplane.catalog.CatalogRecord;
 import io.olmstead.controlplane.catalog.CatalogStore;
 import io.olmstead.controlplane.preflight.PreflightStore;

@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.tokens;
 
-import io.olmstead.controlplane.auth.Role;
+import io.olmstead.controlplane.access.Role;
 import io.olmstead.controlplane.auth.Tokens;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.olmstead.controlplane.access.Role;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;

@@ -2,8 +2,9 @@ package io.olmstead.controlplane.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.access.Role;
 import io.olmstead.controlplane.http.ApiClient.Response;
+import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.vertx.core.json.JsonObject;
 import java.net.URLEncoder;

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.olmstead.controlplane.access.Role;
 import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.http.ApiContract;
 import io.olmstead.controlplane.http.OperationPolicy;

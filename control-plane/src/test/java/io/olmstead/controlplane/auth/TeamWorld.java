@@ -1,7 +1,8 @@
 package io.olmstead.controlplane.auth;
 
-import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.access.Role;
 import io.olmstead.controlplane.http.ApiClient.Response;
+import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.rollout.RolloutFixtures;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;

@@ -2,11 +2,11 @@ package io.olmstead.controlplane.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.olmstead.controlplane.auth.Role;
+import io.olmstead.controlplane.access.Role;
 import io.vertx.core.Vertx;
-import io.vertx.openapi.contract.OpenAPIContract;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.openapi.contract.OpenAPIContract;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

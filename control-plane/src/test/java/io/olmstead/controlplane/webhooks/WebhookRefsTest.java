@@ -3,8 +3,8 @@ package io.olmstead.controlplane.webhooks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.olmstead.controlplane.access.Role;
 import io.olmstead.controlplane.auth.Principal;
-import io.olmstead.controlplane.auth.Role;
 import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.json.JsonObject;
 import java.util.List;

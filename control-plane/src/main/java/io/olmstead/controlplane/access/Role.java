@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.auth;
+package io.olmstead.controlplane.access;
 
 import java.util.Locale;
 import java.util.Optional;

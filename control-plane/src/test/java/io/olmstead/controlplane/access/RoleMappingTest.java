@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.auth;
+package io.olmstead.controlplane.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
