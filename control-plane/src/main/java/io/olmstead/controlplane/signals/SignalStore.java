@@ -33,7 +33,6 @@ public final class SignalStore {
   private static final String STUCK = "SELECT s.cluster" + STUCK_WHERE + " ORDER BY s.cluster LIMIT $4";
   private static final String STUCK_COUNT = "SELECT count(*)" + STUCK_WHERE;
   private static final String PREVIOUS = "SELECT signals FROM subscription_signals WHERE subscription = $1";
-  private static final String READ = "SELECT signals, evaluated_at FROM subscription_signals WHERE subscription = $1";
   private static final String UPSERT = "INSERT INTO subscription_signals (subscription, team, signals) "
       + "VALUES ($1, $2, $3) ON CONFLICT (subscription) DO UPDATE SET team = EXCLUDED.team, "
       + "signals = EXCLUDED.signals, evaluated_at = now()";
@@ -92,18 +91,6 @@ public final class SignalStore {
   /** Queues {@code body} for every matching webhook of {@code team} (or of no team) in the caller's transaction. */
   public static Future<Void> enqueue(SqlClient client, String type, String team, String subject, JsonObject body) {
     return client.preparedQuery(ENQUEUE).execute(Tuple.of(type, team, subject, body.encode())).mapEmpty();
-  }
-
-  /** The subscription's stored signals with when they were computed, for its status; empty before the first pass. */
-  public static Future<Optional<JsonObject>> read(SqlClient client, String subscription) {
-    return client.preparedQuery(READ).execute(Tuple.of(subscription)).map(rows -> {
-      var it = rows.iterator();
-      if (!it.hasNext()) {
-        return Optional.empty();
-      }
-      Row row = it.next();
-      return Optional.of(row.getJsonObject(0).copy().put("evaluatedAt", row.getOffsetDateTime(1).toString()));
-    });
   }
 
   private static double seconds(Duration d) {

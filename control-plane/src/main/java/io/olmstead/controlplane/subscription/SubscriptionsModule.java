@@ -149,7 +149,7 @@ public final class SubscriptionsModule implements ApiModule {
       Future<JsonObject> byVersion = clusters.compose(v -> status.byVersion(conn, s.spec()));
       Future<JsonObject> byPhase = byVersion.compose(v -> status.byPhase(conn, s.spec()));
       Future<Optional<JsonObject>> signals = byPhase.compose(v ->
-          io.olmstead.controlplane.signals.SignalStore.read(conn, name));
+          StoredSignals.read(conn, name));
       Future<JsonObject> held = signals.compose(v -> policy.of(conn, s));
       return held.compose(v -> status.items(conn, s.spec(), after, limit + 1)).map(items -> {
         JsonObject page = Cursors.page(items, limit, StatusQueries.Item::toJson,
