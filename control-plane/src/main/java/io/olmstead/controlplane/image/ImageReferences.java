@@ -2,9 +2,12 @@ package io.olmstead.controlplane.image;
 
 import com.google.cloud.tools.jib.api.ImageReference;
 import io.olmstead.controlplane.config.RegistrySettings;
-import io.olmstead.controlplane.registry.AddressGuard;
-import io.olmstead.controlplane.registry.RegistryPool;
+import io.olmstead.controlplane.http.AddressRanges;
+import io.olmstead.controlplane.http.EmbeddedIpv4;
+import java.net.InetAddress;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,6 +23,9 @@ public final class ImageReferences {
   private static final Pattern DIGEST = Pattern.compile("sha256:[a-f0-9]{64}");
   private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
   private static final Pattern PORT = Pattern.compile(".*:([0-9]+)");
+  private static final Set<String> METADATA_NAMES = Set.of("localhost", "metadata", "metadata.google.internal",
+      "metadata.goog", "instance-data", "instance-data.ec2.internal");
+  private static final Set<String> METADATA_ADDRESSES = Set.of("fd00:ec2:0:0:0:0:0:254", "100.100.100.200");
 
   private ImageReferences() {
   }
@@ -74,7 +80,7 @@ public final class ImageReferences {
   public static Optional<String> check(String reference, RegistrySettings settings) {
     Optional<String> problem = problem(reference);
     return problem.isPresent() ? problem
-        : AddressGuard.literalProblem(RegistryPool.registryOf(reference), settings);
+        : literalProblem(registryOf(reference), settings);
   }
 
   private static boolean validPort(String digits) {
@@ -87,5 +93,50 @@ public final class ImageReferences {
 
   private static String abbreviate(String s) {
     return s.length() > 64 ? s.substring(0, 64) + "…" : s;
+  }
+
+  /** Why {@code registry} ({@code HOST[:PORT]}) is refused, judged without resolving it (API validation). */
+  public static Optional<String> literalProblem(String registry, RegistrySettings settings) {
+    boolean listed = settings.localAllowed().contains(registry)
+        || settings.localAllowed().contains(hostOf(registry));
+    return !listed && namedLocal(hostOf(registry)) ? Optional.of(localMessage(registry)) : Optional.empty();
+  }
+
+  /** The registry of {@code reference}: its first path element when it names a host, else docker.io. */
+  public static String registryOf(String reference) {
+    int slash = reference.indexOf('/');
+    if (slash < 0) {
+      return "docker.io";
+    }
+    String first = reference.substring(0, slash);
+    return first.contains(".") || first.contains(":") || first.equals("localhost") ? first : "docker.io";
+  }
+
+  /** A name that means this machine or a cloud metadata service, or a literal local address; never looked up. */
+  public static boolean namedLocal(String host) {
+    return METADATA_NAMES.contains(host.toLowerCase(Locale.ROOT)) || AddressRanges.isLocalhostName(host)
+        || AddressRanges.literal(host).map(ImageReferences::local).orElse(false); // a literal: parsed, never looked up
+  }
+
+  /** A loopback, link-local or private address, or a cloud metadata address. */
+  public static boolean local(InetAddress given) {
+    return AddressRanges.isLocal(given)
+        || METADATA_ADDRESSES.contains(EmbeddedIpv4.effective(given).getHostAddress());
+  }
+
+  /** The host of {@code HOST[:PORT]} ({@code [v6]:PORT} too), brackets removed. */
+  public static String hostOf(String registry) {
+    if (registry.startsWith("[")) {
+      int end = registry.indexOf(']');
+      return end < 0 ? registry : registry.substring(1, end);
+    }
+    int colon = registry.lastIndexOf(':');
+    return colon < 0 || registry.indexOf(':') != colon ? registry : registry.substring(0, colon);
+  }
+
+  /** Why a local registry is refused, naming the settings that allow it. */
+  public static String localMessage(String registry) {
+    return "registry " + registry + " is a loopback, link-local or metadata address: list it in "
+        + RegistrySettings.ALLOW_LOCAL + " (or " + RegistrySettings.INSECURE + ") to pull from it";
   }
 }

@@ -1,16 +1,14 @@
 package io.olmstead.controlplane.registry;
 
 import io.olmstead.controlplane.config.RegistrySettings;
-import io.olmstead.controlplane.http.AddressRanges;
-import io.olmstead.controlplane.http.EmbeddedIpv4;
 import io.olmstead.controlplane.http.HostAddresses;
+import io.olmstead.controlplane.image.ImageReferences;
 import io.olmstead.controlplane.registry.RegistryException.Kind;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.UnknownHostException;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.http.HttpHost;
@@ -36,10 +34,6 @@ final class AddressGuard {
     }
   }
 
-  private static final Set<String> METADATA_NAMES = Set.of("localhost", "metadata", "metadata.google.internal",
-      "metadata.goog", "instance-data", "instance-data.ec2.internal");
-  private static final Set<String> METADATA_ADDRESSES = Set.of("fd00:ec2:0:0:0:0:0:254", "100.100.100.200");
-
   private final Set<String> allowed;
 
   AddressGuard(RegistrySettings settings) {
@@ -48,9 +42,7 @@ final class AddressGuard {
 
   /** Why {@code registry} ({@code HOST[:PORT]}) is refused, judged without resolving it (API validation). */
   static Optional<String> literalProblem(String registry, RegistrySettings settings) {
-    boolean listed = settings.localAllowed().contains(registry)
-        || settings.localAllowed().contains(hostOf(registry));
-    return !listed && namedLocal(hostOf(registry)) ? Optional.of(message(registry)) : Optional.empty();
+    return ImageReferences.literalProblem(registry, settings);
   }
 
   /** Resolves {@code registry}'s host (blocking) and refuses it when any of its addresses is local. */
@@ -107,27 +99,18 @@ final class AddressGuard {
   }
 
   private static boolean namedLocal(String host) {
-    return METADATA_NAMES.contains(host.toLowerCase(Locale.ROOT)) || AddressRanges.isLocalhostName(host)
-        || AddressRanges.literal(host).map(AddressGuard::local).orElse(false); // a literal: parsed, never looked up
+    return ImageReferences.namedLocal(host);
   }
 
   static boolean local(InetAddress given) {
-    return AddressRanges.isLocal(given)
-        || METADATA_ADDRESSES.contains(EmbeddedIpv4.effective(given).getHostAddress());
+    return ImageReferences.local(given);
   }
 
-  /** The host of {@code HOST[:PORT]} ({@code [v6]:PORT} too), brackets removed. */
   static String hostOf(String registry) {
-    if (registry.startsWith("[")) {
-      int end = registry.indexOf(']');
-      return end < 0 ? registry : registry.substring(1, end);
-    }
-    int colon = registry.lastIndexOf(':');
-    return colon < 0 || registry.indexOf(':') != colon ? registry : registry.substring(0, colon);
+    return ImageReferences.hostOf(registry);
   }
 
   private static String message(String registry) {
-    return "registry " + registry + " is a loopback, link-local or metadata address: list it in "
-        + RegistrySettings.ALLOW_LOCAL + " (or " + RegistrySettings.INSECURE + ") to pull from it";
+    return ImageReferences.localMessage(registry);
   }
 }

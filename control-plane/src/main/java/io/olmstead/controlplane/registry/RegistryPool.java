@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.registry;
 
 import io.olmstead.controlplane.config.RegistrySettings;
+import io.olmstead.controlplane.image.ImageReferences;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -122,12 +123,7 @@ public final class RegistryPool implements AutoCloseable {
 
   /** The registry host of a reference ({@code docker.io} when it names none, as docker does). */
   static String registryOf(String reference) {
-    int slash = reference.indexOf('/');
-    if (slash < 0) {
-      return "docker.io";
-    }
-    String first = reference.substring(0, slash);
-    return first.contains(".") || first.contains(":") || first.equals("localhost") ? first : "docker.io";
+    return ImageReferences.registryOf(reference);
   }
 
   @Override
