@@ -2,8 +2,8 @@ package io.olmstead.controlplane.db;
 
 import io.olmstead.controlplane.audit.Audit;
 import io.olmstead.controlplane.audit.AuditEntry;
-import io.olmstead.controlplane.http.ApiFailureHandler;
 import io.olmstead.controlplane.problem.ApiException;
+import io.olmstead.controlplane.problem.DatabaseProblems;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
@@ -52,8 +52,8 @@ public final class Tx {
             entry.withOutcome(AuditEntry.SUCCESS, detail == null ? entry.detail() : detail.apply(result)))
         .map(result)))
         .recover(e -> {
-          Throwable mapped = e instanceof PgException pg && ApiFailureHandler.fromDatabase(pg) != null
-              ? ApiFailureHandler.fromDatabase(pg) : e;
+          Throwable mapped = e instanceof PgException pg && DatabaseProblems.fromDatabase(pg) != null
+              ? DatabaseProblems.fromDatabase(pg) : e;
           return auditRefusal(entry, mapped).compose(v -> Future.failedFuture(mapped));
         });
   }

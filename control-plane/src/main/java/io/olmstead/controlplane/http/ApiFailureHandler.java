@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.http;
 
 import io.olmstead.controlplane.problem.ApiException;
+import io.olmstead.controlplane.problem.DatabaseProblems;
 import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -47,7 +48,7 @@ public final class ApiFailureHandler {
       return ValidationProblems.toProblem(validation).toProblem();
     }
     if (failure instanceof PgException pg) {
-      ApiException mapped = fromDatabase(pg);
+      ApiException mapped = DatabaseProblems.fromDatabase(pg);
       if (mapped != null) {
         return mapped.toProblem();
       }
@@ -57,19 +58,6 @@ public final class ApiFailureHandler {
   }
 
   /** Constraint violations are the client's doing (a duplicate, a value no check caught); anything else is ours. */
-  public static ApiException fromDatabase(PgException e) {
-    String state = e.getSqlState();
-    if (state == null) {
-      return null;
-    }
-    return switch (state) {
-      case "23505" -> ApiException.conflict("an object with this name or key already exists");
-      case "23503" -> ApiException.conflict("the object is referenced by or refers to another object");
-      case "22001", "22P02", "23514", "22003", "22023" -> ApiException.badRequest("a value is out of range or malformed");
-      default -> null;
-    };
-  }
-
   private static JsonObject byStatus(int status) {
     return switch (status) {
       case 400 -> ApiException.badRequest("the request is malformed").toProblem();

@@ -5,7 +5,7 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * A failure meant for the client: status, stable code and a detail safe to show. Handlers and stores fail their
- * futures with it; {@link ApiFailureHandler} turns it into the problem document.
+ * futures with it; the HTTP layer's {@code ApiFailureHandler} turns it into the problem document.
  */
 public final class ApiException extends RuntimeException {
   private final int status;
