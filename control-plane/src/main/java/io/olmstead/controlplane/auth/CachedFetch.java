@@ -13,7 +13,7 @@ import java.util.function.Supplier;
  * passed since the last one began, so an unreachable party is asked once per interval, not once per request. The last
  * good value outlives a failed refresh. Times come from the clock given, so tests move them.
  */
-final class CachedFetch<T> {
+public final class CachedFetch<T> {
   private final Supplier<Future<T>> fetch;
   private final Clock clock;
   private final Duration fresh;
@@ -43,7 +43,7 @@ final class CachedFetch<T> {
    * A fresh value; else the fetch in flight, or a new one when allowed; else the last good value, or the last failure
    * at once.
    */
-  synchronized Future<T> get() {
+  public synchronized Future<T> get() {
     if (value != null && !isStale()) {
       return Future.succeededFuture(value);
     }

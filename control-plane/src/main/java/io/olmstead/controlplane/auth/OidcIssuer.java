@@ -57,7 +57,7 @@ public final class OidcIssuer {
   }
 
   /** The discovery document, its issuer checked. */
-  CachedFetch<JsonObject> discovery() {
+  public CachedFetch<JsonObject> discovery() {
     return discovery;
   }
 

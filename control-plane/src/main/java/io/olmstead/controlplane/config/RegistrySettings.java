@@ -143,7 +143,7 @@ public record RegistrySettings(
         maxLayers, n, perRegistryConcurrency, timeout, readTimeout);
   }
 
-  Set<String> localAllowed() {
+  public Set<String> localAllowed() {
     Set<String> all = new LinkedHashSet<>(insecureHosts);
     all.addAll(allowLocalHosts);
     return all;
