@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Which way the control plane's package arrows go (docs/architecture.md draws them): no cycle between top-level
- * packages, the entry point and dev mode imported by nobody, and the lower layers (the error type, configuration,
+ * packages, the entry point and dev mode imported by nobody, and the lower layers (the error type, the roles, configuration,
  * the audit writer, the database helpers) importing no component and no HTTP code.
  */
 class ArchitectureTest {
@@ -47,7 +47,7 @@ class ArchitectureTest {
 
   @Test
   void theErrorTypeConfigurationAuditWriterAndDatabaseHelpersImportNoComponent() {
-    String[] lower = {ROOT + ".problem..", ROOT + ".config..", ROOT + ".audit..", ROOT + ".db.."};
+    String[] lower = {ROOT + ".problem..", ROOT + ".access..", ROOT + ".config..", ROOT + ".audit..", ROOT + ".db.."};
     noClasses().that().resideInAnyPackage(lower)
         .should().dependOnClassesThat(resideInAPackage(ROOT + "..").and(not(resideInAnyPackage(lower))))
         .check(MAIN);

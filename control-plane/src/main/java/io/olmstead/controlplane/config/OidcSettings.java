@@ -92,7 +92,7 @@ public record OidcSettings(Optional<String> issuer, String audience, Optional<St
     return clientId.equals(audience) ? "id_token" : "access_token";
   }
 
-  static List<RoleMapping.Entry> parseRoleMap(String text) {
+  public static List<RoleMapping.Entry> parseRoleMap(String text) {
     List<RoleMapping.Entry> entries = new ArrayList<>();
     for (String part : text.split(";")) {
       if (part.isBlank()) {

@@ -112,7 +112,7 @@ public final class Hypershift {
   }
 
   /** A client for the management cluster: the kubeconfig file, or the pod's own service account. */
-  static KubernetesClient client(HypershiftSettings settings) throws IOException {
+  public static KubernetesClient client(HypershiftSettings settings) throws IOException {
     String source = settings.managementKubeconfig().orElseThrow();
     Config config;
     try {
