@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Which way the control plane's package arrows go (docs/architecture.md draws them): no cycle between top-level
- * packages, the entry point and dev mode imported by nobody, and the lower layers (the error type, the roles, configuration,
- * the audit writer, the database helpers) importing no component and no HTTP code.
+ * packages, the entry point and dev mode imported by nobody, and the lower layers (the error type, the roles,
+ * configuration, the audit writer, the database helpers) importing no component and no HTTP code.
  */
 class ArchitectureTest {
   private static final String ROOT = "io.olmstead.controlplane";
