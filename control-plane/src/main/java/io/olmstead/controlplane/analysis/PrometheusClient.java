@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.analysis;
 
+import io.olmstead.controlplane.config.PrometheusSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

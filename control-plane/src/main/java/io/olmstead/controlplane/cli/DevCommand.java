@@ -2,12 +2,12 @@ package io.olmstead.controlplane.cli;
 
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.sim.SimulatedCluster;
-import io.olmstead.controlplane.analysis.PrometheusSettings;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseHealthSettings;
 import io.olmstead.controlplane.config.HypershiftSettings;
 import io.olmstead.controlplane.config.MetricsSettings;
+import io.olmstead.controlplane.config.PrometheusSettings;
 import io.olmstead.controlplane.db.EmbeddedDatabase;
 import io.olmstead.controlplane.db.StartupException;
 import io.olmstead.controlplane.dev.ClusterKubeconfigs;

@@ -1,6 +1,5 @@
 package io.olmstead.controlplane.config;
 
-import io.olmstead.controlplane.analysis.PrometheusSettings;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;

@@ -2,7 +2,7 @@ package io.olmstead.controlplane.rollout;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.controlplane.analysis.PrometheusClient;
-import io.olmstead.controlplane.analysis.PrometheusSettings;
+import io.olmstead.controlplane.config.PrometheusSettings;
 import io.olmstead.controlplane.db.Tx;
 import io.olmstead.controlplane.maturity.MaturityService;
 import io.vertx.core.Future;

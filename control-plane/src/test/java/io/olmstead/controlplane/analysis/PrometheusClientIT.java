@@ -3,6 +3,7 @@ package io.olmstead.controlplane.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.olmstead.controlplane.config.PrometheusSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;

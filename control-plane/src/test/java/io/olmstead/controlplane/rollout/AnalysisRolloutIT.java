@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.olmstead.agent.hollow.HollowFleet;
 import io.olmstead.controlplane.analysis.LoopbackPrometheus;
-import io.olmstead.controlplane.analysis.PrometheusSettings;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.config.PrometheusSettings;
 import io.olmstead.controlplane.server.ControlPlane;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;

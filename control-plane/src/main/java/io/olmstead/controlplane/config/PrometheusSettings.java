@@ -1,7 +1,5 @@
-package io.olmstead.controlplane.analysis;
+package io.olmstead.controlplane.config;
 
-import io.olmstead.controlplane.config.ConfigException;
-import io.olmstead.controlplane.config.EnvReader;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Map;
