@@ -12,7 +12,6 @@ final class RolloutView {
   static final int BAR_WIDTH = 20;
   /** The states a rollout never leaves. */
   static final Set<String> ENDED = Set.of("Succeeded", "SucceededWithExceptions", "Failed", "Aborted", "RolledBack");
-  static final Set<String> ENDED_BADLY = Set.of("Failed", "Aborted", "RolledBack");
 
   private RolloutView() {
   }
