@@ -26,6 +26,25 @@ final class AnalysisChecks {
     this.prometheus = prometheus;
   }
 
+  /**
+   * The inline queries a team-scoped caller may not send, as one 422 (null: none). The control plane's Prometheus
+   * answers with every team's series and a check's value is shown in the rollout's history, events and webhooks, so
+   * a team's rollout measures only through templates (written by a fleet admin) that name their own selectors.
+   */
+  static ApiException inlineQueriesOfATeam(RolloutStrategy strategy, boolean teamScoped) {
+    JsonArray errors = new JsonArray();
+    List<AnalysisCheck> checks = strategy.analysis().checks();
+    for (int i = 0; teamScoped && i < checks.size(); i++) {
+      if (checks.get(i).templateName() == null) {
+        errors.add(new JsonObject().put("field", "/strategy/analysis/" + i + "/query").put("message",
+            "a team-scoped token may not send an inline query (Prometheus answers it with every team's series): "
+                + "name a template with templateName"));
+      }
+    }
+    return errors.isEmpty() ? null : ApiException.validationFailed("analysis checks of a team's rollout name "
+        + "templates", errors);
+  }
+
   /** Asks Prometheus to parse each inline query; fails with a 422 listing those it refused. */
   Future<Void> validate(RolloutStrategy strategy) {
     return validate(prometheus, strategy.analysis().checks(), "/strategy/analysis/", "/query");

@@ -132,7 +132,9 @@ public final class RolloutsModule implements ApiModule {
 
   /** The analysis queries as the configured Prometheus parses them; a refusal is answered (and audited) as a 422. */
   private Future<Void> queriesParse(ApiRequest request, RolloutPlanning.Request body, String id) {
-    return checks.validate(body.strategy()).recover(e -> context.tx().<Void>audited(
+    ApiException refused = AnalysisChecks.inlineQueriesOfATeam(body.strategy(), request.principal().teamScoped());
+    Future<Void> checked = refused != null ? Future.failedFuture(refused) : checks.validate(body.strategy());
+    return checked.recover(e -> context.tx().<Void>audited(
         request.audit("rollout.create", "rollouts/" + id), conn -> Future.failedFuture(e), null));
   }
 

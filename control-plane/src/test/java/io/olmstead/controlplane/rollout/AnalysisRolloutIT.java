@@ -86,9 +86,14 @@ class AnalysisRolloutIT {
   @Test
   void aCanaryWhoseMetricGoesBadPausesTheRolloutBeforeTheNextWave() throws Exception {
     fx.subscription("etcd", "fleet=sim", "0.9.2");
-    for (String c : new String[] {"sim-0001", "sim-0002", "sim-0003"}) {
-      prometheus.set(c, 0);
-    }
+    // The canary's errors are up (as on the new version): checks measure only a wave's clusters at the target, so
+    // they first see the value once the canary runs 0.9.4. Prometheus holds every value before the rollout starts,
+    // so no measurement can meet an unscraped series (no data: inconclusive) or an older value.
+    prometheus.set("sim-0001", 5);
+    prometheus.set("sim-0002", 0);
+    prometheus.set("sim-0003", 0);
+    await().atMost(Duration.ofSeconds(30)).until(() -> prometheus.sees("sim-0001", 5)
+        && prometheus.sees("sim-0002", 0) && prometheus.sees("sim-0003", 0));
     String token = fx.enrollmentToken(3, "{\"fleet\":\"sim\"}");
     HollowFleet agents = HollowFleet.start(vertx, new HollowFleet.Settings(3, URI.create("http://127.0.0.1:" + port),
         token, "sim-", Duration.ofMillis(300), 0.0, Map.of(), null, 0));
@@ -111,9 +116,7 @@ class AnalysisRolloutIT {
       assertThat(check.getString("query")).isEqualTo("max(canary_errors{cluster=\"$cluster\"})");
       assertThat(check.getInteger("count")).isEqualTo(2);
 
-      // the new version makes the canary's errors go up
       await().atMost(Duration.ofSeconds(30)).until(() -> approved(id) == 1);
-      prometheus.set("sim-0001", 5);
       await().atMost(Duration.ofSeconds(60)).until(() -> "Paused".equals(rollout(id).getString("state")));
       JsonObject paused = rollout(id);
       assertThat(approved(id)).as("the next wave never opened").isEqualTo(1);
