@@ -8,6 +8,8 @@ import java.util.List;
 
 /** Reads the answer of Prometheus' {@code /api/v1/query} (pure): HTTP status and body in, {@link QueryOutcome} out. */
 public final class PromResponse {
+  static final int MAX_ERROR_CHARS = 512;
+
   private PromResponse() {
   }
 
@@ -22,7 +24,7 @@ public final class PromResponse {
       return new QueryOutcome.Unavailable("HTTP " + status + ", not a Prometheus answer");
     }
     if ("error".equals(json.getValue("status"))) {
-      String message = String.valueOf(json.getValue("error"));
+      String message = bounded(String.valueOf(json.getValue("error")));
       return "bad_data".equals(json.getValue("errorType")) && status == 400
           ? new QueryOutcome.Refused(message) : new QueryOutcome.Unavailable("HTTP " + status + ": " + message);
     }
@@ -58,5 +60,10 @@ public final class PromResponse {
       case "-Inf" -> Double.NEGATIVE_INFINITY;
       default -> Double.parseDouble(text);
     };
+  }
+
+  /** Prometheus's error text as stored in history, events and webhooks: at most {@value #MAX_ERROR_CHARS} characters. */
+  static String bounded(String message) {
+    return message.length() <= MAX_ERROR_CHARS ? message : message.substring(0, MAX_ERROR_CHARS) + "...";
   }
 }

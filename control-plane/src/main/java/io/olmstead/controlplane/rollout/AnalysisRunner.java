@@ -85,11 +85,19 @@ final class AnalysisRunner {
     due.forEach(d -> inFlight.add(flightKey(r, d)));
     pool.preparedQuery(SUBSCRIPTION).execute(Tuple.of(r.subscription())).onComplete(ar -> {
       Row sub = ar.succeeded() && ar.result().size() > 0 ? ar.result().iterator().next() : null;
+      if (sub == null) {
+        // without the subscription, $namespace and $package would be "" and match series without those labels: skip
+        // this round (nothing recorded), the next step measures again
+        due.forEach(d -> inFlight.remove(flightKey(r, d)));
+        LOG.warn("rollout {}: analysis not measured, subscription {} not read: {}", r.id(), r.subscription(),
+            ar.succeeded() ? "not found" : ar.cause().toString());
+        return;
+      }
       for (Due d : due) {
         Map<String, String> values = Map.of("cluster", d.key().cluster(),
             "wave", r.waves().get(d.key().wave()).name(),
-            "namespace", sub == null ? "" : String.valueOf(sub.getString("namespace")),
-            "package", sub == null ? "" : String.valueOf(sub.getString("package")));
+            "namespace", String.valueOf(sub.getString("namespace")),
+            "package", String.valueOf(sub.getString("package")));
         String query = PromQl.substitute(d.check().query(), values);
         prometheus.query(query, now)
             .compose(outcome -> save(pool, r, d, query, AnalysisVerdicts.measure(d.check().successIf(), outcome), now))

@@ -34,6 +34,17 @@ class PromResponseTest {
   }
 
   @Test
+  void anErrorTextIsKeptToItsLimitBeforeItReachesHistoryEventsAndWebhooks() {
+    String huge = "x".repeat(100_000);
+    QueryOutcome refused = PromResponse.parse(400, "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\""
+        + huge + "\"}");
+    assertThat(((QueryOutcome.Refused) refused).message()).hasSize(PromResponse.MAX_ERROR_CHARS + 3).endsWith("...");
+    QueryOutcome down = PromResponse.parse(503, "{\"status\":\"error\",\"errorType\":\"timeout\",\"error\":\""
+        + huge + "\"}");
+    assertThat(((QueryOutcome.Unavailable) down).reason().length()).isLessThan(PromResponse.MAX_ERROR_CHARS + 20);
+  }
+
+  @Test
   void garbageAndOtherShapesAreUnavailable() {
     assertThat(PromResponse.parse(200, "not json")).isInstanceOf(QueryOutcome.Unavailable.class);
     assertThat(PromResponse.parse(200, "[1,2]")).isInstanceOf(QueryOutcome.Unavailable.class);
