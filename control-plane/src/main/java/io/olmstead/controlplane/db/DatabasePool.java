@@ -4,6 +4,7 @@ import io.olmstead.controlplane.config.DatabaseHealthSettings;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.SqlConnection;
@@ -28,13 +29,14 @@ public record DatabasePool(Pool pool, DatabaseWatch watch) {
       String replica) {
     String applicationName = applicationName(replica);
     AtomicBoolean warned = new AtomicBoolean();
+    PgConnectOptions options = health.pooled(db.connectOptions(), applicationName);
     Pool pool = PgBuilder.pool()
         .with(new PoolOptions().setMaxSize(size).setName("olmstead"))
-        .connectingTo(health.pooled(db.connectOptions(), applicationName))
+        .connectingTo(options)
         .withConnectHandler(conn -> admit(conn, warned))
         .using(vertx)
         .build();
-    return new DatabasePool(pool, new DatabaseWatch(vertx, pool, applicationName, health));
+    return new DatabasePool(pool, new DatabaseWatch(vertx, pool, options, applicationName, health));
   }
 
   /** At most 63 bytes, as PostgreSQL keeps it. */

@@ -4,6 +4,8 @@ import io.olmstead.controlplane.config.DatabaseHealthSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgConnection;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
@@ -16,8 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches whether this replica's pool can use the database: every {@link #PROBE_MILLIS} a bounded question through
- * the pool. After {@link DatabaseHealthSettings#unreachableSeconds()} without an answer the replica counts the database
+ * Watches whether this replica can use the database: every {@link #PROBE_MILLIS} a bounded question on a connection of
+ * its own (not the pool's: a pool kept busy by slow requests is not a database that does not answer). After {@link DatabaseHealthSettings#unreachableSeconds()} without an answer the replica counts the database
  * unreachable (liveness fails, listeners let their agents go) until it answers again. A server that answers read-only
  * (a demoted primary, or a standby reached through an address that has not moved yet) counts as no answer, and this
  * replica ends its own pooled sessions there (found by their application name), so the pool connects again and reaches
@@ -31,18 +33,22 @@ public final class DatabaseWatch {
 
   private final Vertx vertx;
   private final Pool pool;
+  private final PgConnectOptions probeOptions;
   private final String applicationName;
   private final long unreachableNanos;
   private final List<Consumer<Boolean>> listeners = new CopyOnWriteArrayList<>();
   private volatile long lastAnswer = System.nanoTime();
   private volatile boolean reachable = true;
   private boolean probing;
+  private volatile PgConnection probeConnection;
   private long timer = -1;
 
   /** {@code applicationName}: the name this replica's pooled sessions carry (see {@link DatabaseHealthSettings}). */
-  public DatabaseWatch(Vertx vertx, Pool pool, String applicationName, DatabaseHealthSettings settings) {
+  public DatabaseWatch(Vertx vertx, Pool pool, PgConnectOptions probeOptions, String applicationName,
+      DatabaseHealthSettings settings) {
     this.vertx = vertx;
     this.pool = pool;
+    this.probeOptions = probeOptions;
     this.applicationName = applicationName;
     this.unreachableNanos = TimeUnit.SECONDS.toNanos(settings.unreachableSeconds());
   }
@@ -54,6 +60,7 @@ public final class DatabaseWatch {
 
   public void stop() {
     vertx.cancelTimer(timer);
+    dropProbeConnection();
   }
 
   /** Told {@code false} when the database becomes unreachable for this replica, {@code true} when it answers again. */
@@ -75,16 +82,42 @@ public final class DatabaseWatch {
       return; // the last probe hangs: its timeout decides
     }
     probing = true;
-    within(pool.query(DatabasePool.READ_ONLY).execute().map(rows -> rows.iterator().next().getBoolean("read_only")))
+    within(probeConnection().compose(conn -> conn.query(DatabasePool.READ_ONLY).execute())
+        .map(rows -> rows.iterator().next().getBoolean("read_only")))
         .compose(readOnly -> readOnly ? reconnect().map(false) : Future.succeededFuture(true))
         .onComplete(ar -> {
           probing = false;
           if (ar.succeeded() && ar.result()) {
             answered();
           } else {
+            dropProbeConnection(); // hung, ended, or on a read-only server: the next probe dials the address again
             unanswered();
           }
         });
+  }
+
+  private Future<PgConnection> probeConnection() {
+    PgConnection open = probeConnection;
+    if (open != null) {
+      return Future.succeededFuture(open);
+    }
+    return PgConnection.connect(vertx, probeOptions).onSuccess(conn -> {
+      conn.exceptionHandler(e -> LOG.debug("database probe connection: {}", e.toString()));
+      conn.closeHandler(v -> {
+        if (probeConnection == conn) {
+          probeConnection = null;
+        }
+      });
+      probeConnection = conn;
+    });
+  }
+
+  private void dropProbeConnection() {
+    PgConnection open = probeConnection;
+    probeConnection = null;
+    if (open != null) {
+      open.close();
+    }
   }
 
   /** The pool reached a read-only server: end this replica's sessions there so the pool opens new ones. */
