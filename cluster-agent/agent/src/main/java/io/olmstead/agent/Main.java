@@ -1,15 +1,17 @@
 package io.olmstead.agent;
 
+import io.olmstead.agent.hollow.HollowCommand;
+import io.olmstead.agent.pool.PoolCommand;
 import java.io.PrintWriter;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** The agent's command line; the commands that run the agent are added by the agent runtime. */
 @Command(name = "olmstead-agent", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Olmstead cluster agent: runs the OLM reconciliation core in a guest cluster.",
     synopsisSubcommandLabel = "COMMAND",
-    subcommands = {io.olmstead.agent.hollow.HollowCommand.class, io.olmstead.agent.RunCommand.class,
-        io.olmstead.agent.pool.PoolCommand.class})
+    subcommands = {HollowCommand.class, RunCommand.class,
+        PoolCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

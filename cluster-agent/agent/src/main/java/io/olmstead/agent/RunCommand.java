@@ -11,7 +11,10 @@ import io.olmstead.agent.health.HealthServer;
 import io.olmstead.agent.health.HealthSettings;
 import io.olmstead.agent.health.KubeApiProbe;
 import io.olmstead.agent.health.ReadinessCheck;
+import io.olmstead.agent.inventory.InventoryCollector;
+import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.k8s.ClusterFacts;
+import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.SecretCredentialStorage;
 import io.olmstead.agent.reconcile.AgentReconciler;
 import io.olmstead.agent.reconcile.ChannelBridge;
@@ -95,9 +98,9 @@ public final class RunCommand implements Callable<Integer> {
     ChannelClient channel = new ChannelClient(vertx, vertx.createHttpClient(), vertx.createWebSocketClient(), options,
         credentials, bridge);
     bridge.bind(reconciler, channel);
-    var inventory = new io.olmstead.agent.inventory.InventoryReporter(config.clusterName(),
-        new io.olmstead.agent.inventory.InventoryCollector(client, reconciler::statuses), channel::publishInventory,
-        io.olmstead.agent.inventory.InventoryReporter.INTERVAL);
+    var inventory = new InventoryReporter(config.clusterName(),
+        new InventoryCollector(client, reconciler::statuses), channel::publishInventory,
+        InventoryReporter.INTERVAL);
     Running running = () -> {
       inventory.close();
       channel.stop();
@@ -115,7 +118,7 @@ public final class RunCommand implements Callable<Integer> {
           String.valueOf(client.getMasterUrl()), java.time.Duration.ofSeconds(10));
       startProbes(vertx, health, apiProbe, channel, controlPlane);
       inventory.start();
-    } catch (io.olmstead.agent.k8s.ResourceException e) {
+    } catch (ResourceException e) {
       running.close();
       throw new ConfigException("cannot reach the guest cluster's API: " + e.getMessage());
     } catch (ConfigException | RuntimeException e) {

@@ -3,6 +3,7 @@ package io.olmstead.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.olmstead.agent.config.AgentConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class RunCommandTest {
     assertThat(code).isZero();
     assertThat(out.toString()).contains("OLMSTEAD_*");
     // every variable the agent reads is listed, so `run --help` is enough to configure it
-    assertThat(io.olmstead.agent.config.AgentConfig.ENVIRONMENT)
+    assertThat(AgentConfig.ENVIRONMENT)
         .allSatisfy(name -> assertThat(out.toString()).contains(name));
   }
 }

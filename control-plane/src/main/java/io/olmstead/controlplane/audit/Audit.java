@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.audit;
 
+import io.olmstead.controlplane.db.Tx;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
@@ -9,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes audit_log rows. A successful change writes its row on the change's own connection (same transaction, see
- * {@link io.olmstead.controlplane.db.Tx}); refused attempts are written on their own, best effort.
+ * {@link Tx}); refused attempts are written on their own, best effort.
  */
 public final class Audit {
   private static final Logger LOG = LoggerFactory.getLogger(Audit.class);

@@ -5,9 +5,13 @@ import io.olmstead.agent.sim.SimulatedCluster;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseHealthSettings;
+import io.olmstead.controlplane.config.GatewaySettings;
 import io.olmstead.controlplane.config.HypershiftSettings;
 import io.olmstead.controlplane.config.MetricsSettings;
+import io.olmstead.controlplane.config.OidcSettings;
 import io.olmstead.controlplane.config.PrometheusSettings;
+import io.olmstead.controlplane.config.RegistrySettings;
+import io.olmstead.controlplane.config.WebhookSettings;
 import io.olmstead.controlplane.db.EmbeddedDatabase;
 import io.olmstead.controlplane.db.StartupException;
 import io.olmstead.controlplane.dev.ClusterKubeconfigs;
@@ -31,9 +35,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * Dev mode: an embedded PostgreSQL in a data directory that survives restarts, migrations, the server, the demo
@@ -141,11 +145,11 @@ public final class DevCommand implements Callable<Integer> {
     try {
       ControlPlaneConfig config = new ControlPlaneConfig(bindHost, port, java.util.Optional.of(database.settings()),
           8, true, java.util.Optional.ofNullable(adminToken), ControlPlaneConfig.DEFAULT_MAX_BODY_BYTES,
-          io.olmstead.controlplane.config.GatewaySettings.fromEnvironment(System.getenv()),
-          io.olmstead.controlplane.config.RegistrySettings.fromEnvironment(System.getenv(), insecureRegistries),
+          GatewaySettings.fromEnvironment(System.getenv()),
+          RegistrySettings.fromEnvironment(System.getenv(), insecureRegistries),
           hypershift,
-          io.olmstead.controlplane.config.WebhookSettings.fromEnvironment(System.getenv()),
-          io.olmstead.controlplane.config.OidcSettings.fromEnvironment(System.getenv()),
+          WebhookSettings.fromEnvironment(System.getenv()),
+          OidcSettings.fromEnvironment(System.getenv()),
           MetricsSettings.fromEnvironment(System.getenv()),
           DatabaseHealthSettings.fromEnvironment(System.getenv()),
           PrometheusSettings.fromEnvironment(System.getenv()));

@@ -1,7 +1,9 @@
 package io.olmstead.controlplane.cli;
 
+import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.config.RegistrySettings;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -31,7 +33,7 @@ public final class ServerOptions {
   /** A too short {@code --admin-token} is refused naming the flag, not the variable the config check names. */
   static void checkAdminTokenFlag(String token) {
     if (token != null && token.length() < 16) {
-      throw new io.olmstead.controlplane.config.ConfigException("--admin-token",
+      throw new ConfigException("--admin-token",
           "is too short (at least 16 characters)");
     }
   }
@@ -41,7 +43,7 @@ public final class ServerOptions {
     ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(env, defaultBindHost);
     if (port != null) {
       if (port < 0 || port > 65535) {
-        throw new io.olmstead.controlplane.config.ConfigException("--port", "'" + port
+        throw new ConfigException("--port", "'" + port
             + "' is not a port number (0-65535)");
       }
       config = config.withPort(port);
@@ -60,7 +62,7 @@ public final class ServerOptions {
       config = config.withAdminToken(adminToken);
     }
     if (!insecureRegistries.isEmpty()) {
-      config = config.withRegistry(io.olmstead.controlplane.config.RegistrySettings.fromEnvironment(env,
+      config = config.withRegistry(RegistrySettings.fromEnvironment(env,
           insecureRegistries));
     }
     return config;

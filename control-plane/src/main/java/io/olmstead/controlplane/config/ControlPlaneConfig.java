@@ -18,9 +18,9 @@ public record ControlPlaneConfig(
     long maxBodyBytes,
     GatewaySettings agent,
     RegistrySettings registry,
-    io.olmstead.controlplane.config.HypershiftSettings hypershift,
-    io.olmstead.controlplane.config.WebhookSettings webhooks,
-    io.olmstead.controlplane.config.OidcSettings oidc,
+    HypershiftSettings hypershift,
+    WebhookSettings webhooks,
+    OidcSettings oidc,
     MetricsSettings metrics, DatabaseHealthSettings databaseHealth,
     PrometheusSettings prometheus) {
 
@@ -38,10 +38,10 @@ public record ControlPlaneConfig(
   public static final Set<String> ENVIRONMENT =
       union(Set.of(PORT, BIND_HOST, DB_URL, DB_USER, DB_PASSWORD, DB_POOL_SIZE, DB_MIGRATE, ADMIN_TOKEN,
           MAX_BODY_BYTES), union(GatewaySettings.ENVIRONMENT, union(RegistrySettings.ENVIRONMENT,
-          union(io.olmstead.controlplane.config.HypershiftSettings.ENVIRONMENT,
-              union(Set.of(io.olmstead.controlplane.config.WebhookSettings.ALLOW_PRIVATE),
-                  union(io.olmstead.controlplane.config.SignalSettings.ENVIRONMENT,
-                      union(io.olmstead.controlplane.config.OidcSettings.ENVIRONMENT,
+          union(HypershiftSettings.ENVIRONMENT,
+              union(Set.of(WebhookSettings.ALLOW_PRIVATE),
+                  union(SignalSettings.ENVIRONMENT,
+                      union(OidcSettings.ENVIRONMENT,
                           union(MetricsSettings.ENVIRONMENT, union(DatabaseHealthSettings.ENVIRONMENT,
                               PrometheusSettings.ENVIRONMENT)))))))));
 
@@ -82,9 +82,9 @@ public record ControlPlaneConfig(
         env.positiveLong(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
         GatewaySettings.fromEnvironment(environment),
         RegistrySettings.fromEnvironment(environment, java.util.List.of()),
-        io.olmstead.controlplane.config.HypershiftSettings.fromEnvironment(environment),
-        io.olmstead.controlplane.config.WebhookSettings.fromEnvironment(environment),
-        io.olmstead.controlplane.config.OidcSettings.fromEnvironment(environment),
+        HypershiftSettings.fromEnvironment(environment),
+        WebhookSettings.fromEnvironment(environment),
+        OidcSettings.fromEnvironment(environment),
         MetricsSettings.fromEnvironment(environment),
         DatabaseHealthSettings.fromEnvironment(environment),
         PrometheusSettings.fromEnvironment(environment));

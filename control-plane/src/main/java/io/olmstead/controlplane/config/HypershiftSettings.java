@@ -12,7 +12,7 @@ import java.util.Set;
  * every HostedCluster is decided again even without an event.
  */
 public record HypershiftSettings(Optional<String> managementKubeconfig, int resyncSeconds,
-    io.olmstead.controlplane.config.PoolSettings agents) {
+    PoolSettings agents) {
   public static final String MANAGEMENT_KUBECONFIG = "OLMSTEAD_MANAGEMENT_KUBECONFIG";
   public static final String RESYNC_SECONDS = "OLMSTEAD_HYPERSHIFT_RESYNC_SECONDS";
   public static final String IN_CLUSTER = "in-cluster";
@@ -20,7 +20,7 @@ public record HypershiftSettings(Optional<String> managementKubeconfig, int resy
   /** Every variable read here; {@code ControlPlaneConfig.ENVIRONMENT} includes them. */
   public static final Set<String> ENVIRONMENT = java.util.stream.Stream.concat(
       Set.of(MANAGEMENT_KUBECONFIG, RESYNC_SECONDS).stream(),
-      io.olmstead.controlplane.config.PoolSettings.ENVIRONMENT.stream())
+      PoolSettings.ENVIRONMENT.stream())
       .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   public HypershiftSettings {
@@ -35,7 +35,7 @@ public record HypershiftSettings(Optional<String> managementKubeconfig, int resy
   public static HypershiftSettings fromEnvironment(Map<String, String> environment) {
     EnvReader env = new EnvReader(environment);
     return new HypershiftSettings(env.string(MANAGEMENT_KUBECONFIG), env.positiveInt(RESYNC_SECONDS, 60),
-        io.olmstead.controlplane.config.PoolSettings.fromEnvironment(environment));
+        PoolSettings.fromEnvironment(environment));
   }
 
   public boolean enabled() {

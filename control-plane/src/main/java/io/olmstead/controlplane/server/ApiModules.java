@@ -1,12 +1,23 @@
 package io.olmstead.controlplane.server;
 
 import io.olmstead.controlplane.auditlog.AuditModule;
+import io.olmstead.controlplane.catalog.CatalogsModule;
 import io.olmstead.controlplane.clusters.ApprovalsModule;
+import io.olmstead.controlplane.clusters.BulkApprovalsModule;
 import io.olmstead.controlplane.clusters.ClustersModule;
 import io.olmstead.controlplane.clusters.CredentialModule;
+import io.olmstead.controlplane.clusters.WaitingApprovals;
 import io.olmstead.controlplane.enrollment.EnrollmentModule;
+import io.olmstead.controlplane.fleet.ClusterSubscriptions;
+import io.olmstead.controlplane.fleet.FleetModule;
 import io.olmstead.controlplane.http.ApiModule;
+import io.olmstead.controlplane.maturity.MaturityModule;
+import io.olmstead.controlplane.readiness.ReadinessModule;
+import io.olmstead.controlplane.registry.BundlesModule;
+import io.olmstead.controlplane.rollout.CalendarModule;
+import io.olmstead.controlplane.subscription.SubscriptionsModule;
 import io.olmstead.controlplane.tokens.TokensModule;
+import io.olmstead.controlplane.webhooks.WebhooksModule;
 import java.util.List;
 
 /**
@@ -23,18 +34,18 @@ final class ApiModules {
         new EnrollmentModule(),
         new ClustersModule(),
         new ApprovalsModule(),
-        new io.olmstead.controlplane.clusters.BulkApprovalsModule(),
-        new io.olmstead.controlplane.clusters.WaitingApprovals(),
-        new io.olmstead.controlplane.fleet.FleetModule(),
-        new io.olmstead.controlplane.fleet.ClusterSubscriptions(),
+        new BulkApprovalsModule(),
+        new WaitingApprovals(),
+        new FleetModule(),
+        new ClusterSubscriptions(),
         new CredentialModule(),
-        new io.olmstead.controlplane.catalog.CatalogsModule(),
-        new io.olmstead.controlplane.maturity.MaturityModule(),
-        new io.olmstead.controlplane.registry.BundlesModule(),
-        new io.olmstead.controlplane.subscription.SubscriptionsModule(),
-        new io.olmstead.controlplane.rollout.CalendarModule(),
-        new io.olmstead.controlplane.webhooks.WebhooksModule(),
-        new io.olmstead.controlplane.readiness.ReadinessModule(),
+        new CatalogsModule(),
+        new MaturityModule(),
+        new BundlesModule(),
+        new SubscriptionsModule(),
+        new CalendarModule(),
+        new WebhooksModule(),
+        new ReadinessModule(),
         new AuditModule());
   }
 }

@@ -8,6 +8,8 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.olmstead.controlplane.adoption.Adoption;
+import io.olmstead.controlplane.agentgateway.AgentApiModule;
 import io.olmstead.controlplane.agentgateway.AgentGateway;
 import io.olmstead.controlplane.auth.BootstrapAdmin;
 import io.olmstead.controlplane.auth.OidcIssuer;
@@ -21,13 +23,24 @@ import io.olmstead.controlplane.db.Migrations;
 import io.olmstead.controlplane.db.Readiness;
 import io.olmstead.controlplane.db.StartupException;
 import io.olmstead.controlplane.db.Tx;
+import io.olmstead.controlplane.db.UnhandledExceptions;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRouter;
 import io.olmstead.controlplane.http.ErrorHandlers;
+import io.olmstead.controlplane.http.InvalidRequests;
 import io.olmstead.controlplane.http.OpsRoutes;
+import io.olmstead.controlplane.http.RequestIds;
 import io.olmstead.controlplane.http.StartupGate;
+import io.olmstead.controlplane.hypershift.Hypershift;
+import io.olmstead.controlplane.hypershift.pool.HostedAgentPool;
+import io.olmstead.controlplane.hypershift.pool.PoolTokensModule;
+import io.olmstead.controlplane.inventory.Inventories;
+import io.olmstead.controlplane.rollout.Rollouts;
+import io.olmstead.controlplane.signals.SignalEvaluator;
+import io.olmstead.controlplane.ui.Dashboard;
 import io.olmstead.controlplane.ui.OidcLogin;
+import io.olmstead.controlplane.ui.WebJars;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -55,12 +68,12 @@ public final class ControlPlane implements AutoCloseable {
   private final AgentGateway agentGateway;
   private final ApiRouter api;
   private final Router router;
-  private io.olmstead.controlplane.rollout.Rollouts rollouts;
-  private io.olmstead.controlplane.hypershift.Hypershift hypershift;
-  private io.olmstead.controlplane.inventory.Inventories inventory;
-  private io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool;
-  private io.olmstead.controlplane.signals.SignalEvaluator signals;
-  private io.olmstead.controlplane.adoption.Adoption adoption;
+  private Rollouts rollouts;
+  private Hypershift hypershift;
+  private Inventories inventory;
+  private HostedAgentPool hostedPool;
+  private SignalEvaluator signals;
+  private Adoption adoption;
 
   private ControlPlane(Vertx vertx, Pool pool, HttpServer server, Optional<String> generatedAdminToken,
       AgentGateway agentGateway, ApiRouter api, Router router) {
@@ -95,7 +108,7 @@ public final class ControlPlane implements AutoCloseable {
             .setEnabled(true)
             .setMicrometerRegistry(registry))
         .setWarningExceptionTime(TimeUnit.SECONDS.toNanos(5)));
-    io.olmstead.controlplane.db.UnhandledExceptions.install(vertx);
+    UnhandledExceptions.install(vertx);
     bindJvmMetrics(registry);
     DatabasePool database = DatabasePool.create(vertx, db, config.databaseHealth(), config.dbPoolSize(),
         config.agent().replica());
@@ -110,23 +123,23 @@ public final class ControlPlane implements AutoCloseable {
               ApiContext context = new ApiContext(vertx, pool, new Tx(pool), config,
                   new TokenAuthenticator(pool, oidc, clock), registry);
               List<ApiModule> modules = new java.util.ArrayList<>(ApiModules.all());
-              modules.add(new io.olmstead.controlplane.agentgateway.AgentApiModule(gateway));
-              var rollouts = new io.olmstead.controlplane.rollout.Rollouts(vertx, pool, db.connectOptions(), registry,
+              modules.add(new AgentApiModule(gateway));
+              var rollouts = new Rollouts(vertx, pool, db.connectOptions(), registry,
                   config.maxBodyBytes(), clock, config.prometheus());
               modules.add(rollouts.module());
               // a revocation made on another replica empties this replica's token cache at once, not after its lifetime
               rollouts.onTokenRevoked(context.authenticator()::invalidateAll);
-              var inventory = new io.olmstead.controlplane.inventory.Inventories(vertx, pool, registry);
+              var inventory = new Inventories(vertx, pool, registry);
               gateway.onInventory(inventory::submit);
               modules.add(inventory.module());
-              var hypershift = new io.olmstead.controlplane.hypershift.Hypershift(vertx, pool, db.connectOptions(),
+              var hypershift = new Hypershift(vertx, pool, db.connectOptions(),
                   registry, config.hypershift());
-              var hostedPool = new io.olmstead.controlplane.hypershift.pool.HostedAgentPool(vertx, pool,
+              var hostedPool = new HostedAgentPool(vertx, pool,
                   config.hypershift().agents(), config.agent().replica(), gateway.handshakes());
-              modules.add(new io.olmstead.controlplane.hypershift.pool.PoolTokensModule(hostedPool));
-              var signals = new io.olmstead.controlplane.signals.SignalEvaluator(vertx, pool, db.connectOptions(),
+              modules.add(new PoolTokensModule(hostedPool));
+              var signals = new SignalEvaluator(vertx, pool, db.connectOptions(),
                   registry, config.webhooks().signals());
-              var adoption = new io.olmstead.controlplane.adoption.Adoption(vertx, pool, db.connectOptions());
+              var adoption = new Adoption(vertx, pool, db.connectOptions());
               modules.add(adoption.module());
               gateway.onHostedEnrolled(cluster -> hostedPool.assignSoon());
               // a replica that cannot use the database lets its agents go (they redial another) until it can
@@ -176,15 +189,15 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
-      AgentGateway gateway, ApiRouter api, io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool,
+      AgentGateway gateway, ApiRouter api, HostedAgentPool hostedPool,
       OidcLogin oidcLogin, StartupGate gate, MetricsSettings metricsAccess, DatabaseWatch watch) {
     Router router = Router.router(vertx);
-    router.route().handler(io.olmstead.controlplane.http.RequestIds::handle);
+    router.route().handler(RequestIds::handle);
     new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry, gate, metricsAccess,
         watch::unhealthyReason).mount(router);
     oidcLogin.mount(router); // ahead of the dashboard's routes: /ui/config.json and its CSP
-    io.olmstead.controlplane.ui.WebJars.mount(router);
-    io.olmstead.controlplane.ui.Dashboard.mount(router);
+    WebJars.mount(router);
+    Dashboard.mount(router);
     gateway.mount(router);
     hostedPool.mount(router);
     api.mount(router);
@@ -206,7 +219,7 @@ public final class ControlPlane implements AutoCloseable {
         .setMaxWebSocketFrameSize(2 * config.agent().maxFrameBytes())
         .setMaxWebSocketMessageSize(2 * config.agent().maxMessageBytes());
     return vertx.createHttpServer(options).requestHandler(router)
-        .invalidRequestHandler(io.olmstead.controlplane.http.InvalidRequests::handle).listen()
+        .invalidRequestHandler(InvalidRequests::handle).listen()
         .recover(e -> Future.failedFuture(e instanceof BindException
             ? new StartupException("port " + config.port() + " on " + config.bindHost()
                 + " is already in use (choose another with --port or " + ControlPlaneConfig.PORT + ")")
@@ -246,32 +259,32 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   /** The rollout component (engine, event stream). */
-  public io.olmstead.controlplane.rollout.Rollouts rollouts() {
+  public Rollouts rollouts() {
     return rollouts;
   }
 
   /** The HyperShift component (watcher on the leader replica, when a management cluster is configured). */
-  public io.olmstead.controlplane.hypershift.Hypershift hypershift() {
+  public Hypershift hypershift() {
     return hypershift;
   }
 
   /** The inventory component (agents' reports, fleet gauges). */
-  public io.olmstead.controlplane.inventory.Inventories inventory() {
+  public Inventories inventory() {
     return inventory;
   }
 
   /** The hosted agent pool's control plane side (pool connections, assignment). */
-  public io.olmstead.controlplane.hypershift.pool.HostedAgentPool hostedPool() {
+  public HostedAgentPool hostedPool() {
     return hostedPool;
   }
 
   /** The subscription signals and cluster disconnection events (evaluated on the replica holding their lock). */
-  public io.olmstead.controlplane.signals.SignalEvaluator signals() {
+  public SignalEvaluator signals() {
     return signals;
   }
 
   /** Adoption over time (the sampler on the leader replica). */
-  public io.olmstead.controlplane.adoption.Adoption adoption() {
+  public Adoption adoption() {
     return adoption;
   }
 
