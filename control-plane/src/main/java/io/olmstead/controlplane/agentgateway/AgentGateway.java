@@ -3,6 +3,8 @@ package io.olmstead.controlplane.agentgateway;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.apispec.protocol.Hello;
+import io.olmstead.apispec.protocol.Inventory;
+import io.olmstead.apispec.protocol.Preflight;
 import io.olmstead.apispec.protocol.SchemaDecoder;
 import io.olmstead.controlplane.config.GatewaySettings;
 import io.olmstead.controlplane.db.DatabaseOutage;
@@ -19,6 +21,7 @@ import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -56,10 +59,10 @@ public final class AgentGateway {
   private volatile boolean closing;
   private volatile boolean unreachable;
   // every upgraded connection, in its handshake or not: all get 1001 before the HTTP server stops
-  private final java.util.Set<AgentSession> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<AgentSession> open = ConcurrentHashMap.newKeySet();
   private final io.vertx.core.Promise<Void> drained = io.vertx.core.Promise.promise();
   // the clusters this replica marks disconnected once its sessions are closed, those attached while closing included
-  private final Set<String> detachAtClose = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<String> detachAtClose = ConcurrentHashMap.newKeySet();
   /** How long stopping waits for agents to answer the close frames before the HTTP server cuts what is left. */
   static final long CLOSE_WAIT_MILLIS = 3000;
   private final DatabaseOutage outage = new DatabaseOutage("agent credential lookups");
@@ -71,7 +74,7 @@ public final class AgentGateway {
   // turn instead of taking the shared worker pool from catalog parsing and the rest.
   private final WorkerExecutor decoder;
   private volatile BiConsumer<String, Long> ackObserver = (cluster, generation) -> { };
-  private volatile BiConsumer<String, io.olmstead.apispec.protocol.Inventory> inventorySink = (cluster, report) -> { };
+  private volatile BiConsumer<String, Inventory> inventorySink = (cluster, report) -> { };
 
   /** {@code maxBodyBytes}: the limit catalogs were uploaded under (maturity holds read their reports). */
   public AgentGateway(Vertx vertx, Pool pool, PgConnectOptions database, MeterRegistry registry,
@@ -177,7 +180,7 @@ public final class AgentGateway {
   }
 
   /** Where agents' inventory reports go (the inventory component), with the reporting cluster. */
-  public void onInventory(BiConsumer<String, io.olmstead.apispec.protocol.Inventory> sink) {
+  public void onInventory(BiConsumer<String, Inventory> sink) {
     this.inventorySink = sink;
   }
 
@@ -186,7 +189,7 @@ public final class AgentGateway {
     changes.onHostedEnrolled(listener);
   }
 
-  void inventory(String cluster, io.olmstead.apispec.protocol.Inventory report) {
+  void inventory(String cluster, Inventory report) {
     inventorySink.accept(cluster, report);
   }
 
@@ -265,8 +268,10 @@ public final class AgentGateway {
     if (session.isReadyOnce() && closing) {
       detachAtClose.add(session.cluster()); // attached while the close began: detached with the others
     } else if (session.isReadyOnce()) {
-      state.detach(session.cluster(), session.id())
-          .onFailure(e -> LOG.warn("cluster {}: not marked disconnected: {}", session.cluster(), e.toString()));
+      state.detach(session.cluster(), session.id()).onFailure(e -> {
+        LOG.warn("cluster {}: not marked disconnected yet: {}", session.cluster(), e.toString());
+        presence.detachLater(session.cluster(), session.id());
+      });
     }
   }
 
@@ -275,7 +280,7 @@ public final class AgentGateway {
    * cluster's or an unknown request changes nothing). A verdict the database refuses (a failover) is written again with
    * backoff until it is stored or its request expires.
    */
-  void preflight(AgentSession session, io.olmstead.apispec.protocol.Preflight answer) {
+  void preflight(AgentSession session, Preflight answer) {
     verdicts.write(session.cluster(), answer).onComplete(ar -> {
       if (ar.failed()) {
         LOG.warn("cluster {}: preflight verdict not stored before its request expired: {}", session.cluster(),

@@ -46,12 +46,21 @@ final class ChannelStateStore {
   // generations), so two of them can wait on each other's rows but never deadlock.
   private static final String LOCK_IN_ORDER =
       "SELECT 1 FROM agent_channel_state WHERE cluster = ANY($1) ORDER BY cluster FOR UPDATE";
+  // Presence is a lease per replica: one row renewed each tick (rows of replicas gone a day are dropped). A cluster
+  // row is written only when its status changes, never per heartbeat.
+  private static final String RENEW = "WITH gone AS (DELETE FROM gateway_replicas WHERE seen_at < now() - interval "
+      + "'1 day') INSERT INTO gateway_replicas (replica, seen_at) VALUES ($1, now()) "
+      + "ON CONFLICT (replica) DO UPDATE SET seen_at = now()";
+  // Clusters heard but not marked connected (swept while this replica was paused or cut off): connected again.
   private static final String SEEN = "UPDATE clusters c SET last_seen = now(), status = 'connected' FROM "
-      + "(SELECT name FROM clusters WHERE name = ANY($1) AND status <> 'retired' ORDER BY name FOR UPDATE) l "
-      + "WHERE l.name = c.name";
-  private static final String SWEEP = "UPDATE clusters c SET status = 'disconnected' FROM "
-      + "(SELECT name FROM clusters WHERE status = 'connected' AND last_seen < now() - make_interval(secs => $1) "
-      + "ORDER BY name FOR UPDATE) l WHERE l.name = c.name AND c.status = 'connected'";
+      + "(SELECT name FROM clusters WHERE name = ANY($1) AND status NOT IN ('retired', 'connected') ORDER BY name "
+      + "FOR UPDATE) l WHERE l.name = c.name";
+  // Connected clusters whose replica's lease is older than the window (or, with no lease, heard last before it).
+  private static final String SWEEP = "UPDATE clusters c SET status = 'disconnected', last_seen = l.seen FROM "
+      + "(SELECT x.name, coalesce(r.seen_at, x.last_seen) AS seen FROM clusters x "
+      + "LEFT JOIN agent_channel_state s ON s.cluster = x.name LEFT JOIN gateway_replicas r ON r.replica = s.replica "
+      + "WHERE x.status = 'connected' AND coalesce(r.seen_at, x.last_seen) < now() - make_interval(secs => $1) "
+      + "ORDER BY x.name FOR UPDATE OF x) l WHERE l.name = c.name AND c.status = 'connected'";
   // Subscriptions this cluster reported before and that are not gone: their reports are still taken (being removed).
   private static final String REPORTED =
       "SELECT subscription FROM subscription_status WHERE cluster = $1 AND NOT gone";
@@ -113,6 +122,11 @@ final class ChannelStateStore {
   static Future<Void> lockInOrder(SqlConnection tx, java.util.Collection<String> clusters) {
     return clusters.isEmpty() ? Future.succeededFuture() : tx.preparedQuery(LOCK_IN_ORDER)
         .execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new))).mapEmpty();
+  }
+
+  /** Renews this replica's presence lease: its connected clusters stay connected while it is renewed. */
+  Future<Void> renew(String replica) {
+    return pool.preparedQuery(RENEW).execute(Tuple.of(replica)).mapEmpty();
   }
 
   Future<Void> seen(List<String> clusters) {

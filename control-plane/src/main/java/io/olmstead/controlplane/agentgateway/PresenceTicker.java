@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -15,9 +17,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The replica's presence tick, a few times per heartbeat period: closes the sessions silent for longer than the
- * disconnect window, marks the clusters heard since the last tick connected (one statement that locks in name order,
- * see {@link ChannelStateStore}) and marks every cluster, of any replica, silent for longer than the window
- * disconnected. A tick that comes late (the replica itself was paused: a stop-the-world collection, a frozen VM, a
+ * disconnect window, renews the replica's presence lease (one row: its connected clusters stay connected while it is
+ * renewed, so a heartbeat writes no cluster row), marks connected again the clusters heard since the last tick that
+ * are not (one statement that locks in name order, see {@link ChannelStateStore}) and marks disconnected every
+ * connected cluster, of any replica, whose replica's lease is older than the window. A tick that comes late (the replica itself was paused: a stop-the-world collection, a frozen VM, a
  * starved event loop) closes no session: during the pause no frame was read either, so the pause is not counted as
  * the agents' silence and their deadlines move by its length. Kept apart from the {@link AgentGateway} so that
  * presence reads as one rule; the gateway owns its timer.
@@ -50,6 +53,7 @@ final class PresenceTicker {
   private final GatewaySettings settings;
   private final LongSupplier clock;
   private final Deque<Pause> pauses = new ArrayDeque<>();
+  private final Map<String, String> undetached = new ConcurrentHashMap<>();
   private long previousTick;
 
   /** {@code clock}: nanoseconds, the clock the sessions' last-heard times are read on ({@code System::nanoTime}). */
@@ -67,8 +71,17 @@ final class PresenceTicker {
     return Math.max(500, TimeUnit.SECONDS.toMillis(settings.heartbeatSeconds()) / 3);
   }
 
+  /** A session whose cluster could not be marked disconnected when it closed: tried again at each tick. */
+  void detachLater(String cluster, String session) {
+    undetached.put(cluster, session);
+  }
+
   void tick() {
-    state.seen(judge()).compose(v -> state.sweep(settings.disconnectSeconds()))
+    List<String> heard = judge();
+    undetached.forEach((cluster, session) -> state.detach(cluster, session)
+        .onSuccess(v -> undetached.remove(cluster, session)));
+    state.renew(settings.replica()).compose(v -> state.seen(heard))
+        .compose(v -> state.sweep(settings.disconnectSeconds()))
         .onSuccess(n -> {
           if (n > 0) {
             LOG.info("{} silent clusters marked disconnected", n);

@@ -10,8 +10,12 @@ import java.util.Map;
 public record Cluster(String name, JsonObject labels, String status, OffsetDateTime lastSeen, String agentVersion,
     String kubernetesVersion, JsonObject facts, long resourceVersion, OffsetDateTime createdAt) {
 
-  static final String COLUMNS =
-      "name, labels, status, last_seen, agent_version, kubernetes_version, facts, resource_version, created_at";
+  // A connected cluster was last seen at its replica's last presence lease renewal (the replica closes a session
+  // silent for longer than the disconnect window); any other at its last_seen.
+  static final String COLUMNS = "name, labels, status, CASE WHEN clusters.status = 'connected' THEN "
+      + "greatest(clusters.last_seen, (SELECT r.seen_at FROM agent_channel_state s JOIN gateway_replicas r "
+      + "ON r.replica = s.replica WHERE s.cluster = clusters.name)) ELSE clusters.last_seen END AS last_seen, "
+      + "agent_version, kubernetes_version, facts, resource_version, created_at";
 
   static Cluster of(Row row) {
     return new Cluster(row.getString("name"), json(row.getValue("labels")), row.getString("status"),
