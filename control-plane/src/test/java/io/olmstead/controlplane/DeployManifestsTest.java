@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.config.PrometheusSettings;
 import io.olmstead.controlplane.db.Readiness;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,6 +15,10 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +72,18 @@ public class DeployManifestsTest {
     containers.get(0).path("env").forEach(env -> names.add(env.path("name").asText()));
     assertThat(names).isNotEmpty().allSatisfy(name -> assertThat(ControlPlaneConfig.ENVIRONMENT).contains(name));
     assertThat(names).contains(ControlPlaneConfig.DB_URL, ControlPlaneConfig.DB_USER, ControlPlaneConfig.DB_PASSWORD);
+  }
+
+  @Test
+  void controlPlaneDeploymentOffersEveryPrometheusSettingTheCodeReadsAndNoOther() throws IOException {
+    String text = Files.readString(DEPLOY.resolve("control-plane/deployment.yaml"));
+    Set<String> offered = new TreeSet<>();
+    Matcher m = Pattern.compile("OLMSTEAD_PROMETHEUS_[A-Z_]+").matcher(text);
+    while (m.find()) {
+      offered.add(m.group());
+    }
+    assertThat(offered).isEqualTo(new TreeSet<>(PrometheusSettings.ENVIRONMENT));
+    assertThat(ControlPlaneConfig.ENVIRONMENT).containsAll(PrometheusSettings.ENVIRONMENT);
   }
 
   @Test

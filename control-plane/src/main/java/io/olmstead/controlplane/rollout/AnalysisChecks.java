@@ -3,7 +3,7 @@ package io.olmstead.controlplane.rollout;
 import io.olmstead.controlplane.analysis.AnalysisCheck;
 import io.olmstead.controlplane.analysis.AnalysisTemplateStore;
 import io.olmstead.controlplane.analysis.PrometheusClient;
-import io.olmstead.controlplane.analysis.QueryOutcome;
+import io.olmstead.controlplane.analysis.QueryCheck;
 import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -47,32 +47,9 @@ final class AnalysisChecks {
 
   /** Asks Prometheus to parse each inline query; fails with a 422 listing those it refused. */
   Future<Void> validate(RolloutStrategy strategy) {
-    return validate(prometheus, strategy.analysis().checks(), "/strategy/analysis/", "/query");
-  }
-
-  /** Refused queries among {@code checks} as one 422, each field {@code prefix + index + suffix}. */
-  static Future<Void> validate(PrometheusClient prometheus, List<AnalysisCheck> checks, String prefix, String suffix) {
-    if (!prometheus.configured()) {
-      return Future.succeededFuture();
-    }
-    List<Future<QueryOutcome>> answers = new ArrayList<>();
-    for (AnalysisCheck c : checks) {
-      answers.add(c.templateName() == null && c.query() != null ? prometheus.validate(c.query())
-          : Future.succeededFuture(new QueryOutcome.Samples(List.of())));
-    }
-    return Future.all(answers).map(all -> {
-      JsonArray errors = new JsonArray();
-      for (int i = 0; i < answers.size(); i++) {
-        if (answers.get(i).result() instanceof QueryOutcome.Refused r) {
-          errors.add(new JsonObject().put("field", prefix + i + suffix).put("message", "Prometheus cannot parse "
-              + "the query: " + r.message()));
-        }
-      }
-      if (!errors.isEmpty()) {
-        throw ApiException.validationFailed("Prometheus refused " + errors.size() + " analysis queries", errors);
-      }
-      return null;
-    });
+    List<String> queries = strategy.analysis().checks().stream()
+        .map(c -> c.templateName() == null ? c.query() : null).toList();
+    return QueryCheck.check(prometheus, queries, i -> "/strategy/analysis/" + i + "/query").mapEmpty();
   }
 
   /** The strategy with every template reference resolved for a rollout of {@code team} (null: no team). */

@@ -46,6 +46,24 @@ public record AnalysisPolicy(List<AnalysisCheck> checks) {
     return new AnalysisPolicy(checks);
   }
 
+  /**
+   * The rules a strategy sent to the API meets beyond what is read back from storage ({@link
+   * AnalysisCheck#checkRequest}); a break throws {@link StrategyException} naming the field.
+   */
+  static void checkRequest(JsonObject strategy) {
+    if (strategy != null && strategy.getValue("analysis") instanceof JsonArray list) {
+      for (int i = 0; i < list.size(); i++) {
+        if (list.getValue(i) instanceof JsonObject json) {
+          try {
+            AnalysisCheck.checkRequest(json);
+          } catch (AnalysisCheck.CheckException e) {
+            throw new StrategyException("analysis." + i + "." + e.field(), "analysis[" + i + "]: " + e.getMessage());
+          }
+        }
+      }
+    }
+  }
+
   /** The same checks with {@code resolved} in place of those naming a template. */
   AnalysisPolicy with(List<AnalysisCheck> resolved) {
     return new AnalysisPolicy(resolved);

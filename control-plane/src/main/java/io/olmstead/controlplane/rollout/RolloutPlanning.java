@@ -54,6 +54,7 @@ final class RolloutPlanning {
         throw ApiException.badRequest("targetVersion " + target + " is not a semantic version", "targetVersion");
       }
       try {
+        AnalysisPolicy.checkRequest(body.getJsonObject("strategy"));
         return new Request(subscription, target, RolloutStrategy.fromJson(body.getJsonObject("strategy")),
             body.getBoolean("force", false));
       } catch (StrategyException e) {

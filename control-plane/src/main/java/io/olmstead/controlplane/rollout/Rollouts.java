@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.rollout;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.olmstead.controlplane.analysis.AnalysisTemplatesModule;
 import io.olmstead.controlplane.analysis.PrometheusClient;
 import io.olmstead.controlplane.config.PrometheusSettings;
 import io.olmstead.controlplane.db.Tx;
@@ -42,6 +43,11 @@ public final class Rollouts {
 
   public RolloutsModule module() {
     return module;
+  }
+
+  /** {@code /analysis-templates}, validated against the same Prometheus the checks are measured on. */
+  public AnalysisTemplatesModule templatesModule() {
+    return new AnalysisTemplatesModule(prometheus);
   }
 
   /** Runs {@code action} whenever a token is revoked on any replica (announced through PostgreSQL). */

@@ -127,6 +127,7 @@ public final class ControlPlane implements AutoCloseable {
               var rollouts = new Rollouts(vertx, pool, db.connectOptions(), registry,
                   config.maxBodyBytes(), clock, config.prometheus());
               modules.add(rollouts.module());
+              modules.add(rollouts.templatesModule());
               // a revocation made on another replica empties this replica's token cache at once, not after its lifetime
               rollouts.onTokenRevoked(context.authenticator()::invalidateAll);
               var inventory = new Inventories(vertx, pool, registry);

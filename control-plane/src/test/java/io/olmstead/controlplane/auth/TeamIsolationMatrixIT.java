@@ -231,6 +231,17 @@ class TeamIsolationMatrixIT {
       r.noForeign(r.visible("/inventory?selector=env%20in%20(prod,dev)"));
       assertThat(r.visible("/inventory?team=beta").items()).isEmpty();
     });
+    // analysis templates: alpha's and the fleet's are read, beta's is the 404 of a missing one and never listed
+    CASES.put("listAnalysisTemplates", r -> {
+      templates();
+      assertThat(r.names(r.walk("/analysis-templates"), "name")).containsExactly("fleet-errors", "alpha-errors");
+    });
+    CASES.put("getAnalysisTemplate", r -> {
+      templates();
+      r.visible("/analysis-templates/alpha-errors?team=alpha");
+      r.visible("/analysis-templates/fleet-errors");
+      r.hidden("/analysis-templates/beta-errors?team=beta", "beta-errors", "ghost-errors");
+    });
     // webhooks carry the team of their maker: alpha's admin sees its own only (others: viewer/operator get 403)
     CASES.put("listWebhooks", r -> {
       webhooks();
@@ -288,6 +299,20 @@ class TeamIsolationMatrixIT {
       r.hidden("/clusters/beta-1/subscriptions", "beta-1", "ghost-1");
       r.hidden("/clusters/nobody-1/subscriptions", "nobody-1", "ghost-1");
     });
+  }
+
+  private static boolean templatesMade;
+
+  /** alpha's, beta's and a fleet-wide analysis template, written by the admin of no team. */
+  private static synchronized void templates() {
+    if (templatesMade) {
+      return;
+    }
+    for (String path : List.of("alpha-errors?team=alpha", "beta-errors?team=beta", "fleet-errors")) {
+      TeamWorld.expect(world.api.json("PUT", "/api/v1/analysis-templates/" + path, TeamWorld.ADMIN,
+          new JsonObject().put("query", "up").put("successIf", "< 1")), 201);
+    }
+    templatesMade = true;
   }
 
   private static boolean webhooksMade;

@@ -159,7 +159,7 @@ class AnalysisRolloutIT {
     assertThat(unparsable.statusCode()).as(unparsable.body()).isEqualTo(422);
     assertThat(fields(unparsable)).containsExactly("/strategy/analysis/1/query");
     HttpResponse<String> tooLong = call("POST", "/rollouts", "{\"subscription\":\"etcd-bad\",\"targetVersion\":"
-        + "\"0.9.4\",\"strategy\":{\"analysis\":[{\"name\":\"long\",\"query\":\"" + "x".repeat(10_001) + "\","
+        + "\"0.9.4\",\"strategy\":{\"analysis\":[{\"name\":\"long\",\"query\":\"" + "x".repeat(4097) + "\","
         + "\"successIf\":\"< 1\"}]}}");
     assertThat(tooLong.statusCode()).as(tooLong.body()).isEqualTo(422);
     assertThat(fields(tooLong)).containsExactly("/strategy/analysis/0/query");
@@ -168,6 +168,23 @@ class AnalysisRolloutIT {
     assertThat(noTemplate.statusCode()).as(noTemplate.body()).isEqualTo(422);
     assertThat(fields(noTemplate)).containsExactly("/strategy/analysis/0/templateName");
     assertThat(fx.count("SELECT count(*) FROM rollouts WHERE subscription = 'etcd-bad'")).isZero();
+  }
+
+  @Test
+  void aTemplateWhoseQueryPrometheusCannotParseIsA422WithPrometheussMessageAndNothingIsStored() throws Exception {
+    HttpResponse<String> refused = call("PUT", "/analysis-templates/broken", "{\"query\":\"sum(rate(x[5m])\","
+        + "\"successIf\":\"< 1\"}");
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(422);
+    assertThat(fields(refused)).containsExactly("/query");
+    String message = new JsonObject(refused.body()).getJsonArray("errors").getJsonObject(0).getString("message");
+    assertThat(message).startsWith("Prometheus cannot parse the query: ").contains("parse error");
+    assertThat(message.length()).as("Prometheus's text is bounded").isLessThanOrEqualTo(600);
+    assertThat(fx.count("SELECT count(*) FROM analysis_templates WHERE name = 'broken'")).isZero();
+
+    HttpResponse<String> parsed = call("PUT", "/analysis-templates/parsed", "{\"query\":"
+        + "\"max(canary_errors{cluster=\\\"$cluster\\\"})\",\"successIf\":\"< 1\"}");
+    assertThat(parsed.statusCode()).as(parsed.body()).isEqualTo(201);
+    assertThat(new JsonObject(parsed.body()).containsKey("warnings")).as("checked by Prometheus").isFalse();
   }
 
   private static JsonObject history(JsonObject rollout, String kind) {

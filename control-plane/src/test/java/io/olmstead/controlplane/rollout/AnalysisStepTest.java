@@ -143,9 +143,7 @@ class AnalysisStepTest {
   void checksParseIntoTheStrategyAndNameTheirFields() {
     RolloutStrategy s = soakingCanary("budget", "0").strategy();
     assertThat(RolloutStrategy.fromJson(s.toJson())).isEqualTo(s);
-    String longQuery = "x".repeat(10_001);
     String[][] cases = {
-        {"[{\"name\":\"a\",\"query\":\"" + longQuery + "\",\"successIf\":\"< 1\"}]", "/strategy/analysis/0/query"},
         {"[{\"name\":\"a\",\"query\":\"up\",\"successIf\":\"about 1\"}]", "/strategy/analysis/0/successIf"},
         {"[{\"name\":\"a\",\"query\":\"up\",\"successIf\":\"< 1\"},{\"name\":\"a\",\"query\":\"up\","
             + "\"successIf\":\"< 1\"}]", "/strategy/analysis/1/name"},
@@ -158,5 +156,20 @@ class AnalysisStepTest {
           "{\"analysis\":" + c[0] + "}"))).as(c[1]).isInstanceOfSatisfying(StrategyException.class,
               e -> assertThat(e.pointer()).isEqualTo(c[1]));
     }
+  }
+
+  @Test
+  void aRequestsQueriesAreAtMost4096CharactersAndNeverBesideATemplateName() {
+    String[][] cases = {
+        {"[{\"name\":\"a\",\"query\":\"" + "x".repeat(4097) + "\",\"successIf\":\"< 1\"}]",
+            "/strategy/analysis/0/query"},
+        {"[{\"name\":\"a\",\"query\":\"up\",\"successIf\":\"< 1\"},{\"name\":\"b\",\"templateName\":\"t\","
+            + "\"query\":\"up\"}]", "/strategy/analysis/1/query"}};
+    for (String[] c : cases) {
+      assertThatThrownBy(() -> AnalysisPolicy.checkRequest(new JsonObject("{\"analysis\":" + c[0] + "}"))).as(c[1])
+          .isInstanceOfSatisfying(StrategyException.class, e -> assertThat(e.pointer()).isEqualTo(c[1]));
+    }
+    AnalysisPolicy.checkRequest(new JsonObject("{\"analysis\":[{\"name\":\"a\",\"query\":\"" + "x".repeat(4096)
+        + "\",\"successIf\":\"< 1\"}]}"));
   }
 }
