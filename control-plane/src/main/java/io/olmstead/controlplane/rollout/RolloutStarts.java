@@ -7,6 +7,8 @@ import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.subscription.DeclaredRollouts;
 import io.olmstead.controlplane.subscription.Subscription;
+import io.olmstead.controlplane.subscription.SubscriptionSpec;
+import io.olmstead.controlplane.subscription.SubscriptionSpec.VersionPolicy;
 import io.olmstead.controlplane.subscription.SubscriptionStore;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -67,6 +69,23 @@ final class RolloutStarts implements DeclaredRollouts {
                       null))
                       .map(new Started(rollout, true)));
         }));
+  }
+
+  /**
+   * Inserts rollout {@code id} repeating {@code old} (same subscription, target and strategy); refused while the
+   * subscription declares another pin than the old target (declaring is how to move on).
+   */
+  Future<Started> retry(SqlConnection conn, Rollout old, Principal caller, String id) {
+    return subscriptions.get(conn, old.subscription()).compose(found -> {
+      SubscriptionSpec spec = found.orElseThrow(() -> ApiException.conflict("subscription " + old.subscription()
+          + " no longer exists")).spec();
+      if (spec.version().kind() == VersionPolicy.Kind.PIN && !old.targetVersion().equals(spec.version().value())) {
+        throw ApiException.conflict("subscription " + old.subscription() + " now declares " + spec.version().value()
+            + ", not " + old.targetVersion() + ": declare the version to roll out instead of retrying");
+      }
+      return insert(conn, new RolloutPlanning.Request(old.subscription(), old.targetVersion(), old.strategy(), false),
+          caller, id);
+    });
   }
 
   private static void refuseUnstartable(RolloutPlanning.Plan plan, RolloutPlanning.Request body) {

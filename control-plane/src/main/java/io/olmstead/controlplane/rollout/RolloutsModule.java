@@ -1,6 +1,5 @@
 package io.olmstead.controlplane.rollout;
 
-import io.olmstead.controlplane.analysis.PrometheusClient;
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
@@ -12,9 +11,6 @@ import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.rollout.RolloutModel.StepResult;
 import io.olmstead.controlplane.rollout.RolloutQueries.AgentReport;
-import io.olmstead.controlplane.subscription.SubscriptionSpec;
-import io.olmstead.controlplane.subscription.SubscriptionSpec.VersionPolicy;
-import io.olmstead.controlplane.subscription.SubscriptionStore;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -39,7 +35,6 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutStore store = new RolloutStore();
   private final RolloutQueries queries = new RolloutQueries();
   private final RolloutPlanning planning = new RolloutPlanning();
-  private final SubscriptionStore subscriptions = new SubscriptionStore();
   private final RolloutStarts starts;
   private final CalendarLoader calendars = new CalendarLoader();
   private final RolloutBundles bundles = new RolloutBundles();
@@ -111,26 +106,13 @@ public final class RolloutsModule implements ApiModule {
                 throw ApiException.conflict("rollout " + of + " is " + old.phase() + "; only a RolledBack, Failed or "
                     + "Aborted rollout is retried");
               }
-              return retried(conn, old).compose(body -> starts.insert(conn, body, caller, id));
+              return starts.retry(conn, old, caller, id);
             }),
             s -> new JsonObject().put("retryOf", of).put("subscription", s.rollout().subscription())
                 .put("targetVersion", s.rollout().targetVersion()))
         .onSuccess(s -> metrics.created())
         .compose(s -> context.tx().read(conn -> queries.get(conn, id, caller)))
         .map(json -> new Reply(201, json.put("retryOf", of), Map.of("Location", "/api/v1/rollouts/" + id)));
-  }
-
-  /** The request a retry repeats; refused while the subscription declares another pin than the rollout's target. */
-  private Future<RolloutPlanning.Request> retried(SqlConnection conn, Rollout old) {
-    return subscriptions.get(conn, old.subscription()).map(found -> {
-      SubscriptionSpec spec = found.orElseThrow(() -> ApiException.conflict("subscription " + old.subscription()
-          + " no longer exists")).spec();
-      if (spec.version().kind() == VersionPolicy.Kind.PIN && !old.targetVersion().equals(spec.version().value())) {
-        throw ApiException.conflict("subscription " + old.subscription() + " now declares " + spec.version().value()
-            + ", not " + old.targetVersion() + ": declare the version to roll out instead of retrying");
-      }
-      return new RolloutPlanning.Request(old.subscription(), old.targetVersion(), old.strategy(), false);
-    });
   }
 
   private Future<Reply> preview(ApiRequest request) {
