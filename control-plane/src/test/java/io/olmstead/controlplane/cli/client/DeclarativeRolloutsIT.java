@@ -166,6 +166,8 @@ class DeclarativeRolloutsIT {
     await().atMost(Duration.ofSeconds(30)).until(() -> installed("rb", "0.9.2") == 2);
     assertThat(ok(cli("apply", "-f", repo.toString())).out()).isEqualTo("subscription/rb unchanged\n");
     assertThat(rollouts("rb")).hasSize(1);
+    assertThat(ok(cli("describe", "subscription", "rb")).out()).contains("Version:      pin 0.9.4",
+        "Applied:      pin 0.9.2 (until a rollout to the version succeeds)", "Rollout:      {\"batchSize\":1,");
 
     CliRun retried = ok(cli("rollout", "retry", "rb"));
     JsonArray listed = rollouts("rb");
