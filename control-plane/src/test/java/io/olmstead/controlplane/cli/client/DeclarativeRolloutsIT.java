@@ -169,6 +169,11 @@ class DeclarativeRolloutsIT {
     assertThat(ok(cli("describe", "subscription", "rb")).out()).contains("Version:      pin 0.9.4",
         "Applied:      pin 0.9.2 (until a rollout to the version succeeds)", "Rollout:      {\"batchSize\":1,");
 
+    // another team's operator does not see the rollout, so cannot retry it (nothing started, the refusal audited)
+    String stranger = api.createToken(ADMIN, "stranger", "operator", List.of("strangers"));
+    assertThat(api.send("POST", "/api/v1/rollouts/" + id + "/retry", stranger, null, null, Map.of()).status())
+        .isEqualTo(404);
+    assertThat(rollouts("rb")).hasSize(1);
     CliRun retried = ok(cli("rollout", "retry", "rb"));
     JsonArray listed = rollouts("rb");
     assertThat(listed).hasSize(2);
