@@ -33,8 +33,10 @@ import java.util.Map;
 final class FleetLoader {
   private static final String SUBSCRIPTIONS =
       "SELECT name, catalog, package, channel, namespace, target_namespaces, placement_selector, placement_clusters, "
-          + "version_kind, version_value, approval, config, team, crd_removal, crd_upgrade_safety, install_mode, generation, resource_version, "
-          + "created_by, requirements FROM subscriptions";
+          // agents are told the applied policy while a rollout moves the fleet to the declared one (V46)
+          + "COALESCE(applied_version_kind, version_kind) AS version_kind, CASE WHEN applied_version_kind IS NULL "
+          + "THEN version_value ELSE applied_version_value END AS version_value, approval, config, team, crd_removal, "
+          + "crd_upgrade_safety, install_mode, generation, resource_version, created_by, requirements FROM subscriptions";
   private static final String CURRENT_REVISIONS =
       "SELECT c.name, c.current_revision, r.digest FROM catalogs c "
           + "JOIN catalog_revisions r ON r.catalog = c.name AND r.revision = c.current_revision";

@@ -57,13 +57,14 @@ final class RolloutStore {
       + "rollout_id) VALUES ($1, $2, $3, $4) ON CONFLICT (subscription, cluster) DO UPDATE SET version = "
       + "EXCLUDED.version, rollout_id = EXCLUDED.rollout_id, updated_at = now() "
       + "WHERE rollout_approvals.version IS DISTINCT FROM EXCLUDED.version";
-  // a rollout that succeeded hands the version back to a pinned subscription: the pin moves to the target and the
-  // approvals that held clusters to their waves go (new clusters then get the target; later pin changes apply). A
-  // follow or range policy may allow more than the target: its approvals stay, so the fleet does not jump past the
-  // target all at once; the next version policy change or rollout replaces them.
-  private static final String PIN_TARGET = "UPDATE subscriptions SET version_value = $2, generation = generation + 1, "
-      + "resource_version = resource_version + 1, updated_at = now() WHERE name = $1 AND version_kind = 'pin' "
-      + "AND version_value IS DISTINCT FROM $2 RETURNING name";
+  // a rollout that succeeded ends what it held back: the declared policy applies to every cluster again (the engine
+  // never writes the declared spec) and, for a pin, the approvals that held clusters to their waves go (new clusters
+  // then get the target; later pin changes apply). A follow or range policy may allow more than the target: its
+  // approvals stay, so the fleet does not jump past the target all at once; the next version change or rollout
+  // replaces them.
+  private static final String RELEASE_APPLIED = "UPDATE subscriptions SET applied_version_kind = NULL, "
+      + "applied_version_value = NULL, generation = generation + 1, updated_at = now() WHERE name = $1 "
+      + "AND applied_version_kind IS NOT NULL RETURNING name";
   // a cluster held by its preflight keeps its approval at the version it ran (it must not follow the moved pin)
   private static final String CLEAR_APPROVALS = "DELETE FROM rollout_approvals a USING subscriptions s "
       + "WHERE a.subscription = $1 AND s.name = $1 AND s.version_kind = 'pin' AND NOT EXISTS (SELECT 1 FROM "
@@ -240,10 +241,10 @@ final class RolloutStore {
           if (after.phase().completed() && !before.phase().completed()) {
             written = new ArrayList<>(transitions);
             written.add(new Transition("PolicyUpdated", null, null, "subscription " + after.subscription()
-                + " runs " + after.targetVersion() + " (a pin moves to it and its rollout approvals are cleared)"));
-            f = f.compose(v -> tx.preparedQuery(PIN_TARGET).execute(Tuple.of(after.subscription(),
-                after.targetVersion()))).compose(moved -> moved.size() == 0 ? Future.succeededFuture()
-                : pinAudited(tx, after, actor)).compose(v -> tx.preparedQuery(CLEAR_APPROVALS)
+                + "'s declared version applies to every cluster (a pin's rollout approvals are cleared)"));
+            f = f.compose(v -> tx.preparedQuery(RELEASE_APPLIED).execute(Tuple.of(after.subscription())))
+                .compose(released -> released.size() == 0 ? Future.succeededFuture()
+                : releaseAudited(tx, after, actor)).compose(v -> tx.preparedQuery(CLEAR_APPROVALS)
                 .execute(Tuple.of(after.subscription())));
           }
           List<Transition> history = written;
@@ -251,9 +252,9 @@ final class RolloutStore {
         });
   }
 
-  /** The audit entry of a pin the rollout moved, in the step's transaction: a change of the subscription's spec. */
-  private static Future<Void> pinAudited(SqlConnection tx, Rollout after, String actor) {
-    return Audit.record(tx, new AuditEntry(actor, "subscription.pin", "subscriptions/" + after.subscription(),
+  /** The audit entry of the declared version the rollout's success let apply, in the step's transaction. */
+  private static Future<Void> releaseAudited(SqlConnection tx, Rollout after, String actor) {
+    return Audit.record(tx, new AuditEntry(actor, "subscription.applied", "subscriptions/" + after.subscription(),
         AuditEntry.SUCCESS, new JsonObject().put("version", after.targetVersion()).put("rollout", after.id()), null));
   }
 

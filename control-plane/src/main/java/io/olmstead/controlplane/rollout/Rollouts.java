@@ -6,6 +6,7 @@ import io.olmstead.controlplane.analysis.PrometheusClient;
 import io.olmstead.controlplane.config.PrometheusSettings;
 import io.olmstead.controlplane.db.Tx;
 import io.olmstead.controlplane.maturity.MaturityService;
+import io.olmstead.controlplane.subscription.DeclaredRollouts;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
@@ -21,6 +22,7 @@ public final class Rollouts {
   private final RolloutEngine engine;
   private final RolloutsModule module;
   private final PrometheusClient prometheus;
+  private final RolloutStarts starts;
 
   public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry) {
     this(vertx, pool, connectOptions, registry, 0, Clock.systemUTC(), PrometheusSettings.NONE);
@@ -38,7 +40,9 @@ public final class Rollouts {
     RolloutMetrics metrics = new RolloutMetrics(registry);
     RolloutMaturity maturity = new RolloutMaturity(new MaturityService(vertx, new Tx(pool), maxBodyBytes));
     this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS, maturity, clock, this.prometheus);
-    this.module = new RolloutsModule(events, metrics, maturity, clock, this.prometheus);
+    AnalysisChecks checks = new AnalysisChecks(this.prometheus);
+    this.starts = new RolloutStarts(checks, metrics, pool);
+    this.module = new RolloutsModule(events, metrics, maturity, clock, checks, starts);
   }
 
   public RolloutsModule module() {
@@ -48,6 +52,11 @@ public final class Rollouts {
   /** {@code /analysis-templates}, validated against the same Prometheus the checks are measured on. */
   public AnalysisTemplatesModule templatesModule() {
     return new AnalysisTemplatesModule(prometheus);
+  }
+
+  /** What starts the rollout a subscription's declared version change asks for (its {@code rolloutStrategy}). */
+  public DeclaredRollouts declared() {
+    return starts;
   }
 
   /** Runs {@code action} whenever a token is revoked on any replica (announced through PostgreSQL). */

@@ -1,6 +1,5 @@
 package io.olmstead.controlplane.rollout;
 
-import io.olmstead.controlplane.analysis.PrometheusClient;
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
@@ -24,7 +23,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * {@code /rollouts} (create, preview, read, operator commands) and {@code /events} (Server-Sent Events). A rollout
@@ -37,6 +35,7 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutStore store = new RolloutStore();
   private final RolloutQueries queries = new RolloutQueries();
   private final RolloutPlanning planning = new RolloutPlanning();
+  private final RolloutStarts starts;
   private final CalendarLoader calendars = new CalendarLoader();
   private final RolloutBundles bundles = new RolloutBundles();
   private final PreflightPreview preflights;
@@ -46,10 +45,11 @@ public final class RolloutsModule implements ApiModule {
   private ApiContext context;
 
   RolloutsModule(RolloutEvents events, RolloutMetrics metrics, RolloutMaturity maturity, Clock clock,
-      PrometheusClient prometheus) {
+      AnalysisChecks checks, RolloutStarts starts) {
     this.clock = clock;
     this.events = events;
-    this.checks = new AnalysisChecks(prometheus);
+    this.checks = checks;
+    this.starts = starts;
     this.metrics = metrics;
     this.preflights = new PreflightPreview(maturity);
     this.diffs = new MaturityDiffs(maturity);
@@ -63,6 +63,7 @@ public final class RolloutsModule implements ApiModule {
     ApiModule.bind(builder, "listRollouts", this::list);
     ApiModule.bind(builder, "getRollout", this::get);
     ApiModule.bind(builder, "listRolloutClusters", this::clusters);
+    ApiModule.bind(builder, "retryRollout", this::retry);
     for (String command : new String[] {"pause", "resume", "abort", "rollback", "promote"}) {
       ApiModule.bind(builder, command + "Rollout", r -> command(r, command));
     }
@@ -77,35 +78,41 @@ public final class RolloutsModule implements ApiModule {
 
   private Future<Reply> create(ApiRequest request) {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
-    String id = "ro-" + UUID.randomUUID().toString().substring(0, 13);
+    String id = RolloutStarts.newId();
     Principal caller = request.principal();
     return queriesParse(request, body, id).compose(checked -> bundlesReady(request, body, id))
-        .compose(ready -> context.tx().audited(request.audit("rollout.create",
-        "rollouts/" + id), conn -> planning.planLocked(conn,
-            body, caller).compose(plan -> checks.resolve(conn, body.strategy(), plan.subscription().spec().team())
-            .compose(strategy -> {
-          if (!plan.unreachable().isEmpty()) {
-            JsonArray errors = new JsonArray();
-            plan.unreachable().forEach(c -> errors.add(new JsonObject().put("field", "targetVersion")
-                .put("message", plan.excluded().get(c) + " (cluster " + c + ")")));
-            throw ApiException.validationFailed("targetVersion " + body.targetVersion() + " cannot be reached from "
-                + "what " + plan.unreachable().size() + " clusters run", errors);
-          }
-          if (plan.waves().isEmpty()) {
-            throw ApiException.validationFailed("no cluster can take part in this rollout", new JsonArray());
-          }
-          if (plan.alreadyAtTarget() && !body.force()) {
-            throw ApiException.conflict("every cluster subscription " + body.subscription() + " places on already "
-                + "runs " + body.targetVersion() + ": nothing to roll out (send \"force\": true to start anyway)");
-          }
-          RolloutModel.Rollout rollout = RolloutMachine.initial(id, body.subscription(), body.targetVersion(),
-              strategy, plan.waves(), plan.versions());
-          return store.insert(conn, rollout, plan.subscription().spec().team(), plan.fromVersions(), plan.held(),
-              caller.actor()).map(rollout);
-        })), r -> new JsonObject().put("subscription", r.subscription()).put("targetVersion", r.targetVersion())))
-        .onSuccess(r -> metrics.created()) // committed: the engine never sees a rollout's creation as a step
-        .compose(r -> context.tx().read(conn -> queries.get(conn, r.id(), caller)))
+        .compose(ready -> context.tx().audited(request.audit("rollout.create", "rollouts/" + id),
+            conn -> starts.insert(conn, body, caller, id),
+            s -> new JsonObject().put("subscription", s.rollout().subscription())
+                .put("targetVersion", s.rollout().targetVersion()).put("declared", s.declared())))
+        .onSuccess(s -> metrics.created()) // committed: the engine never sees a rollout's creation as a step
+        .compose(s -> context.tx().read(conn -> queries.get(conn, id, caller)).map(json -> json
+            .put("declaredVersionChanged", s.declared())))
         .map(json -> new Reply(201, json, Map.of("Location", "/api/v1/rollouts/" + id)));
+  }
+
+  /**
+   * Starts a new rollout of a rolled-back, failed or aborted one's subscription to the same target under the same
+   * strategy, while the subscription still declares that target (a pinned one) and nothing else moves it.
+   */
+  private Future<Reply> retry(ApiRequest request) {
+    String of = request.path("id");
+    String id = RolloutStarts.newId();
+    Principal caller = request.principal();
+    return context.tx().audited(request.audit("rollout.retry", "rollouts/" + id), conn -> store.load(conn, of)
+            .compose(found -> {
+              Rollout old = visible(found, of, caller).rollout();
+              if (old.phase().active() || old.phase().completed()) {
+                throw ApiException.conflict("rollout " + of + " is " + old.phase() + "; only a RolledBack, Failed or "
+                    + "Aborted rollout is retried");
+              }
+              return starts.retry(conn, old, caller, id);
+            }),
+            s -> new JsonObject().put("retryOf", of).put("subscription", s.rollout().subscription())
+                .put("targetVersion", s.rollout().targetVersion()))
+        .onSuccess(s -> metrics.created())
+        .compose(s -> context.tx().read(conn -> queries.get(conn, id, caller)))
+        .map(json -> new Reply(201, json.put("retryOf", of), Map.of("Location", "/api/v1/rollouts/" + id)));
   }
 
   private Future<Reply> preview(ApiRequest request) {

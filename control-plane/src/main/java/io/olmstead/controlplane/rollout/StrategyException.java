@@ -14,6 +14,11 @@ final class StrategyException extends IllegalArgumentException {
 
   /** The JSON pointer of the offending field, e.g. {@code /strategy/groupBy}. */
   String pointer() {
-    return "/strategy" + (field.isEmpty() ? "" : "/" + field.replace('.', '/'));
+    return pointer("/strategy");
+  }
+
+  /** The JSON pointer of the offending field under {@code root} (a subscription's {@code /rolloutStrategy}). */
+  String pointer(String root) {
+    return root + (field.isEmpty() ? "" : "/" + field.replace('.', '/'));
   }
 }

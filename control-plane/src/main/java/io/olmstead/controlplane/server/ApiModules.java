@@ -15,14 +15,13 @@ import io.olmstead.controlplane.maturity.MaturityModule;
 import io.olmstead.controlplane.readiness.ReadinessModule;
 import io.olmstead.controlplane.registry.BundlesModule;
 import io.olmstead.controlplane.rollout.CalendarModule;
-import io.olmstead.controlplane.subscription.SubscriptionsModule;
 import io.olmstead.controlplane.tokens.TokensModule;
 import io.olmstead.controlplane.webhooks.WebhooksModule;
 import java.util.List;
 
 /**
  * The REST API's modules that need nothing but the store; {@link ControlPlane} adds those built with a component
- * (agent gateway, pool tokens...) when it starts.
+ * (agent gateway, pool tokens, subscriptions with the rollouts they start...) when it starts.
  */
 final class ApiModules {
   private ApiModules() {}
@@ -42,7 +41,6 @@ final class ApiModules {
         new CatalogsModule(),
         new MaturityModule(),
         new BundlesModule(),
-        new SubscriptionsModule(),
         new CalendarModule(),
         new WebhooksModule(),
         new ReadinessModule(),

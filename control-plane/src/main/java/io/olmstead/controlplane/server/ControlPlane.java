@@ -37,6 +37,7 @@ import io.olmstead.controlplane.hypershift.pool.HostedAgentPool;
 import io.olmstead.controlplane.hypershift.pool.PoolTokensModule;
 import io.olmstead.controlplane.inventory.Inventories;
 import io.olmstead.controlplane.rollout.Rollouts;
+import io.olmstead.controlplane.subscription.SubscriptionsModule;
 import io.olmstead.controlplane.signals.SignalEvaluator;
 import io.olmstead.controlplane.ui.Dashboard;
 import io.olmstead.controlplane.ui.OidcLogin;
@@ -128,6 +129,7 @@ public final class ControlPlane implements AutoCloseable {
                   config.maxBodyBytes(), clock, config.prometheus());
               modules.add(rollouts.module());
               modules.add(rollouts.templatesModule());
+              modules.add(new SubscriptionsModule(rollouts.declared()));
               // a revocation made on another replica empties this replica's token cache at once, not after its lifetime
               rollouts.onTokenRevoked(context.authenticator()::invalidateAll);
               var inventory = new Inventories(vertx, pool, registry);

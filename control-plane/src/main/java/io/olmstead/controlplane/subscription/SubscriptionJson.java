@@ -23,7 +23,7 @@ public final class SubscriptionJson {
         policy(body.getJsonObject("version", new JsonObject())), body.getString("approval"),
         body.getJsonObject("config", new JsonObject()), body.getString("team"),
         removal.getString("crds", SubscriptionSpec.KEEP), body.getJsonObject("requirements"),
-        body.getString("crdUpgradeSafety", SubscriptionSpec.SAFETY_NONE), mode);
+        body.getString("crdUpgradeSafety", SubscriptionSpec.SAFETY_NONE), mode, body.getJsonObject("rolloutStrategy"));
   }
 
   static VersionPolicy policy(JsonObject version) {
@@ -64,7 +64,11 @@ public final class SubscriptionJson {
         .put("createdAt", s.createdAt() == null ? null : s.createdAt().toString())
         .put("updatedAt", s.updatedAt() == null ? null : s.updatedAt().toString())
         .mergeIn(spec.requirements() == null ? new JsonObject()
-            : new JsonObject().put("requirements", spec.requirements()));
+            : new JsonObject().put("requirements", spec.requirements()))
+        .mergeIn(spec.rolloutStrategy() == null ? new JsonObject()
+            : new JsonObject().put("rolloutStrategy", spec.rolloutStrategy()))
+        .mergeIn(s.applied() == null ? new JsonObject()
+            : new JsonObject().put("appliedVersion", s.applied().toJson()));
   }
 
   private static List<String> strings(JsonArray array) {

@@ -7,7 +7,8 @@ import java.util.List;
  * A fleet subscription as the user declared it: which package to run from which catalog and channel, where
  * (placement), up to which version (policy), with which approval, config and owning team. {@code installMode} is
  * {@code AllNamespaces|OwnNamespace|SingleNamespace|MultiNamespace} (the last two with {@code targetNamespaces}), null
- * when the bundle decides ({@link OperatorGroup}).
+ * when the bundle decides ({@link OperatorGroup}). {@code rolloutStrategy} (a rollout's {@code strategy} JSON, null:
+ * none): a change of {@code version} rolls out under it instead of applying at once ({@link DeclaredRollouts}).
  */
 public record SubscriptionSpec(
     String name,
@@ -24,7 +25,8 @@ public record SubscriptionSpec(
     String crdRemoval,
     JsonObject requirements,
     String crdUpgradeSafety,
-    String installMode) {
+    String installMode,
+    JsonObject rolloutStrategy) {
 
   public static final String AUTOMATIC = "Automatic";
   public static final String MANUAL = "Manual";
@@ -40,6 +42,14 @@ public record SubscriptionSpec(
     config = config == null ? new JsonObject() : config;
     crdRemoval = crdRemoval == null ? KEEP : crdRemoval;
     crdUpgradeSafety = crdUpgradeSafety == null ? SAFETY_NONE : crdUpgradeSafety;
+  }
+
+  /** A spec without a rollout strategy: a change of its version applies at once. */
+  public SubscriptionSpec(String name, String catalog, String packageName, String channel, String namespace,
+      List<String> targetNamespaces, Placement placement, VersionPolicy version, String approval, JsonObject config,
+      String team, String crdRemoval, JsonObject requirements, String crdUpgradeSafety, String installMode) {
+    this(name, catalog, packageName, channel, namespace, targetNamespaces, placement, version, approval, config, team,
+        crdRemoval, requirements, crdUpgradeSafety, installMode, null);
   }
 
   /** A spec whose install mode the bundle decides ({@code installMode} null). */

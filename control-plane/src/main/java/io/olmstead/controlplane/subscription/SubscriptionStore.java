@@ -19,7 +19,8 @@ import java.util.Optional;
 public final class SubscriptionStore {
   private static final String COLUMNS = "name, catalog, package, channel, namespace, target_namespaces, "
       + "placement_selector, placement_clusters, version_kind, version_value, approval, config, team, crd_removal, "
-      + "requirements, crd_upgrade_safety, install_mode, generation, resource_version, created_by, created_at, updated_at";
+      + "requirements, crd_upgrade_safety, install_mode, generation, resource_version, created_by, created_at, updated_at, "
+      + "rollout_strategy, applied_version_kind, applied_version_value";
   private static final String GET = "SELECT " + COLUMNS + " FROM subscriptions WHERE name = $1";
   private static final String LOCK = GET + " FOR UPDATE";
   private static final String LIST = "SELECT " + COLUMNS + " FROM subscriptions "
@@ -27,13 +28,24 @@ public final class SubscriptionStore {
   private static final String ALL = "SELECT " + COLUMNS + " FROM subscriptions ORDER BY name";
   private static final String INSERT = "INSERT INTO subscriptions (name, catalog, package, channel, namespace, "
       + "target_namespaces, placement_selector, placement_clusters, version_kind, version_value, approval, config, "
-      + "team, crd_removal, created_by, requirements, crd_upgrade_safety, install_mode) "
-      + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)";
+      + "team, crd_removal, created_by, requirements, crd_upgrade_safety, install_mode, rollout_strategy) "
+      + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)";
   private static final String UPDATE = "UPDATE subscriptions SET catalog = $2, package = $3, channel = $4, "
       + "namespace = $5, target_namespaces = $6, placement_selector = $7, placement_clusters = $8, "
       + "version_kind = $9, version_value = $10, approval = $11, config = $12, team = $13, crd_removal = $14, "
       + "generation = generation + CASE WHEN $15 THEN 1 ELSE 0 END, resource_version = resource_version + 1, "
-      + "requirements = $16, crd_upgrade_safety = $17, install_mode = $18, updated_at = now() WHERE name = $1";
+      + "requirements = $16, crd_upgrade_safety = $17, install_mode = $18, rollout_strategy = $19, updated_at = now() "
+      + "WHERE name = $1";
+  private static final String SET_APPLIED = "UPDATE subscriptions SET applied_version_kind = $2, "
+      + "applied_version_value = $3 WHERE name = $1";
+  // an imperative rollout of a pinned subscription declares its target: the pin moves, and what agents ran until now
+  // stays applied (unless something already is) until the rollout succeeds
+  private static final String DECLARE_PIN = "UPDATE subscriptions SET "
+      + "applied_version_kind = COALESCE(applied_version_kind, version_kind), "
+      + "applied_version_value = CASE WHEN applied_version_kind IS NULL THEN version_value "
+      + "ELSE applied_version_value END, version_value = $2, generation = generation + 1, "
+      + "resource_version = resource_version + 1, updated_at = now() "
+      + "WHERE name = $1 AND version_kind = 'pin' AND version_value IS DISTINCT FROM $2 RETURNING name";
   private static final String SAME_TARGET = "SELECT " + COLUMNS + " FROM subscriptions WHERE package = $1 "
       + "AND namespace = $2 AND name <> $3 ORDER BY name";
   private static final String DELETE = "DELETE FROM subscriptions WHERE name = $1";
@@ -72,14 +84,29 @@ public final class SubscriptionStore {
 
   public Future<Void> insert(SqlConnection tx, SubscriptionSpec spec, String createdBy) {
     Tuple args = specTuple(spec).addString(createdBy).addValue(spec.requirements())
-        .addString(spec.crdUpgradeSafety()).addString(spec.installMode());
+        .addString(spec.crdUpgradeSafety()).addString(spec.installMode()).addValue(spec.rolloutStrategy());
     return tx.preparedQuery(INSERT).execute(args).mapEmpty();
   }
 
   /** Replaces the spec; the generation grows only when {@code specChanged} (agents ack generations). */
   public Future<Void> update(SqlConnection tx, SubscriptionSpec spec, boolean specChanged) {
     return tx.preparedQuery(UPDATE).execute(specTuple(spec).addBoolean(specChanged)
-        .addValue(spec.requirements()).addString(spec.crdUpgradeSafety()).addString(spec.installMode())).mapEmpty();
+        .addValue(spec.requirements()).addString(spec.crdUpgradeSafety()).addString(spec.installMode())
+        .addValue(spec.rolloutStrategy())).mapEmpty();
+  }
+
+  /** Sets the version policy agents are told outside rollout approvals (null: the declared one applies). */
+  public Future<Void> setApplied(SqlConnection tx, String name, VersionPolicy applied) {
+    return tx.preparedQuery(SET_APPLIED).execute(Tuple.of(name, applied == null ? null : applied.kind().key(),
+        applied == null ? null : applied.value())).mapEmpty();
+  }
+
+  /**
+   * Moves a pinned subscription's declared pin to {@code version}, keeping what agents ran applied until a rollout
+   * succeeds; false when the subscription does not pin or already pins {@code version}.
+   */
+  public Future<Boolean> declarePin(SqlConnection tx, String name, String version) {
+    return tx.preparedQuery(DECLARE_PIN).execute(Tuple.of(name, version)).map(rows -> rows.size() == 1);
   }
 
   public Future<Void> delete(SqlConnection tx, String name) {
@@ -146,8 +173,12 @@ public final class SubscriptionStore {
         row.getString("crd_removal"),
         row.getValue("requirements") instanceof JsonObject requirements ? requirements : null,
         row.getString("crd_upgrade_safety"),
-        row.getString("install_mode"));
+        row.getString("install_mode"),
+        row.getValue("rollout_strategy") instanceof JsonObject strategy ? strategy : null);
+    String applied = row.getString("applied_version_kind");
     return new Subscription(spec, row.getLong("generation"), row.getLong("resource_version"),
-        row.getString("created_by"), row.getOffsetDateTime("created_at"), row.getOffsetDateTime("updated_at"));
+        row.getString("created_by"), row.getOffsetDateTime("created_at"), row.getOffsetDateTime("updated_at"),
+        applied == null ? null : new VersionPolicy(VersionPolicy.Kind.valueOf(applied.toUpperCase(Locale.ROOT)),
+            row.getString("applied_version_value")));
   }
 }

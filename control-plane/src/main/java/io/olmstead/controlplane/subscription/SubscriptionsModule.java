@@ -7,11 +7,14 @@ import io.olmstead.controlplane.http.ApiRequest;
 import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.ETags;
 import io.olmstead.controlplane.http.Reply;
+import io.olmstead.controlplane.maturity.MaturityPolicy;
+import io.olmstead.controlplane.maturity.MaturityService;
 import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.sqlclient.SqlConnection;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -25,14 +28,20 @@ public final class SubscriptionsModule implements ApiModule {
   private final StatusQueries status = new StatusQueries();
   private final SubscriptionConflicts conflicts = new SubscriptionConflicts();
   private final OperatorGroupConflicts operatorGroups = new OperatorGroupConflicts();
+  private final DeclaredRollouts rollouts;
   private ApiContext context;
   private MaturityGate maturity;
   private PolicyStatus policy;
 
+  /** {@code rollouts}: what starts the rollout of a declared version change under a {@code rolloutStrategy}. */
+  public SubscriptionsModule(DeclaredRollouts rollouts) {
+    this.rollouts = rollouts;
+  }
+
   @Override
   public void register(RouterBuilder builder, ApiContext ctx) {
     this.context = ctx;
-    var reports = new io.olmstead.controlplane.maturity.MaturityService(ctx.vertx(), ctx.tx(),
+    var reports = new MaturityService(ctx.vertx(), ctx.tx(),
         ctx.config().maxBodyBytes());
     this.maturity = new MaturityGate(reports);
     this.policy = new PolicyStatus(new HoldReports(reports));
@@ -66,9 +75,12 @@ public final class SubscriptionsModule implements ApiModule {
       throw ApiException.forbidden("a team-scoped token must set team to one of " + caller.teams());
     }
     JsonArray syntax = SubscriptionValidation.syntax(spec);
-    syntax.addAll(io.olmstead.controlplane.maturity.MaturityPolicy.unknownRules(spec.requirements()));
+    syntax.addAll(MaturityPolicy.unknownRules(spec.requirements()));
     if (!syntax.isEmpty()) {
       throw ApiException.validationFailed("the subscription is invalid", syntax);
+    }
+    if (spec.rolloutStrategy() != null) {
+      rollouts.check(spec.rolloutStrategy());
     }
     return context.tx().audited(request.audit("subscription.put", "subscriptions/" + name), conn ->
         CatalogViews.forPackage(conn, spec.catalog(), spec.packageName()).compose(view -> {
@@ -78,40 +90,86 @@ public final class SubscriptionsModule implements ApiModule {
           }
           return conflicts.check(conn, spec, caller).compose(v -> operatorGroups.check(conn, spec, caller))
               .compose(v -> maturity.check(spec, view.orElseThrow()))
-              .compose(v -> store.lock(conn, name));
-        }).compose(existing -> {
-          Optional<String> ifMatch = request.ifMatch();
-          if (existing.isEmpty()) {
-            ETags.checkMissing(ifMatch, "subscription " + name);
-            return store.insert(conn, spec, caller.actor()).map(true);
-          }
-          if (!caller.mayAccessTeam(existing.get().spec().team())) {
-            throw ApiException.forbidden("subscription " + name + " belongs to another team");
-          }
-          ETags.check(ifMatch, existing.get().resourceVersion());
-          boolean newVersion = !spec.version().equals(existing.get().spec().version());
-          boolean newTeam = !Objects.equals(spec.team(), existing.get().spec().team());
-          if (!newVersion && !newTeam) {
-            return store.update(conn, spec, !spec.equals(existing.get().spec())).map(false);
-          }
-          // a new version policy while a rollout moves the fleet would fight it; once none runs, it replaces
-          // the versions rollouts approved. A rollout belongs to the team it was started for, so the team waits too.
-          return store.activeRollout(conn, name).compose(active -> {
-            if (active.isPresent()) {
-              throw ApiException.conflict("rollout " + active.get() + " is moving subscription " + name
-                  + "; abort it or wait for it to end before changing the " + (newVersion ? "version" : "team"));
-            }
-            return newVersion ? store.clearRolloutApprovals(conn, name) : Future.<Void>succeededFuture();
-          }).compose(v -> store.update(conn, spec, true)).map(false);
-        }).compose(created -> store.get(conn, name).map(s -> new Put(created, s.orElseThrow()))),
+              .compose(v -> store.lock(conn, name))
+              .compose(existing -> write(conn, request, spec, existing, target(spec, view.orElseThrow())));
+        }).compose(written -> store.get(conn, name).map(s -> new Put(written, s.orElseThrow()))),
         put -> new JsonObject().put("catalog", spec.catalog()).put("package", spec.packageName())
             .put("version", spec.version().toJson()).put("resourceVersion", put.subscription.resourceVersion())
-            .put("tokenId", caller.tokenId().toString()))
-        .map(put -> (put.created ? Reply.created(SubscriptionJson.toJson(put.subscription))
-            : Reply.ok(SubscriptionJson.toJson(put.subscription))).withEtag(put.subscription.resourceVersion()));
+            .put("rollout", put.written.rollout()).put("tokenId", caller.tokenId().toString()))
+        .map(put -> {
+          JsonObject json = SubscriptionJson.toJson(put.subscription);
+          if (put.written.rollout() != null) {
+            json.put("rollout", put.written.rollout());
+          }
+          return (put.written.created() ? Reply.created(json) : Reply.ok(json))
+              .withEtag(put.subscription.resourceVersion());
+        });
   }
 
-  private record Put(boolean created, Subscription subscription) {
+  /** What a PUT wrote: a new subscription, and the rollout its declared version change started (null: none). */
+  private record Written(boolean created, String rollout) {
+    static final Written CREATED = new Written(true, null);
+    static final Written REPLACED = new Written(false, null);
+  }
+
+  /**
+   * Inserts or replaces the subscription; a new declared version applies at once, or, with a {@code rolloutStrategy},
+   * starts a rollout to {@code target} while what agents ran stays applied.
+   */
+  private Future<Written> write(SqlConnection conn, ApiRequest request, SubscriptionSpec spec,
+      Optional<Subscription> existing, String target) {
+    Principal caller = request.principal();
+    String name = spec.name();
+    Optional<String> ifMatch = request.ifMatch();
+    if (existing.isEmpty()) {
+      ETags.checkMissing(ifMatch, "subscription " + name);
+      return store.insert(conn, spec, caller.actor()).map(Written.CREATED);
+    }
+    Subscription before = existing.get();
+    if (!caller.mayAccessTeam(before.spec().team())) {
+      throw ApiException.forbidden("subscription " + name + " belongs to another team");
+    }
+    ETags.check(ifMatch, before.resourceVersion());
+    boolean newVersion = !spec.version().equals(before.spec().version());
+    boolean newTeam = !Objects.equals(spec.team(), before.spec().team());
+    if (!newVersion && !newTeam) {
+      return store.update(conn, spec, !spec.equals(before.spec())).map(Written.REPLACED);
+    }
+    // a new version policy while a rollout moves the fleet would fight it; once none runs, it replaces
+    // the versions rollouts approved. A rollout belongs to the team it was started for, so the team waits too.
+    return store.activeRollout(conn, name).compose(active -> {
+      if (active.isPresent()) {
+        throw ApiException.conflict("rollout " + active.get() + " is moving subscription " + name
+            + "; abort it or wait for it to end before changing the " + (newVersion ? "version" : "team"));
+      }
+      Future<Void> updated = store.update(conn, spec, true);
+      if (!newVersion) {
+        return updated.map(Written.REPLACED);
+      }
+      if (spec.rolloutStrategy() == null || target == null) {
+        return updated.compose(v -> appliesAtOnce(conn, name)).map(Written.REPLACED);
+      }
+      // agents keep what they ran until the rollout's waves approve the declared version
+      return updated.compose(v -> store.setApplied(conn, name, before.effectiveVersion()))
+          .compose(v -> store.get(conn, name))
+          .compose(stored -> rollouts.start(conn, stored.orElseThrow(), target, caller))
+          .compose(started -> started.isPresent() ? Future.succeededFuture(new Written(false, started.get()))
+              : appliesAtOnce(conn, name).map(Written.REPLACED));
+    });
+  }
+
+  /** The declared version rules every cluster now: no applied policy, no rollout approvals. */
+  private Future<Void> appliesAtOnce(SqlConnection conn, String name) {
+    return store.clearRolloutApprovals(conn, name).compose(v -> store.setApplied(conn, name, null));
+  }
+
+  /** The version a declared policy resolves to in its channel (null: none; validation refused that already). */
+  private static String target(SubscriptionSpec spec, CatalogView view) {
+    return view.pkg(spec.packageName()).flatMap(p -> p.channel(spec.channel()))
+        .map(channel -> DesiredState.ceiling(spec.version(), channel).maxVersion()).orElse(null);
+  }
+
+  private record Put(Written written, Subscription subscription) {
   }
 
   private Future<Reply> delete(ApiRequest request) {

@@ -246,9 +246,14 @@ class RolloutControlIT {
       // soak keeps the rollout going after the first wave succeeded, long enough for newcomers to be looked for
       String id = create("{\"subscription\":\"blk\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":1,"
           + "\"soakSeconds\":4}}");
-      String repin = "{\"catalog\":\"demo\",\"package\":\"etcd\",\"channel\":\"alpha\",\"namespace\":\"etcd\","
+      // the rollout declared its target: the same pin again is no change; another one would fight it
+      String declared = "{\"catalog\":\"demo\",\"package\":\"etcd\",\"channel\":\"alpha\",\"namespace\":\"etcd\","
           + "\"placement\":{\"selector\":\"fleet=blk\"},\"version\":{\"pin\":\"0.9.4\"},\"approval\":\"Automatic\"}";
-      HttpResponse<String> fighting = RolloutIT.call(port, "PUT", "/subscriptions/blk", repin);
+      HttpResponse<String> same = RolloutIT.call(port, "PUT", "/subscriptions/blk", declared);
+      assertThat(same.statusCode()).as(same.body()).isEqualTo(200);
+      assertThat(new JsonObject(same.body()).getJsonObject("appliedVersion").getString("pin")).isEqualTo("0.9.2");
+      HttpResponse<String> fighting = RolloutIT.call(port, "PUT", "/subscriptions/blk",
+          declared.replace("0.9.4", "0.9.2"));
       assertThat(fighting.statusCode()).as(fighting.body()).isEqualTo(409);
       assertThat(RolloutIT.call(port, "DELETE", "/subscriptions/blk", null).statusCode()).isEqualTo(409);
       await().atMost(Duration.ofSeconds(40)).until(() -> "Succeeded".equals(rollout(id).getString("state")));
@@ -256,13 +261,13 @@ class RolloutControlIT {
           + "AND cluster = 'blk-0003'", id)).isEqualTo(1);
       assertThat(fx.count("SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'ClusterJoined'", id))
           .as("the excluded cluster is not a newcomer").isZero();
-      // the subscription now pins the target and no rollout approval overrides it: the held cluster follows
+      // the declared pin (the target) now applies and no rollout approval overrides it: the held cluster follows
       // (a real agent would wait for its operator to say Upgradeable again)
-      assertThat(fx.count("SELECT count(*) FROM subscriptions WHERE name = 'blk' AND version_value = '0.9.4'"))
-          .isEqualTo(1);
-      assertThat(fx.count("SELECT count(*) FROM audit_log WHERE action = 'subscription.pin' "
+      assertThat(fx.count("SELECT count(*) FROM subscriptions WHERE name = 'blk' AND version_value = '0.9.4' "
+          + "AND applied_version_kind IS NULL")).isEqualTo(1);
+      assertThat(fx.count("SELECT count(*) FROM audit_log WHERE action = 'subscription.applied' "
           + "AND resource = 'subscriptions/blk' AND actor = ? AND detail->>'version' = '0.9.4'", RolloutEngine.ACTOR))
-          .as("the pin the rollout moved is audited").isEqualTo(1);
+          .as("the declared version the rollout let apply is audited").isEqualTo(1);
       assertThat(fx.count("SELECT count(*) FROM rollout_approvals WHERE subscription = 'blk'")).isZero();
       await().atMost(Duration.ofSeconds(20)).until(() -> installed("blk", "0.9.4") == 3);
     } finally {

@@ -69,15 +69,19 @@ final class ApplyCommand implements Callable<Integer> {
     if (changed.isEmpty()) {
       return "unchanged";
     }
+    String started = "";
     if (!dryRun) {
-      put(api, doc, path, Map.of("If-Match", "\"" + current.path("resourceVersion").asText() + "\""));
+      JsonNode after = put(api, doc, path, Map.of("If-Match", "\"" + current.path("resourceVersion").asText() + "\""));
+      // a subscription with a rolloutStrategy whose version changed: the server started a rollout
+      started = after.path("rollout").isTextual() ? " (rollout " + after.path("rollout").asText() + " started)" : "";
     }
-    return (dryRun ? "would change " : "changed ") + String.join(", ", SpecDiff.describe(changed, doc.spec(), current));
+    return (dryRun ? "would change " : "changed ") + String.join(", ", SpecDiff.describe(changed, doc.spec(), current))
+        + started;
   }
 
-  private static void put(Api api, ApplyDocuments.Doc doc, String path, Map<String, String> headers) {
+  private static JsonNode put(Api api, ApplyDocuments.Doc doc, String path, Map<String, String> headers) {
     try {
-      api.exchange("PUT", path, doc.spec(), headers);
+      return api.exchange("PUT", path, doc.spec(), headers).json();
     } catch (CliException e) {
       throw new CliException(e.exitCode(), doc.file() + ":" + doc.line() + ": " + doc.label() + ": " + e.getMessage());
     }

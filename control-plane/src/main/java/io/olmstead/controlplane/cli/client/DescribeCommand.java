@@ -103,6 +103,12 @@ final class DescribeCommand implements Callable<Integer> {
     field(out, "Namespace", s.path("namespace").asText());
     field(out, "Install mode", installMode(s));
     field(out, "Version", Kind.policy(s.path("version")));
+    if (s.hasNonNull("appliedVersion")) {
+      field(out, "Applied", Kind.policy(s.path("appliedVersion")) + " (until a rollout to the version succeeds)");
+    }
+    if (s.hasNonNull("rolloutStrategy")) {
+      field(out, "Rollout", s.path("rolloutStrategy").toString() + " (a version change rolls out)");
+    }
     field(out, "Approval", s.path("approval").asText());
     field(out, "Team", Kind.text(s, "team"));
     field(out, "Placement", s.path("placement").toString());

@@ -9,7 +9,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code rollout status ID [--watch]} and {@code rollout pause|resume|abort|rollback|promote ID}. */
+/**
+ * {@code rollout status ID [--watch]}, {@code rollout pause|resume|abort|rollback|promote ID} and
+ * {@code rollout retry ID|SUBSCRIPTION}.
+ */
 final class RolloutCommands {
   static final String[] ACTIONS = {"pause", "resume", "abort", "rollback", "promote"};
 
@@ -19,6 +22,7 @@ final class RolloutCommands {
   static CommandLine command(CliContext ctx) {
     CommandLine rollout = new CommandLine(new Group());
     rollout.addSubcommand(new Status(ctx));
+    rollout.addSubcommand(new Retry(ctx));
     for (String action : ACTIONS) {
       rollout.addSubcommand(action, new CommandLine(new Action(ctx, action)).setCommandName(action));
     }
@@ -34,7 +38,7 @@ final class RolloutCommands {
     @Override
     public void run() {
       throw new CommandLine.ParameterException(spec.commandLine(), "a rollout command is required (status, pause, "
-          + "resume, abort, rollback or promote)");
+          + "resume, abort, rollback, promote or retry)");
     }
   }
 
@@ -109,6 +113,42 @@ final class RolloutCommands {
     @Override
     public Integer call() {
       JsonNode rollout = ctx.api().post("/rollouts/" + Api.seg(id) + "/" + action, null);
+      ctx.out().print(RolloutView.render(rollout));
+      ctx.out().flush();
+      return ExitCodes.OK;
+    }
+  }
+
+  /**
+   * Starts a rolled-back, failed or aborted rollout again (same target, same strategy): by rollout id, or by
+   * subscription name (its newest rollout).
+   */
+  @Command(name = "retry", mixinStandardHelpOptions = true, description = {"Start a RolledBack, Failed or Aborted "
+      + "rollout again: same subscription, target and strategy.", "NAME is a rollout id or a subscription name (its "
+      + "newest rollout is retried). Refused while the subscription declares another version."})
+  static final class Retry implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Parameters(index = "0", paramLabel = "NAME")
+    String name;
+
+    Retry(CliContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+      Api api = ctx.api();
+      String id = name;
+      if (!name.startsWith("ro-")) {
+        JsonNode newest = api.get("/rollouts?subscription=" + Api.q(name) + "&limit=1").path("items").path(0);
+        if (newest.isMissingNode()) {
+          throw new CliException(ExitCodes.NOT_FOUND, "subscription " + name + " has no rollout to retry");
+        }
+        id = newest.path("id").asText();
+      }
+      JsonNode rollout = api.post("/rollouts/" + Api.seg(id) + "/retry", null);
+      ctx.out().println("rollout " + rollout.path("id").asText() + " started (retry of " + id + ")");
       ctx.out().print(RolloutView.render(rollout));
       ctx.out().flush();
       return ExitCodes.OK;

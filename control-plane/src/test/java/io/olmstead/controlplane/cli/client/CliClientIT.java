@@ -220,12 +220,20 @@ class CliClientIT {
 
     await().atMost(Duration.ofSeconds(30)).until(() -> fx.count("SELECT count(*) FROM subscription_status WHERE "
         + "subscription = 'demo-operator' AND installed_version = '0.2.0' AND phase = 'Succeeded'") == 3);
+    // the docs' roll out: the pin changed in the file, applied again (the subscription carries a rolloutStrategy)
+    Files.writeString(fleet, Files.readString(fleet).replace("pin: \"0.2.0\"", "pin: \"0.3.0\""));
+    assertThat(ok(cli("apply", "-f", fleet.toString(), "--dry-run")).out()).isEqualTo("catalog/demo unchanged (dry "
+        + "run)\nsubscription/demo-operator would change version: {\"pin\":\"0.2.0\"} -> {\"pin\":\"0.3.0\"} (dry run)\n");
+    assertThat(api.get("/api/v1/rollouts", ADMIN).items()).isEmpty();
+    assertThat(ok(cli("apply", "-f", fleet.toString())).out()).matches("catalog/demo unchanged\nsubscription/"
+        + "demo-operator changed version: \\{\"pin\":\"0\\.2\\.0\"} -> \\{\"pin\":\"0\\.3\\.0\"} \\(rollout "
+        + "ro-[0-9a-f-]+ started\\)\n");
+    assertThat(ok(cli("apply", "-f", fleet.toString())).out()).isEqualTo("catalog/demo unchanged\n"
+        + "subscription/demo-operator unchanged\n");
+    // the imperative form of the same: the rollout exists
     Path rollout = file("rollout.yaml", docsYaml(1));
     assertThat(ok(cli("apply", "-f", rollout.toString(), "--dry-run")).out())
-        .isEqualTo("rollout demo-operator -> 0.3.0 would be created (dry run)\n");
-    assertThat(api.get("/api/v1/rollouts", ADMIN).items()).isEmpty();
-    assertThat(ok(cli("apply", "-f", rollout.toString())).out()).matches("rollout demo-operator -> 0\\.3\\.0 created "
-        + "\\(ro-[0-9a-f-]+\\)\n");
+        .startsWith("rollout demo-operator -> 0.3.0 unchanged (ro-");
     // the directory: both files, nothing to do
     assertThat(ok(cli("apply", "-f", fleet.getParent().toString())).out()).startsWith("catalog/demo unchanged\n"
         + "subscription/demo-operator unchanged\nrollout demo-operator -> 0.3.0 unchanged (ro-");

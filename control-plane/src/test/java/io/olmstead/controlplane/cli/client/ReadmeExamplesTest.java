@@ -52,13 +52,14 @@ class ReadmeExamplesTest {
   }
 
   @Test
-  void theReadmeRolloutTargetsAVersionOfTheSameChannelAboveThePin() throws IOException {
-    ApplyDocuments.Doc rollout = only("demo-rollout.yaml");
-    assertThat(rollout.kind()).isEqualTo("Rollout");
-    assertThat(rollout.spec().path("subscription").asText()).isEqualTo("demo-operator");
-    assertThat(rollout.label()).isEqualTo("rollout demo-operator -> 0.3.0");
+  void theReadmeSubscriptionRollsOutUnderItsOwnStrategyToAVersionOfTheSameChannelAboveThePin() throws IOException {
+    JsonNode spec = only("demo-subscription.yaml").spec();
+    assertThat(spec.path("rolloutStrategy").path("canary").path("count").asInt()).isEqualTo(1);
+    assertThat(spec.path("rolloutStrategy").path("batchSize").asInt()).isEqualTo(1);
+    // the README changes the pin to 0.3.0: a version of the same channel
     assertThat(demoCatalog()).anyMatch(d -> d.path("schema").asText().equals("olm.channel")
-        && d.path("package").asText().equals("olmstead-demo-operator")
+        && d.path("package").asText().equals(spec.path("package").asText())
+        && d.path("name").asText().equals(spec.path("channel").asText())
         && d.path("entries").findValuesAsText("name").contains("olmstead-demo-operator.v0.3.0"));
   }
 }

@@ -1,0 +1,138 @@
+package io.olmstead.controlplane.rollout;
+
+import io.olmstead.controlplane.audit.Audit;
+import io.olmstead.controlplane.audit.AuditEntry;
+import io.olmstead.controlplane.auth.Principal;
+import io.olmstead.controlplane.problem.ApiException;
+import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
+import io.olmstead.controlplane.subscription.DeclaredRollouts;
+import io.olmstead.controlplane.subscription.Subscription;
+import io.olmstead.controlplane.subscription.SubscriptionSpec;
+import io.olmstead.controlplane.subscription.SubscriptionSpec.VersionPolicy;
+import io.olmstead.controlplane.subscription.SubscriptionStore;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlConnection;
+import java.time.OffsetDateTime;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Creating a rollout in a transaction, for the three ways one starts: {@code POST /rollouts}, a declared version change
+ * of a subscription with a {@code rolloutStrategy}, and {@code POST /rollouts/{id}/retry}. A rollout of a pinned
+ * subscription declares its target: the pin moves when the rollout starts (what agents ran stays applied until it
+ * succeeds), so the declared spec is never rewritten behind the user's back afterwards.
+ */
+final class RolloutStarts implements DeclaredRollouts {
+  private final RolloutPlanning planning = new RolloutPlanning();
+  private final RolloutStore store = new RolloutStore();
+  private final RolloutBundles bundles = new RolloutBundles();
+  private final SubscriptionStore subscriptions = new SubscriptionStore();
+  private final AnalysisChecks checks;
+  private final RolloutMetrics metrics;
+  private final Pool pool;
+
+  RolloutStarts(AnalysisChecks checks, RolloutMetrics metrics, Pool pool) {
+    this.checks = checks;
+    this.metrics = metrics;
+    this.pool = pool;
+  }
+
+  /** A new rollout id. */
+  static String newId() {
+    return "ro-" + UUID.randomUUID().toString().substring(0, 13);
+  }
+
+  /** What a creation did: the rollout, and whether it moved the subscription's declared pin to its target. */
+  record Started(Rollout rollout, boolean declared) {
+  }
+
+  /** Plans and inserts rollout {@code id} as {@code body} asks, in {@code conn}'s transaction. */
+  Future<Started> insert(SqlConnection conn, RolloutPlanning.Request body, Principal caller, String id) {
+    return planning.planLocked(conn, body, caller).compose(plan -> checks.resolve(conn, body.strategy(),
+        plan.subscription().spec().team()).compose(strategy -> {
+          refuseUnstartable(plan, body);
+          if (plan.alreadyAtTarget() && !body.force()) {
+            throw ApiException.conflict("every cluster subscription " + body.subscription() + " places on already "
+                + "runs " + body.targetVersion() + ": nothing to roll out (send \"force\": true to start anyway)");
+          }
+          Rollout rollout = RolloutMachine.initial(id, body.subscription(), body.targetVersion(), strategy,
+              plan.waves(), plan.versions());
+          return store.insert(conn, rollout, plan.subscription().spec().team(), plan.fromVersions(), plan.held(),
+              caller.actor()).compose(v -> subscriptions.declarePin(conn, body.subscription(), body.targetVersion()))
+              .compose(declared -> !declared ? Future.succeededFuture(new Started(rollout, false))
+                  : Audit.record(conn, new AuditEntry(caller.actor(), "subscription.declare", "subscriptions/"
+                      + body.subscription(), AuditEntry.SUCCESS, new JsonObject().put("version", new JsonObject()
+                      .put("pin", body.targetVersion())).put("rollout", id).put("tokenId", String.valueOf(caller.tokenId())),
+                      null))
+                      .map(new Started(rollout, true)));
+        }));
+  }
+
+  /**
+   * Inserts rollout {@code id} repeating {@code old} (same subscription, target and strategy); refused while the
+   * subscription declares another pin than the old target (declaring is how to move on).
+   */
+  Future<Started> retry(SqlConnection conn, Rollout old, Principal caller, String id) {
+    return subscriptions.get(conn, old.subscription()).compose(found -> {
+      SubscriptionSpec spec = found.orElseThrow(() -> ApiException.conflict("subscription " + old.subscription()
+          + " no longer exists")).spec();
+      if (spec.version().kind() == VersionPolicy.Kind.PIN && !old.targetVersion().equals(spec.version().value())) {
+        throw ApiException.conflict("subscription " + old.subscription() + " now declares " + spec.version().value()
+            + ", not " + old.targetVersion() + ": declare the version to roll out instead of retrying");
+      }
+      return insert(conn, new RolloutPlanning.Request(old.subscription(), old.targetVersion(), old.strategy(), false),
+          caller, id);
+    });
+  }
+
+  private static void refuseUnstartable(RolloutPlanning.Plan plan, RolloutPlanning.Request body) {
+    if (!plan.unreachable().isEmpty()) {
+      JsonArray errors = new JsonArray();
+      plan.unreachable().forEach(c -> errors.add(new JsonObject().put("field", "targetVersion")
+          .put("message", plan.excluded().get(c) + " (cluster " + c + ")")));
+      throw ApiException.validationFailed("targetVersion " + body.targetVersion() + " cannot be reached from "
+          + "what " + plan.unreachable().size() + " clusters run", errors);
+    }
+  }
+
+  @Override
+  public void check(JsonObject rolloutStrategy) {
+    try {
+      RolloutStrategy.fromJson(rolloutStrategy);
+    } catch (StrategyException e) {
+      throw ApiException.validationFailed(e.getMessage(), new JsonArray().add(new JsonObject()
+          .put("field", e.pointer("/rolloutStrategy")).put("message", e.getMessage())));
+    } catch (IllegalArgumentException e) {
+      throw ApiException.validationFailed(e.getMessage(), new JsonArray().add(new JsonObject()
+          .put("field", "/rolloutStrategy").put("message", e.getMessage())));
+    }
+  }
+
+  @Override
+  public Future<Optional<String>> start(SqlConnection tx, Subscription subscription, String targetVersion,
+      Principal caller) {
+    RolloutStrategy strategy = RolloutStrategy.fromJson(subscription.spec().rolloutStrategy());
+    ApiException refused = AnalysisChecks.inlineQueriesOfATeam(strategy, caller.teamScoped());
+    if (refused != null) {
+      return Future.failedFuture(refused);
+    }
+    RolloutPlanning.Request body = new RolloutPlanning.Request(subscription.name(), targetVersion, strategy, false);
+    String id = newId();
+    return checks.validate(strategy).compose(v -> planning.planLocked(tx, body, caller)).compose(plan -> {
+      refuseUnstartable(plan, body);
+      if (plan.waves().isEmpty() || plan.alreadyAtTarget()) {
+        return Future.succeededFuture(Optional.<String>empty());
+      }
+      return bundles.notUnpacked(tx, plan, targetVersion).compose(missing -> missing.isEmpty()
+          ? insert(tx, body, caller, id).map(started -> {
+            metrics.created();
+            return Optional.of(started.rollout().id());
+          })
+          : bundles.request(pool, missing).compose(r -> Future.failedFuture(
+              RolloutBundles.refusal(missing, OffsetDateTime.now()))));
+    });
+  }
+}
