@@ -143,8 +143,10 @@ public final class EdgeRiskStore {
 
   /** Deletes the evidence and acceptances of {@code teams} (null: of every team) on {@code riskId}; rows deleted. */
   public Future<Integer> clear(SqlClient client, String riskId, String[] teams) {
-    return client.preparedQuery(CLEAR).execute(Tuple.of(riskId, teams)).compose(deleted -> client
-        .preparedQuery(CLEAR_ACCEPTANCES).execute(Tuple.of(riskId, teams)).map(a -> deleted.rowCount()));
+    // built explicitly: Tuple.of(riskId, teams) would spread the array into the varargs
+    Tuple args = Tuple.tuple().addString(riskId).addArrayOfString(teams);
+    return client.preparedQuery(CLEAR).execute(args).compose(deleted -> client
+        .preparedQuery(CLEAR_ACCEPTANCES).execute(args).map(a -> deleted.rowCount()));
   }
 
   /** The facts of each of {@code clusters} that exists, matched on the labels {@code named}. */
