@@ -23,7 +23,7 @@ public final class EdgeRecorder {
     this.bounds = new EdgeRiskStore.Bounds(settings.maxPerEdge(), settings.maxPerTeam());
   }
 
-  /** What was recorded: attempts kept, of which failures, and attempts dropped past the bounds. */
+  /** What was recorded: attempts kept, the failures among those offered, and attempts dropped past the bounds. */
   public record Recorded(int kept, int failures, int dropped) {
   }
 

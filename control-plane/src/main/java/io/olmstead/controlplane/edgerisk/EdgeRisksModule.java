@@ -15,9 +15,11 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.SqlConnection;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -37,7 +39,7 @@ public final class EdgeRisksModule implements ApiModule {
 
   /** The rule's parameters from the settings. */
   public static EdgeRiskRule.Params params(EdgeRiskSettings settings) {
-    return new EdgeRiskRule.Params(java.time.Duration.ofDays(settings.halfLifeDays()),
+    return new EdgeRiskRule.Params(Duration.ofDays(settings.halfLifeDays()),
         settings.successesPerFailure());
   }
 
@@ -59,7 +61,7 @@ public final class EdgeRisksModule implements ApiModule {
     Instant now = now();
     return context.tx().read(conn -> store.riskIds(conn, after, pkg, limit + 1).compose(ids -> Future.all(
             store.onRisks(conn, ids), store.acceptances(conn, ids)).map(all -> {
-              var evidence = all.<java.util.Map<String, List<Evidence>>>resultAt(0);
+              Map<String, List<Evidence>> evidence = all.resultAt(0);
               List<EdgeRiskStore.Acceptance> accepted = all.resultAt(1);
               return Cursors.page(ids, limit, id -> EdgeRiskView.toJson(id, evidence.get(id),
                   accepted.stream().filter(a -> a.riskId().equals(id)).toList(), visible(caller), now, params),

@@ -20,6 +20,7 @@ import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,7 +54,7 @@ final class EdgeRiskGate {
     if (pending.isEmpty()) {
       return Future.succeededFuture(EdgeHolds.NONE);
     }
-    Set<String> froms = new java.util.HashSet<>(pending.stream().map(Member::previousVersion).toList());
+    Set<String> froms = new HashSet<>(pending.stream().map(Member::previousVersion).toList());
     return packageOf(client, rollout).compose(pkg -> pkg == null ? Future.succeededFuture(EdgeHolds.NONE)
         : store.onEdges(client, pkg, rollout.targetVersion(), froms).compose(evidence -> evidence.isEmpty()
             ? Future.succeededFuture(EdgeHolds.NONE)
@@ -62,7 +63,7 @@ final class EdgeRiskGate {
 
   private Future<Map<String, EdgeHolds.Hold>> holds(SqlClient client, Rollout rollout, String team, String pkg,
       List<Member> pending, List<Evidence> evidence, Instant now) {
-    Set<String> ids = new java.util.HashSet<>(evidence.stream().map(Evidence::riskId).toList());
+    Set<String> ids = new HashSet<>(evidence.stream().map(Evidence::riskId).toList());
     return Future.all(store.facts(client, pending.stream().map(Member::cluster).toList(), labels),
         store.acceptedFor(client, ids, team)).map(all -> {
           Map<String, EdgeFacts> facts = all.resultAt(0);
