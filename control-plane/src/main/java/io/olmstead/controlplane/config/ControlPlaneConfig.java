@@ -22,7 +22,8 @@ public record ControlPlaneConfig(
     WebhookSettings webhooks,
     OidcSettings oidc,
     MetricsSettings metrics, DatabaseHealthSettings databaseHealth,
-    PrometheusSettings prometheus) {
+    PrometheusSettings prometheus,
+    EdgeRiskSettings edgeRisk) {
 
   public static final String PORT = "OLMSTEAD_PORT";
   public static final String BIND_HOST = "OLMSTEAD_BIND_HOST";
@@ -43,7 +44,7 @@ public record ControlPlaneConfig(
                   union(SignalSettings.ENVIRONMENT,
                       union(OidcSettings.ENVIRONMENT,
                           union(MetricsSettings.ENVIRONMENT, union(DatabaseHealthSettings.ENVIRONMENT,
-                              PrometheusSettings.ENVIRONMENT)))))))));
+                              union(PrometheusSettings.ENVIRONMENT, EdgeRiskSettings.ENVIRONMENT))))))))));
 
   private static Set<String> union(Set<String> a, Set<String> b) {
     java.util.Set<String> all = new java.util.HashSet<>(a);
@@ -62,9 +63,19 @@ public record ControlPlaneConfig(
       throw new ConfigException(DB_POOL_SIZE, "must be at least 1");
     }
     prometheus = prometheus == null ? PrometheusSettings.NONE : prometheus;
+    edgeRisk = edgeRisk == null ? EdgeRiskSettings.DEFAULT : edgeRisk;
     if (adminToken.isPresent() && adminToken.get().length() < 16) {
       throw new ConfigException(ADMIN_TOKEN, "is too short (at least 16 characters)");
     }
+  }
+
+  /** The configuration with the default edge-risk settings. */
+  public ControlPlaneConfig(String bindHost, int port, Optional<DatabaseSettings> database, int dbPoolSize,
+      boolean migrateOnStart, Optional<String> adminToken, long maxBodyBytes, GatewaySettings agent,
+      RegistrySettings registry, HypershiftSettings hypershift, WebhookSettings webhooks, OidcSettings oidc,
+      MetricsSettings metrics, DatabaseHealthSettings databaseHealth, PrometheusSettings prometheus) {
+    this(bindHost, port, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes, agent, registry, hypershift,
+        webhooks, oidc, metrics, databaseHealth, prometheus, EdgeRiskSettings.DEFAULT);
   }
 
   /** Reads the environment; the database stays empty when {@code OLMSTEAD_DB_URL} is unset (dev mode brings its own). */
@@ -87,28 +98,29 @@ public record ControlPlaneConfig(
         OidcSettings.fromEnvironment(environment),
         MetricsSettings.fromEnvironment(environment),
         DatabaseHealthSettings.fromEnvironment(environment),
-        PrometheusSettings.fromEnvironment(environment));
+        PrometheusSettings.fromEnvironment(environment),
+        EdgeRiskSettings.fromEnvironment(environment));
   }
 
   public ControlPlaneConfig withPort(int newPort) {
     return new ControlPlaneConfig(bindHost, newPort, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus);
+        agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus, edgeRisk);
   }
 
   public ControlPlaneConfig withDatabase(DatabaseSettings settings) {
     return new ControlPlaneConfig(bindHost, port, Optional.of(settings), dbPoolSize, migrateOnStart, adminToken,
-        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus);
+        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus, edgeRisk);
   }
 
   public ControlPlaneConfig withAdminToken(String token) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, Optional.ofNullable(token),
-        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus);
+        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus, edgeRisk);
   }
 
   /** The same configuration with other registry settings (the {@code --insecure-registry} flags). */
   public ControlPlaneConfig withRegistry(RegistrySettings settings) {
     return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, settings, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus);
+        agent, settings, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus, edgeRisk);
   }
 
   /** The database, or a clear error naming the setting when none is configured. */

@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.edgerisk.EdgeHolds;
+import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Step;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -12,13 +14,15 @@ import java.util.Optional;
 /**
  * Why a rollout's cluster is not moving, in one vocabulary: {@code WaitingForApproval (bundle B, since T)} when its
  * agent waits for a person to approve a Manual subscription's bundle, {@code Frozen (freeze F until T)} and
- * {@code OutsideWindow (window W opens T)} when the calendar holds a cluster the rollout has not approved yet.
+ * {@code OutsideWindow (window W opens T)} when the calendar holds a cluster the rollout has not approved yet,
+ * {@code EdgeAtRisk (risk R: ...)} when the upgrade edge it would take failed on clusters with its facts ({@link #held}).
  * {@link #of} is pure: the cluster's step, its labels, the calendar, the agent's last report and the time.
  */
 record ClusterReason(String code, String subject, Instant at, String message) {
   static final String WAITING_FOR_APPROVAL = "WaitingForApproval";
   static final String FROZEN = "Frozen";
   static final String OUTSIDE_WINDOW = "OutsideWindow";
+  static final String EDGE_AT_RISK = EdgeHolds.EDGE_AT_RISK;
 
   /** What the agent last said of the cluster that matters here: its phase, the bundle it waits for, since when. */
   record Report(String phase, String bundle, Instant since) {
@@ -57,6 +61,12 @@ record ClusterReason(String code, String subject, Instant at, String message) {
             + o.window().name() + " opens " + o.at() + ")"))
         .orElse(new ClusterReason(OUTSIDE_WINDOW, own.get(0).name(), null, OUTSIDE_WINDOW + " (window "
             + own.get(0).name() + " does not open within " + MaintenanceCalendar.HORIZON.toDays() + " days)"));
+  }
+
+  /** {@code EdgeAtRisk} of a pending cluster the engine holds on an edge at risk (subject: the risk id), else null. */
+  static ClusterReason held(Member m) {
+    String risk = EdgeHolds.riskOf(m.message());
+    return m.step() == Step.Pending && risk != null ? new ClusterReason(EDGE_AT_RISK, risk, null, m.message()) : null;
   }
 
   JsonObject toJson() {

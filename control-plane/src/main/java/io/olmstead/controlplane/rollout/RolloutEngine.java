@@ -3,6 +3,7 @@ package io.olmstead.controlplane.rollout;
 import io.olmstead.controlplane.analysis.PrometheusClient;
 import io.olmstead.controlplane.audit.Audit;
 import io.olmstead.controlplane.audit.AuditEntry;
+import io.olmstead.controlplane.config.EdgeRiskSettings;
 import io.olmstead.controlplane.db.LeaderLock;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.rollout.RolloutModel.StepResult;
@@ -47,6 +48,7 @@ public final class RolloutEngine {
   private MaintenanceCalendar calendar = new MaintenanceCalendar(java.util.List.of(), java.util.List.of());
   private final PreflightGate preflight;
   private final AnalysisRunner analysis;
+  private final EdgeRiskGate edges;
   private long ticks;
   private final RolloutMetrics metrics;
   private final long tickMillis;
@@ -59,8 +61,9 @@ public final class RolloutEngine {
   private volatile boolean closed;
 
   RolloutEngine(Vertx vertx, Pool pool, PgConnectOptions connectOptions, RolloutMetrics metrics, long tickMillis,
-      RolloutMaturity maturity, Clock clock, PrometheusClient prometheus) {
+      RolloutMaturity maturity, Clock clock, PrometheusClient prometheus, EdgeRiskSettings edgeRisk) {
     this.vertx = vertx;
+    this.edges = new EdgeRiskGate(edgeRisk);
     this.analysis = new AnalysisRunner(prometheus);
     this.preflight = new PreflightGate(maturity);
     this.pool = pool;
@@ -136,11 +139,12 @@ public final class RolloutEngine {
       Rollout before = found.get().rollout();
       Future<Void> joined = admit ? joiners.admit(before) : Future.succeededFuture();
       Instant now = clock.get();
+      String team = found.get().team();
       return joined.compose(j -> store.reports(pool, before)).compose(reports -> calendars.gate(pool, before,
           calendar, now).compose(gate -> preflight.prepare(pool, before, now).compose(view -> analysis.prepare(pool,
-          before, now).compose(checks ->
+          before, now).compose(checks -> edges.prepare(pool, before, team, now).compose(holds ->
           // the step is pure but not small (10,000 clusters, calendars with many windows): never on the event loop
-          vertx.executeBlocking(() -> RolloutMachine.step(before, reports, now, gate, view, checks), false)))
+          vertx.executeBlocking(() -> RolloutMachine.step(before, reports, now, gate, view, checks, holds), false))))
           .compose(result -> {
         metrics.observed(result.rollout());
         if (!result.changed()) {
@@ -152,7 +156,9 @@ public final class RolloutEngine {
                 : Audit.record(tx, new AuditEntry(ACTOR, "rollout.step", "rollouts/" + id, AuditEntry.SUCCESS,
                     new JsonObject().put("state", result.rollout().phase().name())
                         .put("transitions", result.transitions().size())
-                        .put("changes", RolloutStore.summary(result.transitions())), null)).map(true))))
+                        .put("changes", RolloutStore.summary(result.transitions())), null))
+                    .compose(v -> edges.record(tx, result.rollout(), team, result.transitions(), ACTOR, now))
+                    .map(true))))
             .onSuccess(saved -> {
               if (saved) {
                 metrics.stepped(result.transitions(), System.nanoTime() - started);

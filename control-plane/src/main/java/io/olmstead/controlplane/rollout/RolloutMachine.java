@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.edgerisk.EdgeHolds;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Phase;
 import io.olmstead.controlplane.rollout.RolloutModel.Report;
@@ -74,7 +75,13 @@ public final class RolloutMachine {
   /** A step with the calendar, the preflight verdicts and what the analysis checks measured so far. */
   static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now, CalendarGate gate,
       PreflightView preflight, AnalysisView analysis) {
-    return new RolloutStepper(rollout, reports, now, gate, preflight, analysis).run();
+    return step(rollout, reports, now, gate, preflight, analysis, EdgeHolds.NONE);
+  }
+
+  /** A step that also holds the pending clusters whose upgrade edge is at risk on their facts. */
+  static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now, CalendarGate gate,
+      PreflightView preflight, AnalysisView analysis, Map<String, EdgeHolds.Hold> edgeHolds) {
+    return new RolloutStepper(rollout, reports, now, gate, preflight, analysis, edgeHolds).run();
   }
 
   /** An operator's command; returns the new state, or throws {@link IllegalStateException} when not allowed now. */

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.rollout;
 
 import io.olmstead.controlplane.analysis.AnalysisCheck;
 import io.olmstead.controlplane.analysis.AnalysisVerdicts;
+import io.olmstead.controlplane.edgerisk.EdgeHolds;
 import io.olmstead.controlplane.hypershift.HostedLabels;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Phase;
@@ -22,7 +23,9 @@ import java.util.Map;
 /**
  * One step of {@link RolloutMachine} (pure, a mutable working copy of the rollout): observe the clusters' reports,
  * check the failure budget, open, approve in, soak and complete waves under the calendar and the preflight verdicts;
- * a soaking wave completes only once its analysis checks passed on each of its clusters that runs the target.
+ * a soaking wave completes only once its analysis checks passed on each of its clusters that runs the target. A
+ * pending cluster whose upgrade edge is at risk on its facts ({@link EdgeHolds}) stays Pending with the hold's reason,
+ * and its wave waits for it, until the risk is accepted or cleared.
  */
 final class RolloutStepper {
   private static final String SUCCEEDED = RolloutMachine.SUCCEEDED;
@@ -32,6 +35,7 @@ final class RolloutStepper {
   private final Map<String, Report> reports;
   private final PreflightView preflight;
   private final AnalysisView analysis;
+  private final Map<String, EdgeHolds.Hold> edgeHolds;
   private final Instant now;
   private final CalendarGate gate;
   private final Map<String, Member> members;
@@ -42,9 +46,10 @@ final class RolloutStepper {
   private boolean promote;
 
   RolloutStepper(Rollout in, Map<String, Report> reports, Instant now, CalendarGate gate, PreflightView preflight,
-      AnalysisView analysis) {
+      AnalysisView analysis, Map<String, EdgeHolds.Hold> edgeHolds) {
     this.in = in;
     this.analysis = analysis;
+    this.edgeHolds = edgeHolds;
     this.reports = reports;
     this.preflight = preflight;
     this.now = now;
@@ -274,6 +279,9 @@ final class RolloutStepper {
         }
         continue;
       }
+      if (holdOnEdge(m, name)) {
+        continue;
+      }
       boolean online = online(m.cluster());
       if (online && unavailable >= limit) {
         break;
@@ -296,6 +304,27 @@ final class RolloutStepper {
         unavailable++;
       }
     }
+  }
+
+  /**
+   * Whether {@code m} waits on an edge at risk (recording the hold when its reason changed); a cluster no longer held
+   * (the risk was accepted or cleared) loses the hold's reason and may be approved.
+   */
+  private boolean holdOnEdge(Member m, String wave) {
+    EdgeHolds.Hold hold = edgeHolds.get(m.cluster());
+    if (hold != null) {
+      if (!hold.message().equals(m.message())) {
+        set(m.with(Step.Pending, null, null, hold.message()));
+        t.add(new Transition("ClusterHeld", wave, m.cluster(), hold.message()));
+      }
+      return true;
+    }
+    String released = EdgeHolds.riskOf(m.message());
+    if (released != null) {
+      set(m.with(Step.Pending, null, null, null));
+      t.add(new Transition("ClusterReleased", wave, m.cluster(), "edge risk " + released + " accepted or cleared"));
+    }
+    return false;
   }
 
   private boolean online(String cluster) {

@@ -3,6 +3,7 @@ package io.olmstead.controlplane.rollout;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.controlplane.analysis.AnalysisTemplatesModule;
 import io.olmstead.controlplane.analysis.PrometheusClient;
+import io.olmstead.controlplane.config.EdgeRiskSettings;
 import io.olmstead.controlplane.config.PrometheusSettings;
 import io.olmstead.controlplane.db.Tx;
 import io.olmstead.controlplane.maturity.MaturityService;
@@ -25,21 +26,23 @@ public final class Rollouts {
   private final RolloutStarts starts;
 
   public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry) {
-    this(vertx, pool, connectOptions, registry, 0, Clock.systemUTC(), PrometheusSettings.NONE);
+    this(vertx, pool, connectOptions, registry, 0, Clock.systemUTC(), PrometheusSettings.NONE,
+        EdgeRiskSettings.DEFAULT);
   }
 
   /**
    * {@code maxBodyBytes}: the limit catalogs were uploaded under (their maturity reports parse them again);
    * {@code clock}: the time the engine steps at and previews plan from (windows, freezes, soaks, deadlines);
-   * {@code prometheus}: where analysis checks are measured.
+   * {@code prometheus}: where analysis checks are measured; {@code edgeRisk}: how failed upgrade edges hold clusters.
    */
   public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry, long maxBodyBytes,
-      Clock clock, PrometheusSettings prometheus) {
+      Clock clock, PrometheusSettings prometheus, EdgeRiskSettings edgeRisk) {
     this.prometheus = new PrometheusClient(vertx, prometheus);
     this.events = new RolloutEvents(vertx, pool, connectOptions);
     RolloutMetrics metrics = new RolloutMetrics(registry);
     RolloutMaturity maturity = new RolloutMaturity(new MaturityService(vertx, new Tx(pool), maxBodyBytes));
-    this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS, maturity, clock, this.prometheus);
+    this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS, maturity, clock, this.prometheus,
+        edgeRisk);
     AnalysisChecks checks = new AnalysisChecks(this.prometheus);
     this.starts = new RolloutStarts(checks, metrics, pool);
     this.module = new RolloutsModule(events, metrics, maturity, clock, checks, starts);

@@ -226,8 +226,9 @@ public final class RolloutsModule implements ApiModule {
           : Future.succeededFuture(null);
       return Future.all(reports, labels, calendar).map(v -> Cursors.page(page, limit, m -> {
         AgentReport report = reports.result().get(m.cluster());
-        ClusterReason reason = ClusterReason.of(m.step(), report == null ? null : report.facts(), calendar.result(),
-            labels.result().getOrDefault(m.cluster(), Map.of()), now);
+        ClusterReason held = ClusterReason.held(m);
+        ClusterReason reason = held != null ? held : ClusterReason.of(m.step(), report == null ? null
+            : report.facts(), calendar.result(), labels.result().getOrDefault(m.cluster(), Map.of()), now);
         return RolloutQueries.cluster(r, m, report, reason);
       }, m -> new JsonArray().add(m.wave()).add(m.cluster())));
     })).map(Reply::ok);

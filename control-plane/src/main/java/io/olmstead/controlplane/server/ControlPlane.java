@@ -24,6 +24,7 @@ import io.olmstead.controlplane.db.Readiness;
 import io.olmstead.controlplane.db.StartupException;
 import io.olmstead.controlplane.db.Tx;
 import io.olmstead.controlplane.db.UnhandledExceptions;
+import io.olmstead.controlplane.edgerisk.EdgeRisksModule;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRouter;
@@ -126,10 +127,11 @@ public final class ControlPlane implements AutoCloseable {
               List<ApiModule> modules = new java.util.ArrayList<>(ApiModules.all());
               modules.add(new AgentApiModule(gateway));
               var rollouts = new Rollouts(vertx, pool, db.connectOptions(), registry,
-                  config.maxBodyBytes(), clock, config.prometheus());
+                  config.maxBodyBytes(), clock, config.prometheus(), config.edgeRisk());
               modules.add(rollouts.module());
               modules.add(rollouts.templatesModule());
               modules.add(new SubscriptionsModule(rollouts.declared()));
+              modules.add(new EdgeRisksModule(clock));
               // a revocation made on another replica empties this replica's token cache at once, not after its lifetime
               rollouts.onTokenRevoked(context.authenticator()::invalidateAll);
               var inventory = new Inventories(vertx, pool, registry);

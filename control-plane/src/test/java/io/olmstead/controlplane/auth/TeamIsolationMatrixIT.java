@@ -293,6 +293,21 @@ class TeamIsolationMatrixIT {
         sql("DELETE FROM subscription_status WHERE (subscription, cluster) IN (" + rows + ")");
       }
     });
+    CASES.put("listEdgeRisks", r -> {
+      // beta's failure on an edge: alpha sees the risk, its facts and a count, never beta's cluster or team
+      sql("INSERT INTO edge_risk_observations (team, package, from_version, to_version, cluster, risk_id, facts, "
+          + "failed, detail, source, observed_at) VALUES ('beta', 'etcd', '0.9.2', '0.9.4', 'beta-1', "
+          + "'00000000000000be', '{\"labels\": {}}', true, 'beta-1 failed', 'rollouts/ro-beta', now())");
+      try {
+        JsonObject risk = r.visible("/edge-risks").items().getJsonObject(0);
+        assertThat(risk.getJsonArray("evidence")).isEmpty();
+        assertThat(risk.getJsonObject("otherTeams").getInteger("failures")).isEqualTo(1);
+        assertThat(r.visible("/edge-risks/00000000000000be").json().getJsonArray("evidence")).isEmpty();
+      } finally {
+        sql("DELETE FROM edge_risk_observations WHERE risk_id = '00000000000000be'");
+      }
+    });
+    CASES.put("getEdgeRisk", r -> assertThat(r.status("/edge-risks/" + "0".repeat(16))).isEqualTo(404));
     CASES.put("listClusterSubscriptions", r -> {
       assertThat(r.names(r.visible("/clusters/alpha-1/subscriptions").items(), "subscription"))
           .containsExactly("alpha-sub");

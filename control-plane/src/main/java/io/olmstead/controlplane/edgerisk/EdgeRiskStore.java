@@ -1,0 +1,192 @@
+package io.olmstead.controlplane.edgerisk;
+
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * SQL of the edge-risk tables: record attempts (one row per team, edge and cluster, bounded per team and edge and per
+ * team), read evidence by edge or by risk, accept and clear risks.
+ */
+public final class EdgeRiskStore {
+  private static final String COLUMNS = "team, package, from_version, to_version, cluster, facts, failed, detail, "
+      + "source, observed_at";
+  // a cluster's later attempt replaces its earlier one (dedupe per cluster and edge)
+  private static final String REPLACE = "UPDATE edge_risk_observations SET risk_id = $6, facts = $7, failed = $8, "
+      + "detail = $9, source = $10, observed_at = $11 WHERE team = $1 AND package = $2 AND from_version = $3 "
+      + "AND to_version = $4 AND cluster = $5";
+  // a new cluster only while the team's edge and the team are under their bounds (what comes past them is dropped)
+  private static final String INSERT_BOUNDED = "INSERT INTO edge_risk_observations (team, package, from_version, "
+      + "to_version, cluster, risk_id, facts, failed, detail, source, observed_at) SELECT $1, $2, $3, $4, $5, $6, $7, $8, "
+      + "$9, $10, $11 WHERE (SELECT count(*) FROM (SELECT 1 FROM edge_risk_observations WHERE team = $1 AND package = $2 "
+      + "AND from_version = $3 AND to_version = $4 LIMIT $12) e) < $12 AND (SELECT count(*) FROM (SELECT 1 FROM "
+      + "edge_risk_observations WHERE team = $1 LIMIT $13) t) < $13 ON CONFLICT DO NOTHING";
+  private static final String BY_EDGES = "SELECT " + COLUMNS + " FROM edge_risk_observations WHERE package = $1 "
+      + "AND to_version = $2 AND from_version = ANY($3)";
+  private static final String BY_RISK = "SELECT " + COLUMNS + " FROM edge_risk_observations WHERE risk_id = $1 "
+      + "ORDER BY team, cluster";
+  private static final String RISKS_PAGE = "SELECT DISTINCT risk_id FROM edge_risk_observations "
+      + "WHERE ($1::text IS NULL OR risk_id > $1) AND ($2::text IS NULL OR package = $2) ORDER BY risk_id LIMIT $3";
+  private static final String BY_RISKS = "SELECT risk_id, " + COLUMNS + " FROM edge_risk_observations "
+      + "WHERE risk_id = ANY($1) ORDER BY risk_id, team, cluster";
+  private static final String ACCEPTED_FOR_TEAM = "SELECT risk_id, max(accepted_at) AS at FROM edge_risk_acceptances "
+      + "WHERE risk_id = ANY($1) AND team IN ($2, '*') GROUP BY risk_id";
+  private static final String ACCEPTANCES = "SELECT risk_id, team, accepted_by, accepted_at, comment "
+      + "FROM edge_risk_acceptances WHERE risk_id = ANY($1) ORDER BY risk_id, team";
+  private static final String ACCEPT = "INSERT INTO edge_risk_acceptances (risk_id, team, accepted_by, accepted_at, "
+      + "comment) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (risk_id, team) DO UPDATE SET accepted_by = $3, "
+      + "accepted_at = $4, comment = $5";
+  private static final String CLEAR = "DELETE FROM edge_risk_observations WHERE risk_id = $1 "
+      + "AND ($2::text[] IS NULL OR team = ANY($2))";
+  private static final String CLEAR_ACCEPTANCES = "DELETE FROM edge_risk_acceptances WHERE risk_id = $1 "
+      + "AND ($2::text[] IS NULL OR team = ANY($2))";
+
+  private static final String CLUSTERS = "SELECT name, labels, facts FROM clusters WHERE name = ANY($1)";
+  private static final String FAILING = "SELECT DISTINCT risk_id FROM edge_risk_observations WHERE risk_id = ANY($1) "
+      + "AND failed";
+
+  /** The bounds of what is remembered: clusters per team and edge, rows per team. */
+  public record Bounds(int perEdge, int perTeam) {
+  }
+
+  /** A person's acceptance of a risk for a team ({@code *}: every team). */
+  public record Acceptance(String riskId, String team, String by, Instant at, String comment) {
+  }
+
+  /** Records {@code attempts} in order; returns how many were kept (the others were past the bounds). */
+  public Future<Integer> record(SqlClient client, List<Evidence> attempts, Bounds bounds) {
+    Future<Integer> chain = Future.succeededFuture(0);
+    for (Evidence e : attempts) {
+      Tuple row = Tuple.of(e.team(), e.pkg(), e.from(), e.to(), e.cluster(), e.riskId(), e.facts().toJson(),
+          e.failed(), e.detail(), e.source(), OffsetDateTime.ofInstant(e.at(), ZoneOffset.UTC));
+      chain = chain.compose(kept -> client.preparedQuery(REPLACE).execute(row).compose(replaced -> replaced.rowCount() > 0
+          ? Future.succeededFuture(kept + 1)
+          : client.preparedQuery(INSERT_BOUNDED).execute(row.addInteger(bounds.perEdge()).addInteger(bounds.perTeam()))
+              .map(inserted -> kept + inserted.rowCount())));
+    }
+    return chain;
+  }
+
+  /** Every team's evidence on the edges {@code from -> to} of {@code pkg}, for each of {@code froms}. */
+  public Future<List<Evidence>> onEdges(SqlClient client, String pkg, String to, Set<String> froms) {
+    if (froms.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    return client.preparedQuery(BY_EDGES).execute(Tuple.of(pkg, to, froms.toArray(String[]::new)))
+        .map(EdgeRiskStore::evidence);
+  }
+
+  /** Every team's evidence on one risk. */
+  public Future<List<Evidence>> onRisk(SqlClient client, String riskId) {
+    return client.preparedQuery(BY_RISK).execute(Tuple.of(riskId)).map(EdgeRiskStore::evidence);
+  }
+
+  /** The next {@code limit} risk ids after {@code after} (null: from the start), of {@code pkg} when given. */
+  public Future<List<String>> riskIds(SqlClient client, String after, String pkg, int limit) {
+    return client.preparedQuery(RISKS_PAGE).execute(Tuple.of(after, pkg, limit)).map(rows -> {
+      List<String> out = new ArrayList<>();
+      rows.forEach(r -> out.add(r.getString("risk_id")));
+      return out;
+    });
+  }
+
+  /** The evidence of each of {@code ids}. */
+  public Future<Map<String, List<Evidence>>> onRisks(SqlClient client, List<String> ids) {
+    return client.preparedQuery(BY_RISKS).execute(Tuple.of(ids.toArray(String[]::new))).map(rows -> {
+      Map<String, List<Evidence>> out = new HashMap<>();
+      rows.forEach(r -> out.computeIfAbsent(r.getString("risk_id"), k -> new ArrayList<>()).add(evidence(r)));
+      return out;
+    });
+  }
+
+  /** The newest acceptance of each of {@code ids} that applies to {@code team} (its own or every team's). */
+  public Future<Map<String, Instant>> acceptedFor(SqlClient client, Set<String> ids, String team) {
+    if (ids.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    return client.preparedQuery(ACCEPTED_FOR_TEAM).execute(Tuple.of(ids.toArray(String[]::new),
+        team == null ? "" : team)).map(rows -> {
+          Map<String, Instant> out = new HashMap<>();
+          rows.forEach(r -> out.put(r.getString("risk_id"), r.getOffsetDateTime("at").toInstant()));
+          return out;
+        });
+  }
+
+  /** Every acceptance of each of {@code ids}. */
+  public Future<List<Acceptance>> acceptances(SqlClient client, List<String> ids) {
+    return client.preparedQuery(ACCEPTANCES).execute(Tuple.of(ids.toArray(String[]::new))).map(rows -> {
+      List<Acceptance> out = new ArrayList<>();
+      rows.forEach(r -> out.add(new Acceptance(r.getString("risk_id"), r.getString("team"),
+          r.getString("accepted_by"), r.getOffsetDateTime("accepted_at").toInstant(), r.getString("comment"))));
+      return out;
+    });
+  }
+
+  /** Accepts {@code riskId} for each of {@code teams} at {@code at}. */
+  public Future<Void> accept(SqlClient client, String riskId, List<String> teams, String by, Instant at,
+      String comment) {
+    List<Tuple> rows = teams.stream().map(t -> Tuple.of(riskId, t, by, OffsetDateTime.ofInstant(at, ZoneOffset.UTC),
+        comment)).toList();
+    return client.preparedQuery(ACCEPT).executeBatch(rows).mapEmpty();
+  }
+
+  /** Deletes the evidence and acceptances of {@code teams} (null: of every team) on {@code riskId}; rows deleted. */
+  public Future<Integer> clear(SqlClient client, String riskId, String[] teams) {
+    // built explicitly: Tuple.of(riskId, teams) would spread the array into the varargs
+    Tuple args = Tuple.tuple().addString(riskId).addArrayOfString(teams);
+    return client.preparedQuery(CLEAR).execute(args).compose(deleted -> client
+        .preparedQuery(CLEAR_ACCEPTANCES).execute(args).map(a -> deleted.rowCount()));
+  }
+
+  /** The facts of each of {@code clusters} that exists, matched on the labels {@code named}. */
+  public Future<Map<String, EdgeFacts>> facts(SqlClient client, List<String> clusters, List<String> named) {
+    if (clusters.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    return client.preparedQuery(CLUSTERS).execute(Tuple.of(clusters.toArray(String[]::new))).map(rows -> {
+      Map<String, EdgeFacts> out = new HashMap<>();
+      for (Row r : rows) {
+        Map<String, String> labels = new HashMap<>();
+        r.getJsonObject("labels").forEach(e -> labels.put(e.getKey(), String.valueOf(e.getValue())));
+        out.put(r.getString("name"), EdgeFacts.of(labels, r.getJsonObject("facts"), named));
+      }
+      return out;
+    });
+  }
+
+  /** Which of {@code ids} have a failure on record. */
+  public Future<Set<String>> failing(SqlClient client, Set<String> ids) {
+    if (ids.isEmpty()) {
+      return Future.succeededFuture(Set.of());
+    }
+    return client.preparedQuery(FAILING).execute(Tuple.of(ids.toArray(String[]::new))).map(rows -> {
+      Set<String> out = new HashSet<>();
+      rows.forEach(r -> out.add(r.getString("risk_id")));
+      return out;
+    });
+  }
+
+  private static List<Evidence> evidence(RowSet<Row> rows) {
+    List<Evidence> out = new ArrayList<>();
+    rows.forEach(r -> out.add(evidence(r)));
+    return out;
+  }
+
+  private static Evidence evidence(Row r) {
+    return new Evidence(r.getString("team"), r.getString("package"), r.getString("from_version"),
+        r.getString("to_version"), r.getString("cluster"), EdgeFacts.fromJson(r.getJsonObject("facts")),
+        r.getBoolean("failed"), r.getString("detail"), r.getString("source"),
+        r.getOffsetDateTime("observed_at").toInstant());
+  }
+}
