@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.apispec.protocol.SchemaDecoder;
+import io.olmstead.controlplane.audit.Audit;
+import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.config.GatewaySettings;
 import io.olmstead.controlplane.db.DatabaseOutage;
 import io.olmstead.controlplane.preflight.PreflightStore;
@@ -15,7 +17,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -34,8 +35,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class AgentGateway {
   private static final Logger LOG = LoggerFactory.getLogger(AgentGateway.class);
-  private static final String AUDIT =
-      "INSERT INTO audit_log (actor, action, resource, outcome, detail) VALUES ($1, $2, $3, $4, $5)";
 
   private final Vertx vertx;
   private final Pool pool;
@@ -295,7 +294,7 @@ public final class AgentGateway {
     LOG.warn("cluster {}: {} claimed to be for cluster {}; connection closed", session.cluster(), kind, claimed);
     JsonObject detail = new JsonObject().put("claimedCluster", claimed.length() > 253 ? claimed.substring(0, 253)
         : claimed).put("session", session.id());
-    pool.preparedQuery(AUDIT).execute(Tuple.of("cluster:" + session.cluster(), "agent." + kind,
+    Audit.record(pool, AuditEntry.system("cluster:" + session.cluster(), "agent." + kind,
             "clusters/" + session.cluster(), "rejected-wrong-cluster", detail))
         .onFailure(e -> LOG.error("audit of a wrong-cluster report failed", e));
   }
