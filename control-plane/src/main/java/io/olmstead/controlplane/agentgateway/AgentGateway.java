@@ -8,6 +8,7 @@ import io.olmstead.controlplane.audit.Audit;
 import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.config.GatewaySettings;
 import io.olmstead.controlplane.db.DatabaseOutage;
+import io.olmstead.controlplane.db.Notifications;
 import io.olmstead.controlplane.preflight.PreflightStore;
 import io.olmstead.controlplane.preflight.VerdictWriter;
 import io.vertx.core.Future;
@@ -15,7 +16,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
-import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +48,6 @@ public final class AgentGateway {
   private final VerdictWriter verdicts;
   private final ChangeRouter changes;
   private final PresenceTicker presence;
-  private final ChangeListener listener;
   private final CatalogContentCache catalogs;
   private final BundleContentHandler bundles;
   private final List<Long> timers = new ArrayList<>();
@@ -73,7 +72,7 @@ public final class AgentGateway {
   private volatile BiConsumer<String, io.olmstead.apispec.protocol.Inventory> inventorySink = (cluster, report) -> { };
 
   /** {@code maxBodyBytes}: the limit catalogs were uploaded under (maturity holds read their reports). */
-  public AgentGateway(Vertx vertx, Pool pool, PgConnectOptions database, MeterRegistry registry,
+  public AgentGateway(Vertx vertx, Pool pool, Notifications notifications, MeterRegistry registry,
       GatewaySettings settings, long maxBodyBytes) {
     this.vertx = vertx;
     this.pool = pool;
@@ -86,7 +85,9 @@ public final class AgentGateway {
     this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings);
     this.changes = new ChangeRouter(sessions, publisher, credentials, state);
     this.presence = new PresenceTicker(sessions::all, state, settings, System::nanoTime);
-    this.listener = new ChangeListener(vertx, database, pool, changes::onChange, changes::resync);
+    // every (re)connect of the LISTEN connection resyncs: notifications sent while it was away are lost
+    notifications.subscribe(Change.CHANNEL, payload -> Change.parse(payload).ifPresent(changes::onChange),
+        changes::resync);
     this.bundles = new BundleContentHandler(vertx, pool, credentials, settings.catalogCacheMegabytes() * 1024L * 1024L);
     this.catalogs = new CatalogContentCache(vertx, pool, metrics, settings.catalogCacheMegabytes() * 1024L * 1024L);
     this.handshakes = new HandshakeLimits(settings.maxHandshakes(), settings.handshakesPerSource(),
@@ -94,16 +95,12 @@ public final class AgentGateway {
     this.decoder = vertx.createSharedWorkerExecutor("olmstead-agent-decode", 2);
   }
 
-  /** Starts listening for changes and the periodic presence and resync tasks. */
+  /** Starts the periodic presence and resync tasks (changes come through the notifications given at construction). */
   public Future<Void> start() {
     timers.add(vertx.setPeriodic(presence.periodMillis(), id -> presence.tick()));
     timers.add(vertx.setPeriodic(TimeUnit.SECONDS.toMillis(settings.resyncSeconds()), id -> changes.resync()));
     // Compiling the protocol's schemas takes about a second: on a worker, before the first agent is decoded.
-    return vertx.executeBlocking(SchemaDecoder::schemas).<Void>mapEmpty().compose(v -> listener.start()).recover(e -> {
-      // The periodic resync still converges; notifications come back when the subscriber reconnects.
-      LOG.warn("change notifications unavailable at start: {}", e.toString());
-      return Future.succeededFuture();
-    });
+    return vertx.executeBlocking(SchemaDecoder::schemas).mapEmpty();
   }
 
   /**
@@ -142,7 +139,7 @@ public final class AgentGateway {
     return new EnrollHandler(new Enrollment(pool), metrics);
   }
 
-  /** Closes every agent connection (agents reconnect to another replica) and stops listening. */
+  /** Closes every agent connection (agents reconnect to another replica). */
   public Future<Void> close() {
     closing = true;
     timers.forEach(vertx::cancelTimer);
@@ -158,7 +155,6 @@ public final class AgentGateway {
           LOG.warn("clusters of this replica not marked disconnected: {}", e.toString());
           return Future.succeededFuture();
         })
-        .compose(v -> listener.close()).recover(e -> Future.succeededFuture())
         .compose(v -> decoder.close()).recover(e -> Future.succeededFuture());
   }
 

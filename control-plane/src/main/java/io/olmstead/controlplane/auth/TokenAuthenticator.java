@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.auth;
 
 import io.olmstead.controlplane.access.Role;
+import io.olmstead.controlplane.db.Notifications;
 import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
@@ -91,6 +92,14 @@ public final class TokenAuthenticator {
   /** Three base64url parts, the first a JSON header ({@code eyJ}): API tokens never look like this. */
   static boolean looksLikeJwt(String token) {
     return token.startsWith("eyJ") && token.chars().filter(c -> c == '.').count() == 2;
+  }
+
+  /**
+   * Forgets every cached lookup when any replica revokes a token (announced on {@link Tokens#REVOKED_CHANNEL}), and
+   * each time that channel is listened to again, since a revocation announced in between was lost.
+   */
+  public void followRevocations(Notifications notifications) {
+    notifications.subscribe(Tokens.REVOKED_CHANNEL, tokenId -> invalidateAll(), this::invalidateAll);
   }
 
   /** Forgets every cached lookup (after a token is revoked). */
