@@ -88,8 +88,11 @@ public final class AgentGateway {
     // every (re)connect of the LISTEN connection resyncs: notifications sent while it was away are lost
     notifications.subscribe(Change.CHANNEL, payload -> Change.parse(payload).ifPresent(changes::onChange),
         changes::resync);
-    this.bundles = new BundleContentHandler(vertx, pool, credentials, settings.catalogCacheMegabytes() * 1024L * 1024L);
-    this.catalogs = new CatalogContentCache(vertx, pool, metrics, settings.catalogCacheMegabytes() * 1024L * 1024L);
+    // catalogs and bundles served to agents share one budget
+    AgentContentCache contents = new AgentContentCache(settings.catalogCacheMegabytes() * 1024L * 1024L);
+    metrics.catalogCacheBytes(contents::bytes);
+    this.bundles = new BundleContentHandler(vertx, pool, credentials, contents);
+    this.catalogs = new CatalogContentCache(vertx, pool, metrics, contents);
     this.handshakes = new HandshakeLimits(settings.maxHandshakes(), settings.handshakesPerSource(),
         settings.handshakesPerCredential());
     this.decoder = vertx.createSharedWorkerExecutor("olmstead-agent-decode", 2);
