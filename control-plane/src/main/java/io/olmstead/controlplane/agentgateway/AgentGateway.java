@@ -6,8 +6,11 @@ import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.apispec.protocol.Inventory;
 import io.olmstead.apispec.protocol.Preflight;
 import io.olmstead.apispec.protocol.SchemaDecoder;
+import io.olmstead.controlplane.audit.Audit;
+import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.config.GatewaySettings;
 import io.olmstead.controlplane.db.DatabaseOutage;
+import io.olmstead.controlplane.db.Notifications;
 import io.olmstead.controlplane.preflight.PreflightStore;
 import io.olmstead.controlplane.preflight.VerdictWriter;
 import io.vertx.core.Future;
@@ -15,9 +18,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
-import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -37,8 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class AgentGateway {
   private static final Logger LOG = LoggerFactory.getLogger(AgentGateway.class);
-  private static final String AUDIT =
-      "INSERT INTO audit_log (actor, action, resource, outcome, detail) VALUES ($1, $2, $3, $4, $5)";
 
   private final Vertx vertx;
   private final Pool pool;
@@ -52,7 +51,6 @@ public final class AgentGateway {
   private final VerdictWriter verdicts;
   private final ChangeRouter changes;
   private final PresenceTicker presence;
-  private final ChangeListener listener;
   private final CatalogContentCache catalogs;
   private final BundleContentHandler bundles;
   private final List<Long> timers = new ArrayList<>();
@@ -77,7 +75,7 @@ public final class AgentGateway {
   private volatile BiConsumer<String, Inventory> inventorySink = (cluster, report) -> { };
 
   /** {@code maxBodyBytes}: the limit catalogs were uploaded under (maturity holds read their reports). */
-  public AgentGateway(Vertx vertx, Pool pool, PgConnectOptions database, MeterRegistry registry,
+  public AgentGateway(Vertx vertx, Pool pool, Notifications notifications, MeterRegistry registry,
       GatewaySettings settings, long maxBodyBytes) {
     this.vertx = vertx;
     this.pool = pool;
@@ -90,24 +88,25 @@ public final class AgentGateway {
     this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings);
     this.changes = new ChangeRouter(sessions, publisher, credentials, state);
     this.presence = new PresenceTicker(sessions::all, state, settings, System::nanoTime);
-    this.listener = new ChangeListener(vertx, database, pool, changes::onChange, changes::resync);
-    this.bundles = new BundleContentHandler(vertx, pool, credentials, settings.catalogCacheMegabytes() * 1024L * 1024L);
-    this.catalogs = new CatalogContentCache(vertx, pool, metrics, settings.catalogCacheMegabytes() * 1024L * 1024L);
+    // every (re)connect of the LISTEN connection resyncs: notifications sent while it was away are lost
+    notifications.subscribe(Change.CHANNEL, payload -> Change.parse(payload).ifPresent(changes::onChange),
+        changes::resync);
+    // catalogs and bundles served to agents share one budget
+    AgentContentCache contents = new AgentContentCache(settings.catalogCacheMegabytes() * 1024L * 1024L);
+    metrics.catalogCacheBytes(contents::bytes);
+    this.bundles = new BundleContentHandler(vertx, pool, credentials, contents);
+    this.catalogs = new CatalogContentCache(vertx, pool, metrics, contents);
     this.handshakes = new HandshakeLimits(settings.maxHandshakes(), settings.handshakesPerSource(),
         settings.handshakesPerCredential());
     this.decoder = vertx.createSharedWorkerExecutor("olmstead-agent-decode", 2);
   }
 
-  /** Starts listening for changes and the periodic presence and resync tasks. */
+  /** Starts the periodic presence and resync tasks (changes come through the notifications given at construction). */
   public Future<Void> start() {
     timers.add(vertx.setPeriodic(presence.periodMillis(), id -> presence.tick()));
     timers.add(vertx.setPeriodic(TimeUnit.SECONDS.toMillis(settings.resyncSeconds()), id -> changes.resync()));
     // Compiling the protocol's schemas takes about a second: on a worker, before the first agent is decoded.
-    return vertx.executeBlocking(SchemaDecoder::schemas).<Void>mapEmpty().compose(v -> listener.start()).recover(e -> {
-      // The periodic resync still converges; notifications come back when the subscriber reconnects.
-      LOG.warn("change notifications unavailable at start: {}", e.toString());
-      return Future.succeededFuture();
-    });
+    return vertx.executeBlocking(SchemaDecoder::schemas).mapEmpty();
   }
 
   /**
@@ -146,7 +145,7 @@ public final class AgentGateway {
     return new EnrollHandler(new Enrollment(pool), metrics);
   }
 
-  /** Closes every agent connection (agents reconnect to another replica) and stops listening. */
+  /** Closes every agent connection (agents reconnect to another replica). */
   public Future<Void> close() {
     closing = true;
     timers.forEach(vertx::cancelTimer);
@@ -162,7 +161,6 @@ public final class AgentGateway {
           LOG.warn("clusters of this replica not marked disconnected: {}", e.toString());
           return Future.succeededFuture();
         })
-        .compose(v -> listener.close()).recover(e -> Future.succeededFuture())
         .compose(v -> decoder.close()).recover(e -> Future.succeededFuture());
   }
 
@@ -300,7 +298,7 @@ public final class AgentGateway {
     LOG.warn("cluster {}: {} claimed to be for cluster {}; connection closed", session.cluster(), kind, claimed);
     JsonObject detail = new JsonObject().put("claimedCluster", claimed.length() > 253 ? claimed.substring(0, 253)
         : claimed).put("session", session.id());
-    pool.preparedQuery(AUDIT).execute(Tuple.of("cluster:" + session.cluster(), "agent." + kind,
+    Audit.record(pool, AuditEntry.system("cluster:" + session.cluster(), "agent." + kind,
             "clusters/" + session.cluster(), "rejected-wrong-cluster", detail))
         .onFailure(e -> LOG.error("audit of a wrong-cluster report failed", e));
   }

@@ -17,8 +17,9 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * {@code GET /api/v1/agent/bundles/{digest}}: an unpacked bundle image's objects for agents, so clusters never talk
- * to registries. Stored gzipped and immutable by digest (ETag = digest); the gzipped bytes are kept in a bounded LRU
- * so a fleet installing one bundle costs one database read. Not unpacked yet (or failed): 409 naming the state.
+ * to registries. Stored gzipped and immutable by digest (ETag = digest); the gzipped bytes are kept in the agent
+ * content cache (one budget with catalogs) so a fleet installing one bundle costs one database read. Not unpacked yet
+ * (or failed): 409 naming the state.
  */
 final class BundleContentHandler implements Handler<RoutingContext> {
   private static final String SELECT = "SELECT state, message, objects_gz FROM bundle_images WHERE digest = $1";
@@ -32,13 +33,13 @@ final class BundleContentHandler implements Handler<RoutingContext> {
   private final Vertx vertx;
   private final Pool pool;
   private final CredentialStore credentials;
-  private final SizedLru<Buffer> cache;
+  private final AgentContentCache cache;
 
-  BundleContentHandler(Vertx vertx, Pool pool, CredentialStore credentials, long cacheBytes) {
+  BundleContentHandler(Vertx vertx, Pool pool, CredentialStore credentials, AgentContentCache cache) {
     this.vertx = vertx;
     this.pool = pool;
     this.credentials = credentials;
-    this.cache = new SizedLru<>(cacheBytes, Buffer::length);
+    this.cache = cache;
   }
 
   @Override
@@ -49,10 +50,7 @@ final class BundleContentHandler implements Handler<RoutingContext> {
         return Future.<Void>succeededFuture();
       }
       String etag = admitted.get();
-      Buffer cached;
-      synchronized (cache) {
-        cached = cache.get(digest).orElse(null);
-      }
+      Buffer cached = cache.bundle(digest).orElse(null);
       if (cached != null) {
         return send(ctx, cached, etag);
       }
@@ -73,9 +71,7 @@ final class BundleContentHandler implements Handler<RoutingContext> {
           return Future.<Void>succeededFuture();
         }
         Buffer gz = row.getBuffer("objects_gz");
-        synchronized (cache) {
-          cache.put(digest, gz);
-        }
+        cache.putBundle(digest, gz);
         return send(ctx, gz, etag);
       });
     }).onFailure(e -> Problems.send(ctx.response(), Problems.problem(500, "internal", "Internal error", null)));

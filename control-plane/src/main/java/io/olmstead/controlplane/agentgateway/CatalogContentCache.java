@@ -16,8 +16,8 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * Catalog contents for agents by digest. A digest names immutable content, so each is read from the database and
- * gzipped (on a worker thread) once, shared by requests that arrive while it loads, and kept in a cache bounded by
- * total bytes: a fleet fetching a new revision costs one read and one compression.
+ * gzipped (on a worker thread) once, shared by requests that arrive while it loads, and kept in the agent content
+ * cache (one budget with bundles): a fleet fetching a new revision costs one read and one compression.
  */
 final class CatalogContentCache {
   private static final String CONTENT = "SELECT media_type, content FROM catalog_contents WHERE digest = $1";
@@ -25,22 +25,21 @@ final class CatalogContentCache {
   private final Vertx vertx;
   private final Pool pool;
   private final GatewayMetrics metrics;
-  private final SizedLru<CatalogContent> cache;
+  private final AgentContentCache cache;
   private final Map<String, Future<Optional<CatalogContent>>> loading = new HashMap<>();
 
-  CatalogContentCache(Vertx vertx, Pool pool, GatewayMetrics metrics, long maxBytes) {
+  CatalogContentCache(Vertx vertx, Pool pool, GatewayMetrics metrics, AgentContentCache cache) {
     this.vertx = vertx;
     this.pool = pool;
     this.metrics = metrics;
-    this.cache = new SizedLru<>(maxBytes, CatalogContent::bytes);
-    metrics.catalogCacheBytes(cache::bytes);
+    this.cache = cache;
   }
 
   /** The content stored under the digest; empty when there is none. */
   Future<Optional<CatalogContent>> get(String digest) {
     Future<Optional<CatalogContent>> load;
     synchronized (this) {
-      Optional<CatalogContent> cached = cache.get(digest);
+      Optional<CatalogContent> cached = cache.catalog(digest);
       if (cached.isPresent()) {
         metrics.catalogCache("hit");
         return Future.succeededFuture(cached);
@@ -58,7 +57,7 @@ final class CatalogContentCache {
       synchronized (this) {
         loading.remove(digest);
         if (ar.succeeded()) {
-          ar.result().ifPresent(content -> cache.put(digest, content));
+          ar.result().ifPresent(content -> cache.putCatalog(digest, content));
         }
       }
     });
@@ -104,8 +103,9 @@ final class CatalogContentCache {
   }
 
   /** One digest's content as stored, and gzipped when that is worth serving (null otherwise). */
-  record CatalogContent(String mediaType, Buffer content, Buffer gzipped) {
-    long bytes() {
+  record CatalogContent(String mediaType, Buffer content, Buffer gzipped) implements AgentContentCache.Weighed {
+    @Override
+    public long bytes() {
       return content.length() + (gzipped == null ? 0L : gzipped.length());
     }
   }

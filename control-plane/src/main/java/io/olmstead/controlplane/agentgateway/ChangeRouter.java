@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What this replica does about rows changed elsewhere: routes each {@link ChangeListener} notification to the work it
+ * What this replica does about rows changed elsewhere: routes each {@link Change} notification to the work it
  * calls for (desired state republished, a session's credential rechecked, its approvals resent, a hosted enrollment
  * passed on) and runs the full resync that covers notifications missed. Kept apart from the {@link AgentGateway}, which
  * owns the connections, so that reactions to changes read in one place.
@@ -37,7 +37,7 @@ final class ChangeRouter {
     this.hostedEnrolled = listener;
   }
 
-  void onChange(ChangeListener.Change change) {
+  void onChange(Change change) {
     switch (change.kind()) {
       case "subscription", "catalog" -> publisher.fleetChanged();
       case "cluster" -> publisher.clusterChanged(change.id());

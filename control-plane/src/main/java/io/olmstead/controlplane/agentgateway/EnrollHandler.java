@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.agentgateway;
 
+import io.olmstead.controlplane.http.RequestIds;
 import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.Handler;
 import io.vertx.core.json.DecodeException;
@@ -51,7 +52,8 @@ public final class EnrollHandler implements Handler<RoutingContext> {
     }
     String name = body.getString("clusterName");
     JsonObject labels = body.getJsonObject("labels", new JsonObject());
-    enrollment.enroll(token.get(), name, labels, body.getJsonObject("facts")).onComplete(ar -> {
+    String requestId = ctx.get(RequestIds.KEY);
+    enrollment.enroll(token.get(), name, labels, body.getJsonObject("facts"), requestId).onComplete(ar -> {
       if (ar.failed()) {
         LOG.error("enrollment of cluster {} failed", name, ar.cause());
         metrics.enrolled("error");

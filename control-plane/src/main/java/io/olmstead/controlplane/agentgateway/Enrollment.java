@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
+import io.olmstead.controlplane.audit.Audit;
+import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.auth.Tokens;
 import io.vertx.core.Future;
@@ -44,8 +46,6 @@ final class Enrollment {
       "WITH state AS (INSERT INTO agent_channel_state (cluster) VALUES ($1) ON CONFLICT (cluster) "
           + "DO UPDATE SET last_status_seq = 0 RETURNING cluster) "
           + "UPDATE subscription_status SET seq = 0 WHERE cluster = (SELECT cluster FROM state)";
-  private static final String AUDIT =
-      "INSERT INTO audit_log (actor, action, resource, outcome, detail) VALUES ($1, $2, $3, $4, $5)";
 
   private final Pool pool;
 
@@ -64,7 +64,8 @@ final class Enrollment {
     }
   }
 
-  Future<Result> enroll(String token, String clusterName, JsonObject labels, JsonObject facts) {
+  /** {@code requestId}: the enrollment request's id, for the audit row (null when there is none). */
+  Future<Result> enroll(String token, String clusterName, JsonObject labels, JsonObject facts, String requestId) {
     return pool.withTransaction(tx -> tx.preparedQuery(FIND_TOKEN)
         .execute(Tuple.of(Buffer.buffer(Tokens.hash(token))))
         .compose(rows -> {
@@ -88,7 +89,7 @@ final class Enrollment {
           }
           JsonObject merged = labels.copy().mergeIn(tokenLabels);
           String tokenId = row.getString("id");
-          return enrollCluster(tx, tokenId, boundName != null, clusterName, merged, team, facts)
+          return enrollCluster(tx, tokenId, boundName != null, clusterName, merged, team, facts, requestId)
               .compose(result -> tx.preparedQuery(USE_TOKEN).execute(Tuple.of(tokenId))
                   .compose(used -> used.rowCount() == 1 ? Future.succeededFuture(result)
                       : Future.failedFuture(new Refusal(Result.refused(401, "unauthorized",
@@ -98,7 +99,7 @@ final class Enrollment {
   }
 
   private Future<Result> enrollCluster(SqlConnection tx, String tokenId, boolean bound, String name, JsonObject labels,
-      String team, JsonObject facts) {
+      String team, JsonObject facts, String requestId) {
     String kubernetesVersion = facts.getValue("kubernetesVersion") instanceof String s ? s : null;
     return tx.preparedQuery(CREATE_CLUSTER).execute(Tuple.of(name, labels, facts, kubernetesVersion))
         .compose(created -> {
@@ -118,8 +119,8 @@ final class Enrollment {
         // the clusters triggers of V8 announce the new or re-enrolled cluster on the event stream at commit
         .compose(applied -> tx.preparedQuery(CHANNEL_STATE).execute(Tuple.of(name))
             .compose(v -> CredentialStore.issue(tx, name, tokenId))
-            .compose(credential -> tx.preparedQuery(AUDIT).execute(Tuple.of("enrollment-token:" + tokenId,
-                    "agent.enroll", "clusters/" + name, "success", new JsonObject().put("labels", applied)))
+            .compose(credential -> Audit.record(tx, new AuditEntry("enrollment-token:" + tokenId, "agent.enroll",
+                    "clusters/" + name, AuditEntry.SUCCESS, new JsonObject().put("labels", applied), requestId))
                 .map(new Result(credential, applied, 201, null, null))));
   }
 

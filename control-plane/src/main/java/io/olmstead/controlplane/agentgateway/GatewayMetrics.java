@@ -72,7 +72,7 @@ final class GatewayMetrics {
 
   void catalogCacheBytes(Supplier<Number> bytes) {
     Gauge.builder("olmstead_agent_catalog_cache_bytes", bytes)
-        .description("Catalog content (as stored and gzipped) kept in memory for agents").register(registry);
+        .description("Catalog and bundle content (as stored and gzipped) kept in memory for agents").register(registry);
   }
 
   void batch(int rows, Duration latency) {

@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,8 +27,20 @@ public final class Audit {
 
   /** Writes the entry with {@code client}: pass the transaction's connection so it commits or rolls back with the change. */
   public static Future<Void> record(SqlClient client, AuditEntry entry) {
-    return client.preparedQuery(INSERT).execute(Tuple.of(entry.actor(), entry.action(), entry.resource(),
-        entry.outcome(), entry.detail(), entry.requestId())).mapEmpty();
+    return client.preparedQuery(INSERT).execute(tuple(entry)).mapEmpty();
+  }
+
+  /** Writes the entries in one round trip with {@code client} (the transaction's connection, as for one entry). */
+  public static Future<Void> recordAll(SqlClient client, List<AuditEntry> entries) {
+    if (entries.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    return client.preparedQuery(INSERT).executeBatch(entries.stream().map(Audit::tuple).toList()).mapEmpty();
+  }
+
+  private static Tuple tuple(AuditEntry entry) {
+    return Tuple.of(entry.actor(), entry.action(), entry.resource(), entry.outcome(), entry.detail(),
+        entry.requestId());
   }
 
   /** Records a refused or failed attempt outside any transaction; a failure to record is logged, not propagated. */

@@ -1,6 +1,10 @@
 package io.olmstead.controlplane.auth;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 import io.olmstead.controlplane.access.Role;
+import io.olmstead.controlplane.db.Notifications;
 import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
@@ -12,7 +16,6 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,9 +35,28 @@ public final class TokenAuthenticator {
   private final Pool pool;
   private final OidcVerifier oidc;
   private final Clock clock;
-  private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+  private final Cache<String, Cached> cache;
 
-  private record Cached(Optional<Principal> principal, Instant expiresAt) {
+  /** A lookup's answer and how long it may be reused from when it was cached. */
+  private record Cached(Optional<Principal> principal, long ttlNanos) {
+  }
+
+  /** Each entry lives its own time (a short lookup lifetime, or an OIDC token's remaining life if shorter). */
+  private static final class PerEntryLifetime implements Expiry<String, Cached> {
+    @Override
+    public long expireAfterCreate(String key, Cached value, long currentTime) {
+      return value.ttlNanos();
+    }
+
+    @Override
+    public long expireAfterUpdate(String key, Cached value, long currentTime, long currentDuration) {
+      return value.ttlNanos();
+    }
+
+    @Override
+    public long expireAfterRead(String key, Cached value, long currentTime, long currentDuration) {
+      return currentDuration;
+    }
   }
 
   public TokenAuthenticator(Pool pool) {
@@ -46,6 +68,13 @@ public final class TokenAuthenticator {
     this.pool = pool;
     this.oidc = oidc == null ? null : new OidcVerifier(oidc, clock);
     this.clock = clock;
+    // time as the injected clock tells it, so tests move it instead of waiting
+    this.cache = Caffeine.newBuilder().maximumSize(MAX_CACHE_ENTRIES).expireAfter(new PerEntryLifetime())
+        .ticker(() -> nanos(clock.instant())).executor(Runnable::run).build();
+  }
+
+  private static long nanos(Instant instant) {
+    return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
   }
 
   /** The principal, or a failed future with a 401 {@link ApiException}. */
@@ -56,8 +85,8 @@ public final class TokenAuthenticator {
     }
     byte[] hash = Tokens.hash(token.get());
     String key = HexFormat.of().formatHex(hash);
-    Cached cached = cache.get(key);
-    if (cached != null && clock.instant().isBefore(cached.expiresAt)) {
+    Cached cached = cache.getIfPresent(key);
+    if (cached != null) {
       return result(cached.principal);
     }
     if (oidc != null && looksLikeJwt(token.get())) {
@@ -80,11 +109,8 @@ public final class TokenAuthenticator {
   }
 
   private void remember(String key, Optional<Principal> principal, long ttlNanos) {
-    if (cache.size() >= MAX_CACHE_ENTRIES) {
-      cache.clear();
-    }
     if (ttlNanos > 0) {
-      cache.put(key, new Cached(principal, clock.instant().plusNanos(ttlNanos)));
+      cache.put(key, new Cached(principal, ttlNanos));
     }
   }
 
@@ -93,9 +119,17 @@ public final class TokenAuthenticator {
     return token.startsWith("eyJ") && token.chars().filter(c -> c == '.').count() == 2;
   }
 
+  /**
+   * Forgets every cached lookup when any replica revokes a token (announced on {@link Tokens#REVOKED_CHANNEL}), and
+   * each time that channel is listened to again, since a revocation announced in between was lost.
+   */
+  public void followRevocations(Notifications notifications) {
+    notifications.subscribe(Tokens.REVOKED_CHANNEL, tokenId -> invalidateAll(), this::invalidateAll);
+  }
+
   /** Forgets every cached lookup (after a token is revoked). */
   public void invalidateAll() {
-    cache.clear();
+    cache.invalidateAll();
   }
 
   private static Future<Principal> result(Optional<Principal> principal) {

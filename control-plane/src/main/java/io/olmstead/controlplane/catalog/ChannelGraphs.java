@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.catalog;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.olmstead.olmcore.fbc.Channel;
 import io.olmstead.olmcore.fbc.ChannelEntry;
 import io.olmstead.olmcore.fbc.ChannelGraph;
@@ -12,14 +14,13 @@ import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * olm-core channel graphs of stored revisions, rebuilt from the query index (entries + bundle versions hold all a
- * graph needs, so the catalog content is never re-parsed) and kept in a small LRU keyed by content digest: a
+ * graph needs, so the catalog content is never re-parsed) and kept in a small Caffeine cache keyed by content digest: a
  * digest's graphs never change.
  */
 public final class ChannelGraphs {
@@ -29,26 +30,19 @@ public final class ChannelGraphs {
   private static final String VERSIONS = "SELECT b.bundle, b.version FROM catalog_bundles b "
       + "WHERE b.catalog = $1 AND b.revision = $2 AND b.package = $3 AND $4 = ANY(b.channels)";
 
-  private final Map<String, ChannelGraph> cache;
+  private final Cache<String, ChannelGraph> cache;
 
   public ChannelGraphs(int capacity) {
-    this.cache = new LinkedHashMap<>(64, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, ChannelGraph> eldest) {
-        return size() > capacity;
-      }
-    };
+    this.cache = Caffeine.newBuilder().maximumSize(capacity).executor(Runnable::run).build();
   }
 
   /** The graph of a channel of a catalog revision with the given digest; empty when there is no such channel. */
   public Future<Optional<ChannelGraph>> graph(SqlClient client, String catalog, int revision, String digest,
       String packageName, String channel) {
     String key = digest + "\n" + packageName + "\n" + channel;
-    synchronized (cache) {
-      ChannelGraph cached = cache.get(key);
-      if (cached != null) {
-        return Future.succeededFuture(Optional.of(cached));
-      }
+    ChannelGraph cached = cache.getIfPresent(key);
+    if (cached != null) {
+      return Future.succeededFuture(Optional.of(cached));
     }
     Tuple args = Tuple.of(catalog, revision, packageName, channel);
     return client.preparedQuery(CHANNEL).execute(args).compose(rows -> {
@@ -63,9 +57,7 @@ public final class ChannelGraphs {
           Version.tryParse(v.getString(1)).ifPresent(version -> versions.put(v.getString(0), version));
         }
         ChannelGraph graph = ChannelGraph.of(new Channel(packageName, channel, toEntries(entries)), versions);
-        synchronized (cache) {
-          cache.put(key, graph);
-        }
+        cache.put(key, graph);
         return Optional.of(graph);
       });
     });

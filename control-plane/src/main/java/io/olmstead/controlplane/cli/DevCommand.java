@@ -105,14 +105,16 @@ public final class DevCommand implements Callable<Integer> {
     DevSimulation.check(simulate, simulateFail);
     DevHypershift.check(simulateHypershift, hypershiftCrds);
     // with --simulate-hypershift in per-cluster mode: a default agent image, and the agents dial dev's own URL
-    HypershiftSettings hypershift = HypershiftSettings.fromEnvironment(simulateHypershift == 0 ? System.getenv()
-        : DevHypershift.environment(System.getenv(), devUrl(bindHost, port), port));
+    HypershiftSettings hypershift = HypershiftSettings.fromEnvironment(simulateHypershift == 0 ? env
+        : DevHypershift.environment(env, devUrl(bindHost, port), port));
     if (simulateHypershift > 0 && hypershift.enabled()) {
       throw new ConfigException("--simulate-hypershift", "cannot be combined with "
           + HypershiftSettings.MANAGEMENT_KUBECONFIG + " (the simulated management cluster is the one watched)");
     }
     // checked here too so the error names the flag the user typed (the config check names OLMSTEAD_ADMIN_TOKEN)
     ServerOptions.checkAdminTokenFlag(adminToken);
+    // the environment Main was given, read once and checked before anything (the database) starts
+    Settings settings = Settings.of(env, insecureRegistries);
     Path dir = dataDir != null ? dataDir : Paths.get(System.getProperty("user.home"), ".olmstead", "dev");
     // held until the process ends: a second dev on this directory must neither wipe it nor start a database in it
     DataDirLock lock = DataDirLock.acquire(dir);
@@ -145,14 +147,8 @@ public final class DevCommand implements Callable<Integer> {
     try {
       ControlPlaneConfig config = new ControlPlaneConfig(bindHost, port, java.util.Optional.of(database.settings()),
           8, true, java.util.Optional.ofNullable(adminToken), ControlPlaneConfig.DEFAULT_MAX_BODY_BYTES,
-          GatewaySettings.fromEnvironment(System.getenv()),
-          RegistrySettings.fromEnvironment(System.getenv(), insecureRegistries),
-          hypershift,
-          WebhookSettings.fromEnvironment(System.getenv()),
-          OidcSettings.fromEnvironment(System.getenv()),
-          MetricsSettings.fromEnvironment(System.getenv()),
-          DatabaseHealthSettings.fromEnvironment(System.getenv()),
-          PrometheusSettings.fromEnvironment(System.getenv()));
+          settings.gateway(), settings.registry(), hypershift, settings.webhooks(), settings.oidc(), settings.metrics(),
+          settings.databaseHealth(), settings.prometheus());
       controlPlane = Foreground.start(config, catalogGate);
     } catch (RuntimeException e) {
       closeIfStarted(simulatedHypershift);
@@ -267,6 +263,17 @@ public final class DevCommand implements Callable<Integer> {
       database.close();
     } catch (IOException e) {
       // the process is stopping; nothing more to do with a database that will not close
+    }
+  }
+
+  /** The settings dev takes from the environment as they are (the database, port and HyperShift are dev's own). */
+  private record Settings(GatewaySettings gateway, RegistrySettings registry, WebhookSettings webhooks,
+      OidcSettings oidc, MetricsSettings metrics, DatabaseHealthSettings databaseHealth, PrometheusSettings prometheus) {
+    static Settings of(Map<String, String> env, List<String> insecureRegistries) {
+      return new Settings(GatewaySettings.fromEnvironment(env),
+          RegistrySettings.fromEnvironment(env, insecureRegistries), WebhookSettings.fromEnvironment(env),
+          OidcSettings.fromEnvironment(env), MetricsSettings.fromEnvironment(env),
+          DatabaseHealthSettings.fromEnvironment(env), PrometheusSettings.fromEnvironment(env));
     }
   }
 }

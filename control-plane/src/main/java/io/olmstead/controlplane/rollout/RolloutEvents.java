@@ -2,14 +2,13 @@ package io.olmstead.controlplane.rollout;
 
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.auth.Tokens;
+import io.olmstead.controlplane.db.Notifications;
 import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.pgclient.PgConnectOptions;
-import io.vertx.pgclient.pubsub.PgSubscriber;
 import io.vertx.sqlclient.Pool;
 import java.util.HashSet;
 import java.util.List;
@@ -41,7 +40,6 @@ public final class RolloutEvents {
   private static final Logger LOG = LoggerFactory.getLogger(RolloutEvents.class);
 
   private final Vertx vertx;
-  private final PgSubscriber subscriber;
   private final Map<HttpServerResponse, Principal> clients = new ConcurrentHashMap<>();
   private final Map<UUID, Integer> streamsPerToken = new ConcurrentHashMap<>();
   private final AtomicLong sequence = new AtomicLong();
@@ -49,41 +47,26 @@ public final class RolloutEvents {
   private final AtomicBoolean checking = new AtomicBoolean();
   private long recheckTimer = -1;
 
-  private volatile Runnable onRevoked = () -> { };
-
-  public RolloutEvents(Vertx vertx, Pool pool, PgConnectOptions options) {
+  public RolloutEvents(Vertx vertx, Pool pool, Notifications notifications) {
     this.vertx = vertx;
     this.tokens = new StreamTokens(pool);
-    this.subscriber = PgSubscriber.subscriber(vertx, new PgConnectOptions(options))
-        .reconnectPolicy(retries -> Math.min(5000L, 100L * (retries + 1)));
-    subscriber.channel(CHANNEL).handler(this::notified)
-        // on every (re)connect: without a handler the client prints connection errors to stderr
-        .subscribeHandler(v -> subscriber.actualConnection().exceptionHandler(e -> LOG.debug("event notifications: {}",
-            e.toString())));
-    subscriber.channel(Tokens.REVOKED_CHANNEL).handler(this::revoked);
+    notifications.subscribe(CHANNEL, this::notified);
+    // a revocation missed while the connection was away is caught by the next re-check of every stream's token
+    notifications.subscribe(Tokens.REVOKED_CHANNEL, this::revoked);
   }
 
   public Future<Void> start() {
-    return subscriber.connect().onSuccess(v -> recheckTimer = vertx.setPeriodic(RECHECK_MILLIS, id -> recheck()));
+    recheckTimer = vertx.setPeriodic(RECHECK_MILLIS, id -> recheck());
+    return Future.succeededFuture();
   }
 
   public Future<Void> close() {
     vertx.cancelTimer(recheckTimer);
     clients.keySet().forEach(this::end);
-    return subscriber.close();
-  }
-
-  /** Also runs {@code action} on every revocation any replica announces (the token cache of this replica). */
-  public void onTokenRevoked(Runnable action) {
-    Runnable previous = onRevoked;
-    onRevoked = () -> {
-      previous.run();
-      action.run();
-    };
+    return Future.succeededFuture();
   }
 
   private void revoked(String tokenId) {
-    onRevoked.run();
     clients.forEach((client, caller) -> {
       if (tokenId.equals(String.valueOf(caller.tokenId()))) {
         end(client);

@@ -5,6 +5,7 @@ import io.olmstead.controlplane.analysis.AnalysisTemplatesModule;
 import io.olmstead.controlplane.analysis.PrometheusClient;
 import io.olmstead.controlplane.config.EdgeRiskSettings;
 import io.olmstead.controlplane.config.PrometheusSettings;
+import io.olmstead.controlplane.db.Notifications;
 import io.olmstead.controlplane.db.Tx;
 import io.olmstead.controlplane.maturity.MaturityService;
 import io.olmstead.controlplane.subscription.DeclaredRollouts;
@@ -25,20 +26,17 @@ public final class Rollouts {
   private final PrometheusClient prometheus;
   private final RolloutStarts starts;
 
-  public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry) {
-    this(vertx, pool, connectOptions, registry, 0, Clock.systemUTC(), PrometheusSettings.NONE,
-        EdgeRiskSettings.DEFAULT);
-  }
-
   /**
    * {@code maxBodyBytes}: the limit catalogs were uploaded under (their maturity reports parse them again);
    * {@code clock}: the time the engine steps at and previews plan from (windows, freezes, soaks, deadlines);
-   * {@code prometheus}: where analysis checks are measured; {@code edgeRisk}: how failed upgrade edges hold clusters.
+   * {@code prometheus}: where analysis checks are measured; {@code edgeRisk}: how failed upgrade edges hold clusters;
+   * {@code notifications}: where the event stream listens.
    */
-  public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry, long maxBodyBytes,
-      Clock clock, PrometheusSettings prometheus, EdgeRiskSettings edgeRisk) {
+  public Rollouts(Vertx vertx, Pool pool, PgConnectOptions connectOptions, Notifications notifications,
+      MeterRegistry registry, long maxBodyBytes, Clock clock, PrometheusSettings prometheus,
+      EdgeRiskSettings edgeRisk) {
     this.prometheus = new PrometheusClient(vertx, prometheus);
-    this.events = new RolloutEvents(vertx, pool, connectOptions);
+    this.events = new RolloutEvents(vertx, pool, notifications);
     RolloutMetrics metrics = new RolloutMetrics(registry);
     RolloutMaturity maturity = new RolloutMaturity(new MaturityService(vertx, new Tx(pool), maxBodyBytes));
     this.engine = new RolloutEngine(vertx, pool, connectOptions, metrics, TICK_MILLIS, maturity, clock, this.prometheus,
@@ -62,16 +60,11 @@ public final class Rollouts {
     return starts;
   }
 
-  /** Runs {@code action} whenever a token is revoked on any replica (announced through PostgreSQL). */
-  public void onTokenRevoked(Runnable action) {
-    events.onTokenRevoked(action);
-  }
-
   public RolloutEngine engine() {
     return engine;
   }
 
-  /** Listens for changes and starts the engine's timer (it steps only while holding the advisory lock). */
+  /** Starts the event stream's token re-check and the engine's timer (it steps only while holding the advisory lock). */
   public Future<Void> start() {
     return events.start().onSuccess(v -> engine.start());
   }

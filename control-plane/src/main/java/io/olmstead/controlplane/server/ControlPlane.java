@@ -20,6 +20,7 @@ import io.olmstead.controlplane.config.MetricsSettings;
 import io.olmstead.controlplane.db.DatabasePool;
 import io.olmstead.controlplane.db.DatabaseWatch;
 import io.olmstead.controlplane.db.Migrations;
+import io.olmstead.controlplane.db.Notifications;
 import io.olmstead.controlplane.db.Readiness;
 import io.olmstead.controlplane.db.StartupException;
 import io.olmstead.controlplane.db.Tx;
@@ -68,6 +69,7 @@ public final class ControlPlane implements AutoCloseable {
   private final HttpServer server;
   private final Optional<String> generatedAdminToken;
   private final AgentGateway agentGateway;
+  private final Notifications notifications;
   private final ApiRouter api;
   private final Router router;
   private Rollouts rollouts;
@@ -78,12 +80,13 @@ public final class ControlPlane implements AutoCloseable {
   private Adoption adoption;
 
   private ControlPlane(Vertx vertx, Pool pool, HttpServer server, Optional<String> generatedAdminToken,
-      AgentGateway agentGateway, ApiRouter api, Router router) {
+      AgentGateway agentGateway, Notifications notifications, ApiRouter api, Router router) {
     this.vertx = vertx;
     this.pool = pool;
     this.server = server;
     this.generatedAdminToken = generatedAdminToken;
     this.agentGateway = agentGateway;
+    this.notifications = notifications;
     this.api = api;
     this.router = router;
   }
@@ -119,21 +122,23 @@ public final class ControlPlane implements AutoCloseable {
         .compose(expectedVersion -> BootstrapAdmin.ensure(pool, config.adminToken())
             .recover(e -> bootstrapFailed(config, db, e))
             .compose(token -> {
-              AgentGateway gateway = new AgentGateway(vertx, pool, db.connectOptions(), registry, config.agent(),
+              // the one LISTEN connection: components subscribe to their channels here, it connects once all have
+              Notifications notifications = new Notifications(vertx, db.connectOptions(), pool);
+              AgentGateway gateway = new AgentGateway(vertx, pool, notifications, registry, config.agent(),
                   config.maxBodyBytes());
               OidcIssuer oidc = OidcIssuer.start(vertx, config.oidc(), clock);
               ApiContext context = new ApiContext(vertx, pool, new Tx(pool), config,
                   new TokenAuthenticator(pool, oidc, clock), registry);
               List<ApiModule> modules = new java.util.ArrayList<>(ApiModules.all());
               modules.add(new AgentApiModule(gateway));
-              var rollouts = new Rollouts(vertx, pool, db.connectOptions(), registry,
+              var rollouts = new Rollouts(vertx, pool, db.connectOptions(), notifications, registry,
                   config.maxBodyBytes(), clock, config.prometheus(), config.edgeRisk());
               modules.add(rollouts.module());
               modules.add(rollouts.templatesModule());
               modules.add(new SubscriptionsModule(rollouts.declared()));
               modules.add(new EdgeRisksModule(clock));
               // a revocation made on another replica empties this replica's token cache at once, not after its lifetime
-              rollouts.onTokenRevoked(context.authenticator()::invalidateAll);
+              context.authenticator().followRevocations(notifications);
               var inventory = new Inventories(vertx, pool, registry);
               gateway.onInventory(inventory::submit);
               modules.add(inventory.module());
@@ -150,7 +155,8 @@ public final class ControlPlane implements AutoCloseable {
               // a replica that cannot use the database lets its agents go (they redial another) until it can
               database.watch().onChange(gateway::databaseReachable);
               database.watch().start();
-              return gateway.start().compose(v -> rollouts.start()).compose(v -> inventory.start())
+              return startNotifications(notifications)
+                  .compose(v -> gateway.start()).compose(v -> rollouts.start()).compose(v -> inventory.start())
                   .compose(v -> hypershift.start())
                   .compose(v -> hostedPool.start())
                   .compose(v -> signals.start())
@@ -160,7 +166,8 @@ public final class ControlPlane implements AutoCloseable {
                     Router router = routes(vertx, pool, registry, expectedVersion, gateway, api, hostedPool,
                         new OidcLogin(config.oidc(), oidc), gate, config.metrics(), database.watch());
                     return listen(vertx, config, router)
-                        .map(server -> new ControlPlane(vertx, pool, server, token, gateway, api, router))
+                        .map(server -> new ControlPlane(vertx, pool, server, token, gateway, notifications, api,
+                            router))
                         .map(cp -> {
                           cp.rollouts = rollouts;
                           cp.hypershift = hypershift;
@@ -173,6 +180,14 @@ public final class ControlPlane implements AutoCloseable {
                   });
             }))
         .onFailure(e -> vertx.close());
+  }
+
+  /** A first connect that fails is not fatal: resyncs still converge and the connection is tried again. */
+  private static Future<Void> startNotifications(Notifications notifications) {
+    return notifications.start().recover(e -> {
+      LOG.warn("database notifications unavailable at start: {}", e.toString());
+      return Future.succeededFuture();
+    });
   }
 
   /** Without migrations at start the schema may be missing: serve anyway and let /readyz say why. */
@@ -311,7 +326,8 @@ public final class ControlPlane implements AutoCloseable {
           .eventually(() -> signals == null ? Future.<Void>succeededFuture() : signals.close())
           .eventually(() -> inventory == null ? Future.<Void>succeededFuture() : inventory.close())
           .eventually(() -> adoption == null ? Future.<Void>succeededFuture() : adoption.close())
-          .eventually(() -> agentGateway.close()).eventually(() -> server.close()).eventually(() -> pool.close())
+          .eventually(() -> agentGateway.close()).eventually(() -> notifications.close())
+          .eventually(() -> server.close()).eventually(() -> pool.close())
           .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       // Vert.x completes its own close on a thread of its own, so it is awaited apart from the chain above.
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

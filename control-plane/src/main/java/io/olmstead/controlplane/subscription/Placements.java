@@ -1,7 +1,8 @@
 package io.olmstead.controlplane.subscription;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.olmstead.controlplane.selector.LabelSelector;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -12,12 +13,8 @@ import java.util.Map;
 public final class Placements {
   private static final int CACHE_SIZE = 1024;
   // placement evaluates the same few selectors against thousands of clusters: parse each once
-  private static final Map<String, LabelSelector> CACHE = new LinkedHashMap<>(64, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, LabelSelector> eldest) {
-      return size() > CACHE_SIZE;
-    }
-  };
+  private static final Cache<String, LabelSelector> CACHE = Caffeine.newBuilder().maximumSize(CACHE_SIZE)
+      .executor(Runnable::run).build();
   private static final LabelSelector NOTHING = new LabelSelector(java.util.List.of(
       new LabelSelector.Requirement("olmstead.io/never", LabelSelector.Operator.EXISTS, java.util.List.of()),
       new LabelSelector.Requirement("olmstead.io/never", LabelSelector.Operator.DOES_NOT_EXIST, java.util.List.of())));
@@ -41,21 +38,14 @@ public final class Placements {
 
   /** The parsed selector; one that does not parse (it was checked when stored) selects nothing. */
   static LabelSelector selector(String text) {
-    synchronized (CACHE) {
-      LabelSelector cached = CACHE.get(text);
-      if (cached != null) {
-        return cached;
-      }
-    }
-    LabelSelector parsed;
+    return CACHE.get(text, Placements::parse);
+  }
+
+  private static LabelSelector parse(String text) {
     try {
-      parsed = LabelSelector.parse(text);
+      return LabelSelector.parse(text);
     } catch (IllegalArgumentException e) {
-      parsed = NOTHING;
+      return NOTHING;
     }
-    synchronized (CACHE) {
-      CACHE.put(text, parsed);
-    }
-    return parsed;
   }
 }

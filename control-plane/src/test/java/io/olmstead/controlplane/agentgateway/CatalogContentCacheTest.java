@@ -2,40 +2,60 @@ package io.olmstead.controlplane.agentgateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.olmstead.controlplane.agentgateway.CatalogContentCache.CatalogContent;
+import io.vertx.core.buffer.Buffer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 
-/** The catalog content cache's pure parts: the byte-bounded LRU, gzip, and reading Accept-Encoding. */
+/** The agent content cache's pure parts: one byte budget for catalogs and bundles, gzip, reading Accept-Encoding. */
 class CatalogContentCacheTest {
   @Test
-  void theLruKeepsItsTotalUnderTheBoundByEvictingTheLeastRecentlyUsed() {
-    SizedLru<String> lru = new SizedLru<>(10, String::length);
-    lru.put("a", "aaaa");
-    lru.put("b", "bbbb");
-    assertThat(lru.get("a")).contains("aaaa"); // a is now the most recently used
-    lru.put("c", "cccc");
-    assertThat(lru.get("b")).isEmpty();
-    assertThat(lru.get("a")).contains("aaaa");
-    assertThat(lru.get("c")).contains("cccc");
-    assertThat(lru.bytes()).isEqualTo(8);
+  void catalogsAndBundlesShareOneBudget() {
+    AgentContentCache cache = new AgentContentCache(10);
+    cache.putCatalog("sha256:c", catalog("cccccc"));
+    cache.putBundle("sha256:b", Buffer.buffer("bbbbbb"));
 
-    lru.put("a", "aaaaaaaa");
-    assertThat(lru.get("c")).isEmpty();
-    assertThat(lru.bytes()).isEqualTo(8);
-    assertThat(lru.size()).isEqualTo(1);
+    assertThat(cache.bytes()).isLessThanOrEqualTo(10);
+    assertThat(cache.catalog("sha256:c").isPresent() ^ cache.bundle("sha256:b").isPresent())
+        .as("exactly one of two 6-byte contents fits a 10-byte budget").isTrue();
   }
 
   @Test
-  void aValueLargerThanTheBoundIsNotKeptAndEvictsNothing() {
-    SizedLru<String> lru = new SizedLru<>(10, String::length);
-    lru.put("a", "aaaa");
-    lru.put("huge", "x".repeat(11));
-    assertThat(lru.get("huge")).isEmpty();
-    assertThat(lru.get("a")).contains("aaaa");
-    assertThat(lru.bytes()).isEqualTo(4);
+  void aCatalogAndABundleUnderOneDigestAreKeptApart() {
+    AgentContentCache cache = new AgentContentCache(100);
+    cache.putCatalog("sha256:same", catalog("catalog"));
+    cache.putBundle("sha256:same", Buffer.buffer("bundle"));
+
+    assertThat(cache.catalog("sha256:same")).map(c -> c.content().toString()).contains("catalog");
+    assertThat(cache.bundle("sha256:same")).map(Buffer::toString).contains("bundle");
+    assertThat(cache.bytes()).isEqualTo(13);
+  }
+
+  @Test
+  void aValueLargerThanTheBudgetIsNotKeptAndEvictsNothing() {
+    AgentContentCache cache = new AgentContentCache(10);
+    cache.putCatalog("sha256:a", catalog("aaaa"));
+    cache.putBundle("sha256:huge", Buffer.buffer("x".repeat(11)));
+
+    assertThat(cache.bundle("sha256:huge")).isEmpty();
+    assertThat(cache.catalog("sha256:a")).isPresent();
+    assertThat(cache.bytes()).isEqualTo(4);
+  }
+
+  @Test
+  void aGzippedCopyCountsAgainstTheBudget() {
+    AgentContentCache cache = new AgentContentCache(100);
+    cache.putCatalog("sha256:z", new CatalogContent("application/json", Buffer.buffer("0123456789"),
+        Buffer.buffer("01234")));
+
+    assertThat(cache.bytes()).isEqualTo(15);
+  }
+
+  private static CatalogContent catalog(String content) {
+    return new CatalogContent("application/json", Buffer.buffer(content), null);
   }
 
   @Test

@@ -100,6 +100,22 @@ class EnrollmentTakeoverIT {
     assertThat(team("claims-2")).isEqualTo("alpha");
   }
 
+  @Test
+  void theEnrollmentsAuditEntryCarriesItsRequestId() {
+    String token = token(ADMIN, null, null).json().getString("token");
+    Response enrolled = api.send("POST", "/api/v1/agent/enroll", token, "application/json", new JsonObject()
+        .put("clusterName", "audited-1").put("facts", new JsonObject()).encode().getBytes(StandardCharsets.UTF_8),
+        Map.of("X-Request-Id", "enroll-audited-1"));
+    assertThat(enrolled.status()).as(enrolled.body()).isEqualTo(201);
+    JsonObject entry = api.get("/api/v1/audit?limit=500", ADMIN).items().stream()
+        .map(JsonObject.class::cast).filter(e -> "agent.enroll".equals(e.getString("action")))
+        .filter(e -> "clusters/audited-1".equals(e.getString("resource")))
+        .findFirst().orElseThrow();
+    assertThat(entry.getString("requestId")).isEqualTo("enroll-audited-1");
+    assertThat(entry.getString("actor")).startsWith("enrollment-token:");
+    assertThat(entry.getString("outcome")).isEqualTo("success");
+  }
+
   private static Response token(String as, String clusterName, String team) {
     JsonObject body = new JsonObject().put("ttlSeconds", 600).put("maxUses", 5);
     if (clusterName != null) {

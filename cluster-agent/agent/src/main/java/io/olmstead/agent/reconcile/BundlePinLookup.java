@@ -2,6 +2,8 @@ package io.olmstead.agent.reconcile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -10,8 +12,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The digest a bundle image named by tag was pinned to by the control plane ({@code GET /api/v1/agent/bundle-pins}):
@@ -28,17 +28,11 @@ final class BundlePinLookup {
   record Pin(String digest, BundleContent waiting) {
   }
 
-  private record Cached(String digest, long expiresNanos) {
-  }
-
   private final URI base;
   private final HttpClient http;
-  private final Map<String, Cached> cache = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Cached> eldest) {
-      return size() > MAX;
-    }
-  };
+  // image to digest, each kept for TTL
+  private final Cache<String, String> cache = Caffeine.newBuilder().maximumSize(MAX).expireAfterWrite(TTL)
+      .executor(Runnable::run).build();
 
   BundlePinLookup(URI base, HttpClient http) {
     this.base = base;
@@ -46,9 +40,9 @@ final class BundlePinLookup {
   }
 
   Pin pin(String image, String credential) {
-    Cached cached = cache.get(image);
-    if (cached != null && System.nanoTime() < cached.expiresNanos()) {
-      return new Pin(cached.digest(), null);
+    String cached = cache.getIfPresent(image);
+    if (cached != null) {
+      return new Pin(cached, null);
     }
     try {
       HttpRequest request = HttpRequest.newBuilder(base.resolve("/api/v1/agent/bundle-pins?image="
@@ -59,7 +53,7 @@ final class BundlePinLookup {
       JsonNode doc = body.length == 0 || body.length > MAX_BODY ? JSON.createObjectNode() : JSON.readTree(body);
       if (response.statusCode() == 200 && doc.path("digest").asText("").matches("sha256:[a-f0-9]{64}")) {
         String digest = doc.path("digest").asText();
-        cache.put(image, new Cached(digest, System.nanoTime() + TTL.toNanos()));
+        cache.put(image, digest);
         return new Pin(digest, null);
       }
       String detail = doc.path("detail").asText("control plane answered HTTP " + response.statusCode());

@@ -3,6 +3,8 @@ package io.olmstead.agent.reconcile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.fbc.ParseLimits;
@@ -15,9 +17,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The objects of bundles that name only an image, fetched by digest from the control plane
  * ({@code GET /api/v1/agent/bundles/{digest}}): clusters never talk to a registry. Kept by digest (immutable) in a
- * cache bounded by bytes; a bundle the control plane has not unpacked yet is reported {@code BundleUnpacking}.
+ * Caffeine cache weighed by bytes; a bundle the control plane has not unpacked yet is reported {@code BundleUnpacking}.
  */
 final class ControlPlaneBundles {
   private static final Logger LOG = LoggerFactory.getLogger(ControlPlaneBundles.class);
@@ -37,18 +37,20 @@ final class ControlPlaneBundles {
 
   private final URI base;
   private final CredentialStorage credentials;
-  private final long maxCacheBytes;
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(10)).build();
-  private final Map<String, List<Property>> cache = new LinkedHashMap<>(16, 0.75f, true);
-  private final Map<String, Long> sizes = new LinkedHashMap<>();
-  private long cachedBytes;
+  private final Cache<String, Fetched> cache;
   private final BundlePinLookup pins;
+
+  /** A bundle's objects and the size of the body they came in (what the cache weighs). */
+  private record Fetched(List<Property> objects, int bytes) {
+  }
 
   ControlPlaneBundles(URI base, CredentialStorage credentials, long maxCacheBytes) {
     this.base = base;
     this.credentials = credentials;
-    this.maxCacheBytes = maxCacheBytes;
+    this.cache = Caffeine.newBuilder().maximumWeight(maxCacheBytes)
+        .weigher((String digest, Fetched fetched) -> fetched.bytes()).executor(Runnable::run).build();
     this.pins = new BundlePinLookup(base, http);
   }
 
@@ -72,25 +74,32 @@ final class ControlPlaneBundles {
       }
       digest = pin.digest();
     }
-    List<Property> objects = cache.get(digest);
-    if (objects == null) {
+    Fetched fetched = cache.getIfPresent(digest);
+    if (fetched == null) {
       if (credential.isEmpty()) {
         return BundleContent.unpacking("not enrolled yet");
       }
-      BundleContent waiting = fetch(bundle, digest, credential.get());
-      if (waiting != null) {
-        return waiting;
+      Outcome result = fetch(bundle, digest, credential.get());
+      if (result.waiting() != null) {
+        return result.waiting();
       }
-      objects = cache.get(digest);
+      fetched = result.fetched();
+      cache.put(digest, fetched);
     }
     List<Property> props = new ArrayList<>(bundle.properties());
-    props.addAll(objects);
+    props.addAll(fetched.objects());
     return BundleContent.ready(new Bundle(bundle.packageName(), bundle.name(), bundle.image(), props,
         bundle.relatedImages()));
   }
 
-  /** Null when fetched and cached; otherwise the status to report. */
-  private BundleContent fetch(Bundle bundle, String digest, String credential) {
+  /** The fetched objects, or (fetched null) the status to report. */
+  private record Outcome(Fetched fetched, BundleContent waiting) {
+    static Outcome waiting(BundleContent status) {
+      return new Outcome(null, status);
+    }
+  }
+
+  private Outcome fetch(Bundle bundle, String digest, String credential) {
     try {
       HttpRequest request = HttpRequest.newBuilder(base.resolve("/api/v1/agent/bundles/" + digest))
           .header("Authorization", "Bearer " + credential).header("Accept-Encoding", "gzip")
@@ -104,24 +113,25 @@ final class ControlPlaneBundles {
         JsonNode problem = JSON.readTree(body);
         String state = problem.path("state").asText("Pending");
         String detail = problem.path("detail").asText(state);
-        return "Failed".equals(state) ? BundleContent.failed("bundle image " + bundle.image() + ": " + detail)
-            : BundleContent.unpacking("bundle image " + bundle.image() + " is being unpacked (" + state + ")");
+        return Outcome.waiting("Failed".equals(state)
+            ? BundleContent.failed("bundle image " + bundle.image() + ": " + detail)
+            : BundleContent.unpacking("bundle image " + bundle.image() + " is being unpacked (" + state + ")"));
       }
       if (response.statusCode() == 404) {
-        return BundleContent.unpacking("bundle image " + bundle.image() + " is not unpacked yet");
+        return Outcome.waiting(BundleContent.unpacking("bundle image " + bundle.image() + " is not unpacked yet"));
       }
       if (response.statusCode() != 200) {
-        return BundleContent.unpacking("bundle image " + bundle.image() + ": control plane answered HTTP "
-            + response.statusCode());
+        return Outcome.waiting(BundleContent.unpacking("bundle image " + bundle.image()
+            + ": control plane answered HTTP " + response.statusCode()));
       }
-      keep(digest, objects(JSON.readTree(body)), body.length);
-      return null;
+      return new Outcome(new Fetched(objects(JSON.readTree(body)), body.length), null);
     } catch (IOException e) {
       LOG.warn("bundle {} ({}) not fetched: {}", bundle.name(), digest, e.getMessage());
-      return BundleContent.unpacking("bundle image " + bundle.image() + " not fetched: " + e.getMessage());
+      return Outcome.waiting(BundleContent.unpacking("bundle image " + bundle.image() + " not fetched: "
+          + e.getMessage()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return BundleContent.unpacking("interrupted");
+      return Outcome.waiting(BundleContent.unpacking("interrupted"));
     }
   }
 
@@ -132,20 +142,5 @@ final class ControlPlaneBundles {
           JsonNodeFactory.instance.objectNode().put("data", o.path("data").asText())));
     }
     return List.copyOf(out);
-  }
-
-  private void keep(String digest, List<Property> objects, long bytes) {
-    cache.put(digest, objects);
-    sizes.put(digest, bytes);
-    cachedBytes += bytes;
-    var it = cache.keySet().iterator();
-    while (cachedBytes > maxCacheBytes && cache.size() > 1 && it.hasNext()) {
-      String eldest = it.next();
-      if (eldest.equals(digest)) {
-        continue;
-      }
-      cachedBytes -= sizes.remove(eldest);
-      it.remove();
-    }
   }
 }

@@ -1,5 +1,7 @@
 package io.olmstead.agent.reconcile;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.olmcore.fbc.Catalog;
 import io.olmstead.olmcore.fbc.CatalogValidator;
@@ -17,8 +19,6 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,21 +41,13 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
   // HTTP/1.1: the control plane serves its once-gzipped catalog bytes to HTTP/1.1 clients, and identity over h2c
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(10)).build();
-  private final Map<String, Catalog> byDigest = new LinkedHashMap<>(8, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Catalog> eldest) {
-      return size() > KEEP;
-    }
-  };
+  private final Cache<String, Catalog> byDigest = Caffeine.newBuilder().maximumSize(KEEP).executor(Runnable::run)
+      .build();
 
   // a digest whose fetch or parse failed is not tried again before its time: every namespace waiting for it asks,
   // and a catalog that cannot load would otherwise be downloaded and parsed again for each of them
-  private final Map<String, Failure> failures = new LinkedHashMap<>(8, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Failure> eldest) {
-      return size() > 64;
-    }
-  };
+  private final Cache<String, Failure> failures = Caffeine.newBuilder().maximumSize(64).executor(Runnable::run)
+      .build();
   private final Clock clock;
   /** Unpacked bundle images by digest (objects as base64 JSON: a few hundred KiB per bundle). */
   private static final long BUNDLE_CACHE_BYTES = 32L * 1024 * 1024;
@@ -86,11 +78,11 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
     if (digest == null || digest.isBlank()) {
       return Optional.empty();
     }
-    Catalog cached = byDigest.get(digest);
+    Catalog cached = byDigest.getIfPresent(digest);
     if (cached != null) {
       return Optional.of(cached);
     }
-    Failure failed = failures.get(digest);
+    Failure failed = failures.getIfPresent(digest);
     if (failed != null && clock.instant().isBefore(failed.retryAt())) {
       return Optional.empty();
     }
@@ -100,7 +92,7 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
     }
     Optional<Catalog> loaded = fetch(name, digest, credential.get());
     if (loaded.isPresent()) {
-      failures.remove(digest);
+      failures.invalidate(digest);
     } else {
       Duration wait = failed == null ? FIRST_RETRY : failed.nextWait();
       failures.put(digest, new Failure(clock.instant().plus(wait), min(wait.multipliedBy(2), LAST_RETRY)));

@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.hypershift.percluster;
 
 import io.olmstead.controlplane.agentgateway.CredentialStore;
+import io.olmstead.controlplane.audit.Audit;
+import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.auth.Tokens;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -20,8 +22,6 @@ final class HostedAgentStore {
       + "LEFT JOIN cluster_credentials cc ON cc.cluster = c.name AND cc.revoked_at IS NULL";
   private static final String LOCK_CLUSTER = "SELECT c.name FROM clusters c JOIN hosted_clusters h ON h.cluster = c.name"
       + " WHERE c.name = $1 AND c.status <> 'retired' FOR UPDATE OF c";
-  private static final String AUDIT =
-      "INSERT INTO audit_log (actor, action, resource, outcome, detail) VALUES ($1, $2, $3, $4, $5)";
 
   private final Pool pool;
 
@@ -61,9 +61,9 @@ final class HostedAgentStore {
       if (rows.size() == 0) {
         return Future.succeededFuture(Optional.<String>empty());
       }
-      return CredentialStore.issue(tx, cluster, null).compose(credential -> tx.preparedQuery(AUDIT)
-          .execute(Tuple.of("hypershift", "hypershift.agent-credential", "clusters/" + cluster, "success",
-              new JsonObject().put("namespace", namespace).put("agents", "per-cluster")))
+      return CredentialStore.issue(tx, cluster, null).compose(credential -> Audit.record(tx,
+              AuditEntry.system("hypershift", "hypershift.agent-credential", "clusters/" + cluster,
+                  AuditEntry.SUCCESS, new JsonObject().put("namespace", namespace).put("agents", "per-cluster")))
           .map(v -> Optional.of(credential)));
     }));
   }

@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.hypershift.pool;
 
 import io.olmstead.controlplane.agentgateway.CredentialStore;
+import io.olmstead.controlplane.audit.Audit;
+import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.auth.Tokens;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -40,8 +42,6 @@ final class PoolStore {
       + " WHERE c.name = ANY($1) AND c.status <> 'retired' ORDER BY c.name FOR UPDATE OF c";
   private static final String ASSIGN = "INSERT INTO pool_assignments (cluster, member) VALUES ($1, $2) "
       + "ON CONFLICT (cluster) DO UPDATE SET member = EXCLUDED.member, handed_over_at = now()";
-  private static final String AUDIT =
-      "INSERT INTO audit_log (actor, action, resource, outcome, detail) VALUES ($1, $2, $3, $4, $5)";
 
   private final Pool pool;
 
@@ -116,15 +116,16 @@ final class PoolStore {
         return Future.succeededFuture(Map.<String, String>of());
       }
       List<Tuple> assigned = new ArrayList<>(kept.size());
-      List<Tuple> audited = new ArrayList<>(kept.size());
+      List<AuditEntry> audited = new ArrayList<>(kept.size());
       JsonObject detail = new JsonObject().put("replica", member);
       for (String cluster : kept) {
         assigned.add(Tuple.of(cluster, member));
-        audited.add(Tuple.of("pool:" + member, "pool.handover", "clusters/" + cluster, "success", detail));
+        audited.add(AuditEntry.system("pool:" + member, "pool.handover", "clusters/" + cluster, AuditEntry.SUCCESS,
+            detail));
       }
       return tx.preparedQuery(ASSIGN).executeBatch(assigned)
           .compose(v -> CredentialStore.issueAll(tx, kept, null))
-          .compose(credentials -> tx.preparedQuery(AUDIT).executeBatch(audited).map(credentials));
+          .compose(credentials -> Audit.recordAll(tx, audited).map(credentials));
     }));
   }
 
