@@ -11,6 +11,7 @@ import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,8 +26,8 @@ import org.junit.jupiter.api.Test;
  * is removed, the twelve others change their v1beta1 schema; no webhook either side. Clusters are written as their
  * agents and inventory would have reported them.
  */
-class RolloutImpactIT {
-  static final String GRAFANA = "catalogs/bundled-plus/grafana-operator/catalog.json";
+public class RolloutImpactIT {
+  public static final String GRAFANA = "catalogs/bundled-plus/grafana-operator/catalog.json";
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
   private static TestControlPlane cp;
   private static ApiClient api;
@@ -36,23 +37,32 @@ class RolloutImpactIT {
     byte[] catalog = Files.readAllBytes(SharedFolder.require(GRAFANA));
     cp = TestControlPlane.start(RolloutImpactIT.class);
     api = new ApiClient(cp);
+    seed(cp, api, catalog);
+  }
+
+  /**
+   * Catalog {@code gf} (the shared grafana-operator catalog), subscription {@code gf} placed on {@code gf-1} (OpenShift
+   * 4.15.2, 2 Grafana and 40 GrafanaDashboard resources) and {@code gf-2}, both running 5.21.2.
+   */
+  public static void seed(TestControlPlane cp, ApiClient api, byte[] catalog) {
     assertThat(api.json("PUT", "/api/v1/catalogs/gf", ADMIN, new JsonObject()).status()).isEqualTo(201);
     ApiClient.Response up = api.send("POST", "/api/v1/catalogs/gf/revisions", ADMIN, "application/json", catalog,
         Map.of());
     assertThat(up.status()).as(up.body()).isEqualTo(201);
-    sql("INSERT INTO subscriptions (name, catalog, package, channel, namespace, placement_selector, version_kind, "
-        + "version_value, approval, created_by) VALUES ('gf', 'gf', 'grafana-operator', 'v5', 'grafana', 'fleet=gf', "
-        + "'pin', '5.21.2', 'Automatic', 'test')");
-    sql("INSERT INTO clusters (name, labels, status, last_seen, facts) VALUES "
+    Consumer<String> sql = statement -> TestDatabase.execute(cp.database(), statement);
+    sql.accept("INSERT INTO subscriptions (name, catalog, package, channel, namespace, placement_selector, "
+        + "version_kind, version_value, approval, created_by) VALUES ('gf', 'gf', 'grafana-operator', 'v5', 'grafana', "
+        + "'fleet=gf', 'pin', '5.21.2', 'Automatic', 'test')");
+    sql.accept("INSERT INTO clusters (name, labels, status, last_seen, facts) VALUES "
         + "('gf-1', '{\"fleet\":\"gf\"}', 'connected', now(), '{\"openshiftVersion\":\"4.15.2\"}'), "
         + "('gf-2', '{\"fleet\":\"gf\"}', 'connected', now(), '{}')");
-    sql("INSERT INTO subscription_status (subscription, cluster, installed_bundle, installed_version, target_version, "
-        + "phase, seq) SELECT 'gf', n, 'grafana-operator.v5.21.2', '5.21.2', '5.21.2', 'Succeeded', 1 "
+    sql.accept("INSERT INTO subscription_status (subscription, cluster, installed_bundle, installed_version, "
+        + "target_version, phase, seq) SELECT 'gf', n, 'grafana-operator.v5.21.2', '5.21.2', '5.21.2', 'Succeeded', 1 "
         + "FROM (VALUES ('gf-1'), ('gf-2')) AS t(n)");
-    sql("INSERT INTO cluster_inventory (cluster, operators) VALUES ('gf-1', '[]')");
-    sql("INSERT INTO cluster_inventory_operators (cluster, subscription, package, version) "
+    sql.accept("INSERT INTO cluster_inventory (cluster, operators) VALUES ('gf-1', '[]')");
+    sql.accept("INSERT INTO cluster_inventory_operators (cluster, subscription, package, version) "
         + "VALUES ('gf-1', 'gf', 'grafana-operator', '5.21.2')");
-    sql("INSERT INTO cluster_inventory_crds (cluster, subscription, package, crd, kind, count) VALUES "
+    sql.accept("INSERT INTO cluster_inventory_crds (cluster, subscription, package, crd, kind, count) VALUES "
         + "('gf-1', 'gf', 'grafana-operator', 'grafanas.grafana.integreatly.org', 'Grafana', 2), "
         + "('gf-1', 'gf', 'grafana-operator', 'grafanadashboards.grafana.integreatly.org', 'GrafanaDashboard', 40), "
         + "('gf-1', 'gf', 'grafana-operator', 'grafanamanifests.grafana.integreatly.org', 'GrafanaManifest', 0)");
@@ -63,10 +73,6 @@ class RolloutImpactIT {
     if (cp != null) {
       cp.close();
     }
-  }
-
-  private static void sql(String statement) {
-    TestDatabase.execute(cp.database(), statement);
   }
 
   private static JsonObject impact() {
