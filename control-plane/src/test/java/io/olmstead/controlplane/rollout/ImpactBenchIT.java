@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Benchmark (runs with {@code -Dolmstead.bench=true}; {@code -Dolmstead.bench.clusters=N}, default 10,000): N hollow
- * clusters written to PostgreSQL as connected, running grafana-operator 5.21.2 of {@code ../shared/catalogs/bundled-plus}
- * (half on OpenShift 4.15, each with inventory counts of two CRDs); measured: the time from the preview request to
+ * clusters written to PostgreSQL as connected, running grafana-operator 5.21.2 of
+ * {@code ../shared/catalogs/bundled-plus} (half on OpenShift 4.15, each with inventory counts of two CRDs); measured: the time from the preview request to
  * the whole answer with its impact report for every cluster (the first preview parses the catalog; the second is
  * measured too).
  */
