@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The preview's {@code impact} (I/O; the report itself is {@link ImpactReport}'s): reads the installed and target
@@ -32,6 +34,7 @@ import java.util.function.Function;
  * {@link EdgeRisks}; none is wired yet, so the report says they were not evaluated.
  */
 final class ImpactPreview {
+  private static final Logger LOG = LoggerFactory.getLogger(ImpactPreview.class);
   private static final String FACTS = "SELECT name, facts FROM clusters WHERE name = ANY($1)";
   private static final String RESOURCES = "SELECT cluster, crd, count FROM cluster_inventory_crds "
       + "WHERE subscription = $1 AND count > 0";
@@ -60,7 +63,13 @@ final class ImpactPreview {
     Future<Map<String, JsonObject>> facts = facts(client, names);
     Future<Map<String, Map<String, Long>>> resources = resources(client, plan.subscription().name());
     return Future.all(found, facts, resources).compose(all -> vertx.executeBlocking(() -> build(plan, target,
-        found.result(), facts.result(), resources.result(), window(gate), preflight, now), false));
+        found.result(), facts.result(), resources.result(), window(gate), preflight, now), false))
+        .recover(e -> {
+          // the plan stands without its report: say so rather than fail the preview
+          LOG.warn("impact report of {} to {} failed: {}", plan.subscription().name(), target, e.toString());
+          return Future.succeededFuture(new JsonObject().put("targetVersion", target)
+              .put("unavailable", "the impact report could not be computed; see the control plane's log"));
+        });
   }
 
   private JsonObject build(RolloutPlanning.Plan plan, String target, Map<String, BundleManifests> found,
