@@ -6,6 +6,8 @@ import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;
 import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.Reply;
+import io.olmstead.controlplane.impact.EdgeRisks;
+import io.olmstead.controlplane.impact.ImpactLimits;
 import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
@@ -43,6 +45,7 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutMetrics metrics;
   private final AnalysisChecks checks;
   private ApiContext context;
+  private ImpactPreview impact;
 
   RolloutsModule(RolloutEvents events, RolloutMetrics metrics, RolloutMaturity maturity, Clock clock,
       AnalysisChecks checks, RolloutStarts starts) {
@@ -58,6 +61,7 @@ public final class RolloutsModule implements ApiModule {
   @Override
   public void register(RouterBuilder builder, ApiContext ctx) {
     this.context = ctx;
+    this.impact = new ImpactPreview(ctx.vertx(), ctx.config().maxBodyBytes(), EdgeRisks.NONE, ImpactLimits.DEFAULT);
     ApiModule.bind(builder, "createRollout", this::create);
     ApiModule.bind(builder, "previewRollout", this::preview);
     ApiModule.bind(builder, "listRollouts", this::list);
@@ -131,10 +135,15 @@ public final class RolloutsModule implements ApiModule {
           return new Parts(plan, gate, notUnpacked);
         }))))
         .compose(parts -> preflights.verdicts(context.pool(), parts.plan(), body, request.principal())
-            .compose(view -> diffs.fromRunning(context.pool(), parts.plan(), body.targetVersion())
-                .map(diff -> Reply.ok(parts.plan().toJson(parts.gate(), grouped, view, now)
-                    .put("bundlesNotUnpacked", parts.notUnpacked()).put("maturityDiff", diff)
-                    .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())))));
+            .compose(view -> {
+              Future<JsonArray> diff = diffs.fromRunning(context.pool(), parts.plan(), body.targetVersion());
+              Future<JsonObject> report = impact.report(context.pool(), parts.plan(), body.targetVersion(),
+                  parts.gate(), view, now);
+              return Future.all(diff, report).map(all -> Reply.ok(parts.plan().toJson(parts.gate(), grouped, view,
+                  now).put("bundlesNotUnpacked", parts.notUnpacked()).put("maturityDiff", diff.result())
+                  .put("impact", report.result()).put("targetVersion", body.targetVersion())
+                  .put("strategy", body.strategy().toJson())));
+            }));
   }
 
   /** The analysis queries as the configured Prometheus parses them; a refusal is answered (and audited) as a 422. */

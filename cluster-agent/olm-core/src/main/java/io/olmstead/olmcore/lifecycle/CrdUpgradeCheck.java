@@ -121,7 +121,7 @@ public final class CrdUpgradeCheck {
     }
 
     /** The served version's schema, falling back to v1beta1's top-level {@code validation}. */
-    static JsonNode schemaFor(JsonNode crd, String version) {
+    public static JsonNode schemaFor(JsonNode crd, String version) {
         JsonNode spec = crd.path("spec");
         for (JsonNode v : spec.path("versions")) {
             if (version.equals(v.path("name").asText())) {
@@ -143,7 +143,8 @@ public final class CrdUpgradeCheck {
         return null;
     }
 
-    static Set<String> versionNames(JsonNode crd) {
+    /** The CRD's version names in order ({@code spec.versions}, then v1beta1's {@code spec.version}). */
+    public static Set<String> versionNames(JsonNode crd) {
         Set<String> names = new LinkedHashSet<>();
         JsonNode spec = crd.path("spec");
         for (JsonNode v : spec.path("versions")) {

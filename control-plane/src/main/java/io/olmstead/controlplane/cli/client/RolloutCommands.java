@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.cli.client;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
@@ -10,8 +12,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code rollout status ID [--watch]}, {@code rollout pause|resume|abort|rollback|promote ID} and
- * {@code rollout retry ID|SUBSCRIPTION}.
+ * {@code rollout status ID [--watch]}, {@code rollout preview SUBSCRIPTION VERSION [--strategy JSON] [-o json|yaml]},
+ * {@code rollout pause|resume|abort|rollback|promote ID} and {@code rollout retry ID|SUBSCRIPTION}.
  */
 final class RolloutCommands {
   static final String[] ACTIONS = {"pause", "resume", "abort", "rollback", "promote"};
@@ -23,6 +25,7 @@ final class RolloutCommands {
     CommandLine rollout = new CommandLine(new Group());
     rollout.addSubcommand(new Status(ctx));
     rollout.addSubcommand(new Retry(ctx));
+    rollout.addSubcommand(new Preview(ctx));
     for (String action : ACTIONS) {
       rollout.addSubcommand(action, new CommandLine(new Action(ctx, action)).setCommandName(action));
     }
@@ -37,8 +40,8 @@ final class RolloutCommands {
 
     @Override
     public void run() {
-      throw new CommandLine.ParameterException(spec.commandLine(), "a rollout command is required (status, pause, "
-          + "resume, abort, rollback, promote or retry)");
+      throw new CommandLine.ParameterException(spec.commandLine(), "a rollout command is required (status, preview, "
+          + "pause, resume, abort, rollback, promote or retry)");
     }
   }
 
@@ -93,6 +96,52 @@ final class RolloutCommands {
             + "resume " + id + " (or promote, abort, rollback)" : " ended " + state));
       }
       return code;
+    }
+  }
+
+  /** The plan and impact report of a rollout that is not started: POST /rollouts/preview. */
+  @Command(name = "preview", mixinStandardHelpOptions = true, description = {"Show what a rollout to VERSION would "
+      + "do before anything moves: per installed version the RBAC, CRD, webhook and API changes, the custom resources "
+      + "they touch, each cluster's hops, OpenShift effect and window.", "-o json or yaml prints the whole report "
+      + "(the export for a change ticket)."})
+  static final class Preview implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Parameters(index = "0", paramLabel = "SUBSCRIPTION")
+    String subscription;
+
+    @Parameters(index = "1", paramLabel = "VERSION")
+    String version;
+
+    @Option(names = "--strategy", paramLabel = "JSON", description = "the rollout strategy, as in POST /rollouts")
+    String strategy;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
+        description = "table, json or yaml (default: ${DEFAULT-VALUE})")
+    Output output;
+
+    Preview(CliContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+      ObjectNode body = Api.JSON.createObjectNode().put("subscription", subscription).put("targetVersion", version);
+      if (strategy != null) {
+        try {
+          body.set("strategy", Api.JSON.readTree(strategy));
+        } catch (JsonProcessingException e) {
+          throw new CliException(ExitCodes.USAGE, "--strategy is not JSON: " + e.getOriginalMessage());
+        }
+      }
+      JsonNode preview = ctx.api().post("/rollouts/preview", body);
+      if (output.raw()) {
+        Output.print(ctx.out(), output, preview);
+      } else {
+        ctx.out().print(ImpactView.render(preview));
+        ctx.out().flush();
+      }
+      return ExitCodes.OK;
     }
   }
 

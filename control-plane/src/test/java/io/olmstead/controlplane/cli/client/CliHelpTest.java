@@ -39,7 +39,7 @@ class CliHelpTest {
   void theTreeHoldsEveryCommand() {
     assertThat(tree()).contains(List.of("get"), List.of("describe"), List.of("delete"), List.of("apply"),
         List.of("login"), List.of("approve"), List.of("upgrade-readiness"), List.of("completion"),
-        List.of("config", "use-context"), List.of("config", "get-contexts"), List.of("rollout", "status"),
+        List.of("config", "use-context"), List.of("config", "get-contexts"), List.of("rollout", "status"), List.of("rollout", "preview"),
         List.of("rollout", "rollback"));
   }
 
