@@ -2,6 +2,7 @@ package io.olmstead.controlplane.rollout;
 
 import io.olmstead.controlplane.impact.BundleManifests;
 import io.olmstead.controlplane.impact.BundleSource;
+import io.olmstead.controlplane.config.EdgeRiskSettings;
 import io.olmstead.controlplane.impact.EdgeRisks;
 import io.olmstead.controlplane.impact.ImpactLimits;
 import io.olmstead.controlplane.impact.ImpactReport;
@@ -30,8 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The preview's {@code impact} (I/O; the report itself is {@link ImpactReport}'s): reads the installed and target
  * bundles' objects, the clusters' facts and the inventory's custom-resource counts, then builds the report on a
- * worker (CRD schemas are compared and thousands of clusters listed). Risky edges are looked up through
- * {@link EdgeRisks}; none is wired yet, so the report says they were not evaluated.
+ * worker (CRD schemas are compared and thousands of clusters listed). Risky edges are those the engine would hold
+ * the cluster on ({@link PreviewEdgeRisks}).
  */
 final class ImpactPreview {
   private static final Logger LOG = LoggerFactory.getLogger(ImpactPreview.class);
@@ -41,13 +42,13 @@ final class ImpactPreview {
 
   private final Vertx vertx;
   private final BundleSource bundles;
-  private final EdgeRisks edges;
+  private final EdgeRiskSettings edgeRisk;
   private final ImpactLimits limits;
 
-  ImpactPreview(Vertx vertx, long maxBodyBytes, EdgeRisks edges, ImpactLimits limits) {
+  ImpactPreview(Vertx vertx, long maxBodyBytes, EdgeRiskSettings edgeRisk, ImpactLimits limits) {
     this.vertx = vertx;
     this.bundles = new BundleSource(vertx, maxBodyBytes);
-    this.edges = edges;
+    this.edgeRisk = edgeRisk;
     this.limits = limits;
   }
 
@@ -62,8 +63,10 @@ final class ImpactPreview {
         versions);
     Future<Map<String, JsonObject>> facts = facts(client, names);
     Future<Map<String, Map<String, Long>>> resources = resources(client, plan.subscription().name());
-    return Future.all(found, facts, resources).compose(all -> vertx.executeBlocking(() -> build(plan, target,
-        found.result(), facts.result(), resources.result(), window(gate), preflight, now), false))
+    Future<EdgeRisks> edges = PreviewEdgeRisks.load(client, edgeRisk, spec.packageName(), spec.team(), target,
+        plan.versions(), now);
+    return Future.all(found, facts, resources, edges).compose(all -> vertx.executeBlocking(() -> build(plan, target,
+        found.result(), facts.result(), resources.result(), window(gate), preflight, edges.result(), now), false))
         .recover(e -> {
           // the plan stands without its report: say so rather than fail the preview
           LOG.warn("impact report of {} to {} failed: {}", plan.subscription().name(), target, e.toString());
@@ -74,7 +77,7 @@ final class ImpactPreview {
 
   private JsonObject build(RolloutPlanning.Plan plan, String target, Map<String, BundleManifests> found,
       Map<String, JsonObject> facts, Map<String, Map<String, Long>> resources, Function<String, JsonObject> window,
-      PreflightView preflight, Instant now) {
+      PreflightView preflight, EdgeRisks edges, Instant now) {
     BundleManifests to = found.getOrDefault(target, BundleManifests.unavailable(null, target, null,
         "no bundle of version " + target + " in the catalog's current revision"));
     Map<String, Transition> transitions = new HashMap<>();

@@ -6,7 +6,6 @@ import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;
 import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.Reply;
-import io.olmstead.controlplane.impact.EdgeRisks;
 import io.olmstead.controlplane.impact.ImpactLimits;
 import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
@@ -61,7 +60,8 @@ public final class RolloutsModule implements ApiModule {
   @Override
   public void register(RouterBuilder builder, ApiContext ctx) {
     this.context = ctx;
-    this.impact = new ImpactPreview(ctx.vertx(), ctx.config().maxBodyBytes(), EdgeRisks.NONE, ImpactLimits.DEFAULT);
+    this.impact = new ImpactPreview(ctx.vertx(), ctx.config().maxBodyBytes(), ctx.config().edgeRisk(),
+        ImpactLimits.DEFAULT);
     ApiModule.bind(builder, "createRollout", this::create);
     ApiModule.bind(builder, "previewRollout", this::preview);
     ApiModule.bind(builder, "listRollouts", this::list);
