@@ -34,17 +34,20 @@ final class MatrixQueries {
   private static final String BY_NAME = "SELECT c.name, c.status, c.labels, c.last_seen FROM clusters c "
       + "WHERE c.status <> 'retired' AND " + TEAM + " AND ($2::text IS NULL OR c.name %s $2) AND %s "
       + "ORDER BY c.name %s LIMIT $3";
-  // the numeric parts of a version padded to compare as numbers (1.10 after 1.9), then the version as text
-  private static final String VERSION_KEY = "(CASE WHEN s.cluster IS NULL THEN '' ELSE array_to_string(ARRAY("
-      + "SELECT lpad(p, 12, '0') FROM unnest(string_to_array(substring(s.installed_version from "
-      + "'^v?([0-9]+(?:\\.[0-9]+)*)'), '.')) AS p), '.') || '~' || coalesce(s.installed_version, '') END) COLLATE \"C\"";
+  // the first three dot-separated parts of a version (without a leading v, a pre-release or a build suffix) padded to
+  // compare as numbers (1.10 after 1.9), then the whole version as text; not installed yet after every version
+  private static final String CORE = "split_part(split_part(ltrim(s.installed_version, 'v'), '-', 1), '+', 1)";
+  private static final String PART = "lpad(split_part(" + CORE + ", '.', %d), 12, '0')";
+  static final String VERSION_KEY = "(CASE WHEN s.cluster IS NULL THEN '' WHEN s.installed_version IS NULL THEN '~' "
+      + "ELSE " + String.format(PART, 1) + " || '.' || " + String.format(PART, 2) + " || '.' || "
+      + String.format(PART, 3) + " || '~' || s.installed_version END) COLLATE \"C\"";
   private static final String PHASE_KEY = "coalesce(s.phase, '') COLLATE \"C\"";
   private static final String BY_COLUMN = "SELECT c.name, c.status, c.labels, c.last_seen, s.cluster IS NULL AS k1, "
       + "%1$s AS k2 FROM clusters c LEFT JOIN subscription_status s ON s.subscription = $4 AND s.cluster = c.name "
       + "AND NOT s.gone WHERE c.status <> 'retired' AND " + TEAM + " AND ($2::text IS NULL "
       + "OR (s.cluster IS NULL) > $5::boolean OR ((s.cluster IS NULL) = $5::boolean AND (%1$s, c.name) %2$s "
       + "($6::text, $2::text))) AND %3$s ORDER BY k1, k2 %4$s, c.name %4$s LIMIT $3";
-  private static final String CELLS = "SELECT s.cluster, s.subscription, s.installed_version, s.target_version, "
+  static final String CELLS = "SELECT s.cluster, s.subscription, s.installed_version, s.target_version, "
       + "s.phase, s.reason, s.message, s.updated_at, (SELECT e ->> 'message' FROM jsonb_array_elements(s.conditions) e "
       + "WHERE e ->> 'type' = 'RequiresApproval' LIMIT 1) AS waiting_for FROM subscription_status s "
       + "WHERE s.subscription = ANY($1) AND s.cluster = ANY($2) AND NOT s.gone";

@@ -17,11 +17,16 @@ final class MatrixView {
   static JsonArray items(List<ClusterRow> page, List<Cell> cells, Map<String, JsonObject> reasons) {
     Map<String, JsonObject> byCluster = new HashMap<>();
     for (Cell cell : cells) {
-      byCluster.computeIfAbsent(cell.cluster(), k -> new JsonObject()).put(cell.subscription(), new JsonObject()
-          .put("installedVersion", cell.installedVersion()).put("targetVersion", cell.targetVersion())
-          .put("phase", cell.phase()).put("agentReason", cell.agentReason()).put("agentMessage", cell.agentMessage())
-          .put("updatedAt", cell.updatedAt() == null ? null : cell.updatedAt().toString())
-          .put("reason", reasons.get(MatrixReasons.key(cell.cluster(), cell.subscription()))));
+      // a page holds up to 500 x 20 cells: absent fields rather than nulls keep the answer small
+      JsonObject json = new JsonObject();
+      putSome(json, "installedVersion", cell.installedVersion());
+      putSome(json, "targetVersion", cell.targetVersion());
+      putSome(json, "phase", cell.phase());
+      putSome(json, "agentReason", cell.agentReason());
+      putSome(json, "agentMessage", cell.agentMessage());
+      putSome(json, "updatedAt", cell.updatedAt() == null ? null : cell.updatedAt().toString());
+      putSome(json, "reason", reasons.get(MatrixReasons.key(cell.cluster(), cell.subscription())));
+      byCluster.computeIfAbsent(cell.cluster(), k -> new JsonObject()).put(cell.subscription(), json);
     }
     JsonArray items = new JsonArray();
     for (ClusterRow row : page) {
@@ -31,5 +36,11 @@ final class MatrixView {
           .put("cells", byCluster.getOrDefault(row.name(), new JsonObject())));
     }
     return items;
+  }
+
+  private static void putSome(JsonObject json, String key, Object value) {
+    if (value != null) {
+      json.put(key, value);
+    }
   }
 }

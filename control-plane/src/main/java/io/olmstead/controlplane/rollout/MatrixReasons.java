@@ -54,17 +54,16 @@ public final class MatrixReasons {
   }
 
   /**
-   * The reason of each cell of {@code cells} not at its target that has one, as JSON by {@link #key}: one query for the
-   * active rollouts' members among them, and the calendar only when one of them is a Pending member of a rollout
-   * that respects it.
+   * The reason of each cell of {@code cells} not at its target (or not yet moved by an active rollout) that has one, as
+   * JSON by {@link #key}: one query for the active rollouts' members among them, and the calendar only when one of
+   * them is a Pending member of a rollout that respects it.
    */
   public static Future<Map<String, JsonObject>> of(SqlClient conn, List<Cell> cells, Instant now) {
-    List<Cell> off = cells.stream().filter(c -> !c.atTarget()).toList();
-    if (off.isEmpty()) {
+    if (cells.isEmpty()) {
       return Future.succeededFuture(Map.of());
     }
-    String[] subs = off.stream().map(Cell::subscription).distinct().toArray(String[]::new);
-    String[] clusters = off.stream().map(Cell::cluster).distinct().toArray(String[]::new);
+    String[] subs = cells.stream().map(Cell::subscription).distinct().toArray(String[]::new);
+    String[] clusters = cells.stream().map(Cell::cluster).distinct().toArray(String[]::new);
     return conn.preparedQuery(MEMBERS).execute(Tuple.of((Object) subs, (Object) clusters)).compose(rows -> {
       Map<String, Membership> members = new HashMap<>();
       for (Row r : rows) {
@@ -76,7 +75,7 @@ public final class MatrixReasons {
           : Future.succeededFuture(null);
       return calendar.map(cal -> {
         Map<String, JsonObject> out = new HashMap<>();
-        for (Cell cell : off) {
+        for (Cell cell : cells) {
           Membership m = members.get(cell.key());
           ClusterReason reason = reason(cell, m == null ? null : m.step(), m != null && m.calendar() ? cal : null, now);
           if (reason != null) {
@@ -93,7 +92,9 @@ public final class MatrixReasons {
    * null unless that rollout respects it); null when the cell is at its target or no reason is known.
    */
   static ClusterReason reason(Cell cell, Step step, MaintenanceCalendar calendar, Instant now) {
-    if (cell.atTarget()) {
+    // a cluster an active rollout has not moved yet is not at the rollout's target, whatever its agent reports
+    boolean held = step == Step.Pending || step == Step.Progressing;
+    if (cell.atTarget() && !held) {
       return null;
     }
     if (DISCONNECTED.equalsIgnoreCase(cell.clusterStatus())) {
@@ -101,10 +102,10 @@ public final class MatrixReasons {
           + (cell.lastSeen() == null ? "" : " (since " + cell.lastSeen() + ")"));
     }
     ClusterReason.Report report = new ClusterReason.Report(cell.phase(), cell.waitingFor(), cell.updatedAt());
-    ClusterReason held = ClusterReason.of(step == null ? Step.Progressing : step, report, calendar,
+    ClusterReason why = ClusterReason.of(step == null ? Step.Progressing : step, report, calendar,
         CalendarLoader.labels(cell.labels() == null ? new JsonObject() : cell.labels()), now);
-    if (held != null) {
-      return held;
+    if (why != null) {
+      return why;
     }
     if (FAILED.equals(cell.phase())) {
       String said = cell.agentReason() == null ? cell.agentMessage() : cell.agentMessage() == null ? cell.agentReason()
