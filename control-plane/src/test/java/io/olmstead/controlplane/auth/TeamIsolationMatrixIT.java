@@ -273,8 +273,11 @@ class TeamIsolationMatrixIT {
         Response refused = world.api.get("/api/v1/fleet/matrix?subscriptions=" + foreign, r.token);
         Response ghost = world.api.get("/api/v1/fleet/matrix?subscriptions=ghost-sub", r.token);
         assertThat(refused.status()).isEqualTo(400);
-        assertThat(refused.body().replaceAll("\\"requestId\\":\\"[^\\"]*\\"", "").replace(foreign, "ghost-sub"))
-            .isEqualTo(ghost.body().replaceAll("\\"requestId\\":\\"[^\\"]*\\"", ""));
+        JsonObject refusedBody = refused.json();
+        refusedBody.remove("requestId");
+        JsonObject ghostBody = ghost.json();
+        ghostBody.remove("requestId");
+        assertThat(refusedBody.encode().replace(foreign, "ghost-sub")).isEqualTo(ghostBody.encode());
       }
     });
     CASES.put("getFleetClustersByLabel", r -> {
