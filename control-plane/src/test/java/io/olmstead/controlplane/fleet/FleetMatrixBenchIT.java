@@ -44,7 +44,9 @@ class FleetMatrixBenchIT {
           clusters * 20));
       for (String path : List.of("/fleet/matrix?limit=50", "/fleet/matrix?limit=50&sort=version:sub-07",
           "/fleet/matrix?limit=50&sort=-phase:sub-07", "/fleet/matrix?limit=50&selector=region%3Deu-1",
-          "/fleet/matrix?limit=50&selector=region%3Deu-1&sort=version:sub-07")) {
+          "/fleet/matrix?limit=50&selector=region%3Deu-1&sort=version:sub-07",
+          // the first again: the first measured runs while the database still settles after the 200,000-row load
+          "/fleet/matrix?limit=50")) {
         double[] ms = latencies(cp, path, calls);
         report.add(String.format("GET /api/v1%-60s p50 %6.1f ms  p99 %6.1f ms", path, pct(ms, 50), pct(ms, 99)));
         System.out.println("BENCH " + report.get(report.size() - 1));
