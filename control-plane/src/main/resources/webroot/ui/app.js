@@ -65,6 +65,18 @@ function showLogin(message) {
   if (message !== undefined) { $('#login-error').textContent = message; }
 }
 
+// A relative age ("3 min ago") with the full timestamp in its title; "" for no time.
+function ago(iso, now = Date.now()) {
+  if (!iso) { return ''; }
+  const t = Date.parse(iso);
+  if (isNaN(t)) { return esc(iso); }
+  const s = Math.round((now - t) / 1000), future = s < 0, a = Math.abs(s);
+  const text = a < 60 ? a + ' s' : a < 3600 ? Math.floor(a / 60) + ' min' : a < 172800 ? Math.floor(a / 3600) + ' h'
+    : Math.floor(a / 86400) + ' d';
+  return `<time class="ago" datetime="${esc(iso)}" title="${esc(new Date(t).toISOString())}">` +
+    (future ? 'in ' + text : text + ' ago') + '</time>';
+}
+
 function bar(c, total) {
   const parts = ['succeeded', 'progressing', 'failed', 'blocked', 'rolledBack'];
   return '<div class="bar">' + parts.map((k) => c[k] ? `<span class="s-${k}" data-width="${100 * c[k] / total}"></span>` : '')
@@ -75,7 +87,7 @@ function bar(c, total) {
 const pages = [];
 const Olm = {
   page(pattern, renderFn, after) { pages.push({pattern, render: renderFn, after}); },
-  api, all, esc, enc, whoami, hashParams, hashWith, bar, agentNote, render: () => render()
+  api, all, esc, enc, whoami, hashParams, hashWith, bar, agentNote, ago, render: () => render()
 };
 window.Olm = Olm;
 

@@ -1,10 +1,12 @@
 // Fleet page (#/?selector=&label=&cursor=): per subscription, clusters by installed version and phase as stacked bars
 // (Chart.js, colour = phase), the latest failures first with the agent's reason and message, and the clusters by a
 // chosen label and connection state. Every number comes from the server's aggregates (GET /fleet/summary and
-// GET /fleet/clusters-by-label): the page never downloads the clusters themselves.
+// GET /fleet/clusters-by-label): the page never downloads the clusters themselves. Above them, what needs a person:
+// rollouts in progress and paused, clusters waiting for a manual approval, and the clusters of active rollouts that
+// are stuck, each with its reason; times are relative ("3 min ago", the full timestamp in the title).
 'use strict';
 (() => {
-  const {api, esc, enc, hashParams, hashWith} = Olm;
+  const {api, esc, enc, hashParams, hashWith, ago} = Olm;
   // one colour per phase, the same in every chart and the legend
   const PHASES = {Succeeded: '#3ecf6e', Installing: '#3b82f6', Upgrading: '#3b82f6', Pending: '#a0a7b4',
     RequiresApproval: '#f5a524', Failed: '#e5484d', Deleting: '#8e4ec6', Unknown: '#d0d4db'};
@@ -24,6 +26,7 @@
       api('/fleet/summary?limit=10' + sel + (p.cursor ? '&cursor=' + enc(p.cursor) : '')),
       api('/fleet/clusters-by-label?label=' + enc(label) + sel)]);
     summary = sum;
+    const attention = await attentionHtml(sel);
     const totals = {total: 0, connected: 0, disconnected: 0, pending: 0, retired: 0};
     byLabel.items.forEach((i) => Object.keys(totals).forEach((k) => { totals[k] += i[k] || 0; }));
     const subs = sum.items.slice().sort((a, b) => (b.failed > 0) - (a.failed > 0) || a.subscription.localeCompare(b.subscription));
@@ -42,13 +45,14 @@
         `<div class="card"><div class="n" data-status="${k}">${totals[k]}</div>${k}</div>`).join('') +
       `<div class="card"><div class="n" id="failed-total">${failedTotal}</div>failed installs</div></div>`;
 
+    html += attention;
     html += `<h2>Failures</h2>`;
     html += failures.length === 0 ? '<p id="failures" class="muted">No cluster reports a failed install.</p>' :
       '<table id="failures"><tr><th>Subscription</th><th>Cluster</th><th>Version</th><th>Reason</th><th>Message</th><th>Since</th></tr>' +
       failures.map((f) => `<tr class="failure" data-cluster="${esc(f.cluster)}"><td>${esc(f.subscription)}</td>` +
         `<td><a href="#/clusters/${esc(enc(f.cluster))}">${esc(f.cluster)}</a></td>` +
         `<td>${esc(f.installedVersion || 'none')} → ${esc(f.targetVersion || '')}</td><td class="reason">${esc(f.reason)}</td>` +
-        `<td class="message">${esc(f.message)}</td><td>${esc(f.updatedAt)}</td></tr>`).join('') + '</table>';
+        `<td class="message">${esc(f.message)}</td><td>${ago(f.updatedAt)}</td></tr>`).join('') + '</table>';
 
     html += '<h2>Subscriptions: clusters by version and phase</h2><div class="legend" id="phase-legend">' +
       Object.keys(PHASES).map((ph) => `<span><i class="swatch" data-colour="${colour(ph)}"></i>${esc(ph)}</span>`).join('') + '</div>';
@@ -72,6 +76,41 @@
           ['connected', 'disconnected', 'pending', 'retired'].map((k) => `<td class="${k}">${i[k] ? clustersLink({selector: s, status: k}, i[k]) : 0}</td>`).join('') +
           `<td>${clustersLink({selector: s}, i.total)}</td></tr>`;
       }).join('') + '</table>' + (byLabel.truncated ? '<p class="muted">Only the first 500 values are shown.</p>' : '');
+    return html;
+  }
+
+  // Active and paused rollouts, pending approvals, and the stuck clusters of up to 5 active rollouts with their reasons.
+  async function attentionHtml(sel) {
+    const [progressing, paused, approvals] = await Promise.all([api('/rollouts?state=Progressing&limit=20'),
+      api('/rollouts?state=Paused&limit=20'), api('/approvals?limit=20' + sel)]);
+    const active = paused.items.concat(progressing.items);
+    const members = await Promise.all(active.slice(0, 5).map((r) =>
+      api('/rollouts/' + enc(r.id) + '/clusters?limit=100').then((page) => page.items.filter((c) => c.reason)
+        .map((c) => Object.assign({rollout: r}, c)))));
+    const stuck = [].concat(...members);
+    let html = '<h2>Rollouts in progress</h2>';
+    html += active.length === 0 ? '<p id="active-rollouts" class="muted">No rollout is in progress or paused.</p>' :
+      '<table id="active-rollouts"><tr><th>Rollout</th><th>Subscription</th><th>Target</th><th>State</th><th>Progress</th>' +
+      '<th>Message</th><th>Started</th></tr>' + active.map((r) => `<tr class="rollout" data-id="${esc(r.id)}" ` +
+        `data-state="${esc(r.state)}"><td><a href="#/rollouts/${esc(enc(r.id))}">${esc(r.id)}</a></td><td>${esc(r.subscription)}</td>` +
+        `<td>${esc(r.targetVersion)}</td><td class="state state-${esc(r.state)}">${esc(r.state)}</td>` +
+        `<td>${r.counts ? r.counts.succeeded + '/' + r.counts.clusters : ''}</td><td class="message">${esc(r.message || '')}</td>` +
+        `<td>${ago(r.startedAt)}</td></tr>`).join('') + '</table>';
+    html += '<h2>Pending approvals</h2>';
+    html += approvals.items.length === 0 ? '<p id="pending-approvals" class="muted">No cluster waits for an approval.</p>' :
+      `<p class="muted"><a href="#/approvals">${approvals.nextCursor ? 'More than ' : ''}${approvals.items.length} ` +
+      'waiting: approve on the Approvals page</a></p><table id="pending-approvals"><tr><th>Cluster</th><th>Subscription</th>' +
+      '<th>Bundle</th><th>Waiting</th></tr>' + approvals.items.map((a) => `<tr class="pending-approval" ` +
+        `data-cluster="${esc(a.cluster)}"><td><a href="#/clusters/${esc(enc(a.cluster))}">${esc(a.cluster)}</a></td>` +
+        `<td>${esc(a.subscription)}</td><td>${esc(a.bundle || '')}</td><td>${ago(a.since)}</td></tr>`).join('') + '</table>';
+    html += '<h2>Stuck clusters</h2>';
+    html += stuck.length === 0 ? '<p id="stuck" class="muted">No cluster of an active rollout is held.</p>' :
+      '<table id="stuck"><tr><th>Cluster</th><th>Rollout</th><th>State</th><th>Reason</th><th>Since</th></tr>' +
+      stuck.map((c) => `<tr class="stuck" data-cluster="${esc(c.name)}" data-code="${esc(c.reason.code)}">` +
+        `<td><a href="#/clusters/${esc(enc(c.name))}">${esc(c.name)}</a></td>` +
+        `<td><a href="#/rollouts/${esc(enc(c.rollout.id))}">${esc(c.rollout.subscription)} → ${esc(c.rollout.targetVersion)}</a></td>` +
+        `<td>${esc(c.state)}</td><td class="reason cluster-reason" title="${esc(c.reason.message)}">${esc(c.reason.message)}</td>` +
+        `<td>${ago(c.reason.at || c.approvedAt)}</td></tr>`).join('') + '</table>';
     return html;
   }
 

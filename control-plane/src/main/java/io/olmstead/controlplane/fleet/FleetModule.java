@@ -60,7 +60,7 @@ public final class FleetModule implements ApiModule {
     return context.tx().read(conn -> FleetQueries.byLabel(conn, label, teams, selector)).map(Reply::ok);
   }
 
-  private static LabelSelector selector(ApiRequest request) {
+  static LabelSelector selector(ApiRequest request) {
     try {
       return LabelSelector.parse(request.query("selector").orElse(""));
     } catch (LabelSelector.SelectorException e) {

@@ -10,6 +10,7 @@ import io.olmstead.controlplane.clusters.WaitingApprovals;
 import io.olmstead.controlplane.enrollment.EnrollmentModule;
 import io.olmstead.controlplane.fleet.ClusterSubscriptions;
 import io.olmstead.controlplane.fleet.FleetModule;
+import io.olmstead.controlplane.fleet.MatrixModule;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.maturity.MaturityModule;
 import io.olmstead.controlplane.readiness.ReadinessModule;
@@ -36,6 +37,7 @@ final class ApiModules {
         new BulkApprovalsModule(),
         new WaitingApprovals(),
         new FleetModule(),
+        new MatrixModule(),
         new ClusterSubscriptions(),
         new CredentialModule(),
         new CatalogsModule(),

@@ -270,6 +270,27 @@ class TeamIsolationMatrixIT {
       assertThat(r.visible("/fleet/summary?selector=env%3Dprod").json().getJsonArray("items").getJsonObject(0)
           .getLong("clusters")).isEqualTo(1);
     });
+    // the matrix: rows are alpha's clusters, columns alpha's subscriptions (nobody-sub on alpha-1 is no cell), every
+    // page full; naming another team's subscription is the 400 of one that does not exist
+    CASES.put("getFleetMatrix", r -> {
+      JsonObject matrix = r.visible("/fleet/matrix").json();
+      assertThat(r.names(matrix.getJsonArray("subscriptions"), "name")).containsExactly("alpha-sub");
+      assertThat(r.names(r.walk("/fleet/matrix"), "cluster")).containsExactly("alpha-1", "alpha-2");
+      assertThat(r.names(r.walk("/fleet/matrix?sort=-version:alpha-sub"), "cluster"))
+          .containsExactly("alpha-1", "alpha-2");
+      JsonObject alpha1 = matrix.getJsonArray("items").getJsonObject(0);
+      assertThat(alpha1.getJsonObject("cells").fieldNames()).containsExactly("alpha-sub");
+      for (String foreign : List.of("beta-sub", "nobody-sub")) {
+        Response refused = world.api.get("/api/v1/fleet/matrix?subscriptions=" + foreign, r.token);
+        Response ghost = world.api.get("/api/v1/fleet/matrix?subscriptions=ghost-sub", r.token);
+        assertThat(refused.status()).isEqualTo(400);
+        JsonObject refusedBody = refused.json();
+        refusedBody.remove("requestId");
+        JsonObject ghostBody = ghost.json();
+        ghostBody.remove("requestId");
+        assertThat(refusedBody.encode().replace(foreign, "ghost-sub")).isEqualTo(ghostBody.encode());
+      }
+    });
     CASES.put("getFleetClustersByLabel", r -> {
       JsonObject byTeam = r.visible("/fleet/clusters-by-label?label=olmstead.io/team").json();
       assertThat(r.names(byTeam.getJsonArray("items"), "value")).containsExactly("alpha");

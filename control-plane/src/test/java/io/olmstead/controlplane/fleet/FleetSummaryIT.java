@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * {@code /clusters/{name}/subscriptions} and the new {@code /clusters} filters; bad selectors and labels are 400
  * naming the parameter. Reports are written as the agent gateway stores them.
  */
-class FleetSummaryIT {
+public class FleetSummaryIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
   private static TestControlPlane cp;
   private static ApiClient api;
@@ -40,7 +40,7 @@ class FleetSummaryIT {
    * etcd: 0.9.4 Succeeded on eu-1, 0.9.2 Failed on eu-2 (5 minutes ago) and us-1 (1 minute ago) and us-2 (retired);
    * other: waiting for approval of etcd.v0.9.4 on eu-1 and us-1, of etcd.v0.9.2 on bare-1.
    */
-  static void fixture(TestControlPlane cp) {
+  public static void fixture(TestControlPlane cp) {
     ApiClient api = new ApiClient(cp);
     ok(api.json("PUT", "/api/v1/catalogs/community", ADMIN, new JsonObject()), 201);
     ok(api.send("POST", "/api/v1/catalogs/community/revisions", ADMIN, "application/x-ndjson",

@@ -16,17 +16,28 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code get KIND [NAME] [-l selector] [-o FORMAT] [-w]}: lists as kubectl does, following the API's pages; with
  * {@code -w} it then prints each object again when it changes ({@link EventWatch}) until {@code --timeout}.
+ * {@code get matrix [SUBSCRIPTION,...]} (or {@code get subscriptions --clusters}) prints the fleet matrix
+ * ({@link FleetMatrix}).
  */
 @Command(name = "get", mixinStandardHelpOptions = true,
-    description = "List clusters, subscriptions, rollouts or catalogs (or show one by name).")
+    description = "List clusters, subscriptions, rollouts or catalogs (or show one by name); `get matrix` (or "
+        + "`get subscriptions --clusters`) shows each cluster's version and phase of each subscription.")
 final class GetCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Parameters(index = "0", paramLabel = "KIND", description = "clusters, subscriptions, rollouts or catalogs")
+  @Parameters(index = "0", paramLabel = "KIND", description = "clusters, subscriptions, rollouts, catalogs or matrix")
   String kind;
 
-  @Parameters(index = "1", arity = "0..1", paramLabel = "NAME", description = "one object (a rollout by its id)")
+  @Parameters(index = "1", arity = "0..1", paramLabel = "NAME", description = "one object (a rollout by its id); for the matrix, its subscriptions, comma-separated")
   String name;
+
+  @Option(names = "--clusters", description = "with subscriptions: the fleet matrix, a row per cluster and a column "
+      + "per subscription (as get matrix)")
+  boolean clusters;
+
+  @Option(names = "--sort", paramLabel = "ORDER", description = "the matrix's order: name (default), "
+      + "version:SUBSCRIPTION or phase:SUBSCRIPTION; a leading - reverses")
+  String sort;
 
   @Option(names = {"-l", "--selector"}, paramLabel = "SELECTOR",
       description = "a label selector, e.g. env=prod,region in (eu,us)")
@@ -49,6 +60,9 @@ final class GetCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if ("matrix".equalsIgnoreCase(kind) || clusters) {
+      return matrix();
+    }
     Kind k = Kind.parse(kind);
     if (name != null && selector != null) {
       throw new CliException(ExitCodes.USAGE, "give a NAME or -l, not both");
@@ -67,6 +81,22 @@ final class GetCommand implements Callable<Integer> {
     Printer printer = new Printer(k, api);
     printer.show(items, true);
     EventWatch.follow(ctx, api, k, name, deadline, () -> printer.show(fetch(api, k, filter), false));
+    return ExitCodes.OK;
+  }
+
+  private Integer matrix() {
+    if (!"matrix".equalsIgnoreCase(kind) && Kind.parse(kind) != Kind.subscriptions) {
+      throw new CliException(ExitCodes.USAGE, "--clusters goes with get subscriptions");
+    }
+    if (watch) {
+      throw new CliException(ExitCodes.USAGE, "the matrix has no --watch");
+    }
+    if (selector != null) {
+      Kind.selector(selector);
+    }
+    String query = (selector == null ? "" : "&selector=" + Api.q(selector))
+        + (name == null ? "" : "&subscriptions=" + Api.q(name)) + (sort == null ? "" : "&sort=" + Api.q(sort));
+    FleetMatrix.print(ctx.out(), ctx.err(), output, FleetMatrix.fetch(ctx.api(), query));
     return ExitCodes.OK;
   }
 
