@@ -32,11 +32,16 @@ final class AnalysisChecks {
    * a team's rollout measures only through templates (written by a fleet admin) that name their own selectors.
    */
   static ApiException inlineQueriesOfATeam(RolloutStrategy strategy, boolean teamScoped) {
+    return inlineQueriesOfATeam(strategy, teamScoped, "/strategy");
+  }
+
+  /** As {@link #inlineQueriesOfATeam(RolloutStrategy, boolean)}, the fields named under {@code pointer}. */
+  static ApiException inlineQueriesOfATeam(RolloutStrategy strategy, boolean teamScoped, String pointer) {
     JsonArray errors = new JsonArray();
     List<AnalysisCheck> checks = strategy.analysis().checks();
     for (int i = 0; teamScoped && i < checks.size(); i++) {
       if (checks.get(i).templateName() == null) {
-        errors.add(new JsonObject().put("field", "/strategy/analysis/" + i + "/query").put("message",
+        errors.add(new JsonObject().put("field", pointer + "/analysis/" + i + "/query").put("message",
             "a team-scoped token may not send an inline query (Prometheus answers it with every team's series): "
                 + "name a template with templateName"));
       }

@@ -99,15 +99,21 @@ final class RolloutStarts implements DeclaredRollouts {
   }
 
   @Override
-  public void check(JsonObject rolloutStrategy) {
+  public void check(JsonObject rolloutStrategy, Principal caller) {
+    RolloutStrategy strategy;
     try {
-      RolloutStrategy.fromJson(rolloutStrategy);
+      strategy = RolloutStrategy.fromJson(rolloutStrategy);
     } catch (StrategyException e) {
       throw ApiException.validationFailed(e.getMessage(), new JsonArray().add(new JsonObject()
           .put("field", e.pointer("/rolloutStrategy")).put("message", e.getMessage())));
     } catch (IllegalArgumentException e) {
       throw ApiException.validationFailed(e.getMessage(), new JsonArray().add(new JsonObject()
           .put("field", "/rolloutStrategy").put("message", e.getMessage())));
+    }
+    // stored now, run later under whoever changes the version: a team's inline query is refused when it is declared
+    ApiException refused = AnalysisChecks.inlineQueriesOfATeam(strategy, caller.teamScoped(), "/rolloutStrategy");
+    if (refused != null) {
+      throw refused;
     }
   }
 

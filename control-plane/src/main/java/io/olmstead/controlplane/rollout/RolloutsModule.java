@@ -106,6 +106,10 @@ public final class RolloutsModule implements ApiModule {
     return context.tx().audited(request.audit("rollout.retry", "rollouts/" + id), conn -> store.load(conn, of)
             .compose(found -> {
               Rollout old = visible(found, of, caller).rollout();
+              ApiException inline = AnalysisChecks.inlineQueriesOfATeam(old.strategy(), caller.teamScoped());
+              if (inline != null) {
+                throw inline; // a team's retry measures as a team's rollout does: through templates only
+              }
               if (old.phase().active() || old.phase().completed()) {
                 throw ApiException.conflict("rollout " + of + " is " + old.phase() + "; only a RolledBack, Failed or "
                     + "Aborted rollout is retried");

@@ -12,8 +12,11 @@ import java.util.Optional;
  */
 public interface DeclaredRollouts {
 
-  /** Checks a declared strategy as a rollout's {@code strategy} is checked; throws a 422 naming the field. */
-  void check(JsonObject rolloutStrategy);
+  /**
+   * Checks a declared strategy as a rollout's {@code strategy} is checked, by the same rules for {@code caller} (a
+   * team-scoped token names analysis templates, never inline queries); throws a 422 naming the field.
+   */
+  void check(JsonObject rolloutStrategy, Principal caller);
 
   /**
    * Starts, in the caller's transaction, a rollout of the stored {@code subscription} (already declaring its new

@@ -80,7 +80,7 @@ public final class SubscriptionsModule implements ApiModule {
       throw ApiException.validationFailed("the subscription is invalid", syntax);
     }
     if (spec.rolloutStrategy() != null) {
-      rollouts.check(spec.rolloutStrategy());
+      rollouts.check(spec.rolloutStrategy(), caller);
     }
     return context.tx().audited(request.audit("subscription.put", "subscriptions/" + name), conn ->
         CatalogViews.forPackage(conn, spec.catalog(), spec.packageName()).compose(view -> {

@@ -133,6 +133,14 @@ class AnalysisRolloutIT {
       // fixed: resuming measures again from the start; every wave passes
       prometheus.set("sim-0001", 0);
       await().atMost(Duration.ofSeconds(30)).until(() -> prometheus.sees("sim-0001", 0));
+      // the canary's failed check is remembered as a risky edge: the clusters with its facts would be held
+      // (EdgeAtRisk) after the resume, so the person who fixed the cause accepts the risk first
+      JsonArray risks = new JsonObject(call("GET", "/edge-risks", null).body()).getJsonArray("items");
+      assertThat(risks).as("the edge the canary failed on").hasSize(1);
+      assertThat(risks.getJsonObject(0).getString("fromVersion")).isEqualTo("0.9.2");
+      HttpResponse<String> accepted = call("POST", "/edge-risks/" + risks.getJsonObject(0).getString("id")
+          + "/accept", "{\"comment\":\"errors fixed\"}");
+      assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(200);
       HttpResponse<String> resumed = call("POST", "/rollouts/" + id + "/resume", null);
       assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
       await().atMost(Duration.ofSeconds(90)).until(() -> "Succeeded".equals(rollout(id).getString("state")));

@@ -20,7 +20,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 /**
  * The rollout preview panel ({@code #/preview/gf/5.24.0}) in headless Chromium over the grafana-operator fixture of
  * {@link RolloutImpactIT}: the permission grants gained and lost, the new CRD, the affected custom resources, the
- * risky edges not evaluated, and one row per cluster.
+ * no risky edge (no failure on record), and one row per cluster.
  */
 class ImpactPreviewPageIT {
   private static TestControlPlane cp;
@@ -63,7 +63,7 @@ class ImpactPreviewPageIT {
         "+ grafanamanifests.grafana.integreatly.org (GrafanaManifest) v1beta1");
     assertThat(texts("li.crd[data-sign='~']")).hasSize(12);
     assertThat(texts("#impact-resources")).singleElement().asString().startsWith("42 on 1 clusters");
-    assertThat(texts("#impact-risky")).containsExactly("not evaluated");
+    assertThat(texts("#impact-risky")).containsExactly("0 clusters at risk");
     assertThat(texts("tr.impact-cluster[data-cluster=gf-1] td.crs")).containsExactly("42");
   }
 }

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.rollout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.olmstead.controlplane.edgerisk.EdgeFacts;
 import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.testsupport.SharedFolder;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
@@ -137,7 +138,7 @@ public class RolloutImpactIT {
   }
 
   @Test
-  void eachClusterNamesItsHopsOpenShiftEffectWindowAndNoRiskyEdgeYet() {
+  void eachClusterNamesItsHopsOpenShiftEffectWindowAndNoRiskyEdgeWithoutEvidence() {
     JsonObject report = impact();
     JsonObject gf1 = cluster(report, "gf-1");
     assertThat(gf1.getJsonArray("path")).containsExactly(new JsonObject().put("bundle", "grafana-operator.v5.24.0")
@@ -147,10 +148,34 @@ public class RolloutImpactIT {
     assertThat(cluster(report, "gf-2").getJsonObject("openShift").getString("effect")).isEqualTo("NotOpenShift");
     assertThat(gf1.getJsonObject("window").getBoolean("openNow")).isTrue();
     assertThat(gf1.getJsonArray("riskyEdges")).isEmpty();
-    assertThat(report.getJsonObject("riskyEdges").getBoolean("evaluated")).isFalse();
+    assertThat(report.getJsonObject("riskyEdges").getBoolean("evaluated")).isTrue();
     assertThat(report.getJsonObject("totals").getInteger("maxHops")).isEqualTo(1);
     assertThat(report.getJsonObject("totals").getJsonObject("rbac").getInteger("clustersGainingPermissions"))
         .isEqualTo(2);
+  }
+
+  @Test
+  void anEdgeThatFailedOnAClusterWithTheSameFactsIsRiskyForThatClusterOnly() {
+    // gf-1 (OpenShift 4.15) has the facts of a cluster of another team that failed 5.21.2 -> 5.24.0; gf-2 has none
+    EdgeFacts facts = EdgeFacts.of(Map.of("fleet", "gf"), new JsonObject().put("openshiftVersion", "4.15.2"),
+        List.of());
+    String risk = facts.riskId("grafana-operator", "5.21.2", "5.24.0");
+    TestDatabase.execute(cp.database(), "INSERT INTO edge_risk_observations (team, package, from_version, "
+        + "to_version, cluster, risk_id, facts, failed, detail, source, observed_at) VALUES ('other', "
+        + "'grafana-operator', '5.21.2', '5.24.0', 'elsewhere-1', '" + risk + "', '" + facts.toJson().encode()
+        + "', true, 'install failed', 'rollouts/ro-x', now())");
+    try {
+      JsonObject report = impact();
+      JsonArray risky = cluster(report, "gf-1").getJsonArray("riskyEdges");
+      assertThat(risky).hasSize(1);
+      assertThat(risky.getJsonObject(0).getString("riskId")).isEqualTo(risk);
+      assertThat(risky.getJsonObject(0).getString("from")).isEqualTo("5.21.2");
+      assertThat(risky.getJsonObject(0).getString("message")).startsWith("EdgeAtRisk (risk " + risk)
+          .doesNotContain("elsewhere-1");
+      assertThat(cluster(report, "gf-2").getJsonArray("riskyEdges")).isEmpty();
+    } finally {
+      TestDatabase.execute(cp.database(), "DELETE FROM edge_risk_observations WHERE risk_id = '" + risk + "'");
+    }
   }
 
   private static JsonObject cluster(JsonObject report, String name) {

@@ -258,6 +258,21 @@ class DeclarativeRolloutsIT {
   }
 
   @Test
+  void aTeamsRolloutStrategyWithAnInlineQueryIsA422NamingTheFieldAndStoresNothing() {
+    // stored now, run later under whoever changes the version: a team may name templates only, as in a rollout
+    String team = api.createToken(ADMIN, "inline-query-team", "operator", List.of("queriers"));
+    JsonObject body = body("team-rs", "0.9.2", "{\"batchSize\":1,\"analysis\":[{\"name\":\"errors\","
+        + "\"query\":\"sum(rate(errors_total[5m]))\",\"successIf\":\"< 1\"}]}").put("team", "queriers");
+    ApiClient.Response refused = api.json("PUT", "/api/v1/subscriptions/team-rs", team, body);
+    assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+    assertThat(refused.json().getJsonArray("errors").getJsonObject(0).getString("field"))
+        .isEqualTo("/rolloutStrategy/analysis/0/query");
+    assertThat(api.get("/api/v1/subscriptions/team-rs", ADMIN).status()).isEqualTo(404);
+    // the same strategy from a fleet admin is stored
+    assertThat(api.json("PUT", "/api/v1/subscriptions/team-rs", ADMIN, body).status()).isEqualTo(201);
+  }
+
+  @Test
   void anImperativeRolloutDeclaresItsTargetAndSaysSo() {
     assertThat(api.json("PUT", "/api/v1/subscriptions/imp", ADMIN, body("imp", "0.9.2", null)).status())
         .isEqualTo(201);

@@ -54,7 +54,7 @@ class RolloutPreviewCliIT {
         "RBAC - cluster   coordination.k8s.io/leases: create,delete,get,list,patch,update,watch",
         "RBAC - namespace configmaps: create,delete,get,list,patch,update,watch",
         "CRD  + grafanamanifests.grafana.integreatly.org (GrafanaManifest) v1beta1",
-        "Custom resources affected: 42 on 1 clusters", "Risky edges: not evaluated");
+        "Custom resources affected: 42 on 1 clusters", "Risky edges: 0 clusters at risk");
     assertThat(out.lines().filter(l -> l.startsWith("gf-"))).hasSize(2);
   }
 

@@ -73,11 +73,14 @@ class HostedPoolIT {
 
   @AfterAll
   static void stop() {
+    // the kubelets first: a watch closed while its mock server still sends an event makes fabric8's mock server wait
+    // on its own event loop for the send (WatchEventsListener.onClosed awaits its executor), so no writer is left
+    // running when the pool replicas and the control plane close their watches
+    kubelets.forEach(KubeletStandIn::close);
     replicas.forEach(PoolReplica::close);
     if (cp != null) {
       cp.close();
     }
-    kubelets.forEach(KubeletStandIn::close);
     guests.values().forEach(KubernetesClient::close);
     if (management != null) {
       management.close();
