@@ -31,6 +31,8 @@ import java.util.Map;
  * rollouts and get only their teams' events.
  */
 public final class RolloutsModule implements ApiModule {
+  /** Previews computed at once on a replica; more are answered 429 with {@code Retry-After}. */
+  static final int MAX_PREVIEWS_IN_FLIGHT = 4;
   private final RolloutEvents events;
   private final Clock clock;
   private final RolloutStore store = new RolloutStore();
@@ -43,6 +45,8 @@ public final class RolloutsModule implements ApiModule {
   private final MaturityDiffs diffs;
   private final RolloutMetrics metrics;
   private final AnalysisChecks checks;
+  // previews answered at once on this replica: each holds a plan, its verdicts and a report of up to 10,000 clusters
+  private final InFlight previews = new InFlight(MAX_PREVIEWS_IN_FLIGHT);
   private ApiContext context;
   private ImpactPreview impact;
 
@@ -125,6 +129,22 @@ public final class RolloutsModule implements ApiModule {
 
   private Future<Reply> preview(ApiRequest request) {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
+    if (!previews.tryEnter()) {
+      throw new ApiException(429, "too-many-requests", "Too Many Requests", MAX_PREVIEWS_IN_FLIGHT
+          + " previews are being computed on this replica (each may list 10,000 clusters); retry in a moment", null)
+          .withHeader("Retry-After", "2");
+    }
+    Future<Reply> answer;
+    try {
+      answer = previewAdmitted(request, body);
+    } catch (RuntimeException e) {
+      previews.leave();
+      throw e;
+    }
+    return answer.onComplete(ar -> previews.leave());
+  }
+
+  private Future<Reply> previewAdmitted(ApiRequest request, RolloutPlanning.Request body) {
     Instant now = clock.instant();
     boolean grouped = body.strategy().groupBy() != null;
     // read in one transaction (plan, calendar, unpack states); then the preflight verdicts, which ask the agents
@@ -143,10 +163,11 @@ public final class RolloutsModule implements ApiModule {
               Future<JsonArray> diff = diffs.fromRunning(context.pool(), parts.plan(), body.targetVersion());
               Future<JsonObject> report = impact.report(context.pool(), parts.plan(), body.targetVersion(),
                   parts.gate(), view, now);
-              return Future.all(diff, report).map(all -> Reply.ok(parts.plan().toJson(parts.gate(), grouped, view,
-                  now).put("bundlesNotUnpacked", parts.notUnpacked()).put("maturityDiff", diff.result())
-                  .put("impact", report.result()).put("targetVersion", body.targetVersion())
-                  .put("strategy", body.strategy().toJson())));
+              // the plan's JSON lists every cluster with its verdict: built on a worker, not the event loop
+              return Future.all(diff, report).compose(all -> context.vertx().executeBlocking(() -> Reply.ok(
+                  parts.plan().toJson(parts.gate(), grouped, view, now).put("bundlesNotUnpacked", parts.notUnpacked())
+                      .put("maturityDiff", diff.result()).put("impact", report.result())
+                      .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())), false));
             }));
   }
 
@@ -166,7 +187,7 @@ public final class RolloutsModule implements ApiModule {
     return context.tx().read(conn -> planning.plan(conn, body, request.principal())
             .compose(plan -> bundles.notUnpacked(conn, plan, body.targetVersion())))
         // the plan's own refusals (404, 422) are answered by the creation itself, and audited there
-        .recover(e -> Future.succeededFuture(java.util.List.of()))
+        .recover(e -> Future.succeededFuture(List.of()))
         .compose(missing -> missing.isEmpty() ? Future.<Void>succeededFuture()
             : bundles.request(context.pool(), missing).compose(v -> context.tx().<Void>audited(
                 request.audit("rollout.create", "rollouts/" + id), conn -> Future.failedFuture(
