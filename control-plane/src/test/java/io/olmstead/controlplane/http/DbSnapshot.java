@@ -13,8 +13,8 @@ import java.util.TreeMap;
 
 /**
  * Row count and content hash of every table in the public schema, to prove a request changed nothing. The replicas'
- * leadership bookkeeping ({@code leader_epochs}, bumped whenever a replica takes a lock, at a moment of its own) is
- * left out: no request writes it.
+ * own bookkeeping, written at moments of their own and never by a request, is left out: {@code leader_epochs} (bumped
+ * whenever a replica takes a lock) and {@code gateway_replicas} (each replica's presence lease, renewed every tick).
  */
 public final class DbSnapshot {
   private DbSnapshot() {
@@ -26,7 +26,7 @@ public final class DbSnapshot {
          Statement statement = connection.createStatement()) {
       List<String> names = new ArrayList<>();
       try (ResultSet rs = statement.executeQuery("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
-          + "AND tablename <> 'leader_epochs'")) {
+          + "AND tablename NOT IN ('leader_epochs', 'gateway_replicas')")) {
         while (rs.next()) {
           names.add(rs.getString(1));
         }
