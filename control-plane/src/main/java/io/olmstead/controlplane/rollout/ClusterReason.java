@@ -15,14 +15,23 @@ import java.util.Optional;
  * Why a rollout's cluster is not moving, in one vocabulary: {@code WaitingForApproval (bundle B, since T)} when its
  * agent waits for a person to approve a Manual subscription's bundle, {@code Frozen (freeze F until T)} and
  * {@code OutsideWindow (window W opens T)} when the calendar holds a cluster the rollout has not approved yet,
- * {@code EdgeAtRisk (risk R: ...)} when the upgrade edge it would take failed on clusters with its facts ({@link #held}).
- * {@link #of} is pure: the cluster's step, its labels, the calendar, the agent's last report and the time.
+ * {@code EdgeAtRisk (risk R: ...)} when the upgrade edge it would take failed on clusters with its facts, and
+ * {@code PreflightBlocked (findings)} when its preflight held it where it runs ({@link #held}); {@code Failed (agent
+ * reason)} and {@code Disconnected (since T)} for what an agent said or stopped saying ({@link #failed},
+ * {@link #disconnected}). Every decision here is pure: the cluster's step, its labels, the calendar, the agent's last
+ * report and the time. {@link #CODES} is the whole vocabulary (the API's enum, the metrics' label values).
  */
 record ClusterReason(String code, String subject, Instant at, String message) {
   static final String WAITING_FOR_APPROVAL = "WaitingForApproval";
   static final String FROZEN = "Frozen";
   static final String OUTSIDE_WINDOW = "OutsideWindow";
   static final String EDGE_AT_RISK = EdgeHolds.EDGE_AT_RISK;
+  static final String PREFLIGHT_BLOCKED = "PreflightBlocked";
+  static final String FAILED = "Failed";
+  static final String DISCONNECTED = "Disconnected";
+  /** Every code, in the order the docs list them. */
+  static final List<String> CODES = List.of(WAITING_FOR_APPROVAL, FROZEN, OUTSIDE_WINDOW, EDGE_AT_RISK,
+      PREFLIGHT_BLOCKED, FAILED, DISCONNECTED);
 
   /** What the agent last said of the cluster that matters here: its phase, the bundle it waits for, since when. */
   record Report(String phase, String bundle, Instant since) {
@@ -63,10 +72,39 @@ record ClusterReason(String code, String subject, Instant at, String message) {
             + own.get(0).name() + " does not open within " + MaintenanceCalendar.HORIZON.toDays() + " days)"));
   }
 
-  /** {@code EdgeAtRisk} of a pending cluster the engine holds on an edge at risk (subject: the risk id), else null. */
+  /**
+   * What the engine itself holds a member on: {@code EdgeAtRisk} of a pending cluster held on an edge at risk
+   * (subject: the risk id), {@code PreflightBlocked} of a cluster its preflight blocked (subject: {@code
+   * PreflightFailed} or {@code PreflightUnavailable}), else null.
+   */
   static ClusterReason held(Member m) {
     String risk = EdgeHolds.riskOf(m.message());
-    return m.step() == Step.Pending && risk != null ? new ClusterReason(EDGE_AT_RISK, risk, null, m.message()) : null;
+    if (m.step() == Step.Pending && risk != null) {
+      return new ClusterReason(EDGE_AT_RISK, risk, null, m.message());
+    }
+    if (m.step() != Step.Blocked || m.message() == null) {
+      return null;
+    }
+    for (String kind : List.of(PreflightView.FAILED, PreflightView.UNAVAILABLE)) {
+      if (m.message().startsWith(kind + ": ")) {
+        return new ClusterReason(PREFLIGHT_BLOCKED, kind, null, PREFLIGHT_BLOCKED + " ("
+            + m.message().substring(kind.length() + 2) + ")");
+      }
+    }
+    return null;
+  }
+
+  /** {@code Failed (agent reason: message)}: what the agent said of a failed install (subject: its reason). */
+  static ClusterReason failed(String agentReason, String agentMessage, Instant at) {
+    String said = agentReason == null ? agentMessage : agentMessage == null ? agentReason
+        : agentReason + ": " + agentMessage;
+    return new ClusterReason(FAILED, agentReason, at, FAILED + (said == null ? "" : " (" + said + ")"));
+  }
+
+  /** {@code Disconnected (since T)}: the agent has not been heard from since {@code lastSeen} (null: never). */
+  static ClusterReason disconnected(Instant lastSeen) {
+    return new ClusterReason(DISCONNECTED, null, lastSeen, DISCONNECTED
+        + (lastSeen == null ? "" : " (since " + lastSeen + ")"));
   }
 
   JsonObject toJson() {
