@@ -2,10 +2,12 @@ package io.olmstead.controlplane.rollout;
 
 import io.olmstead.controlplane.edgerisk.EdgeHolds;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
+import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.rollout.RolloutModel.Step;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -92,6 +94,37 @@ record ClusterReason(String code, String subject, Instant at, String message) {
       }
     }
     return null;
+  }
+
+  /**
+   * How many clusters of {@code rollout} are held, by reason code, as the engine sees them in a step (its agents'
+   * reports, its calendar gate): the same decisions as {@link #held} and {@link #of}, without the subjects.
+   */
+  static Map<String, Long> counts(Rollout rollout, Map<String, RolloutModel.Report> reports, CalendarGate gate) {
+    Map<String, Long> out = new HashMap<>();
+    for (Member m : rollout.members().values()) {
+      String code = code(m, reports.get(m.cluster()), gate);
+      if (code != null) {
+        out.merge(code, 1L, Long::sum);
+      }
+    }
+    return out;
+  }
+
+  /** The reason code of one member (null: none). */
+  static String code(Member m, RolloutModel.Report report, CalendarGate gate) {
+    ClusterReason held = held(m);
+    if (held != null) {
+      return held.code();
+    }
+    if (report != null && "RequiresApproval".equals(report.phase())
+        && (m.step() == Step.Pending || m.step() == Step.Progressing)) {
+      return WAITING_FOR_APPROVAL;
+    }
+    if (m.step() != Step.Pending || gate.open(m.cluster())) {
+      return null;
+    }
+    return gate.frozen(m.cluster()) ? FROZEN : OUTSIDE_WINDOW;
   }
 
   /** {@code Failed (agent reason: message)}: what the agent said of a failed install (subject: its reason). */
