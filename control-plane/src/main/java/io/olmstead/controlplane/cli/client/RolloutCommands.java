@@ -48,8 +48,8 @@ final class RolloutCommands {
   /** Progress per wave; the exit code says how the rollout stands ({@link RolloutView#exitCode}). */
   @Command(name = "status", mixinStandardHelpOptions = true, description = {"Show a rollout's progress, one bar per "
       + "wave, then each cluster not moving with its reason (WaitingForApproval, Frozen, OutsideWindow, EdgeAtRisk, "
-      + "PreflightBlocked).", "Exit 0 Succeeded (or Progressing without --watch), 4 ended otherwise (Failed, Aborted, RolledBack), "
-      + "6 Paused, 7 --watch timed out."})
+      + "PreflightBlocked).", "Exit 0 Succeeded (or Progressing without --watch), 4 ended otherwise (Failed, "
+      + "Aborted, RolledBack), 6 Paused, 7 --watch timed out."})
   static final class Status implements Callable<Integer> {
     private static final int CLUSTERS_PAGE = 500;
     private static final int MAX_REASONS = 20;

@@ -72,7 +72,8 @@ class RolloutViewTest {
   void listsTheClustersNotMovingWithTheirReasonAsTheApiGivesIt() throws Exception {
     JsonNode page = Api.JSON.readTree("{\"items\":["
         + "{\"name\":\"m-1\",\"wave\":\"canary\",\"state\":\"Progressing\",\"reason\":{\"code\":"
-        + "\"WaitingForApproval\",\"message\":\"WaitingForApproval (bundle etcd.v0.9.4, since 2026-11-27T10:00:00Z)\"}},"
+        + "\"WaitingForApproval\",\"message\":\"WaitingForApproval (bundle etcd.v0.9.4, since "
+        + "2026-11-27T10:00:00Z)\"}},"
         + "{\"name\":\"eu-0001\",\"wave\":\"wave-1\",\"state\":\"Succeeded\",\"reason\":null},"
         + "{\"name\":\"sim-02\",\"wave\":\"wave-1\",\"state\":\"Blocked\",\"reason\":{\"code\":"
         + "\"PreflightBlocked\",\"message\":\"PreflightBlocked (ExistingResourceInvalid: bad)\"}}]}");
