@@ -72,7 +72,12 @@ public final class CalendarGate {
     return schedule(cluster).openNow();
   }
 
-  /** When the first of {@code clusters} may change, at or after now; empty if none can within the horizon. */
+  /** Whether a freeze that selects the cluster covers now (it is closed by a freeze, not only by its windows). */
+  public boolean frozen(String cluster) {
+    return schedule(cluster).calendar.freezes().stream().anyMatch(f -> f.covers(now));
+  }
+
+    /** When the first of {@code clusters} may change, at or after now; empty if none can within the horizon. */
   public Optional<Instant> nextOpening(Collection<String> clusters) {
     List<Schedule> schedules = distinct(clusters);
     if (schedules.contains(OPEN)) {

@@ -2,10 +2,12 @@ package io.olmstead.controlplane.rollout;
 
 import io.olmstead.controlplane.edgerisk.EdgeHolds;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
+import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.rollout.RolloutModel.Step;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -15,14 +17,23 @@ import java.util.Optional;
  * Why a rollout's cluster is not moving, in one vocabulary: {@code WaitingForApproval (bundle B, since T)} when its
  * agent waits for a person to approve a Manual subscription's bundle, {@code Frozen (freeze F until T)} and
  * {@code OutsideWindow (window W opens T)} when the calendar holds a cluster the rollout has not approved yet,
- * {@code EdgeAtRisk (risk R: ...)} when the upgrade edge it would take failed on clusters with its facts ({@link #held}).
- * {@link #of} is pure: the cluster's step, its labels, the calendar, the agent's last report and the time.
+ * {@code EdgeAtRisk (risk R: ...)} when the upgrade edge it would take failed on clusters with its facts, and
+ * {@code PreflightBlocked (findings)} when its preflight held it where it runs ({@link #held}); {@code Failed (agent
+ * reason)} and {@code Disconnected (since T)} for what an agent said or stopped saying ({@link #failed},
+ * {@link #disconnected}). Every decision here is pure: the cluster's step, its labels, the calendar, the agent's last
+ * report and the time. {@link #CODES} is the whole vocabulary (the API's enum, the metrics' label values).
  */
 record ClusterReason(String code, String subject, Instant at, String message) {
   static final String WAITING_FOR_APPROVAL = "WaitingForApproval";
   static final String FROZEN = "Frozen";
   static final String OUTSIDE_WINDOW = "OutsideWindow";
   static final String EDGE_AT_RISK = EdgeHolds.EDGE_AT_RISK;
+  static final String PREFLIGHT_BLOCKED = "PreflightBlocked";
+  static final String FAILED = "Failed";
+  static final String DISCONNECTED = "Disconnected";
+  /** Every code, in the order the docs list them. */
+  static final List<String> CODES = List.of(WAITING_FOR_APPROVAL, FROZEN, OUTSIDE_WINDOW, EDGE_AT_RISK,
+      PREFLIGHT_BLOCKED, FAILED, DISCONNECTED);
 
   /** What the agent last said of the cluster that matters here: its phase, the bundle it waits for, since when. */
   record Report(String phase, String bundle, Instant since) {
@@ -63,10 +74,70 @@ record ClusterReason(String code, String subject, Instant at, String message) {
             + own.get(0).name() + " does not open within " + MaintenanceCalendar.HORIZON.toDays() + " days)"));
   }
 
-  /** {@code EdgeAtRisk} of a pending cluster the engine holds on an edge at risk (subject: the risk id), else null. */
+  /**
+   * What the engine itself holds a member on: {@code EdgeAtRisk} of a pending cluster held on an edge at risk
+   * (subject: the risk id), {@code PreflightBlocked} of a cluster its preflight blocked (subject: {@code
+   * PreflightFailed} or {@code PreflightUnavailable}), else null.
+   */
   static ClusterReason held(Member m) {
     String risk = EdgeHolds.riskOf(m.message());
-    return m.step() == Step.Pending && risk != null ? new ClusterReason(EDGE_AT_RISK, risk, null, m.message()) : null;
+    if (m.step() == Step.Pending && risk != null) {
+      return new ClusterReason(EDGE_AT_RISK, risk, null, m.message());
+    }
+    if (m.step() != Step.Blocked || m.message() == null) {
+      return null;
+    }
+    for (String kind : List.of(PreflightView.FAILED, PreflightView.UNAVAILABLE)) {
+      if (m.message().startsWith(kind + ": ")) {
+        return new ClusterReason(PREFLIGHT_BLOCKED, kind, null, PREFLIGHT_BLOCKED + " ("
+            + m.message().substring(kind.length() + 2) + ")");
+      }
+    }
+    return null;
+  }
+
+  /**
+   * How many clusters of {@code rollout} are held, by reason code, as the engine sees them in a step (its agents'
+   * reports, its calendar gate): the same decisions as {@link #held} and {@link #of}, without the subjects.
+   */
+  static Map<String, Long> counts(Rollout rollout, Map<String, RolloutModel.Report> reports, CalendarGate gate) {
+    Map<String, Long> out = new HashMap<>();
+    for (Member m : rollout.members().values()) {
+      String code = code(m, reports.get(m.cluster()), gate);
+      if (code != null) {
+        out.merge(code, 1L, Long::sum);
+      }
+    }
+    return out;
+  }
+
+  /** The reason code of one member (null: none). */
+  static String code(Member m, RolloutModel.Report report, CalendarGate gate) {
+    ClusterReason held = held(m);
+    if (held != null) {
+      return held.code();
+    }
+    if (report != null && "RequiresApproval".equals(report.phase())
+        && (m.step() == Step.Pending || m.step() == Step.Progressing)) {
+      return WAITING_FOR_APPROVAL;
+    }
+    if (m.step() != Step.Pending || gate.open(m.cluster())) {
+      return null;
+    }
+    return gate.frozen(m.cluster()) ? FROZEN : OUTSIDE_WINDOW;
+  }
+
+  /** {@code Failed (agent reason: message)}: what the agent said of a failed install (subject: its reason). */
+  static ClusterReason failed(String agentReason, String agentMessage, Instant at) {
+    String said = agentReason == null ? agentMessage : agentMessage == null ? agentReason
+        : agentReason + ": " + agentMessage;
+    return new ClusterReason(FAILED, agentReason, at, FAILED + (said == null ? "" : " (" + said + ")"));
+  }
+
+  /** {@code Disconnected (since T)}: the agent has not been heard from since {@code lastSeen} (null: never). */
+  static ClusterReason disconnected(Instant lastSeen) {
+    return new ClusterReason(DISCONNECTED, null, lastSeen, DISCONNECTED
+        + (lastSeen == null ? "" : " (since " + lastSeen + ")"));
   }
 
   JsonObject toJson() {

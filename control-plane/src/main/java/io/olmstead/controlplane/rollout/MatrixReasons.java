@@ -19,8 +19,6 @@ import java.util.Objects;
  * (outside any rollout the cluster is free to move, as a Progressing member is), then {@code Failed (agent reason)}.
  */
 public final class MatrixReasons {
-  static final String DISCONNECTED = "Disconnected";
-  static final String FAILED = "Failed";
   private static final String MEMBERS = "SELECT r.subscription, rc.cluster, rc.step, "
       + "(r.strategy ->> 'maintenanceWindows') IS DISTINCT FROM 'Ignore' AS calendar FROM rollouts r "
       + "JOIN rollout_clusters rc ON rc.rollout_id = r.id WHERE r.state IN ('Progressing', 'Paused') "
@@ -97,9 +95,8 @@ public final class MatrixReasons {
     if (cell.atTarget() && !held) {
       return null;
     }
-    if (DISCONNECTED.equalsIgnoreCase(cell.clusterStatus())) {
-      return new ClusterReason(DISCONNECTED, null, cell.lastSeen(), DISCONNECTED
-          + (cell.lastSeen() == null ? "" : " (since " + cell.lastSeen() + ")"));
+    if (ClusterReason.DISCONNECTED.equalsIgnoreCase(cell.clusterStatus())) {
+      return ClusterReason.disconnected(cell.lastSeen());
     }
     ClusterReason.Report report = new ClusterReason.Report(cell.phase(), cell.waitingFor(), cell.updatedAt());
     ClusterReason why = ClusterReason.of(step == null ? Step.Progressing : step, report, calendar,
@@ -107,12 +104,7 @@ public final class MatrixReasons {
     if (why != null) {
       return why;
     }
-    if (FAILED.equals(cell.phase())) {
-      String said = cell.agentReason() == null ? cell.agentMessage() : cell.agentMessage() == null ? cell.agentReason()
-          : cell.agentReason() + ": " + cell.agentMessage();
-      return new ClusterReason(FAILED, cell.agentReason(), cell.updatedAt(),
-          FAILED + (said == null ? "" : " (" + said + ")"));
-    }
-    return null;
+    return ClusterReason.FAILED.equals(cell.phase())
+        ? ClusterReason.failed(cell.agentReason(), cell.agentMessage(), cell.updatedAt()) : null;
   }
 }

@@ -15,6 +15,7 @@ import io.vertx.sqlclient.Pool;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -144,9 +145,13 @@ public final class RolloutEngine {
           calendar, now).compose(gate -> preflight.prepare(pool, before, now).compose(view -> analysis.prepare(pool,
           before, now).compose(checks -> edges.prepare(pool, before, team, now).compose(holds ->
           // the step is pure but not small (10,000 clusters, calendars with many windows): never on the event loop
-          vertx.executeBlocking(() -> RolloutMachine.step(before, reports, now, gate, view, checks, holds), false))))
-          .compose(result -> {
-        metrics.observed(result.rollout());
+          vertx.executeBlocking(() -> {
+            StepResult stepped = RolloutMachine.step(before, reports, now, gate, view, checks, holds);
+            return new Stepped(stepped, ClusterReason.counts(stepped.rollout(), reports, gate));
+          }, false))))
+          .compose(stepped -> {
+        StepResult result = stepped.result();
+        metrics.observed(result.rollout(), stepped.held());
         if (!result.changed()) {
           return Future.succeededFuture();
         }
@@ -167,6 +172,10 @@ public final class RolloutEngine {
             }).mapEmpty();
       })));
     });
+  }
+
+  /** A step's result and its held clusters by reason code (for the metrics). */
+  private record Stepped(StepResult result, Map<String, Long> held) {
   }
 
   private Future<Void> refreshFleetMetrics() {

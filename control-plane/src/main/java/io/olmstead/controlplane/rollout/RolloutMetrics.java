@@ -32,6 +32,7 @@ public final class RolloutMetrics {
 
   private final MeterRegistry registry;
   private final Map<String, Map<Step, Long>> clusters = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, Long>> held = new ConcurrentHashMap<>();
   private final Map<String, Boolean> pausedByFailures = new ConcurrentHashMap<>();
   private final AtomicInteger active = new AtomicInteger();
   private final AtomicInteger leader = new AtomicInteger();
@@ -55,6 +56,12 @@ public final class RolloutMetrics {
       Gauge.builder("olmstead.rollout.clusters", clusters,
               m -> m.values().stream().mapToLong(c -> c.getOrDefault(step, 0L)).sum())
           .tag("step", step.name()).description("Clusters of active rollouts by step").register(registry);
+    }
+    for (String code : ClusterReason.CODES) {
+      Gauge.builder("olmstead.rollout.clusters.held", held,
+              m -> m.values().stream().mapToLong(c -> c.getOrDefault(code, 0L)).sum())
+          .tag("reason", code).description("Clusters of active rollouts not moving, by reason (ClusterReason)")
+          .register(registry);
     }
     for (String status : CLUSTER_STATUSES) {
       Gauge.builder("olmstead.fleet.clusters", clustersByStatus, m -> m.getOrDefault(status, 0L)).tag("status", status)
@@ -82,6 +89,7 @@ public final class RolloutMetrics {
     if (!isLeader) { // only the engine's replica exports fleet and rollout gauges: a former leader's would be stale
       active.set(0);
       clusters.clear();
+      held.clear();
       pausedByFailures.clear();
       clustersByStatus.clear();
       subscriptionsByPhase.clear();
@@ -96,6 +104,7 @@ public final class RolloutMetrics {
   /** Forgets rollouts no longer active (ended by a command, or by a step whose save lost a race). */
   void retain(java.util.Collection<String> activeIds) {
     clusters.keySet().retainAll(activeIds);
+    held.keySet().retainAll(activeIds);
     pausedByFailures.keySet().retainAll(activeIds);
   }
 
@@ -112,10 +121,14 @@ public final class RolloutMetrics {
     counter("Created").increment();
   }
 
-  /** Records a rollout's cluster counts while it is active; forgets it when it ends. */
-  void observed(Rollout r) {
+  /**
+   * Records a rollout's cluster counts while it is active ({@code heldByReason}: its held clusters by reason code,
+   * {@link ClusterReason#counts}); forgets it when it ends.
+   */
+  void observed(Rollout r, Map<String, Long> heldByReason) {
     if (!r.phase().active()) {
       clusters.remove(r.id());
+      held.remove(r.id());
       pausedByFailures.remove(r.id());
       return;
     }
@@ -124,6 +137,7 @@ public final class RolloutMetrics {
       counts.merge(m.step(), 1L, Long::sum);
     }
     clusters.put(r.id(), counts);
+    held.put(r.id(), Map.copyOf(heldByReason));
     pausedByFailures.put(r.id(), r.phase() == Phase.Paused && r.message() != null
         && r.message().contains("exceed the budget"));
   }

@@ -2,12 +2,17 @@ package io.olmstead.controlplane.rollout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.olmstead.controlplane.edgerisk.EdgeHolds;
+import io.olmstead.controlplane.http.ApiContract;
+
 import io.olmstead.controlplane.rollout.ClusterReason.Report;
+import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Step;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -60,5 +65,60 @@ class ClusterReasonTest {
       Map<String, String> labels, String expected) {
     ClusterReason reason = ClusterReason.of(step, report, calendar, labels, NOW);
     assertThat(reason == null ? null : reason.message()).isEqualTo(expected);
+  }
+
+  static Stream<Arguments> holds() {
+    return Stream.of(
+        Arguments.of("a preflight that failed in Block mode", Step.Blocked,
+            "PreflightFailed: ExistingResourceInvalid (etcdclusters): spec.size is required",
+            "PreflightBlocked (ExistingResourceInvalid (etcdclusters): spec.size is required)", "PreflightFailed"),
+        Arguments.of("an agent that gave no verdict in time", Step.Blocked,
+            "PreflightUnavailable: no preflight verdict from the agent within 60s",
+            "PreflightBlocked (no preflight verdict from the agent within 60s)", "PreflightUnavailable"),
+        Arguments.of("blocked by its agent, not by preflight", Step.Blocked, "upgrade blocked", null, null),
+        Arguments.of("a preflight message on a cluster no longer blocked", Step.Progressing,
+            "PreflightFailed: ExistingResourceInvalid", null, null),
+        Arguments.of("held on an edge at risk", Step.Pending,
+            "EdgeAtRisk (risk r-1: etcd 0.9.2 -> 0.9.4 failed on 2 clusters)",
+            "EdgeAtRisk (risk r-1: etcd 0.9.2 -> 0.9.4 failed on 2 clusters)", "r-1"),
+        Arguments.of("a plain pending cluster", Step.Pending, null, null, null));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("holds")
+  void namesWhatTheEngineHoldsAClusterOn(String why, Step step, String memberMessage, String expected,
+      String subject) {
+    ClusterReason reason = ClusterReason.held(new Member("c1", 0, step, "0.2.0", null, null, memberMessage));
+    assertThat(reason == null ? null : reason.message()).isEqualTo(expected);
+    assertThat(reason == null ? null : reason.subject()).isEqualTo(subject);
+  }
+
+  @Test
+  void failedQuotesWhatTheAgentSaid() {
+    Instant at = Instant.parse("2026-11-27T09:00:00Z");
+    assertThat(ClusterReason.failed("InstallFailed", "image not found", at).message())
+        .isEqualTo("Failed (InstallFailed: image not found)");
+    assertThat(ClusterReason.failed(null, "image not found", at).message()).isEqualTo("Failed (image not found)");
+    assertThat(ClusterReason.failed("InstallFailed", null, at).subject()).isEqualTo("InstallFailed");
+    assertThat(ClusterReason.failed(null, null, at).message()).isEqualTo("Failed");
+  }
+
+  @Test
+  void disconnectedSaysSinceWhen() {
+    assertThat(ClusterReason.disconnected(Instant.parse("2026-11-27T08:00:00Z")).message())
+        .isEqualTo("Disconnected (since 2026-11-27T08:00:00Z)");
+    assertThat(ClusterReason.disconnected(null).message()).isEqualTo("Disconnected");
+  }
+
+  @Test
+  void theVocabularyHoldsEveryCodeOnce() {
+    assertThat(ClusterReason.CODES).doesNotHaveDuplicates().contains(EdgeHolds.EDGE_AT_RISK, "PreflightBlocked",
+        "Failed", "Disconnected", "WaitingForApproval", "Frozen", "OutsideWindow");
+  }
+
+  @Test
+  void theApiSpecListsTheSameCodes() {
+    assertThat(ApiContract.load().published().getJsonObject("components").getJsonObject("schemas")
+        .getJsonObject("ReasonCode").getJsonArray("enum").getList()).containsExactlyElementsOf(ClusterReason.CODES);
   }
 }

@@ -34,6 +34,8 @@ class FleetViewsPageIT {
     RolloutFixtures fx = new RolloutFixtures(cp.database());
     fx.catalog();
     fx.subscription("mx", "fleet=mx", "0.9.2");
+    // a Manual subscription: its agents wait for a person to approve each bundle
+    TestDatabase.execute(cp.database(), "UPDATE subscriptions SET approval = 'Manual' WHERE name = 'mx'");
     TestDatabase.execute(cp.database(), "INSERT INTO clusters (name, labels, status, last_seen) VALUES "
         + "('mx-1', '{\"fleet\":\"mx\",\"region\":\"eu\"}', 'connected', now() + interval '1 hour'), "
         + "('mx-2', '{\"fleet\":\"mx\",\"region\":\"eu\"}', 'connected', now() + interval '1 hour'), "
@@ -51,6 +53,11 @@ class FleetViewsPageIT {
         + "rollout_id = ? AND step = 'Progressing'", id) == 2);
     api("POST", "/rollouts/" + id + "/pause", null);
     assertThat(api("GET", "/rollouts/" + id, null).getString("state")).isEqualTo("Paused");
+    // approved for 0.9.4, mx-1's agent says it waits for a person to approve the bundle
+    TestDatabase.execute(cp.database(), "UPDATE subscription_status SET phase = 'RequiresApproval', reason = "
+        + "'RequiresApproval', conditions = '[{\"type\":\"RequiresApproval\",\"status\":\"True\",\"reason\":"
+        + "\"RequiresApproval\",\"message\":\"etcdoperator.v0.9.4\"}]' "
+        + "WHERE subscription = 'mx' AND cluster = 'mx-1'");
     Browsers.signIn(browser, cp.baseUrl(), TestControlPlane.ADMIN_TOKEN);
   }
 
@@ -79,7 +86,11 @@ class FleetViewsPageIT {
         .matches("\\d+ (s|min) ago");
     assertThat(js("return document.querySelector('#active-rollouts time.ago').title")).asString()
         .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d.*Z");
-    assertThat(js("return document.querySelector('#stuck time.ago').textContent")).asString().startsWith("in ");
+    // the freeze's end is ahead; mx-1 has waited for a person since its agent said so
+    assertThat(js("return document.querySelector('#stuck tr.stuck[data-cluster=\"mx-3\"] time.ago').textContent"))
+        .asString().startsWith("in ");
+    assertThat(js("return document.querySelector('#stuck tr.stuck[data-cluster=\"mx-1\"]').dataset.code"))
+        .isEqualTo("WaitingForApproval");
   }
 
   @Test
@@ -101,6 +112,18 @@ class FleetViewsPageIT {
     browser.get(cp.baseUrl() + "/ui/#/matrix?subscriptions=mx&sort=-phase%3Amx");
     await().atMost(Duration.ofSeconds(20)).until(() -> "mx-3".equals(js("const r = document.querySelector("
         + "'#matrix tr[data-cluster]'); return r && r.dataset.cluster")));
+  }
+
+  @Test
+  void theRolloutPageShowsTheClusterWaitingForAPersonToApproveItsBundle() {
+    browser.get(cp.baseUrl() + "/ui/#/rollouts/" + id);
+    String reason = "return document.querySelector('tr.member[data-cluster=\"%s\"] .cluster-reason')";
+    await().atMost(Duration.ofSeconds(20)).until(() -> js(reason.formatted("mx-1")) != null);
+    assertThat(js(reason.formatted("mx-1") + ".dataset.reason")).isEqualTo("WaitingForApproval");
+    assertThat(js(reason.formatted("mx-1") + ".textContent")).asString()
+        .startsWith("WaitingForApproval (bundle etcdoperator.v0.9.4");
+    assertThat(js(reason.formatted("mx-3") + ".dataset.reason")).isEqualTo("Frozen");
+    assertThat(js(reason.formatted("mx-2"))).as("approved and installing: no reason").isNull();
   }
 
   private static Object js(String script) {

@@ -127,7 +127,9 @@ class PreflightRolloutIT {
         .startsWith("1 of 3 clusters not at 0.3.0: sim-02 (Blocked: PreflightFailed: ExistingResourceInvalid");
     Map<String, JsonObject> clusters = rolloutClusters(id);
     assertThat(clusters.get("sim-02").getString("state")).isEqualTo("Blocked");
-    assertThat(clusters.get("sim-02").getString("message")).startsWith("PreflightFailed: ExistingResourceInvalid");
+    assertThat(clusters.get("sim-02").getString("message")).startsWith("PreflightBlocked (ExistingResourceInvalid");
+    assertThat(clusters.get("sim-02").getJsonObject("reason").getString("code")).isEqualTo("PreflightBlocked");
+    assertThat(clusters.get("sim-02").getJsonObject("reason").getString("subject")).isEqualTo("PreflightFailed");
     assertThat(clusters.get("sim-01").getString("state")).isEqualTo("Succeeded");
     await().atMost(Duration.ofSeconds(30)).until(() -> installed("0.3.0").size() == 2);
     Thread.sleep(2000); // the pin moved to 0.3.0; the held cluster keeps its approval at 0.2.0

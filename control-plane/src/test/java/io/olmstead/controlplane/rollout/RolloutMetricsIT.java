@@ -73,6 +73,8 @@ class RolloutMetricsIT {
         "olmstead_rollout_transitions_total{kind=\"Created\"} 0.0",
         "olmstead_rollout_transitions_total{kind=\"ClusterFailed\"} 0.0",
         "olmstead_rollout_commands_total{command=\"abort\"} 0.0",
+        "olmstead_rollout_clusters_held{reason=\"WaitingForApproval\"} 0.0",
+        "olmstead_rollout_clusters_held{reason=\"PreflightBlocked\"} 0.0",
         "olmstead_rollout_commands_total{command=\"pause\"} 0.0");
 
     Logger logger = (Logger) LoggerFactory.getLogger(RolloutTransitions.class);

@@ -47,9 +47,12 @@ final class RolloutCommands {
 
   /** Progress per wave; the exit code says how the rollout stands ({@link RolloutView#exitCode}). */
   @Command(name = "status", mixinStandardHelpOptions = true, description = {"Show a rollout's progress, one bar per "
-      + "wave.", "Exit 0 Succeeded (or Progressing without --watch), 4 ended otherwise (Failed, Aborted, RolledBack), "
-      + "6 Paused, 7 --watch timed out."})
+      + "wave, then each cluster not moving with its reason (WaitingForApproval, Frozen, OutsideWindow, EdgeAtRisk, "
+      + "PreflightBlocked).", "Exit 0 Succeeded (or Progressing without --watch), 4 ended otherwise (Failed, "
+      + "Aborted, RolledBack), 6 Paused, 7 --watch timed out."})
   static final class Status implements Callable<Integer> {
+    private static final int CLUSTERS_PAGE = 500;
+    private static final int MAX_REASONS = 20;
     private final CliContext ctx;
 
     @Parameters(index = "0", paramLabel = "ID")
@@ -71,7 +74,7 @@ final class RolloutCommands {
       Api api = ctx.api();
       String path = "/rollouts/" + Api.seg(id);
       JsonNode rollout = api.get(path);
-      String shown = RolloutView.render(rollout);
+      String shown = render(api, path, rollout);
       ctx.out().print(shown);
       ctx.out().flush();
       Instant deadline = Instant.now().plus(timeout);
@@ -82,7 +85,7 @@ final class RolloutCommands {
         }
         Thread.sleep(ctx.pollInterval().toMillis());
         rollout = api.get(path);
-        String now = RolloutView.render(rollout);
+        String now = render(api, path, rollout);
         if (!now.equals(shown)) {
           ctx.out().print(now);
           ctx.out().flush();
@@ -96,6 +99,12 @@ final class RolloutCommands {
             + "resume " + id + " (or promote, abort, rollback)" : " ended " + state));
       }
       return code;
+    }
+
+    /** The waves, then the clusters not moving for a known reason (of the first page of clusters), as the API says. */
+    private static String render(Api api, String path, JsonNode rollout) {
+      return RolloutView.render(rollout) + RolloutView.reasons(api.get(path + "/clusters?limit=" + CLUSTERS_PAGE),
+          MAX_REASONS);
     }
   }
 

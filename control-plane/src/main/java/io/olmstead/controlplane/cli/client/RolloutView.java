@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.cli.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -74,6 +76,44 @@ final class RolloutView {
     }
     if (rollout.hasNonNull("message") && !rollout.path("message").asText().isBlank()) {
       out.append("  message: ").append(rollout.path("message").asText().replace('\n', ' ')).append('\n');
+    }
+    return out.toString();
+  }
+
+  /**
+   * The clusters of a page of {@code GET /rollouts/ID/clusters} that are not moving for a known reason, one line each
+   * under a {@code CLUSTER WAVE STATE REASON} header, at most {@code max} (then how many more); empty when none.
+   */
+  static String reasons(JsonNode clusters, int max) {
+    List<JsonNode> held = new ArrayList<>();
+    clusters.path("items").forEach(c -> {
+      if (c.path("reason").hasNonNull("message")) {
+        held.add(c);
+      }
+    });
+    if (held.isEmpty()) {
+      return "";
+    }
+    List<JsonNode> shown = held.subList(0, Math.min(max, held.size()));
+    int name = "CLUSTER".length();
+    int wave = "WAVE".length();
+    int state = "STATE".length();
+    for (JsonNode c : shown) {
+      name = Math.max(name, c.path("name").asText().length());
+      wave = Math.max(wave, c.path("wave").asText().length());
+      state = Math.max(state, c.path("state").asText().length());
+    }
+    String row = "  %-" + name + "s  %-" + wave + "s  %-" + state + "s  %s%n";
+    StringBuilder out = new StringBuilder(String.format(row, "CLUSTER", "WAVE", "STATE", "REASON"));
+    for (JsonNode c : shown) {
+      out.append(String.format(row, c.path("name").asText(), c.path("wave").asText(), c.path("state").asText(),
+          c.path("reason").path("message").asText().replace('\n', ' ')));
+    }
+    int more = held.size() - shown.size();
+    if (more > 0 || clusters.hasNonNull("nextCursor")) {
+      out.append("  ").append(more > 0 ? "and " + more + " more" : "").append(clusters.hasNonNull("nextCursor")
+          ? (more > 0 ? "; " : "") + "more clusters past the first page: GET /api/v1/rollouts/ID/clusters" : "")
+          .append('\n');
     }
     return out.toString();
   }

@@ -335,6 +335,27 @@ class CliClientIT {
 
   @Test
   @Order(9)
+  void rolloutStatusShowsEachClusterThatIsNotMovingWithTheReasonTheApiGives() {
+    // the agents of m-1..m-3 still report RequiresApproval for etcdoperator.v0.9.4: approved, nothing installs
+    ApiClient.Response created = api.json("POST", "/api/v1/rollouts", ADMIN, new JsonObject()
+        .put("subscription", "manual-etcd").put("targetVersion", "0.9.4")
+        .put("strategy", new JsonObject().put("batchSize", 3).put("preflight", "Off")));
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    String id = created.json().getString("id");
+    await().atMost(Duration.ofSeconds(30)).until(() -> api.get("/api/v1/rollouts/" + id + "/clusters", ADMIN).items()
+        .stream().filter(c -> ((JsonObject) c).getJsonObject("reason") != null).count() == 3);
+    String reason = api.get("/api/v1/rollouts/" + id + "/clusters", ADMIN).items().getJsonObject(0)
+        .getJsonObject("reason").getString("message");
+    assertThat(reason).startsWith("WaitingForApproval (bundle etcdoperator.v0.9.4");
+    CliRun status = ok(cli("rollout", "status", id));
+    assertThat(status.out()).containsPattern("\n  CLUSTER +WAVE +STATE +REASON\n")
+        .containsPattern("\n  m-1 +\\S+ +Progressing +WaitingForApproval \\(bundle etcdoperator\\.v0\\.9\\.4")
+        .contains("m-2", "m-3", reason);
+    ok(cli("rollout", "abort", id));
+  }
+
+  @Test
+  @Order(9)
   void upgradeReadinessListsTheFleetAndOneCluster() throws Exception {
     CliRun fleet = ok(cli("upgrade-readiness"));
     assertThat(fleet.out().lines().findFirst().orElseThrow()).matches("CLUSTER +VERSION +TARGET +READINESS "

@@ -67,4 +67,28 @@ class RolloutViewTest {
     assertThat(RolloutView.exitCode(progressing)).isZero();
     assertThat(RolloutView.watchStops(progressing)).isFalse();
   }
+
+  @Test
+  void listsTheClustersNotMovingWithTheirReasonAsTheApiGivesIt() throws Exception {
+    JsonNode page = Api.JSON.readTree("{\"items\":["
+        + "{\"name\":\"m-1\",\"wave\":\"canary\",\"state\":\"Progressing\",\"reason\":{\"code\":"
+        + "\"WaitingForApproval\",\"message\":\"WaitingForApproval (bundle etcd.v0.9.4, since "
+        + "2026-11-27T10:00:00Z)\"}},"
+        + "{\"name\":\"eu-0001\",\"wave\":\"wave-1\",\"state\":\"Succeeded\",\"reason\":null},"
+        + "{\"name\":\"sim-02\",\"wave\":\"wave-1\",\"state\":\"Blocked\",\"reason\":{\"code\":"
+        + "\"PreflightBlocked\",\"message\":\"PreflightBlocked (ExistingResourceInvalid: bad)\"}}]}");
+    assertThat(RolloutView.reasons(page, 20)).isEqualTo(
+        "  CLUSTER  WAVE    STATE        REASON\n"
+      + "  m-1      canary  Progressing  WaitingForApproval (bundle etcd.v0.9.4, since 2026-11-27T10:00:00Z)\n"
+      + "  sim-02   wave-1  Blocked      PreflightBlocked (ExistingResourceInvalid: bad)\n");
+    assertThat(RolloutView.reasons(page, 1)).endsWith("  m-1      canary  Progressing  WaitingForApproval (bundle "
+        + "etcd.v0.9.4, since 2026-11-27T10:00:00Z)\n  and 1 more\n");
+  }
+
+  @Test
+  void saysNothingWhenEveryClusterMoves() throws Exception {
+    JsonNode page = Api.JSON.readTree("{\"items\":[{\"name\":\"a\",\"wave\":\"w\",\"state\":\"Succeeded\","
+        + "\"reason\":null}],\"nextCursor\":\"x\"}");
+    assertThat(RolloutView.reasons(page, 20)).isEmpty();
+  }
 }
