@@ -92,13 +92,19 @@ final class RolloutStarts implements DeclaredRollouts {
     return subscriptions.get(conn, old.subscription()).compose(found -> {
       SubscriptionSpec spec = found.orElseThrow(() -> ApiException.conflict("subscription " + old.subscription()
           + " no longer exists")).spec();
+      // read through the team check first: what another team's subscription declares is not the caller's to learn
+      caller.visible(found, s -> s.spec().team(), "subscription " + old.subscription() + " does not exist");
       if (spec.version().kind() == VersionPolicy.Kind.PIN && !old.targetVersion().equals(spec.version().value())) {
         throw ApiException.conflict("subscription " + old.subscription() + " now declares " + spec.version().value()
             + ", not " + old.targetVersion() + ": declare the version to roll out instead of retrying");
       }
-      return insert(conn, new RolloutPlanning.Request(old.subscription(), old.targetVersion(), old.strategy(), false),
-          caller, id);
+      return insert(conn, retried(old), caller, id);
     });
+  }
+
+  /** The creation a retry of {@code old} asks for: same subscription, target and strategy. */
+  static RolloutPlanning.Request retried(Rollout old) {
+    return new RolloutPlanning.Request(old.subscription(), old.targetVersion(), old.strategy(), false);
   }
 
   private static void refuseUnstartable(RolloutPlanning.Plan plan, RolloutPlanning.Request body, String field) {
