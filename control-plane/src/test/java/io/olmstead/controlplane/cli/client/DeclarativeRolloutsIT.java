@@ -57,8 +57,13 @@ class DeclarativeRolloutsIT {
 
   /** Two hollow clusters labelled {@code fleet=NAME}, running the subscription NAME at 0.9.2 when this returns. */
   private static void fleetAt092(String name) {
+    fleetAt092(name, "{\"fleet\":\"" + name + "\"}");
+  }
+
+  /** As {@link #fleetAt092(String)}, the clusters labelled {@code labels} (a JSON object). */
+  private static void fleetAt092(String name, String labels) {
     FLEETS.add(HollowFleet.start(vertx, new HollowFleet.Settings(2, URI.create(cp.baseUrl()),
-        fx.enrollmentToken(2, "{\"fleet\":\"" + name + "\"}"), name + "-", Duration.ofMillis(300), 0.0, Map.of(),
+        fx.enrollmentToken(2, labels), name + "-", Duration.ofMillis(300), 0.0, Map.of(),
         null, 0)));
     await().atMost(Duration.ofSeconds(30)).until(() -> installed(name, "0.9.2") == 2);
   }
@@ -290,7 +295,7 @@ class DeclarativeRolloutsIT {
     String owners = api.createToken(ADMIN, "movers-a", "operator", List.of("movers-a"));
     assertThat(api.json("PUT", "/api/v1/subscriptions/moved", ADMIN, body("moved", "0.9.2", strategy)
         .put("team", "movers-a")).status()).isEqualTo(201);
-    fleetAt092("moved");
+    fleetAt092("moved", "{\"fleet\":\"moved\",\"olmstead.io/team\":\"movers-a\"}");
     ApiClient.Response put = api.json("PUT", "/api/v1/subscriptions/moved", owners, body("moved", "0.9.4", strategy)
         .put("team", "movers-a"));
     assertThat(put.status()).as(put.body()).isEqualTo(200);
