@@ -38,8 +38,14 @@ public final class EdgeRiskStore {
       + "ORDER BY team, cluster";
   private static final String RISKS_PAGE = "SELECT DISTINCT risk_id FROM edge_risk_observations "
       + "WHERE ($1::text IS NULL OR risk_id > $1) AND ($2::text IS NULL OR package = $2) ORDER BY risk_id LIMIT $3";
-  private static final String BY_RISKS = "SELECT risk_id, " + COLUMNS + " FROM edge_risk_observations "
-      + "WHERE risk_id = ANY($1) ORDER BY risk_id, team, cluster";
+  // what one caller is shown of each risk: its edge and facts (one row), its teams' rows, other teams' only counted
+  private static final String EDGES_OF_RISKS = "SELECT DISTINCT ON (risk_id) risk_id, " + COLUMNS
+      + " FROM edge_risk_observations WHERE risk_id = ANY($1) ORDER BY risk_id, team, cluster";
+  private static final String OWN_BY_RISKS = "SELECT risk_id, " + COLUMNS + " FROM edge_risk_observations "
+      + "WHERE risk_id = ANY($1) AND ($2::text[] IS NULL OR team = ANY($2)) ORDER BY risk_id, team, cluster";
+  private static final String OTHERS_BY_RISKS = "SELECT risk_id, failed, observed_at, count(*) AS n "
+      + "FROM edge_risk_observations WHERE risk_id = ANY($1) AND $2::text[] IS NOT NULL AND NOT (team = ANY($2)) "
+      + "GROUP BY risk_id, failed, observed_at";
   private static final String ACCEPTED_FOR_TEAM = "SELECT risk_id, max(accepted_at) AS at FROM edge_risk_acceptances "
       + "WHERE risk_id = ANY($1) AND team IN ($2, '*') GROUP BY risk_id";
   private static final String ACCEPTANCES = "SELECT risk_id, team, accepted_by, accepted_at, comment "
@@ -101,11 +107,43 @@ public final class EdgeRiskStore {
     });
   }
 
-  /** The evidence of each of {@code ids}. */
-  public Future<Map<String, List<Evidence>>> onRisks(SqlClient client, List<String> ids) {
-    return client.preparedQuery(BY_RISKS).execute(Tuple.of(ids.toArray(String[]::new))).map(rows -> {
-      Map<String, List<Evidence>> out = new HashMap<>();
-      rows.forEach(r -> out.computeIfAbsent(r.getString("risk_id"), k -> new ArrayList<>()).add(evidence(r)));
+  /**
+   * Other teams' attempts at a risk, counted: {@code count} of them with this outcome at this time (their clusters,
+   * facts and messages are not read).
+   */
+  public record Tally(boolean failed, Instant at, long count) {
+  }
+
+  /**
+   * A risk as one caller is shown it: {@code first}, the risk's first row (its edge and facts, the same for every
+   * team), the rows of the caller's teams, and other teams' rows only counted.
+   */
+  public record Shown(Evidence first, List<Evidence> own, List<Tally> others) {
+  }
+
+  /**
+   * The evidence on each of {@code ids} (those with any) as a caller of {@code teams} (null: every team, see
+   * {@link io.olmstead.controlplane.auth.Principal#teamFilter()}) is shown it: full rows only of its teams, other
+   * teams' counted in SQL.
+   */
+  public Future<Map<String, Shown>> shown(SqlClient client, List<String> ids, String[] teams) {
+    String[] risks = ids.toArray(String[]::new);
+    Tuple byTeam = Tuple.tuple().addArrayOfString(risks).addArrayOfString(teams);
+    Future<RowSet<Row>> edges = client.preparedQuery(EDGES_OF_RISKS).execute(Tuple.of(risks));
+    Future<RowSet<Row>> own = edges.compose(v -> client.preparedQuery(OWN_BY_RISKS).execute(byTeam));
+    Future<RowSet<Row>> others = own.compose(v -> client.preparedQuery(OTHERS_BY_RISKS).execute(byTeam));
+    return others.map(v -> {
+      Map<String, List<Evidence>> ownRows = new HashMap<>();
+      own.result().forEach(r -> ownRows.computeIfAbsent(r.getString("risk_id"), k -> new ArrayList<>())
+          .add(evidence(r)));
+      Map<String, List<Tally>> counted = new HashMap<>();
+      others.result().forEach(r -> counted.computeIfAbsent(r.getString("risk_id"), k -> new ArrayList<>())
+          .add(new Tally(r.getBoolean("failed"), r.getOffsetDateTime("observed_at").toInstant(), r.getLong("n"))));
+      Map<String, Shown> out = new HashMap<>();
+      edges.result().forEach(r -> {
+        String id = r.getString("risk_id");
+        out.put(id, new Shown(evidence(r), ownRows.getOrDefault(id, List.of()), counted.getOrDefault(id, List.of())));
+      });
       return out;
     });
   }

@@ -4,6 +4,8 @@ import io.olmstead.controlplane.edgerisk.EdgeRiskStore.Acceptance;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -17,28 +19,32 @@ final class EdgeRiskView {
   }
 
   /**
-   * The risk {@code id} from its evidence (not empty), the acceptances of it, as seen by a caller who may see the
-   * teams {@code visible} accepts.
+   * The risk {@code id} as {@code shown} to a caller who may see the teams {@code visible} accepts, with the
+   * acceptances of it.
    */
-  static JsonObject toJson(String id, List<Evidence> evidence, List<Acceptance> acceptances, Predicate<String> visible,
-      Instant now, EdgeRiskRule.Params params) {
-    Evidence first = evidence.get(0);
-    EdgeRiskRule.Assessment a = EdgeRiskRule.assess(evidence.stream().map(Evidence::observation).toList(), now, null,
-        params);
+  static JsonObject toJson(String id, EdgeRiskStore.Shown shown, List<Acceptance> acceptances,
+      Predicate<String> visible, Instant now, EdgeRiskRule.Params params) {
+    Evidence first = shown.first();
+    List<EdgeRiskRule.Observation> observations = new ArrayList<>();
     JsonArray own = new JsonArray();
-    int otherFailures = 0;
-    int otherSuccesses = 0;
-    for (Evidence e : evidence) {
-      if (visible.test(e.team())) {
-        own.add(new JsonObject().put("team", e.team().isEmpty() ? null : e.team()).put("cluster", e.cluster())
-            .put("outcome", e.failed() ? "Failed" : "Succeeded").put("detail", e.detail()).put("source", e.source())
-            .put("observedAt", e.at().toString()));
-      } else if (e.failed()) {
-        otherFailures++;
+    long otherFailures = 0;
+    long otherSuccesses = 0;
+    for (Evidence e : shown.own()) {
+      observations.add(e.observation());
+      own.add(new JsonObject().put("team", e.team().isEmpty() ? null : e.team()).put("cluster", e.cluster())
+          .put("outcome", e.failed() ? "Failed" : "Succeeded").put("detail", e.detail()).put("source", e.source())
+          .put("observedAt", e.at().toString()));
+    }
+    for (EdgeRiskStore.Tally t : shown.others()) {
+      observations.addAll(Collections.nCopies(Math.toIntExact(t.count()), new EdgeRiskRule.Observation(t.failed(),
+          t.at())));
+      if (t.failed()) {
+        otherFailures += t.count();
       } else {
-        otherSuccesses++;
+        otherSuccesses += t.count();
       }
     }
+    EdgeRiskRule.Assessment a = EdgeRiskRule.assess(observations, now, null, params);
     JsonArray accepted = new JsonArray();
     for (Acceptance acc : acceptances) {
       if ("*".equals(acc.team()) || visible.test(acc.team())) {

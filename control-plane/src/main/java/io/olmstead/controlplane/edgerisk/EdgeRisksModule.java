@@ -60,10 +60,10 @@ public final class EdgeRisksModule implements ApiModule {
     int limit = request.limit();
     Instant now = now();
     return context.tx().read(conn -> store.riskIds(conn, after, pkg, limit + 1).compose(ids -> Future.all(
-            store.onRisks(conn, ids), store.acceptances(conn, ids)).map(all -> {
-              Map<String, List<Evidence>> evidence = all.resultAt(0);
+            store.shown(conn, ids, caller.teamFilter()), store.acceptances(conn, ids)).map(all -> {
+              Map<String, EdgeRiskStore.Shown> shown = all.resultAt(0);
               List<EdgeRiskStore.Acceptance> accepted = all.resultAt(1);
-              return Cursors.page(ids, limit, id -> EdgeRiskView.toJson(id, evidence.get(id),
+              return Cursors.page(ids, limit, id -> EdgeRiskView.toJson(id, shown.get(id),
                   accepted.stream().filter(a -> a.riskId().equals(id)).toList(), visible(caller), now, params),
                   id -> new JsonArray().add(id));
             })))
@@ -108,12 +108,13 @@ public final class EdgeRisksModule implements ApiModule {
   }
 
   private Future<JsonObject> view(SqlConnection conn, String id, Principal caller) {
-    return Future.all(store.onRisk(conn, id), store.acceptances(conn, List.of(id))).map(all -> {
-      List<Evidence> evidence = all.resultAt(0);
-      if (evidence.isEmpty()) {
-        throw ApiException.notFound("edge risk " + id + " does not exist");
-      }
-      return EdgeRiskView.toJson(id, evidence, all.resultAt(1), visible(caller), now(), params);
+    return Future.all(store.shown(conn, List.of(id), caller.teamFilter()), store.acceptances(conn, List.of(id)))
+        .map(all -> {
+          Map<String, EdgeRiskStore.Shown> shown = all.resultAt(0);
+          if (!shown.containsKey(id)) {
+            throw ApiException.notFound("edge risk " + id + " does not exist");
+          }
+          return EdgeRiskView.toJson(id, shown.get(id), all.resultAt(1), visible(caller), now(), params);
     });
   }
 

@@ -52,13 +52,26 @@ final class AnalysisChecks {
 
   /** Asks Prometheus to parse each inline query; fails with a 422 listing those it refused. */
   Future<Void> validate(RolloutStrategy strategy) {
+    return validate(strategy, "/strategy");
+  }
+
+  /** As {@link #validate(RolloutStrategy)}, the fields named under {@code pointer}. */
+  Future<Void> validate(RolloutStrategy strategy, String pointer) {
     List<String> queries = strategy.analysis().checks().stream()
         .map(c -> c.templateName() == null ? c.query() : null).toList();
-    return QueryCheck.check(prometheus, queries, i -> "/strategy/analysis/" + i + "/query").mapEmpty();
+    if (queries.stream().allMatch(q -> q == null)) {
+      return Future.succeededFuture();
+    }
+    return QueryCheck.check(prometheus, queries, i -> pointer + "/analysis/" + i + "/query").mapEmpty();
   }
 
   /** The strategy with every template reference resolved for a rollout of {@code team} (null: no team). */
   Future<RolloutStrategy> resolve(SqlClient conn, RolloutStrategy strategy, String team) {
+    return resolve(conn, strategy, team, "/strategy");
+  }
+
+  /** As {@link #resolve(SqlClient, RolloutStrategy, String)}, the fields named under {@code pointer}. */
+  Future<RolloutStrategy> resolve(SqlClient conn, RolloutStrategy strategy, String team, String pointer) {
     List<AnalysisCheck> checks = strategy.analysis().checks();
     if (checks.stream().allMatch(c -> c.templateName() == null)) {
       return Future.succeededFuture(strategy);
@@ -66,7 +79,7 @@ final class AnalysisChecks {
     List<Future<AnalysisCheck>> resolved = new ArrayList<>();
     for (int i = 0; i < checks.size(); i++) {
       AnalysisCheck c = checks.get(i);
-      String field = "/strategy/analysis/" + i + "/templateName";
+      String field = pointer + "/analysis/" + i + "/templateName";
       resolved.add(c.templateName() == null ? Future.succeededFuture(c)
           : templates.forRollout(conn, team, c.templateName()).map(found -> c.withTemplate(found.orElseThrow(() ->
               ApiException.validationFailed("analysis template " + c.templateName() + " does not exist",

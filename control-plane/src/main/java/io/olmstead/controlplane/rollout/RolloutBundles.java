@@ -97,12 +97,17 @@ final class RolloutBundles {
 
   /** The refusal of a creation: 422 naming every Failed bundle with its message, else 409 with Retry-After. */
   static ApiException refusal(List<Missing> missing, OffsetDateTime now) {
+    return refusal(missing, now, "targetVersion");
+  }
+
+  /** As {@link #refusal(List, OffsetDateTime)}, a Failed bundle's error naming {@code field}. */
+  static ApiException refusal(List<Missing> missing, OffsetDateTime now, String field) {
     JsonArray bundles = new JsonArray();
     missing.forEach(m -> bundles.add(m.toJson().put("state", m.state() == null ? "Pending" : m.state())));
     List<Missing> failed = missing.stream().filter(Missing::failed).toList();
     if (!failed.isEmpty()) {
       JsonArray errors = new JsonArray();
-      failed.forEach(m -> errors.add(new JsonObject().put("field", "targetVersion")
+      failed.forEach(m -> errors.add(new JsonObject().put("field", field)
           .put("message", "bundle " + m.bundle() + " (" + m.image() + "): " + m.message())));
       return ApiException.validationFailed("the bundle image of " + failed.get(0).bundle() + " failed to unpack: "
           + failed.get(0).message(), errors).with("reason", "BundleUnpackFailed").with("state", "Failed")

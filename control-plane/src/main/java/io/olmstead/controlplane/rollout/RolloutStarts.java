@@ -18,6 +18,8 @@ import io.vertx.sqlclient.SqlConnection;
 import java.time.OffsetDateTime;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Creating a rollout in a transaction, for the three ways one starts: {@code POST /rollouts}, a declared version change
@@ -51,9 +53,20 @@ final class RolloutStarts implements DeclaredRollouts {
 
   /** Plans and inserts rollout {@code id} as {@code body} asks, in {@code conn}'s transaction. */
   Future<Started> insert(SqlConnection conn, RolloutPlanning.Request body, Principal caller, String id) {
+    return insert(conn, body, caller, id, Fields.ROLLOUT);
+  }
+
+  /** The fields a refusal names: those of a rollout's body, or of a subscription declaring the change. */
+  private record Fields(String target, String strategy) {
+    static final Fields ROLLOUT = new Fields("targetVersion", "/strategy");
+    static final Fields DECLARED = new Fields("/version", "/rolloutStrategy");
+  }
+
+  private Future<Started> insert(SqlConnection conn, RolloutPlanning.Request body, Principal caller, String id,
+      Fields fields) {
     return planning.planLocked(conn, body, caller).compose(plan -> checks.resolve(conn, body.strategy(),
-        plan.subscription().spec().team()).compose(strategy -> {
-          refuseUnstartable(plan, body);
+        plan.subscription().spec().team(), fields.strategy()).compose(strategy -> {
+          refuseUnstartable(plan, body, fields.target());
           if (plan.alreadyAtTarget() && !body.force()) {
             throw ApiException.conflict("every cluster subscription " + body.subscription() + " places on already "
                 + "runs " + body.targetVersion() + ": nothing to roll out (send \"force\": true to start anyway)");
@@ -79,27 +92,33 @@ final class RolloutStarts implements DeclaredRollouts {
     return subscriptions.get(conn, old.subscription()).compose(found -> {
       SubscriptionSpec spec = found.orElseThrow(() -> ApiException.conflict("subscription " + old.subscription()
           + " no longer exists")).spec();
+      // read through the team check first: what another team's subscription declares is not the caller's to learn
+      caller.visible(found, s -> s.spec().team(), "subscription " + old.subscription() + " does not exist");
       if (spec.version().kind() == VersionPolicy.Kind.PIN && !old.targetVersion().equals(spec.version().value())) {
         throw ApiException.conflict("subscription " + old.subscription() + " now declares " + spec.version().value()
             + ", not " + old.targetVersion() + ": declare the version to roll out instead of retrying");
       }
-      return insert(conn, new RolloutPlanning.Request(old.subscription(), old.targetVersion(), old.strategy(), false),
-          caller, id);
+      return insert(conn, retried(old), caller, id);
     });
   }
 
-  private static void refuseUnstartable(RolloutPlanning.Plan plan, RolloutPlanning.Request body) {
+  /** The creation a retry of {@code old} asks for: same subscription, target and strategy. */
+  static RolloutPlanning.Request retried(Rollout old) {
+    return new RolloutPlanning.Request(old.subscription(), old.targetVersion(), old.strategy(), false);
+  }
+
+  private static void refuseUnstartable(RolloutPlanning.Plan plan, RolloutPlanning.Request body, String field) {
     if (!plan.unreachable().isEmpty()) {
       JsonArray errors = new JsonArray();
-      plan.unreachable().forEach(c -> errors.add(new JsonObject().put("field", "targetVersion")
+      plan.unreachable().forEach(c -> errors.add(new JsonObject().put("field", field)
           .put("message", plan.excluded().get(c) + " (cluster " + c + ")")));
-      throw ApiException.validationFailed("targetVersion " + body.targetVersion() + " cannot be reached from "
+      throw ApiException.validationFailed("version " + body.targetVersion() + " cannot be reached from "
           + "what " + plan.unreachable().size() + " clusters run", errors);
     }
   }
 
   @Override
-  public void check(JsonObject rolloutStrategy, Principal caller) {
+  public Future<Void> check(JsonObject rolloutStrategy, String team, Principal caller) {
     RolloutStrategy strategy;
     try {
       strategy = RolloutStrategy.fromJson(rolloutStrategy);
@@ -115,30 +134,39 @@ final class RolloutStarts implements DeclaredRollouts {
     if (refused != null) {
       throw refused;
     }
+    // outside any transaction: a template lookup, and Prometheus (up to its timeout) for the inline queries
+    return checks.resolve(pool, strategy, team, Fields.DECLARED.strategy())
+        .compose(resolved -> checks.validate(strategy, Fields.DECLARED.strategy()));
   }
 
   @Override
   public Future<Optional<String>> start(SqlConnection tx, Subscription subscription, String targetVersion,
-      Principal caller) {
+      Principal caller, Consumer<Supplier<Future<Void>>> afterRollback) {
     RolloutStrategy strategy = RolloutStrategy.fromJson(subscription.spec().rolloutStrategy());
-    ApiException refused = AnalysisChecks.inlineQueriesOfATeam(strategy, caller.teamScoped());
+    ApiException refused = AnalysisChecks.inlineQueriesOfATeam(strategy, caller.teamScoped(),
+        Fields.DECLARED.strategy());
     if (refused != null) {
       return Future.failedFuture(refused);
     }
+    // the inline queries were parsed by Prometheus before the transaction (check): none is asked while it holds locks
     RolloutPlanning.Request body = new RolloutPlanning.Request(subscription.name(), targetVersion, strategy, false);
     String id = newId();
-    return checks.validate(strategy).compose(v -> planning.planLocked(tx, body, caller)).compose(plan -> {
-      refuseUnstartable(plan, body);
+    return planning.planLocked(tx, body, caller).compose(plan -> {
+      refuseUnstartable(plan, body, Fields.DECLARED.target());
       if (plan.waves().isEmpty() || plan.alreadyAtTarget()) {
         return Future.succeededFuture(Optional.<String>empty());
       }
-      return bundles.notUnpacked(tx, plan, targetVersion).compose(missing -> missing.isEmpty()
-          ? insert(tx, body, caller, id).map(started -> {
+      return bundles.notUnpacked(tx, plan, targetVersion).compose(missing -> {
+        if (missing.isEmpty()) {
+          return insert(tx, body, caller, id, Fields.DECLARED).map(started -> {
             metrics.created();
             return Optional.of(started.rollout().id());
-          })
-          : bundles.request(pool, missing).compose(r -> Future.failedFuture(
-              RolloutBundles.refusal(missing, OffsetDateTime.now()))));
+          });
+        }
+        // asked for once the refusal rolled back: no second pooled connection while this one holds the row lock
+        afterRollback.accept(() -> bundles.request(pool, missing));
+        return Future.failedFuture(RolloutBundles.refusal(missing, OffsetDateTime.now(), Fields.DECLARED.target()));
+      });
     });
   }
 }

@@ -88,7 +88,7 @@ public final class RolloutsModule implements ApiModule {
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
     String id = RolloutStarts.newId();
     Principal caller = request.principal();
-    return queriesParse(request, body, id).compose(checked -> bundlesReady(request, body, id))
+    return queriesParse(request, body, id).compose(checked -> bundlesReady(request, body, id, "rollout.create"))
         .compose(ready -> context.tx().audited(request.audit("rollout.create", "rollouts/" + id),
             conn -> starts.insert(conn, body, caller, id),
             s -> new JsonObject().put("subscription", s.rollout().subscription())
@@ -107,7 +107,16 @@ public final class RolloutsModule implements ApiModule {
     String of = request.path("id");
     String id = RolloutStarts.newId();
     Principal caller = request.principal();
-    return context.tx().audited(request.audit("rollout.retry", "rollouts/" + id), conn -> store.load(conn, of)
+    // the target's bundles are checked (and requested) as a creation's are, outside the retry's transaction; what
+    // the caller may not see or retry is refused by the transaction below, audited there
+    Future<Void> ready = context.tx().read(conn -> store.load(conn, of))
+        .map(found -> found.filter(l -> caller.mayAccessTeam(l.team())).map(RolloutStore.Loaded::rollout)
+            .filter(old -> !old.phase().active() && !old.phase().completed()
+                && AnalysisChecks.inlineQueriesOfATeam(old.strategy(), caller.teamScoped()) == null))
+        .compose(old -> old.isEmpty() ? Future.<Void>succeededFuture()
+            : bundlesReady(request, RolloutStarts.retried(old.get()), id, "rollout.retry"));
+    return ready.compose(checked -> context.tx().audited(request.audit("rollout.retry", "rollouts/" + id),
+        conn -> store.load(conn, of)
             .compose(found -> {
               Rollout old = visible(found, of, caller).rollout();
               ApiException inline = AnalysisChecks.inlineQueriesOfATeam(old.strategy(), caller.teamScoped());
@@ -121,7 +130,7 @@ public final class RolloutsModule implements ApiModule {
               return starts.retry(conn, old, caller, id);
             }),
             s -> new JsonObject().put("retryOf", of).put("subscription", s.rollout().subscription())
-                .put("targetVersion", s.rollout().targetVersion()))
+                .put("targetVersion", s.rollout().targetVersion())))
         .onSuccess(s -> metrics.created())
         .compose(s -> context.tx().read(conn -> queries.get(conn, id, caller)))
         .map(json -> new Reply(201, json.put("retryOf", of), Map.of("Location", "/api/v1/rollouts/" + id)));
@@ -183,14 +192,14 @@ public final class RolloutsModule implements ApiModule {
    * Before a rollout is created, the target's bundle images must be unpacked: those that are not are requested and the
    * creation is refused (audited like any refusal). Runs outside the creation's transaction, so the request commits.
    */
-  private Future<Void> bundlesReady(ApiRequest request, RolloutPlanning.Request body, String id) {
+  private Future<Void> bundlesReady(ApiRequest request, RolloutPlanning.Request body, String id, String action) {
     return context.tx().read(conn -> planning.plan(conn, body, request.principal())
             .compose(plan -> bundles.notUnpacked(conn, plan, body.targetVersion())))
         // the plan's own refusals (404, 422) are answered by the creation itself, and audited there
         .recover(e -> Future.succeededFuture(List.of()))
         .compose(missing -> missing.isEmpty() ? Future.<Void>succeededFuture()
             : bundles.request(context.pool(), missing).compose(v -> context.tx().<Void>audited(
-                request.audit("rollout.create", "rollouts/" + id), conn -> Future.failedFuture(
+                request.audit(action, "rollouts/" + id), conn -> Future.failedFuture(
                     RolloutBundles.refusal(missing, OffsetDateTime.now())), null)));
   }
 

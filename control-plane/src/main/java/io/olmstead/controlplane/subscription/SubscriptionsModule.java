@@ -15,8 +15,12 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.SqlConnection;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * {@code /subscriptions}: create/replace (validated against the catalog's current revision), read, delete, the
@@ -79,10 +83,13 @@ public final class SubscriptionsModule implements ApiModule {
     if (!syntax.isEmpty()) {
       throw ApiException.validationFailed("the subscription is invalid", syntax);
     }
-    if (spec.rolloutStrategy() != null) {
-      rollouts.check(spec.rolloutStrategy(), caller);
-    }
-    return context.tx().audited(request.audit("subscription.put", "subscriptions/" + name), conn ->
+    // checked before the transaction: Prometheus is not asked while the subscription's row is locked
+    Future<Void> checked = spec.rolloutStrategy() == null ? Future.succeededFuture()
+        : rollouts.check(spec.rolloutStrategy(), spec.team(), caller);
+    // what a refused rollout start leaves for after the rollback (the bundle images it asks to unpack)
+    List<Supplier<Future<Void>>> afterRollback = new ArrayList<>();
+    return checked.compose(ok -> context.tx().audited(request.audit("subscription.put", "subscriptions/" + name),
+        conn ->
         CatalogViews.forPackage(conn, spec.catalog(), spec.packageName()).compose(view -> {
           JsonArray errors = SubscriptionValidation.againstCatalog(spec, view);
           if (!errors.isEmpty()) {
@@ -91,11 +98,13 @@ public final class SubscriptionsModule implements ApiModule {
           return conflicts.check(conn, spec, caller).compose(v -> operatorGroups.check(conn, spec, caller))
               .compose(v -> maturity.check(spec, view.orElseThrow()))
               .compose(v -> store.lock(conn, name))
-              .compose(existing -> write(conn, request, spec, existing, target(spec, view.orElseThrow())));
+              .compose(existing -> write(conn, request, spec, existing, target(spec, view.orElseThrow()),
+                  afterRollback::add));
         }).compose(written -> store.get(conn, name).map(s -> new Put(written, s.orElseThrow()))),
         put -> new JsonObject().put("catalog", spec.catalog()).put("package", spec.packageName())
             .put("version", spec.version().toJson()).put("resourceVersion", put.subscription.resourceVersion())
-            .put("rollout", put.written.rollout()).put("tokenId", caller.tokenId().toString()))
+            .put("rollout", put.written.rollout()).put("tokenId", caller.tokenId().toString())))
+        .recover(e -> runAll(afterRollback).transform(done -> Future.<Put>failedFuture(e)))
         .map(put -> {
           JsonObject json = SubscriptionJson.toJson(put.subscription);
           if (put.written.rollout() != null) {
@@ -104,6 +113,15 @@ public final class SubscriptionsModule implements ApiModule {
           return (put.written.created() ? Reply.created(json) : Reply.ok(json))
               .withEtag(put.subscription.resourceVersion());
         });
+  }
+
+  /** Runs what refusals left for after their rollback, one after the other; its own failures are not the answer. */
+  private static Future<Void> runAll(List<Supplier<Future<Void>>> work) {
+    Future<Void> chain = Future.succeededFuture();
+    for (Supplier<Future<Void>> w : work) {
+      chain = chain.transform(ar -> w.get());
+    }
+    return chain;
   }
 
   /** What a PUT wrote: a new subscription, and the rollout its declared version change started (null: none). */
@@ -117,7 +135,7 @@ public final class SubscriptionsModule implements ApiModule {
    * starts a rollout to {@code target} while what agents ran stays applied.
    */
   private Future<Written> write(SqlConnection conn, ApiRequest request, SubscriptionSpec spec,
-      Optional<Subscription> existing, String target) {
+      Optional<Subscription> existing, String target, Consumer<Supplier<Future<Void>>> afterRollback) {
     Principal caller = request.principal();
     String name = spec.name();
     Optional<String> ifMatch = request.ifMatch();
@@ -152,7 +170,7 @@ public final class SubscriptionsModule implements ApiModule {
       // agents keep what they ran until the rollout's waves approve the declared version
       return updated.compose(v -> store.setApplied(conn, name, before.effectiveVersion()))
           .compose(v -> store.get(conn, name))
-          .compose(stored -> rollouts.start(conn, stored.orElseThrow(), target, caller))
+          .compose(stored -> rollouts.start(conn, stored.orElseThrow(), target, caller, afterRollback))
           .compose(started -> started.isPresent() ? Future.succeededFuture(new Written(false, started.get()))
               : appliesAtOnce(conn, name).map(Written.REPLACED));
     });

@@ -179,6 +179,18 @@ class AnalysisRolloutIT {
   }
 
   @Test
+  void aDeclaredRolloutStrategyWhoseQueryPrometheusCannotParseIsA422WhenPutAndNothingIsStored() throws Exception {
+    // parsed before the PUT's transaction, on every PUT carrying the strategy (not only at a later version change)
+    HttpResponse<String> refused = call("PUT", "/subscriptions/declared-bad", "{\"catalog\":\"demo\",\"package\":"
+        + "\"etcd\",\"channel\":\"alpha\",\"namespace\":\"declared-bad\",\"placement\":{\"selector\":"
+        + "\"fleet=declared-bad\"},\"version\":{\"pin\":\"0.9.2\"},\"approval\":\"Automatic\",\"rolloutStrategy\":"
+        + "{\"analysis\":[{\"name\":\"bad\",\"query\":\"sum(rate(x[5m])\",\"successIf\":\"< 1\"}]}}");
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(422);
+    assertThat(fields(refused)).containsExactly("/rolloutStrategy/analysis/0/query");
+    assertThat(fx.count("SELECT count(*) FROM subscriptions WHERE name = 'declared-bad'")).isZero();
+  }
+
+  @Test
   void aTemplateWhoseQueryPrometheusCannotParseIsA422WithPrometheussMessageAndNothingIsStored() throws Exception {
     HttpResponse<String> refused = call("PUT", "/analysis-templates/broken", "{\"query\":\"sum(rate(x[5m])\","
         + "\"successIf\":\"< 1\"}");

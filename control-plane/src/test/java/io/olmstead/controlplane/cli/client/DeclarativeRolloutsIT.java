@@ -57,8 +57,13 @@ class DeclarativeRolloutsIT {
 
   /** Two hollow clusters labelled {@code fleet=NAME}, running the subscription NAME at 0.9.2 when this returns. */
   private static void fleetAt092(String name) {
+    fleetAt092(name, "{\"fleet\":\"" + name + "\"}");
+  }
+
+  /** As {@link #fleetAt092(String)}, the clusters labelled {@code labels} (a JSON object). */
+  private static void fleetAt092(String name, String labels) {
     FLEETS.add(HollowFleet.start(vertx, new HollowFleet.Settings(2, URI.create(cp.baseUrl()),
-        fx.enrollmentToken(2, "{\"fleet\":\"" + name + "\"}"), name + "-", Duration.ofMillis(300), 0.0, Map.of(),
+        fx.enrollmentToken(2, labels), name + "-", Duration.ofMillis(300), 0.0, Map.of(),
         null, 0)));
     await().atMost(Duration.ofSeconds(30)).until(() -> installed(name, "0.9.2") == 2);
   }
@@ -270,6 +275,41 @@ class DeclarativeRolloutsIT {
     assertThat(api.get("/api/v1/subscriptions/team-rs", ADMIN).status()).isEqualTo(404);
     // the same strategy from a fleet admin is stored
     assertThat(api.json("PUT", "/api/v1/subscriptions/team-rs", ADMIN, body).status()).isEqualTo(201);
+  }
+
+  @Test
+  void aRolloutStrategyNamingNoTemplateIsA422AtPutTimeNamingItsField() {
+    // refused when declared, not at the later version change, and named as the subscription's field
+    JsonObject body = body("no-tpl", "0.9.2", "{\"batchSize\":1,\"analysis\":[{\"name\":\"errors\","
+        + "\"templateName\":\"no-such-template\"}]}");
+    ApiClient.Response refused = api.json("PUT", "/api/v1/subscriptions/no-tpl", ADMIN, body);
+    assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+    assertThat(refused.json().getJsonArray("errors").getJsonObject(0).getString("field"))
+        .isEqualTo("/rolloutStrategy/analysis/0/templateName");
+    assertThat(api.get("/api/v1/subscriptions/no-tpl", ADMIN).status()).isEqualTo(404);
+  }
+
+  @Test
+  void aRetryOfARolloutWhoseSubscriptionMovedToAnotherTeamIs404() {
+    String strategy = "{\"batchSize\":1,\"soakSeconds\":600}";
+    String owners = api.createToken(ADMIN, "movers-a", "operator", List.of("movers-a"));
+    assertThat(api.json("PUT", "/api/v1/subscriptions/moved", ADMIN, body("moved", "0.9.2", strategy)
+        .put("team", "movers-a")).status()).isEqualTo(201);
+    fleetAt092("moved", "{\"fleet\":\"moved\",\"olmstead.io/team\":\"movers-a\"}");
+    ApiClient.Response put = api.json("PUT", "/api/v1/subscriptions/moved", owners, body("moved", "0.9.4", strategy)
+        .put("team", "movers-a"));
+    assertThat(put.status()).as(put.body()).isEqualTo(200);
+    String id = put.json().getString("rollout");
+    assertThat(api.send("POST", "/api/v1/rollouts/" + id + "/abort", owners, null, null, Map.of()).status())
+        .isEqualTo(200);
+    ApiClient.Response moved = api.json("PUT", "/api/v1/subscriptions/moved", ADMIN, body("moved", "0.9.2", null)
+        .put("team", "movers-b"));
+    assertThat(moved.status()).as(moved.body()).isEqualTo(200);
+    // the rollout is still movers-a's, the subscription is not: a 404, not a 409 naming what it now declares
+    ApiClient.Response retried = api.send("POST", "/api/v1/rollouts/" + id + "/retry", owners, null, null, Map.of());
+    assertThat(retried.status()).as(retried.body()).isEqualTo(404);
+    assertThat(retried.body()).doesNotContain("0.9.2");
+    assertThat(rollouts("moved")).hasSize(1);
   }
 
   @Test
