@@ -28,9 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 class DevHypershiftThreadsIT {
   private static final int CLUSTERS = 20;
-  /** What the dev pool replica may add whatever the number of clusters: 55 at 20 clusters (its fixed threads, and
-   * Vert.x's internal blocking pool, at most 20 threads). */
-  private static final int MAX_ADDED_THREADS = 70;
+  /** What the dev pool replica may add besides its guest callbacks, whatever the number of clusters: 56 at 20 clusters
+   * in the last runs (its fixed threads, and Vert.x's internal blocking pool, at most 20 threads). */
+  private static final int MAX_ADDED_THREADS = 60;
   private static final Duration WAIT = Duration.ofMinutes(2);
 
   @Test
@@ -62,8 +62,12 @@ class DevHypershiftThreadsIT {
       });
       System.out.printf("DEV THREADS with %d simulated hosted clusters: %d before their agents, %d after (+%d: %s)%n",
           CLUSTERS, total(before), total(after), added, grown);
-      assertThat(added).as("threads the hosted agents of %d clusters added: %s", CLUSTERS, grown)
-          .isLessThanOrEqualTo(MAX_ADDED_THREADS);
+      // guest-callbacks is a cached pool (informer start-up blocks in it): it grows by the guests starting at the same
+      // moment, at most one thread each, so its count depends on timing; every other pool is fixed
+      long callbacks = grown.getOrDefault("guest-callbacks-N", 0L);
+      assertThat(callbacks).as("callback threads: at most one per guest").isLessThanOrEqualTo(CLUSTERS);
+      assertThat(added - callbacks).as("threads the hosted agents of %d clusters added besides callbacks: %s",
+          CLUSTERS, grown).isLessThanOrEqualTo(MAX_ADDED_THREADS);
     }
   }
 
