@@ -156,7 +156,8 @@ class PreflightChannelIT {
       await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
         JsonObject cluster = (JsonObject) api.get("/api/v1/rollouts/" + id + "/clusters", ADMIN).items().getValue(0);
         assertThat(cluster.getString("state")).isEqualTo("Blocked");
-        assertThat(cluster.getString("message")).startsWith("PreflightUnavailable");
+        // the reason vocabulary's code, the preflight outcome as its subject
+        assertThat(cluster.getString("message")).startsWith("PreflightBlocked (no preflight verdict");
         assertThat(cluster.getString("approvedVersion")).isNull();
       });
       // every wave done, one cluster held: the rollout says so, naming it and why

@@ -349,7 +349,7 @@ class CliClientIT {
     assertThat(reason).startsWith("WaitingForApproval (bundle etcdoperator.v0.9.4");
     CliRun status = ok(cli("rollout", "status", id));
     assertThat(status.out()).containsPattern("\n  CLUSTER +WAVE +STATE +REASON\n")
-        .containsPattern("\n  m-1 +\\S+ +Progressing +WaitingForApproval \\(bundle etcdoperator\\.v0\\.9\\.4")
+        .containsPattern("\n  m-1 +\\S+ +(Pending|Progressing) +WaitingForApproval \\(bundle etcdoperator\\.v0\\.9\\.4")
         .contains("m-2", "m-3", reason);
     ok(cli("rollout", "abort", id));
   }
