@@ -1,6 +1,5 @@
 package io.olmstead.controlplane.audit;
 
-import io.olmstead.controlplane.db.Tx;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
@@ -11,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes audit_log rows. A successful change writes its row on the change's own connection (same transaction, see
- * {@link Tx}); refused attempts are written on their own, best effort.
+ * {@code db.Tx}); refused attempts are written on their own, best effort.
  */
 public final class Audit {
   private static final Logger LOG = LoggerFactory.getLogger(Audit.class);

@@ -123,7 +123,7 @@ public final class EdgeRiskStore {
 
   /**
    * The evidence on each of {@code ids} (those with any) as a caller of {@code teams} (null: every team, see
-   * {@link io.olmstead.controlplane.auth.Principal#teamFilter()}) is shown it: full rows only of its teams, other
+   * {@code Principal#teamFilter()}) is shown it: full rows only of its teams, other
    * teams' counted in SQL.
    */
   public Future<Map<String, Shown>> shown(SqlClient client, List<String> ids, String[] teams) {
