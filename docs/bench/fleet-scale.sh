@@ -7,7 +7,9 @@
 # PostgreSQL CPU at rest; a fleet-wide subscription change to each cluster's ack (p50/p99/last), CHANGES times.
 # Needs the jars (./mvnw -q -B package -DskipTests) and /work/shared (the etcd catalog). Every loop is bounded.
 # Environment: FLEET_DIR (default /tmp/olm-fleet), FLEET_PORT_BASE (default 19100), CHANGES (default 3),
-#   CONNECT_TIMEOUT (seconds, default 1800), KEEP=1 leaves everything running.
+#   CONNECT_TIMEOUT (seconds, default 1800), HOLLOW_XMX (a hollow process's heap, default 2g), ROLLOUT=1 ends with a
+#   rollout back to 0.9.4 in waves of a tenth of the fleet (its step time from the leader's metrics), KEEP=1 leaves
+#   everything running.
 set -euo pipefail
 N=${1:?usage: fleet-scale.sh N [R]}
 R=${2:-$(( (N + 16666) / 16667 ))}
@@ -75,7 +77,7 @@ TOKEN=$(curl -sf -X POST -H "$A" -H "$J" "$U/enrollment-tokens" -d "{\"ttlSecond
 t0=$(date +%s.%N)
 for i in $(seq 0 $((R - 1))); do
   count=$(( N / R + (i < N % R ? 1 : 0) ))
-  timeout 14400 java -Xmx2g -jar "$AGENT_JAR" hollow --count "$count" --name-prefix "f$i-" \
+  timeout 14400 java -Xmx"${HOLLOW_XMX:-2g}" -jar "$AGENT_JAR" hollow --count "$count" --name-prefix "f$i-" \
     --control-plane "http://127.0.0.1:$((BASE + 1 + i))" --token "$TOKEN" --ready-after 2s \
     --connects-per-second "${CONNECTS_PER_SECOND:-500}" > "$DIR/hollow$i.log" 2>&1 &
   pids+=("$!")
@@ -108,6 +110,12 @@ for i in $(seq 0 $((R - 1))); do
 done
 echo "PostgreSQL at rest: $(( ($(pg_ticks) - p1) * 100 / hz / 30 ))% of a core, $(( (x2 - x1) / 30 )) commits/s, $(( (w2 - w1) / 30 )) rows written/s; database size $($PSQL "select pg_size_pretty(pg_database_size('olmstead'))")"
 
+# --- the dashboard's fleet reads over the whole fleet: p50 of 5 requests each ------------------------------------------
+read_ms() { for _ in 1 2 3 4 5; do curl -s -o /dev/null -w '%{time_total}\n' -H "$A" "$U/$1"; done | sort -n \
+  | awk 'NR == 3 {printf "%.0f", $1 * 1000}'; }
+echo "fleet reads (p50 of 5): summary $(read_ms fleet/summary) ms, matrix first page $(read_ms 'fleet/matrix?subscriptions=etcd') ms, \
+clusters first page $(read_ms 'clusters?limit=50') ms"
+
 # --- fleet-wide change to each cluster's ack ------------------------------------------------------------------------
 results=()
 for k in $(seq 1 "$CHANGES"); do
@@ -131,4 +139,15 @@ for k in $(seq 1 "$CHANGES"); do
   read -r x2 w2 <<< "$(db_writes)"; el=$(since "$(awk -v t="$tc" 'BEGIN {print t}')")
   echo "  change and its reports: $(( x2 - x1 )) commits, $(( w2 - w1 )) rows written, PostgreSQL $(( ($(pg_ticks) - p1) / hz )) CPU-s over ${el}s"
 done
+if [ "${ROLLOUT:-0}" = 1 ]; then
+  id=$(curl -sf -X POST -H "$A" -H "$J" "$U/rollouts" -d "{\"subscription\":\"etcd\",\"targetVersion\":\"0.9.4\",
+    \"force\":true,\"strategy\":{\"batchSize\":$(( (N + 9) / 10 )),\"soakSeconds\":0,\"progressDeadlineSeconds\":1800,
+    \"maxFailures\":0,\"onFailure\":\"pause\"}}" | python3 -c "import json,sys;print(json.load(sys.stdin)['id'])")
+  tr=$(date +%s.%N); state=Progressing
+  for _ in $(seq 1 1800); do state=$($PSQL "select state from rollouts where id = '$id'"); [ "$state" = Progressing ] || break; sleep 1; done
+  steps=$(for i in $(seq 0 $((R - 1))); do curl -s -H "$A" "127.0.0.1:$((BASE + 1 + i))/metrics"; done \
+    | awk '/^olmstead_rollout_step_duration_seconds_count/ {c += $2} /^olmstead_rollout_step_duration_seconds_sum/ {s += $2}
+           /^olmstead_rollout_step_duration_seconds_max/ {if ($2 > m) m = $2} END {printf "%d steps, mean %.0f ms, max %.0f ms", c, c ? s * 1000 / c : 0, m * 1000}')
+  echo "rollout of 10 waves to 0.9.4: $state after $(since "$tr")s; engine $steps"
+fi
 echo "fleet-scale: N=$N replicas=$R connect_s=$connect_s heap_max_mib=$heap_max last_ack_s=$(IFS=,; echo "${results[*]}")"

@@ -11,8 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,8 +24,11 @@ import org.slf4j.LoggerFactory;
  * sent while the connection was away are lost. The connection reconnects by itself with a growing pause (at most
  * {@link #MAX_RECONNECT_PAUSE_MILLIS}), never giving up. It can also stop delivering without closing (its backend
  * stuck, a path that drops packets without a reset): every {@link #PING_MILLIS} it notifies its own ping channel
- * through the pool, and when that ping has not come back by the next one the connection is abandoned for a new one,
- * whose subscriptions resync. A first connection that fails is tried again at the next ping.
+ * through the pool, and when a ping the database has taken has not come back {@link #PING_MILLIS} later the
+ * connection is abandoned for a new one, whose subscriptions resync. The wait counts from the moment the database
+ * took the ping, not from when it was queued: a pool busy with other work delays the ping without saying anything
+ * about the LISTEN connection, and a resync of every agent each time the pool is busy would only add to the load.
+ * A first connection that fails is tried again at the next ping.
  */
 public final class Notifications {
   /** How often the connection pings itself, and how long a ping may take to come back. */
@@ -41,7 +46,11 @@ public final class Notifications {
   private final String self = UUID.randomUUID() + ":";
   private final AtomicLong pings = new AtomicLong();
   private volatile PgSubscriber subscriber;
+  private final LongSupplier nanos;
+  private final long pingMillis;
   private volatile String awaited;
+  // when the database took the awaited ping (System.nanoTime); 0 while the ping still waits for a pool connection
+  private volatile long awaitedSince;
   private volatile boolean started;
   private volatile boolean closing;
   private volatile boolean connectFailed;
@@ -51,9 +60,15 @@ public final class Notifications {
   }
 
   public Notifications(Vertx vertx, PgConnectOptions options, Pool pool) {
+    this(vertx, options, pool, PING_MILLIS, System::nanoTime);
+  }
+
+  Notifications(Vertx vertx, PgConnectOptions options, Pool pool, long pingMillis, LongSupplier nanos) {
     this.vertx = vertx;
     this.options = new PgConnectOptions(options);
     this.pool = pool;
+    this.pingMillis = pingMillis;
+    this.nanos = nanos;
   }
 
   /**
@@ -76,7 +91,7 @@ public final class Notifications {
   public Future<Void> start() {
     started = true;
     subscriber = subscriber();
-    timer = vertx.setPeriodic(PING_MILLIS, id -> checkAndPing());
+    timer = vertx.setPeriodic(pingMillis, id -> checkAndPing());
     return subscriber.connect().onFailure(e -> connectFailed = true);
   }
 
@@ -108,9 +123,10 @@ public final class Notifications {
     return created;
   }
 
-  // The previous ping not back: the connection delivers nothing, though it may look open for minutes (closing it
-  // politely waits on the dead peer), so a new subscriber takes over and its connect resyncs. A ping that could not be
-  // sent (the database unreachable) proves nothing either way.
+  // A ping the database took and that did not come back: the connection delivers nothing, though it may look open for
+  // minutes (closing it politely waits on the dead peer), so a new subscriber takes over and its connect resyncs. A
+  // ping still waiting for a pool connection, or one that could not be sent (the database unreachable), proves
+  // nothing either way.
   private void checkAndPing() {
     if (closing) {
       return;
@@ -124,22 +140,32 @@ public final class Notifications {
       return;
     }
     if (awaited != null) {
-      LOG.warn("notifications: own ping not back within {} ms; listening on a new connection", PING_MILLIS);
-      replace();
+      long since = awaitedSince;
+      if (since != 0 && nanos.getAsLong() - since >= TimeUnit.MILLISECONDS.toNanos(pingMillis)) {
+        LOG.warn("notifications: own ping not back within {} ms; listening on a new connection", pingMillis);
+        replace();
+      }
       return;
     }
     String payload = self + pings.incrementAndGet();
+    awaitedSince = 0;
     awaited = payload;
-    pool.preparedQuery(NOTIFY).execute(Tuple.of(PING_CHANNEL, payload)).onFailure(e -> {
-      if (payload.equals(awaited)) {
-        awaited = null;
+    pool.preparedQuery(NOTIFY).execute(Tuple.of(PING_CHANNEL, payload)).onComplete(done -> {
+      if (!payload.equals(awaited)) {
+        return;
       }
-      LOG.debug("notifications: ping not sent: {}", e.toString());
+      if (done.succeeded()) {
+        awaitedSince = nanos.getAsLong();
+      } else {
+        awaited = null;
+        LOG.debug("notifications: ping not sent: {}", done.cause().toString());
+      }
     });
   }
 
   private void replace() {
     awaited = null;
+    awaitedSince = 0;
     connectFailed = false;
     PgSubscriber dead = subscriber;
     subscriber = subscriber();

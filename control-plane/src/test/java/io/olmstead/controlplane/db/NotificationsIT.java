@@ -89,4 +89,28 @@ class NotificationsIT {
       notifications.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
   }
+
+  @Test
+  void aPingThatWaitsForABusyPoolIsNotTakenForADeadConnection() throws Exception {
+    // one pooled connection, held by a 2 s query: every ping in that time waits for it, at 100 ms a ping
+    Pool busy = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(db.connectOptions()).using(vertx)
+        .build();
+    Notifications notifications = new Notifications(vertx, db.connectOptions(), busy, 100, System::nanoTime);
+    List<String> heard = new CopyOnWriteArrayList<>();
+    AtomicInteger resyncs = new AtomicInteger();
+    notifications.subscribe("test_channel_e", heard::add, resyncs::incrementAndGet);
+    notifications.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> resyncs.get() == 1);
+      busy.query("SELECT pg_sleep(2)").execute().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      busy.preparedQuery("SELECT pg_notify($1, $2)").execute(Tuple.of("test_channel_e", "after the busy pool"))
+          .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+      await().atMost(Duration.ofSeconds(30)).until(() -> heard.contains("after the busy pool"));
+      assertThat(resyncs.get()).as("the LISTEN connection kept, no resync").isEqualTo(1);
+    } finally {
+      notifications.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      busy.close();
+    }
+  }
 }
