@@ -67,13 +67,27 @@ final class OidcVerifier {
     if (keys == null) {
       return Future.failedFuture(unavailable());
     }
-    if (!new JWKSelector(JWKMatcher.forJWSHeader(token.getHeader())).select(keys).isEmpty()) {
+    if (publishes(keys, token)) {
       return Future.succeededFuture(check(token, keys, expiresAt));
     }
+    // one refresh per retry interval; refused or not, a key still missing gets the same answer
     return issuer.keys().refresh()
-        .recover(e -> Future.failedFuture(OidcClaims.invalid("is signed with a key the issuer does not publish "
-            + "(its keys are fetched again at most every " + settings.retry().toSeconds() + " s)")))
-        .map(fresh -> check(token, fresh, expiresAt));
+        .recover(e -> Future.failedFuture(notPublished()))
+        .map(fresh -> {
+          if (!publishes(fresh, token)) {
+            throw notPublished();
+          }
+          return check(token, fresh, expiresAt);
+        });
+  }
+
+  private static boolean publishes(JWKSet keys, SignedJWT token) {
+    return !new JWKSelector(JWKMatcher.forJWSHeader(token.getHeader())).select(keys).isEmpty();
+  }
+
+  private ApiException notPublished() {
+    return OidcClaims.invalid("is signed with a key the issuer does not publish (its keys are fetched again at most "
+        + "every " + settings.retry().toSeconds() + " s)");
   }
 
   /** The checks that need no key (algorithm, issuer, subject, times); returns when the token expires. */
