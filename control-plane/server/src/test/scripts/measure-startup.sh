@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Time from `java -jar olmstead-control-plane.jar dev --fresh` to the first 200 from /readyz, N runs, median printed.
-# Usage: control-plane/src/test/scripts/measure-startup.sh [runs=5] [port=18080]
+# Time from `java -jar olmstead-dev.jar dev --fresh` to the first 200 from /readyz, N runs, median printed.
+# Usage: control-plane/server/src/test/scripts/measure-startup.sh [runs=5] [port=18080]
 set -euo pipefail
 runs=${1:-5}
 port=${2:-18080}
-jar=control-plane/target/olmstead-control-plane.jar
+jar=control-plane/dev/target/olmstead-dev.jar
 [ -f "$jar" ] || { echo "build first: ./mvnw -B -q package -DskipTests" >&2; exit 1; }
 data=$(mktemp -d)
 times=()

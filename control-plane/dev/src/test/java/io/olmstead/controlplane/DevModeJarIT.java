@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restart, {@code --fresh} wipes it, and nothing it prints is a stack trace.
  */
 class DevModeJarIT {
-  private static final Path JAR = Path.of("target", "olmstead-control-plane.jar");
+  private static final Path JAR = Path.of("target", "olmstead-dev.jar");
   private static final Pattern READY = Pattern.compile("ready at (http://127\\.0\\.0\\.1:(\\d+)) .*Bearer ([^']+)'");
   private static final Pattern LINE = Pattern.compile("(\\d\\d:\\d\\d:\\d\\d\\.\\d{3} (INFO|WARN|ERROR) .*)"
       + "|(Olmstead dev control plane ready at .*)");

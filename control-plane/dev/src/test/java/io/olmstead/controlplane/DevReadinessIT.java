@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * catalog at once.
  */
 class DevReadinessIT {
-  private static final Path JAR = Path.of("target", "olmstead-control-plane.jar");
+  private static final Path JAR = Path.of("target", "olmstead-dev.jar");
   private static final String TOKEN = "olm_admin_dev_readiness_test_0123456789";
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 

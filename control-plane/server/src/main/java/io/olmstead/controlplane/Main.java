@@ -1,16 +1,20 @@
 package io.olmstead.controlplane;
 
-import io.olmstead.controlplane.cli.DevCommand;
+import io.olmstead.controlplane.cli.CommandPlugin;
 import io.olmstead.controlplane.cli.MigrateCommand;
 import io.olmstead.controlplane.cli.ServeCommand;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.db.StartupException;
 import java.io.PrintWriter;
 import java.util.Map;
+import java.util.ServiceLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
-/** The control plane's command line: {@code dev}, {@code serve} and {@code migrate}. */
+/**
+ * The control plane's command line: {@code serve} and {@code migrate}, plus the commands of the modules on the class
+ * path ({@code dev} in {@code olmstead-dev.jar}, {@link CommandPlugin}).
+ */
 @Command(name = "olmstead-control-plane", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Olmstead: a hosted control plane that runs Kubernetes operators across a fleet of clusters.",
     synopsisSubcommandLabel = "COMMAND")
@@ -27,9 +31,11 @@ public final class Main implements Runnable {
 
   /** Runs one command and returns its exit code: 0 ok, 1 runtime failure, 2 usage error. */
   public static int run(String[] args, Map<String, String> env, PrintWriter out, PrintWriter err) {
-    CommandLine cli = new CommandLine(new Main())
-        .addSubcommand(new DevCommand(env))
-        .addSubcommand(new ServeCommand(env))
+    CommandLine cli = new CommandLine(new Main());
+    for (CommandPlugin plugin : ServiceLoader.load(CommandPlugin.class)) {
+      cli.addSubcommand(plugin.command(env));
+    }
+    cli.addSubcommand(new ServeCommand(env))
         .addSubcommand(new MigrateCommand(env))
         .setOut(out)
         .setErr(err)
@@ -60,7 +66,8 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (dev, serve or migrate)");
+    throw new CommandLine.ParameterException(spec.commandLine(),
+        "a command is required (" + String.join(", ", spec.subcommands().keySet()) + ")");
   }
 
   /** Reports the version packaged in the jar manifest. */

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Which way the control plane's package arrows go (docs/architecture.md draws them): no cycle between top-level
- * packages, the entry point and dev mode imported by nobody, and the lower layers (the error type, the roles,
- * configuration, the audit writer, the database helpers) importing no component and no HTTP code.
+ * packages, the entry point imported by nobody, no dev tooling (the dev module's), and the lower layers (the error
+ * type, the roles, configuration, the audit writer, the database helpers) importing no component and no HTTP code.
  */
 class ArchitectureTest {
   private static final String ROOT = "io.olmstead.controlplane";
@@ -38,10 +38,11 @@ class ArchitectureTest {
         .should().dependOnClassesThat().resideInAPackage(ROOT).check(MAIN);
   }
 
+  /** Dev tooling lives in the dev module (control-plane/dev): the server's classes use none of it. */
   @Test
-  void onlyTheDevCommandImportsDevMode() {
-    noClasses().that().resideOutsideOfPackages(ROOT + ".cli..", ROOT + ".dev..")
-        .should().dependOnClassesThat().resideInAPackage(ROOT + ".dev..").check(MAIN);
+  void theServerUsesNoDevModeNoAgentNoEmbeddedDatabaseAndNoMockServer() {
+    noClasses().should().dependOnClassesThat().resideInAnyPackage(ROOT + ".dev..", "io.olmstead.agent..",
+        "io.zonky..", "io.fabric8.kubernetes.client.server.mock..", "io.fabric8.mockwebserver..").check(MAIN);
   }
 
   @Test

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * names, tagged with the project version; and the images profile is not part of the default build.
  */
 class DeployImagesTest {
-  private static final Path ROOT = Path.of("..");
+  private static final Path ROOT = Path.of("..", "..");
   private static final Pattern IMAGE = Pattern.compile("(?:image:|value:)\\s*\"?(ghcr\\.io/olmstead/[^\\s\"]+)");
 
   private static String property(String pom, String name) {
@@ -34,7 +34,7 @@ class DeployImagesTest {
     String version = property(parent, "version");
     String prefix = property(parent, "olmstead.image.prefix");
     Map<String, String> images = new TreeMap<>();
-    for (String module : List.of("control-plane", "cluster-agent/agent")) {
+    for (String module : List.of("control-plane/server", "cluster-agent/agent")) {
       String pom = Files.readString(ROOT.resolve(module).resolve("pom.xml"));
       assertThat(pom).as(module + ": images only in the images profile")
           .containsOnlyOnce("jib-maven-plugin");

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /** The Kubernetes manifests in deploy/ must set only the settings the code reads, on the ports it listens on. */
 public class DeployManifestsTest {
-  private static final Path DEPLOY = Paths.get("..", "deploy");
+  private static final Path DEPLOY = Paths.get("..", "..", "deploy");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   /** Every Kubernetes object in the YAML files under {@code dir}. */

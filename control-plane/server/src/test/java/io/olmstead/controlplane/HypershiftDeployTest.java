@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * {@code pool}, and its NetworkPolicy accepts nothing.
  */
 class HypershiftDeployTest {
-  private static final Path DEPLOY = Path.of("..", "deploy", "hypershift");
-  private static final Path PER_CLUSTER = Path.of("..", "deploy", "hypershift-per-cluster");
+  private static final Path DEPLOY = Path.of("..", "..", "deploy", "hypershift");
+  private static final Path PER_CLUSTER = Path.of("..", "..", "deploy", "hypershift-per-cluster");
 
   @Test
   void noClusterWideSecretListAndThePoolGetsOnlyNamedSecrets() throws Exception {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * rendered object lands in a namespace the kustomization names, and a PodDisruptionBudget covers the control plane.
  */
 class KustomizeRenderTest {
-  private static final Path DEPLOY = Paths.get("..", "deploy");
+  private static final Path DEPLOY = Paths.get("..", "..", "deploy");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   static List<Path> kustomizations() throws IOException {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * control plane's namespace and select its Service.
  */
 class PrometheusRulesTest {
-  private static final Path DIR = Paths.get("..", "deploy", "prometheus");
+  private static final Path DIR = Paths.get("..", "..", "deploy", "prometheus");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   @Test
@@ -56,7 +56,7 @@ class PrometheusRulesTest {
 
   @Test
   void everyAlertIsDocumentedInTheObservabilityManual() throws IOException {
-    String manual = Files.readString(Paths.get("..", "docs", "observability.md"));
+    String manual = Files.readString(Paths.get("..", "..", "docs", "observability.md"));
     YAML.readTree(DIR.resolve("olmstead.rules.yaml").toFile()).path("groups")
         .forEach(g -> g.path("rules").forEach(r -> {
           if (r.has("alert")) {

@@ -118,9 +118,10 @@ public final class Hypershift {
     try {
       // the parse error never quotes the file: it holds the management cluster's credentials and is logged
       config = HypershiftSettings.IN_CLUSTER.equals(source) ? Config.autoConfigure(null)
-          : io.olmstead.agent.config.KubernetesClients.parse(Files.readString(Path.of(source)));
-    } catch (IllegalArgumentException e) {
-      throw new IOException(HypershiftSettings.MANAGEMENT_KUBECONFIG + ": " + e.getMessage());
+          : Config.fromKubeconfig(Files.readString(Path.of(source)));
+    } catch (RuntimeException e) {
+      throw new IOException(HypershiftSettings.MANAGEMENT_KUBECONFIG + ": the kubeconfig does not parse ("
+          + e.getClass().getSimpleName() + ")");
     }
     return new KubernetesClientBuilder().withConfig(config).build();
   }

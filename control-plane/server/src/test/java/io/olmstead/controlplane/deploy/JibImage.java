@@ -18,7 +18,7 @@ import org.w3c.dom.NodeList;
  */
 record JibImage(List<String> jvmFlags, String mainClass, List<String> args, String user,
                 Map<String, String> environment) {
-  static final Path ROOT = Path.of("..");
+  static final Path ROOT = Path.of("..", "..");
 
   /** The image of {@code module} (a folder under the repository root, e.g. {@code cluster-agent/agent}). */
   static JibImage of(String module) throws Exception {

@@ -84,7 +84,7 @@ class ShippedPodsStartIT {
         "olmstead-database/password", Optional.ofNullable(db.password()).orElse(""),
         "olmstead-admin/token", "olm_admin_test_token_0123456789abcdef"), Map.of(),
         Map.of("OLMSTEAD_PORT", String.valueOf(port), "KUBERNETES_MASTER", apiUrl()));
-    runsUntilServing(JibImage.of("control-plane"), CONTROL_PLANE_JAR, pod, kubelet, work,
+    runsUntilServing(JibImage.of("control-plane/server"), CONTROL_PLANE_JAR, pod, kubelet, work,
         "http://127.0.0.1:" + port + "/readyz", "Olmstead control plane serving on");
   }
 
@@ -127,7 +127,7 @@ class ShippedPodsStartIT {
   void everyContainerSizesItsHeapFromItsMemoryLimitAndExitsOnOutOfMemory() throws Exception {
     PodSpec hosted = find(hostedAgentObjects(), Deployment.class).getSpec().getTemplate().getSpec();
     JibImage agent = JibImage.of("cluster-agent/agent");
-    Map<Pod, JibImage> pods = Map.of(pod(DEPLOY.resolve("control-plane"), "Deployment"), JibImage.of("control-plane"),
+    Map<Pod, JibImage> pods = Map.of(pod(DEPLOY.resolve("control-plane"), "Deployment"), JibImage.of("control-plane/server"),
         pod(DEPLOY.resolve("agent"), "Deployment"), agent, pod(DEPLOY.resolve("hypershift"), "StatefulSet"), agent,
         new Pod(hosted, hosted.getContainers().get(0)), agent);
     for (Map.Entry<Pod, JibImage> entry : pods.entrySet()) {

@@ -180,7 +180,7 @@ class CatalogImageSourceIT {
     Set<String> exported = new TreeSet<>(metrics().lines().filter(l -> !l.startsWith("#") && !l.isBlank())
         .map(l -> l.split("[{ ]", 2)[0]).toList());
     Matcher used = Pattern.compile("\\bolmstead_(catalog|bundle|registry|webhook)_[a-z_]+")
-        .matcher(Files.readString(Path.of("..", "deploy", "prometheus", "olmstead.rules.yaml")));
+        .matcher(Files.readString(Path.of("..", "..", "deploy", "prometheus", "olmstead.rules.yaml")));
     Set<String> inRules = new TreeSet<>();
     while (used.find()) {
       inRules.add(used.group());

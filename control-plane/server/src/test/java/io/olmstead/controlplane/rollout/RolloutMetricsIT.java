@@ -57,7 +57,7 @@ class RolloutMetricsIT {
 
   @Test
   void everyOlmsteadMetricOnTheScrapeIsDocumentedInTheObservabilityManual() throws Exception {
-    String manual = Files.readString(Paths.get("..", "docs", "observability.md"));
+    String manual = Files.readString(Paths.get("..", "..", "docs", "observability.md"));
     List<String> undocumented = metrics().lines().filter(l -> l.startsWith("olmstead_"))
         .map(l -> l.split("[{ ]", 2)[0]).distinct()
         .filter(name -> !manual.contains("`" + name + "`")

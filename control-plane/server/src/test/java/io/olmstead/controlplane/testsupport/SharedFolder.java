@@ -32,7 +32,7 @@ public final class SharedFolder {
         return dir.resolveSibling("shared");
       }
     }
-    return Path.of("..", "shared").toAbsolutePath().normalize();
+    return Path.of("..", "..", "shared").toAbsolutePath().normalize();
   }
 
   /** {@code relative} under the shared folder, when it exists. */

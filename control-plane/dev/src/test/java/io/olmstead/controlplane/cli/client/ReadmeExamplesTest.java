@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class ReadmeExamplesTest {
   /** Tests run in the module's directory, as {@code CliClientIT} reading docs/cli.md. */
-  private static final Path EXAMPLES = Path.of("..", "docs", "examples");
+  private static final Path EXAMPLES = Path.of("..", "..", "docs", "examples");
 
   private static List<JsonNode> demoCatalog() throws IOException {
     String text = new String(DemoCatalog.content(), StandardCharsets.UTF_8);

@@ -78,7 +78,7 @@ class HostedGuestOutageIT {
       startGuest(guest, PoolFixtures.crudServer());
     }
     // rounds 5 minutes apart: only the enrollment's notification can hand a new cluster over within the test
-    cp = PoolFixtures.controlPlane(HostedGuestOutageIT.class, management, "300");
+    cp = DemoPoolControlPlane.start(HostedGuestOutageIT.class, management, "300");
     api = new ApiClient(cp);
     poolToken = PoolFixtures.poolToken(cp);
   }

@@ -66,7 +66,7 @@ class HostedPoolIT {
       guests.put(guest, client);
       kubelets.add(PoolFixtures.kubelet(guest, client));
     }
-    cp = PoolFixtures.controlPlane(HostedPoolIT.class, management, "1");
+    cp = DemoPoolControlPlane.start(HostedPoolIT.class, management, "1");
     api = new ApiClient(cp);
     poolToken = PoolFixtures.poolToken(cp);
   }

@@ -55,7 +55,7 @@ class HungGuestProbeIT {
       accepting.start();
       PoolFixtures.prepareManagement(management);
       String guest = guestServer.createClient().getMasterUrl().toString();
-      cp = PoolFixtures.controlPlane(HungGuestProbeIT.class, management, "2");
+      cp = DemoPoolControlPlane.start(HungGuestProbeIT.class, management, "2");
       List<String> hung = new ArrayList<>();
       List<String> good = new ArrayList<>();
       for (int i = 0; i < HUNG; i++) {

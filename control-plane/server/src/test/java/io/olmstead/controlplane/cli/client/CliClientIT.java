@@ -113,7 +113,7 @@ class CliClientIT {
 
   /** The n-th ```yaml block of docs/cli.md. */
   private static String docsYaml(int n) throws Exception {
-    Matcher m = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL).matcher(Files.readString(Path.of("..", "docs",
+    Matcher m = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL).matcher(Files.readString(Path.of("..", "..", "docs",
         "cli.md")));
     for (int i = 0; i <= n; i++) {
       assertThat(m.find()).as("yaml block " + n + " of docs/cli.md").isTrue();

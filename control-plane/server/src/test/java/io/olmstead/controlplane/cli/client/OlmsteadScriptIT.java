@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** {@code control-plane/bin/olmstead} as users run it: it finds the packaged jar in ../target and starts the client. */
+/** {@code control-plane/bin/olmstead} as users run it: it finds the packaged jar in ../server/target and starts the client. */
 class OlmsteadScriptIT {
-  private static final Path SCRIPT = Path.of("bin", "olmstead");
+  private static final Path SCRIPT = Path.of("..", "bin", "olmstead");
 
   record Result(int code, String out, String err) {
   }

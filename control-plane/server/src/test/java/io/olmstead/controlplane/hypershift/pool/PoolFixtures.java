@@ -16,14 +16,10 @@ import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
 import io.olmstead.agent.sim.DiscoveringCrudDispatcher;
 import io.olmstead.agent.sim.KubeletStandIn;
-import io.olmstead.controlplane.config.HypershiftSettings;
-import io.olmstead.controlplane.config.PoolSettings;
-import io.olmstead.controlplane.dev.DemoCatalog;
 import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.hypershift.HypershiftFixtures;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
-import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,7 +29,6 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /** Mock API servers (CRUD) for the pool ITs: the management cluster with the real HostedCluster CRD, and guests. */
 public final class PoolFixtures {
@@ -94,29 +89,6 @@ public final class PoolFixtures {
     GenericKubernetesResource stored = client.resource(resource).create();
     resource.getMetadata().setResourceVersion(stored.getMetadata().getResourceVersion());
     client.resource(resource).updateStatus();
-  }
-
-  /**
-   * A control plane (real PostgreSQL) whose watcher reads {@code management} (resync 2 s; pool rounds every
-   * {@code assignSeconds}), with the demo catalog loaded and {@code demo-operator} (0.1.0, namespace
-   * {@code demo-operator}) subscribed on every hosted cluster.
-   */
-  static TestControlPlane controlPlane(Class<?> test, KubernetesClient management, String assignSeconds)
-      throws Exception {
-    java.nio.file.Path kubeconfig = Files.createTempFile("management", ".kubeconfig");
-    Files.writeString(kubeconfig, kubeconfig(management.getMasterUrl().toString()));
-    TestControlPlane cp = TestControlPlane.start(TestDatabase.create(test), Map.of(
-        HypershiftSettings.MANAGEMENT_KUBECONFIG, kubeconfig.toString(), HypershiftSettings.RESYNC_SECONDS, "2",
-        PoolSettings.ASSIGN_SECONDS, assignSeconds));
-    assertThat(DemoCatalog.ensureLoaded(cp.controlPlane().vertx(), cp.controlPlane().pool())
-        .toCompletionStage().toCompletableFuture().get(1, TimeUnit.MINUTES)).isTrue();
-    Response subscribed = new ApiClient(cp).json("PUT", "/api/v1/subscriptions/demo-operator",
-        TestControlPlane.ADMIN_TOKEN, new JsonObject().put("catalog", DemoCatalog.NAME)
-            .put("package", "olmstead-demo-operator").put("channel", "stable").put("namespace", "demo-operator")
-            .put("placement", new JsonObject().put("selector", "olmstead.io/source=hypershift"))
-            .put("version", new JsonObject().put("pin", "0.1.0")).put("approval", "Automatic"));
-    assertThat(subscribed.status()).as(subscribed.body()).isEqualTo(201);
-    return cp;
   }
 
   /** A new pool token (what an admin creates with {@code POST /api/v1/pool-tokens}). */
