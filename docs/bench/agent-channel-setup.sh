@@ -2,7 +2,7 @@
 # Starts the dev control plane (embedded PostgreSQL) and creates catalog, subscription and enrollment token.
 set -euo pipefail
 cd /tmp/olm-bench
-(timeout 3000 java -Xmx1g -XX:+UseG1GC -jar olmstead-control-plane.jar dev --port 18080 --data-dir /tmp/olm-bench/data \
+(timeout 3000 java -Xmx1g -XX:+UseG1GC -jar olmstead-dev.jar dev --port 18080 --data-dir /tmp/olm-bench/data \
   --fresh --admin-token olm_admin_bench-token-0123456789 > cp.log 2>&1 & echo $! > cp.pid)
 for _ in $(seq 1 90); do curl -sf localhost:18080/readyz >/dev/null 2>&1 && break; sleep 1; done
 A="Authorization: Bearer olm_admin_bench-token-0123456789"; U=http://127.0.0.1:18080/api/v1

@@ -4,7 +4,7 @@
 # (-Xlog:gc); the peak heap is the largest heap occupancy before any collection during the uploads, or after them.
 # Prints the heap after start, the peak, and each upload's time. Needs the built jar and ../shared/catalogs.
 set -euo pipefail
-JAR=${JAR:-control-plane/target/olmstead-control-plane.jar}
+JAR=${JAR:-control-plane/dev/target/olmstead-dev.jar}
 CATALOG=${CATALOG:-../shared/catalogs/community-v4.20.jsonl}
 PORT=${PORT:-18090}
 RUNS=${1:-3}

@@ -20,7 +20,7 @@ CHANGES=${CHANGES:-3}
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 PGPORT=$((BASE))
 ADMIN=olm_admin_fleet-scale-token-0123456789
-CP_JAR=$ROOT/control-plane/target/olmstead-control-plane.jar
+CP_JAR=$ROOT/control-plane/server/target/olmstead-control-plane.jar
 AGENT_JAR=$ROOT/cluster-agent/agent/target/olmstead-agent.jar
 CATALOG=${CATALOG:-$ROOT/../shared/catalogs/bundled/etcd/catalog.json}
 for f in "$CP_JAR" "$AGENT_JAR" "$CATALOG" "$PGBIN/initdb"; do [ -e "$f" ] || { echo "fleet-scale: missing $f"; exit 2; }; done
