@@ -87,6 +87,22 @@ public final class ApiException extends RuntimeException {
     return this;
   }
 
+  /**
+   * Names the fields of one part of a request body: each error's field given as a bare name ({@code targetVersion})
+   * becomes {@code prefix/name}; JSON pointers stay. Returns this.
+   */
+  public ApiException fieldsUnder(String prefix) {
+    if (errors != null) {
+      for (Object e : errors) {
+        if (e instanceof JsonObject error && error.getString("field") != null
+            && !error.getString("field").startsWith("/")) {
+          error.put("field", prefix + "/" + error.getString("field"));
+        }
+      }
+    }
+    return this;
+  }
+
   /** Adds a response header (e.g. {@code Retry-After}); returns this. */
   public ApiException withHeader(String name, String value) {
     headers.put(name, value);

@@ -18,7 +18,9 @@ import java.util.Optional;
  * agent waits for a person to approve a Manual subscription's bundle, {@code Frozen (freeze F until T)} and
  * {@code OutsideWindow (window W opens T)} when the calendar holds a cluster the rollout has not approved yet,
  * {@code EdgeAtRisk (risk R: ...)} when the upgrade edge it would take failed on clusters with its facts, and
- * {@code PreflightBlocked (findings)} when its preflight held it where it runs ({@link #held}); {@code Failed (agent
+ * {@code PreflightBlocked (findings)} when its preflight held it where it runs, {@code WaitingForProvider (P moves to
+ * V on this cluster first)} and {@code ProviderFailed (P did not reach V on this cluster (...))} when an earlier target
+ * of a multi-target rollout has not succeeded, or failed, on the cluster ({@link #held}); {@code Failed (agent
  * reason)} and {@code Disconnected (since T)} for what an agent said or stopped saying ({@link #failed},
  * {@link #disconnected}). Every decision here is pure: the cluster's step, its labels, the calendar, the agent's last
  * report and the time. {@link #CODES} is the whole vocabulary (the API's enum, the metrics' label values).
@@ -29,11 +31,13 @@ record ClusterReason(String code, String subject, Instant at, String message) {
   static final String OUTSIDE_WINDOW = "OutsideWindow";
   static final String EDGE_AT_RISK = EdgeHolds.EDGE_AT_RISK;
   static final String PREFLIGHT_BLOCKED = "PreflightBlocked";
+  static final String WAITING_FOR_PROVIDER = TargetGroup.WAITING;
+  static final String PROVIDER_FAILED = TargetGroup.PROVIDER_FAILED;
   static final String FAILED = "Failed";
   static final String DISCONNECTED = "Disconnected";
   /** Every code, in the order the docs list them. */
   static final List<String> CODES = List.of(WAITING_FOR_APPROVAL, FROZEN, OUTSIDE_WINDOW, EDGE_AT_RISK,
-      PREFLIGHT_BLOCKED, FAILED, DISCONNECTED);
+      PREFLIGHT_BLOCKED, WAITING_FOR_PROVIDER, PROVIDER_FAILED, FAILED, DISCONNECTED);
 
   /** What the agent last said of the cluster that matters here: its phase, the bundle it waits for, since when. */
   record Report(String phase, String bundle, Instant since) {
@@ -83,6 +87,13 @@ record ClusterReason(String code, String subject, Instant at, String message) {
     String risk = EdgeHolds.riskOf(m.message());
     if (m.step() == Step.Pending && risk != null) {
       return new ClusterReason(EDGE_AT_RISK, risk, null, m.message());
+    }
+    String provider = TargetGroup.provider(m.message());
+    if (provider != null && (m.step() == Step.Pending || m.step() == Step.Blocked)) {
+      String code = m.step() == Step.Pending ? WAITING_FOR_PROVIDER : PROVIDER_FAILED;
+      if (m.message().startsWith(code + ": ")) {
+        return new ClusterReason(code, provider, null, code + " (" + m.message().substring(code.length() + 2) + ")");
+      }
     }
     if (m.step() != Step.Blocked || m.message() == null) {
       return null;

@@ -144,11 +144,12 @@ public final class RolloutEngine {
       return joined.compose(j -> store.reports(pool, before)).compose(reports -> calendars.gate(pool, before,
           calendar, now).compose(gate -> preflight.prepare(pool, before, now).compose(view -> analysis.prepare(pool,
           before, now).compose(checks -> edges.prepare(pool, before, team, now).compose(holds ->
+          store.group(pool, id).compose(group ->
           // the step is pure but not small (10,000 clusters, calendars with many windows): never on the event loop
           vertx.executeBlocking(() -> {
-            StepResult stepped = RolloutMachine.step(before, reports, now, gate, view, checks, holds);
+            StepResult stepped = RolloutMachine.step(before, reports, now, gate, view, checks, holds, group);
             return new Stepped(stepped, ClusterReason.counts(stepped.rollout(), reports, gate));
-          }, false))))
+          }, false)))))
           .compose(stepped -> {
         StepResult result = stepped.result();
         metrics.observed(result.rollout(), stepped.held());

@@ -81,7 +81,22 @@ public final class RolloutMachine {
   /** A step that also holds the pending clusters whose upgrade edge is at risk on their facts. */
   static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now, CalendarGate gate,
       PreflightView preflight, AnalysisView analysis, Map<String, EdgeHolds.Hold> edgeHolds) {
-    return new RolloutStepper(rollout, reports, now, gate, preflight, analysis, edgeHolds).run();
+    return step(rollout, reports, now, gate, preflight, analysis, edgeHolds, TargetGroup.NONE);
+  }
+
+  /**
+   * A step of one target of a multi-target rollout: it follows a sibling that ended or paused, and approves a cluster
+   * only as its providers there allow ({@link TargetGroup}).
+   */
+  static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now, CalendarGate gate,
+      PreflightView preflight, AnalysisView analysis, Map<String, EdgeHolds.Hold> edgeHolds, TargetGroup group) {
+    if (rollout.phase().active()) {
+      java.util.Optional<StepResult> followed = group.follow(rollout);
+      if (followed.isPresent()) {
+        return followed.get();
+      }
+    }
+    return new RolloutStepper(rollout, reports, now, gate, preflight, analysis, edgeHolds, group).run();
   }
 
   /** An operator's command; returns the new state, or throws {@link IllegalStateException} when not allowed now. */

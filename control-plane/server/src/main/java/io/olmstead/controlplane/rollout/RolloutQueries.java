@@ -57,8 +57,37 @@ final class RolloutQueries {
                 .put("updatedAt", m.getOffsetDateTime("updated_at").toString()).put("createdBy",
                     m.getString("created_by")).put("resourceVersion", found.get().version())
                 .put("history", events);
-          }));
+          })).compose(json -> store.group(conn, id).map(group -> withTargets(json, group)));
     });
+  }
+
+  /** A rollout of several targets names its group and lists every target with its state and counts. */
+  static JsonObject withTargets(JsonObject json, TargetGroup group) {
+    if (group.rows().isEmpty()) {
+      return json;
+    }
+    JsonArray targets = new JsonArray();
+    for (TargetGroup.Row row : group.rows()) {
+      Map<Step, Integer> c = new EnumMap<>(Step.class);
+      row.members().values().forEach(m -> c.merge(m.step(), 1, Integer::sum));
+      targets.add(new JsonObject().put("rollout", row.rollout()).put("subscription", row.subscription())
+          .put("targetVersion", row.targetVersion()).put("state", row.phase().name())
+          .put("counts", counts(c).put("clusters", row.members().size())));
+    }
+    return json.put("group", group.rows().get(0).rollout()).put("targets", targets);
+  }
+
+  /** A cluster's step in each target of its rollout's group, in the order it takes them (empty: one target). */
+  static JsonArray targetsOf(TargetGroup group, String cluster) {
+    JsonArray out = new JsonArray();
+    for (TargetGroup.Row row : group.rows()) {
+      TargetGroup.Member m = row.members().get(cluster);
+      if (m != null) {
+        out.add(new JsonObject().put("rollout", row.rollout()).put("subscription", row.subscription())
+            .put("targetVersion", row.targetVersion()).put("state", m.step().name()).put("message", m.message()));
+      }
+    }
+    return out;
   }
 
   /** The rollout's state, waves with per-step counts, and overall counts. */

@@ -15,7 +15,10 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -28,6 +31,7 @@ import java.util.function.Supplier;
  * succeeds), so the declared spec is never rewritten behind the user's back afterwards.
  */
 final class RolloutStarts implements DeclaredRollouts {
+  private static final String LINK = "UPDATE rollouts SET group_id = $2, group_index = $3 WHERE id = $1";
   private final RolloutPlanning planning = new RolloutPlanning();
   private final RolloutStore store = new RolloutStore();
   private final RolloutBundles bundles = new RolloutBundles();
@@ -54,6 +58,28 @@ final class RolloutStarts implements DeclaredRollouts {
   /** Plans and inserts rollout {@code id} as {@code body} asks, in {@code conn}'s transaction. */
   Future<Started> insert(SqlConnection conn, RolloutPlanning.Request body, Principal caller, String id) {
     return insert(conn, body, caller, id, Fields.ROLLOUT);
+  }
+
+  /**
+   * Inserts one rollout per target of {@code ordered} (providers first) with the ids {@code ids}, linked as one group
+   * named by the first id when there are several; a target's refusal names its fields under {@code /targets/<i>}.
+   */
+  Future<List<Started>> insertGroup(SqlConnection conn, List<RolloutTargets.Target> ordered, JsonObject body,
+      Principal caller, List<String> ids) {
+    Future<List<Started>> out = Future.succeededFuture(new ArrayList<>());
+    for (int k = 0; k < ordered.size(); k++) {
+      RolloutTargets.Target t = ordered.get(k);
+      RolloutPlanning.Request request = RolloutPlanning.Request.parse(RolloutTargets.single(body, t));
+      Tuple link = Tuple.of(ids.get(k), ids.get(0), k);
+      out = out.compose(list -> insert(conn, request, caller, link.getString(0))
+          .recover(e -> Future.failedFuture(e instanceof ApiException a ? a.fieldsUnder("/targets/" + t.index()) : e))
+          .compose(started -> (ordered.size() == 1 ? Future.succeededFuture() : conn.preparedQuery(LINK).execute(link))
+              .map(v -> {
+                list.add(started);
+                return list;
+              })));
+    }
+    return out;
   }
 
   /** The fields a refusal names: those of a rollout's body, or of a subscription declaring the change. */

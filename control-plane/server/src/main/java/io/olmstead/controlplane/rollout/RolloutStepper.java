@@ -36,6 +36,7 @@ final class RolloutStepper {
   private final PreflightView preflight;
   private final AnalysisView analysis;
   private final Map<String, EdgeHolds.Hold> edgeHolds;
+  private final TargetGroup group;
   private final Instant now;
   private final CalendarGate gate;
   private final Map<String, Member> members;
@@ -46,8 +47,9 @@ final class RolloutStepper {
   private boolean promote;
 
   RolloutStepper(Rollout in, Map<String, Report> reports, Instant now, CalendarGate gate, PreflightView preflight,
-      AnalysisView analysis, Map<String, EdgeHolds.Hold> edgeHolds) {
+      AnalysisView analysis, Map<String, EdgeHolds.Hold> edgeHolds, TargetGroup group) {
     this.in = in;
+    this.group = group;
     this.analysis = analysis;
     this.edgeHolds = edgeHolds;
     this.reports = reports;
@@ -226,7 +228,8 @@ final class RolloutStepper {
       if (w.state() == WaveState.Soaking && inWave(i).allMatch(m -> m.step().settled())
           && gate.openTimeOfAny(clusters(i), w.soakingSince())
           .compareTo(Duration.ofSeconds(in.strategy().soakSeconds())) >= 0
-          && analysis.passed(i, inWave(i).filter(m -> m.step() == Step.Succeeded).map(Member::cluster).toList())) {
+          && analysis.passed(i, inWave(i).filter(m -> m.step() == Step.Succeeded).map(Member::cluster).toList())
+          && group.laterSettled(i, clusters(i))) {
         waves.set(i, w.with(WaveState.Succeeded, w.openedAt(), w.soakingSince(), now));
         t.add(new Transition("WaveSucceeded", w.name(), null, null));
         continue;
@@ -279,7 +282,7 @@ final class RolloutStepper {
         }
         continue;
       }
-      if (holdOnEdge(m, name)) {
+      if (holdOnEdge(m, name) || holdOnProvider(m, name)) {
         continue;
       }
       boolean online = online(m.cluster());
@@ -304,6 +307,26 @@ final class RolloutStepper {
         unavailable++;
       }
     }
+  }
+
+  /**
+   * Whether {@code m} waits for its providers (the earlier targets of its rollout) on its cluster, or is held because
+   * one failed there: held, it settles Blocked, never approved, with the provider named ({@link TargetGroup}).
+   */
+  private boolean holdOnProvider(Member m, String wave) {
+    TargetGroup.Gate gate = group.gate(m.cluster());
+    if (gate.kind() == TargetGroup.Kind.WAIT) {
+      if (!gate.message().equals(m.message())) {
+        set(m.with(Step.Pending, null, null, gate.message()));
+      }
+      return true;
+    }
+    if (gate.kind() == TargetGroup.Kind.HOLD) {
+      set(m.with(Step.Blocked, null, null, gate.message()));
+      t.add(new Transition("ClusterHeld", wave, m.cluster(), gate.message()));
+      return true;
+    }
+    return false;
   }
 
   /**

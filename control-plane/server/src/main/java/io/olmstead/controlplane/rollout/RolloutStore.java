@@ -69,9 +69,14 @@ final class RolloutStore {
   private static final String CLEAR_APPROVALS = "DELETE FROM rollout_approvals a USING subscriptions s "
       + "WHERE a.subscription = $1 AND s.name = $1 AND s.version_kind = 'pin' AND NOT EXISTS (SELECT 1 FROM "
       + "rollout_clusters rc WHERE rc.rollout_id = a.rollout_id AND rc.cluster = a.cluster AND rc.step = 'Blocked' "
-      + "AND rc.message LIKE 'Preflight%')";
+      + "AND (rc.message LIKE 'Preflight%' OR rc.message LIKE 'ProviderFailed%'))";
   private static final String WITHDRAW_APPROVAL = "DELETE FROM rollout_approvals WHERE subscription = $1 "
       + "AND cluster = $2 AND rollout_id = $3";
+  private static final String GROUP = "SELECT r.id, r.group_index, r.subscription, r.target_version, r.state, "
+      + "rc.cluster, rc.wave, rc.step, rc.message FROM rollouts r LEFT JOIN rollout_clusters rc ON rc.rollout_id = r.id "
+      + "WHERE r.group_id = (SELECT group_id FROM rollouts WHERE id = $1) ORDER BY r.group_index";
+  private static final String GROUP_IDS = "SELECT id FROM rollouts WHERE group_id = (SELECT group_id FROM rollouts "
+      + "WHERE id = $1) ORDER BY group_index";
   private static final String HISTORY = "INSERT INTO rollout_history (rollout_id, kind, wave, cluster, message, actor) "
       + "VALUES ($1, $2, $3, $4, $5, $6)";
 
@@ -270,9 +275,37 @@ final class RolloutStore {
     return tx.preparedQuery(HISTORY).executeBatch(rows).mapEmpty();
   }
 
+  /** The targets of rollout {@code id}'s group as it sees them ({@link TargetGroup#NONE}: one subscription). */
+  Future<TargetGroup> group(SqlClient client, String id) {
+    return client.preparedQuery(GROUP).execute(Tuple.of(id)).map(rows -> {
+      Map<String, TargetGroup.Row> byId = new LinkedHashMap<>();
+      for (Row r : rows) {
+        TargetGroup.Row row = byId.computeIfAbsent(r.getString("id"), k -> new TargetGroup.Row(
+            r.getInteger("group_index"), k, r.getString("subscription"), r.getString("target_version"),
+            Phase.valueOf(r.getString("state")), new HashMap<>()));
+        if (r.getString("cluster") != null) {
+          row.members().put(r.getString("cluster"), new TargetGroup.Member(r.getInteger("wave"),
+              Step.valueOf(r.getString("step")), r.getString("message")));
+        }
+      }
+      TargetGroup.Row own = byId.get(id);
+      return own == null ? TargetGroup.NONE : new TargetGroup(own.index(), new ArrayList<>(byId.values()));
+    });
+  }
+
+  /** The ids of rollout {@code id}'s group in dependency order; empty for a rollout of one subscription. */
+  Future<List<String>> groupIds(SqlClient client, String id) {
+    return client.preparedQuery(GROUP_IDS).execute(Tuple.of(id)).map(rows -> {
+      List<String> out = new ArrayList<>();
+      rows.forEach(r -> out.add(r.getString("id")));
+      return out;
+    });
+  }
+
   /** Ids of the rollouts the engine must step. */
   Future<List<String>> active(SqlClient client) {
-    return client.query("SELECT id FROM rollouts WHERE state IN ('Progressing', 'Paused') ORDER BY started_at")
+    return client.query("SELECT id FROM rollouts WHERE state IN ('Progressing', 'Paused') "
+        + "ORDER BY started_at, group_id, group_index, id")
         .execute().map(rows -> {
           List<String> out = new ArrayList<>();
           rows.forEach(r -> out.add(r.getString("id")));

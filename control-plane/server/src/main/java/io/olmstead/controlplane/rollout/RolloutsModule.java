@@ -49,6 +49,7 @@ public final class RolloutsModule implements ApiModule {
   private final InFlight previews = new InFlight(MAX_PREVIEWS_IN_FLIGHT);
   private ApiContext context;
   private ImpactPreview impact;
+  private TargetBundles targetBundles;
 
   RolloutsModule(RolloutEvents events, RolloutMetrics metrics, RolloutMaturity maturity, Clock clock,
       AnalysisChecks checks, RolloutStarts starts) {
@@ -64,6 +65,7 @@ public final class RolloutsModule implements ApiModule {
   @Override
   public void register(RouterBuilder builder, ApiContext ctx) {
     this.context = ctx;
+    this.targetBundles = new TargetBundles(ctx.vertx(), ctx.config().maxBodyBytes());
     this.impact = new ImpactPreview(ctx.vertx(), ctx.config().maxBodyBytes(), ctx.config().edgeRisk(),
         ImpactLimits.DEFAULT);
     ApiModule.bind(builder, "createRollout", this::create);
@@ -85,6 +87,9 @@ public final class RolloutsModule implements ApiModule {
   }
 
   private Future<Reply> create(ApiRequest request) {
+    if (RolloutTargets.listed(request.body())) {
+      return createTargets(request);
+    }
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
     String id = RolloutStarts.newId();
     Principal caller = request.principal();
@@ -96,6 +101,45 @@ public final class RolloutsModule implements ApiModule {
         .onSuccess(s -> metrics.created()) // committed: the engine never sees a rollout's creation as a step
         .compose(s -> context.tx().read(conn -> queries.get(conn, id, caller)).map(json -> json
             .put("declaredVersionChanged", s.declared())))
+        .map(json -> new Reply(201, json, Map.of("Location", "/api/v1/rollouts/" + id)));
+  }
+
+  /**
+   * A rollout of the listed targets: checked and put in dependency order (refusals audited), each target's bundles
+   * unpacked, then one rollout per target inserted and linked in one transaction; answered as the first (a provider).
+   */
+  private Future<Reply> createTargets(ApiRequest request) {
+    JsonObject body = request.body();
+    List<RolloutTargets.Target> targets = RolloutTargets.parse(body);
+    RolloutPlanning.Request first = RolloutPlanning.Request.parse(RolloutTargets.single(body, targets.get(0)));
+    String id = RolloutStarts.newId();
+    Principal caller = request.principal();
+    return queriesParse(request, first, id)
+        .compose(checked -> context.tx().read(conn -> targetBundles.ordered(conn, targets, caller))
+            .recover(e -> context.tx().<List<RolloutTargets.Target>>audited(request.audit("rollout.create",
+                "rollouts/" + id), conn -> Future.failedFuture(e), null)))
+        .compose(ordered -> {
+          Future<Void> ready = Future.succeededFuture();
+          for (RolloutTargets.Target t : ordered) {
+            RolloutPlanning.Request one = RolloutPlanning.Request.parse(RolloutTargets.single(body, t));
+            ready = ready.compose(v -> bundlesReady(request, one, id, "rollout.create"));
+          }
+          List<String> ids = new java.util.ArrayList<>(List.of(id));
+          while (ids.size() < ordered.size()) {
+            ids.add(RolloutStarts.newId());
+          }
+          return ready.compose(v -> context.tx().audited(request.audit("rollout.create", "rollouts/" + id),
+              conn -> starts.insertGroup(conn, ordered, body, caller, ids), started -> {
+                JsonArray moved = new JsonArray();
+                started.forEach(s -> moved.add(new JsonObject().put("rollout", s.rollout().id())
+                    .put("subscription", s.rollout().subscription()).put("targetVersion", s.rollout().targetVersion())
+                    .put("declared", s.declared())));
+                return new JsonObject().put("targets", moved);
+              }));
+        })
+        .onSuccess(started -> started.forEach(s -> metrics.created()))
+        .compose(started -> context.tx().read(conn -> queries.get(conn, id, caller)).map(json -> json
+            .put("declaredVersionChanged", started.stream().anyMatch(RolloutStarts.Started::declared))))
         .map(json -> new Reply(201, json, Map.of("Location", "/api/v1/rollouts/" + id)));
   }
 
@@ -127,7 +171,13 @@ public final class RolloutsModule implements ApiModule {
                 throw ApiException.conflict("rollout " + of + " is " + old.phase() + "; only a RolledBack, Failed or "
                     + "Aborted rollout is retried");
               }
-              return starts.retry(conn, old, caller, id);
+              return store.groupIds(conn, of).compose(group -> {
+                if (!group.isEmpty()) {
+                  throw ApiException.conflict("rollout " + of + " is one target of rollout " + group.get(0)
+                      + ": a rollout of several targets is started again with POST /rollouts");
+                }
+                return starts.retry(conn, old, caller, id);
+              });
             }),
             s -> new JsonObject().put("retryOf", of).put("subscription", s.rollout().subscription())
                 .put("targetVersion", s.rollout().targetVersion())))
@@ -137,6 +187,9 @@ public final class RolloutsModule implements ApiModule {
   }
 
   private Future<Reply> preview(ApiRequest request) {
+    if (RolloutTargets.listed(request.body())) {
+      throw RolloutTargets.invalid("a preview takes one subscription and targetVersion, not targets", "/targets");
+    }
     RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
     if (!previews.tryEnter()) {
       throw new ApiException(429, "too-many-requests", "Too Many Requests", MAX_PREVIEWS_IN_FLIGHT
@@ -267,12 +320,15 @@ public final class RolloutsModule implements ApiModule {
       Future<Map<String, Map<String, String>>> labels = RolloutQueries.labels(conn, names);
       Future<MaintenanceCalendar> calendar = r.strategy().respectsCalendar() ? calendars.calendar(conn)
           : Future.succeededFuture(null);
-      return Future.all(reports, labels, calendar).map(v -> Cursors.page(page, limit, m -> {
+      Future<TargetGroup> group = store.group(conn, id);
+      return Future.all(reports, labels, calendar, group).map(v -> Cursors.page(page, limit, m -> {
         AgentReport report = reports.result().get(m.cluster());
         ClusterReason held = ClusterReason.held(m);
         ClusterReason reason = held != null ? held : ClusterReason.of(m.step(), report == null ? null
             : report.facts(), calendar.result(), labels.result().getOrDefault(m.cluster(), Map.of()), now);
-        return RolloutQueries.cluster(r, m, report, reason);
+        JsonObject json = RolloutQueries.cluster(r, m, report, reason);
+        return group.result().rows().isEmpty() ? json
+            : json.put("targets", RolloutQueries.targetsOf(group.result(), m.cluster()));
       }, m -> new JsonArray().add(m.wave()).add(m.cluster())));
     })).map(Reply::ok);
   }
@@ -281,13 +337,43 @@ public final class RolloutsModule implements ApiModule {
     String id = request.path("id");
     Principal caller = request.principal();
     return context.tx().audited(request.audit("rollout." + command, "rollouts/" + id),
-            conn -> apply(conn, id, command, caller, 5), a -> new JsonObject().put("state",
-                a.result().rollout().phase().name()))
-        .onSuccess(a -> {
+            conn -> applyToGroup(conn, id, command, caller), applied -> new JsonObject().put("state",
+                applied.get(0).result().rollout().phase().name()).put("rollouts", new JsonArray(applied.stream()
+                    .map(a -> a.result().rollout().id()).toList())))
+        .onSuccess(applied -> applied.forEach(a -> {
           metrics.command(command, a.result().transitions());
           RolloutTransitions.log(a.before(), a.result());
-        })
+        }))
         .compose(r -> context.tx().read(conn -> queries.get(conn, id, caller))).map(Reply::ok);
+  }
+
+  /**
+   * Applies a command to rollout {@code id} or, when it is a target of a multi-target rollout, to every target that
+   * takes it now (those that cannot are left as they are; 409 when none can), in one transaction.
+   */
+  private Future<List<Applied>> applyToGroup(SqlConnection conn, String id, String command, Principal caller) {
+    return store.groupIds(conn, id).compose(ids -> {
+      if (ids.isEmpty()) {
+        return apply(conn, id, command, caller, 5).map(List::of);
+      }
+      List<Applied> applied = new java.util.ArrayList<>();
+      List<ApiException> refused = new java.util.ArrayList<>();
+      Future<Void> chain = Future.succeededFuture();
+      for (String target : ids) {
+        chain = chain.compose(v -> apply(conn, target, command, caller, 5).map(a -> {
+          applied.add(a);
+          return (Void) null;
+        }).recover(e -> {
+          if (e instanceof ApiException a && a.status() == 409) {
+            refused.add(a);
+            return Future.succeededFuture();
+          }
+          return Future.failedFuture(e);
+        }));
+      }
+      return chain.compose(v -> applied.isEmpty() ? Future.failedFuture(refused.get(0))
+          : Future.succeededFuture(applied));
+    });
   }
 
   /** Applies a command; when the engine wrote in between, reads again (each statement sees the latest commit). */

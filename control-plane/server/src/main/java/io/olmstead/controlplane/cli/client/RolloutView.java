@@ -74,6 +74,20 @@ final class RolloutView {
           .append(wave.path("rolledBack").asInt() > 0 ? "  " + wave.path("rolledBack").asInt() + " rolled back" : "")
           .append("  ").append(waveState(rollout, wave)).append('\n');
     }
+    if (rollout.path("targets").size() > 0) {
+      // a rollout of several targets: each in the order every cluster takes them (providers first)
+      out.append("  targets (in the order each cluster takes them):\n");
+      int i = 1;
+      for (JsonNode t : rollout.path("targets")) {
+        JsonNode c = t.path("counts");
+        out.append("    ").append(i++).append(". ").append(t.path("subscription").asText()).append(" -> ")
+            .append(t.path("targetVersion").asText()).append("   ").append(t.path("state").asText()).append("   ")
+            .append(c.path("succeeded").asInt()).append('/').append(c.path("clusters").asInt()).append(" succeeded")
+            .append(c.path("failed").asInt() > 0 ? ", " + c.path("failed").asInt() + " failed" : "")
+            .append(c.path("blocked").asInt() > 0 ? ", " + c.path("blocked").asInt() + " held" : "")
+            .append("   (").append(t.path("rollout").asText()).append(")\n");
+      }
+    }
     if (rollout.hasNonNull("message") && !rollout.path("message").asText().isBlank()) {
       out.append("  message: ").append(rollout.path("message").asText().replace('\n', ' ')).append('\n');
     }

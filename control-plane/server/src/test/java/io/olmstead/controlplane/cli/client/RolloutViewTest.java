@@ -30,6 +30,21 @@ class RolloutViewTest {
   }
 
   @Test
+  void aRolloutOfSeveralTargetsListsThemInTheOrderClustersTakeThem() throws Exception {
+    JsonNode rollout = Api.JSON.readTree("{\"id\":\"ro-1\",\"subscription\":\"db\",\"targetVersion\":\"1.1.0\","
+        + "\"state\":\"Progressing\",\"counts\":{\"clusters\":3,\"succeeded\":2,\"failed\":1},\"waves\":[],"
+        + "\"group\":\"ro-1\",\"targets\":[{\"rollout\":\"ro-1\",\"subscription\":\"db\",\"targetVersion\":"
+        + "\"1.1.0\",\"state\":\"Progressing\",\"counts\":{\"clusters\":3,\"succeeded\":2,\"failed\":1}},"
+        + "{\"rollout\":\"ro-2\",\"subscription\":\"app\",\"targetVersion\":\"0.3.0\",\"state\":\"Progressing\","
+        + "\"counts\":{\"clusters\":3,\"succeeded\":1,\"blocked\":1}}]}");
+    assertThat(RolloutView.render(rollout)).isEqualTo(
+        "Rollout ro-1: db -> 1.1.0   Progressing   2/3 succeeded, 1 failed\n"
+      + "  targets (in the order each cluster takes them):\n"
+      + "    1. db -> 1.1.0   Progressing   2/3 succeeded, 1 failed   (ro-1)\n"
+      + "    2. app -> 0.3.0   Progressing   1/3 succeeded, 1 held   (ro-2)\n");
+  }
+
+  @Test
   void blockedClustersAreCountedApartFromFailedOnes() throws Exception {
     JsonNode rollout = Api.JSON.readTree("{\"id\":\"ro-1\",\"subscription\":\"etcd\",\"targetVersion\":\"0.9.4\","
         + "\"state\":\"Progressing\",\"counts\":{\"clusters\":4,\"succeeded\":2,\"failed\":0,\"blocked\":1},"
