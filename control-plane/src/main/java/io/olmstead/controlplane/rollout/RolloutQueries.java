@@ -107,7 +107,7 @@ final class RolloutQueries {
   private static final String AGENT_REPORTS = "SELECT cluster, target_version, phase, reason, message, updated_at, "
       + "(SELECT e ->> 'message' FROM jsonb_array_elements(conditions) e WHERE e ->> 'type' = 'RequiresApproval' "
       + "LIMIT 1) AS waiting_for FROM subscription_status WHERE subscription = $1 AND cluster = ANY($2) AND NOT gone";
-  private static final String LABELS = "SELECT name, labels FROM clusters WHERE name = ANY($1)";
+  private static final String CLUSTERS = "SELECT name, labels, status, last_seen FROM clusters WHERE name = ANY($1)";
 
   /** An agent's last report: its JSON in the API, and the facts a {@link ClusterReason} is decided from. */
   record AgentReport(JsonObject json, ClusterReason.Report facts) {
@@ -124,18 +124,27 @@ final class RolloutQueries {
             out.put(r.getString("cluster"), new AgentReport(new JsonObject().put("targetVersion",
                 r.getString("target_version")).put("phase", r.getString("phase")).put("reason", r.getString("reason"))
                 .put("message", r.getString("message")), new ClusterReason.Report(r.getString("phase"),
-                r.getString("waiting_for"), since == null ? null : since.toInstant())));
+                r.getString("waiting_for"), since == null ? null : since.toInstant(), r.getString("target_version"),
+                r.getString("reason"), r.getString("message"))));
           });
           return out;
         });
   }
 
-  /** The labels of {@code clusters}, by cluster. */
-  static Future<Map<String, Map<String, String>>> labels(SqlClient conn, List<String> clusters) {
-    return conn.preparedQuery(LABELS).execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new)))
+  /** What a reason is decided from about the cluster itself: its labels and its connection. */
+  record ClusterFacts(Map<String, String> labels, ClusterReason.Connection connection) {
+  }
+
+  /** The labels and connection of {@code clusters}, by cluster. */
+  static Future<Map<String, ClusterFacts>> clusterFacts(SqlClient conn, List<String> clusters) {
+    return conn.preparedQuery(CLUSTERS).execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new)))
         .map(rows -> {
-          Map<String, Map<String, String>> out = new HashMap<>();
-          rows.forEach(r -> out.put(r.getString("name"), CalendarLoader.labels(r.getJsonObject("labels"))));
+          Map<String, ClusterFacts> out = new HashMap<>();
+          rows.forEach(r -> {
+            OffsetDateTime seen = r.getOffsetDateTime("last_seen");
+            out.put(r.getString("name"), new ClusterFacts(CalendarLoader.labels(r.getJsonObject("labels")),
+                new ClusterReason.Connection(r.getString("status"), seen == null ? null : seen.toInstant())));
+          });
           return out;
         });
   }
