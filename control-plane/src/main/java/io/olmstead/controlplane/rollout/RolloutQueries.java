@@ -23,6 +23,12 @@ import java.util.Map;
 final class RolloutQueries {
   private static final String META = "SELECT from_versions, started_at, updated_at, created_by FROM rollouts "
       + "WHERE id = $1";
+  // the members a person must act for: not done, connected, their agent waiting for a Manual approval
+  // (ClusterReason's WaitingForApproval)
+  private static final String WAITING = "SELECT count(*) FROM rollout_clusters rc JOIN rollouts r ON r.id = rc.rollout_id "
+      + "JOIN subscription_status s ON s.subscription = r.subscription AND s.cluster = rc.cluster AND NOT s.gone "
+      + "JOIN clusters c ON c.name = rc.cluster WHERE rc.rollout_id = $1 AND rc.step IN ('Pending', 'Progressing') "
+      + "AND s.phase = 'RequiresApproval' AND c.status <> 'disconnected'";
   private static final String HISTORY = "SELECT at, kind, wave, cluster, message, actor FROM rollout_history "
       + "WHERE rollout_id = $1 AND (cluster IS NULL OR kind LIKE 'Analysis%') ORDER BY id DESC LIMIT 100";
   // $6: the caller's teams (null: every rollout)
@@ -40,8 +46,10 @@ final class RolloutQueries {
         return Future.succeededFuture(null);
       }
       Rollout r = found.get().rollout();
-      return conn.preparedQuery(META).execute(Tuple.of(id)).compose(meta -> conn.preparedQuery(HISTORY)
-          .execute(Tuple.of(id)).map(history -> {
+      Future<Long> waiting = conn.preparedQuery(WAITING).execute(Tuple.of(id))
+          .map(rows -> rows.iterator().next().getLong(0));
+      return conn.preparedQuery(META).execute(Tuple.of(id)).compose(meta -> waiting.compose(w -> conn
+          .preparedQuery(HISTORY).execute(Tuple.of(id)).map(history -> {
             Row m = meta.iterator().next();
             JsonArray events = new JsonArray();
             for (Row h : history) {
@@ -52,12 +60,14 @@ final class RolloutQueries {
                 events.getJsonObject(events.size() - 1).put("cluster", h.getString("cluster"));
               }
             }
-            return toJson(r).put("fromVersions", new JsonArray(List.of((Object[]) m.getArrayOfStrings(
+            JsonObject json = toJson(r);
+            json.getJsonObject("counts").put("waitingForApproval", w);
+            return json.put("fromVersions", new JsonArray(List.of((Object[]) m.getArrayOfStrings(
                 "from_versions")))).put("startedAt", m.getOffsetDateTime("started_at").toString())
                 .put("updatedAt", m.getOffsetDateTime("updated_at").toString()).put("createdBy",
                     m.getString("created_by")).put("resourceVersion", found.get().version())
                 .put("history", events);
-          }));
+          })));
     });
   }
 
