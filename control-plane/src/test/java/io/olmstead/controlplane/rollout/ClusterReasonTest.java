@@ -148,6 +148,26 @@ class ClusterReasonTest {
   }
 
   @Test
+  void aHistoryEntryThatHoldsOrFailsAClusterCarriesItsReason() {
+    ClusterReason edge = ClusterReason.ofTransition(new RolloutModel.Transition("ClusterHeld", "canary", "c1",
+        "EdgeAtRisk (risk r-1: etcd 0.9.2 -> 0.9.4 failed on 2 clusters)"));
+    assertThat(edge.code()).isEqualTo("EdgeAtRisk");
+    assertThat(edge.subject()).isEqualTo("r-1");
+    ClusterReason preflight = ClusterReason.ofTransition(new RolloutModel.Transition("ClusterHeld", "canary", "c1",
+        "PreflightFailed: ExistingResourceInvalid (etcdclusters): spec.size is required"));
+    assertThat(preflight.code()).isEqualTo("PreflightBlocked");
+    assertThat(preflight.subject()).isEqualTo("PreflightFailed");
+    ClusterReason failed = ClusterReason.ofTransition(new RolloutModel.Transition("ClusterFailed", "canary", "c1",
+        "InstallCheckFailed: deployment not ready"));
+    assertThat(failed.message()).isEqualTo("Failed (InstallCheckFailed: deployment not ready)");
+    assertThat(ClusterReason.ofTransition(new RolloutModel.Transition("ClusterBlocked", "canary", "c1",
+        "upgrade blocked"))).as("Upgradeable=False has no code").isNull();
+    assertThat(ClusterReason.ofTransition(new RolloutModel.Transition("ClusterApproved", "canary", "c1", "0.9.4")))
+        .isNull();
+    assertThat(ClusterReason.ofTransition(new RolloutModel.Transition("Paused", null, null, "paused"))).isNull();
+  }
+
+  @Test
   void behindPolicyComparesSemanticVersions() {
     assertThat(ClusterReason.behindPolicy("0.9.2", "0.10.0").message()).isEqualTo(
         "BehindPolicy (runs 0.9.2, policy 0.10.0)");
