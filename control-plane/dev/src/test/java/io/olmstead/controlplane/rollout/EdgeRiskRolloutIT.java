@@ -111,6 +111,16 @@ class EdgeRiskRolloutIT {
     }
     assertThat(state(second)).isEqualTo("Progressing");
     assertThat(installed("0.2.0")).as("the held clusters were never approved").isEqualTo(2);
+    // the fleet matrix gives the held cells the rollout's reason
+    JsonObject matrix = api.get("/api/v1/fleet/matrix?subscriptions=" + SUB, ADMIN).json();
+    for (String held : List.of("sim-01", "sim-02")) {
+      JsonObject reason = matrix.getJsonArray("items").stream().map(JsonObject.class::cast)
+          .filter(i -> held.equals(i.getString("cluster"))).findFirst().orElseThrow().getJsonObject("cells")
+          .getJsonObject(SUB).getJsonObject("reason");
+      assertThat(reason.getString("code")).as(held).isEqualTo("EdgeAtRisk");
+      assertThat(reason.getString("message")).as(held).isEqualTo(clusters.get(held).getJsonObject("reason")
+          .getString("message"));
+    }
 
     // a person accepts the risk: both move; sim-02 succeeds, sim-01 fails again (after the acceptance)
     ApiClient.Response accepted = api.json("POST", "/api/v1/edge-risks/" + id + "/accept", ADMIN,

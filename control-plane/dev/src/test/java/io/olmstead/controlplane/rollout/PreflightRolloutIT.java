@@ -134,6 +134,12 @@ class PreflightRolloutIT {
     await().atMost(Duration.ofSeconds(30)).until(() -> installed("0.3.0").size() == 2);
     Thread.sleep(2000); // the pin moved to 0.3.0; the held cluster keeps its approval at 0.2.0
     assertThat(installed("0.2.0")).containsExactly("sim-02");
+    // the rollout ended holding sim-02: the fleet matrix keeps the rollout's reason for it
+    JsonObject cell = api.get("/api/v1/fleet/matrix?subscriptions=" + SUB, ADMIN).json().getJsonArray("items")
+        .stream().map(JsonObject.class::cast).filter(i -> "sim-02".equals(i.getString("cluster"))).findFirst()
+        .orElseThrow().getJsonObject("cells").getJsonObject(SUB);
+    assertThat(cell.getJsonObject("reason").getString("code")).isEqualTo("PreflightBlocked");
+    assertThat(cell.getJsonObject("reason").getString("message")).startsWith("PreflightBlocked (ExistingResourceInvalid");
 
     // Warn: sim-02 is approved despite its failing preflight; the agent's own CRD safety then refuses the upgrade
     String warn = body.replace("\"batchSize\":3", "\"batchSize\":3,\"preflight\":\"Warn\"");

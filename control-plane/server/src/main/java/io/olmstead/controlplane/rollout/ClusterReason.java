@@ -4,6 +4,7 @@ import io.olmstead.controlplane.edgerisk.EdgeHolds;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.rollout.RolloutModel.Step;
+import io.olmstead.olmcore.semver.Version;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.Comparator;
@@ -22,8 +23,11 @@ import java.util.Optional;
  * V on this cluster first)} and {@code ProviderFailed (P did not reach V on this cluster (...))} when an earlier target
  * of a multi-target rollout has not succeeded, or failed, on the cluster ({@link #held}); {@code Failed (agent
  * reason)} and {@code Disconnected (since T)} for what an agent said or stopped saying ({@link #failed},
- * {@link #disconnected}). Every decision here is pure: the cluster's step, its labels, the calendar, the agent's last
- * report and the time. {@link #CODES} is the whole vocabulary (the API's enum, the metrics' label values).
+ * {@link #disconnected}); {@code BehindPolicy (runs I, policy P)} for a cluster settled below the version its
+ * subscription's declared policy leads to, that no rollout holds ({@link #behindPolicy}). {@link #ofMember} is the one
+ * decision for a rollout's cluster (the rollout's clusters and the fleet matrix both ask it). Every decision here is
+ * pure: the cluster's step, its labels, the calendar, the agent's last report, its connection and the time.
+ * {@link #CODES} is the whole vocabulary (the API's enum, the metrics' label values).
  */
 record ClusterReason(String code, String subject, Instant at, String message) {
   static final String WAITING_FOR_APPROVAL = "WaitingForApproval";
@@ -35,12 +39,67 @@ record ClusterReason(String code, String subject, Instant at, String message) {
   static final String PROVIDER_FAILED = TargetGroup.PROVIDER_FAILED;
   static final String FAILED = "Failed";
   static final String DISCONNECTED = "Disconnected";
+  static final String BEHIND_POLICY = "BehindPolicy";
   /** Every code, in the order the docs list them. */
   static final List<String> CODES = List.of(WAITING_FOR_APPROVAL, FROZEN, OUTSIDE_WINDOW, EDGE_AT_RISK,
-      PREFLIGHT_BLOCKED, WAITING_FOR_PROVIDER, PROVIDER_FAILED, FAILED, DISCONNECTED);
+      PREFLIGHT_BLOCKED, WAITING_FOR_PROVIDER, PROVIDER_FAILED, FAILED, DISCONNECTED, BEHIND_POLICY);
 
-  /** What the agent last said of the cluster that matters here: its phase, the bundle it waits for, since when. */
-  record Report(String phase, String bundle, Instant since) {
+  /**
+   * What the agent last said of the cluster that matters here: its phase, the bundle it waits for, since when (the
+   * report's time), the version it was asked to run, and its reason and message (of a failure).
+   */
+  record Report(String phase, String bundle, Instant since, String targetVersion, String reason, String message) {
+    Report(String phase, String bundle, Instant since) {
+      this(phase, bundle, since, null, null, null);
+    }
+  }
+
+  /** The cluster's connection: its status ({@code connected}, {@code disconnected}, ...) and when it was last seen. */
+  record Connection(String status, Instant lastSeen) {
+    boolean disconnected() {
+      return DISCONNECTED.equalsIgnoreCase(status);
+    }
+  }
+
+  /**
+   * The reason of a rollout's cluster {@code m} (null: none to give), in this order: what the engine holds it on
+   * ({@link #held}); {@code Disconnected} when its agent is away and it is not done ({@code Succeeded} or
+   * {@code RolledBack}); {@code Failed} when its agent reports a failed install of the rollout's {@code target}; then
+   * what {@link #of} says. {@code connection} and {@code report} may be null (unknown, nothing reported).
+   */
+  static ClusterReason ofMember(Member m, String target, Report report, Connection connection,
+      MaintenanceCalendar calendar, Map<String, String> labels, Instant now) {
+    ClusterReason held = held(m);
+    if (held != null) {
+      return held;
+    }
+    boolean done = m.step() == Step.Succeeded || m.step() == Step.RolledBack;
+    if (done) {
+      return null;
+    }
+    if (connection != null && connection.disconnected()) {
+      return disconnected(connection.lastSeen());
+    }
+    if (report != null && FAILED.equals(report.phase()) && target != null
+        && target.equals(report.targetVersion())) {
+      return failed(report.reason(), report.message(), report.since());
+    }
+    return of(m.step(), report, calendar, labels, now);
+  }
+
+  /**
+   * {@code BehindPolicy (runs I, policy P)}: a cluster settled at {@code installed} below {@code policy}, the version
+   * its subscription's declared policy leads to (the pinned version, the highest of the range in the channel, the
+   * channel head); null when either is unknown or not a semantic version, or when it runs that version or newer.
+   */
+  static ClusterReason behindPolicy(String installed, String policy) {
+    Optional<Version> runs = installed == null ? Optional.empty() : Version.tryParse(installed);
+    Optional<Version> should = policy == null ? Optional.empty() : Version.tryParse(policy);
+    if (runs.isEmpty() || should.isEmpty() || runs.get().compareTo(should.get()) >= 0) {
+      return null;
+    }
+    return new ClusterReason(BEHIND_POLICY, policy, null, BEHIND_POLICY + " (runs " + installed + ", policy "
+        + policy + ")");
   }
 
   /**
@@ -76,6 +135,27 @@ record ClusterReason(String code, String subject, Instant at, String message) {
             + o.window().name() + " opens " + o.at() + ")"))
         .orElse(new ClusterReason(OUTSIDE_WINDOW, own.get(0).name(), null, OUTSIDE_WINDOW + " (window "
             + own.get(0).name() + " does not open within " + MaintenanceCalendar.HORIZON.toDays() + " days)"));
+  }
+
+  /**
+   * The reason a history entry gives the cluster it holds or fails (null: none): {@code ClusterHeld} and
+   * {@code ClusterBlocked} with what the engine held it on ({@code EdgeAtRisk}, {@code PreflightBlocked}),
+   * {@code ClusterFailed} and {@code ClusterStillFailed} as {@code Failed} with the entry's message (the agent's
+   * reason and message, or the deadline or check that failed it). Its {@code at} is the entry's time, set where it is
+   * written.
+   */
+  static ClusterReason ofTransition(RolloutModel.Transition t) {
+    if (t.cluster() == null || t.message() == null) {
+      return null;
+    }
+    return switch (t.kind()) {
+      case "ClusterHeld", "ClusterBlocked" -> {
+        ClusterReason edge = held(new Member(t.cluster(), 0, Step.Pending, null, null, null, t.message()));
+        yield edge != null ? edge : held(new Member(t.cluster(), 0, Step.Blocked, null, null, null, t.message()));
+      }
+      case "ClusterFailed", "ClusterStillFailed" -> failed(null, t.message(), null);
+      default -> null;
+    };
   }
 
   /**

@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Step;
+import io.olmstead.controlplane.subscription.PolicyVersions;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
@@ -14,15 +16,25 @@ import java.util.Objects;
 
 /**
  * Why a fleet-matrix cell (one cluster, one subscription) is not at its target, in the rollouts' vocabulary
- * ({@link ClusterReason}): {@code Disconnected (since T)} first (the report is stale and nothing moves until the agent
- * returns), then what {@link ClusterReason#of} says for the cluster's step in an active rollout of the subscription
- * (outside any rollout the cluster is free to move, as a Progressing member is), then {@code Failed (agent reason)}.
+ * ({@link ClusterReason}). A cluster that is a member of an active rollout of the subscription gets the rollout's
+ * reason, by the same decision as the rollout's clusters ({@link ClusterReason#ofMember}: {@code EdgeAtRisk},
+ * {@code PreflightBlocked}, {@code Disconnected}, {@code Failed}, {@code WaitingForApproval}, {@code Frozen},
+ * {@code OutsideWindow}); a cluster the subscription's latest rollout ended holding (it ended
+ * {@code SucceededWithExceptions}) keeps what the engine held it on ({@link ClusterReason#held}). Otherwise: {@code Disconnected (since T)} first (the report is stale and
+ * nothing moves until the agent returns), then {@code WaitingForApproval}, {@code Failed (agent reason)}, and
+ * {@code BehindPolicy} for a cluster settled at its target below the version the subscription's declared policy leads
+ * to ({@link PolicyVersions}).
  */
 public final class MatrixReasons {
-  private static final String MEMBERS = "SELECT r.subscription, rc.cluster, rc.step, "
+  // the members of the subscription's active rollouts, and the held members (Pending or Blocked) of its latest rollout
+  // when that ended SucceededWithExceptions: its approvals still keep them where they were held
+  private static final String MEMBERS = "SELECT r.subscription, r.target_version, r.state IN ('Progressing', 'Paused') "
+      + "AS active, rc.cluster, rc.wave, rc.step, rc.message, "
       + "(r.strategy ->> 'maintenanceWindows') IS DISTINCT FROM 'Ignore' AS calendar FROM rollouts r "
-      + "JOIN rollout_clusters rc ON rc.rollout_id = r.id WHERE r.state IN ('Progressing', 'Paused') "
-      + "AND r.subscription = ANY($1) AND rc.cluster = ANY($2)";
+      + "JOIN rollout_clusters rc ON rc.rollout_id = r.id WHERE r.subscription = ANY($1) AND rc.cluster = ANY($2) "
+      + "AND (r.state IN ('Progressing', 'Paused') OR (r.state = 'SucceededWithExceptions' "
+      + "AND rc.step IN ('Pending', 'Blocked') AND r.started_at = (SELECT max(l.started_at) FROM rollouts l "
+      + "WHERE l.subscription = r.subscription)))";
   private static final CalendarLoader CALENDARS = new CalendarLoader();
 
   private MatrixReasons() {
@@ -47,14 +59,17 @@ public final class MatrixReasons {
     return cluster + "/" + subscription;
   }
 
-  /** The cluster's membership of an active rollout of the cell's subscription. */
-  record Membership(Step step, boolean calendar) {
+  /**
+   * The cluster's membership of a rollout of the cell's subscription: its member, the rollout's target, whether the
+   * rollout is active (else it ended with the member held) and respects the calendar.
+   */
+  record Membership(Member member, String target, boolean active, boolean calendar) {
   }
 
   /**
    * The reason of each cell of {@code cells} not at its target (or not yet moved by an active rollout) that has one, as
-   * JSON by {@link #key}: one query for the active rollouts' members among them, and the calendar only when one of
-   * them is a Pending member of a rollout that respects it.
+   * JSON by {@link #key}: one query for the active rollouts' members among them, the subscriptions' policy versions,
+   * and the calendar only when one of them is a Pending member of a rollout that respects it.
    */
   public static Future<Map<String, JsonObject>> of(SqlClient conn, List<Cell> cells, Instant now) {
     if (cells.isEmpty()) {
@@ -62,20 +77,29 @@ public final class MatrixReasons {
     }
     String[] subs = cells.stream().map(Cell::subscription).distinct().toArray(String[]::new);
     String[] clusters = cells.stream().map(Cell::cluster).distinct().toArray(String[]::new);
-    return conn.preparedQuery(MEMBERS).execute(Tuple.of((Object) subs, (Object) clusters)).compose(rows -> {
-      Map<String, Membership> members = new HashMap<>();
-      for (Row r : rows) {
-        members.put(key(r.getString("cluster"), r.getString("subscription")),
-            new Membership(Step.valueOf(r.getString("step")), r.getBoolean("calendar")));
-      }
-      boolean needsCalendar = members.values().stream().anyMatch(m -> m.calendar() && m.step() == Step.Pending);
+    Future<Map<String, Membership>> members = conn.preparedQuery(MEMBERS)
+        .execute(Tuple.of((Object) subs, (Object) clusters)).map(rows -> {
+          Map<String, Membership> out = new HashMap<>();
+          for (Row r : rows) {
+            Member m = new Member(r.getString("cluster"), r.getInteger("wave"), Step.valueOf(r.getString("step")),
+                null, null, null, r.getString("message"));
+            out.put(key(m.cluster(), r.getString("subscription")), new Membership(m, r.getString("target_version"),
+                r.getBoolean("active"), r.getBoolean("calendar")));
+          }
+          return out;
+        });
+    Future<Map<String, String>> policies = PolicyVersions.of(conn, subs);
+    return Future.all(members, policies).compose(v -> {
+      boolean needsCalendar = members.result().values().stream()
+          .anyMatch(m -> m.active() && m.calendar() && m.member().step() == Step.Pending);
       Future<MaintenanceCalendar> calendar = needsCalendar ? CALENDARS.calendar(conn)
           : Future.succeededFuture(null);
       return calendar.map(cal -> {
         Map<String, JsonObject> out = new HashMap<>();
         for (Cell cell : cells) {
-          Membership m = members.get(cell.key());
-          ClusterReason reason = reason(cell, m == null ? null : m.step(), m != null && m.calendar() ? cal : null, now);
+          Membership m = members.result().get(cell.key());
+          ClusterReason reason = reason(cell, m, m != null && m.calendar() ? cal : null,
+              policies.result().get(cell.subscription()), now);
           if (reason != null) {
             out.put(cell.key(), reason.toJson());
           }
@@ -86,21 +110,37 @@ public final class MatrixReasons {
   }
 
   /**
-   * The reason of one cell ({@code step}: the cluster's step in an active rollout, null outside any; {@code calendar}:
-   * null unless that rollout respects it); null when the cell is at its target or no reason is known.
+   * The reason of one cell ({@code membership}: the cluster's in an active rollout, null outside any; {@code calendar}:
+   * null unless that rollout respects it; {@code policy}: the version the subscription's declared policy leads to, null
+   * when unknown); null when the cell is at its target or no reason is known.
    */
-  static ClusterReason reason(Cell cell, Step step, MaintenanceCalendar calendar, Instant now) {
-    // a cluster an active rollout has not moved yet is not at the rollout's target, whatever its agent reports
-    boolean held = step == Step.Pending || step == Step.Progressing;
-    if (cell.atTarget() && !held) {
+  static ClusterReason reason(Cell cell, Membership membership, MaintenanceCalendar calendar, String policy,
+      Instant now) {
+    ClusterReason.Report report = new ClusterReason.Report(cell.phase(), cell.waitingFor(), cell.updatedAt(),
+        cell.targetVersion(), cell.agentReason(), cell.agentMessage());
+    Map<String, String> labels = CalendarLoader.labels(cell.labels() == null ? new JsonObject() : cell.labels());
+    ClusterReason.Connection connection = new ClusterReason.Connection(cell.clusterStatus(), cell.lastSeen());
+    if (membership != null && membership.active()) {
+      // the rollout's own decision: a cluster it has not moved yet is not at its target, whatever its agent reports
+      return ClusterReason.ofMember(membership.member(), membership.target(), report, connection, calendar, labels,
+          now);
+    }
+    ClusterReason held = membership == null ? null : ClusterReason.held(membership.member());
+    if (held != null) {
+      return held;
+    }
+    // settled where the control plane asks: nothing to say unless that is below the declared policy
+    ClusterReason behind = cell.atTarget() ? ClusterReason.behindPolicy(cell.installedVersion(), policy) : null;
+    if (cell.atTarget() && behind == null) {
       return null;
     }
-    if (ClusterReason.DISCONNECTED.equalsIgnoreCase(cell.clusterStatus())) {
+    if (connection.disconnected()) {
       return ClusterReason.disconnected(cell.lastSeen());
     }
-    ClusterReason.Report report = new ClusterReason.Report(cell.phase(), cell.waitingFor(), cell.updatedAt());
-    ClusterReason why = ClusterReason.of(step == null ? Step.Progressing : step, report, calendar,
-        CalendarLoader.labels(cell.labels() == null ? new JsonObject() : cell.labels()), now);
+    if (behind != null) {
+      return behind;
+    }
+    ClusterReason why = ClusterReason.of(Step.Progressing, report, null, labels, now);
     if (why != null) {
       return why;
     }

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The event stream behind {@code GET /events}: cluster, subscription and rollout changes from any replica, announced
- * by the V8 triggers on {@value #CHANNEL} with the teams they concern. Each client gets only the events of what it may
+ * by the V8 triggers on {@value #CHANNEL} with the teams they concern, and {@code rollout.cluster} when a rollout holds
+ * or fails a cluster with a reason (V54: the cluster, the history kind and {@code reason {code, subject, at}}). Each client gets only the events of what it may
  * see: a team-scoped token those of its teams, a token without a team scope all of them. Events carry ids; clients
  * re-read what they show. A client that cannot keep up (more than {@link #MAX_BUFFERED_BYTES} unwritten) is
  * disconnected rather than buffered without bound.
@@ -107,8 +108,14 @@ public final class RolloutEvents {
       return;
     }
     JsonArray teams = event.getJsonArray("teams", new JsonArray());
-    emit(new JsonObject().put("type", event.getString("type")).put("id", event.getString("id")),
-        teams.stream().map(String::valueOf).toList());
+    JsonObject out = new JsonObject().put("type", event.getString("type")).put("id", event.getString("id"));
+    // a rollout.cluster event (V54) also names the cluster, the history kind and the reason {code, subject, at}
+    for (String key : List.of("cluster", "kind", "reason")) {
+      if (event.getValue(key) != null) {
+        out.put(key, event.getValue(key));
+      }
+    }
+    emit(out, teams.stream().map(String::valueOf).toList());
   }
 
   /**

@@ -23,6 +23,12 @@ import java.util.Map;
 final class RolloutQueries {
   private static final String META = "SELECT from_versions, started_at, updated_at, created_by FROM rollouts "
       + "WHERE id = $1";
+  // the members a person must act for: not done, connected, their agent waiting for a Manual approval
+  // (ClusterReason's WaitingForApproval)
+  private static final String WAITING = "SELECT count(*) FROM rollout_clusters rc JOIN rollouts r ON r.id = rc.rollout_id "
+      + "JOIN subscription_status s ON s.subscription = r.subscription AND s.cluster = rc.cluster AND NOT s.gone "
+      + "JOIN clusters c ON c.name = rc.cluster WHERE rc.rollout_id = $1 AND rc.step IN ('Pending', 'Progressing') "
+      + "AND s.phase = 'RequiresApproval' AND c.status <> 'disconnected'";
   private static final String HISTORY = "SELECT at, kind, wave, cluster, message, actor FROM rollout_history "
       + "WHERE rollout_id = $1 AND (cluster IS NULL OR kind LIKE 'Analysis%') ORDER BY id DESC LIMIT 100";
   // $6: the caller's teams (null: every rollout)
@@ -40,8 +46,10 @@ final class RolloutQueries {
         return Future.succeededFuture(null);
       }
       Rollout r = found.get().rollout();
-      return conn.preparedQuery(META).execute(Tuple.of(id)).compose(meta -> conn.preparedQuery(HISTORY)
-          .execute(Tuple.of(id)).map(history -> {
+      Future<Long> waiting = conn.preparedQuery(WAITING).execute(Tuple.of(id))
+          .map(rows -> rows.iterator().next().getLong(0));
+      return conn.preparedQuery(META).execute(Tuple.of(id)).compose(meta -> waiting.compose(w -> conn
+          .preparedQuery(HISTORY).execute(Tuple.of(id)).map(history -> {
             Row m = meta.iterator().next();
             JsonArray events = new JsonArray();
             for (Row h : history) {
@@ -52,7 +60,9 @@ final class RolloutQueries {
                 events.getJsonObject(events.size() - 1).put("cluster", h.getString("cluster"));
               }
             }
-            return toJson(r).put("fromVersions", new JsonArray(List.of((Object[]) m.getArrayOfStrings(
+            JsonObject json = toJson(r);
+            json.getJsonObject("counts").put("waitingForApproval", w);
+            return json.put("fromVersions", new JsonArray(List.of((Object[]) m.getArrayOfStrings(
                 "from_versions")))).put("startedAt", m.getOffsetDateTime("started_at").toString())
                 .put("updatedAt", m.getOffsetDateTime("updated_at").toString()).put("createdBy",
                     m.getString("created_by")).put("resourceVersion", found.get().version())
@@ -136,7 +146,7 @@ final class RolloutQueries {
   private static final String AGENT_REPORTS = "SELECT cluster, target_version, phase, reason, message, updated_at, "
       + "(SELECT e ->> 'message' FROM jsonb_array_elements(conditions) e WHERE e ->> 'type' = 'RequiresApproval' "
       + "LIMIT 1) AS waiting_for FROM subscription_status WHERE subscription = $1 AND cluster = ANY($2) AND NOT gone";
-  private static final String LABELS = "SELECT name, labels FROM clusters WHERE name = ANY($1)";
+  private static final String CLUSTERS = "SELECT name, labels, status, last_seen FROM clusters WHERE name = ANY($1)";
 
   /** An agent's last report: its JSON in the API, and the facts a {@link ClusterReason} is decided from. */
   record AgentReport(JsonObject json, ClusterReason.Report facts) {
@@ -153,18 +163,27 @@ final class RolloutQueries {
             out.put(r.getString("cluster"), new AgentReport(new JsonObject().put("targetVersion",
                 r.getString("target_version")).put("phase", r.getString("phase")).put("reason", r.getString("reason"))
                 .put("message", r.getString("message")), new ClusterReason.Report(r.getString("phase"),
-                r.getString("waiting_for"), since == null ? null : since.toInstant())));
+                r.getString("waiting_for"), since == null ? null : since.toInstant(), r.getString("target_version"),
+                r.getString("reason"), r.getString("message"))));
           });
           return out;
         });
   }
 
-  /** The labels of {@code clusters}, by cluster. */
-  static Future<Map<String, Map<String, String>>> labels(SqlClient conn, List<String> clusters) {
-    return conn.preparedQuery(LABELS).execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new)))
+  /** What a reason is decided from about the cluster itself: its labels and its connection. */
+  record ClusterFacts(Map<String, String> labels, ClusterReason.Connection connection) {
+  }
+
+  /** The labels and connection of {@code clusters}, by cluster. */
+  static Future<Map<String, ClusterFacts>> clusterFacts(SqlClient conn, List<String> clusters) {
+    return conn.preparedQuery(CLUSTERS).execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new)))
         .map(rows -> {
-          Map<String, Map<String, String>> out = new HashMap<>();
-          rows.forEach(r -> out.put(r.getString("name"), CalendarLoader.labels(r.getJsonObject("labels"))));
+          Map<String, ClusterFacts> out = new HashMap<>();
+          rows.forEach(r -> {
+            OffsetDateTime seen = r.getOffsetDateTime("last_seen");
+            out.put(r.getString("name"), new ClusterFacts(CalendarLoader.labels(r.getJsonObject("labels")),
+                new ClusterReason.Connection(r.getString("status"), seen == null ? null : seen.toInstant())));
+          });
           return out;
         });
   }

@@ -77,8 +77,9 @@ final class RolloutStore {
       + "WHERE r.group_id = (SELECT group_id FROM rollouts WHERE id = $1) ORDER BY r.group_index";
   private static final String GROUP_IDS = "SELECT id FROM rollouts WHERE group_id = (SELECT group_id FROM rollouts "
       + "WHERE id = $1) ORDER BY group_index";
-  private static final String HISTORY = "INSERT INTO rollout_history (rollout_id, kind, wave, cluster, message, actor) "
-      + "VALUES ($1, $2, $3, $4, $5, $6)";
+  // reason: the held or failed cluster's (V54 triggers put it on the webhook payload and the event stream)
+  private static final String HISTORY = "INSERT INTO rollout_history (rollout_id, kind, wave, cluster, message, actor, "
+      + "reason) VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
   /** A loaded rollout with the row version it was read at and the team of its subscription when it was created. */
   record Loaded(Rollout rollout, long version, String team) {
@@ -269,9 +270,12 @@ final class RolloutStore {
     }
     List<Tuple> rows = new ArrayList<>();
     for (Transition t : transitions) {
-      rows.add(Tuple.of(id, t.kind(), t.wave(), t.cluster(), t.message(), actor));
+      ClusterReason reason = ClusterReason.ofTransition(t);
+      rows.add(Tuple.of(id, t.kind(), t.wave(), t.cluster(), t.message(), actor, reason == null ? null
+          : new JsonObject().put("code", reason.code()).put("subject", reason.subject())
+              .put("message", reason.message())));
     }
-    // the event stream hears of the change from the rollouts trigger of V8, at commit
+    // the event stream hears of the change from the rollouts trigger of V8 (and of V54 for a reason), at commit
     return tx.preparedQuery(HISTORY).executeBatch(rows).mapEmpty();
   }
 

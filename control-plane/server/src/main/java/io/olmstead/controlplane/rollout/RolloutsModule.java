@@ -12,6 +12,7 @@ import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.rollout.RolloutModel.StepResult;
 import io.olmstead.controlplane.rollout.RolloutQueries.AgentReport;
+import io.olmstead.controlplane.rollout.RolloutQueries.ClusterFacts;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -317,15 +318,16 @@ public final class RolloutsModule implements ApiModule {
       List<Member> page = RolloutQueries.members(r, step, afterWave, afterName, limit);
       List<String> names = page.stream().map(Member::cluster).toList();
       Future<Map<String, AgentReport>> reports = RolloutQueries.agentReports(conn, r.subscription(), names);
-      Future<Map<String, Map<String, String>>> labels = RolloutQueries.labels(conn, names);
+      Future<Map<String, ClusterFacts>> facts = RolloutQueries.clusterFacts(conn, names);
       Future<MaintenanceCalendar> calendar = r.strategy().respectsCalendar() ? calendars.calendar(conn)
           : Future.succeededFuture(null);
       Future<TargetGroup> group = store.group(conn, id);
-      return Future.all(reports, labels, calendar, group).map(v -> Cursors.page(page, limit, m -> {
+      return Future.all(reports, facts, calendar, group).map(v -> Cursors.page(page, limit, m -> {
         AgentReport report = reports.result().get(m.cluster());
-        ClusterReason held = ClusterReason.held(m);
-        ClusterReason reason = held != null ? held : ClusterReason.of(m.step(), report == null ? null
-            : report.facts(), calendar.result(), labels.result().getOrDefault(m.cluster(), Map.of()), now);
+        ClusterFacts cluster = facts.result().get(m.cluster());
+        ClusterReason reason = ClusterReason.ofMember(m, r.targetVersion(), report == null ? null : report.facts(),
+            cluster == null ? null : cluster.connection(), calendar.result(),
+            cluster == null ? Map.of() : cluster.labels(), now);
         JsonObject json = RolloutQueries.cluster(r, m, report, reason);
         return group.result().rows().isEmpty() ? json
             : json.put("targets", RolloutQueries.targetsOf(group.result(), m.cluster()));

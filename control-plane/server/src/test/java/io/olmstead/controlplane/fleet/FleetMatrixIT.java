@@ -48,6 +48,15 @@ class FleetMatrixIT {
         + "ELSE '0.9.2' END, '0.10.0', CASE WHEN i % 2 = 0 THEN 'Succeeded' ELSE 'Upgrading' END "
         + "FROM generate_series(1, 30) i, unnest(ARRAY['etcd', 'team-a-etcd']) s");
     teamA = api.createToken(ADMIN, "matrix-team-a", "viewer", List.of("team-a"));
+    // pinned at 0.9.4: eu-1 settled at 0.9.2 where the control plane asks (no rollout), us-1 at the pin
+    assertThat(api.json("PUT", "/api/v1/subscriptions/pinned", ADMIN, new JsonObject().put("catalog", "community")
+        .put("package", "etcd").put("channel", "stable").put("namespace", "pinned")
+        .put("placement", new JsonObject().put("selector", "region=eu"))
+        .put("version", new JsonObject().put("pin", "0.9.4")).put("approval", "Automatic")).status())
+        .isEqualTo(201);
+    TestDatabase.execute(cp.database(), "INSERT INTO subscription_status (subscription, cluster, installed_version, "
+        + "target_version, phase) VALUES ('pinned', 'eu-1', '0.9.2', '0.9.2', 'Succeeded'), "
+        + "('pinned', 'us-1', '0.9.4', '0.9.4', 'Succeeded')");
   }
 
   @AfterAll
@@ -107,6 +116,19 @@ class FleetMatrixIT {
     assertThat(row(page, "eu-2").getJsonObject("cells").getJsonObject("etcd").getJsonObject("reason")
         .getString("code")).as("disconnected before failed").isEqualTo("Disconnected");
     assertThat(row(page, "bare-1").getJsonObject("cells").containsKey("etcd")).as("not running: no cell").isFalse();
+  }
+
+  @Test
+  void aClusterSettledBelowItsDeclaredPolicyThatNoRolloutHoldsIsBehindPolicy() {
+    JsonObject page = ok(api.get("/api/v1/fleet/matrix?subscriptions=pinned,etcd", ADMIN)).json();
+    JsonObject behind = row(page, "eu-1").getJsonObject("cells").getJsonObject("pinned").getJsonObject("reason");
+    assertThat(behind.getString("code")).isEqualTo("BehindPolicy");
+    assertThat(behind.getString("subject")).isEqualTo("0.9.4");
+    assertThat(behind.getString("message")).isEqualTo("BehindPolicy (runs 0.9.2, policy 0.9.4)");
+    assertThat(row(page, "us-1").getJsonObject("cells").getJsonObject("pinned").getValue("reason"))
+        .as("at the pin").isNull();
+    // etcd follows the channel, whose head is 0.9.4: eu-1 runs it
+    assertThat(row(page, "eu-1").getJsonObject("cells").getJsonObject("etcd").getValue("reason")).isNull();
   }
 
   @Test

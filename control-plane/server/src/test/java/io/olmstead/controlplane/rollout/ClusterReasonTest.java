@@ -110,10 +110,77 @@ class ClusterReasonTest {
     assertThat(ClusterReason.disconnected(null).message()).isEqualTo("Disconnected");
   }
 
+  private static final Instant SEEN = Instant.parse("2026-11-27T10:10:00Z");
+  private static final ClusterReason.Connection ONLINE = new ClusterReason.Connection("connected", SEEN);
+  private static final ClusterReason.Connection AWAY = new ClusterReason.Connection("disconnected", SEEN);
+
+  private static Member member(Step step, String message) {
+    return new Member("c1", 0, step, "0.9.2", step == Step.Pending ? null : "0.9.4", null, message);
+  }
+
+  private static Report failedAt(String target) {
+    return new Report("Failed", null, SEEN, target, "InstallCheckFailed", "install strategy failed");
+  }
+
+  @Test
+  void aMemberWhoseAgentFailedToInstallTheTargetIsFailedWithTheAgentsReason() {
+    ClusterReason failed = ClusterReason.ofMember(member(Step.Failed, "install strategy failed"), "0.9.4",
+        failedAt("0.9.4"), ONLINE, null, EU, NOW);
+    assertThat(failed.code()).isEqualTo("Failed");
+    assertThat(failed.subject()).isEqualTo("InstallCheckFailed");
+    assertThat(failed.at()).isEqualTo(SEEN);
+    assertThat(failed.message()).isEqualTo("Failed (InstallCheckFailed: install strategy failed)");
+    assertThat(ClusterReason.ofMember(member(Step.Progressing, null), "0.9.4", failedAt("0.9.2"), ONLINE, null, EU,
+        NOW)).as("a failure of another version is not the rollout's").isNull();
+  }
+
+  @Test
+  void aMemberWhoseAgentIsAwayIsDisconnectedUnlessItIsDone() {
+    assertThat(ClusterReason.ofMember(member(Step.Progressing, null), "0.9.4", failedAt("0.9.4"), AWAY, null, EU, NOW)
+        .message()).isEqualTo("Disconnected (since 2026-11-27T10:10:00Z)");
+    assertThat(ClusterReason.ofMember(member(Step.Succeeded, "running 0.9.4"), "0.9.4", null, AWAY, null, EU, NOW))
+        .isNull();
+    assertThat(ClusterReason.ofMember(member(Step.Pending, "EdgeAtRisk (risk r-1: etcd 0.9.2 -> 0.9.4 failed)"),
+        "0.9.4", null, AWAY, null, EU, NOW).code()).as("what the engine holds it on comes first")
+        .isEqualTo("EdgeAtRisk");
+    assertThat(ClusterReason.ofMember(member(Step.Pending, null), "0.9.4", null, ONLINE,
+        calendar(List.of(), List.of(XMAS)), EU, NOW).code()).isEqualTo("Frozen");
+  }
+
+  @Test
+  void aHistoryEntryThatHoldsOrFailsAClusterCarriesItsReason() {
+    ClusterReason edge = ClusterReason.ofTransition(new RolloutModel.Transition("ClusterHeld", "canary", "c1",
+        "EdgeAtRisk (risk r-1: etcd 0.9.2 -> 0.9.4 failed on 2 clusters)"));
+    assertThat(edge.code()).isEqualTo("EdgeAtRisk");
+    assertThat(edge.subject()).isEqualTo("r-1");
+    ClusterReason preflight = ClusterReason.ofTransition(new RolloutModel.Transition("ClusterHeld", "canary", "c1",
+        "PreflightFailed: ExistingResourceInvalid (etcdclusters): spec.size is required"));
+    assertThat(preflight.code()).isEqualTo("PreflightBlocked");
+    assertThat(preflight.subject()).isEqualTo("PreflightFailed");
+    ClusterReason failed = ClusterReason.ofTransition(new RolloutModel.Transition("ClusterFailed", "canary", "c1",
+        "InstallCheckFailed: deployment not ready"));
+    assertThat(failed.message()).isEqualTo("Failed (InstallCheckFailed: deployment not ready)");
+    assertThat(ClusterReason.ofTransition(new RolloutModel.Transition("ClusterBlocked", "canary", "c1",
+        "upgrade blocked"))).as("Upgradeable=False has no code").isNull();
+    assertThat(ClusterReason.ofTransition(new RolloutModel.Transition("ClusterApproved", "canary", "c1", "0.9.4")))
+        .isNull();
+    assertThat(ClusterReason.ofTransition(new RolloutModel.Transition("Paused", null, null, "paused"))).isNull();
+  }
+
+  @Test
+  void behindPolicyComparesSemanticVersions() {
+    assertThat(ClusterReason.behindPolicy("0.9.2", "0.10.0").message()).isEqualTo(
+        "BehindPolicy (runs 0.9.2, policy 0.10.0)");
+    assertThat(ClusterReason.behindPolicy("0.10.0", "0.9.2")).isNull();
+    assertThat(ClusterReason.behindPolicy("0.9.2", "0.9.2")).isNull();
+    assertThat(ClusterReason.behindPolicy(null, "0.9.2")).isNull();
+    assertThat(ClusterReason.behindPolicy("latest", "0.9.2")).isNull();
+  }
+
   @Test
   void theVocabularyHoldsEveryCodeOnce() {
     assertThat(ClusterReason.CODES).doesNotHaveDuplicates().contains(EdgeHolds.EDGE_AT_RISK, "PreflightBlocked",
-        "Failed", "Disconnected", "WaitingForApproval", "Frozen", "OutsideWindow");
+        "Failed", "Disconnected", "WaitingForApproval", "Frozen", "OutsideWindow", "BehindPolicy");
   }
 
   @Test

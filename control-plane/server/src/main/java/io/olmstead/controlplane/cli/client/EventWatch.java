@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiPredicate;
 
 /**
  * Runs {@code refresh} whenever the API's event stream ({@code GET /events}) names an object of the watched kind,
@@ -27,8 +28,14 @@ final class EventWatch {
   }
 
   static void follow(CliContext ctx, Api api, Kind kind, String name, Instant deadline, Runnable refresh) {
+    follow(ctx, api, (type, id) -> relevant(kind, name, type, id), deadline, refresh);
+  }
+
+  /** As above, refreshing on the events {@code relevant} (of their type and id) accepts. */
+  static void follow(CliContext ctx, Api api, BiPredicate<String, String> relevant, Instant deadline,
+      Runnable refresh) {
     BlockingQueue<String> signals = new LinkedBlockingQueue<>();
-    Thread reader = new Thread(() -> read(api, kind, name, deadline, signals), "olmstead-cli-events");
+    Thread reader = new Thread(() -> read(api, relevant, deadline, signals), "olmstead-cli-events");
     reader.setDaemon(true);
     reader.start();
     boolean streaming = true;
@@ -61,7 +68,8 @@ final class EventWatch {
     }
   }
 
-  private static void read(Api api, Kind kind, String name, Instant deadline, BlockingQueue<String> signals) {
+  private static void read(Api api, BiPredicate<String, String> relevant, Instant deadline,
+      BlockingQueue<String> signals) {
     try (InputStream in = api.stream("/events?follow=true", deadline);
         BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       String type = null;
@@ -69,7 +77,7 @@ final class EventWatch {
         if (line.startsWith("event:")) {
           type = line.substring(6).strip();
         } else if (line.startsWith("data:") && type != null) {
-          if (relevant(kind, name, type, Api.JSON.readTree(line.substring(5)).path("id").asText())) {
+          if (relevant.test(type, Api.JSON.readTree(line.substring(5)).path("id").asText())) {
             signals.offer(EVENT);
           }
         } else if (line.isEmpty()) {
@@ -83,6 +91,14 @@ final class EventWatch {
       // closed at the deadline, or the connection broke
       signals.offer(END);
     }
+  }
+
+  /**
+   * True when an event of {@code type} may change the fleet matrix: a cluster (its connection, labels, or an agent's
+   * report), a subscription, a rollout, or a rollout holding or failing a cluster. Pure.
+   */
+  static boolean changesTheMatrix(String type) {
+    return type.equals("cluster") || type.startsWith("subscription") || type.startsWith("rollout");
   }
 
   /** True when an event of {@code type} about {@code id} may change what {@code get} shows. Pure. */

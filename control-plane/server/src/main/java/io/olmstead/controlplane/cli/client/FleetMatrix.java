@@ -63,13 +63,7 @@ final class FleetMatrix {
   static Table table(JsonNode matrix, boolean wide) {
     List<String> subs = new ArrayList<>();
     matrix.path("subscriptions").forEach(s -> subs.add(s.path("name").asText()));
-    List<String> headers = new ArrayList<>(List.of("cluster", "status"));
-    headers.addAll(subs);
-    if (wide) {
-      headers.add("labels");
-      headers.add("reasons");
-    }
-    Table table = new Table(headers);
+    Table table = new Table(headers(subs, wide));
     for (JsonNode item : matrix.path("items")) {
       String name = item.path("cluster").asText();
       List<String> row = new ArrayList<>(List.of(wide ? name : Output.fit(name, Kind.NAME_WIDTH),
@@ -90,6 +84,17 @@ final class FleetMatrix {
       table.row(row);
     }
     return table;
+  }
+
+  /** The table's headers: cluster, status, the subscriptions, and in {@code wide} the labels and the reasons. */
+  static List<String> headers(List<String> subs, boolean wide) {
+    List<String> headers = new ArrayList<>(List.of("cluster", "status"));
+    headers.addAll(subs);
+    if (wide) {
+      headers.add("labels");
+      headers.add("reasons");
+    }
+    return headers;
   }
 
   /** {@code 0.9.4}, {@code 0.9.2 Failed}, {@code none RequiresApproval}, or {@code -} for no cell. */

@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
  * {@code get KIND [NAME] [-l selector] [-o FORMAT] [-w]}: lists as kubectl does, following the API's pages; with
  * {@code -w} it then prints each object again when it changes ({@link EventWatch}) until {@code --timeout}.
  * {@code get matrix [SUBSCRIPTION,...]} (or {@code get subscriptions --clusters}) prints the fleet matrix
- * ({@link FleetMatrix}).
+ * ({@link FleetMatrix}); with {@code -w}, the rows that change ({@link MatrixWatch}) until {@code --timeout}.
  */
 @Command(name = "get", mixinStandardHelpOptions = true,
     description = "List clusters, subscriptions, rollouts or catalogs (or show one by name); `get matrix` (or "
@@ -88,15 +88,24 @@ final class GetCommand implements Callable<Integer> {
     if (!"matrix".equalsIgnoreCase(kind) && Kind.parse(kind) != Kind.subscriptions) {
       throw new CliException(ExitCodes.USAGE, "--clusters goes with get subscriptions");
     }
-    if (watch) {
-      throw new CliException(ExitCodes.USAGE, "the matrix has no --watch");
+    if (watch && (timeout.isNegative() || timeout.isZero())) {
+      throw new CliException(ExitCodes.USAGE, "--timeout must be a positive ISO-8601 duration such as PT10M");
     }
     if (selector != null) {
       Kind.selector(selector);
     }
     String query = (selector == null ? "" : "&selector=" + Api.q(selector))
         + (name == null ? "" : "&subscriptions=" + Api.q(name)) + (sort == null ? "" : "&sort=" + Api.q(sort));
-    FleetMatrix.print(ctx.out(), ctx.err(), output, FleetMatrix.fetch(ctx.api(), query));
+    Api api = ctx.api();
+    if (!watch) {
+      FleetMatrix.print(ctx.out(), ctx.err(), output, FleetMatrix.fetch(api, query));
+      return ExitCodes.OK;
+    }
+    Instant deadline = Instant.now().plus(timeout);
+    MatrixWatch printer = new MatrixWatch(ctx.out(), output);
+    printer.show(FleetMatrix.fetch(api, query), true);
+    EventWatch.follow(ctx, api, (type, id) -> EventWatch.changesTheMatrix(type), deadline,
+        () -> printer.show(FleetMatrix.fetch(api, query), false));
     return ExitCodes.OK;
   }
 

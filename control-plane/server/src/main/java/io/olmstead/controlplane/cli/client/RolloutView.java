@@ -56,7 +56,9 @@ final class RolloutView {
         .append(" failed").append(counts.path("blocked").asInt() > 0 ? ", " + counts.path("blocked").asInt()
             + " blocked" : "")
         .append(counts.path("rolledBack").asInt() > 0 ? ", " + counts.path("rolledBack").asInt() + " rolled back"
-            : "").append('\n');
+            : "")
+        .append(counts.path("waitingForApproval").asInt() > 0 ? ", " + counts.path("waitingForApproval").asInt()
+            + " waiting for approval" : "").append('\n');
     int nameWidth = 4;
     for (JsonNode wave : rollout.path("waves")) {
       nameWidth = Math.max(nameWidth, wave.path("name").asText().length());

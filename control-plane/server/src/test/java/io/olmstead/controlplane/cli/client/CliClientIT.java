@@ -347,7 +347,11 @@ class CliClientIT {
     String reason = api.get("/api/v1/rollouts/" + id + "/clusters", ADMIN).items().getJsonObject(0)
         .getJsonObject("reason").getString("message");
     assertThat(reason).startsWith("WaitingForApproval (bundle etcdoperator.v0.9.4");
+    // the approvals a person owes are counted on the rollout, and the CLI's headline says so
+    assertThat(api.get("/api/v1/rollouts/" + id, ADMIN).json().getJsonObject("counts")
+        .getInteger("waitingForApproval")).isEqualTo(3);
     CliRun status = ok(cli("rollout", "status", id));
+    assertThat(status.out().lines().findFirst().orElseThrow()).endsWith(", 3 waiting for approval");
     assertThat(status.out()).containsPattern("\n  CLUSTER +WAVE +STATE +REASON\n")
         .containsPattern("\n  m-1 +\\S+ +(Pending|Progressing) +WaitingForApproval \\(bundle etcdoperator\\.v0\\.9\\.4")
         .contains("m-2", "m-3", reason);
