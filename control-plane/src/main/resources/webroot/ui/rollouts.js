@@ -50,7 +50,7 @@ function countsBar(c) {
   }).join('') + '</svg>';
 }
 
-// Each wave's opened..completed span (soak in its own colour) on one time axis from the rollout's start to its end
+// Each wave's opened..completed span (its soak in a paler shade of the same colour) on one time axis from the rollout's start to its end
 // (now while it runs).
 function timeline(r) {
   const start = Date.parse(r.startedAt);
@@ -77,10 +77,12 @@ function timeline(r) {
         const soak = w.soakingSince ? Date.parse(w.soakingSince) : null;
         const closed = w.completedAt ? Date.parse(w.completedAt) : end;
         const runEnd = soak && soak < closed ? soak : closed;
-        bar = `<rect class="${tone(state)}" data-test="span" x="${pct(opened)}%" width="${Math.max(0.5, pct(runEnd) - pct(opened))}%" height="14"><title>${esc(w.name)}: ${esc(when(w.openedAt))}` +
+        bar = `<rect class="${tone(state)}" data-test="span" x="${pct(opened)}%" ` +
+          `width="${Math.max(0.5, pct(runEnd) - pct(opened))}%" height="14"><title>${esc(w.name)}: ${esc(when(w.openedAt))}` +
           ` … ${esc(when(w.completedAt) || 'now')}</title></rect>`;
         if (soak && soak < closed) {
-          bar += `<rect class="soak ${tone(state === 'RolledBack' ? 'RolledBack' : 'Soaking')}" data-test="soak" x="${pct(soak)}%" width="${Math.max(0.5, pct(closed) - pct(soak))}%" height="14">` +
+          bar += `<rect class="soak ${tone(state === 'RolledBack' ? 'RolledBack' : 'Soaking')}" data-test="soak" ` +
+            `x="${pct(soak)}%" width="${Math.max(0.5, pct(closed) - pct(soak))}%" height="14">` +
             `<title>soak from ${esc(when(w.soakingSince))}</title></rect>`;
         }
       }

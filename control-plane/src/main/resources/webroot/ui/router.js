@@ -7,10 +7,19 @@ let refreshTimer = null;
 // Renders overlap (an event's re-render still fetching when the user moves to another page): only the newest one
 // may draw, or a slower render of the page just left would overwrite the page now shown.
 let renderGeneration = 0;
+let rendering = null; // the render under way, if any
 
 export function page(pattern, renderFn, after) { pages.push({pattern, render: renderFn, after}); }
 
-export async function render() {
+// A render the user asked for (sign-in, a link, a filter) replaces one under way.
+export function render() {
+  const drawing = draw();
+  rendering = drawing;
+  drawing.finally(() => { if (rendering === drawing) { rendering = null; } });
+  return drawing;
+}
+
+async function draw() {
   const generation = ++renderGeneration;
   if (!token()) { showLogin(); return; }
   $('#login').hidden = true; $('#logout').hidden = false;
@@ -35,14 +44,17 @@ export async function render() {
   }
 }
 
-// Each event says what changed; re-render at most every 300 ms.
-// While a filter is being typed the page waits: re-rendering would drop what was typed.
+// Each event says what changed; re-render at most every 300 ms, and never in place of a render under way: it
+// follows that one, or events arriving faster than a page renders (a fleet of thousands changing) would replace
+// every render before it draws and the page would stay blank. While a filter is being typed the page waits:
+// re-rendering would drop what was typed.
 export function scheduleRender() {
   if (refreshTimer) { return; }
-  refreshTimer = setTimeout(() => {
-    refreshTimer = null;
+  refreshTimer = setTimeout(async () => {
     const a = document.activeElement;
-    if (a && a.tagName === 'INPUT' && $('#view').contains(a)) { scheduleRender(); return; }
+    if (a && a.tagName === 'INPUT' && $('#view').contains(a)) { refreshTimer = null; scheduleRender(); return; }
+    while (rendering) { await rendering; } // refreshTimer still set: the events meanwhile are this render's
+    refreshTimer = null;
     render();
   }, 300);
 }
