@@ -21,11 +21,11 @@ function clustersLink(params, text) {
 async function fleetView() {
   const p = hashParams(), selector = p.selector || '', label = p.label || 'region';
   const sel = selector ? '&selector=' + enc(selector) : '';
-  const [sum, byLabel] = await Promise.all([
+  // independent reads at once: the page waits for the slowest, not for their sum
+  const [sum, byLabel, attention] = await Promise.all([
     api('/fleet/summary?limit=10' + sel + (p.cursor ? '&cursor=' + enc(p.cursor) : '')),
-    api('/fleet/clusters-by-label?label=' + enc(label) + sel)]);
+    api('/fleet/clusters-by-label?label=' + enc(label) + sel), attentionHtml(sel)]);
   summary = sum;
-  const attention = await attentionHtml(sel);
   const totals = {total: 0, connected: 0, disconnected: 0, pending: 0, retired: 0};
   byLabel.items.forEach((i) => Object.keys(totals).forEach((k) => { totals[k] += i[k] || 0; }));
   const subs = sum.items.slice().sort((a, b) => (b.failed > 0) - (a.failed > 0) || a.subscription.localeCompare(b.subscription));
