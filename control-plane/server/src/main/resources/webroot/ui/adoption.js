@@ -1,9 +1,12 @@
 // Adoption over time: per subscription, clusters by installed version as a stacked area chart (Chart.js from its
 // WebJar, /ui/lib/chart.js/...) over the last hours or days, from GET /subscriptions/{name}/adoption. Plain JS, no
-// build; uses api() and esc() of app.js.
-'use strict';
+// build. A version's colour is one of the palette's series colours (--series-1..8), which carry no state meaning.
+import {api, esc} from './core.js';
+import {page, render} from './router.js';
+import {cssColour} from './palette.js';
+
 const ADOPTION_RANGES = {PT6H: 'PT6H', PT24H: 'PT24H', P7D: 'P7D', P30D: 'P30D'};
-const ADOPTION_PALETTE = ['#1f6fb2', '#2e7d32', '#e65100', '#7b61c4', '#c62828', '#00838f', '#9e9d24', '#6d4c41'];
+const SERIES = 8;
 let adoptionSince = 'PT24H';
 let adoptionChart = null;
 
@@ -34,13 +37,15 @@ async function adoptionView(name) {
 function drawAdoption(data) {
   const canvas = document.getElementById('adoption-chart');
   if (adoptionChart) { adoptionChart.destroy(); adoptionChart = null; }
-  if (!canvas || typeof Chart === 'undefined') { return; }
-  adoptionChart = new Chart(canvas, {
+  // Chart.js is the one script that is not a module: its UMD build sets window.Chart
+  if (!canvas || !window.Chart) { return; }
+  const series = (i) => cssColour('--series-' + (1 + i % SERIES));
+  adoptionChart = new window.Chart(canvas, {
     type: 'line',
     data: {
       labels: data.points.map((p) => adoptionLabel(p.at, data.since)),
       datasets: data.versions.map((v, i) => ({label: v, data: data.points.map((p) => p.clusters[v] || 0), fill: true,
-        borderColor: ADOPTION_PALETTE[i % ADOPTION_PALETTE.length], backgroundColor: ADOPTION_PALETTE[i % ADOPTION_PALETTE.length] + '88',
+        borderColor: series(i), backgroundColor: series(i) + '88',
         pointRadius: 0, stepped: true}))
     },
     options: {animation: false, responsive: true, maintainAspectRatio: false, interaction: {mode: 'index', intersect: false},
@@ -52,3 +57,5 @@ document.addEventListener('click', (ev) => {
   const since = ev.target.dataset && ev.target.dataset.adoptionSince;
   if (since && ADOPTION_RANGES[since]) { adoptionSince = since; render(); }
 });
+
+page(/^#\/adoption(?:\/([^/?]+))?$/, (m) => adoptionView(m[1] && decodeURIComponent(m[1])));

@@ -1,27 +1,20 @@
 // Rollouts pages: the list (state colours with a legend) and one rollout (waves on a timeline, grouped by the
-// strategy's groupBy label, its history, a page of clusters with each failed member's own error). Plain JS, no build;
-// uses api(), esc() and whoami() of app.js. Colours are SVG fill attributes: the CSP allows no inline styles.
-'use strict';
-const ROLLOUT_COLOURS = {
-  Pending: '#9aa0a6', Progressing: '#1f6fb2', Open: '#1f6fb2', Soaking: '#7b61c4', WaitingForWindow: '#c98f00',
-  Paused: '#c98f00', Succeeded: '#2e7d32', SucceededWithExceptions: '#827717', Failed: '#c62828', Blocked: '#8e24aa', StillFailed: '#ad1457',
-  Aborted: '#6d4c41', RolledBack: '#e65100'
-};
+// strategy's groupBy label, its history, a page of clusters with each failed member's own error). Colours are the
+// palette's classes (palette.js): the CSP allows no inline styles.
+import {api, esc, whoami} from './core.js';
+import {page, render} from './router.js';
+import {swatch, tone} from './palette.js';
+
 const CLUSTERS_PAGE = 100;
 // the clusters table's filter and page, kept while the page re-renders on events
 const rolloutPaging = {id: null, state: '', cursors: [null]};
 
-function swatch(state) {
-  return `<svg class="swatch" width="12" height="12" aria-hidden="true"><rect width="12" height="12" ` +
-    `fill="${ROLLOUT_COLOURS[state] || '#555'}"/></svg>`;
-}
-
 function stateLabel(state, id) {
-  return `<span class="state" data-state="${esc(state)}"${id ? ` id="${id}"` : ''}>${swatch(state)} ${esc(state)}</span>`;
+  return `<span class="state" data-test="state" data-state="${esc(state)}"${id ? ` id="${id}"` : ''}>${swatch(state)} ${esc(state)}</span>`;
 }
 
 function legend(states) {
-  return '<p class="legend" id="rollout-legend">' + states.map((s) => `<span class="legend-item">${swatch(s)} ${esc(s)}</span>`)
+  return '<p class="legend" id="rollout-legend">' + states.map((s) => `<span data-test="legend-item">${swatch(s)} ${esc(s)}</span>`)
     .join(' ') + '</p>';
 }
 
@@ -37,7 +30,7 @@ async function rolloutsView() {
   const states = ['Progressing', 'Paused', 'Succeeded', 'SucceededWithExceptions', 'Failed', 'Aborted', 'RolledBack'];
   return '<h1>Rollouts</h1>' + legend(states) +
     '<table id="rollouts"><tr><th>Id</th><th>Subscription</th><th>Target</th><th>State</th><th>Started</th><th>Progress</th></tr>' +
-    page.items.map((r) => `<tr class="rollout" data-id="${esc(r.id)}"><td><a href="#/rollouts/${esc(r.id)}">${esc(r.id)}</a></td>` +
+    page.items.map((r) => `<tr data-test="rollout" data-id="${esc(r.id)}"><td><a href="#/rollouts/${esc(r.id)}">${esc(r.id)}</a></td>` +
       `<td>${esc(r.subscription)}</td><td>${esc(r.targetVersion)}</td><td>${stateLabel(r.state)}</td>` +
       `<td>${esc(when(r.startedAt))}</td><td>${countsBar(r.counts)}</td></tr>`).join('') +
     '</table>' + (page.nextCursor ? '<p>Showing the newest 100 rollouts.</p>' : '');
@@ -49,15 +42,15 @@ function countsBar(c) {
   const key = (s) => s.charAt(0).toLowerCase() + s.slice(1);
   const total = c.clusters || steps.reduce((n, s) => n + (c[key(s)] || 0), 0) || 1;
   let x = 0;
-  return '<svg class="counts" width="160" height="12">' + steps.map((s) => {
+  return '<svg data-test="counts" width="160" height="12">' + steps.map((s) => {
     const w = 160 * (c[key(s)] || 0) / total;
-    const rect = w ? `<rect x="${x}" width="${w}" height="12" fill="${ROLLOUT_COLOURS[s]}"><title>${s}: ${c[key(s)]}</title></rect>` : '';
+    const rect = w ? `<rect x="${x}" width="${w}" height="12" class="${tone(s)}"><title>${s}: ${c[key(s)]}</title></rect>` : '';
     x += w;
     return rect;
   }).join('') + '</svg>';
 }
 
-// Each wave's opened..completed span (soak in its own colour) on one time axis from the rollout's start to its end
+// Each wave's opened..completed span (its soak in a paler shade of the same colour) on one time axis from the rollout's start to its end
 // (now while it runs).
 function timeline(r) {
   const start = Date.parse(r.startedAt);
@@ -71,11 +64,11 @@ function timeline(r) {
     if (!groups.length || groups[groups.length - 1].name !== g) { groups.push({name: g, waves: []}); }
     groups[groups.length - 1].waves.push(w);
   });
-  let html = `<table id="waves"><tr><th>Wave</th><th>State</th><th>Opened</th><th>Completed</th><th class="axis">` +
+  let html = `<table id="waves"><tr><th>Wave</th><th>State</th><th>Opened</th><th>Completed</th><th data-test="axis">` +
     `${esc(when(r.startedAt))} … ${active ? 'now' : esc(when(r.updatedAt))}</th><th>Clusters</th><th>Succeeded</th>` +
     '<th>Failed</th><th>Held</th><th>Progress</th></tr>';
   groups.forEach((g) => {
-    if (groupBy) { html += `<tr class="wave-group" data-group="${esc(g.name)}"><th colspan="10">${esc(g.name)}</th></tr>`; }
+    if (groupBy) { html += `<tr data-test="wave-group" data-group="${esc(g.name)}"><th colspan="10">${esc(g.name)}</th></tr>`; }
     g.waves.forEach((w) => {
       const state = waveState(r, w);
       let bar = '';
@@ -84,30 +77,31 @@ function timeline(r) {
         const soak = w.soakingSince ? Date.parse(w.soakingSince) : null;
         const closed = w.completedAt ? Date.parse(w.completedAt) : end;
         const runEnd = soak && soak < closed ? soak : closed;
-        bar = `<rect class="span" x="${pct(opened)}%" width="${Math.max(0.5, pct(runEnd) - pct(opened))}%" height="14" ` +
-          `fill="${ROLLOUT_COLOURS[state === 'Soaking' ? 'Open' : state]}"><title>${esc(w.name)}: ${esc(when(w.openedAt))}` +
+        bar = `<rect class="${tone(state)}" data-test="span" x="${pct(opened)}%" ` +
+          `width="${Math.max(0.5, pct(runEnd) - pct(opened))}%" height="14"><title>${esc(w.name)}: ${esc(when(w.openedAt))}` +
           ` … ${esc(when(w.completedAt) || 'now')}</title></rect>`;
         if (soak && soak < closed) {
-          bar += `<rect class="soak" x="${pct(soak)}%" width="${Math.max(0.5, pct(closed) - pct(soak))}%" height="14" ` +
-            `fill="${ROLLOUT_COLOURS[state === 'RolledBack' ? 'RolledBack' : 'Soaking']}"><title>soak from ${esc(when(w.soakingSince))}</title></rect>`;
+          bar += `<rect class="soak ${tone(state === 'RolledBack' ? 'RolledBack' : 'Soaking')}" data-test="soak" ` +
+            `x="${pct(soak)}%" width="${Math.max(0.5, pct(closed) - pct(soak))}%" height="14">` +
+            `<title>soak from ${esc(when(w.soakingSince))}</title></rect>`;
         }
       }
-      html += `<tr class="wave" data-wave="${esc(w.name)}" data-state="${esc(state)}"><td>${esc(w.name)}</td>` +
-        `<td class="wave-state">${stateLabel(state)}</td><td>${esc(when(w.openedAt))}</td><td>${esc(when(w.completedAt))}</td>` +
-        `<td class="axis"><svg class="timeline" width="100%" height="14">${bar}</svg></td><td>${w.clusters}</td>` +
-        `<td class="wave-succeeded">${w.succeeded}</td><td>${w.failed}</td><td>${(w.blocked || 0) + (w.stillFailed || 0)}</td>` +
+      html += `<tr data-test="wave" data-wave="${esc(w.name)}" data-state="${esc(state)}"><td>${esc(w.name)}</td>` +
+        `<td data-test="wave-state">${stateLabel(state)}</td><td>${esc(when(w.openedAt))}</td><td>${esc(when(w.completedAt))}</td>` +
+        `<td data-test="axis"><svg data-test="timeline" width="100%" height="14">${bar}</svg></td><td>${w.clusters}</td>` +
+        `<td data-test="wave-succeeded">${w.succeeded}</td><td>${w.failed}</td><td>${(w.blocked || 0) + (w.stillFailed || 0)}</td>` +
         `<td>${countsBar(Object.assign({}, w))}</td></tr>`;
     });
   });
   return html + '</table>';
 }
 
-// not history(): a global function of that name would replace window.history
+// the rollout's history, newest last
 function rolloutHistory(r) {
   const items = r.history || [];
   return '<h2>History</h2><table id="history"><tr><th>When</th><th>What</th><th>Wave</th><th>Who</th><th>Message</th></tr>' +
-    items.map((h) => `<tr class="history" data-kind="${esc(h.kind)}"><td>${esc(when(h.at))}</td><td>${esc(h.kind)}</td>` +
-      `<td>${esc(h.wave)}</td><td class="actor">${esc(h.actor)}</td><td>${esc(h.message)}</td></tr>`).join('') + '</table>';
+    items.map((h) => `<tr data-test="history" data-kind="${esc(h.kind)}"><td>${esc(when(h.at))}</td><td>${esc(h.kind)}</td>` +
+      `<td>${esc(h.wave)}</td><td data-test="actor">${esc(h.actor)}</td><td>${esc(h.message)}</td></tr>`).join('') + '</table>';
 }
 
 // A failed (or held) member's own error: the agent's reason and message, beside what the rollout says of it; a
@@ -117,7 +111,7 @@ function memberError(c) {
   const agent = rep && (rep.phase === 'Failed' || c.state === 'Failed' || c.state === 'StillFailed')
     ? [rep.reason, rep.message].filter((x) => x).join(': ') : '';
   const own = c.reason
-    ? `<span class="cluster-reason" data-reason="${esc(c.reason.code)}">${esc(c.reason.message)}</span>`
+    ? `<span class="cluster-reason ${tone(c.reason.code)}" data-test="reason" data-reason="${esc(c.reason.code)}">${esc(c.reason.message)}</span>`
     : esc(c.message);
   return own + (agent && !(c.message || '').includes(agent) ? `<div class="agent-error">agent: ${esc(agent)}</div>` : '');
 }
@@ -132,10 +126,10 @@ async function clustersTable(r) {
   return '<h2>Clusters</h2><p id="cluster-filter">' + filters.map((s) => `<button data-rollout-filter="${s}"` +
       `${s === rolloutPaging.state ? ' class="selected"' : ''}>${s || 'All'}</button>`).join('') + '</p>' +
     '<table id="clusters"><tr><th>Cluster</th><th>Wave</th><th>State</th><th>Previous</th><th>Approved</th><th>Message</th></tr>' +
-    page.items.map((c) => `<tr class="member" data-cluster="${esc(c.name)}"><td>${esc(c.name)}</td><td>${esc(c.wave)}</td>` +
-      `<td class="state s-text-${esc(c.state)}">${esc(c.state)}</td><td>${esc(c.previousVersion)}</td>` +
+    page.items.map((c) => `<tr data-test="member" data-cluster="${esc(c.name)}"><td>${esc(c.name)}</td><td>${esc(c.wave)}</td>` +
+      `<td class="state toned ${tone(c.state)}" data-test="state">${esc(c.state)}</td><td>${esc(c.previousVersion)}</td>` +
       `<td>${esc(c.approvedVersion)}</td><td>${memberError(c)}</td></tr>`).join('') + '</table>' +
-    `<p class="pager">Page ${rolloutPaging.cursors.length}` +
+    `<p class="pager" data-test="pager">Page ${rolloutPaging.cursors.length}` +
     (rolloutPaging.cursors.length > 1 ? ' <button data-rollout-page="prev">Previous</button>' : '') +
     (page.nextCursor ? ' <button data-rollout-page="next" id="clusters-next">Next</button>' : '') + '</p>';
 }
@@ -147,7 +141,7 @@ async function rolloutView(id) {
     `<b>${esc(r.targetVersion)}</b> · ${stateLabel(r.state, 'rollout-state')} ${esc(r.message || '')}</p>`;
   if (r.state === 'RolledBack') {
     const rb = (r.history || []).find((h) => h.kind === 'RolledBack');
-    html += `<p class="banner rolled-back" id="rolled-back">Rolled back${rb ? ` by ${esc(rb.actor)} at ${esc(when(rb.at))}` : ''}` +
+    html += `<p class="toned ${tone('RolledBack')}" id="rolled-back">Rolled back${rb ? ` by ${esc(rb.actor)} at ${esc(when(rb.at))}` : ''}` +
       ': its clusters were sent back to the versions they ran before; no wave of it is live.</p>';
   }
   html += '<div class="cards">' + ['clusters', 'pending', 'progressing', 'succeeded', 'failed', 'blocked', 'stillFailed', 'rolledBack']
@@ -176,4 +170,16 @@ document.addEventListener('click', (ev) => {
     return;
   }
   render();
+});
+
+page(/^#\/rollouts\/([^/?]+)$/, (m) => rolloutView(decodeURIComponent(m[1])));
+page(/^#\/rollouts$/, () => rolloutsView());
+
+// Commands (operator role); the server refuses them for viewer tokens and the message is shown.
+document.addEventListener('click', async (ev) => {
+  const cmd = ev.target.dataset && ev.target.dataset.cmd;
+  const m = (location.hash || '').match(/^#\/rollouts\/([^/]+)$/);
+  if (!cmd || !m) { return; }
+  try { await api('/rollouts/' + m[1] + '/' + cmd, {method: 'POST'}); render(); }
+  catch (e) { const el = document.querySelector('#cmd-error'); if (el) { el.textContent = e.message; } }
 });

@@ -97,11 +97,11 @@ class DashboardPagesIT {
   void fleetBarsAreChartsOfTheServersCountsWithTheLatestFailureFirstAndTheSelectorFilters() throws Exception {
     login(browser, cp.port(), ADMIN);
     assertThat(js("return document.getElementById('clusters-total').textContent")).isEqualTo("5");
-    assertThat(js("return document.querySelector('#failures tr.failure').dataset.cluster")).isEqualTo("us-1");
-    assertThat(js("return document.querySelector('#failures tr.failure .reason').textContent"))
+    assertThat(js("return document.querySelector('#failures [data-test=failure]').dataset.cluster")).isEqualTo("us-1");
+    assertThat(js("return document.querySelector('#failures [data-test=failure] [data-test=reason]').textContent"))
         .isEqualTo("ImagePullBackOff");
     // a subscription with failures comes first even though "alpha" sorts before "etcd"
-    assertThat(js("return document.querySelector('#subscriptions .sub').dataset.subscription")).isEqualTo("etcd");
+    assertThat(js("return document.querySelector('#subscriptions [data-test=subscription]').dataset.subscription")).isEqualTo("etcd");
     // the bars are a Chart.js chart of version x phase, one dataset per phase coloured by it, Failed first
     Object chart = ((JavascriptExecutor) browser).executeScript("const c = Chart.getChart(document.querySelector("
         + "'canvas[data-subscription=etcd]')); return {labels: c.data.labels, datasets: c.data.datasets.map("
@@ -111,9 +111,11 @@ class DashboardPagesIT {
     JsonObject failed = bars.getJsonArray("datasets").getJsonObject(0);
     assertThat(failed.getString("label")).isEqualTo("Failed");
     assertThat(failed.getJsonArray("data").getList()).containsExactly(2L, 0L);
-    assertThat(failed.getString("colour")).isEqualTo("#e5484d");
-    assertThat(js("return document.querySelectorAll('#phase-legend span').length")).isNotEqualTo(0L);
-    assertThat(js("return document.querySelector('#by-label tr[data-value=eu] td.disconnected').textContent"))
+    // the palette's colour for failed, as on every page
+    assertThat(failed.getString("colour")).isEqualTo(js("return getComputedStyle(document.documentElement)"
+        + ".getPropertyValue('--colour-failed').trim()")).isEqualTo("#e5484d");
+    assertThat(js("return document.querySelectorAll('#phase-legend [data-test=legend-item]').length")).isNotEqualTo(0L);
+    assertThat(js("return document.querySelector('#by-label tr[data-value=eu] [data-test=disconnected]').textContent"))
         .isEqualTo("1");
 
     // clicking the Failed part of the 0.9.2 bar lists those clusters (the server filters them)
@@ -135,22 +137,22 @@ class DashboardPagesIT {
     Browsers.click(browser, "#fleet-filter button");
     await().atMost(Duration.ofSeconds(10)).until(() -> "2".equals(js(
         "return document.getElementById('clusters-total').textContent")));
-    assertThat(js("return [...document.querySelectorAll('#failures tr.failure')].map((r) => r.dataset.cluster)"))
+    assertThat(js("return [...document.querySelectorAll('#failures [data-test=failure]')].map((r) => r.dataset.cluster)"))
         .isEqualTo(List.of("eu-2"));
     Path shot = Path.of("target", "dashboard-fleet.png");
     Files.createDirectories(shot.getParent());
     Files.write(shot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
     // click through from the failure to the cluster
-    Browsers.click(browser, "#failures tr.failure a");
+    Browsers.click(browser, "#failures [data-test=failure] a");
     await().atMost(Duration.ofSeconds(10)).until(() -> "eu-2".equals(js(
         "const e = document.getElementById('cluster-name'); return e && e.textContent")));
     assertThat(js("return document.getElementById('cluster-status').textContent")).isEqualTo("disconnected");
-    assertThat(js("return document.querySelector('#cluster-subscriptions tr[data-subscription=etcd] .reason')"
+    assertThat(js("return document.querySelector('#cluster-subscriptions tr[data-subscription=etcd] [data-test=reason]')"
         + ".textContent")).isEqualTo("InstallCheckFailed");
     assertThat((String) js("return document.querySelector('#cluster-subscriptions').textContent"))
         .contains("Installed=False");
-    assertThat(js("return document.querySelector('#cluster-inventory tr[data-package=etcd-backup] .dependency-of')"
+    assertThat(js("return document.querySelector('#cluster-inventory tr[data-package=etcd-backup] [data-test=dependency-of]')"
         + ".textContent")).isEqualTo("etcd");
     assertThat((String) js("return document.getElementById('cluster-labels').textContent")).contains("region=eu");
     assertThat((String) js("return document.getElementById('cluster-readiness').textContent"))
@@ -170,25 +172,25 @@ class DashboardPagesIT {
   void approvingFromTheApprovalsPageWritesTheApprovalAndViewersSeeNoButtons() throws Exception {
     login(browser, cp.port(), ADMIN);
     browser.get("http://127.0.0.1:" + cp.port() + "/ui/#/approvals");
-    await().atMost(Duration.ofSeconds(10)).until(() -> js("return document.querySelectorAll('tr.waiting').length")
+    await().atMost(Duration.ofSeconds(10)).until(() -> js("return document.querySelectorAll('[data-test=waiting]').length")
         .equals(3L));
-    Browsers.click(browser, "button.approve-one[data-cluster=eu-1]");
+    Browsers.click(browser, "[data-test=approve-one][data-cluster=eu-1]");
     await().atMost(Duration.ofSeconds(10)).until(() -> "etcd.v0.9.4".equals(approved("eu-1")));
     await().atMost(Duration.ofSeconds(10)).until(() -> "etcd.v0.9.4".equals(js(
-        "return document.querySelector('tr.waiting[data-cluster=eu-1] .approved').textContent")));
+        "return document.querySelector('[data-test=waiting][data-cluster=eu-1] [data-test=approved]').textContent")));
 
     // every waiting cluster the selector picks, at once (POST /approvals with the selector)
     browser.get("http://127.0.0.1:" + cp.port() + "/ui/#/approvals?selector=region%3Dus");
-    await().atMost(Duration.ofSeconds(10)).until(() -> js("return document.querySelectorAll('tr.waiting').length")
+    await().atMost(Duration.ofSeconds(10)).until(() -> js("return document.querySelectorAll('[data-test=waiting]').length")
         .equals(1L));
-    Browsers.click(browser, "button.approve-all[data-bundle='etcd.v0.9.4']");
+    Browsers.click(browser, "[data-test=approve-all][data-bundle='etcd.v0.9.4']");
     await().atMost(Duration.ofSeconds(10)).until(() -> "etcd.v0.9.4".equals(approved("us-1")));
     assertThat(approved("bare-1")).isNull();
 
     String viewer = new ApiClient(cp).createToken(ADMIN, "approvals-viewer", "viewer", List.of());
     login(browser, cp.port(), viewer);
     browser.get("http://127.0.0.1:" + cp.port() + "/ui/#/approvals");
-    await().atMost(Duration.ofSeconds(10)).until(() -> js("return document.querySelectorAll('tr.waiting').length")
+    await().atMost(Duration.ofSeconds(10)).until(() -> js("return document.querySelectorAll('[data-test=waiting]').length")
         .equals(3L));
     assertThat(browser.findElements(By.cssSelector("#view button"))).extracting(e -> e.getText())
         .containsExactly("Apply");

@@ -181,6 +181,19 @@ class HostileInputIT {
     assertThat(api.get("/api/v1/whoami", ADMIN).header("x-content-type-options")).isEqualTo("nosniff");
   }
 
+  @Test
+  void theDashboardsModulesAreJavaScriptUnderTheSamePolicy() {
+    // a browser runs a module script only when it comes as JavaScript; nosniff makes that check strict
+    for (String file : new String[] {"/ui/app.js", "/ui/core.js", "/ui/palette.js"}) {
+      Response js = api.get(file, null);
+      assertThat(js.status()).as(file).isEqualTo(200);
+      assertThat(js.header("content-type")).as(file).startsWith("text/javascript");
+      assertThat(js.header("x-content-type-options")).as(file).isEqualTo("nosniff");
+      assertThat(js.header("content-security-policy")).as(file).contains("script-src 'self'");
+    }
+    assertThat(api.get("/ui/palette.css", null).header("content-type")).startsWith("text/css");
+  }
+
   /** Sends bytes the JDK client would refuse to send and returns the whole answer (the server closes after it). */
   private static String raw(String request) throws Exception {
     try (Socket socket = new Socket("127.0.0.1", cp.port())) {

@@ -75,21 +75,21 @@ class FleetViewsPageIT {
   void theFleetPageShowsThePausedRolloutAndTheHeldClusterWithItsReasonAndAge() {
     browser.get(cp.baseUrl() + "/ui/#/");
     await().atMost(Duration.ofSeconds(20)).until(() -> js("return document.querySelector("
-        + "'#active-rollouts tr.rollout[data-state=Paused]')") != null);
-    assertThat(js("return document.querySelector('#active-rollouts tr.rollout').dataset.id")).isEqualTo(id);
-    assertThat(js("return document.querySelector('#stuck tr.stuck[data-cluster=\"mx-3\"] .reason').textContent"))
+        + "'#active-rollouts [data-test=rollout][data-state=Paused]')") != null);
+    assertThat(js("return document.querySelector('#active-rollouts [data-test=rollout]').dataset.id")).isEqualTo(id);
+    assertThat(js("return document.querySelector('#stuck [data-test=stuck][data-cluster=\"mx-3\"] [data-test=reason]').textContent"))
         .asString().startsWith("Frozen (freeze us-freeze until ");
-    assertThat(js("return document.querySelector('#stuck tr.stuck[data-cluster=\"mx-3\"]').dataset.code"))
+    assertThat(js("return document.querySelector('#stuck [data-test=stuck][data-cluster=\"mx-3\"]').dataset.code"))
         .isEqualTo("Frozen");
     // relative ages, the full timestamp in the title
-    assertThat(js("return document.querySelector('#active-rollouts time.ago').textContent")).asString()
+    assertThat(js("return document.querySelector('#active-rollouts [data-test=age]').textContent")).asString()
         .matches("\\d+ (s|min) ago");
-    assertThat(js("return document.querySelector('#active-rollouts time.ago').title")).asString()
+    assertThat(js("return document.querySelector('#active-rollouts [data-test=age]').title")).asString()
         .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d.*Z");
     // the freeze's end is ahead; mx-1 has waited for a person since its agent said so
-    assertThat(js("return document.querySelector('#stuck tr.stuck[data-cluster=\"mx-3\"] time.ago').textContent"))
+    assertThat(js("return document.querySelector('#stuck [data-test=stuck][data-cluster=\"mx-3\"] [data-test=age]').textContent"))
         .asString().startsWith("in ");
-    assertThat(js("return document.querySelector('#stuck tr.stuck[data-cluster=\"mx-1\"]').dataset.code"))
+    assertThat(js("return document.querySelector('#stuck [data-test=stuck][data-cluster=\"mx-1\"]').dataset.code"))
         .isEqualTo("WaitingForApproval");
   }
 
@@ -101,10 +101,10 @@ class FleetViewsPageIT {
     assertThat(js("return [...document.querySelectorAll('#matrix tr[data-cluster]')].map((r) => r.dataset.cluster)"))
         .asList().containsExactly("mx-1", "mx-2", "mx-3");
     assertThat(js("return document.querySelector('#matrix tr[data-cluster=\"mx-3\"] td[data-subscription=mx] "
-        + ".version').textContent")).isEqualTo("0.9.2");
+        + "[data-test=version]').textContent")).isEqualTo("0.9.2");
     assertThat(js("return document.querySelector('#matrix tr[data-cluster=\"mx-3\"] td[data-subscription=mx] "
-        + ".phase').textContent")).isEqualTo("Succeeded");
-    assertThat(js("return document.querySelector('#matrix tr[data-cluster=\"mx-3\"] .cluster-reason').textContent"))
+        + "[data-test=phase]').textContent")).isEqualTo("Succeeded");
+    assertThat(js("return document.querySelector('#matrix tr[data-cluster=\"mx-3\"] [data-test=reason]').textContent"))
         .asString().startsWith("Frozen (freeze us-freeze until ");
     assertThat(js("return document.querySelector('#matrix tr[data-cluster=\"mx-3\"] a').getAttribute('href')"))
         .isEqualTo("#/clusters/mx-3");
@@ -117,7 +117,7 @@ class FleetViewsPageIT {
   @Test
   void theRolloutPageShowsTheClusterWaitingForAPersonToApproveItsBundle() {
     browser.get(cp.baseUrl() + "/ui/#/rollouts/" + id);
-    String reason = "return document.querySelector('tr.member[data-cluster=\"%s\"] .cluster-reason')";
+    String reason = "return document.querySelector('[data-test=member][data-cluster=\"%s\"] [data-test=reason]')";
     await().atMost(Duration.ofSeconds(20)).until(() -> js(reason.formatted("mx-1")) != null);
     assertThat(js(reason.formatted("mx-1") + ".dataset.reason")).isEqualTo("WaitingForApproval");
     assertThat(js(reason.formatted("mx-1") + ".textContent")).asString()

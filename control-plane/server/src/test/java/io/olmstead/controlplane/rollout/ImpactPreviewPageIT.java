@@ -54,16 +54,16 @@ class ImpactPreviewPageIT {
   @Test
   void thePanelShowsTheGrantsTheCrdsTheResourcesAndEachCluster() {
     browser.get(cp.baseUrl() + "/ui/#/preview/gf/5.24.0");
-    await().atMost(Duration.ofSeconds(20)).until(() -> texts("tr.impact-cluster").size() == 2);
-    assertThat(texts("li.grant[data-sign='+']")).containsExactly("+ cluster events.k8s.io/events: create,patch");
-    assertThat(texts("li.grant[data-sign='-']")).contains(
+    await().atMost(Duration.ofSeconds(20)).until(() -> texts("[data-test=impact-cluster]").size() == 2);
+    assertThat(texts("[data-test=grant][data-sign='+']")).containsExactly("+ cluster events.k8s.io/events: create,patch");
+    assertThat(texts("[data-test=grant][data-sign='-']")).contains(
         "- cluster coordination.k8s.io/leases: create,delete,get,list,patch,update,watch",
         "- namespace configmaps: create,delete,get,list,patch,update,watch");
-    assertThat(texts("li.crd[data-sign='+']")).containsExactly(
+    assertThat(texts("[data-test=crd][data-sign='+']")).containsExactly(
         "+ grafanamanifests.grafana.integreatly.org (GrafanaManifest) v1beta1");
-    assertThat(texts("li.crd[data-sign='~']")).hasSize(12);
+    assertThat(texts("[data-test=crd][data-sign='~']")).hasSize(12);
     assertThat(texts("#impact-resources")).singleElement().asString().startsWith("42 on 1 clusters");
     assertThat(texts("#impact-risky")).containsExactly("0 clusters at risk");
-    assertThat(texts("tr.impact-cluster[data-cluster=gf-1] td.crs")).containsExactly("42");
+    assertThat(texts("[data-test=impact-cluster][data-cluster=gf-1] [data-test=crs]")).containsExactly("42");
   }
 }

@@ -75,10 +75,10 @@ class RolloutDashboardIT {
       JsonObject api = new JsonObject(RolloutIT.call(port, "GET", "/rollouts/" + id, null).body());
       assertThat(text(browser, "rollout-state")).isEqualTo(api.getString("state"));
       assertThat(text(browser, "count-clusters")).isEqualTo("6");
-      assertThat(browser.findElements(By.cssSelector("tr.wave"))).hasSize(api.getJsonArray("waves").size());
+      assertThat(browser.findElements(By.cssSelector("[data-test=wave]"))).hasSize(api.getJsonArray("waves").size());
       assertThat(text(browser, "count-succeeded"))
           .isEqualTo(String.valueOf(api.getJsonObject("counts").getInteger("succeeded")));
-      assertThat(browser.findElements(By.cssSelector("#clusters tr"))).hasSize(1 + 6);
+      assertThat(browser.findElements(By.cssSelector("#clusters [data-test=member]"))).hasSize(6);
       assertThat(browser.findElements(By.cssSelector("button[data-cmd=resume]"))).hasSize(1);
 
       // a viewer sees the same rollout without the commands it may not use

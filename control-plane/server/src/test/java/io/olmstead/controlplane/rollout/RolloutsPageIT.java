@@ -101,18 +101,18 @@ class RolloutsPageIT {
 
     browser.get(cp.baseUrl() + "/ui/#/rollouts/" + id);
     await().atMost(Duration.ofSeconds(10)).until(() -> texts("#rollout-state").equals(List.of("Paused")));
-    assertThat(attributes("tr.wave-group", "data-group")).containsExactly("region=eu", "region=us");
-    assertThat(attributes("tr.wave", "data-wave")).containsExactly("region=eu", "region=us");
-    assertThat(((Number) js("return document.querySelectorAll('tr.wave[data-wave=\"region=eu\"] svg.timeline rect')"
+    assertThat(attributes("[data-test=wave-group]", "data-group")).containsExactly("region=eu", "region=us");
+    assertThat(attributes("[data-test=wave]", "data-wave")).containsExactly("region=eu", "region=us");
+    assertThat(((Number) js("return document.querySelectorAll('[data-test=wave][data-wave=\"region=eu\"] [data-test=timeline] rect')"
         + ".length")).intValue()).as("the open wave has its span on the timeline").isPositive();
-    assertThat(((Number) js("return document.querySelectorAll('tr.wave[data-wave=\"region=us\"] svg.timeline rect')"
+    assertThat(((Number) js("return document.querySelectorAll('[data-test=wave][data-wave=\"region=us\"] [data-test=timeline] rect')"
         + ".length")).intValue()).as("a wave not opened has none").isZero();
     // the agent's own reason and message, once (the rollout's message already carries them here)
-    assertThat(texts("tr.member[data-cluster=rb-2] td:last-child")).singleElement().asString()
+    assertThat(texts("[data-test=member][data-cluster=rb-2] td:last-child")).singleElement().asString()
         .containsOnlyOnce("InstallCheckFailed: deployment etcd-operator: ImagePullBackOff");
-    assertThat(texts("tr.member[data-cluster=rb-2] td.state")).containsExactly("Failed");
-    assertThat(attributes("tr.history", "data-kind")).contains("Created", "Paused");
-    assertThat(texts("#rollout-legend .legend-item")).contains("Open", "Soaking", "WaitingForWindow", "RolledBack");
+    assertThat(texts("[data-test=member][data-cluster=rb-2] [data-test=state]")).containsExactly("Failed");
+    assertThat(attributes("[data-test=history]", "data-kind")).contains("Created", "Paused");
+    assertThat(texts("#rollout-legend [data-test=legend-item]")).contains("Open", "Soaking", "WaitingForWindow", "RolledBack");
 
     Browsers.click(browser, "button[data-cmd=rollback]");
     await().atMost(Duration.ofSeconds(10)).until(() -> texts("#rollout-state").equals(List.of("RolledBack")));
@@ -123,15 +123,15 @@ class RolloutsPageIT {
     String actor = after.getJsonArray("history").stream().map(JsonObject.class::cast)
         .filter(h -> "RolledBack".equals(h.getString("kind"))).findFirst().orElseThrow().getString("actor");
     assertThat(texts("#rolled-back").get(0)).startsWith("Rolled back by " + actor);
-    assertThat(texts("tr.history[data-kind=RolledBack] .actor")).containsExactly(actor);
-    assertThat(attributes("tr.wave", "data-state")).as("no wave of a rolled-back rollout reads Succeeded")
+    assertThat(texts("[data-test=history][data-kind=RolledBack] [data-test=actor]")).containsExactly(actor);
+    assertThat(attributes("[data-test=wave]", "data-state")).as("no wave of a rolled-back rollout reads Succeeded")
         .containsExactly("RolledBack", "Pending");
-    assertThat(texts("tr.wave .wave-state")).doesNotContain("Succeeded", "Open");
+    assertThat(texts("[data-test=wave] [data-test=wave-state]")).doesNotContain("Succeeded", "Open");
     assertThat(browser.findElements(By.cssSelector("button[data-cmd]"))).as("no command on an ended rollout").isEmpty();
 
     browser.get(cp.baseUrl() + "/ui/#/rollouts");
-    await().atMost(Duration.ofSeconds(10)).until(() -> !texts("tr.rollout[data-id=" + id + "] .state").isEmpty());
-    assertThat(texts("tr.rollout[data-id=" + id + "] .state")).containsExactly("RolledBack");
+    await().atMost(Duration.ofSeconds(10)).until(() -> !texts("[data-test=rollout][data-id=" + id + "] [data-test=state]").isEmpty());
+    assertThat(texts("[data-test=rollout][data-id=" + id + "] [data-test=state]")).containsExactly("RolledBack");
   }
 
   @Test
@@ -161,14 +161,14 @@ class RolloutsPageIT {
     assertThat(names).hasSize(105).isSorted().doesNotHaveDuplicates();
 
     browser.get(cp.baseUrl() + "/ui/#/rollouts/" + id);
-    await().atMost(Duration.ofSeconds(10)).until(() -> attributes("tr.wave", "data-state")
+    await().atMost(Duration.ofSeconds(10)).until(() -> attributes("[data-test=wave]", "data-state")
         .equals(List.of("WaitingForWindow")));
-    assertThat(texts("tr.wave .wave-state")).containsExactly("WaitingForWindow");
-    assertThat(attributes("tr.history", "data-kind")).contains("WaveWaitingForWindow");
-    assertThat(browser.findElements(By.cssSelector("tr.member"))).hasSize(100);
+    assertThat(texts("[data-test=wave] [data-test=wave-state]")).containsExactly("WaitingForWindow");
+    assertThat(attributes("[data-test=history]", "data-kind")).contains("WaveWaitingForWindow");
+    assertThat(browser.findElements(By.cssSelector("[data-test=member]"))).hasSize(100);
     Browsers.click(browser, "#clusters-next");
-    await().atMost(Duration.ofSeconds(10)).until(() -> attributes("tr.member", "data-cluster").size() == 5);
-    assertThat(attributes("tr.member", "data-cluster")).containsExactly("w-101", "w-102", "w-103", "w-104", "w-105");
-    assertThat(texts(".pager").get(0)).startsWith("Page 2");
+    await().atMost(Duration.ofSeconds(10)).until(() -> attributes("[data-test=member]", "data-cluster").size() == 5);
+    assertThat(attributes("[data-test=member]", "data-cluster")).containsExactly("w-101", "w-102", "w-103", "w-104", "w-105");
+    assertThat(texts("[data-test=pager]").get(0)).startsWith("Page 2");
   }
 }
