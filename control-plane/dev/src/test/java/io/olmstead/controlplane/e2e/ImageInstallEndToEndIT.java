@@ -50,7 +50,7 @@ class ImageInstallEndToEndIT {
     DeclarativeConfig bundled = BundleImages.bundledCatalog();
     registry = TestRegistry.start();
     cp = TestControlPlane.start(TestDatabase.create(ImageInstallEndToEndIT.class),
-        Map.of(RegistrySettings.INSECURE, registry.host()));
+        Map.of(RegistrySettings.INSECURE, registry.host(), RegistrySettings.SWEEP_SECONDS, "1"));
     Map<String, String> images = new HashMap<>();
     for (Bundle b : bundled.bundles()) {
       if (b.packageName().equals("etcd")) {

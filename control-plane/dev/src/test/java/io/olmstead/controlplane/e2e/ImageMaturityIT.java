@@ -34,7 +34,7 @@ class ImageMaturityIT {
   static void start() throws Exception {
     registry = TestRegistry.start();
     cp = TestControlPlane.start(TestDatabase.create(ImageMaturityIT.class),
-        Map.of(RegistrySettings.INSECURE, registry.host()));
+        Map.of(RegistrySettings.INSECURE, registry.host(), RegistrySettings.SWEEP_SECONDS, "1"));
     api = new ApiClient(cp);
     images = ImageInstallEndToEndIT.etcdImagesCatalog(registry, api, "images");
   }

@@ -53,7 +53,7 @@ class TaggedImagesEndToEndIT {
     bundled = BundleImages.bundledCatalog();
     registry = TestRegistry.start();
     cp = TestControlPlane.start(TestDatabase.create(TaggedImagesEndToEndIT.class),
-        Map.of(RegistrySettings.INSECURE, registry.host()));
+        Map.of(RegistrySettings.INSECURE, registry.host(), RegistrySettings.SWEEP_SECONDS, "1"));
     api = new ApiClient(cp);
     Map<String, String> tags = new HashMap<>();
     for (Bundle b : bundled.bundles()) {

@@ -40,7 +40,7 @@ class UnpackFlowIT {
   static void start() throws Exception {
     registry = TestRegistry.start();
     cp = TestControlPlane.start(TestDatabase.create(UnpackFlowIT.class),
-        Map.of(RegistrySettings.INSECURE, registry.host()));
+        Map.of(RegistrySettings.INSECURE, registry.host(), RegistrySettings.SWEEP_SECONDS, "1"));
     api = new ApiClient(cp);
     ImageInstallEndToEndIT.etcdImagesCatalog(registry, api, "images");
     simulation = DevSimulation.start(cp.controlPlane().vertx(), cp.controlPlane().pool(), URI.create(cp.baseUrl()),
@@ -85,8 +85,8 @@ class UnpackFlowIT {
         .until(() -> bundle(digest), b -> b.getInteger("attempts", 0) >= 2 && "Pending".equals(b.getString("state")));
     assertThat(retrying.getString("message")).isNotBlank();
     assertThat(retrying.getString("nextAttemptAt")).isNotNull();
-    // the later retries wait 10, 20 and 40 s: the test makes each one due as soon as it is scheduled, as that much
-    // time passing would, instead of waiting for it
+    // the later retries wait 2, 4 and 8 s (a sweep of 1 s): the test makes each one due as soon as it is scheduled,
+    // as that much time passing would, instead of waiting for it
     RolloutFixtures fx = new RolloutFixtures(cp.database());
     JsonObject failed = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
         .until(() -> {

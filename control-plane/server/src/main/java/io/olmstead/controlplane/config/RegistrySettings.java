@@ -25,7 +25,8 @@ public record RegistrySettings(
     int workers,
     int perRegistryConcurrency,
     Duration timeout,
-    Duration readTimeout) {
+    Duration readTimeout,
+    Duration sweep) {
 
   public static final String AUTH_FILE = "OLMSTEAD_REGISTRY_AUTH_FILE";
   public static final String MIRRORS_FILE = "OLMSTEAD_REGISTRY_MIRRORS_FILE";
@@ -38,11 +39,15 @@ public record RegistrySettings(
   public static final String TIMEOUT_SECONDS = "OLMSTEAD_REGISTRY_TIMEOUT_SECONDS";
   public static final String READ_TIMEOUT_SECONDS = "OLMSTEAD_REGISTRY_READ_TIMEOUT_SECONDS";
   public static final String ALLOW_LOCAL = "OLMSTEAD_REGISTRY_ALLOW_LOCAL";
+  /** How often due catalog polls and due unpack retries are taken, and the first retry's wait (it doubles). */
+  public static final String SWEEP_SECONDS = "OLMSTEAD_REGISTRY_SWEEP_SECONDS";
+  static final int MAX_SWEEP_SECONDS = 300;
   static final int MAX_TIMEOUT_SECONDS = 3600;
 
   /** Every variable read here (the deploy manifests are checked against the control plane's list). */
   public static final Set<String> ENVIRONMENT = Set.of(AUTH_FILE, MIRRORS_FILE, INSECURE, MAX_MANIFEST_BYTES,
-      MAX_LAYER_BYTES, MAX_LAYERS, WORKERS, PER_REGISTRY, TIMEOUT_SECONDS, READ_TIMEOUT_SECONDS, ALLOW_LOCAL);
+      MAX_LAYER_BYTES, MAX_LAYERS, WORKERS, PER_REGISTRY, TIMEOUT_SECONDS, READ_TIMEOUT_SECONDS, ALLOW_LOCAL,
+      SWEEP_SECONDS);
 
   public RegistrySettings {
     insecureHosts = Set.copyOf(insecureHosts);
@@ -60,6 +65,10 @@ public record RegistrySettings(
     if (readTimeout.isZero() || readTimeout.isNegative() || readTimeout.compareTo(timeout) > 0) {
       throw new ConfigException(READ_TIMEOUT_SECONDS, "must be 1 second up to " + TIMEOUT_SECONDS + " ("
           + timeout.toSeconds() + "), not " + readTimeout.toSeconds());
+    }
+    if (sweep.isZero() || sweep.isNegative() || sweep.toSeconds() > MAX_SWEEP_SECONDS) {
+      throw new ConfigException(SWEEP_SECONDS, "must be 1.." + MAX_SWEEP_SECONDS + " seconds, not "
+          + sweep.toSeconds());
     }
   }
 
@@ -86,7 +95,8 @@ public record RegistrySettings(
         env.positiveInt(WORKERS, 4),
         env.positiveInt(PER_REGISTRY, 4),
         Duration.ofSeconds(deadline),
-        Duration.ofSeconds(env.positiveInt(READ_TIMEOUT_SECONDS, Math.min(30, deadline))));
+        Duration.ofSeconds(env.positiveInt(READ_TIMEOUT_SECONDS, Math.min(30, deadline))),
+        Duration.ofSeconds(env.positiveInt(SWEEP_SECONDS, 5)));
   }
 
   private static Set<String> hosts(EnvReader env, String setting) {
@@ -108,39 +118,39 @@ public record RegistrySettings(
 
   public RegistrySettings withLimits(long manifestBytes, long layerBytes, int layers) {
     return new RegistrySettings(authFile, mirrors, insecureHosts, allowLocalHosts, manifestBytes, layerBytes, layers,
-        workers, perRegistryConcurrency, timeout, readTimeout);
+        workers, perRegistryConcurrency, timeout, readTimeout, sweep);
   }
 
   public RegistrySettings withMirrors(MirrorRules rules) {
     return new RegistrySettings(authFile, rules, insecureHosts, allowLocalHosts, maxManifestBytes, maxLayerBytes,
-        maxLayers, workers, perRegistryConcurrency, timeout, readTimeout);
+        maxLayers, workers, perRegistryConcurrency, timeout, readTimeout, sweep);
   }
 
   public RegistrySettings withAuthFile(Path file) {
     return new RegistrySettings(Optional.of(file), mirrors, insecureHosts, allowLocalHosts, maxManifestBytes,
-        maxLayerBytes, maxLayers, workers, perRegistryConcurrency, timeout, readTimeout);
+        maxLayerBytes, maxLayers, workers, perRegistryConcurrency, timeout, readTimeout, sweep);
   }
 
   /** A deadline of {@code t} per operation; the idle timeout is cut to it when longer. */
   public RegistrySettings withTimeout(Duration t) {
     return new RegistrySettings(authFile, mirrors, insecureHosts, allowLocalHosts, maxManifestBytes, maxLayerBytes,
-        maxLayers, workers, perRegistryConcurrency, t, readTimeout.compareTo(t) > 0 ? t : readTimeout);
+        maxLayers, workers, perRegistryConcurrency, t, readTimeout.compareTo(t) > 0 ? t : readTimeout, sweep);
   }
 
   public RegistrySettings withReadTimeout(Duration t) {
     return new RegistrySettings(authFile, mirrors, insecureHosts, allowLocalHosts, maxManifestBytes, maxLayerBytes,
-        maxLayers, workers, perRegistryConcurrency, timeout, t);
+        maxLayers, workers, perRegistryConcurrency, timeout, t, sweep);
   }
 
   /** Registries on loopback/link-local addresses to use anyway: the listed insecure and allow-local hosts. */
   public RegistrySettings withAllowLocal(String... hosts) {
     return new RegistrySettings(authFile, mirrors, insecureHosts, Set.of(hosts), maxManifestBytes, maxLayerBytes,
-        maxLayers, workers, perRegistryConcurrency, timeout, readTimeout);
+        maxLayers, workers, perRegistryConcurrency, timeout, readTimeout, sweep);
   }
 
   public RegistrySettings withWorkers(int n) {
     return new RegistrySettings(authFile, mirrors, insecureHosts, allowLocalHosts, maxManifestBytes, maxLayerBytes,
-        maxLayers, n, perRegistryConcurrency, timeout, readTimeout);
+        maxLayers, n, perRegistryConcurrency, timeout, readTimeout, sweep);
   }
 
   public Set<String> localAllowed() {

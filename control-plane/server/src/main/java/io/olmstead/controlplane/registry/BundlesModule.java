@@ -22,8 +22,6 @@ import java.time.Duration;
  * catalogs with an image source and the sweep pinning bundle tags, each on a registry pool of its own.
  */
 public final class BundlesModule implements ApiModule {
-  /** How often the catalog poll gauges are read from PostgreSQL (per replica, whatever the scrape interval). */
-  static final long CATALOG_GAUGES_MILLIS = 10_000;
   private BundleUnpacks unpacks;
   private CatalogImagePoller poller;
   private BundlePins pins;
@@ -32,14 +30,17 @@ public final class BundlesModule implements ApiModule {
   public void register(RouterBuilder builder, ApiContext ctx) {
     RegistrySettings settings = ctx.config().registry();
     RegistryMetrics requests = new RegistryMetrics(ctx.registry());
-    unpacks = new BundleUnpacks(ctx.vertx(), ctx.pool(), settings, BundleLimits.defaults(), Duration.ofSeconds(5),
-        requests, ctx.registry());
+    // OLMSTEAD_REGISTRY_SWEEP_SECONDS (5): the unpack retries' first wait, the poll sweep, and half the period at
+    // which the catalog poll gauges are read from PostgreSQL (per replica, whatever the scrape interval)
+    Duration sweep = settings.sweep();
+    unpacks = new BundleUnpacks(ctx.vertx(), ctx.pool(), settings, BundleLimits.defaults(), sweep, requests,
+        ctx.registry());
     // two threads of its own: polls are few, and must not wait behind bundle unpacks
     poller = new CatalogImagePoller(ctx.vertx(), ctx.pool(),
         new RegistryPool(ctx.vertx(), settings, requests, "olmstead-catalog-poll", 2),
         new CatalogImagePull(settings, TarLimits.catalogImage()),
         new RevisionUpload(ctx.vertx(), ctx.tx(), new CatalogStore(), ctx.config().maxBodyBytes()),
-        new CatalogPollMetrics(ctx.vertx(), ctx.pool(), ctx.registry(), CATALOG_GAUGES_MILLIS), 5000);
+        new CatalogPollMetrics(ctx.vertx(), ctx.pool(), ctx.registry(), 2 * sweep.toMillis()), sweep.toMillis());
     ApiModule.bind(builder, "getBundle", r -> unpacks.get(r.path("digest"))
         .map(b -> Reply.ok(b.orElseThrow(() -> ApiException.notFound("no bundle image " + r.path("digest")))
             .toJson())));

@@ -60,6 +60,7 @@ public final class RolloutEngine {
   private boolean failing;
   private long timer = -1;
   private volatile boolean closed;
+  private volatile long completedTicks;
 
   RolloutEngine(Vertx vertx, Pool pool, PgConnectOptions connectOptions, RolloutMetrics metrics, long tickMillis,
       RolloutMaturity maturity, Clock clock, PrometheusClient prometheus, EdgeRiskSettings edgeRisk) {
@@ -84,6 +85,14 @@ public final class RolloutEngine {
     return leader;
   }
 
+  /**
+   * Ticks finished so far (the lock asked for and, as leader, every active rollout stepped), failed ones included: a
+   * test awaits a few more instead of sleeping for them.
+   */
+  public long completedTicks() {
+    return completedTicks;
+  }
+
   private void tick() {
     if (ticking || closed) {
       return;
@@ -92,6 +101,7 @@ public final class RolloutEngine {
     lock.ensure().compose(isLeader -> isLeader ? stepAll() : Future.succeededFuture())
         .onComplete(ar -> {
           ticking = false;
+          completedTicks++; // only this event-loop context writes it
           // one line when failures start and one when they end, not one per tick through a database outage
           if (ar.failed() && !failing) {
             LOG.warn("rollout engine step failed (logged again when it recovers): {}", ar.cause().toString());

@@ -50,4 +50,18 @@ class RegistrySettingsTest {
         .hasMessageContaining(RegistrySettings.TIMEOUT_SECONDS);
     assertThat(RegistrySettings.ENVIRONMENT).contains(RegistrySettings.READ_TIMEOUT_SECONDS);
   }
+
+  @Test
+  void theSweepDefaultsToFiveSecondsAndIsValidatedAtStart() {
+    assertThat(read(Map.of()).sweep()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(read(Map.of(RegistrySettings.SWEEP_SECONDS, "1")).sweep()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(read(Map.of(RegistrySettings.SWEEP_SECONDS, "2")).withTimeout(Duration.ofSeconds(9)).sweep())
+        .isEqualTo(Duration.ofSeconds(2));
+    for (String bad : new String[] {"0", "-1", "301", "soon"}) {
+      assertThatThrownBy(() -> read(Map.of(RegistrySettings.SWEEP_SECONDS, bad))).as(bad)
+          .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.setting())
+              .isEqualTo(RegistrySettings.SWEEP_SECONDS));
+    }
+    assertThat(RegistrySettings.ENVIRONMENT).contains(RegistrySettings.SWEEP_SECONDS);
+  }
 }

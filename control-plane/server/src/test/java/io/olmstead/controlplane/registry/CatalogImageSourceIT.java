@@ -39,10 +39,11 @@ class CatalogImageSourceIT {
   static void start() {
     registry = TestRegistry.start();
     stuck = StuckRegistry.silent();
-    // one unpack worker, so a stuck unpack holds all of them (the poller must not need one)
+    // one unpack worker, so a stuck unpack holds all of them (the poller must not need one); due polls are taken
+    // every second and the poll gauges read every two, not every 5 and 10 s
     cp = TestControlPlane.start(TestDatabase.create(CatalogImageSourceIT.class),
         Map.of(RegistrySettings.INSECURE, registry.host() + "," + stuck.host(), RegistrySettings.WORKERS, "1",
-            RegistrySettings.TIMEOUT_SECONDS, "90"));
+            RegistrySettings.TIMEOUT_SECONDS, "90", RegistrySettings.SWEEP_SECONDS, "1"));
   }
 
   @AfterAll

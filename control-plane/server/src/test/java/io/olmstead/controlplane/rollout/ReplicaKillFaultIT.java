@@ -66,7 +66,8 @@ class ReplicaKillFaultIT {
       survivor = ControlPlane.start(config).toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
       int portB = survivor.port();
       ControlPlane b = survivor;
-      Thread.sleep(1500); // three engine ticks
+      long ticked = b.rollouts().engine().completedTicks();
+      await().atMost(Duration.ofSeconds(30)).until(() -> b.rollouts().engine().completedTicks() >= ticked + 3);
       assertThat(b.rollouts().engine().leader()).isFalse();
       assertThat(engineLeader(portB)).isFalse();
       assertThat(engineLeader(portA)).isTrue();

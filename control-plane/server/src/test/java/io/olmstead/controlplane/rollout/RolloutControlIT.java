@@ -168,7 +168,8 @@ class RolloutControlIT {
       assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/abort", null).statusCode()).isEqualTo(200);
       long atAbort = approved(id);
       assertThat(rollout(id).getString("state")).isEqualTo("Aborted");
-      Thread.sleep(1500);
+      long ticked = cp.rollouts().engine().completedTicks();
+      await().atMost(Duration.ofSeconds(30)).until(() -> cp.rollouts().engine().completedTicks() >= ticked + 3);
       assertThat(approved(id)).isEqualTo(atAbort);
       assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/resume", null).statusCode()).isEqualTo(409);
       assertThat(fx.count("SELECT count(*) FROM audit_log WHERE action IN ('rollout.pause', 'rollout.resume', "

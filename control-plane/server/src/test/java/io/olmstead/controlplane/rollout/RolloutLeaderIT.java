@@ -32,7 +32,11 @@ class RolloutLeaderIT {
     try {
       await().atMost(Duration.ofSeconds(10)).until(() -> a.rollouts().engine().leader()
           || b.rollouts().engine().leader());
-      Thread.sleep(1500); // several ticks: the other replica must keep failing to take the lock
+      // several ticks of both: the other replica must keep failing to take the lock
+      long ticksA = a.rollouts().engine().completedTicks();
+      long ticksB = b.rollouts().engine().completedTicks();
+      await().atMost(Duration.ofSeconds(30)).until(() -> a.rollouts().engine().completedTicks() >= ticksA + 3
+          && b.rollouts().engine().completedTicks() >= ticksB + 3);
       assertThat(a.rollouts().engine().leader()).isNotEqualTo(b.rollouts().engine().leader());
       ControlPlane leader = a.rollouts().engine().leader() ? a : b;
       ControlPlane follower = leader == a ? b : a;
@@ -40,7 +44,8 @@ class RolloutLeaderIT {
       stopped = leader;
       await().atMost(Duration.ofSeconds(10)).until(() -> follower.rollouts().engine().leader());
       c = start(db);
-      Thread.sleep(1500);
+      ControlPlane late = c;
+      await().atMost(Duration.ofSeconds(30)).until(() -> late.rollouts().engine().completedTicks() >= 3);
       assertThat(c.rollouts().engine().leader()).isFalse();
     } finally {
       if (stopped != a) {
