@@ -67,7 +67,7 @@ final class RolloutQueries {
                 .put("updatedAt", m.getOffsetDateTime("updated_at").toString()).put("createdBy",
                     m.getString("created_by")).put("resourceVersion", found.get().version())
                 .put("history", events);
-          })).compose(json -> store.group(conn, id).map(group -> withTargets(json, group)));
+          }))).compose(json -> store.group(conn, id).map(group -> withTargets(json, group)));
     });
   }
 
