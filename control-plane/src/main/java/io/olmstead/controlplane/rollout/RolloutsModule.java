@@ -280,8 +280,10 @@ public final class RolloutsModule implements ApiModule {
   private Future<Reply> command(ApiRequest request, String command) {
     String id = request.path("id");
     Principal caller = request.principal();
+    // the wave a promote ends: a retried promote whose wave has ended meanwhile is refused instead of ending the next
+    String wave = "promote".equals(command) ? request.query("wave").orElse(null) : null;
     return context.tx().audited(request.audit("rollout." + command, "rollouts/" + id),
-            conn -> apply(conn, id, command, caller, 5), a -> new JsonObject().put("state",
+            conn -> apply(conn, id, command, wave, caller, 5), a -> new JsonObject().put("state",
                 a.result().rollout().phase().name()))
         .onSuccess(a -> {
           metrics.command(command, a.result().transitions());
@@ -291,13 +293,14 @@ public final class RolloutsModule implements ApiModule {
   }
 
   /** Applies a command; when the engine wrote in between, reads again (each statement sees the latest commit). */
-  private Future<Applied> apply(SqlConnection conn, String id, String command, Principal caller,
+  private Future<Applied> apply(SqlConnection conn, String id, String command, String wave, Principal caller,
       int attempts) {
     return store.load(conn, id).compose(found -> {
       RolloutStore.Loaded loaded = visible(found, id, caller);
       StepResult result;
       try {
-        result = RolloutMachine.command(loaded.rollout(), command, caller.actor());
+        result = "promote".equals(command) ? RolloutMachine.promote(loaded.rollout(), wave, caller.actor())
+            : RolloutMachine.command(loaded.rollout(), command, caller.actor());
       } catch (IllegalStateException e) {
         throw ApiException.conflict(e.getMessage());
       }
@@ -314,7 +317,7 @@ public final class RolloutsModule implements ApiModule {
             if (attempts <= 1) {
               return Future.failedFuture(ApiException.conflict("rollout " + id + " keeps changing; retry"));
             }
-            return apply(conn, id, command, caller, attempts - 1);
+            return apply(conn, id, command, wave, caller, attempts - 1);
           });
     });
   }
