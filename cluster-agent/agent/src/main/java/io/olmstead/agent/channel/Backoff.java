@@ -22,6 +22,14 @@ public final class Backoff {
     return minMillis + ThreadLocalRandom.current().nextLong(Math.max(1, ceiling - minMillis + 1));
   }
 
+  /**
+   * A short delay, uniformly random in [min, 2 * min], that does not advance the backoff: for a dial that is expected
+   * to succeed now (a new credential arrived); the jitter spreads many agents handed new credentials at once.
+   */
+  public long shortMillis() {
+    return minMillis + ThreadLocalRandom.current().nextLong(minMillis + 1);
+  }
+
   /** The longest delay, for closes that need a change elsewhere before a retry can help. */
   public long maxMillis() {
     return maxMillis;

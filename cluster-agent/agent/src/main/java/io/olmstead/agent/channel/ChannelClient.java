@@ -49,6 +49,9 @@ public final class ChannelClient {
   private boolean welcomed;
   private boolean stopped = true;
   private long heartbeatTimer = -1;
+  private long retryTimer = -1;
+  // a new credential arrived while an attempt was under way: its failure is followed by a prompt dial, not the backoff
+  private boolean redialWanted;
   private long lastHeardNanos;
   private int heartbeatSeconds = 15;
   private volatile long lastGeneration;
@@ -98,6 +101,28 @@ public final class ChannelClient {
       if (ws != null) {
         LOG.info("cluster {}: reconnecting to send its facts", options.clusterName());
         ws.close((short) 1000, "facts changed");
+      }
+    });
+  }
+
+  /**
+   * The stored credential changed (handed over again): a client waiting to dial again dials after a short jittered
+   * delay instead of the rest of its backoff; an attempt under way that fails is followed by such a prompt dial. A
+   * connected session is left alone: the control plane closes the one using a revoked credential (4007).
+   */
+  public void credentialChanged() {
+    context.runOnContext(v -> {
+      if (stopped || ws != null) {
+        return;
+      }
+      if (retryTimer >= 0) {
+        vertx.cancelTimer(retryTimer);
+        retryTimer = -1;
+        long delay = reconnects.soon();
+        LOG.info("cluster {}: new credential; dialing in {} ms", options.clusterName(), delay);
+        retry(delay);
+      } else {
+        redialWanted = true;
       }
     });
   }
@@ -169,13 +194,28 @@ public final class ChannelClient {
   }
 
   private void retry(long delayMillis) {
-    if (!stopped) {
-      vertx.setTimer(delayMillis, id -> context.runOnContext(v -> connect()));
+    if (stopped) {
+      return;
     }
+    long delay = delayMillis;
+    if (redialWanted) {
+      redialWanted = false;
+      delay = Math.min(delayMillis, reconnects.soon());
+    }
+    if (retryTimer >= 0) {
+      vertx.cancelTimer(retryTimer);
+    }
+    retryTimer = vertx.setTimer(delay, id -> context.runOnContext(v -> {
+      if (retryTimer == id) {
+        retryTimer = -1;
+        connect();
+      }
+    }));
   }
 
   private void opened(WebSocket socket) {
     ws = socket;
+    redialWanted = false;
     welcomed = false;
     lastHeardNanos = System.nanoTime();
     socket.textMessageHandler(this::onText);

@@ -149,9 +149,17 @@ final class HostedAgent {
     return stopped;
   }
 
-  /** A credential handed over again (rotated): the next connection uses it; the old one is closed by the gateway. */
+  /**
+   * A credential handed over again (rotated, or handed back to a replica that came back): the next connection uses it
+   * and a channel waiting to dial again (its old credential revoked: 4007, or refused) dials at once rather than after
+   * the rest of its backoff; a session still open on the old one is closed by the gateway.
+   */
   void credential(String rotated) {
     credential.save(rotated);
+    ChannelClient c = channel;
+    if (c != null) {
+      c.credentialChanged();
+    }
   }
 
   HostedTarget target() {

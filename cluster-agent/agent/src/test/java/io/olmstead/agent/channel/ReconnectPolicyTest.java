@@ -41,8 +41,19 @@ class ReconnectPolicyTest {
     policy.afterClose(null);
     policy.welcomed(0);
     assertThat(backoff.attempt()).isZero();
-    assertThat(policy.afterClose(4007)).isEqualTo(30_000);
+    assertThat(policy.afterClose(4010)).isEqualTo(30_000);
     assertThat(ReconnectPolicy.refusedOurMessage(4011)).isTrue();
     assertThat(ReconnectPolicy.refusedOurMessage(4008)).isFalse();
+  }
+
+  @Test
+  void aRevokedCredentialIsDialedAgainSoonAFewTimesThenAfterTheMaximumUntilAWelcome() {
+    for (int i = 0; i < ReconnectPolicy.QUICK_AFTER_REVOCATION; i++) {
+      assertThat(policy.afterClose(4007)).as("quick redial %d", i).isBetween(100L, 200L);
+    }
+    assertThat(policy.afterClose(4007)).isEqualTo(30_000);
+    policy.welcomed(0);
+    assertThat(policy.afterClose(4007)).isBetween(100L, 200L);
+    assertThat(backoff.attempt()).as("quick redials do not grow the backoff").isZero();
   }
 }

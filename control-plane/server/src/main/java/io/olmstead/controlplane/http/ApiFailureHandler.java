@@ -8,6 +8,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.HttpException;
 import io.vertx.openapi.validation.ValidatorException;
 import io.vertx.pgclient.PgException;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,11 +20,20 @@ public final class ApiFailureHandler {
   }
 
   public static void handle(RoutingContext ctx) {
-    JsonObject problem = toProblem(ctx);
+    // the database unavailable (down, read-only after a failover, a session it ended) is an outage, not a bug: 503
+    // naming the database and one WARN line, no stack
+    Optional<String> databaseDown = ctx.failure() instanceof ApiException ? Optional.empty()
+        : DatabaseProblems.unavailable(ctx.failure());
+    ApiException failure = databaseDown.isPresent() ? DatabaseProblems.unavailableProblem()
+        : ctx.failure() instanceof ApiException api ? api : null;
+    JsonObject problem = databaseDown.isPresent() ? failure.toProblem() : toProblem(ctx);
     int status = problem.getInteger("status");
     String requestId = RequestIds.of(ctx);
     problem.put("requestId", requestId);
-    if (status >= 500) {
+    if (databaseDown.isPresent()) {
+      LOG.warn("request {} {} {}: the database is unavailable ({}); answered 503", requestId, ctx.request().method(),
+          safePath(ctx), databaseDown.get());
+    } else if (status >= 500) {
       LOG.error("request {} {} {} failed", requestId, ctx.request().method(), safePath(ctx), ctx.failure());
     } else if (LOG.isDebugEnabled()) {
       LOG.debug("request {} {} {} -> {} {}", requestId, ctx.request().method(), safePath(ctx), status,
@@ -33,8 +43,8 @@ public final class ApiFailureHandler {
       // The gate pauses requests; an unread body must be drained or the client, still sending, never sees the answer.
       ctx.request().resume();
     }
-    if (ctx.failure() instanceof ApiException api && !ctx.response().headWritten()) {
-      api.headers().forEach(ctx.response()::putHeader);
+    if (failure != null && !ctx.response().headWritten()) {
+      failure.headers().forEach(ctx.response()::putHeader);
     }
     Problems.send(ctx.response(), problem);
   }

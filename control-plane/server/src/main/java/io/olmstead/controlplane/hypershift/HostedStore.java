@@ -21,12 +21,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * Applies the watcher's decisions through the cluster store: what is known is read with the rows locked, the pure
  * {@link Decider} decides, and the change is written in the same transaction with its audit entry (actor
- * {@value #ACTOR}), so an admin's concurrent label patch or a token enrollment of the same name is never lost.
+ * {@value #ACTOR}), so an admin's concurrent label patch or a token enrollment of the same name is never lost. Every
+ * writing transaction starts with the watcher's leader fence, so a watcher deposed without its knowing (its lock
+ * session ended on the database side) writes nothing and steps down.
  */
 final class HostedStore {
   static final String ACTOR = "hypershift";
@@ -50,10 +53,13 @@ final class HostedStore {
   private static final String RETIRE_ID = "UPDATE hosted_clusters SET retired_at = now() WHERE cluster_id = $1";
 
   private final Pool pool;
+  private final Function<SqlConnection, Future<Void>> fence;
   private final ClusterStore clusters = new ClusterStore();
 
-  HostedStore(Pool pool) {
+  /** {@code fence}: the first statement of each writing transaction ({@code LeaderLock#fence} of the watcher's lock). */
+  HostedStore(Pool pool, Function<SqlConnection, Future<Void>> fence) {
     this.pool = pool;
+    this.fence = fence;
   }
 
   /**
@@ -68,7 +74,8 @@ final class HostedStore {
         return Future.succeededFuture(decision); // nothing to write: no transaction at all
       }
     }
-    return pool.withTransaction(conn -> decide(conn, new Input(hc, kubeconfigPresent, fresh), now));
+    return pool.withTransaction(conn -> fence.apply(conn)
+        .compose(f -> decide(conn, new Input(hc, kubeconfigPresent, fresh), now)));
   }
 
   /** One HostedCluster to decide, whether its kubeconfig secret is there, and whether a skip is news. */
@@ -92,7 +99,7 @@ final class HostedStore {
     }
     order.sort(java.util.Comparator.comparing(
         i -> String.valueOf(HostedLabels.clusterName(inputs.get(i).hc()).value())));
-    return pool.withTransaction(conn -> {
+    return pool.withTransaction(conn -> fence.apply(conn).compose(f -> {
       Decision[] decisions = new Decision[inputs.size()];
       Future<Void> chain = Future.succeededFuture();
       for (int i : order) {
@@ -102,7 +109,7 @@ final class HostedStore {
         }));
       }
       return chain.map(v -> List.of(decisions));
-    });
+    }));
   }
 
   private Future<Decision> decide(SqlConnection conn, Input input, Instant now) {
@@ -124,15 +131,16 @@ final class HostedStore {
 
   /** Retires the cluster of a clusterID whose HostedCluster is gone; returns the decision. */
   Future<Decision> gone(String clusterId) {
-    return pool.withTransaction(conn -> identity(conn, clusterId).compose(identity -> {
-      if (identity.isEmpty()) {
-        return Future.succeededFuture(Decision.ignore(null, "unknown", "clusterID " + clusterId
-            + " was never enrolled"));
-      }
-      Decision decision = Decider.gone(identity.get());
-      return decision.kind() == Kind.RETIRE ? retire(conn, clusterId, decision, null).map(decision)
-          : Future.succeededFuture(decision);
-    }));
+    return pool.withTransaction(conn -> fence.apply(conn).compose(f -> identity(conn, clusterId))
+        .compose(identity -> {
+          if (identity.isEmpty()) {
+            return Future.succeededFuture(Decision.ignore(null, "unknown", "clusterID " + clusterId
+                + " was never enrolled"));
+          }
+          Decision decision = Decider.gone(identity.get());
+          return decision.kind() == Kind.RETIRE ? retire(conn, clusterId, decision, null).map(decision)
+              : Future.succeededFuture(decision);
+        }));
   }
 
   /** The clusterIDs enrolled and not retired. */

@@ -57,10 +57,10 @@ public final class Hypershift {
     this.vertx = vertx;
     this.settings = settings;
     this.pool = pool;
-    this.store = new HostedStore(pool);
+    this.lock = new LeaderLock(vertx, connectOptions, LOCK_KEY, "HyperShift watcher", this::leadership);
+    this.store = new HostedStore(pool, lock::fence);
     this.metrics = new HypershiftMetrics(registry);
     this.guard = new UpgradeGuard(pool, metrics);
-    this.lock = new LeaderLock(vertx, connectOptions, LOCK_KEY, "HyperShift watcher", this::leadership);
   }
 
   public Future<Void> start() {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The rollout state machine as a pure step function: from the persisted rollout, each cluster's last report and
@@ -97,6 +98,28 @@ public final class RolloutMachine {
       }
     }
     return new RolloutStepper(rollout, reports, now, gate, preflight, analysis, edgeHolds, group).run();
+  }
+
+  /** The wave a promote ends now: the first that has not succeeded (empty when every wave has). */
+  public static Optional<Wave> waitingWave(Rollout r) {
+    return r.waves().stream().filter(w -> w.state() != WaveState.Succeeded).findFirst();
+  }
+
+  /**
+   * A promote naming the wave it ends ({@code wave}; null: whichever is waiting, as a bare promote does). A promote
+   * whose wave is no longer the waiting one (a retried request, after the engine ended that wave) is refused: it
+   * would end the next wave too.
+   */
+  public static StepResult promote(Rollout r, String wave, String actor) {
+    if (wave != null) {
+      Optional<Wave> waiting = waitingWave(r);
+      if (waiting.isEmpty() || !waiting.get().name().equals(wave)) {
+        throw new IllegalStateException("wave " + wave + " is not the wave waiting to be promoted ("
+            + waiting.map(w -> "the waiting wave is " + w.name()).orElse("every wave has ended")
+            + "); nothing changed");
+      }
+    }
+    return command(r, "promote", actor);
   }
 
   /** An operator's command; returns the new state, or throws {@link IllegalStateException} when not allowed now. */

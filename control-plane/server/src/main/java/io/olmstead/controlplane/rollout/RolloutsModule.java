@@ -23,6 +23,7 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -338,8 +339,10 @@ public final class RolloutsModule implements ApiModule {
   private Future<Reply> command(ApiRequest request, String command) {
     String id = request.path("id");
     Principal caller = request.principal();
+    // the wave a promote ends: a retried promote whose wave has ended meanwhile is refused instead of ending the next
+    String wave = "promote".equals(command) ? request.query("wave").orElse(null) : null;
     return context.tx().audited(request.audit("rollout." + command, "rollouts/" + id),
-            conn -> applyToGroup(conn, id, command, caller), applied -> new JsonObject().put("state",
+            conn -> applyToGroup(conn, id, command, wave, caller), applied -> new JsonObject().put("state",
                 applied.get(0).result().rollout().phase().name()).put("rollouts", new JsonArray(applied.stream()
                     .map(a -> a.result().rollout().id()).toList())))
         .onSuccess(applied -> applied.forEach(a -> {
@@ -353,16 +356,17 @@ public final class RolloutsModule implements ApiModule {
    * Applies a command to rollout {@code id} or, when it is a target of a multi-target rollout, to every target that
    * takes it now (those that cannot are left as they are; 409 when none can), in one transaction.
    */
-  private Future<List<Applied>> applyToGroup(SqlConnection conn, String id, String command, Principal caller) {
+  private Future<List<Applied>> applyToGroup(SqlConnection conn, String id, String command, String wave,
+      Principal caller) {
     return store.groupIds(conn, id).compose(ids -> {
       if (ids.isEmpty()) {
-        return apply(conn, id, command, caller, 5).map(List::of);
+        return apply(conn, id, command, wave, caller, 5).map(List::of);
       }
-      List<Applied> applied = new java.util.ArrayList<>();
-      List<ApiException> refused = new java.util.ArrayList<>();
+      List<Applied> applied = new ArrayList<>();
+      List<ApiException> refused = new ArrayList<>();
       Future<Void> chain = Future.succeededFuture();
       for (String target : ids) {
-        chain = chain.compose(v -> apply(conn, target, command, caller, 5).map(a -> {
+        chain = chain.compose(v -> apply(conn, target, command, wave, caller, 5).map(a -> {
           applied.add(a);
           return (Void) null;
         }).recover(e -> {
@@ -379,13 +383,14 @@ public final class RolloutsModule implements ApiModule {
   }
 
   /** Applies a command; when the engine wrote in between, reads again (each statement sees the latest commit). */
-  private Future<Applied> apply(SqlConnection conn, String id, String command, Principal caller,
+  private Future<Applied> apply(SqlConnection conn, String id, String command, String wave, Principal caller,
       int attempts) {
     return store.load(conn, id).compose(found -> {
       RolloutStore.Loaded loaded = visible(found, id, caller);
       StepResult result;
       try {
-        result = RolloutMachine.command(loaded.rollout(), command, caller.actor());
+        result = "promote".equals(command) ? RolloutMachine.promote(loaded.rollout(), wave, caller.actor())
+            : RolloutMachine.command(loaded.rollout(), command, caller.actor());
       } catch (IllegalStateException e) {
         throw ApiException.conflict(e.getMessage());
       }
@@ -402,7 +407,7 @@ public final class RolloutsModule implements ApiModule {
             if (attempts <= 1) {
               return Future.failedFuture(ApiException.conflict("rollout " + id + " keeps changing; retry"));
             }
-            return apply(conn, id, command, caller, attempts - 1);
+            return apply(conn, id, command, wave, caller, attempts - 1);
           });
     });
   }

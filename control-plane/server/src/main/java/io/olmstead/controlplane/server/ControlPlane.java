@@ -145,7 +145,7 @@ public final class ControlPlane implements AutoCloseable {
               var hypershift = new Hypershift(vertx, pool, db.connectOptions(),
                   registry, config.hypershift());
               var hostedPool = new HostedAgentPool(vertx, pool,
-                  config.hypershift().agents(), config.agent().replica(), gateway.handshakes());
+                  config.hypershift().agents(), config.agent().replica(), gateway.handshakes(), clock);
               modules.add(new PoolTokensModule(hostedPool));
               var signals = new SignalEvaluator(vertx, pool, db.connectOptions(),
                   registry, config.webhooks().signals());

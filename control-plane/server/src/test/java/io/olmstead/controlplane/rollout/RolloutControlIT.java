@@ -188,6 +188,35 @@ class RolloutControlIT {
   }
 
   @Test
+  void aRetriedPromoteOfAWaveThatHasEndedIsRefusedAndEndsNoOtherWave() throws Exception {
+    fx.subscription("pw", "fleet=pw", "0.9.2");
+    HollowFleet agents = fleet("pw-", 2, "{\"fleet\":\"pw\"}", 0.0);
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> installed("pw", "0.9.2") == 2);
+      // each wave soaks an hour: only a promote ends one
+      String id = create("{\"subscription\":\"pw\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":1,"
+          + "\"soakSeconds\":3600}}");
+      String first = rollout(id).getJsonArray("waves").getJsonObject(0).getString("name");
+      String second = rollout(id).getJsonArray("waves").getJsonObject(1).getString("name");
+      HttpResponse<String> promoted = RolloutIT.call(port, "POST", "/rollouts/" + id + "/promote?wave=" + first, null);
+      assertThat(promoted.statusCode()).as(promoted.body()).isEqualTo(200);
+      await().atMost(Duration.ofSeconds(20)).until(() -> "Succeeded".equals(rollout(id).getJsonArray("waves")
+          .getJsonObject(0).getString("state")));
+
+      // the same request again (a client's retry): the wave it names has ended, the next one is left alone
+      HttpResponse<String> retried = RolloutIT.call(port, "POST", "/rollouts/" + id + "/promote?wave=" + first, null);
+      assertThat(retried.statusCode()).as(retried.body()).isEqualTo(409);
+      assertThat(new JsonObject(retried.body()).getString("detail")).contains("wave " + first)
+          .contains("the waiting wave is " + second);
+      assertThat(fx.count("SELECT count(*) FROM rollouts WHERE id = ? AND promote_requested", id)).isZero();
+      assertThat(rollout(id).getJsonArray("waves").getJsonObject(1).getString("state")).isNotEqualTo("Succeeded");
+      assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/abort", null).statusCode()).isEqualTo(200);
+    } finally {
+      agents.close();
+    }
+  }
+
+  @Test
   void aClusterOfflineMidWaveWaitsPastTheDeadlineAndFinishesWhenItReturns() throws Exception {
     fx.subscription("off", "fleet=off", "0.9.2");
     java.nio.file.Path credentials = java.nio.file.Files.createTempDirectory("rollout-off");

@@ -388,4 +388,14 @@ class RolloutMachineTest {
     StepResult done = RolloutMachine.step(open.rollout(), reports, T0.plusSeconds(22));
     assertThat(done.rollout().phase()).isEqualTo(Phase.Succeeded);
   }
+
+  @Test
+  void aPromoteNamingAWaveThatIsNotWaitingIsRefused() {
+    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2}"), reports, T0).rollout();
+    String waiting = RolloutMachine.waitingWave(r).orElseThrow().name();
+    assertThat(RolloutMachine.promote(r, waiting, "alice").rollout().promoteRequested()).isTrue();
+    assertThat(RolloutMachine.promote(r, null, "alice").rollout().promoteRequested()).isTrue();
+    assertThatThrownBy(() -> RolloutMachine.promote(r, "no-such-wave", "alice"))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("the waiting wave is " + waiting);
+  }
 }

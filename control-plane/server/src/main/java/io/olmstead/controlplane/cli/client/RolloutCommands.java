@@ -3,6 +3,8 @@ package io.olmstead.controlplane.cli.client;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
@@ -163,6 +165,10 @@ final class RolloutCommands {
     @Parameters(index = "0", paramLabel = "ID")
     String id;
 
+    @Option(names = "--wave", paramLabel = "NAME", description = "promote: the wave to end (default: the one waiting "
+        + "now, read first); a promote whose wave has ended meanwhile is refused rather than ending the next")
+    String wave;
+
     Action(CliContext ctx, String action) {
       this.ctx = ctx;
       this.action = action;
@@ -170,11 +176,26 @@ final class RolloutCommands {
 
     @Override
     public Integer call() {
-      JsonNode rollout = ctx.api().post("/rollouts/" + Api.seg(id) + "/" + action, null);
+      String query = "";
+      if ("promote".equals(action)) {
+        String named = wave != null ? wave : waitingWave(ctx.api().get("/rollouts/" + Api.seg(id)));
+        query = named == null ? "" : "?wave=" + URLEncoder.encode(named, StandardCharsets.UTF_8);
+      }
+      JsonNode rollout = ctx.api().post("/rollouts/" + Api.seg(id) + "/" + action + query, null);
       ctx.out().print(RolloutView.render(rollout));
       ctx.out().flush();
       return ExitCodes.OK;
     }
+  }
+
+  /** The first wave of the rollout that has not succeeded (what a promote ends), or null when none is left. */
+  static String waitingWave(JsonNode rollout) {
+    for (JsonNode w : rollout.path("waves")) {
+      if (!"Succeeded".equals(w.path("state").asText())) {
+        return w.path("name").asText();
+      }
+    }
+    return null;
   }
 
   /**

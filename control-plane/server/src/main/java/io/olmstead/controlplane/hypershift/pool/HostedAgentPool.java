@@ -11,6 +11,7 @@ import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,7 @@ public final class HostedAgentPool {
   private final PoolSettings settings;
   private final String replica;
   private final HandshakeLimits handshakes;
+  private final Clock clock;
   private final Map<String, PoolSession> sessions = new ConcurrentHashMap<>();
   private long timer = -1;
   private long keepAliveTimer = -1;
@@ -43,9 +45,14 @@ public final class HostedAgentPool {
   private boolean again;
   private volatile boolean closing;
 
-  /** {@code handshakes}: the agent gateway's limits, so a source's pool and agent handshakes count together. */
-  public HostedAgentPool(Vertx vertx, Pool pool, PoolSettings settings, String replica, HandshakeLimits handshakes) {
+  /**
+   * {@code handshakes}: the agent gateway's limits, so a source's pool and agent handshakes count together;
+   * {@code clock}: when a pool replica was last heard (its silence is measured on it).
+   */
+  public HostedAgentPool(Vertx vertx, Pool pool, PoolSettings settings, String replica, HandshakeLimits handshakes,
+                         Clock clock) {
     this.vertx = vertx;
+    this.clock = clock;
     this.store = new PoolStore(pool);
     this.settings = settings;
     this.replica = replica;
@@ -58,7 +65,11 @@ public final class HostedAgentPool {
     // on a timer of its own: a round handing over hundreds of clusters (a transaction per batch) can outlast the
     // replicas' patience, and they must still hear from us (and our rows in pool_members stay fresh) meanwhile
     keepAliveTimer = vertx.setPeriodic(period, id -> keepAlive().onFailure(e ->
-        LOG.warn("pool heartbeat failed: {}", e.toString())));
+        LOG.warn("pool heartbeat failed: {}", e.toString())).onSuccess(live -> {
+          if (live.dropped()) {
+            tick(); // the silent replica's clusters go to the live ones now, not at the next round
+          }
+        }));
     return Future.succeededFuture();
   }
 
@@ -130,7 +141,7 @@ public final class HostedAgentPool {
         return;
       }
       ctx.request().toWebSocket().onFailure(e -> permit.release()).onSuccess(ws -> {
-        PoolSession session = new PoolSession(ws, Vertx.currentContext(), ar.result().get());
+        PoolSession session = new PoolSession(ws, Vertx.currentContext(), ar.result().get(), clock);
         sessions.put(session.id(), session);
         // the handshake ends at hello (or the close): the permit's slot is free again
         session.start(s -> {
@@ -230,31 +241,44 @@ public final class HostedAgentPool {
   }
 
   private Future<Void> round() {
-    return keepAlive().compose(live -> live.isEmpty() ? Future.<Void>succeededFuture()
-        : store.snapshot(settings.liveSeconds()).compose(snapshot -> apply(snapshot, live)));
+    return keepAlive().compose(live -> live.sessions().isEmpty() ? Future.<Void>succeededFuture()
+        : store.snapshot(settings.liveSeconds()).compose(snapshot -> apply(snapshot, live.sessions())));
+  }
+
+  /** The connections kept alive by one {@link #keepAlive()}, and whether a silent one was dropped. */
+  private record Live(List<PoolSession> sessions, boolean dropped) {
   }
 
   /**
-   * Closes the connections silent for too long, refreshes the others' rows and sends them a heartbeat; closes those
-   * whose token was revoked or whose replica connected again elsewhere. The live ones are the result.
+   * Closes the connections silent for too long and removes their rows at once, refreshes the others' rows and sends
+   * them a heartbeat; closes those whose token was revoked or whose replica connected again elsewhere. The row of a
+   * silent (frozen, cut-off) replica goes with the close, not when its TCP connection ends: a frozen peer never
+   * answers the close frame, so that end comes only after the server's closing timeout, and until then the replica
+   * would count as live and keep its clusters.
    */
-  private Future<List<PoolSession>> keepAlive() {
+  private Future<Live> keepAlive() {
     if (closing) {
-      return Future.succeededFuture(List.of());
+      return Future.succeededFuture(new Live(List.of(), false));
     }
-    long silence = TimeUnit.SECONDS.toNanos(settings.liveSeconds());
+    long silence = TimeUnit.SECONDS.toMillis(settings.liveSeconds());
+    long now = clock.millis();
     List<PoolSession> mine = new ArrayList<>();
+    List<Future<Void>> left = new ArrayList<>();
     for (PoolSession s : sessions.values()) {
       if (s.member() == null) {
         continue;
       }
-      if (System.nanoTime() - s.lastHeardNanos() > silence) {
+      if (now - s.lastHeardMillis() > silence) {
+        LOG.info("pool replica {} silent for over {} s: dropped", s.member(), settings.liveSeconds());
+        sessions.remove(s.id());
         s.close(4408, "silent for over " + settings.liveSeconds() + "s");
+        left.add(store.leave(s.member(), s.id()));
       } else {
         mine.add(s);
       }
     }
-    return store.heartbeat(mine.stream().map(PoolSession::id).toList()).map(kept -> {
+    boolean dropped = !left.isEmpty();
+    return Future.all(left).compose(v -> store.heartbeat(mine.stream().map(PoolSession::id).toList())).map(kept -> {
       List<PoolSession> live = new ArrayList<>();
       for (PoolSession s : mine) {
         if (kept.contains(s.id())) {
@@ -264,7 +288,7 @@ public final class HostedAgentPool {
           s.close(4401, "pool token revoked or a newer connection of this replica took over");
         }
       }
-      return live;
+      return new Live(live, dropped);
     });
   }
 

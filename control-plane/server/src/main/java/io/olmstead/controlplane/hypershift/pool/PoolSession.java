@@ -5,6 +5,7 @@ import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.time.Clock;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,10 +26,13 @@ final class PoolSession {
   private final String id = UUID.randomUUID().toString();
   private final Set<String> held = ConcurrentHashMap.newKeySet();
   private volatile String member;
-  private volatile long lastHeardNanos = System.nanoTime();
+  private final Clock clock;
+  private volatile long lastHeardMillis;
 
-  PoolSession(ServerWebSocket ws, Context context, UUID tokenId) {
+  PoolSession(ServerWebSocket ws, Context context, UUID tokenId, Clock clock) {
     this.ws = ws;
+    this.clock = clock;
+    this.lastHeardMillis = clock.millis();
     this.context = context;
     this.tokenId = tokenId;
   }
@@ -38,7 +42,7 @@ final class PoolSession {
     ws.closeHandler(v -> onClose.run());
     ws.exceptionHandler(e -> { });
     ws.textMessageHandler(text -> {
-      lastHeardNanos = System.nanoTime();
+      lastHeardMillis = clock.millis();
       JsonObject message = parse(text);
       if (message == null) {
         return;
@@ -131,7 +135,7 @@ final class PoolSession {
     return Set.copyOf(held);
   }
 
-  long lastHeardNanos() {
-    return lastHeardNanos;
+  long lastHeardMillis() {
+    return lastHeardMillis;
   }
 }
