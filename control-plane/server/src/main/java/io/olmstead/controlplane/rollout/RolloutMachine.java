@@ -92,7 +92,7 @@ public final class RolloutMachine {
   static StepResult step(Rollout rollout, Map<String, Report> reports, Instant now, CalendarGate gate,
       PreflightView preflight, AnalysisView analysis, Map<String, EdgeHolds.Hold> edgeHolds, TargetGroup group) {
     if (rollout.phase().active()) {
-      java.util.Optional<StepResult> followed = group.follow(rollout);
+      Optional<StepResult> followed = group.follow(rollout);
       if (followed.isPresent()) {
         return followed.get();
       }

@@ -126,7 +126,7 @@ public final class RolloutsModule implements ApiModule {
             RolloutPlanning.Request one = RolloutPlanning.Request.parse(RolloutTargets.single(body, t));
             ready = ready.compose(v -> bundlesReady(request, one, id, "rollout.create"));
           }
-          List<String> ids = new java.util.ArrayList<>(List.of(id));
+          List<String> ids = new ArrayList<>(List.of(id));
           while (ids.size() < ordered.size()) {
             ids.add(RolloutStarts.newId());
           }
