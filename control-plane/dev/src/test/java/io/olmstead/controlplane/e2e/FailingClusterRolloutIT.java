@@ -98,7 +98,9 @@ class FailingClusterRolloutIT {
     await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
       JsonObject member = rolloutCluster(id, "sim-03");
       assertThat(member.getString("state")).as(member.encode()).isEqualTo("Failed");
-      assertThat(member.getString("message")).startsWith("InstallCheckFailed: ")
+      // the reason vocabulary's message: Failed (the agent's reason: its message)
+      assertThat(member.getJsonObject("reason").getString("code")).isEqualTo("Failed");
+      assertThat(member.getString("message")).startsWith("Failed (InstallCheckFailed: ")
           .contains("exceeded its progress deadline");
       assertThat(member.getJsonObject("report").getString("targetVersion")).isEqualTo("0.2.0");
       assertThat(member.getJsonObject("report").getString("phase")).isEqualTo("Failed");
