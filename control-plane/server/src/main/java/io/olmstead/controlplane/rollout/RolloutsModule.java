@@ -10,7 +10,6 @@ import io.olmstead.controlplane.impact.ImpactLimits;
 import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
-import io.olmstead.controlplane.rollout.RolloutModel.StepResult;
 import io.olmstead.controlplane.rollout.RolloutQueries.AgentReport;
 import io.olmstead.controlplane.rollout.RolloutQueries.ClusterFacts;
 import io.vertx.core.Future;
@@ -18,8 +17,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.Tuple;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -39,6 +36,7 @@ public final class RolloutsModule implements ApiModule {
   private final Clock clock;
   private final RolloutStore store = new RolloutStore();
   private final RolloutQueries queries = new RolloutQueries();
+  private final RolloutCommands commands = new RolloutCommands(store);
   private final RolloutPlanning planning = new RolloutPlanning();
   private final RolloutStarts starts;
   private final CalendarLoader calendars = new CalendarLoader();
@@ -164,7 +162,7 @@ public final class RolloutsModule implements ApiModule {
     return ready.compose(checked -> context.tx().audited(request.audit("rollout.retry", "rollouts/" + id),
         conn -> store.load(conn, of)
             .compose(found -> {
-              Rollout old = visible(found, of, caller).rollout();
+              Rollout old = RolloutCommands.visible(found, of, caller).rollout();
               ApiException inline = AnalysisChecks.inlineQueriesOfATeam(old.strategy(), caller.teamScoped());
               if (inline != null) {
                 throw inline; // a team's retry measures as a team's rollout does: through templates only
@@ -315,7 +313,7 @@ public final class RolloutsModule implements ApiModule {
     Principal caller = request.principal();
     Instant now = clock.instant();
     return context.tx().read(conn -> store.load(conn, id).compose(found -> {
-      Rollout r = visible(found, id, caller).rollout();
+      Rollout r = RolloutCommands.visible(found, id, caller).rollout();
       List<Member> page = RolloutQueries.members(r, step, afterWave, afterName, limit);
       List<String> names = page.stream().map(Member::cluster).toList();
       Future<Map<String, AgentReport>> reports = RolloutQueries.agentReports(conn, r.subscription(), names);
@@ -342,7 +340,7 @@ public final class RolloutsModule implements ApiModule {
     // the wave a promote ends: a retried promote whose wave has ended meanwhile is refused instead of ending the next
     String wave = "promote".equals(command) ? request.query("wave").orElse(null) : null;
     return context.tx().audited(request.audit("rollout." + command, "rollouts/" + id),
-            conn -> applyToGroup(conn, id, command, wave, caller), applied -> new JsonObject().put("state",
+            conn -> commands.apply(conn, id, command, wave, caller), applied -> new JsonObject().put("state",
                 applied.get(0).result().rollout().phase().name()).put("rollouts", new JsonArray(applied.stream()
                     .map(a -> a.result().rollout().id()).toList())))
         .onSuccess(applied -> applied.forEach(a -> {
@@ -350,75 +348,5 @@ public final class RolloutsModule implements ApiModule {
           RolloutTransitions.log(a.before(), a.result());
         }))
         .compose(r -> context.tx().read(conn -> queries.get(conn, id, caller))).map(Reply::ok);
-  }
-
-  /**
-   * Applies a command to rollout {@code id} or, when it is a target of a multi-target rollout, to every target that
-   * takes it now (those that cannot are left as they are; 409 when none can), in one transaction.
-   */
-  private Future<List<Applied>> applyToGroup(SqlConnection conn, String id, String command, String wave,
-      Principal caller) {
-    return store.groupIds(conn, id).compose(ids -> {
-      if (ids.isEmpty()) {
-        return apply(conn, id, command, wave, caller, 5).map(List::of);
-      }
-      List<Applied> applied = new ArrayList<>();
-      List<ApiException> refused = new ArrayList<>();
-      Future<Void> chain = Future.succeededFuture();
-      for (String target : ids) {
-        chain = chain.compose(v -> apply(conn, target, command, wave, caller, 5).map(a -> {
-          applied.add(a);
-          return (Void) null;
-        }).recover(e -> {
-          if (e instanceof ApiException a && a.status() == 409) {
-            refused.add(a);
-            return Future.succeededFuture();
-          }
-          return Future.failedFuture(e);
-        }));
-      }
-      return chain.compose(v -> applied.isEmpty() ? Future.failedFuture(refused.get(0))
-          : Future.succeededFuture(applied));
-    });
-  }
-
-  /** Applies a command; when the engine wrote in between, reads again (each statement sees the latest commit). */
-  private Future<Applied> apply(SqlConnection conn, String id, String command, String wave, Principal caller,
-      int attempts) {
-    return store.load(conn, id).compose(found -> {
-      RolloutStore.Loaded loaded = visible(found, id, caller);
-      StepResult result;
-      try {
-        result = "promote".equals(command) ? RolloutMachine.promote(loaded.rollout(), wave, caller.actor())
-            : RolloutMachine.command(loaded.rollout(), command, caller.actor());
-      } catch (IllegalStateException e) {
-        throw ApiException.conflict(e.getMessage());
-      }
-      return store.save(conn, loaded.rollout(), loaded.version(), result.rollout(), result.transitions(),
-          caller.actor()).compose(saved -> {
-            if (saved && "resume".equals(command)) {
-              // whoever resumes after a failed check has it measured again from the start
-              return conn.preparedQuery(AnalysisRunner.RESET).execute(Tuple.of(id))
-                  .map(new Applied(loaded.rollout(), result));
-            }
-            if (saved) {
-              return Future.succeededFuture(new Applied(loaded.rollout(), result));
-            }
-            if (attempts <= 1) {
-              return Future.failedFuture(ApiException.conflict("rollout " + id + " keeps changing; retry"));
-            }
-            return apply(conn, id, command, wave, caller, attempts - 1);
-          });
-    });
-  }
-
-  /** A command as saved: the rollout before it and what it changed. */
-  private record Applied(RolloutModel.Rollout before, StepResult result) {
-  }
-
-  /** The rollout when it exists and {@code caller} may see it (its subscription's team); 404 otherwise. */
-  private static RolloutStore.Loaded visible(java.util.Optional<RolloutStore.Loaded> found, String id,
-      Principal caller) {
-    return caller.visible(found, RolloutStore.Loaded::team, "rollout " + id + " does not exist");
   }
 }
