@@ -80,18 +80,39 @@ public final class RolloutModel {
    */
   public record Report(boolean online, String installedVersion, String phase, String message, boolean blocked,
       Instant onlineSince, boolean failedBeforeApproval, boolean paused) {
-    public Report(boolean online, String installedVersion, String phase, String message, boolean blocked) {
-      this(online, installedVersion, phase, message, blocked, null, false, false);
+    /** A connected cluster at {@code installedVersion} (null: nothing) in {@code phase} (null: no report yet). */
+    public static Report connected(String installedVersion, String phase) {
+      return new Report(true, installedVersion, phase, null, false, null, false, false);
     }
 
-    public Report(boolean online, String installedVersion, String phase, String message, boolean blocked,
-        Instant onlineSince) {
-      this(online, installedVersion, phase, message, blocked, onlineSince, false, false);
+    /** A cluster that is not connected now; what it last reported. */
+    public static Report disconnected(String installedVersion, String phase) {
+      return new Report(false, installedVersion, phase, null, false, null, false, false);
     }
 
-    public Report(boolean online, String installedVersion, String phase, String message, boolean blocked,
-        Instant onlineSince, boolean failedBeforeApproval) {
-      this(online, installedVersion, phase, message, blocked, onlineSince, failedBeforeApproval, false);
+    /** This report with the agent's message. */
+    public Report withMessage(String text) {
+      return new Report(online, installedVersion, phase, text, blocked, onlineSince, failedBeforeApproval, paused);
+    }
+
+    /** This report with the operator refusing the upgrade ({@code Upgradeable=False}), {@code text} saying why. */
+    public Report blockedBy(String text) {
+      return new Report(online, installedVersion, phase, text, true, onlineSince, failedBeforeApproval, paused);
+    }
+
+    /** This report from a cluster connected since {@code at}. */
+    public Report connectedSince(Instant at) {
+      return new Report(online, installedVersion, phase, message, blocked, at, failedBeforeApproval, paused);
+    }
+
+    /** This report written before the cluster's approval, failing about something else than this step. */
+    public Report failingBeforeItsApproval() {
+      return new Report(online, installedVersion, phase, message, blocked, onlineSince, true, paused);
+    }
+
+    /** This report from a hosted cluster whose reconciliation is paused. */
+    public Report whilePaused() {
+      return new Report(online, installedVersion, phase, message, blocked, onlineSince, failedBeforeApproval, true);
     }
   }
 

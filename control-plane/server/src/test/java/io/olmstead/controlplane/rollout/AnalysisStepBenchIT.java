@@ -130,7 +130,7 @@ class AnalysisStepBenchIT {
     for (int m = 0; m < CLUSTERS; m++) {
       fleet.add(new RolloutPlanner.PlanCluster("c" + m, Map.of()));
       versions.put("c" + m, "1.0.0");
-      reports.put("c" + m, new Report(true, "1.0.0", "Succeeded", null, false));
+      reports.put("c" + m, Report.connected("1.0.0", "Succeeded"));
     }
     JsonArray analysis = new JsonArray();
     for (int c = 0; c < checks; c++) {
@@ -146,7 +146,7 @@ class AnalysisStepBenchIT {
     Rollout r = RolloutMachine.initial(id, "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
     r = RolloutMachine.step(r, reports, T0).rollout();
     for (int m = 0; m < CLUSTERS; m++) {
-      reports.put("c" + m, new Report(true, "2.0.0", "Succeeded", null, false));
+      reports.put("c" + m, Report.connected("2.0.0", "Succeeded"));
     }
     r = RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout();
     assertThat(r.waves().get(0).state()).isEqualTo(WaveState.Soaking);

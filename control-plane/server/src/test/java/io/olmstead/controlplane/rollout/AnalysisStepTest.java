@@ -34,14 +34,14 @@ class AnalysisStepTest {
     for (String c : List.of("c0", "c1", "c2")) {
       fleet.add(new RolloutPlanner.PlanCluster(c, Map.of()));
       versions.put(c, "1.0.0");
-      reports.put(c, new Report(true, "1.0.0", "Succeeded", null, false));
+      reports.put(c, Report.connected("1.0.0", "Succeeded"));
     }
     RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject("{\"canary\":{\"count\":1},\"soakSeconds\":10,"
         + "\"maxFailures\":" + maxFailures + ",\"analysis\":[{\"name\":\"errors\",\"query\":\"" + QUERY + "\","
         + "\"successIf\":\"< 0.01\",\"intervalSeconds\":5,\"count\":2,\"onFailure\":\"" + onFailure + "\"}]}"));
     Rollout r = RolloutMachine.initial("r1", "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
     r = RolloutMachine.step(r, reports, T0).rollout();
-    reports.put("c0", new Report(true, "2.0.0", "Succeeded", null, false));
+    reports.put("c0", Report.connected("2.0.0", "Succeeded"));
     r = RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout();
     assertThat(r.waves().get(0).state()).isEqualTo(WaveState.Soaking);
     return r;

@@ -62,7 +62,7 @@ class EdgeHoldStepTest {
     for (int i = 0; i < clusters; i++) {
       fleet.add(new RolloutPlanner.PlanCluster("c" + i, Map.of()));
       versions.put("c" + i, "1.0.0");
-      reports.put("c" + i, new Report(true, "1.0.0", "Succeeded", null, false));
+      reports.put("c" + i, Report.connected("1.0.0", "Succeeded"));
     }
     RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject("{\"batchSize\":3}"));
     return RolloutMachine.initial("r1", "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
@@ -70,7 +70,7 @@ class EdgeHoldStepTest {
 
   private void upgraded(String... clusters) {
     for (String c : clusters) {
-      reports.put(c, new Report(true, "2.0.0", "Succeeded", null, false));
+      reports.put(c, Report.connected("2.0.0", "Succeeded"));
     }
   }
 

@@ -48,8 +48,8 @@ class HeldClustersMetricTest {
       Step.Progressing, "done", Step.Succeeded)), Map.of("preflight", "PreflightFailed: Removed API (x): gone",
       "edge", "EdgeAtRisk (risk r-1: etcd 1.0.0 -> 2.0.0 failed on 2 clusters)"));
   private static final Map<String, Report> REPORTS = Map.of(
-      "approval", new Report(true, "1.0.0", "RequiresApproval", null, false),
-      "moving", new Report(true, "1.0.0", "Installing", null, false));
+      "approval", Report.connected("1.0.0", "RequiresApproval"),
+      "moving", Report.connected("1.0.0", "Installing"));
 
   @Test
   void countsEachHeldClusterUnderTheReasonTheApiGivesIt() {

@@ -90,7 +90,7 @@ class PreflightGateTest {
     for (int i = 0; i < clusters; i++) {
       fleet.add(new RolloutPlanner.PlanCluster("c" + i, Map.of()));
       versions.put("c" + i, "1.0.0");
-      reports.put("c" + i, new Report(true, "1.0.0", "Succeeded", null, false));
+      reports.put("c" + i, Report.connected("1.0.0", "Succeeded"));
     }
     RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject(strategy));
     return RolloutMachine.initial("r1", "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
@@ -112,11 +112,11 @@ class PreflightGateTest {
     assertThat(s.transitions()).extracting(Transition::kind).containsExactly("WaveOpened", "ClusterApproved",
         "ClusterHeld");
     // the held cluster is settled: once the others are done the wave completes without it
-    reports.put("c0", new Report(true, "2.0.0", "Succeeded", null, false));
+    reports.put("c0", Report.connected("2.0.0", "Succeeded"));
     PreflightView later = view("Block", Map.of("c0", answered("Pass", new JsonArray()), "c1",
         answered("Fail", INVALID_CR), "c2", answered("Pass", new JsonArray())));
     StepResult next = RolloutMachine.step(s.rollout(), reports, later, T0.plusSeconds(6));
-    reports.put("c2", new Report(true, "2.0.0", "Succeeded", null, false));
+    reports.put("c2", Report.connected("2.0.0", "Succeeded"));
     StepResult done = RolloutMachine.step(next.rollout(), reports, later, T0.plusSeconds(7));
     assertThat(done.rollout().waves().get(0).state()).isNotEqualTo(WaveState.Open);
     assertThat(done.rollout().members().get("c1").step()).isEqualTo(Step.Blocked);

@@ -31,7 +31,7 @@ class RolloutMachineTest {
       String name = "c" + i;
       fleet.add(new RolloutPlanner.PlanCluster(name, Map.of()));
       versions.put(name, "1.0.0");
-      reports.put(name, new Report(true, "1.0.0", "Succeeded", null, false));
+      reports.put(name, Report.connected("1.0.0", "Succeeded"));
     }
     RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject(strategy));
     return RolloutMachine.initial("r1", "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
@@ -39,7 +39,7 @@ class RolloutMachineTest {
 
   private void upgraded(String... clusters) {
     for (String c : clusters) {
-      reports.put(c, new Report(true, "2.0.0", "Succeeded", null, false));
+      reports.put(c, Report.connected("2.0.0", "Succeeded"));
     }
   }
 
@@ -63,7 +63,7 @@ class RolloutMachineTest {
   @Test
   void aClusterWhoseHostedClusterIsPausedIsNeverApprovedAndItsWaveWaitsForIt() {
     Rollout r = rollout(3, "{\"batchSize\":3}");
-    reports.put("c1", new Report(true, "1.0.0", "Succeeded", null, false, null, false, true));
+    reports.put("c1", Report.connected("1.0.0", "Succeeded").whilePaused());
     StepResult s = RolloutMachine.step(r, reports, T0);
     assertThat(approved(s.rollout())).containsExactly("c0", "c2");
     assertThat(s.rollout().members().get("c1").message()).isEqualTo("held: its HostedCluster is paused");
@@ -72,7 +72,7 @@ class RolloutMachineTest {
     assertThat(waiting.rollout().waves().get(0).state()).as("held, the wave cannot soak").isEqualTo(WaveState.Open);
     assertThat(RolloutMachine.step(waiting.rollout(), reports, T0.plusSeconds(601)).changed()).isFalse();
 
-    reports.put("c1", new Report(true, "1.0.0", "Succeeded", null, false));
+    reports.put("c1", Report.connected("1.0.0", "Succeeded"));
     StepResult resumed = RolloutMachine.step(waiting.rollout(), reports, T0.plusSeconds(602));
     assertThat(approved(resumed.rollout())).contains("c1");
   }
@@ -128,7 +128,7 @@ class RolloutMachineTest {
   void failuresWithinTheBudgetLetTheRolloutContinue() {
     Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"maxFailures\":1}"), reports, T0).rollout();
     upgraded("c0");
-    reports.put("c1", new Report(true, "1.0.0", "Failed", "install plan failed", false));
+    reports.put("c1", Report.connected("1.0.0", "Failed").withMessage("install plan failed"));
     StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1));
     assertThat(s.rollout().phase()).isEqualTo(Phase.Progressing);
     assertThat(s.rollout().members().get("c1").message()).isEqualTo("install plan failed");
@@ -138,8 +138,8 @@ class RolloutMachineTest {
   @Test
   void aClusterAlreadyFailingWhenApprovedThatSaysNothingNewIsStillFailedAfterTheGraceOutsideTheBudget() {
     Rollout r = RolloutMachine.step(rollout(2, "{\"batchSize\":2}"), reports, T0).rollout();
-    reports.put("c1", new Report(true, null, null, "InstallCheckFailed: deployment op exceeded its progress deadline",
-        false, null, true));
+    reports.put("c1", Report.connected(null, null)
+        .withMessage("InstallCheckFailed: deployment op exceeded its progress deadline").failingBeforeItsApproval());
     StepResult early = RolloutMachine.step(r, reports, T0.plus(RolloutMachine.STALE_FAILURE_GRACE).minusSeconds(1));
     assertThat(early.rollout().members().get("c1").step()).as("the agent may still answer").isEqualTo(Step.Progressing);
     StepResult s = RolloutMachine.step(r, reports, T0.plus(RolloutMachine.STALE_FAILURE_GRACE));
@@ -154,12 +154,12 @@ class RolloutMachineTest {
   @Test
   void aClusterStillFailedThatFailsAgainCountsAgainstTheBudget() {
     Rollout r = RolloutMachine.step(rollout(2, "{\"batchSize\":1}"), reports, T0).rollout();
-    reports.put("c0", new Report(true, null, null, "InstallCheckFailed: old", false, null, true));
+    reports.put("c0", Report.connected(null, null).withMessage("InstallCheckFailed: old").failingBeforeItsApproval());
     r = RolloutMachine.step(r, reports, T0.plus(RolloutMachine.STALE_FAILURE_GRACE)).rollout();
     assertThat(r.members().get("c0").step()).isEqualTo(Step.StillFailed);
     assertThat(r.phase()).isEqualTo(Phase.Progressing);
     assertThat(approved(r)).as("a settled wave lets the next one open").containsExactly("c0", "c1");
-    reports.put("c0", new Report(true, "1.0.0", "Failed", "InstallCheckFailed: new", false));
+    reports.put("c0", Report.connected("1.0.0", "Failed").withMessage("InstallCheckFailed: new"));
     StepResult again = RolloutMachine.step(r, reports, T0.plusSeconds(60));
     assertThat(again.rollout().members().get("c0").step()).isEqualTo(Step.Failed);
     assertThat(again.rollout().members().get("c0").message()).isEqualTo("failed again: InstallCheckFailed: new");
@@ -170,7 +170,7 @@ class RolloutMachineTest {
   void overBudgetWithOnFailureFailEndsTheRolloutFailedAndKeepsItsApprovals() {
     Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"onFailure\":\"fail\"}"), reports, T0)
         .rollout();
-    reports.put("c1", new Report(true, "1.0.0", "Failed", "boom", false));
+    reports.put("c1", Report.connected("1.0.0", "Failed").withMessage("boom"));
     StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1));
     assertThat(s.rollout().phase()).isEqualTo(Phase.Failed);
     assertThat(s.rollout().message()).contains("exceed the budget");
@@ -184,7 +184,7 @@ class RolloutMachineTest {
     Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"onFailure\":\"rollback\"}"), reports, T0)
         .rollout();
     upgraded("c0");
-    reports.put("c1", new Report(true, "1.0.0", "Failed", "boom", false));
+    reports.put("c1", Report.connected("1.0.0", "Failed").withMessage("boom"));
     StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1));
     assertThat(s.rollout().phase()).isEqualTo(Phase.RolledBack);
     assertThat(s.rollout().members().get("c0").approvedVersion()).isEqualTo("1.0.0");
@@ -197,7 +197,7 @@ class RolloutMachineTest {
   void offlineClustersWaitInsteadOfFailingAndCountAsUnavailable() {
     reports.clear();
     Rollout r = rollout(4, "{\"batchSize\":4,\"maxUnavailable\":2,\"progressDeadlineSeconds\":10}");
-    reports.put("c0", new Report(false, "1.0.0", "Succeeded", null, false));
+    reports.put("c0", Report.disconnected("1.0.0", "Succeeded"));
     StepResult s = RolloutMachine.step(r, reports, T0);
     // c0 offline counts as unavailable, c1 fills the second slot; c2 and c3 wait; c0 is approved for when it returns
     assertThat(approved(s.rollout())).containsExactly("c0", "c1");
@@ -231,7 +231,7 @@ class RolloutMachineTest {
   @Test
   void resumingAcceptsTheFailuresSoFar() {
     Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2}"), reports, T0).rollout();
-    reports.put("c0", new Report(true, "1.0.0", "Failed", "boom", false));
+    reports.put("c0", Report.connected("1.0.0", "Failed").withMessage("boom"));
     upgraded("c1");
     r = RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout();
     assertThat(r.phase()).isEqualTo(Phase.Paused);
@@ -268,7 +268,7 @@ class RolloutMachineTest {
   @Test
   void blockedClustersSettleWithoutCountingAsFailures() {
     Rollout r = RolloutMachine.step(rollout(2, "{\"batchSize\":1}"), reports, T0).rollout();
-    reports.put("c0", new Report(true, "1.0.0", "Succeeded", "Upgradeable=False", true));
+    reports.put("c0", Report.connected("1.0.0", "Succeeded").blockedBy("Upgradeable=False"));
     StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1));
     assertThat(s.rollout().members().get("c0").step()).isEqualTo(Step.Blocked);
     assertThat(s.rollout().phase()).isEqualTo(Phase.Progressing);
@@ -279,8 +279,8 @@ class RolloutMachineTest {
   void aRolloutThatEndsWithClustersNotAtTheTargetSucceedsWithExceptionsNamingEachAndItsReason() {
     Rollout r = RolloutMachine.step(rollout(3, "{\"batchSize\":3,\"maxFailures\":1}"), reports, T0).rollout();
     upgraded("c0");
-    reports.put("c1", new Report(true, "1.0.0", "Succeeded", "Upgradeable=False: migrating", true));
-    reports.put("c2", new Report(true, "1.0.0", "Failed", "image pull failed", false));
+    reports.put("c1", Report.connected("1.0.0", "Succeeded").blockedBy("Upgradeable=False: migrating"));
+    reports.put("c2", Report.connected("1.0.0", "Failed").withMessage("image pull failed"));
     StepResult done = RolloutMachine.step(r, reports, T0.plusSeconds(1));
 
     assertThat(done.rollout().phase()).isEqualTo(Phase.SucceededWithExceptions);
@@ -295,7 +295,7 @@ class RolloutMachineTest {
   void theEndNamesAtMostTwentyClustersAndCountsTheRest() {
     Rollout r = RolloutMachine.step(rollout(25, "{\"batchSize\":25}"), reports, T0).rollout();
     for (int i = 0; i < 25; i++) {
-      reports.put("c" + i, new Report(true, "1.0.0", "Succeeded", "Upgradeable=False", true));
+      reports.put("c" + i, Report.connected("1.0.0", "Succeeded").blockedBy("Upgradeable=False"));
     }
     Rollout done = RolloutMachine.step(RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout(), reports,
         T0.plusSeconds(2)).rollout();
@@ -324,9 +324,9 @@ class RolloutMachineTest {
   void aClusterBackOnlineGetsItsDeadlineCountedFromItsReturn() {
     reports.clear();
     Rollout r = rollout(1, "{\"batchSize\":1,\"progressDeadlineSeconds\":10}");
-    reports.put("c0", new Report(false, "1.0.0", "Succeeded", null, false));
+    reports.put("c0", Report.disconnected("1.0.0", "Succeeded"));
     r = RolloutMachine.step(r, reports, T0).rollout();
-    reports.put("c0", new Report(true, "1.0.0", "Succeeded", null, false, T0.plusSeconds(100)));
+    reports.put("c0", Report.connected("1.0.0", "Succeeded").connectedSince(T0.plusSeconds(100)));
     StepResult back = RolloutMachine.step(r, reports, T0.plusSeconds(105));
     assertThat(back.rollout().members().get("c0").step()).isEqualTo(Step.Progressing);
     StepResult late = RolloutMachine.step(r, reports, T0.plusSeconds(110));
@@ -338,7 +338,7 @@ class RolloutMachineTest {
     Rollout r = rollout(1, "{\"batchSize\":2}");
     Map<String, Member> members = new java.util.LinkedHashMap<>(r.members());
     members.put("fresh", new Member("fresh", 0, Step.Pending, null, null, null, null, prior));
-    reports.put("fresh", new Report(true, null, null, null, false));
+    reports.put("fresh", Report.connected(null, null));
     return new Rollout(r.id(), r.subscription(), r.targetVersion(), r.strategy(), r.phase(), r.waves(), members, 0,
         false, null);
   }
@@ -372,7 +372,7 @@ class RolloutMachineTest {
     assertThat(r.waves().get(0).state()).isEqualTo(WaveState.Soaking);
     Map<String, Member> members = new java.util.LinkedHashMap<>(r.members());
     members.put("late", new Member("late", 0, Step.Pending, "1.0.0", null, null, null, "1.0.0"));
-    reports.put("late", new Report(true, "1.0.0", "Succeeded", null, false));
+    reports.put("late", Report.connected("1.0.0", "Succeeded"));
     r = new Rollout(r.id(), r.subscription(), r.targetVersion(), r.strategy(), r.phase(), r.waves(), members, 0,
         false, null);
     // closed for the joiner only: the soak time passes, the wave does not succeed without it

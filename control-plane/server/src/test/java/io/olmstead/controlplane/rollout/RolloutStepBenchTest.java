@@ -53,7 +53,7 @@ class RolloutStepBenchTest {
       labels.put(name, l);
       fleet.add(new RolloutPlanner.PlanCluster(name, l));
       versions.put(name, "1.0.0");
-      reports.put(name, new Report(true, "1.0.0", "Succeeded", null, false));
+      reports.put(name, Report.connected("1.0.0", "Succeeded"));
     }
     RolloutStrategy strategy = RolloutStrategy.fromJson(new JsonObject("{\"batchSize\":10000}"));
     Rollout pending = RolloutMachine.initial("bench", "sub", "2.0.0", strategy, RolloutPlanner.plan(fleet, strategy),

@@ -30,7 +30,7 @@ class RolloutTransitionsTest {
   @Test
   void wavesAreInfoAndClusterStepsDebug() {
     Rollout before = rollout();
-    StepResult step = RolloutMachine.step(before, Map.of("c0", new Report(true, "1.0.0", "Succeeded", null, false)),
+    StepResult step = RolloutMachine.step(before, Map.of("c0", Report.connected("1.0.0", "Succeeded")),
         Instant.parse("2026-01-01T00:00:00Z"));
     List<Line> lines = RolloutTransitions.lines(before, step);
     assertThat(lines).hasSize(step.transitions().size()).isNotEmpty();

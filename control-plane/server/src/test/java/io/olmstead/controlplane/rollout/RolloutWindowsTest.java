@@ -43,7 +43,7 @@ class RolloutWindowsTest {
     LABELS.forEach((name, labels) -> {
       fleet.add(new RolloutPlanner.PlanCluster(name, labels));
       versions.put(name, "1.0.0");
-      reports.put(name, new Report(true, "1.0.0", "Succeeded", null, false));
+      reports.put(name, Report.connected("1.0.0", "Succeeded"));
     });
     RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject(strategy).put("groupBy", "zone"));
     return RolloutMachine.initial("r1", "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
@@ -58,7 +58,7 @@ class RolloutWindowsTest {
 
   private void upgraded(String... clusters) {
     for (String c : clusters) {
-      reports.put(c, new Report(true, "2.0.0", "Succeeded", null, false));
+      reports.put(c, Report.connected("2.0.0", "Succeeded"));
     }
   }
 

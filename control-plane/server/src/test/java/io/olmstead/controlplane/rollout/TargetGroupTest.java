@@ -97,9 +97,9 @@ class TargetGroupTest {
   void inAStepTheConsumerMovesWhereItsProviderSucceededAndIsHeldWhereItFailed() {
     RolloutModel.Rollout app = consumer(List.of("c0", "c1", "c2"));
     Map<String, RolloutModel.Report> reports = Map.of(
-        "c0", new RolloutModel.Report(true, "0.2.0", "Succeeded", null, false),
-        "c1", new RolloutModel.Report(true, "0.2.0", "Succeeded", null, false),
-        "c2", new RolloutModel.Report(true, "0.2.0", "Succeeded", null, false));
+        "c0", RolloutModel.Report.connected("0.2.0", "Succeeded"),
+        "c1", RolloutModel.Report.connected("0.2.0", "Succeeded"),
+        "c2", RolloutModel.Report.connected("0.2.0", "Succeeded"));
     TargetGroup group = new TargetGroup(1, List.of(row(0, "db", Phase.Progressing, Map.of(
         "c0", new Member(0, Step.Failed, "InstallCheckFailed: boom"), "c1", new Member(0, Step.Succeeded, null),
         "c2", new Member(0, Step.Progressing, null))), row(1, "app", Phase.Progressing, Map.of())));
