@@ -8,6 +8,7 @@ import io.olmstead.controlplane.subscription.CatalogViews;
 import io.olmstead.controlplane.subscription.Subscription;
 import io.olmstead.controlplane.subscription.SubscriptionSpec;
 import io.olmstead.controlplane.subscription.SubscriptionStore;
+import io.olmstead.olmcore.fbc.Deprecation;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -107,32 +108,39 @@ public final class SignalEvaluator {
   /** Computes, stores and announces one subscription's signals in one transaction. */
   Future<Void> evaluate(SubscriptionSpec spec) {
     // fenced: a replica deposed without its knowing writes no signal and announces nothing, and steps down
-    return pool.withTransaction(tx -> lock.fence(tx).compose(f -> CatalogViews.forPackage(tx, spec.catalog(),
-            spec.packageName()))
-        .compose(view -> input(tx, spec, view))
-        .compose(input -> store.previous(tx, spec.name()).compose(previous -> {
-          JsonObject signals = Signals.compute(input);
-          metrics.observe(spec.name(), signals);
-          List<SignalEvents.Event> events = SignalEvents.changes(previous.orElse(null), signals);
-          Future<Void> chain = store.save(tx, spec, signals);
-          for (SignalEvents.Event e : events) {
-            JsonObject data = e.data().put("subscription", spec.name()).put("team", spec.team());
-            chain = chain.compose(v -> SignalStore.enqueue(tx, e.type(), spec.team(), spec.name(),
-                CloudEvents.event(e.type(), "/api/v1/subscriptions/" + spec.name(), spec.name(), data)));
-          }
-          return chain;
-        })));
+    return pool.withTransaction(tx -> lock.fence(tx)
+        .compose(f -> CatalogViews.forPackage(tx, spec.catalog(), spec.packageName()))
+        .compose(view -> {
+          Future<Signals.Input> input = input(tx, spec, view);
+          Future<Optional<JsonObject>> previous = store.previous(tx, spec.name());
+          return Future.all(input, previous).map(all -> Signals.compute(input.result()))
+              .compose(signals -> saveAndAnnounce(tx, spec, previous.result().orElse(null), signals));
+        }));
   }
 
+  /** The subscription's reads are independent: sent together on the transaction's connection. */
   private Future<Signals.Input> input(SqlConnection tx, SubscriptionSpec spec, Optional<CatalogView> view) {
     Optional<CatalogView.PackageView> pkg = view.flatMap(v -> v.pkg(spec.packageName()));
     CatalogView.ChannelView channel = pkg.flatMap(p -> p.channel(spec.channel())).orElse(null);
     List<String> channels = pkg.map(p -> List.copyOf(p.channels().keySet())).orElse(List.of());
-    return store.deprecations(tx, spec.catalog(), spec.packageName())
-        .compose(deprecations -> store.installed(tx, spec)
-            .compose(installed -> store.stuck(tx, spec, settings.stuckAfter(), Signals.MAX_NAMES)
-                .compose(stuck -> store.stuckCount(tx, spec, settings.stuckAfter())
-                    .map(count -> new Signals.Input(spec.packageName(), channel, channels, spec.version(),
-                        deprecations, installed, stuck, count, settings.stuckAfter())))));
+    Future<List<Deprecation.Entry>> deprecations = store.deprecations(tx, spec.catalog(), spec.packageName());
+    Future<List<Signals.Installed>> installed = store.installed(tx, spec);
+    Future<List<String>> stuck = store.stuck(tx, spec, settings.stuckAfter(), Signals.MAX_NAMES);
+    Future<Long> stuckCount = store.stuckCount(tx, spec, settings.stuckAfter());
+    return Future.all(deprecations, installed, stuck, stuckCount).map(all -> new Signals.Input(spec.packageName(),
+        channel, channels, spec.version(), deprecations.result(), installed.result(), stuck.result(),
+        stuckCount.result(), settings.stuckAfter()));
+  }
+
+  private Future<Void> saveAndAnnounce(SqlConnection tx, SubscriptionSpec spec, JsonObject previous,
+      JsonObject signals) {
+    metrics.observe(spec.name(), signals);
+    Future<Void> chain = store.save(tx, spec, signals);
+    for (SignalEvents.Event e : SignalEvents.changes(previous, signals)) {
+      JsonObject data = e.data().put("subscription", spec.name()).put("team", spec.team());
+      chain = chain.compose(v -> SignalStore.enqueue(tx, e.type(), spec.team(), spec.name(),
+          CloudEvents.event(e.type(), "/api/v1/subscriptions/" + spec.name(), spec.name(), data)));
+    }
+    return chain;
   }
 }
