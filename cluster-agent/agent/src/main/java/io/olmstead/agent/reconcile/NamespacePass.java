@@ -2,6 +2,7 @@ package io.olmstead.agent.reconcile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.agent.k8s.ApplyOutcome;
+import io.olmstead.agent.k8s.ManagedLabels;
 import io.olmstead.agent.k8s.OperatorConditions;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceOperator;
@@ -11,6 +12,7 @@ import io.olmstead.olmcore.fbc.Catalog;
 import io.olmstead.olmcore.lifecycle.CsvObservation;
 import io.olmstead.olmcore.lifecycle.CsvPhase;
 import io.olmstead.olmcore.lifecycle.CsvPhaseRules;
+import io.olmstead.olmcore.lifecycle.CsvReason;
 import io.olmstead.olmcore.lifecycle.CsvStatus;
 import io.olmstead.olmcore.lifecycle.UpgradeableCheck;
 import io.olmstead.olmcore.resolver.CatalogSource;
@@ -50,8 +52,6 @@ final class NamespacePass {
   private final Runnable operatorConditionsServed;
   // set by a pass when a drift restore was held back by its backoff (passes of one namespace never overlap, but
   // passes of different namespaces do: hence per thread)
-  private final ThreadLocal<Boolean> backingOffFlag = ThreadLocal.withInitial(() -> false);
-  private final ThreadLocal<Boolean> unpackFailedFlag = ThreadLocal.withInitial(() -> false);
 
   NamespacePass(ResourceOperator resources, CatalogProvider catalogs, StatusBoard board, Function<String, String> approvals,
                 Runnable operatorConditionsServed) {
@@ -96,11 +96,11 @@ final class NamespacePass {
     Map<String, Bundle> dependencyBundles = new LinkedHashMap<>();
     addDependencies(namespace, resolution, subs, desired, dependencyOf, dependencyBundles);
     boolean settling = false;
-    backingOffFlag.set(false);
-    unpackFailedFlag.set(false);
+    boolean backingOff = false;
+    boolean unpackFailed = false;
     Map<String, String> live = new LinkedHashMap<>();
-    subs.keySet().forEach(name -> live.put(io.olmstead.agent.k8s.ManagedLabels.value(name), name));
-    observed.keySet().forEach(name -> live.putIfAbsent(io.olmstead.agent.k8s.ManagedLabels.value(name), name));
+    subs.keySet().forEach(name -> live.put(ManagedLabels.value(name), name));
+    observed.keySet().forEach(name -> live.putIfAbsent(ManagedLabels.value(name), name));
     for (DesiredSubscription sub : subs.values()) {
       ObservedSubscription obs = observed.getOrDefault(sub.name(), new ObservedSubscription(sub.name(), List.of()));
       Optional<Bundle> candidate = resolution == null ? Optional.empty()
@@ -118,36 +118,48 @@ final class NamespacePass {
             Optional.ofNullable(resolution.bySubscription().get(parent)).map(ResolvedBundle::bundle), approvals.apply(parent));
       }
       Map<String, String> others = new LinkedHashMap<>(live);
-      others.remove(io.olmstead.agent.k8s.ManagedLabels.value(sub.name()));
-      settling |= execute(sub, obs, decision, loaded.get(sub.catalog()), candidate, dependencyOf.get(sub.name()), others);
+      others.remove(ManagedLabels.value(sub.name()));
+      Executed done = execute(sub, obs, decision, loaded.get(sub.catalog()), candidate, dependencyOf.get(sub.name()),
+          others);
+      settling |= done.settling();
+      backingOff |= done.deferred();
+      unpackFailed |= done.unpackFailed();
     }
     if (settling) {
       return PassOutcome.SETTLING;
     }
-    if (backingOffFlag.get()) {
+    if (backingOff) {
       return PassOutcome.BACKING_OFF;
     }
     boolean catalogMissing = subs.values().stream().anyMatch(s -> !loaded.containsKey(s.catalog()));
     if (catalogMissing) {
       return PassOutcome.WAITING_FOR_CATALOG;
     }
-    return unpackFailedFlag.get() ? PassOutcome.BUNDLE_UNPACK_FAILED : PassOutcome.DONE;
+    return unpackFailed ? PassOutcome.BUNDLE_UNPACK_FAILED : PassOutcome.DONE;
   }
 
-  private boolean execute(DesiredSubscription sub, ObservedSubscription obs, Decision decision, Catalog catalog,
+  /**
+   * What driving one subscription left to do: {@code settling}, another look soon; {@code deferred}, the installer is
+   * backing off; {@code unpackFailed}, its bundle could not be unpacked.
+   */
+  private record Executed(boolean settling, boolean deferred, boolean unpackFailed) {
+    static final Executed NOTHING = new Executed(false, false, false);
+  }
+
+  private Executed execute(DesiredSubscription sub, ObservedSubscription obs, Decision decision, Catalog catalog,
                           Optional<Bundle> candidate, String dependencyOf, Map<String, String> others)
       throws ResourceException {
     if (decision.bundle() == null) {
       CsvStatus pending = CsvPhaseRules.next(CsvObservation.in(CsvPhase.NONE).withUnmetRequirements(decision.message()));
       board.publish(StatusBoard.status(sub, null, null, pending, decision, List.of()));
-      return false;
+      return Executed.NOTHING;
     }
     Optional<Bundle> bundle = catalog == null ? Optional.empty() : catalog.bundle(sub.packageName(), decision.bundle());
     if (bundle.isEmpty()) {
       CsvStatus lost = CsvPhaseRules.next(CsvObservation.in(CsvPhase.NONE).withUnmetRequirements(
           "bundle " + decision.bundle() + " is not in catalog " + sub.catalog()));
       board.publish(StatusBoard.status(sub, obs.installed().orElse(null), null, lost, decision, List.of()));
-      return false;
+      return Executed.NOTHING;
     }
     ObservedBundle previous = obs.bundles().stream().filter(b -> b.bundle().equals(decision.bundle())).findFirst().orElse(null);
     ObservedBundle replaces = decision.moves() ? obs.installed().filter(b -> !b.bundle().equals(decision.bundle())).orElse(null)
@@ -161,27 +173,23 @@ final class NamespacePass {
         board.publish(StatusBoard.status(sub, installed, heading, progress, decision, List.of())));
     if (result.conflict() != null) {
       board.publish(StatusBoard.conflict(sub, installed, bundle.get(), result.conflict()));
-      return false; // nothing progresses until the owner goes: its removal queues the namespace again
+      return Executed.NOTHING; // nothing progresses until the owner goes: its removal queues the namespace again
     }
     List<ApplyOutcome> written = result.restored().stream().filter(ApplyOutcome::changed).toList();
     if (!written.isEmpty()) {
       LOG.warn("subscription {}/{}: restored drifted objects {}", sub.namespace(), sub.name(),
           written.stream().map(ApplyOutcome::ref).toList());
     }
-    if (result.deferred()) {
-      backingOffFlag.set(true);
-    }
-    if (result.status().reason() == io.olmstead.olmcore.lifecycle.CsvReason.BUNDLE_UNPACK_FAILED) {
-      unpackFailedFlag.set(true);
-    }
+    boolean unpackFailed = result.status().reason() == CsvReason.BUNDLE_UNPACK_FAILED;
     ObservedBundle nowInstalled = result.status().phase() == CsvPhase.SUCCEEDED ? asInstalled(target) : installed;
     board.publish(StatusBoard.withCondition(StatusBoard.status(sub, nowInstalled, heading, result.status(), decision,
         result.restored()), installer.schemaWarnings(sub.name(), bundle.get().name())).withCsv(result.csv()));
     if (result.status().phase() == CsvPhase.SUCCEEDED && decision.moves()) {
       LOG.info("subscription {}/{}: {} succeeded", sub.namespace(), sub.name(), bundle.get().name());
-      return candidate.isPresent(); // another edge may follow
+      // another edge may follow
+      return new Executed(candidate.isPresent(), result.deferred(), unpackFailed);
     }
-    return result.settling();
+    return new Executed(result.settling(), result.deferred(), unpackFailed);
   }
 
   /** Where a bundle above maxVersion would roll back to, with olm-core's CRD verdict on it (reads the cluster). */
