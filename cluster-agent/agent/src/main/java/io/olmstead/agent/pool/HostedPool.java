@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * and its result comes back to the ordering thread, which drops it when the cluster was released or handed over again
  * meanwhile. Nothing here runs on an event loop.
  */
-final class HostedPool implements AutoCloseable {
+final class HostedPool implements AutoCloseable, PoolChannel.Served {
   private static final Logger LOG = LoggerFactory.getLogger(HostedPool.class);
 
   private final HostedAgent.Shared shared;
@@ -70,7 +70,8 @@ final class HostedPool implements AutoCloseable {
   }
 
   /** Serves {@code target} with {@code credential}; a cluster served already takes the (rotated) credential. */
-  void assign(HostedTarget target, String credential) {
+  @Override
+  public void assign(HostedTarget target, String credential) {
     work.execute(() -> {
       HostedAgent running = agents.get(target.cluster());
       if (running != null && running.target().equals(target)) {
@@ -81,7 +82,8 @@ final class HostedPool implements AutoCloseable {
     });
   }
 
-  void release(String cluster) {
+  @Override
+  public void release(String cluster) {
     work.execute(() -> {
       stop(cluster);
       reachability.remove(cluster);
@@ -90,7 +92,8 @@ final class HostedPool implements AutoCloseable {
   }
 
   /** Every cluster this replica holds a credential for (running or waiting), for the pool's hello. */
-  Set<String> held() {
+  @Override
+  public Set<String> held() {
     Set<String> all = new HashSet<>(agents.keySet());
     all.addAll(waiting.keySet());
     all.addAll(resolving.keySet());

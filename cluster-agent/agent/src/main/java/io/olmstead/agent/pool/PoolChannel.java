@@ -1,6 +1,7 @@
 package io.olmstead.agent.pool;
 
 import io.olmstead.agent.channel.Backoff;
+import io.olmstead.apispec.protocol.TickPauses;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -13,6 +14,10 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +36,9 @@ final class PoolChannel {
   private final URI uri;
   private final String token;
   private final String replica;
-  private final HostedPool pool;
+  private final Served pool;
+  private final LongSupplier nanos;
+  private TickPauses pauses;
   private final Backoff backoff = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30));
   private WebSocket ws;
   private boolean stopped;
@@ -40,7 +47,18 @@ final class PoolChannel {
   private volatile boolean welcomed;
   private volatile String lastProblem;
 
-  PoolChannel(Vertx vertx, WebSocketClient client, URI controlPlane, String token, String replica, HostedPool pool) {
+  /** What the channel hands its assignments to ({@link HostedPool}). */
+  interface Served {
+    Set<String> held();
+
+    void assign(HostedTarget target, String credential);
+
+    void release(String cluster);
+  }
+
+  /** {@code nanos}: the clock the control plane's silence is measured on ({@code System::nanoTime}). */
+  PoolChannel(Vertx vertx, WebSocketClient client, URI controlPlane, String token, String replica, Served pool,
+              LongSupplier nanos) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.client = client;
@@ -49,6 +67,7 @@ final class PoolChannel {
     this.token = token;
     this.replica = replica;
     this.pool = pool;
+    this.nanos = nanos;
   }
 
   void start() {
@@ -60,12 +79,12 @@ final class PoolChannel {
   }
 
   /** Readiness: empty while welcomed, else why not (the last close or connect failure; never the token). */
-  java.util.Optional<String> problem() {
+  Optional<String> problem() {
     if (welcomed) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     String last = lastProblem;
-    return java.util.Optional.of("pool replica " + replica + " not connected to the control plane at " + uri
+    return Optional.of("pool replica " + replica + " not connected to the control plane at " + uri
         + (last == null ? "" : " (" + last + ")"));
   }
 
@@ -92,7 +111,7 @@ final class PoolChannel {
             return;
           }
           ws = ar.result();
-          lastHeardNanos = System.nanoTime();
+          lastHeardNanos = nanos.getAsLong();
           ws.textMessageHandler(this::onText);
           ws.exceptionHandler(e -> LOG.debug("pool channel: {}", e.toString()));
           WebSocket socket = ws;
@@ -103,7 +122,7 @@ final class PoolChannel {
   }
 
   private void onText(String text) {
-    lastHeardNanos = System.nanoTime();
+    lastHeardNanos = nanos.getAsLong();
     JsonObject message;
     try {
       message = new JsonObject(text);
@@ -127,16 +146,30 @@ final class PoolChannel {
     LOG.info("pool replica {}: connected to the control plane", replica);
     cancelHeartbeat();
     long period = Math.max(1, assignSeconds) * 1000L;
-    heartbeatTimer = vertx.setPeriodic(period, id -> context.runOnContext(v -> {
-      if (ws == null) {
-        return;
-      }
-      if (System.nanoTime() - lastHeardNanos > period * 3_000_000L + 5_000_000_000L) {
-        ws.close((short) 4408, "control plane silent");
-        return;
-      }
-      ws.writeTextMessage("{\"type\":\"heartbeat\"}");
-    }));
+    pauses = new TickPauses(nanos.getAsLong());
+    heartbeatTimer = vertx.setPeriodic(period, id -> context.runOnContext(v -> heartbeat(period)));
+  }
+
+  /**
+   * Closes the connection when the control plane has been silent for three of its periods and five seconds, else sends
+   * a heartbeat. A tick that comes late (this process was paused) closes nothing and the pause is not counted as the
+   * control plane's silence ({@link TickPauses}): its heartbeats were not read during it either.
+   */
+  private void heartbeat(long periodMillis) {
+    if (ws == null) {
+      return;
+    }
+    long now = nanos.getAsLong();
+    long window = TimeUnit.MILLISECONDS.toNanos(periodMillis * 3 + 5_000);
+    long late = pauses.tick(now, TimeUnit.MILLISECONDS.toNanos(periodMillis), window);
+    if (late > 0) {
+      LOG.warn("pool channel: heartbeat {} ms late: this replica was paused; the control plane's deadline moved by as "
+          + "much", TimeUnit.NANOSECONDS.toMillis(late));
+    } else if (pauses.silence(now, lastHeardNanos) > window) {
+      ws.close((short) 4408, "control plane silent");
+      return;
+    }
+    ws.writeTextMessage("{\"type\":\"heartbeat\"}");
   }
 
   private void closed(WebSocket socket) {

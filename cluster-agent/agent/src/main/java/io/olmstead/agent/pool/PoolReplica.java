@@ -50,7 +50,8 @@ public final class PoolReplica implements AutoCloseable {
         InventoryReporter.INTERVAL);
     this.pool = new HostedPool(shared, new GuestKubeconfigs(management, guests), config.kubeconfigCheck());
     self[0] = pool;
-    this.channel = new PoolChannel(vertx, ws, controlPlane, config.poolToken(), config.replica(), pool);
+    this.channel = new PoolChannel(vertx, ws, controlPlane, config.poolToken(), config.replica(), pool,
+        System::nanoTime);
   }
 
   /** Starts the replica: it connects and serves what the control plane assigns it until closed. */

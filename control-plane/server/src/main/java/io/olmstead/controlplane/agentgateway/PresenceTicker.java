@@ -1,11 +1,10 @@
 package io.olmstead.controlplane.agentgateway;
 
 import io.olmstead.apispec.protocol.CloseReason;
+import io.olmstead.apispec.protocol.TickPauses;
 import io.olmstead.controlplane.config.GatewaySettings;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,13 +22,12 @@ import org.slf4j.LoggerFactory;
  * connected cluster, of any replica, whose replica's lease is older than the window. A tick that comes late (the replica itself was paused: a stop-the-world collection, a frozen VM, a
  * starved event loop) closes no session: during the pause no frame was read either, so the pause is not counted as
  * the agents' silence and their deadlines move by its length. Kept apart from the {@link AgentGateway} so that
- * presence reads as one rule; the gateway owns its timer.
+ * presence reads as one rule; the gateway owns its timer. The late-tick rule is {@link TickPauses}, the one the pool
+ * keep-alive on both ends also follows.
  */
 final class PresenceTicker {
   // Logs under the gateway's name, as it did before this class was split out of it: the log lines stay the same.
   private static final Logger LOG = LoggerFactory.getLogger(AgentGateway.class);
-  // A tick this many periods after the previous one finds the replica was paused rather than busy.
-  private static final int LATE_PERIODS = 2;
 
   /** What the tick reads of and does to a session ({@link AgentSession} on the replica). */
   interface Watched {
@@ -45,16 +43,12 @@ final class PresenceTicker {
     void close(CloseReason reason, String detail);
   }
 
-  /** A pause of the replica: ended at {@code endNanos}, lasting {@code lengthNanos} beyond the tick's period. */
-  private record Pause(long endNanos, long lengthNanos) { }
-
   private final Supplier<? extends Collection<? extends Watched>> sessions;
   private final ChannelStateStore state;
   private final GatewaySettings settings;
   private final LongSupplier clock;
-  private final Deque<Pause> pauses = new ArrayDeque<>();
+  private final TickPauses pauses;
   private final Map<String, String> undetached = new ConcurrentHashMap<>();
-  private long previousTick;
 
   /** {@code clock}: nanoseconds, the clock the sessions' last-heard times are read on ({@code System::nanoTime}). */
   PresenceTicker(Supplier<? extends Collection<? extends Watched>> sessions, ChannelStateStore state,
@@ -63,7 +57,7 @@ final class PresenceTicker {
     this.state = state;
     this.settings = settings;
     this.clock = clock;
-    this.previousTick = clock.getAsLong();
+    this.pauses = new TickPauses(clock.getAsLong());
   }
 
   /** How often to tick: three times per heartbeat period, at most twice a second. */
@@ -93,45 +87,20 @@ final class PresenceTicker {
   /** Closes the sessions silent for longer than the window, pauses of the replica not counted; returns those heard. */
   List<String> judge() {
     long now = clock.getAsLong();
-    long period = TimeUnit.MILLISECONDS.toNanos(periodMillis());
     long window = TimeUnit.SECONDS.toNanos(settings.disconnectSeconds());
-    long sincePrevious = now - previousTick;
-    previousTick = now;
-    boolean late = sincePrevious > LATE_PERIODS * period;
-    if (late) {
-      pauses.addLast(new Pause(now, sincePrevious - period));
+    long late = pauses.tick(now, TimeUnit.MILLISECONDS.toNanos(periodMillis()), window);
+    if (late > 0) {
       LOG.warn("presence tick {} ms late: the replica was paused; session deadlines moved by as much",
-          TimeUnit.NANOSECONDS.toMillis(sincePrevious - period));
+          TimeUnit.NANOSECONDS.toMillis(late));
     }
-    forgetPausesOlderThan(now, window);
     List<String> heard = new ArrayList<>();
     for (Watched s : sessions.get()) {
-      if (!late && silence(now, s.lastHeardNanos()) > window) {
+      if (late == 0 && pauses.silence(now, s.lastHeardNanos()) > window) {
         s.close(CloseReason.HEARTBEAT_TIMEOUT, "silent for over " + settings.disconnectSeconds() + "s");
       } else if (s.isReady() && s.takeHeard()) {
         heard.add(s.cluster());
       }
     }
     return heard;
-  }
-
-  /** How long a session last heard at {@code lastHeard} has been silent, leaving out the replica's pauses since. */
-  private long silence(long now, long lastHeard) {
-    long excused = 0;
-    for (Pause p : pauses) {
-      if (p.endNanos() - lastHeard > 0) {
-        excused += p.lengthNanos();
-      }
-    }
-    return now - lastHeard - excused;
-  }
-
-  // A pause matters to sessions heard before it; once the window (plus every pause kept) has passed since, every such
-  // session has been heard again or closed.
-  private void forgetPausesOlderThan(long now, long window) {
-    long kept = pauses.stream().mapToLong(Pause::lengthNanos).sum();
-    while (!pauses.isEmpty() && now - pauses.peekFirst().endNanos() > window + kept) {
-      kept -= pauses.removeFirst().lengthNanos();
-    }
   }
 }

@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.rollout;
 
 import io.olmstead.controlplane.auth.Principal;
+import io.olmstead.controlplane.http.ETags;
 import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.rollout.RolloutModel.StepResult;
 import io.vertx.core.Future;
@@ -20,19 +21,21 @@ final class RolloutCommands {
 
   /**
    * Applies a command to rollout {@code id} or, when it is a target of a multi-target rollout, to every target that
-   * takes it now (those that cannot are left as they are; 409 when none can), in one transaction.
+   * takes it now (those that cannot are left as they are; 409 when none can), in one transaction. {@code ifMatch}:
+   * the ETag rollout {@code id} must still have (412 otherwise, and the transaction changes nothing).
    */
-  Future<List<Applied>> apply(SqlConnection conn, String id, String command, String wave,
+  Future<List<Applied>> apply(SqlConnection conn, String id, String command, String wave, Optional<String> ifMatch,
       Principal caller) {
     return store.groupIds(conn, id).compose(ids -> {
       if (ids.isEmpty()) {
-        return applyOne(conn, id, command, wave, caller, 5).map(List::of);
+        return applyOne(conn, id, command, wave, ifMatch, caller, 5).map(List::of);
       }
       List<Applied> applied = new ArrayList<>();
       List<ApiException> refused = new ArrayList<>();
       Future<Void> chain = Future.succeededFuture();
       for (String target : ids) {
-        chain = chain.compose(v -> applyOne(conn, target, command, wave, caller, 5).map(a -> {
+        chain = chain.compose(v -> applyOne(conn, target, command, wave,
+            target.equals(id) ? ifMatch : Optional.empty(), caller, 5).map(a -> {
           applied.add(a);
           return (Void) null;
         }).recover(e -> {
@@ -48,11 +51,15 @@ final class RolloutCommands {
     });
   }
 
-  /** Applies a command; when the engine wrote in between, reads again (each statement sees the latest commit). */
-  private Future<Applied> applyOne(SqlConnection conn, String id, String command, String wave, Principal caller,
-      int attempts) {
+  /**
+   * Applies a command; when the engine wrote in between, reads again (each statement sees the latest commit), which
+   * an {@code ifMatch} then refuses: the rollout is no longer the one the caller read.
+   */
+  private Future<Applied> applyOne(SqlConnection conn, String id, String command, String wave,
+      Optional<String> ifMatch, Principal caller, int attempts) {
     return store.load(conn, id).compose(found -> {
       RolloutStore.Loaded loaded = visible(found, id, caller);
+      ETags.check(ifMatch, loaded.version());
       StepResult result;
       try {
         result = "promote".equals(command) ? RolloutMachine.promote(loaded.rollout(), wave, caller.actor())
@@ -73,7 +80,7 @@ final class RolloutCommands {
             if (attempts <= 1) {
               return Future.failedFuture(ApiException.conflict("rollout " + id + " keeps changing; retry"));
             }
-            return applyOne(conn, id, command, wave, caller, attempts - 1);
+            return applyOne(conn, id, command, wave, ifMatch, caller, attempts - 1);
           });
     });
   }

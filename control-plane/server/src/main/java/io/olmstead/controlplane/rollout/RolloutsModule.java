@@ -23,6 +23,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code /rollouts} (create, preview, read, operator commands) and {@code /events} (Server-Sent Events). A rollout
@@ -296,7 +297,7 @@ public final class RolloutsModule implements ApiModule {
       if (json == null) {
         throw ApiException.notFound("rollout " + id + " does not exist");
       }
-      return Reply.ok(json);
+      return withEtag(json);
     });
   }
 
@@ -339,14 +340,20 @@ public final class RolloutsModule implements ApiModule {
     Principal caller = request.principal();
     // the wave a promote ends: a retried promote whose wave has ended meanwhile is refused instead of ending the next
     String wave = "promote".equals(command) ? request.query("wave").orElse(null) : null;
+    // a promote may name the rollout as it was read (its ETag): nothing moves when the rollout has moved since
+    Optional<String> ifMatch = "promote".equals(command) ? request.ifMatch() : Optional.empty();
     return context.tx().audited(request.audit("rollout." + command, "rollouts/" + id),
-            conn -> commands.apply(conn, id, command, wave, caller), applied -> new JsonObject().put("state",
+            conn -> commands.apply(conn, id, command, wave, ifMatch, caller), applied -> new JsonObject().put("state",
                 applied.get(0).result().rollout().phase().name()).put("rollouts", new JsonArray(applied.stream()
                     .map(a -> a.result().rollout().id()).toList())))
         .onSuccess(applied -> applied.forEach(a -> {
           metrics.command(command, a.result().transitions());
           RolloutTransitions.log(a.before(), a.result());
         }))
-        .compose(r -> context.tx().read(conn -> queries.get(conn, id, caller))).map(Reply::ok);
+        .compose(r -> context.tx().read(conn -> queries.get(conn, id, caller))).map(RolloutsModule::withEtag);
+  }
+
+  private static Reply withEtag(JsonObject rollout) {
+    return Reply.ok(rollout).withEtag(rollout.getLong("resourceVersion"));
   }
 }

@@ -12,6 +12,8 @@ import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /** Failure budgets, rollback, pause/resume/promote/abort, with hollow agents and real PostgreSQL. */
 class RolloutControlIT {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static DatabaseSettings db;
   private static RolloutFixtures fx;
   private static Vertx vertx;
@@ -214,6 +217,54 @@ class RolloutControlIT {
     } finally {
       agents.close();
     }
+  }
+
+  @Test
+  void aPromoteWithAStaleIfMatchIsRefusedWith412AndChangesNothingAndOneWithTheCurrentTagPromotes() throws Exception {
+    fx.subscription("pm", "fleet=pm", "0.9.2");
+    HollowFleet agents = fleet("pm-", 2, "{\"fleet\":\"pm\"}", 0.0);
+    try {
+      await().atMost(Duration.ofSeconds(30)).until(() -> installed("pm", "0.9.2") == 2);
+      // each wave soaks an hour: only a promote ends one
+      String id = create("{\"subscription\":\"pm\",\"targetVersion\":\"0.9.4\",\"strategy\":{\"batchSize\":1,"
+          + "\"soakSeconds\":3600}}");
+      HttpResponse<String> read = RolloutIT.call(port, "GET", "/rollouts/" + id, null);
+      String stale = read.headers().firstValue("ETag").orElseThrow();
+      assertThat(stale).isEqualTo("\"" + new JsonObject(read.body()).getLong("resourceVersion") + "\"");
+      // the rollout moves on after that read
+      assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/pause", null).statusCode()).isEqualTo(200);
+      assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/resume", null).statusCode()).isEqualTo(200);
+
+      HttpResponse<String> refused = promote(id, stale);
+
+      assertThat(refused.statusCode()).as(refused.body()).isEqualTo(412);
+      assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+      assertThat(new JsonObject(refused.body()).getString("detail")).contains("If-Match " + stale);
+      assertThat(fx.count("SELECT count(*) FROM rollouts WHERE id = ? AND promote_requested", id)).isZero();
+      assertThat(fx.count("SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'PromoteRequested'",
+          id)).isZero();
+
+      // the current tag promotes (a tag the engine outdates between the read and the promote is refused the same way)
+      await().atMost(Duration.ofSeconds(30)).until(() -> {
+        String current = RolloutIT.call(port, "GET", "/rollouts/" + id, null).headers().firstValue("ETag")
+            .orElseThrow();
+        HttpResponse<String> promoted = promote(id, current);
+        assertThat(promoted.statusCode()).as(promoted.body()).isIn(200, 412);
+        return promoted.statusCode() == 200;
+      });
+      await().atMost(Duration.ofSeconds(20)).until(() -> "Succeeded".equals(rollout(id).getJsonArray("waves")
+          .getJsonObject(0).getString("state")));
+      assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/abort", null).statusCode()).isEqualTo(200);
+    } finally {
+      agents.close();
+    }
+  }
+
+  private static HttpResponse<String> promote(String id, String ifMatch) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/rollouts/" + id
+            + "/promote")).header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN)
+        .header("If-Match", ifMatch).POST(HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test

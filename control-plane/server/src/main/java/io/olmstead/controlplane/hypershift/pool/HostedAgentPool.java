@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.hypershift.pool;
 
+import io.olmstead.apispec.protocol.TickPauses;
 import io.olmstead.controlplane.agentgateway.BearerToken;
 import io.olmstead.controlplane.agentgateway.HandshakeLimits;
 import io.olmstead.controlplane.config.PoolSettings;
@@ -38,6 +39,7 @@ public final class HostedAgentPool {
   private final HandshakeLimits handshakes;
   private final Clock clock;
   private final Map<String, PoolSession> sessions = new ConcurrentHashMap<>();
+  private final TickPauses pauses;
   private long timer = -1;
   private long keepAliveTimer = -1;
   private long soon = -1;
@@ -53,6 +55,7 @@ public final class HostedAgentPool {
                          Clock clock) {
     this.vertx = vertx;
     this.clock = clock;
+    this.pauses = new TickPauses(TimeUnit.MILLISECONDS.toNanos(clock.millis()));
     this.store = new PoolStore(pool);
     this.settings = settings;
     this.replica = replica;
@@ -161,7 +164,16 @@ public final class HostedAgentPool {
   }
 
   private void hello(PoolSession session) {
-    store.join(session.member(), session.tokenId(), replica, session.id()).onSuccess(v -> {
+    store.join(session.member(), session.tokenId(), replica, session.id(), settings.liveSeconds()).onSuccess(joined -> {
+      if (!joined) {
+        // the live holder keeps the name (and its clusters' credentials): the newcomer retries with backoff and gets
+        // it once the holder's connection closes or falls silent
+        LOG.warn("pool replica {}: a second connection claims the name of a live one: refused", session.member());
+        sessions.remove(session.id());
+        session.close(NAME_IN_USE, "pool replica name " + session.member() + " is held by a live connection; "
+            + "retry after it closes or is silent for " + settings.liveSeconds() + "s");
+        return;
+      }
       LOG.info("pool replica {} connected (holding {} clusters)", session.member(), session.held().size());
       session.welcome(settings.assignSeconds());
       tick();
@@ -172,8 +184,8 @@ public final class HostedAgentPool {
   }
 
   private void closed(PoolSession session) {
-    sessions.remove(session.id());
-    if (session.member() != null && !closing) {
+    // a connection refused or dropped here is gone from the map already, and has no row of its own to remove
+    if (sessions.remove(session.id()) != null && session.member() != null && !closing) {
       LOG.info("pool replica {} disconnected", session.member());
       // gone from the live set at once, so the other control plane replicas reassign its clusters at their next round
       store.leave(session.member(), session.id()).onFailure(e -> LOG.warn("pool replica {} not removed: {}",
@@ -207,6 +219,9 @@ public final class HostedAgentPool {
   }
 
   static final long SOON_MILLIS = 100;
+
+  /** The close code of a connection whose hello names a pool replica a live connection holds. */
+  static final int NAME_IN_USE = 4409;
 
   /** Clusters handed over in one transaction (a round taking over 500 clusters is two of them). */
   static final int HANDOVER_BATCH = 250;
@@ -254,21 +269,31 @@ public final class HostedAgentPool {
    * them a heartbeat; closes those whose token was revoked or whose replica connected again elsewhere. The row of a
    * silent (frozen, cut-off) replica goes with the close, not when its TCP connection ends: a frozen peer never
    * answers the close frame, so that end comes only after the server's closing timeout, and until then the replica
-   * would count as live and keep its clusters.
+   * would count as live and keep its clusters. A keep-alive that comes late (this replica was paused) closes nobody
+   * and the pause is not counted as the pool replicas' silence ({@link TickPauses}): their heartbeats were not read
+   * during it either.
    */
   private Future<Live> keepAlive() {
     if (closing) {
       return Future.succeededFuture(new Live(List.of(), false));
     }
-    long silence = TimeUnit.SECONDS.toMillis(settings.liveSeconds());
-    long now = clock.millis();
+    long window = TimeUnit.SECONDS.toNanos(settings.liveSeconds());
+    long now = TimeUnit.MILLISECONDS.toNanos(clock.millis());
+    long late;
+    synchronized (pauses) {
+      late = pauses.tick(now, TimeUnit.SECONDS.toNanos(settings.assignSeconds()), window);
+    }
+    if (late > 0) {
+      LOG.warn("pool keep-alive {} ms late: this replica was paused; pool replicas' deadlines moved by as much",
+          TimeUnit.NANOSECONDS.toMillis(late));
+    }
     List<PoolSession> mine = new ArrayList<>();
     List<Future<Void>> left = new ArrayList<>();
     for (PoolSession s : sessions.values()) {
       if (s.member() == null) {
         continue;
       }
-      if (now - s.lastHeardMillis() > silence) {
+      if (late == 0 && silence(now, s) > window) {
         LOG.info("pool replica {} silent for over {} s: dropped", s.member(), settings.liveSeconds());
         sessions.remove(s.id());
         s.close(4408, "silent for over " + settings.liveSeconds() + "s");
@@ -290,6 +315,12 @@ public final class HostedAgentPool {
       }
       return new Live(live, dropped);
     });
+  }
+
+  private long silence(long now, PoolSession s) {
+    synchronized (pauses) {
+      return pauses.silence(now, TimeUnit.MILLISECONDS.toNanos(s.lastHeardMillis()));
+    }
   }
 
   private Future<Void> apply(PoolStore.Snapshot snapshot, List<PoolSession> live) {

@@ -22,9 +22,12 @@ import java.util.UUID;
 /** The pool's rows: live pool replicas, the hosted clusters to serve, and each cluster's handover (credential). */
 final class PoolStore {
   private static final String AUTHENTICATE = "SELECT id FROM pool_tokens WHERE token_hash = $1 AND revoked_at IS NULL";
+  // a name held by a live connection (kept alive within the window, with a live token) stays with it
   private static final String JOIN = "INSERT INTO pool_members (member, token_id, replica, session) "
       + "VALUES ($1, $2, $3, $4) ON CONFLICT (member) DO UPDATE SET token_id = EXCLUDED.token_id, "
-      + "replica = EXCLUDED.replica, session = EXCLUDED.session, last_seen = now()";
+      + "replica = EXCLUDED.replica, session = EXCLUDED.session, last_seen = now() "
+      + "WHERE pool_members.last_seen < now() - make_interval(secs => $5) OR NOT EXISTS (SELECT 1 FROM pool_tokens t "
+      + "WHERE t.id = pool_members.token_id AND t.revoked_at IS NULL) RETURNING session";
   // only connections whose row is still theirs and whose pool token is still live are kept alive
   private static final String HEARTBEAT = "UPDATE pool_members m SET last_seen = now() FROM pool_tokens t "
       + "WHERE t.id = m.token_id AND t.revoked_at IS NULL AND m.session = ANY($1) RETURNING m.session";
@@ -55,8 +58,14 @@ final class PoolStore {
         .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getUUID(0)));
   }
 
-  Future<Void> join(String member, UUID tokenId, String replica, String session) {
-    return pool.preparedQuery(JOIN).execute(Tuple.of(member, tokenId, replica, session)).mapEmpty();
+  /**
+   * Registers a pool replica's connection under its name; false (nothing changed) when a live connection holds the
+   * name: one kept alive within {@code liveSeconds} under a token that is not revoked. A connection closed or dropped
+   * as silent has no row any more; one whose control plane replica died stops being kept alive.
+   */
+  Future<Boolean> join(String member, UUID tokenId, String replica, String session, int liveSeconds) {
+    return pool.preparedQuery(JOIN).execute(Tuple.of(member, tokenId, replica, session, (double) liveSeconds))
+        .map(rows -> rows.size() > 0);
   }
 
   /** Keeps the given connections alive; returns those still theirs (a newer connection or a revoked token ends one). */
