@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -112,7 +113,7 @@ public final class SchemaDecoder {
     Map<String, JsonSchema> out = new HashMap<>();
     for (String type : ProtocolCodec.TYPES) {
       // statusAck -> status-ack.json
-      String file = "/agent-protocol/schemas/" + type.replaceAll("([A-Z])", "-$1").toLowerCase() + ".json";
+      String file = "/agent-protocol/schemas/" + type.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT) + ".json";
       try (InputStream in = SchemaDecoder.class.getResourceAsStream(file)) {
         if (in == null) {
           throw new IllegalStateException("no schema " + file);

@@ -3,6 +3,7 @@ package io.olmstead.agent;
 import io.olmstead.agent.hollow.HollowCommand;
 import io.olmstead.agent.pool.PoolCommand;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,7 +18,9 @@ public final class Main implements Runnable {
   CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    // the platform's default charset (what these writers always used), named
+    Charset console = Charset.defaultCharset();
+    System.exit(run(args, new PrintWriter(System.out, true, console), new PrintWriter(System.err, true, console)));
   }
 
   /** Runs one command and returns its exit code: 0 ok, 1 runtime failure, 2 usage error. */

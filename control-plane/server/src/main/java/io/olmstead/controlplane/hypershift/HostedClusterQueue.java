@@ -171,6 +171,7 @@ final class HostedClusterQueue {
   private void process(String item) throws Exception {
     if (item.equals(SWEEP)) {
       sweep();
+      metrics.swept();
     } else if (item.startsWith("gone:")) {
       Decision gone = await(store.gone(item.substring("gone:".length())));
       report(item, gone);

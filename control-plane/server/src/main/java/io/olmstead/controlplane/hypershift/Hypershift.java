@@ -73,6 +73,14 @@ public final class Hypershift {
     return Future.succeededFuture();
   }
 
+  /**
+   * Resyncs this replica completed as leader (each decides every HostedCluster again, then sweeps): tests await them
+   * rather than waiting for time to pass.
+   */
+  public long completedResyncs() {
+    return metrics.sweeps();
+  }
+
   /** Whether this replica runs the watcher now. */
   public boolean leader() {
     return leader;

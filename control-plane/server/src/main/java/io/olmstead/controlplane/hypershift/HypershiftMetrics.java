@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** The watcher's metrics; labels are fixed codes (decision kinds and reasons), never names or ids. */
 final class HypershiftMetrics {
@@ -11,6 +12,7 @@ final class HypershiftMetrics {
   private final AtomicInteger watching = new AtomicInteger();
   private final AtomicInteger hostedClusters = new AtomicInteger();
   private final AtomicInteger pastMax = new AtomicInteger();
+  private final AtomicLong sweeps = new AtomicLong();
 
   HypershiftMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -42,6 +44,15 @@ final class HypershiftMetrics {
   void failed(String stage) {
     Counter.builder("olmstead_hypershift_errors_total").description("watcher failures by stage").tag("stage", stage)
         .register(registry).increment();
+  }
+
+  /** A resync's sweep ran: every HostedCluster queued before it has been decided. */
+  void swept() {
+    sweeps.incrementAndGet();
+  }
+
+  long sweeps() {
+    return sweeps.get();
   }
 
   void watching(boolean on) {

@@ -44,6 +44,7 @@ public final class SignalEvaluator {
   private String cursor;
   private boolean running;
   private long timer = -1;
+  private volatile long completedPasses;
 
   public SignalEvaluator(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry,
       SignalSettings settings) {
@@ -76,10 +77,17 @@ public final class SignalEvaluator {
     running = true;
     lock.ensure().compose(leader -> leader ? pass() : Future.<Void>succeededFuture()).onComplete(ar -> {
       running = false;
-      if (ar.failed()) {
+      if (ar.succeeded()) {
+        completedPasses++; // only this timer's context writes it
+      } else {
         LOG.warn("signal evaluation failed: {}", ar.cause().toString());
       }
     });
+  }
+
+  /** Ticks that ended without failure (a pass as leader, or a tick as follower): tests await evaluations with it. */
+  public long completedPasses() {
+    return completedPasses;
   }
 
   /** One bounded pass: the next page of subscriptions, then the disconnections. */

@@ -16,6 +16,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -53,6 +54,23 @@ class RolloutControlIT {
     String token = fx.enrollmentToken(count, labelsJson);
     return HollowFleet.start(vertx, new HollowFleet.Settings(count, URI.create("http://127.0.0.1:" + port), token,
         prefix, Duration.ofMillis(300), failureRate, Map.of(), null, 0));
+  }
+
+  /** Waits until the engine has stepped twice after {@code due}: it has done whatever it does by then. */
+  private static void engineStepsAfter(Instant due) {
+    await().atMost(Duration.ofSeconds(30)).until(() -> !Instant.now().isBefore(due));
+    long ticked = cp.rollouts().engine().completedTicks();
+    await().atMost(Duration.ofSeconds(30)).until(() -> cp.rollouts().engine().completedTicks() >= ticked + 2);
+  }
+
+  /** When the rollout last approved a cluster (the epoch when it approved none). */
+  private static Instant lastApproval(String id) {
+    return Instant.ofEpochMilli(fx.count("SELECT coalesce((extract(epoch FROM max(approved_at)) * 1000)::bigint, 0)"
+        + " FROM rollout_clusters WHERE rollout_id = ?", id));
+  }
+
+  private static Instant laterOf(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
   }
 
   private static long installed(String subscription, String version) {
@@ -146,7 +164,9 @@ class RolloutControlIT {
       assertThat(refused.statusCode()).as(refused.body()).isEqualTo(404);
       assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/pause", null).statusCode()).isEqualTo(200);
       long before = approved(id);
-      Thread.sleep(4000); // longer than a wave and its soak: a running rollout would have approved more
+      // past the time a running rollout would have approved more (its first member installed, 0.3 s, and soaked,
+      // 2 s, from its approval or from now), and two engine steps later
+      engineStepsAfter(laterOf(lastApproval(id), Instant.now()).plusMillis(2_300));
       assertThat(approved(id)).isEqualTo(before).isLessThanOrEqualTo(1);
       assertThat(rollout(id).getString("state")).isEqualTo("Paused");
       assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/pause", null).statusCode()).isEqualTo(409);
@@ -286,11 +306,13 @@ class RolloutControlIT {
           + "rollout_clusters rc ON rc.cluster = a.cluster WHERE rc.rollout_id = ? AND a.cluster = 'off-b-0001' "
           + "AND rc.approved_version = '0.9.4' AND a.acked_generation IS NOT NULL AND a.acked_at >= rc.approved_at",
           id) == 1);
+      Instant acked = Instant.now(); // its deadline runs from its approval or ack, both before this
       leaving.close();
       await().atMost(Duration.ofSeconds(20)).until(() -> fx.count("SELECT count(*) FROM clusters WHERE name = "
           + "'off-b-0001' AND status = 'disconnected'") == 1);
       await().atMost(Duration.ofSeconds(20)).until(() -> installed("off", "0.9.4") == 2);
-      Thread.sleep(4000); // past the progress deadline: the offline cluster must still be waiting, not failed
+      // past the progress deadline (3 s), two engine steps later: the offline cluster is still waiting, not failed
+      engineStepsAfter(acked.plusSeconds(3));
       JsonObject waiting = rollout(id);
       assertThat(waiting.getString("state")).isEqualTo("Progressing");
       assertThat(waiting.getJsonObject("counts").getInteger("failed")).isZero();

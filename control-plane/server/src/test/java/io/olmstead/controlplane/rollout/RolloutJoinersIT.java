@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.olmstead.agent.hollow.HollowFleet;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.http.StartupGate;
 import io.olmstead.controlplane.server.ControlPlane;
+import io.olmstead.controlplane.testsupport.MovableClock;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;
@@ -31,6 +33,7 @@ class RolloutJoinersIT {
   private static Vertx vertx;
   private static ControlPlane cp;
   private static int port;
+  private static final MovableClock CLOCK = new MovableClock();
 
   @BeforeAll
   static void setUp() throws Exception {
@@ -38,7 +41,8 @@ class RolloutJoinersIT {
     vertx = Vertx.vertx();
     ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(Map.of(), "127.0.0.1").withPort(0)
         .withDatabase(db).withAdminToken(TestControlPlane.ADMIN_TOKEN);
-    cp = ControlPlane.start(config).toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
+    cp = ControlPlane.start(config, StartupGate.open(), CLOCK).toCompletionStage().toCompletableFuture()
+        .get(2, TimeUnit.MINUTES);
     port = cp.port();
     fx = new RolloutFixtures(db);
     fx.catalog();
@@ -94,7 +98,10 @@ class RolloutJoinersIT {
       // the wave's other member settles; the wave soaks only when the joiner came after that (a joiner admitted
       // while it was Open keeps it Open, as it is not settled): either way it must not succeed without the joiner
       await().atMost(Duration.ofSeconds(30)).until(() -> "Succeeded".equals(step(id, "jn-0002")));
-      Thread.sleep(6000); // longer than the soak: the wave waits for its frozen joiner
+      // past the soak (the clock jumps 5 s) and two steps later: the wave waits for its frozen joiner
+      CLOCK.jumpTo(CLOCK.instant().plusSeconds(5));
+      long ticked = cp.rollouts().engine().completedTicks();
+      await().atMost(Duration.ofSeconds(30)).until(() -> cp.rollouts().engine().completedTicks() >= ticked + 2);
       assertThat(fx.count("SELECT count(*) FROM rollout_waves WHERE rollout_id = ? AND idx = 1 AND state IN "
           + "('Open', 'Soaking')", id)).as("wave 1 waits for its frozen joiner").isEqualTo(1);
       assertThat(step(id, "jn-late-0001")).isEqualTo("Pending");

@@ -97,6 +97,18 @@ class SignalsIT {
     assertThat(r.status()).as(r.body()).isEqualTo(201);
   }
 
+  /**
+   * Waits for {@code count} more completed evaluation passes and for every event they stored to be delivered: an
+   * event sent twice would then have been received.
+   */
+  private static void evaluationsPass(int count) {
+    SignalEvaluator evaluator = cp.controlPlane().signals();
+    long from = evaluator.completedPasses();
+    await().atMost(Duration.ofSeconds(20)).until(() -> evaluator.completedPasses() >= from + count);
+    await().atMost(Duration.ofSeconds(20)).until(() -> fx.count("SELECT (SELECT count(*) FROM webhook_events)"
+        + " + (SELECT count(*) FROM webhook_deliveries WHERE state = 'Pending')") == 0);
+  }
+
   private static List<Received> at(String path, String type) {
     return RECEIVED.stream().filter(r -> r.path().equals("/" + path) && r.type().equals(type)).toList();
   }
@@ -218,7 +230,7 @@ class SignalsIT {
         "olmstead_subscription_newer_channel{subscription=\"up\"} 1.0");
 
     // many evaluations later: each event was sent once, and never to the other team
-    Thread.sleep(2_000);
+    evaluationsPass(5);
     assertThat(about("blue-sub", SignalEvents.UPGRADES_AVAILABLE, "up")).hasSize(1);
     assertThat(about("blue-sub", SignalEvents.DEPRECATED, "up")).hasSize(1);
     assertThat(RECEIVED).noneMatch(r -> r.path().equals("/red-sub"));
@@ -243,7 +255,7 @@ class SignalsIT {
     await().atMost(Duration.ofSeconds(20)).until(() -> !about("blue-stuck", SignalEvents.STUCK, "st").isEmpty());
     assertThat(about("blue-stuck", SignalEvents.STUCK, "st").get(0).data().getJsonArray("clusters").getList())
         .containsExactly("st-2");
-    Thread.sleep(1_500);
+    evaluationsPass(3);
     assertThat(about("blue-stuck", SignalEvents.STUCK, "st")).hasSize(1);
 
     // back to Succeeded: not stuck any more
@@ -267,7 +279,7 @@ class SignalsIT {
     assertThat(r.data().getString("subscription")).isEqualTo("ap");
     assertThat(r.data().getString("bundle")).isEqualTo("op.v2.0.2");
     assertThat(r.signedWith(SECRET)).isTrue();
-    Thread.sleep(1_500);
+    evaluationsPass(3);
     assertThat(at("blue-approvals", "io.olmstead.approval.waiting")).hasSize(1);
     assertThat(RECEIVED).noneMatch(x -> x.path().equals("/red-approvals"));
   }
@@ -281,7 +293,7 @@ class SignalsIT {
     cluster("dc-fresh", "blue", "connected", "now()");
     await().atMost(Duration.ofSeconds(20)).until(() -> !at("blue-clusters", Disconnections.DISCONNECTED).isEmpty()
         && !at("red-clusters", Disconnections.DISCONNECTED).isEmpty());
-    Thread.sleep(1_500);
+    evaluationsPass(3);
     assertThat(at("blue-clusters", Disconnections.DISCONNECTED)).extracting(x -> x.data().getString("cluster"))
         .containsExactly("dc-blue");
     assertThat(at("red-clusters", Disconnections.DISCONNECTED)).extracting(x -> x.data().getString("cluster"))
