@@ -11,6 +11,8 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import java.util.List;
 
 /**
@@ -35,13 +37,18 @@ public final class FleetModule implements ApiModule {
     int limit = request.limit();
     int failures = request.query("failures").map(Integer::parseInt).orElse(DEFAULT_FAILURES);
     String[] teams = request.principal().teamFilter();
-    return context.tx().read(conn -> FleetQueries.subscriptions(conn, teams, after, limit + 1)
-        .compose(subs -> {
-          List<FleetQueries.Sub> page = subs.size() > limit ? subs.subList(0, limit) : subs;
-          String next = subs.size() > limit ? Cursors.encode(new JsonArray().add(page.get(limit - 1).name())) : null;
-          return FleetQueries.summary(conn, page, teams, selector, failures)
-              .map(items -> new JsonObject().put("items", items).put("nextCursor", next));
-        })).map(Reply::ok);
+    return context.tx().read(conn -> FleetQueries.subscriptions(conn, teams, after, limit + 1)).compose(subs -> {
+      List<FleetQueries.Sub> page = subs.size() > limit ? subs.subList(0, limit) : subs;
+      String next = subs.size() > limit ? Cursors.encode(new JsonArray().add(page.get(limit - 1).name())) : null;
+      String[] names = page.stream().map(FleetQueries.Sub::name).toArray(String[]::new);
+      // independent reads, each on its own connection: the answer waits for the slower, not for their sum
+      Future<RowSet<Row>> counts = context.tx().read(conn -> FleetQueries.counts(conn, names, teams, selector));
+      Future<RowSet<Row>> failed = context.tx().read(conn -> FleetQueries.failures(conn, names, teams, selector,
+          failures));
+      return Future.all(counts, failed).map(both -> new JsonObject()
+          .put("items", FleetQueries.summary(page, new FleetQueries.Found(counts.result(), failed.result())))
+          .put("nextCursor", next));
+    }).map(Reply::ok);
   }
 
   private Future<Reply> byLabel(ApiRequest request) {

@@ -7,9 +7,11 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,18 +30,27 @@ final class FleetQueries {
   private static final String SUBSCRIPTIONS = "SELECT name, package, team FROM subscriptions "
       + "WHERE ($1::text[] IS NULL OR team = ANY($1::text[])) AND ($2::text IS NULL OR name > $2) "
       + "ORDER BY name LIMIT $3";
-  // one statement, one pass over the page's status rows: the counts by version and phase (kind 'c'), then the latest
-  // failures of each subscription with what the agent said (kind 'f')
-  private static final String SUMMARY = "WITH st AS MATERIALIZED (SELECT s.subscription, s.cluster, s.installed_version, "
-      + "s.target_version, s.phase, s.reason, s.message, s.updated_at FROM subscription_status s "
-      + "JOIN clusters c ON c.name = s.cluster WHERE NOT s.gone AND c.status <> 'retired' "
-      + "AND s.subscription = ANY($2::text[]) AND " + TEAM + " AND %s) "
-      + "SELECT 'c' AS kind, subscription, installed_version, phase, count(*) AS n, NULL AS cluster, "
-      + "NULL AS target_version, NULL AS reason, NULL AS message, NULL::timestamptz AS updated_at, 0::bigint AS rn "
-      + "FROM st GROUP BY subscription, installed_version, phase UNION ALL "
-      + "SELECT 'f', subscription, installed_version, phase, 1, cluster, target_version, reason, message, updated_at, rn "
-      + "FROM (SELECT st.*, row_number() OVER (PARTITION BY subscription ORDER BY updated_at DESC, cluster) AS rn "
-      + "FROM st WHERE phase = 'Failed') f WHERE rn <= $3 ORDER BY kind, subscription, rn";
+  // clusters by version and phase: an index-only scan of subscription_status_versions (V58), joined to the clusters
+  // only to keep the caller's teams, the selector and the clusters not retired; no row is materialised
+  private static final String COUNTS = "SELECT s.subscription, s.installed_version, s.phase, count(*) AS n "
+      + "FROM subscription_status s JOIN clusters c ON c.name = s.cluster WHERE NOT s.gone AND c.status <> 'retired' "
+      + "AND s.subscription = ANY($2::text[]) AND " + TEAM + " AND %s GROUP BY 1, 2, 3";
+  // the whole fleet seen by an admin without a selector: every status row counted in the index's order (no hash, no
+  // join), minus the rows of the few retired clusters (a deleted cluster's rows go with it, V58)
+  private static final String COUNTS_ALL = "SELECT subscription, installed_version, phase, sum(n)::bigint AS n FROM "
+      + "(SELECT s.subscription, s.installed_version, s.phase, count(*) AS n FROM subscription_status s "
+      + "WHERE NOT s.gone AND s.subscription = ANY($1::text[]) GROUP BY 1, 2, 3 UNION ALL "
+      + "SELECT s.subscription, s.installed_version, s.phase, -count(*) FROM clusters r "
+      + "JOIN subscription_status s ON s.cluster = r.name WHERE r.status = 'retired' AND NOT s.gone "
+      + "AND s.subscription = ANY($1::text[]) GROUP BY 1, 2, 3) x GROUP BY 1, 2, 3 HAVING sum(n) > 0";
+  // the latest failures of each subscription with what the agent said: the failed rows (few) through the partial index
+  // subscription_status_failed (V58), newest first
+  private static final String FAILURES = "SELECT subscription, cluster, installed_version, target_version, reason, "
+      + "message, updated_at FROM (SELECT s.subscription, s.cluster, s.installed_version, s.target_version, s.reason, "
+      + "s.message, s.updated_at, row_number() OVER (PARTITION BY s.subscription ORDER BY s.updated_at DESC, "
+      + "s.cluster) AS rn FROM subscription_status s JOIN clusters c ON c.name = s.cluster "
+      + "WHERE s.subscription = ANY($2::text[]) AND s.phase = 'Failed' AND NOT s.gone AND c.status <> 'retired' "
+      + "AND " + TEAM + " AND %s) f WHERE rn <= $3 ORDER BY subscription, rn";
   private static final String BY_LABEL = "SELECT c.labels ->> $2::text AS value, c.status, count(*) AS n "
       + "FROM clusters c WHERE " + TEAM + " AND %s GROUP BY 1, 2 ORDER BY 1 NULLS LAST, 2";
 
@@ -59,52 +70,68 @@ final class FleetQueries {
     });
   }
 
-  /** Per subscription of {@code subs}: clusters by version and phase, and the first {@code failures} failures. */
-  static Future<JsonArray> summary(SqlClient client, List<Sub> subs, String[] teams, LabelSelector selector,
-      int failures) {
-    String[] names = subs.stream().map(Sub::name).toArray(String[]::new);
-    SelectorSql sel = SelectorSql.of(selector, "c.labels", 4);
-    List<Object> params = new ArrayList<>(java.util.Arrays.asList(new Object[] {teams, names, failures}));
+  /** The counts and failures of a summary page's subscriptions, each from its own query. */
+  record Found(RowSet<Row> counts, RowSet<Row> failures) {
+  }
+
+  /** Clusters by version and phase of the subscriptions {@code names}, the caller's and the selector's. */
+  static Future<RowSet<Row>> counts(SqlClient client, String[] names, String[] teams, LabelSelector selector) {
+    if (teams == null && selector.isEmpty()) {
+      return client.preparedQuery(COUNTS_ALL).execute(Tuple.of((Object) names));
+    }
+    SelectorSql sel = SelectorSql.of(selector, "c.labels", 3);
+    List<Object> params = new ArrayList<>(Arrays.asList(teams, names));
     params.addAll(sel.params());
+    return client.preparedQuery(String.format(COUNTS, sel.sql())).execute(Tuple.wrap(params));
+  }
+
+  /** The first {@code failures} failures of each subscription of {@code names}, newest first. */
+  static Future<RowSet<Row>> failures(SqlClient client, String[] names, String[] teams, LabelSelector selector,
+      int failures) {
+    SelectorSql sel = SelectorSql.of(selector, "c.labels", 4);
+    List<Object> params = new ArrayList<>(Arrays.asList(teams, names, failures));
+    params.addAll(sel.params());
+    return client.preparedQuery(String.format(FAILURES, sel.sql())).execute(Tuple.wrap(params));
+  }
+
+  /** Per subscription of {@code subs}, in their order: clusters by version and phase, and the failures found. */
+  static JsonArray summary(List<Sub> subs, Found found) {
     Map<String, JsonObject> bySub = new LinkedHashMap<>();
     subs.forEach(s -> bySub.put(s.name(), new JsonObject().put("subscription", s.name()).put("package", s.pkg())
         .put("team", s.team()).put("clusters", 0L).put("failed", 0L).put("versions", new JsonArray())
         .put("failures", new JsonArray())));
-    return client.preparedQuery(String.format(SUMMARY, sel.sql())).execute(Tuple.wrap(params)).map(rows -> {
-      Map<String, Map<String, JsonObject>> versions = new LinkedHashMap<>();
-      for (Row r : rows) {
-        JsonObject sub = bySub.get(r.getString("subscription"));
-        if ("f".equals(r.getString("kind"))) {
-          sub.getJsonArray("failures").add(new JsonObject()
-              .put("cluster", r.getString("cluster")).put("installedVersion", r.getString("installed_version"))
-              .put("targetVersion", r.getString("target_version")).put("reason", r.getString("reason"))
-              .put("message", r.getString("message"))
-              .put("updatedAt", r.getOffsetDateTime("updated_at").toInstant().toString()));
-          continue;
-        }
-        long n = r.getLong("n");
-        String version = r.getString("installed_version") == null ? "none" : r.getString("installed_version");
-        String phase = r.getString("phase") == null ? "Unknown" : r.getString("phase");
-        JsonObject v = versions.computeIfAbsent(sub.getString("subscription"), k -> new LinkedHashMap<>())
-            .computeIfAbsent(version, k -> new JsonObject().put("version", k).put("clusters", 0L)
-                .put("phases", new JsonObject()));
-        v.put("clusters", v.getLong("clusters") + n);
-        v.getJsonObject("phases").put(phase, v.getJsonObject("phases").getLong(phase, 0L) + n);
-        sub.put("clusters", sub.getLong("clusters") + n);
-        if ("Failed".equals(phase)) {
-          sub.put("failed", sub.getLong("failed") + n);
-        }
+    for (Row r : found.failures()) {
+      bySub.get(r.getString("subscription")).getJsonArray("failures").add(new JsonObject()
+          .put("cluster", r.getString("cluster")).put("installedVersion", r.getString("installed_version"))
+          .put("targetVersion", r.getString("target_version")).put("reason", r.getString("reason"))
+          .put("message", r.getString("message"))
+          .put("updatedAt", r.getOffsetDateTime("updated_at").toInstant().toString()));
+    }
+    Map<String, Map<String, JsonObject>> versions = new LinkedHashMap<>();
+    for (Row r : found.counts()) {
+      JsonObject sub = bySub.get(r.getString("subscription"));
+      long n = r.getLong("n");
+      String version = r.getString("installed_version") == null ? "none" : r.getString("installed_version");
+      String phase = r.getString("phase") == null ? "Unknown" : r.getString("phase");
+      JsonObject v = versions.computeIfAbsent(sub.getString("subscription"), k -> new LinkedHashMap<>())
+          .computeIfAbsent(version, k -> new JsonObject().put("version", k).put("clusters", 0L)
+              .put("phases", new JsonObject()));
+      v.put("clusters", v.getLong("clusters") + n);
+      v.getJsonObject("phases").put(phase, v.getJsonObject("phases").getLong(phase, 0L) + n);
+      sub.put("clusters", sub.getLong("clusters") + n);
+      if ("Failed".equals(phase)) {
+        sub.put("failed", sub.getLong("failed") + n);
       }
-      versions.forEach((name, byVersion) -> byVersion.keySet().stream().sorted()
-          .forEach(k -> bySub.get(name).getJsonArray("versions").add(byVersion.get(k))));
-      return new JsonArray(new ArrayList<>(bySub.values()));
-    });
+    }
+    versions.forEach((name, byVersion) -> byVersion.keySet().stream().sorted()
+        .forEach(k -> bySub.get(name).getJsonArray("versions").add(byVersion.get(k))));
+    return new JsonArray(new ArrayList<>(bySub.values()));
   }
 
   /** Clusters by the value of {@code label} (absent: null) and status, the values in order, at most 500 of them. */
   static Future<JsonObject> byLabel(SqlClient client, String label, String[] teams, LabelSelector selector) {
     SelectorSql sel = SelectorSql.of(selector, "c.labels", 3);
-    List<Object> params = new ArrayList<>(java.util.Arrays.asList(new Object[] {teams, label}));
+    List<Object> params = new ArrayList<>(Arrays.asList(teams, label));
     params.addAll(sel.params());
     return client.preparedQuery(String.format(BY_LABEL, sel.sql())).execute(Tuple.wrap(params)).map(rows -> {
       Map<String, JsonObject> values = new LinkedHashMap<>();

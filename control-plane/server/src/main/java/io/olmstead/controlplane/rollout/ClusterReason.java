@@ -189,7 +189,7 @@ record ClusterReason(String code, String subject, Instant at, String message) {
 
   /**
    * How many clusters of {@code rollout} are held, by reason code, as the engine sees them in a step (its agents'
-   * reports, its calendar gate): the same decisions as {@link #held} and {@link #of}, without the subjects.
+   * reports, its calendar gate): the same decisions as {@link #ofMember}, without the subjects.
    */
   static Map<String, Long> counts(Rollout rollout, Map<String, RolloutModel.Report> reports, CalendarGate gate) {
     Map<String, Long> out = new HashMap<>();
@@ -202,11 +202,25 @@ record ClusterReason(String code, String subject, Instant at, String message) {
     return out;
   }
 
-  /** The reason code of one member (null: none). */
+  /**
+   * The reason code of one member (null: none), in {@link #ofMember}'s order: what the engine holds it on;
+   * {@code Disconnected} when its agent is away and it is not done; {@code Failed} when its agent reports a failed
+   * install of this step (the engine's report keeps a phase only when it is about the rollout's target); then the
+   * approval and the calendar.
+   */
   static String code(Member m, RolloutModel.Report report, CalendarGate gate) {
     ClusterReason held = held(m);
     if (held != null) {
       return held.code();
+    }
+    if (m.step() == Step.Succeeded || m.step() == Step.RolledBack) {
+      return null;
+    }
+    if (report != null && !report.online()) {
+      return DISCONNECTED;
+    }
+    if (report != null && FAILED.equals(report.phase())) {
+      return FAILED;
     }
     if (report != null && "RequiresApproval".equals(report.phase())
         && (m.step() == Step.Pending || m.step() == Step.Progressing)) {

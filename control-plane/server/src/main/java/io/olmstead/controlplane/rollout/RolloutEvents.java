@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The event stream behind {@code GET /events}: cluster, subscription and rollout changes from any replica, announced
  * by the V8 triggers on {@value #CHANNEL} with the teams they concern, and {@code rollout.cluster} when a rollout holds
- * or fails a cluster with a reason (V54: the cluster, the history kind and {@code reason {code, subject, at}}). Each client gets only the events of what it may
+ * or fails a cluster with a reason (V54: the cluster, the history kind and {@code reason {code, subject, at}}), and
+ * {@code cluster.reason} when an agent alone changes its cluster's reason (V58: a subscription's install becomes or
+ * stops being {@code Failed}, the agent goes away or comes back), coalesced per cluster and subscription and sent at
+ * most {@value #REASONS_PER_FLUSH} every {@value #REASON_FLUSH_MILLIS} ms ({@link CoalescedEvents}). Each client
+ * gets only the events of what it may
  * see: a team-scoped token those of its teams, a token without a team scope all of them. Events carry ids; clients
  * re-read what they show. A client that cannot keep up (more than {@link #MAX_BUFFERED_BYTES} unwritten) is
  * disconnected rather than buffered without bound.
@@ -38,6 +43,11 @@ public final class RolloutEvents {
   static final long MAX_BUFFERED_BYTES = 256 * 1024;
   static final int MAX_STREAMS_PER_TOKEN = 16;
   static final long RECHECK_MILLIS = 2_000;
+  static final String CLUSTER_REASON = "cluster.reason";
+  /** {@code cluster.reason} events are sent every this many ms, at most {@link #REASONS_PER_FLUSH} at a time. */
+  static final long REASON_FLUSH_MILLIS = 1_000;
+  static final int REASONS_PER_FLUSH = 200;
+  static final int MAX_PENDING_REASONS = 20_000;
   private static final Logger LOG = LoggerFactory.getLogger(RolloutEvents.class);
 
   private final Vertx vertx;
@@ -46,7 +56,9 @@ public final class RolloutEvents {
   private final AtomicLong sequence = new AtomicLong();
   private final StreamTokens tokens;
   private final AtomicBoolean checking = new AtomicBoolean();
+  private final CoalescedEvents reasons = new CoalescedEvents(REASONS_PER_FLUSH, MAX_PENDING_REASONS);
   private long recheckTimer = -1;
+  private long reasonTimer = -1;
 
   public RolloutEvents(Vertx vertx, Pool pool, Notifications notifications) {
     this.vertx = vertx;
@@ -58,11 +70,14 @@ public final class RolloutEvents {
 
   public Future<Void> start() {
     recheckTimer = vertx.setPeriodic(RECHECK_MILLIS, id -> recheck());
+    reasonTimer = vertx.setPeriodic(REASON_FLUSH_MILLIS, id -> reasons.drain()
+        .forEach(p -> emit(p.event(), p.teams(), p.alsoTeams())));
     return Future.succeededFuture();
   }
 
   public Future<Void> close() {
     vertx.cancelTimer(recheckTimer);
+    vertx.cancelTimer(reasonTimer);
     clients.keySet().forEach(this::end);
     return Future.succeededFuture();
   }
@@ -115,7 +130,18 @@ public final class RolloutEvents {
         out.put(key, event.getValue(key));
       }
     }
-    emit(out, teams.stream().map(String::valueOf).toList());
+    List<String> teamList = teams.stream().map(String::valueOf).toList();
+    if (!CLUSTER_REASON.equals(event.getString("type"))) {
+      emit(out, teamList, List.of());
+      return;
+    }
+    // a cluster's reason changed through its agent alone (V58): coalesced per cluster and subscription, a bounded
+    // number a second; the reason is null when the cluster no longer has it
+    String subscription = event.getString("subscription");
+    out.put("subscription", subscription).put("reason", event.getValue("reason"));
+    List<String> also = subscription == null ? List.of() : Collections.singletonList(event.getString(
+        "subscriptionTeam"));
+    reasons.offer(out.getString("id") + '\u0000' + subscription, new CoalescedEvents.Pending(out, teamList, also));
   }
 
   /**
@@ -170,12 +196,16 @@ public final class RolloutEvents {
     return clients.size();
   }
 
-  /** Sends {@code event} to every client that may see one of {@code teams} (an event of no team: unscoped ones). */
-  void emit(JsonObject event, List<String> teams) {
+  /**
+   * Sends {@code event} to every client that may see one of {@code teams} and every one of {@code alsoTeams} (an
+   * event of no team: unscoped ones).
+   */
+  void emit(JsonObject event, List<String> teams, List<String> alsoTeams) {
     String frame = "id: " + sequence.incrementAndGet() + "\nevent: " + event.getString("type") + "\ndata: "
         + event.encode() + "\n\n";
     clients.forEach((client, caller) -> {
-      if (!caller.teamScoped() || teams.stream().anyMatch(caller::mayAccessTeam)) {
+      if (!caller.teamScoped() || (teams.stream().anyMatch(caller::mayAccessTeam)
+          && alsoTeams.stream().allMatch(caller::mayAccessTeam))) {
         send(client, frame);
       }
     });

@@ -11,6 +11,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -108,6 +111,29 @@ public class FleetSummaryIT {
     JsonObject second = ok(api.get("/api/v1/fleet/summary?limit=1&cursor=" + first.getString("nextCursor"), ADMIN),
         200).json();
     assertThat(second.getJsonArray("items").getJsonObject(0).getString("subscription")).isEqualTo("other");
+  }
+
+  @Test
+  void aDeletedClustersStatusRowsGoWithItAndAreNeverCounted() throws Exception {
+    TestDatabase.execute(cp.database(), "INSERT INTO subscriptions (name, catalog, package, channel, namespace, "
+        + "version_kind, version_value, approval, created_by) VALUES ('zz-deleted', 'community', 'etcd', 'stable', "
+        + "'zz', 'follow', 'channel', 'Automatic', 'test')");
+    TestDatabase.execute(cp.database(), "INSERT INTO clusters (name, labels, status) VALUES ('doomed-1', '{}', "
+        + "'connected'), ('kept-1', '{}', 'connected')");
+    TestDatabase.execute(cp.database(), "INSERT INTO subscription_status (subscription, cluster, installed_version, "
+        + "phase) VALUES ('zz-deleted', 'doomed-1', '0.9.2', 'Failed'), ('zz-deleted', 'kept-1', '0.9.2', 'Succeeded')");
+    assertThat(sub(api.get("/api/v1/fleet/summary", ADMIN), "zz-deleted").getLong("clusters")).isEqualTo(2);
+    ok(api.send("DELETE", "/api/v1/clusters/doomed-1", ADMIN, null, null, Map.of()), 204);
+    try (Connection c = DriverManager.getConnection(cp.database().jdbcUrl(), cp.database().user(),
+        cp.database().password()); ResultSet rs = c.createStatement().executeQuery(
+            "SELECT count(*) FROM subscription_status WHERE cluster = 'doomed-1'")) {
+      rs.next();
+      assertThat(rs.getLong(1)).as("the deleted cluster's status rows").isZero();
+    }
+    JsonObject after = sub(api.get("/api/v1/fleet/summary", ADMIN), "zz-deleted");
+    assertThat(after.getLong("clusters")).isEqualTo(1);
+    assertThat(after.getLong("failed")).isZero();
+    assertThat(after.getJsonArray("failures")).isEmpty();
   }
 
   @Test

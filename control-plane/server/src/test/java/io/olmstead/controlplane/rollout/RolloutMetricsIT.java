@@ -75,6 +75,8 @@ class RolloutMetricsIT {
         "olmstead_rollout_commands_total{command=\"abort\"} 0.0",
         "olmstead_rollout_clusters_held{reason=\"WaitingForApproval\"} 0.0",
         "olmstead_rollout_clusters_held{reason=\"PreflightBlocked\"} 0.0",
+        "olmstead_rollout_clusters_held{reason=\"Failed\"} 0.0",
+        "olmstead_rollout_clusters_held{reason=\"Disconnected\"} 0.0",
         "olmstead_rollout_commands_total{command=\"pause\"} 0.0");
 
     Logger logger = (Logger) LoggerFactory.getLogger(RolloutTransitions.class);
@@ -97,12 +99,16 @@ class RolloutMetricsIT {
       assertThat(metrics()).contains("olmstead_rollout_transitions_total{kind=\"Created\"} 1.0");
       await().atMost(Duration.ofSeconds(30)).until(() -> metrics().contains("olmstead_rollout_paused_failures 1.0"));
       assertThat(metrics()).contains("olmstead_rollout_clusters{step=\"Failed\"} 1.0");
+      // the failed canary under the reason the API gives it, in the one vocabulary
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(metrics())
+          .contains("olmstead_rollout_clusters_held{reason=\"Failed\"} 1.0"));
 
       HttpResponse<String> aborted = RolloutIT.call(cp.port(), "POST", "/rollouts/" + id + "/abort", null);
       assertThat(aborted.statusCode()).as(aborted.body()).isEqualTo(200);
       await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(metrics())
           .contains("olmstead_rollout_paused_failures 0.0", "olmstead_rollout_clusters{step=\"Failed\"} 0.0",
-              "olmstead_rollout_clusters{step=\"Pending\"} 0.0", "olmstead_rollout_active 0.0"));
+              "olmstead_rollout_clusters{step=\"Pending\"} 0.0", "olmstead_rollout_active 0.0",
+              "olmstead_rollout_clusters_held{reason=\"Failed\"} 0.0"));
       assertThat(metrics()).contains("olmstead_rollout_commands_total{command=\"abort\"} 1.0",
           "olmstead_rollout_commands_total{command=\"pause\"} 0.0",
           "olmstead_rollout_transitions_total{kind=\"Paused\"} 1.0",
