@@ -106,7 +106,9 @@ class SubscriptionEdgeRiskIT {
     assertThat(reason("demo-b", "sim-03")).as("the fips=false cluster moved").isNull();
     assertThat(running("demo-b", "sim-02", "0.2.0")).as("the held cluster was told to stay").isTrue();
 
-    // a person accepts the risk: sim-02 moves, and its success on matching facts is recorded on the risk
+    // demo-a goes back to 0.2.0 (sim-01 would fail the edge again once released); a person accepts the risk:
+    // sim-02 moves, and its success on matching facts is recorded on the risk
+    put("demo-a", List.of("sim-01"), "0.2.0");
     ApiClient.Response accepted = api.json("POST", "/api/v1/edge-risks/" + id + "/accept", ADMIN,
         new JsonObject().put("comment", "sim-02 has no big Demo"));
     assertThat(accepted.status()).as(accepted.body()).isEqualTo(200);
