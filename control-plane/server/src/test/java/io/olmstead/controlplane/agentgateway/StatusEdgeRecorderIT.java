@@ -45,6 +45,7 @@ class StatusEdgeRecorderIT {
         + "('red-1', '{\"fips\":\"true\"}', '{\"kubernetesVersion\":\"v1.29.4\"}'), "
         + "('blue-1', '{\"fips\":\"true\"}', '{\"kubernetesVersion\":\"v1.29.1\"}'), "
         + "('flood-1', '{\"fips\":\"false\"}', '{}'), ('moved-1', '{\"fips\":\"true\"}', '{}'), ('next-1', '{}', '{}')");
+    TestDatabase.execute(db, "INSERT INTO catalogs (name) VALUES ('ocp')");
     TestDatabase.execute(db, "INSERT INTO subscriptions (name, catalog, package, namespace, version_kind, "
         + "version_value, approval, team, created_by) VALUES "
         + "('op-red', 'ocp', 'op', 'op', 'pin', '2.0.0', 'Automatic', 'red', 'test'), "
@@ -60,6 +61,9 @@ class StatusEdgeRecorderIT {
 
   @AfterAll
   static void stop() throws Exception {
+    if (pool == null) {
+      return;
+    }
     pool.close();
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
