@@ -8,6 +8,7 @@ import io.olmstead.apispec.protocol.Preflight;
 import io.olmstead.apispec.protocol.SchemaDecoder;
 import io.olmstead.controlplane.audit.Audit;
 import io.olmstead.controlplane.audit.AuditEntry;
+import io.olmstead.controlplane.config.EdgeRiskSettings;
 import io.olmstead.controlplane.config.GatewaySettings;
 import io.olmstead.controlplane.db.DatabaseOutage;
 import io.olmstead.controlplane.db.Notifications;
@@ -19,6 +20,7 @@ import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.sqlclient.Pool;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -77,6 +79,15 @@ public final class AgentGateway {
   /** {@code maxBodyBytes}: the limit catalogs were uploaded under (maturity holds read their reports). */
   public AgentGateway(Vertx vertx, Pool pool, Notifications notifications, MeterRegistry registry,
       GatewaySettings settings, long maxBodyBytes) {
+    this(vertx, pool, notifications, registry, settings, maxBodyBytes, EdgeRiskSettings.DEFAULT, Clock.systemUTC());
+  }
+
+  /**
+   * {@code edgeRisk}: how edges agents take outside rollouts are recorded and held ({@link StatusEdgeRecorder},
+   * {@link EdgeHoldPublisher}); {@code clock}: their time.
+   */
+  public AgentGateway(Vertx vertx, Pool pool, Notifications notifications, MeterRegistry registry,
+      GatewaySettings settings, long maxBodyBytes, EdgeRiskSettings edgeRisk, Clock clock) {
     this.vertx = vertx;
     this.pool = pool;
     this.settings = settings;
@@ -84,8 +95,10 @@ public final class AgentGateway {
     this.credentials = new CredentialStore(pool);
     this.verdicts = new VerdictWriter(vertx, pool, new PreflightStore());
     this.state = new ChannelStateStore(pool);
-    this.publisher = new DesiredPublisher(vertx, FleetLoader.withHolds(vertx, pool, maxBodyBytes), state, sessions);
-    this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings);
+    this.publisher = new DesiredPublisher(vertx, FleetLoader.withHolds(vertx, pool, maxBodyBytes), state, sessions,
+        new EdgeHoldPublisher(pool, edgeRisk, clock));
+    StatusEdgeRecorder edges = new StatusEdgeRecorder(vertx, pool, edgeRisk, clock);
+    this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings, edges::submit);
     this.changes = new ChangeRouter(sessions, publisher, credentials, state);
     this.presence = new PresenceTicker(sessions::all, state, settings, System::nanoTime);
     // every (re)connect of the LISTEN connection resyncs: notifications sent while it was away are lost

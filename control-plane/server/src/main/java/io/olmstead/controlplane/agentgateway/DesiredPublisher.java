@@ -34,6 +34,7 @@ final class DesiredPublisher {
   private final FleetLoader loader;
   private final ChannelStateStore store;
   private final SessionRegistry sessions;
+  private final EdgeHoldPublisher edgeHolds;
   private final io.olmstead.controlplane.preflight.PreflightStore preflights =
       new io.olmstead.controlplane.preflight.PreflightStore();
 
@@ -44,8 +45,10 @@ final class DesiredPublisher {
   private boolean scheduled;
   private boolean running;
 
-  DesiredPublisher(Vertx vertx, FleetLoader loader, ChannelStateStore store, SessionRegistry sessions) {
+  DesiredPublisher(Vertx vertx, FleetLoader loader, ChannelStateStore store, SessionRegistry sessions,
+      EdgeHoldPublisher edgeHolds) {
     this.vertx = vertx;
+    this.edgeHolds = edgeHolds;
     this.context = vertx.getOrCreateContext();
     this.loader = loader;
     this.store = store;
@@ -56,6 +59,14 @@ final class DesiredPublisher {
   void fleetChanged() {
     context.runOnContext(v -> {
       snapshotStale = true;
+      pendingAll = true;
+      schedule();
+    });
+  }
+
+  /** An edge risk was accepted or cleared: recompute every connected cluster (the subscriptions did not change). */
+  void holdsChanged() {
+    context.runOnContext(v -> {
       pendingAll = true;
       schedule();
     });
@@ -117,7 +128,12 @@ final class DesiredPublisher {
   private Future<Void> publish(FleetLoader.Snapshot fleet, List<AgentSession> targets) {
     List<String> names = targets.stream().map(AgentSession::cluster).toList();
     return loader.labels(names).compose(labels -> loader.kubeVersions(names).compose(kube -> loader
-        .approvedVersions(names).compose(approved -> preflights.open(loader.pool(), names).compose(asked -> {
+        .approvedVersions(names).compose(approved -> preflights.open(loader.pool(), names).compose(asked -> edgeHolds
+        .load(names).compose(risks -> {
+      EdgeHoldFilter holds = new EdgeHoldFilter(risks);
+      Map<String, String> teams = new HashMap<>();
+      fleet.subscriptions().forEach(sub -> teams.put(sub.spec().name(), sub.spec().team()));
+      List<EdgeHoldPublisher.ClusterHeld> held = new ArrayList<>();
       List<AgentSession> changed = new ArrayList<>();
       List<Computed> contents = new ArrayList<>();
       List<String> hashes = new ArrayList<>();
@@ -141,6 +157,12 @@ final class DesiredPublisher {
             ? compute(fleet, cluster, Map.of())
             : byLabels.computeIfAbsent(Arrays.asList(clusterLabels, cluster.kubernetesVersion()),
                 k -> compute(fleet, cluster, Map.of()));
+        // an edge at risk keeps the subscription where it runs on this cluster (its own desired state and hash)
+        EdgeHoldFilter.Applied applied = holds.apply(session.cluster(), computed.desired(), teams);
+        if (!applied.held().isEmpty()) {
+          computed = new Computed(applied.desired(), hash(applied.desired()));
+          applied.held().forEach(h -> held.add(new EdgeHoldPublisher.ClusterHeld(session.cluster(), h)));
+        }
         // preflight requests ride along (V23): they change the hash, so a new request is sent at once
         computed = computed.with(asked.get(session.cluster()));
         if (!computed.hash().equals(session.sentHash())) {
@@ -149,10 +171,11 @@ final class DesiredPublisher {
           hashes.add(computed.hash());
         }
       }
+      Future<Void> saved = edgeHolds.save(names, held);
       if (changed.isEmpty()) {
-        return Future.succeededFuture();
+        return saved;
       }
-      return store.generations(changed.stream().map(AgentSession::cluster).toList(), hashes).map(generations -> {
+      return saved.compose(v -> store.generations(changed.stream().map(AgentSession::cluster).toList(), hashes).map(generations -> {
         for (int i = 0; i < changed.size(); i++) {
           AgentSession session = changed.get(i);
           Long generation = generations.get(session.cluster());
@@ -164,8 +187,8 @@ final class DesiredPublisher {
           }
         }
         return null;
-      });
-    }))));
+      }));
+    })))));
   }
 
   private record Computed(List<DesiredSubscription> desired, String hash, List<PreflightRequest> preflights) {

@@ -4,14 +4,20 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.apispec.protocol.Status;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
+import io.olmstead.controlplane.edgerisk.ReportedEdge;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Writes a batch of status reports and acks in one transaction with a constant number of statements (arrays
@@ -20,18 +26,30 @@ import java.util.TreeMap;
  * stored as sent (jsonb); a report without them clears them.
  */
 final class StatusBatchWriter {
+  // The stored state before the upsert (every CTE sees the statement's snapshot) comes back with the rows changed that
+  // may tell of an upgrade edge: a Failed report moving somewhere, a Succeeded one at another version than before.
   private static final String UPSERT =
-      "INSERT INTO subscription_status AS s (subscription, cluster, installed_bundle, installed_version, "
+      "WITH u AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], "
+          + "$7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::text[]) "
+          + "AS u(subscription, cluster, ib, iv, tv, phase, reason, message, conditions, og, seq, csv)), "
+          + "old AS (SELECT o.subscription, o.cluster, o.installed_version, o.target_version, o.phase "
+          + "FROM subscription_status o JOIN u ON o.subscription = u.subscription AND o.cluster = u.cluster "
+          + "WHERE NOT o.gone), "
+          + "up AS (INSERT INTO subscription_status AS s (subscription, cluster, installed_bundle, installed_version, "
           + "target_version, phase, reason, message, conditions, observed_generation, seq, updated_at, gone, csv) "
           + "SELECT u.subscription, u.cluster, u.ib, u.iv, u.tv, u.phase, u.reason, u.message, u.conditions::jsonb, "
-          + "u.og, u.seq, now(), false, u.csv::jsonb FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], "
-          + "$5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::text[]) "
-          + "AS u(subscription, cluster, ib, iv, tv, phase, reason, message, conditions, og, seq, csv) "
+          + "u.og, u.seq, now(), false, u.csv::jsonb FROM u "
           + "ON CONFLICT (subscription, cluster) DO UPDATE SET installed_bundle = EXCLUDED.installed_bundle, "
           + "installed_version = EXCLUDED.installed_version, target_version = EXCLUDED.target_version, "
           + "phase = EXCLUDED.phase, reason = EXCLUDED.reason, message = EXCLUDED.message, "
           + "conditions = EXCLUDED.conditions, observed_generation = EXCLUDED.observed_generation, "
-          + "seq = EXCLUDED.seq, updated_at = now(), gone = false, csv = EXCLUDED.csv WHERE s.seq < EXCLUDED.seq";
+          + "seq = EXCLUDED.seq, updated_at = now(), gone = false, csv = EXCLUDED.csv WHERE s.seq < EXCLUDED.seq "
+          + "RETURNING s.subscription, s.cluster, s.installed_version, s.target_version, s.phase, s.reason, s.message) "
+          + "SELECT up.*, old.installed_version AS old_installed, old.target_version AS old_target, "
+          + "old.phase AS old_phase FROM up LEFT JOIN old ON old.subscription = up.subscription "
+          + "AND old.cluster = up.cluster WHERE (up.phase = 'Failed' AND up.installed_version IS DISTINCT FROM "
+          + "up.target_version) OR (up.phase = 'Succeeded' AND old.installed_version IS NOT NULL "
+          + "AND old.installed_version IS DISTINCT FROM up.installed_version)";
   private static final String MARK_GONE =
       "UPDATE subscription_status s SET gone = true, seq = f.seq, updated_at = now() "
           + "FROM unnest($1::text[], $2::bigint[]) AS f(cluster, seq) "
@@ -58,9 +76,13 @@ final class StatusBatchWriter {
   record AckRow(String cluster, long generation) {
   }
 
-  Future<Void> write(List<Report> reports, List<AckRow> acks) {
+  /**
+   * Writes the batch; answers the upgrade-edge attempts its reports tell of ({@link ReportedEdge}), of the rows it
+   * changed (a replay changes none).
+   */
+  Future<List<PendingAttempts.Pending>> write(List<Report> reports, List<AckRow> acks) {
     // Newest report per (cluster, subscription) and per cluster; sorted so concurrent batches lock in one order.
-    Map<String, Row> latest = new TreeMap<>();
+    Map<String, Latest> latest = new TreeMap<>();
     Map<String, Long> lastSeq = new TreeMap<>();
     Map<String, Long> fullSeq = new TreeMap<>();
     for (Report report : reports) {
@@ -70,24 +92,27 @@ final class StatusBatchWriter {
         fullSeq.merge(report.cluster(), seq, Math::max);
       }
       for (SubscriptionStatus s : report.status().subscriptions()) {
-        latest.merge(report.cluster() + '\u0000' + s.name(), new Row(report.cluster(), seq, s),
+        latest.merge(report.cluster() + '\u0000' + s.name(), new Latest(report.cluster(), seq, s),
             (a, b) -> a.seq >= b.seq ? a : b);
       }
     }
     Map<String, Long> ackGen = new TreeMap<>();
     acks.forEach(a -> ackGen.merge(a.cluster(), a.generation(), Math::max));
-    java.util.Set<String> channelRows = new java.util.TreeSet<>(lastSeq.keySet());
+    Set<String> channelRows = new TreeSet<>(lastSeq.keySet());
     channelRows.addAll(ackGen.keySet());
-    return pool.withTransaction(tx -> upsert(tx, latest.values())
-        .compose(v -> pairs(tx, MARK_GONE, fullSeq))
+    return pool.withTransaction(tx -> {
+      Future<List<PendingAttempts.Pending>> attempts = upsert(tx, latest.values());
+      return attempts.compose(v -> pairs(tx, MARK_GONE, fullSeq))
         .compose(v -> ChannelStateStore.lockInOrder(tx, channelRows))
         .compose(v -> pairs(tx, LAST_SEQ, lastSeq))
-        .compose(v -> pairs(tx, ACKS, ackGen)));
+        .compose(v -> pairs(tx, ACKS, ackGen))
+        .map(v -> attempts.result());
+    });
   }
 
-  private static Future<Void> upsert(SqlConnection tx, java.util.Collection<Row> rows) {
+  private static Future<List<PendingAttempts.Pending>> upsert(SqlConnection tx, Collection<Latest> rows) {
     if (rows.isEmpty()) {
-      return Future.succeededFuture();
+      return Future.succeededFuture(List.of());
     }
     int n = rows.size();
     String[] sub = new String[n];
@@ -103,7 +128,7 @@ final class StatusBatchWriter {
     Long[] seq = new Long[n];
     String[] csv = new String[n];
     int i = 0;
-    for (Row r : rows) {
+    for (Latest r : rows) {
       SubscriptionStatus s = r.status;
       sub[i] = s.name();
       cluster[i] = r.cluster;
@@ -120,7 +145,21 @@ final class StatusBatchWriter {
       i++;
     }
     return tx.preparedQuery(UPSERT).execute(Tuple.wrap(new ArrayList<>(List.of(sub, cluster, ib, iv, tv, phase,
-        reason, message, conditions, og, seq, csv)))).mapEmpty();
+        reason, message, conditions, og, seq, csv)))).map(StatusBatchWriter::attempts);
+  }
+
+  private static List<PendingAttempts.Pending> attempts(RowSet<Row> changed) {
+    List<PendingAttempts.Pending> out = new ArrayList<>();
+    for (Row r : changed) {
+      ReportedEdge.State before = r.getString("old_phase") == null && r.getString("old_installed") == null ? null
+          : new ReportedEdge.State(r.getString("old_installed"), r.getString("old_target"), r.getString("old_phase"),
+              null, null);
+      ReportedEdge.State now = new ReportedEdge.State(r.getString("installed_version"), r.getString("target_version"),
+          r.getString("phase"), r.getString("reason"), r.getString("message"));
+      ReportedEdge.of(before, now).ifPresent(a -> out.add(new PendingAttempts.Pending(r.getString("cluster"),
+          r.getString("subscription"), a)));
+    }
+    return out;
   }
 
   private static Future<Void> pairs(SqlConnection tx, String sql, Map<String, Long> values) {
@@ -143,6 +182,6 @@ final class StatusBatchWriter {
     }
   }
 
-  private record Row(String cluster, long seq, SubscriptionStatus status) {
+  private record Latest(String cluster, long seq, SubscriptionStatus status) {
   }
 }

@@ -9,6 +9,7 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +26,7 @@ final class StatusIngestor {
   private final Vertx vertx;
   private final Context context;
   private final StatusBatchWriter writer;
+  private final Consumer<List<PendingAttempts.Pending>> edges;
   private final GatewayMetrics metrics;
   private final int maxRows;
   private final int maxDelayMillis;
@@ -37,10 +39,13 @@ final class StatusIngestor {
   private long timer = -1;
   private int inFlight;
 
-  StatusIngestor(Vertx vertx, StatusBatchWriter writer, GatewayMetrics metrics, GatewaySettings settings) {
+  /** {@code edges}: told the upgrade-edge attempts of each stored batch (it must not block). */
+  StatusIngestor(Vertx vertx, StatusBatchWriter writer, GatewayMetrics metrics, GatewaySettings settings,
+      Consumer<List<PendingAttempts.Pending>> edges) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.writer = writer;
+    this.edges = edges;
     this.metrics = metrics;
     this.maxRows = settings.batchMaxRows();
     this.maxDelayMillis = settings.batchMaxDelayMillis();
@@ -112,6 +117,7 @@ final class StatusIngestor {
       if (ar.succeeded()) {
         metrics.batch(batchRows, Duration.ofNanos(System.nanoTime() - started));
         batchPromises.forEach(Promise::tryComplete);
+        edges.accept(ar.result());
       } else {
         LOG.error("status batch of {} rows not stored", batchRows, ar.cause());
         batchPromises.forEach(p -> p.tryFail(ar.cause()));
@@ -122,15 +128,15 @@ final class StatusIngestor {
     });
   }
 
-  private Future<Void> write(List<StatusBatchWriter.Report> batchReports, List<StatusBatchWriter.AckRow> batchAcks,
-      int attempt) {
+  private Future<List<PendingAttempts.Pending>> write(List<StatusBatchWriter.Report> batchReports,
+      List<StatusBatchWriter.AckRow> batchAcks, int attempt) {
     return writer.write(batchReports, batchAcks).recover(e -> {
       if (attempt >= MAX_ATTEMPTS) {
         return Future.failedFuture(e);
       }
       // Deadlocks and serialization failures between concurrent batches are transient.
       LOG.debug("status batch attempt {} failed: {}", attempt, e.toString());
-      Promise<Void> retry = Promise.promise();
+      Promise<List<PendingAttempts.Pending>> retry = Promise.promise();
       vertx.setTimer(20L * attempt, id -> write(batchReports, batchAcks, attempt + 1).onComplete(retry));
       return retry.future();
     });

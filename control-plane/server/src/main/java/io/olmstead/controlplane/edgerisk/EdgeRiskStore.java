@@ -59,6 +59,8 @@ public final class EdgeRiskStore {
       + "AND ($2::text[] IS NULL OR team = ANY($2))";
 
   private static final String CLUSTERS = "SELECT name, labels, facts FROM clusters WHERE name = ANY($1)";
+  private static final String ON_FAILING_RISKS = "SELECT " + COLUMNS + " FROM edge_risk_observations WHERE risk_id IN "
+      + "(SELECT risk_id FROM edge_risk_observations WHERE failed)";
   private static final String FAILING = "SELECT DISTINCT risk_id FROM edge_risk_observations WHERE risk_id = ANY($1) "
       + "AND failed";
 
@@ -201,6 +203,11 @@ public final class EdgeRiskStore {
       }
       return out;
     });
+  }
+
+  /** Every team's evidence on every risk that has a failure on record (what can hold a cluster). */
+  public Future<List<Evidence>> onFailingRisks(SqlClient client) {
+    return client.query(ON_FAILING_RISKS).execute().map(EdgeRiskStore::evidence);
   }
 
   /** Which of {@code ids} have a failure on record. */

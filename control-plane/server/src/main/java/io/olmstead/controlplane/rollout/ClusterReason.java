@@ -159,6 +159,14 @@ record ClusterReason(String code, String subject, Instant at, String message) {
   }
 
   /**
+   * {@code EdgeAtRisk} of a subscription the desired state keeps where it runs outside rollouts: the risk (subject),
+   * since when, and the hold's reason line ({@code EdgeAtRisk (risk R: ...)}).
+   */
+  static ClusterReason edgeHeld(String riskId, Instant since, String message) {
+    return new ClusterReason(EDGE_AT_RISK, riskId, since, message);
+  }
+
+  /**
    * What the engine itself holds a member on: {@code EdgeAtRisk} of a pending cluster held on an edge at risk
    * (subject: the risk id), {@code PreflightBlocked} of a cluster its preflight blocked (subject: {@code
    * PreflightFailed} or {@code PreflightUnavailable}), else null.

@@ -20,7 +20,9 @@ import java.util.Objects;
  * reason, by the same decision as the rollout's clusters ({@link ClusterReason#ofMember}: {@code EdgeAtRisk},
  * {@code PreflightBlocked}, {@code Disconnected}, {@code Failed}, {@code WaitingForApproval}, {@code Frozen},
  * {@code OutsideWindow}); a cluster the subscription's latest rollout ended holding (it ended
- * {@code SucceededWithExceptions}) keeps what the engine held it on ({@link ClusterReason#held}). Otherwise: {@code Disconnected (since T)} first (the report is stale and
+ * {@code SucceededWithExceptions}) keeps what the engine held it on ({@link ClusterReason#held}). A cell the desired
+ * state holds where it runs outside rollouts, its next edge being at risk ({@code subscription_edge_holds}), is
+ * {@code EdgeAtRisk} naming the risk. Otherwise: {@code Disconnected (since T)} first (the report is stale and
  * nothing moves until the agent returns), then {@code WaitingForApproval}, {@code Failed (agent reason)}, and
  * {@code BehindPolicy} for a cluster settled at its target below the version the subscription's declared policy leads
  * to ({@link PolicyVersions}).
@@ -35,6 +37,9 @@ public final class MatrixReasons {
       + "AND (r.state IN ('Progressing', 'Paused') OR (r.state = 'SucceededWithExceptions' "
       + "AND rc.step IN ('Pending', 'Blocked') AND r.started_at = (SELECT max(l.started_at) FROM rollouts l "
       + "WHERE l.subscription = r.subscription)))";
+  // the subscriptions held outside rollouts where they run because their next edge is at risk (V56)
+  private static final String EDGE_HOLDS = "SELECT cluster, subscription, risk_id, message, held_at "
+      + "FROM subscription_edge_holds WHERE subscription = ANY($1) AND cluster = ANY($2)";
   private static final CalendarLoader CALENDARS = new CalendarLoader();
 
   private MatrixReasons() {
@@ -89,7 +94,16 @@ public final class MatrixReasons {
           return out;
         });
     Future<Map<String, String>> policies = PolicyVersions.of(conn, subs);
-    return Future.all(members, policies).compose(v -> {
+    Future<Map<String, ClusterReason>> edgeHolds = conn.preparedQuery(EDGE_HOLDS)
+        .execute(Tuple.of((Object) subs, (Object) clusters)).map(rows -> {
+          Map<String, ClusterReason> out = new HashMap<>();
+          for (Row r : rows) {
+            out.put(key(r.getString("cluster"), r.getString("subscription")), ClusterReason.edgeHeld(
+                r.getString("risk_id"), r.getOffsetDateTime("held_at").toInstant(), r.getString("message")));
+          }
+          return out;
+        });
+    return Future.all(members, policies, edgeHolds).compose(v -> {
       boolean needsCalendar = members.result().values().stream()
           .anyMatch(m -> m.active() && m.calendar() && m.member().step() == Step.Pending);
       Future<MaintenanceCalendar> calendar = needsCalendar ? CALENDARS.calendar(conn)
@@ -99,7 +113,7 @@ public final class MatrixReasons {
         for (Cell cell : cells) {
           Membership m = members.result().get(cell.key());
           ClusterReason reason = reason(cell, m, m != null && m.calendar() ? cal : null,
-              policies.result().get(cell.subscription()), now);
+              policies.result().get(cell.subscription()), edgeHolds.result().get(cell.key()), now);
           if (reason != null) {
             out.put(cell.key(), reason.toJson());
           }
@@ -116,6 +130,17 @@ public final class MatrixReasons {
    */
   static ClusterReason reason(Cell cell, Membership membership, MaintenanceCalendar calendar, String policy,
       Instant now) {
+    return reason(cell, membership, calendar, policy, null, now);
+  }
+
+  /**
+   * As {@link #reason(Cell, Membership, MaintenanceCalendar, String, Instant)}, with {@code edgeHold}: the cell's
+   * {@code EdgeAtRisk} when the desired state keeps it where it runs outside any rollout (null: not held). An active
+   * rollout's decision comes first; the hold comes before everything else, since the held cell is at the version the
+   * control plane asks for.
+   */
+  static ClusterReason reason(Cell cell, Membership membership, MaintenanceCalendar calendar, String policy,
+      ClusterReason edgeHold, Instant now) {
     ClusterReason.Report report = new ClusterReason.Report(cell.phase(), cell.waitingFor(), cell.updatedAt(),
         cell.targetVersion(), cell.agentReason(), cell.agentMessage());
     Map<String, String> labels = CalendarLoader.labels(cell.labels() == null ? new JsonObject() : cell.labels());
@@ -124,6 +149,9 @@ public final class MatrixReasons {
       // the rollout's own decision: a cluster it has not moved yet is not at its target, whatever its agent reports
       return ClusterReason.ofMember(membership.member(), membership.target(), report, connection, calendar, labels,
           now);
+    }
+    if (edgeHold != null) {
+      return edgeHold;
     }
     ClusterReason held = membership == null ? null : ClusterReason.held(membership.member());
     if (held != null) {

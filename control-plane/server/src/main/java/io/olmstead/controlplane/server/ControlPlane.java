@@ -125,7 +125,7 @@ public final class ControlPlane implements AutoCloseable {
               // the one LISTEN connection: components subscribe to their channels here, it connects once all have
               Notifications notifications = new Notifications(vertx, db.connectOptions(), pool);
               AgentGateway gateway = new AgentGateway(vertx, pool, notifications, registry, config.agent(),
-                  config.maxBodyBytes());
+                  config.maxBodyBytes(), config.edgeRisk(), clock);
               OidcIssuer oidc = OidcIssuer.start(vertx, config.oidc(), clock);
               ApiContext context = new ApiContext(vertx, pool, new Tx(pool), config,
                   new TokenAuthenticator(pool, oidc, clock), registry);

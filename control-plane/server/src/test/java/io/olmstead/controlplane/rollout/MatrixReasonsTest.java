@@ -88,6 +88,23 @@ class MatrixReasonsTest {
   }
 
   @Test
+  void aCellHeldOnAnEdgeAtRiskOutsideRolloutsIsEdgeAtRiskThoughItIsAtTheVersionAskedFor() {
+    ClusterReason hold = ClusterReason.edgeHeld("abcd", SEEN, "EdgeAtRisk (risk abcd: etcd 0.9.2 -> 0.9.4 failed on 1 "
+        + "cluster and succeeded on 0 with matching facts fips=true; accept with POST /api/v1/edge-risks/abcd/accept)");
+    ClusterReason r = MatrixReasons.reason(cell("connected", "0.9.2", "0.9.2", "Succeeded"), null, null, "0.9.4", hold,
+        NOW);
+    assertThat(r.code()).isEqualTo("EdgeAtRisk");
+    assertThat(r.subject()).isEqualTo("abcd");
+    assertThat(r.at()).isEqualTo(SEEN);
+    assertThat(r.message()).startsWith("EdgeAtRisk (risk abcd: ");
+    assertThat(MatrixReasons.reason(cell("disconnected", "0.9.2", "0.9.2", "Succeeded"), null, null, "0.9.4", hold,
+        NOW)).as("held where it runs, whatever its connection").isEqualTo(r);
+    // an active rollout of the subscription decides for its member
+    assertThat(MatrixReasons.reason(cell("connected", "0.9.2", "0.9.2", "Succeeded"), member(Step.Pending), US_FROZEN,
+        "0.9.4", hold, NOW).code()).isEqualTo("Frozen");
+  }
+
+  @Test
   void aPendingMemberOfARolloutIsFrozenThoughItsAgentIsAtTheOldTarget() {
     ClusterReason r = MatrixReasons.reason(cell("connected", "0.9.2", "0.9.2", "Succeeded"), member(Step.Pending),
         US_FROZEN, "0.9.4", NOW);
