@@ -181,7 +181,7 @@ class RolloutsPageIT {
         + "target_version, phase, seq) VALUES ('tb', 'mt-1', '0.9.2', '0.9.2', 'Succeeded', 1), "
         + "('tb', 'mt-2', '0.9.2', '0.9.2', 'Succeeded', 1)");
     JsonObject created = api("POST", "/rollouts", "{\"targets\":[{\"subscription\":\"ta\",\"targetVersion\":"
-        + "\"0.9.4\"},{\"subscription\":\"tb\",\"targetVersion\":\"0.9.4\"}],\"strategy\":{\"batchSize\":10,"
+        + "\"0.9.4\"},{\"subscription\":\"tb\",\"targetVersion\":\"0.9.4\"}],\"strategy\":{\"batchSize\":10,\"maxUnavailable\":10,"
         + "\"preflight\":\"Off\"}}");
     String id = created.getString("id");
     String second = created.getJsonArray("targets").getJsonObject(1).getString("rollout");
