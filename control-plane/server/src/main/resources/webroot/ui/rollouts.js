@@ -1,6 +1,6 @@
-// Rollouts pages: the list (state colours with a legend) and one rollout (waves on a timeline, grouped by the
-// strategy's groupBy label, its history, a page of clusters with each failed member's own error). Colours are the
-// palette's classes (palette.js): the CSP allows no inline styles.
+// Rollouts pages: the list (state colours with a legend) and one rollout (the targets of a rollout of several
+// subscriptions, waves on a timeline, grouped by the strategy's groupBy label, its history, a page of clusters with
+// each failed member's own error). Colours are the palette's classes (palette.js): the CSP allows no inline styles.
 import {api, esc, whoami} from './core.js';
 import {page, render} from './router.js';
 import {swatch, tone} from './palette.js';
@@ -97,6 +97,23 @@ function timeline(r) {
 }
 
 // the rollout's history, newest last
+// A rollout of several subscriptions: every target in the order each cluster takes them (providers first), each
+// with its version, state and clusters by step; the target shown on this page is marked.
+function targetsTable(r) {
+  if (!r.targets || !r.targets.length) { return ''; }
+  return `<h2>Targets</h2><p>Rollout <a href="#/rollouts/${esc(r.group)}">${esc(r.group)}</a> moves ` +
+    `${r.targets.length} subscriptions; each cluster takes them in this order.</p>` +
+    '<table id="targets"><tr><th>#</th><th>Subscription</th><th>Target</th><th>State</th><th>Clusters</th>' +
+    '<th>Succeeded</th><th>Failed</th><th>Blocked</th><th>Progress</th></tr>' +
+    r.targets.map((t, i) => `<tr data-test="target" data-subscription="${esc(t.subscription)}" data-rollout="${esc(t.rollout)}"` +
+      `${t.rollout === r.id ? ' class="current"' : ''}><td>${i + 1}</td>` +
+      `<td><a href="#/rollouts/${esc(t.rollout)}">${esc(t.subscription)}</a></td>` +
+      `<td data-test="target-version">${esc(t.targetVersion)}</td><td>${stateLabel(t.state)}</td>` +
+      `<td data-test="target-clusters">${t.counts.clusters || 0}</td><td data-test="target-succeeded">${t.counts.succeeded || 0}</td>` +
+      `<td data-test="target-failed">${t.counts.failed || 0}</td><td data-test="target-blocked">${t.counts.blocked || 0}</td>` +
+      `<td>${countsBar(t.counts)}</td></tr>`).join('') + '</table>';
+}
+
 function rolloutHistory(r) {
   const items = r.history || [];
   return '<h2>History</h2><table id="history"><tr><th>When</th><th>What</th><th>Wave</th><th>Who</th><th>Message</th></tr>' +
@@ -152,6 +169,7 @@ async function rolloutView(id) {
       : '<button data-cmd="resume">Resume</button>') + '<button data-cmd="abort">Abort</button><button data-cmd="rollback">Roll back</button>' +
       '<span id="cmd-error" class="error"></span></p>';
   }
+  html += targetsTable(r);
   html += '<h2>Waves</h2>' + legend(['Pending', 'Open', 'Soaking', 'WaitingForWindow', 'Succeeded', 'RolledBack']) + timeline(r) +
     rolloutHistory(r) + await clustersTable(r);
   return html;

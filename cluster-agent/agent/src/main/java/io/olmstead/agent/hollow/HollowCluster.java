@@ -18,7 +18,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A pretend cluster behind one real channel client: each desired subscription is reported Installing, then after
- * {@code readyAfter} Succeeded at its {@code maxVersion} (or Failed, with probability {@code failureRate}). Preflight
+ * {@code readyAfter} Succeeded at its {@code maxVersion} (or Failed, with probability {@code failureRate}); one sent
+ * without a version but with a reason, while nothing of it is installed, is reported Pending with that reason. Preflight
  * requests are answered at once: {@code Pass} for a subscription it was given, {@code Fail} with
  * {@code SubscriptionNotPlaced} otherwise (a hollow cluster has nothing else to check).
  */
@@ -80,7 +81,11 @@ final class HollowCluster implements ChannelListener {
     for (DesiredSubscription s : wanted.values()) {
       SubscriptionStatus now = state.get(s.name());
       String target = s.maxVersion();
-      if (target == null || (now != null && target.equals(now.targetVersion()))) {
+      if (target == null) {
+        held(s, now);
+        continue;
+      }
+      if (now != null && target.equals(now.targetVersion())) {
         continue;
       }
       state.put(s.name(), new SubscriptionStatus(s.name(), now == null ? null : now.installedBundle(),
@@ -106,6 +111,24 @@ final class HollowCluster implements ChannelListener {
   @Override
   public void onConnected(io.olmstead.apispec.protocol.Welcome welcome) {
     answered.clear(); // verdicts sent on the last connection may be lost; the desired state asks again
+  }
+
+  /**
+   * No version allowed, with a reason (a catalog that cannot satisfy the policy, a withheld rollout approval): as the
+   * agent does, nothing installed stays so and is reported Pending/RequirementsNotMet with the reason.
+   */
+  private void held(DesiredSubscription s, SubscriptionStatus now) {
+    boolean nothingInstalled = now == null || now.installedVersion() == null;
+    if (s.blockedReason() == null || !nothingInstalled
+        || (now != null && "Pending".equals(now.phase()) && s.blockedReason().equals(now.message()))) {
+      return;
+    }
+    Long timer = timers.remove(s.name());
+    if (timer != null) {
+      vertx.cancelTimer(timer);
+    }
+    state.put(s.name(), new SubscriptionStatus(s.name(), null, null, null, "Pending", "RequirementsNotMet",
+        s.blockedReason(), List.of(), s.generation()));
   }
 
   private void finish(DesiredSubscription s) {

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * A rollout of two subscriptions on hollow clusters (real channel clients): the demo catalog's operator 0.3.0
  * requires the package olmstead-demo-db, so the db moves first on each cluster and the operator follows it there.
  * mt-bad-0001 fails every install: the db fails there (one failed cluster, within the budget), the operator is held
- * there naming the db, and the two good clusters complete both.
+ * there naming the db, and the two good clusters complete both. After the end the operator stays uninstalled there
+ * (it ran nothing of it) until a retry of the whole group, which holds it again when the db fails again.
  */
 class MultiTargetRolloutIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
@@ -132,6 +133,66 @@ class MultiTargetRolloutIT {
     assertThat(done.getJsonArray("targets").getJsonObject(1).getJsonObject("counts").getInteger("failed")).isZero();
     assertThat(done.getJsonArray("targets").getJsonObject(1).getJsonObject("counts").getInteger("blocked"))
         .isEqualTo(1);
+
+    // after the end the operator stays uninstalled on the bad cluster (it ran nothing of it): its desired state has
+    // no version and the hold's reason, which the cluster reports, instead of the moved pin 0.3.0
+    await().atMost(Duration.ofSeconds(30)).until(() -> db.count("SELECT count(*) FROM subscription_status "
+        + "WHERE subscription = 'app' AND cluster = 'mt-bad-0001' AND phase = 'Pending' AND target_version IS NULL "
+        + "AND installed_version IS NULL AND message LIKE 'held by rollout " + appId + ": ProviderFailed: db %'") == 1);
+    assertThat(db.count("SELECT count(*) FROM rollout_approvals WHERE subscription = 'app' AND cluster = "
+        + "'mt-bad-0001' AND version IS NULL AND withheld IS NOT NULL")).isEqualTo(1);
+    assertThat(db.count("SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'ClusterWithheld' "
+        + "AND cluster = 'mt-bad-0001'", appId)).isEqualTo(1);
+    assertThat(db.count("SELECT count(*) FROM subscription_status WHERE subscription = 'app' "
+        + "AND cluster = 'mt-bad-0001' AND target_version = '0.3.0'")).isZero();
+
+    // a retry starts every target again as a new group, audited once; the db fails there again and holds the operator
+    ApiClient.Response retried = api.json("POST", "/api/v1/rollouts/" + appId + "/retry", ADMIN, new JsonObject());
+    assertThat(retried.status()).as(retried.body()).isEqualTo(201);
+    String again = retried.json().getString("id");
+    assertThat(retried.json().getString("retryOf")).isEqualTo(appId);
+    assertThat(retried.json().getString("group")).isEqualTo(again);
+    JsonArray againTargets = retried.json().getJsonArray("targets");
+    assertThat(againTargets.stream().map(t -> ((JsonObject) t).getString("subscription")).toList())
+        .containsExactly("db", "app");
+    assertThat(againTargets.stream().map(t -> ((JsonObject) t).getString("targetVersion")).toList())
+        .containsExactly("1.1.0", "0.3.0");
+    assertThat(db.count("SELECT count(*) FROM audit_log WHERE action = 'rollout.retry' AND resource = ? "
+        + "AND outcome = 'success'", "rollouts/" + again)).isEqualTo(1);
+    String appAgain = againTargets.getJsonObject(1).getString("rollout");
+    await().atMost(Duration.ofSeconds(90)).until(() -> !state(again).equals("Progressing")
+        && !state(appAgain).equals("Progressing"));
+    assertThat(clusters(appAgain).get("mt-bad-0001").getJsonObject("reason").getString("code"))
+        .isEqualTo("ProviderFailed");
+    assertThat(clusters(appAgain).get("mt-good-0001").getString("state")).isEqualTo("Succeeded");
+    assertThat(db.count("SELECT count(*) FROM rollout_approvals WHERE subscription = 'app' AND cluster = "
+        + "'mt-bad-0001' AND version IS NULL AND rollout_id = ?", appAgain)).isEqualTo(1);
+  }
+
+  @Test
+  void aPreviewOfSeveralTargetsPreviewsEachInDependencyOrderAndNamesABadTargetsField() {
+    ApiClient.Response preview = api.json("POST", "/api/v1/rollouts/preview", ADMIN, new JsonObject()
+        .put("targets", new JsonArray().add(target("app", "0.3.0")).add(target("db", "1.1.0")))
+        .put("strategy", new JsonObject().put("canary", new JsonObject().put("count", 1)).put("preflight", "Off")));
+    assertThat(preview.status()).as(preview.body()).isEqualTo(200);
+    JsonArray each = preview.json().getJsonArray("targets");
+    assertThat(each.stream().map(t -> ((JsonObject) t).getString("subscription")).toList())
+        .containsExactly("db", "app");
+    assertThat(each.stream().map(t -> ((JsonObject) t).getString("targetVersion")).toList())
+        .containsExactly("1.1.0", "0.3.0");
+    assertThat(each.stream().map(t -> ((JsonObject) t).getInteger("listedAt")).toList()).containsExactly(1, 0);
+    assertThat(each.getJsonObject(0).getJsonArray("waves").getJsonObject(0).getString("name")).isEqualTo("canary");
+    assertThat(preview.json().getJsonObject("strategy").getJsonObject("canary").getInteger("count")).isEqualTo(1);
+
+    for (Object[] bad : new Object[][] {
+        {new JsonArray().add(target("db", "1.1.0")).add(target("nope", "1.0.0")), "/targets/1/subscription"},
+        {new JsonArray().add(target("db", "9.9.9")), "/targets/0/targetVersion"},
+        {new JsonArray().add(target("db", "1.1.0")).add(target("db", "1.1.0")), "/targets/1/subscription"}}) {
+      ApiClient.Response r = api.json("POST", "/api/v1/rollouts/preview", ADMIN, new JsonObject()
+          .put("targets", bad[0]));
+      assertThat(r.status()).as(r.body()).isEqualTo(422);
+      assertThat(r.json().getJsonArray("errors").getJsonObject(0).getString("field")).as(r.body()).isEqualTo(bad[1]);
+    }
   }
 
   @Test
@@ -150,9 +211,6 @@ class MultiTargetRolloutIT {
     }
     ApiClient.Response tooMany = api.json("POST", "/api/v1/rollouts", ADMIN, new JsonObject().put("targets", eleven));
     assertThat(tooMany.status()).as(tooMany.body()).isBetween(400, 422);
-    ApiClient.Response preview = api.json("POST", "/api/v1/rollouts/preview", ADMIN, new JsonObject()
-        .put("targets", new JsonArray().add(target("db", "1.1.0"))));
-    assertThat(preview.status()).as(preview.body()).isEqualTo(422);
     assertThat(db.count("SELECT count(*) FROM rollouts")).isEqualTo(rollouts);
     assertThat(db.count("SELECT count(*) FROM rollout_approvals WHERE rollout_id NOT IN (SELECT id FROM rollouts)"))
         .isZero();

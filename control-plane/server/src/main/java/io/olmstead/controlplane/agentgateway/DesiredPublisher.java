@@ -148,7 +148,7 @@ final class DesiredPublisher {
         if (clusterLabels == null) {
           continue; // the cluster was deleted; its credential goes with it and the session is closed
         }
-        Map<String, String> approvedHere = approved.get(session.cluster());
+        Map<String, DesiredState.Approval> approvedHere = approved.get(session.cluster());
         DesiredState.Cluster cluster = new DesiredState.Cluster(session.cluster(), clusterLabels,
             kube.get(session.cluster()));
         // a cluster with rollout approvals (V5) gets its own computation: its maxVersion is the approved one
@@ -206,8 +206,8 @@ final class DesiredPublisher {
   }
 
   private static Computed compute(FleetLoader.Snapshot fleet, DesiredState.Cluster cluster,
-      Map<String, String> approved) {
-    List<DesiredSubscription> desired = DesiredState.withApprovedVersions(DesiredState.forCluster(
+      Map<String, DesiredState.Approval> approved) {
+    List<DesiredSubscription> desired = DesiredState.withApprovals(DesiredState.forCluster(
             cluster, fleet.subscriptions(), fleet.catalogs(), fleet.reports()), approved)
         .stream().map(DesiredPublisher::wire).toList();
     return new Computed(desired, hash(desired));

@@ -6,6 +6,7 @@ import io.olmstead.controlplane.subscription.CatalogView.ChannelView;
 import io.olmstead.controlplane.subscription.CatalogView.PackageView;
 import io.olmstead.controlplane.subscription.CatalogView;
 import io.olmstead.controlplane.subscription.DesiredState;
+import io.olmstead.controlplane.subscription.DesiredState.Approval;
 import io.olmstead.controlplane.subscription.HoldReports;
 import io.olmstead.controlplane.subscription.Subscription;
 import io.olmstead.controlplane.subscription.SubscriptionSpec.Placement;
@@ -53,7 +54,7 @@ final class FleetLoader {
   private static final String KUBE = "SELECT name, kubernetes_version FROM clusters WHERE name = ANY($1) "
       + "AND kubernetes_version IS NOT NULL";
   private static final String APPROVALS =
-      "SELECT cluster, subscription, version FROM rollout_approvals WHERE cluster = ANY($1)";
+      "SELECT cluster, subscription, version, withheld FROM rollout_approvals WHERE cluster = ANY($1)";
 
   private final Pool pool;
   private final HoldReports reports;
@@ -126,14 +127,16 @@ final class FleetLoader {
     });
   }
 
-  /** Per cluster, the versions rollouts approved (subscription name to version); see V5 rollout_approvals. */
-  Future<Map<String, Map<String, String>>> approvedVersions(List<String> clusters) {
+  /**
+   * Per cluster, what rollouts approved (subscription name to a version, or withheld: V57); see V5 rollout_approvals.
+   */
+  Future<Map<String, Map<String, Approval>>> approvedVersions(List<String> clusters) {
     Tuple args = Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new));
     return pool.preparedQuery(APPROVALS).execute(args).map(rows -> {
-      Map<String, Map<String, String>> out = new HashMap<>();
+      Map<String, Map<String, Approval>> out = new HashMap<>();
       for (Row row : rows) {
         out.computeIfAbsent(row.getString("cluster"), k -> new HashMap<>())
-            .put(row.getString("subscription"), row.getString("version"));
+            .put(row.getString("subscription"), new Approval(row.getString("version"), row.getString("withheld")));
       }
       return out;
     });

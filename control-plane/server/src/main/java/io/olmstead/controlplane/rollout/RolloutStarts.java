@@ -115,7 +115,35 @@ final class RolloutStarts implements DeclaredRollouts {
    * subscription declares another pin than the old target (declaring is how to move on).
    */
   Future<Started> retry(SqlConnection conn, Rollout old, Principal caller, String id) {
-    return subscriptions.get(conn, old.subscription()).compose(found -> {
+    return retryable(conn, old, caller).compose(v -> insert(conn, retried(old), caller, id));
+  }
+
+  /**
+   * Inserts one rollout per target of an ended multi-target rollout ({@code olds}, in dependency order) with the ids
+   * {@code ids}, linked as a new group: same subscriptions, versions and strategy, each refused as {@link #retry}
+   * refuses one. A target every cluster already runs starts too (forced) and settles at once, still gating its
+   * consumers on the clusters where it did not.
+   */
+  Future<List<Started>> retryGroup(SqlConnection conn, List<Rollout> olds, Principal caller, List<String> ids) {
+    Future<List<Started>> out = Future.succeededFuture(new ArrayList<>());
+    for (int k = 0; k < olds.size(); k++) {
+      Rollout old = olds.get(k);
+      Tuple link = Tuple.of(ids.get(k), ids.get(0), k);
+      RolloutPlanning.Request again = new RolloutPlanning.Request(old.subscription(), old.targetVersion(),
+          old.strategy(), true);
+      out = out.compose(list -> retryable(conn, old, caller)
+          .compose(v -> insert(conn, again, caller, link.getString(0), Fields.ROLLOUT))
+          .compose(started -> conn.preparedQuery(LINK).execute(link).map(v -> {
+            list.add(started);
+            return list;
+          })));
+    }
+    return out;
+  }
+
+  /** Refuses a retry of {@code old} whose subscription is gone, not the caller's, or declares another pin. */
+  private Future<Void> retryable(SqlConnection conn, Rollout old, Principal caller) {
+    return subscriptions.get(conn, old.subscription()).map(found -> {
       SubscriptionSpec spec = found.orElseThrow(() -> ApiException.conflict("subscription " + old.subscription()
           + " no longer exists")).spec();
       // read through the team check first: what another team's subscription declares is not the caller's to learn
@@ -124,7 +152,7 @@ final class RolloutStarts implements DeclaredRollouts {
         throw ApiException.conflict("subscription " + old.subscription() + " now declares " + spec.version().value()
             + ", not " + old.targetVersion() + ": declare the version to roll out instead of retrying");
       }
-      return insert(conn, retried(old), caller, id);
+      return (Void) null;
     });
   }
 

@@ -55,7 +55,7 @@ final class RolloutStore {
       + "approved_at = $5, message = $6, updated_at = now() WHERE rollout_id = $1 AND cluster = $2";
   private static final String UPSERT_APPROVAL = "INSERT INTO rollout_approvals (subscription, cluster, version, "
       + "rollout_id) VALUES ($1, $2, $3, $4) ON CONFLICT (subscription, cluster) DO UPDATE SET version = "
-      + "EXCLUDED.version, rollout_id = EXCLUDED.rollout_id, updated_at = now() "
+      + "EXCLUDED.version, withheld = NULL, rollout_id = EXCLUDED.rollout_id, updated_at = now() "
       + "WHERE rollout_approvals.version IS DISTINCT FROM EXCLUDED.version";
   // a rollout that succeeded ends what it held back: the declared policy applies to every cluster again (the engine
   // never writes the declared spec) and, for a pin, the approvals that held clusters to their waves go (new clusters
@@ -70,6 +70,14 @@ final class RolloutStore {
       + "WHERE a.subscription = $1 AND s.name = $1 AND s.version_kind = 'pin' AND NOT EXISTS (SELECT 1 FROM "
       + "rollout_clusters rc WHERE rc.rollout_id = a.rollout_id AND rc.cluster = a.cluster AND rc.step = 'Blocked' "
       + "AND (rc.message LIKE 'Preflight%' OR rc.message LIKE 'ProviderFailed%'))";
+  // a consumer held because its provider failed, on a cluster that ran nothing of it, has no version to be kept at:
+  // it stays withheld (uninstalled) there after the end, until a later rollout approves it or a new declared version
+  private static final String WITHHOLD = "INSERT INTO rollout_approvals (subscription, cluster, version, rollout_id, "
+      + "withheld) SELECT $1, rc.cluster, NULL, rc.rollout_id, 'held by rollout ' || rc.rollout_id || ': ' "
+      + "|| rc.message FROM rollout_clusters rc WHERE rc.rollout_id = $2 AND rc.step = 'Blocked' "
+      + "AND rc.message LIKE 'ProviderFailed%' AND rc.previous_version IS NULL "
+      + "ON CONFLICT (subscription, cluster) DO UPDATE SET version = NULL, withheld = EXCLUDED.withheld, "
+      + "rollout_id = EXCLUDED.rollout_id, updated_at = now()";
   private static final String WITHDRAW_APPROVAL = "DELETE FROM rollout_approvals WHERE subscription = $1 "
       + "AND cluster = $2 AND rollout_id = $3";
   private static final String GROUP = "SELECT r.id, r.group_index, r.subscription, r.target_version, r.state, "
@@ -248,14 +256,27 @@ final class RolloutStore {
             written = new ArrayList<>(transitions);
             written.add(new Transition("PolicyUpdated", null, null, "subscription " + after.subscription()
                 + "'s declared version applies to every cluster (a pin's rollout approvals are cleared)"));
+            for (Member m : after.members().values()) {
+              if (withheld(m)) {
+                written.add(new Transition("ClusterWithheld", null, m.cluster(), "stays uninstalled here until the "
+                    + "rollout is retried or another version is declared (" + m.message() + ")"));
+              }
+            }
             f = f.compose(v -> tx.preparedQuery(RELEASE_APPLIED).execute(Tuple.of(after.subscription())))
                 .compose(released -> released.size() == 0 ? Future.succeededFuture()
-                : releaseAudited(tx, after, actor)).compose(v -> tx.preparedQuery(CLEAR_APPROVALS)
-                .execute(Tuple.of(after.subscription())));
+                : releaseAudited(tx, after, actor))
+                .compose(v -> tx.preparedQuery(WITHHOLD).execute(Tuple.of(after.subscription(), after.id())))
+                .compose(v -> tx.preparedQuery(CLEAR_APPROVALS).execute(Tuple.of(after.subscription())));
           }
           List<Transition> history = written;
           return f.compose(v -> history(tx, after.id(), history, actor)).map(true);
         });
+  }
+
+  /** A consumer held by its provider's failure on a cluster that ran nothing of it: withheld there at the end. */
+  static boolean withheld(Member m) {
+    return m.step() == Step.Blocked && m.previousVersion() == null && m.message() != null
+        && m.message().startsWith(TargetGroup.PROVIDER_FAILED + ": ");
   }
 
   /** The audit entry of the declared version the rollout's success let apply, in the step's transaction. */

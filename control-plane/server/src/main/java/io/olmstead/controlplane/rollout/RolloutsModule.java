@@ -150,6 +150,44 @@ public final class RolloutsModule implements ApiModule {
    */
   private Future<Reply> retry(ApiRequest request) {
     String of = request.path("id");
+    return context.tx().read(conn -> store.groupIds(conn, of))
+        .compose(group -> group.isEmpty() ? retryOne(request) : retryGroup(request, group));
+  }
+
+  /**
+   * Starts every target of an ended multi-target rollout again as a new group (ids in dependency order), audited as
+   * one {@code rollout.retry}; each target's bundles are checked (and requested) first, as a creation's are.
+   */
+  private Future<Reply> retryGroup(ApiRequest request, List<String> group) {
+    String of = request.path("id");
+    Principal caller = request.principal();
+    List<String> ids = new ArrayList<>();
+    group.forEach(g -> ids.add(RolloutStarts.newId()));
+    Future<Void> ready = context.tx().read(conn -> GroupRetry.load(store, conn, of, group, caller))
+        .recover(e -> Future.succeededFuture(List.of())) // refused below, audited there
+        .compose(olds -> {
+          Future<Void> all = Future.succeededFuture();
+          for (Rollout old : olds) {
+            all = all.compose(v -> bundlesReady(request, RolloutStarts.retried(old), ids.get(0), "rollout.retry"));
+          }
+          return all;
+        });
+    return ready.compose(checked -> context.tx().audited(request.audit("rollout.retry", "rollouts/" + ids.get(0)),
+        conn -> GroupRetry.load(store, conn, of, group, caller)
+            .compose(olds -> starts.retryGroup(conn, olds, caller, ids)),
+        started -> {
+          JsonArray moved = new JsonArray();
+          started.forEach(s -> moved.add(new JsonObject().put("rollout", s.rollout().id())
+              .put("subscription", s.rollout().subscription()).put("targetVersion", s.rollout().targetVersion())));
+          return new JsonObject().put("retryOf", of).put("targets", moved);
+        }))
+        .onSuccess(started -> started.forEach(s -> metrics.created()))
+        .compose(started -> context.tx().read(conn -> queries.get(conn, ids.get(0), caller)))
+        .map(json -> new Reply(201, json.put("retryOf", of), Map.of("Location", "/api/v1/rollouts/" + ids.get(0))));
+  }
+
+  private Future<Reply> retryOne(ApiRequest request) {
+    String of = request.path("id");
     String id = RolloutStarts.newId();
     Principal caller = request.principal();
     // the target's bundles are checked (and requested) as a creation's are, outside the retry's transaction; what
@@ -172,13 +210,7 @@ public final class RolloutsModule implements ApiModule {
                 throw ApiException.conflict("rollout " + of + " is " + old.phase() + "; only a RolledBack, Failed or "
                     + "Aborted rollout is retried");
               }
-              return store.groupIds(conn, of).compose(group -> {
-                if (!group.isEmpty()) {
-                  throw ApiException.conflict("rollout " + of + " is one target of rollout " + group.get(0)
-                      + ": a rollout of several targets is started again with POST /rollouts");
-                }
-                return starts.retry(conn, old, caller, id);
-              });
+              return starts.retry(conn, old, caller, id);
             }),
             s -> new JsonObject().put("retryOf", of).put("subscription", s.rollout().subscription())
                 .put("targetVersion", s.rollout().targetVersion())))
@@ -188,10 +220,14 @@ public final class RolloutsModule implements ApiModule {
   }
 
   private Future<Reply> preview(ApiRequest request) {
-    if (RolloutTargets.listed(request.body())) {
-      throw RolloutTargets.invalid("a preview takes one subscription and targetVersion, not targets", "/targets");
+    List<RolloutTargets.Target> targets = RolloutTargets.listed(request.body())
+        ? RolloutTargets.parse(request.body()) : null;
+    List<RolloutPlanning.Request> bodies = new ArrayList<>();
+    if (targets == null) {
+      bodies.add(RolloutPlanning.Request.parse(request.body()));
+    } else {
+      targets.forEach(t -> bodies.add(parseUnder(RolloutTargets.single(request.body(), t), t)));
     }
-    RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
     if (!previews.tryEnter()) {
       throw new ApiException(429, "too-many-requests", "Too Many Requests", MAX_PREVIEWS_IN_FLIGHT
           + " previews are being computed on this replica (each may list 10,000 clusters); retry in a moment", null)
@@ -199,7 +235,8 @@ public final class RolloutsModule implements ApiModule {
     }
     Future<Reply> answer;
     try {
-      answer = previewAdmitted(request, body);
+      answer = (targets == null ? previewAdmitted(request, bodies.get(0)) : previewTargets(request, targets))
+          .map(Reply::ok);
     } catch (RuntimeException e) {
       previews.leave();
       throw e;
@@ -207,7 +244,35 @@ public final class RolloutsModule implements ApiModule {
     return answer.onComplete(ar -> previews.leave());
   }
 
-  private Future<Reply> previewAdmitted(ApiRequest request, RolloutPlanning.Request body) {
+  /** One target's request, a refusal naming its fields under {@code /targets/<i>}. */
+  private static RolloutPlanning.Request parseUnder(JsonObject one, RolloutTargets.Target t) {
+    try {
+      return RolloutPlanning.Request.parse(one);
+    } catch (ApiException e) {
+      throw e.fieldsUnder("/targets/" + t.index());
+    }
+  }
+
+  /**
+   * The preview of each listed target, checked and put in dependency order as a creation's are (422 naming
+   * {@code /targets/<i>/...}), one after the other: {@code targets} lists them in the order each cluster takes them.
+   */
+  private Future<JsonObject> previewTargets(ApiRequest request, List<RolloutTargets.Target> targets) {
+    return context.tx().read(conn -> targetBundles.ordered(conn, targets, request.principal())).compose(ordered -> {
+      Future<JsonArray> out = Future.succeededFuture(new JsonArray());
+      for (RolloutTargets.Target t : ordered) {
+        RolloutPlanning.Request one = parseUnder(RolloutTargets.single(request.body(), t), t);
+        out = out.compose(list -> previewAdmitted(request, one)
+            .recover(e -> Future.failedFuture(e instanceof ApiException a ? a.fieldsUnder("/targets/" + t.index())
+                : e))
+            .map(json -> list.add(json.put("subscription", t.subscription()).put("listedAt", t.index()))));
+      }
+      return out.map(list -> new JsonObject().put("targets", list)
+          .put("strategy", list.getJsonObject(0).getValue("strategy")));
+    });
+  }
+
+  private Future<JsonObject> previewAdmitted(ApiRequest request, RolloutPlanning.Request body) {
     Instant now = clock.instant();
     boolean grouped = body.strategy().groupBy() != null;
     // read in one transaction (plan, calendar, unpack states); then the preflight verdicts, which ask the agents
@@ -227,10 +292,10 @@ public final class RolloutsModule implements ApiModule {
               Future<JsonObject> report = impact.report(context.pool(), parts.plan(), body.targetVersion(),
                   parts.gate(), view, now);
               // the plan's JSON lists every cluster with its verdict: built on a worker, not the event loop
-              return Future.all(diff, report).compose(all -> context.vertx().executeBlocking(() -> Reply.ok(
+              return Future.all(diff, report).compose(all -> context.vertx().executeBlocking(() ->
                   parts.plan().toJson(parts.gate(), grouped, view, now).put("bundlesNotUnpacked", parts.notUnpacked())
                       .put("maturityDiff", diff.result()).put("impact", report.result())
-                      .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson())), false));
+                      .put("targetVersion", body.targetVersion()).put("strategy", body.strategy().toJson()), false));
             }));
   }
 

@@ -10,6 +10,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -81,12 +82,42 @@ public final class DesiredState {
    */
   public static List<DesiredSubscription> withApprovedVersions(List<DesiredSubscription> desired,
       Map<String, String> approved) {
+    Map<String, Approval> approvals = new HashMap<>();
+    if (approved != null) {
+      approved.forEach((name, version) -> approvals.put(name, Approval.of(version)));
+    }
+    return withApprovals(desired, approvals);
+  }
+
+  /**
+   * What rollouts decided for a subscription on one cluster: the version approved, or (no version) that it stays
+   * withheld there, {@code withheld} saying why (a consumer held because its provider failed there, V57).
+   */
+  public record Approval(String version, String withheld) {
+    public static Approval of(String version) {
+      return new Approval(version, null);
+    }
+  }
+
+  /**
+   * Applies rollouts' approvals: an approved version replaces the subscription's {@code maxVersion}; a withheld one
+   * sends it without {@code maxVersion} and with the reason, so the agent installs nothing and keeps what runs.
+   */
+  public static List<DesiredSubscription> withApprovals(List<DesiredSubscription> desired,
+      Map<String, Approval> approved) {
     if (approved == null || approved.isEmpty()) {
       return desired;
     }
     List<DesiredSubscription> out = new ArrayList<>(desired.size());
     for (DesiredSubscription d : desired) {
-      String version = approved.get(d.name());
+      Approval a = approved.get(d.name());
+      if (a != null && a.version() == null && a.withheld() != null) {
+        out.add(new DesiredSubscription(d.name(), d.catalog(), d.catalogDigest(), d.packageName(), d.channel(),
+            d.namespace(), d.targetNamespaces(), d.approval(), null, null, d.config(), d.crdRemoval(), d.generation(),
+            a.withheld(), null, d.crdUpgradeSafety()));
+        continue;
+      }
+      String version = a == null ? null : a.version();
       out.add(version == null || !approvable(d, version) ? d : new DesiredSubscription(d.name(), d.catalog(),
           d.catalogDigest(), d.packageName(), d.channel(), d.namespace(), d.targetNamespaces(), d.approval(),
           d.startingBundle(), version, d.config(), d.crdRemoval(), d.generation(), d.blockedReason(), true,

@@ -171,4 +171,31 @@ class RolloutsPageIT {
     assertThat(attributes("[data-test=member]", "data-cluster")).containsExactly("w-101", "w-102", "w-103", "w-104", "w-105");
     assertThat(texts("[data-test=pager]").get(0)).startsWith("Page 2");
   }
+
+  @Test
+  void aRolloutOfSeveralSubscriptionsListsItsTargetsWithVersionStateAndCounts() throws Exception {
+    fx.subscription("ta", "fleet=mt", "0.9.2");
+    fx.subscription("tb", "fleet=mt", "0.9.2");
+    clusters("ta", "'{\"fleet\":\"mt\"}'::jsonb", "VALUES ('mt-1'), ('mt-2')");
+    TestDatabase.execute(cp.database(), "INSERT INTO subscription_status (subscription, cluster, installed_version, "
+        + "target_version, phase, seq) VALUES ('tb', 'mt-1', '0.9.2', '0.9.2', 'Succeeded', 1), "
+        + "('tb', 'mt-2', '0.9.2', '0.9.2', 'Succeeded', 1)");
+    JsonObject created = api("POST", "/rollouts", "{\"targets\":[{\"subscription\":\"ta\",\"targetVersion\":"
+        + "\"0.9.4\"},{\"subscription\":\"tb\",\"targetVersion\":\"0.9.4\"}],\"strategy\":{\"batchSize\":10,\"maxUnavailable\":10,"
+        + "\"preflight\":\"Off\"}}");
+    String id = created.getString("id");
+    String second = created.getJsonArray("targets").getJsonObject(1).getString("rollout");
+
+    browser.get(cp.baseUrl() + "/ui/#/rollouts/" + second);
+    await().atMost(Duration.ofSeconds(10)).until(() -> attributes("[data-test=target]", "data-subscription")
+        .equals(List.of("ta", "tb")));
+    assertThat(attributes("[data-test=target]", "data-rollout")).containsExactly(id, second);
+    assertThat(texts("[data-test=target] [data-test=target-version]")).containsExactly("0.9.4", "0.9.4");
+    assertThat(texts("[data-test=target] [data-test=target-clusters]")).containsExactly("2", "2");
+    assertThat(texts("[data-test=target] [data-test=state]")).containsExactly("Progressing", "Progressing");
+    assertThat(attributes("[data-test=target]", "class")).as("the target this page shows")
+        .containsExactly(null, "current");
+    assertThat(texts("[data-test=target] [data-test=target-succeeded]")).containsExactly("0", "0");
+    assertThat(browser.findElements(By.cssSelector("[data-test=target] [data-test=counts]"))).hasSize(2);
+  }
 }

@@ -123,6 +123,41 @@ class TargetGroupTest {
     assertThat(ClusterReason.held(members.get("c2")).code()).isEqualTo("WaitingForProvider");
   }
 
+  @Test
+  void wavesArePlannedPerTargetSoAClusterTheProviderLeftOutMayLeadTheConsumer() {
+    RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject("{\"canary\":{\"count\":1},\"batchSize\":10}"));
+    // the db left c1 out (Upgradeable=False there): its waves are planned from c2 and c3, the operator's from all
+    List<RolloutPlanner.PlannedWave> dbWaves = RolloutPlanner.plan(fleet("c2", "c3"), s);
+    List<RolloutPlanner.PlannedWave> appWaves = RolloutPlanner.plan(fleet("c1", "c2", "c3"), s);
+    assertThat(dbWaves.get(0).clusters()).containsExactly("c2");
+    assertThat(appWaves.get(0).clusters()).containsExactly("c1");
+    List<Row> rows = List.of(row(0, "db", Phase.Progressing, members(dbWaves)),
+        row(1, "app", Phase.Progressing, members(appWaves)));
+    TargetGroup app = new TargetGroup(1, rows);
+    // the operator's canary is a cluster the db does not move there: it goes at once, not after the db's canary
+    assertThat(app.gate("c1")).isEqualTo(TargetGroup.Gate.GO);
+    // on every cluster both move, the operator still waits for the db, whatever wave each target put it in
+    assertThat(app.gate("c2").kind()).isEqualTo(Kind.WAIT);
+    assertThat(app.gate("c3").kind()).isEqualTo(Kind.WAIT);
+    // the db's canary (c2) does not wait for the operator there: c2 is in the operator's second wave
+    assertThat(new TargetGroup(0, rows).laterSettled(0, List.of("c2"))).isTrue();
+    assertThat(new TargetGroup(0, rows).laterSettled(1, List.of("c3"))).isFalse();
+  }
+
+  private static List<RolloutPlanner.PlanCluster> fleet(String... names) {
+    return Stream.of(names).map(n -> new RolloutPlanner.PlanCluster(n, Map.of())).toList();
+  }
+
+  private static Map<String, Member> members(List<RolloutPlanner.PlannedWave> waves) {
+    Map<String, Member> out = new HashMap<>();
+    for (int i = 0; i < waves.size(); i++) {
+      for (String c : waves.get(i).clusters()) {
+        out.put(c, new Member(i, Step.Pending, null));
+      }
+    }
+    return out;
+  }
+
   private static RolloutModel.Rollout consumer(List<String> clusters) {
     List<RolloutPlanner.PlanCluster> fleet = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();

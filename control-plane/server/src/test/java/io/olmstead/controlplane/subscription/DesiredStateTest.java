@@ -123,4 +123,21 @@ class DesiredStateTest {
     DesiredState.Cluster ours = new DesiredState.Cluster("prod-eu-1", Map.of("olmstead.io/team", "payments"));
     assertThat(DesiredState.forCluster(ours, List.of(team), CATALOGS)).hasSize(1);
   }
+
+  @Test
+  void aWithheldApprovalSendsTheSubscriptionWithoutAVersionAndWithItsReasonSoNothingIsInstalled() {
+    DesiredSubscription pinned = only(everywhere("etcd", "stable", new VersionPolicy(Kind.PIN, "0.9.4")));
+    String why = "held by rollout ro-1: ProviderFailed: db did not reach 1.1.0 on this cluster (Failed)";
+    DesiredSubscription held = DesiredState.withApprovals(List.of(pinned),
+        Map.of("etcd", new DesiredState.Approval(null, why))).get(0);
+    assertThat(held.maxVersion()).isNull();
+    assertThat(held.startingBundle()).isNull();
+    assertThat(held.blockedReason()).isEqualTo(why);
+    assertThat(held.rollback()).isNull();
+    assertThat(held.generation()).isEqualTo(pinned.generation());
+    // an approved version still replaces maxVersion; no approval leaves the declared one
+    assertThat(DesiredState.withApprovals(List.of(pinned), Map.of("etcd", DesiredState.Approval.of("0.9.2")))
+        .get(0).maxVersion()).isEqualTo("0.9.2");
+    assertThat(DesiredState.withApprovals(List.of(pinned), Map.of()).get(0)).isEqualTo(pinned);
+  }
 }

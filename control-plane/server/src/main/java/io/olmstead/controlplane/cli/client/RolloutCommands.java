@@ -204,7 +204,8 @@ final class RolloutCommands {
    */
   @Command(name = "retry", mixinStandardHelpOptions = true, description = {"Start a RolledBack, Failed or Aborted "
       + "rollout again: same subscription, target and strategy.", "NAME is a rollout id or a subscription name (its "
-      + "newest rollout is retried). Refused while the subscription declares another version."})
+      + "newest rollout is retried). Refused while the subscription declares another version.", "A target of a "
+      + "rollout of several subscriptions retries every target, as a new group."})
   static final class Retry implements Callable<Integer> {
     private final CliContext ctx;
 
