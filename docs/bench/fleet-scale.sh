@@ -9,7 +9,7 @@
 # Environment: FLEET_DIR (default /tmp/olm-fleet), FLEET_PORT_BASE (default 19100), CHANGES (default 3),
 #   CONNECT_TIMEOUT (seconds, default 1800), HOLLOW_XMX (a hollow process's heap, default 2g), ROLLOUT=1 ends with a
 #   rollout back to 0.9.4 in waves of a tenth of the fleet (its step time from the leader's metrics), KEEP=1 leaves
-#   everything running.
+#   everything running, PG_CONF is appended to postgresql.conf (e.g. "shared_preload_libraries = 'pg_stat_statements'").
 set -euo pipefail
 N=${1:?usage: fleet-scale.sh N [R]}
 R=${2:-$(( (N + 16666) / 16667 ))}
@@ -45,6 +45,7 @@ max_connections = $(( R * 12 + 20 ))
 shared_buffers = 512MB
 synchronous_commit = on
 unix_socket_directories = '$DIR'
+${PG_CONF:-}
 EOF
 chown_run "$PGBIN/pg_ctl" -D "$DIR/pg" -l "$DIR/pg.log" -w start >/dev/null
 psql -h 127.0.0.1 -p "$PGPORT" -U postgres -qc "create database olmstead" >/dev/null

@@ -47,7 +47,13 @@ final class Enrollment {
           + "DO UPDATE SET last_status_seq = 0 RETURNING cluster) "
           + "UPDATE subscription_status SET seq = 0 WHERE cluster = (SELECT cluster FROM state)";
 
+  // Every enrollment with one token waits on its row (USE_TOKEN) until commit, so a fleet enrolling at once runs them
+  // one after the other anyway; more at a time would only hold the pool's connections waiting on that row, and a
+  // subscription change or a status batch would wait for a connection behind them (issue 27: 22 s for a PUT).
+  static final int MAX_CONCURRENT = 2;
+
   private final Pool pool;
+  private final AsyncLimit limit = new AsyncLimit(MAX_CONCURRENT);
 
   Enrollment(Pool pool) {
     this.pool = pool;
@@ -66,6 +72,11 @@ final class Enrollment {
 
   /** {@code requestId}: the enrollment request's id, for the audit row (null when there is none). */
   Future<Result> enroll(String token, String clusterName, JsonObject labels, JsonObject facts, String requestId) {
+    return limit.run(() -> transaction(token, clusterName, labels, facts, requestId));
+  }
+
+  private Future<Result> transaction(String token, String clusterName, JsonObject labels, JsonObject facts,
+      String requestId) {
     return pool.withTransaction(tx -> tx.preparedQuery(FIND_TOKEN)
         .execute(Tuple.of(Buffer.buffer(Tokens.hash(token))))
         .compose(rows -> {

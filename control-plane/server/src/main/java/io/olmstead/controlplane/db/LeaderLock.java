@@ -127,10 +127,7 @@ public final class LeaderLock {
   private Future<Boolean> take() {
     PgConnection kept = standby;
     standby = null;
-    Future<PgConnection> session = kept != null ? Future.succeededFuture(kept) : within(PgConnection.connect(vertx,
-        connectOptions)).onSuccess(conn ->
-        // without a handler the client prints the error to stderr (e.g. when the database shuts down first)
-        conn.exceptionHandler(e -> LOG.debug("{} lock connection: {}", task, e.toString())));
+    Future<PgConnection> session = kept != null ? Future.succeededFuture(kept) : connect();
     return session.compose(conn -> within(conn.preparedQuery(TRY).execute(Tuple.of(key)))
         .map(rows -> rows.iterator().next().getBoolean("locked"))
         .compose(locked -> locked ? within(conn.preparedQuery(BUMP).execute(Tuple.of(key)))
@@ -144,6 +141,18 @@ public final class LeaderLock {
           lead(conn, taken);
           return true;
         }));
+  }
+
+  /**
+   * A new lock session within the check's bound. One that connects after the bound (a loaded database or machine) is
+   * closed: left open, each attempt every 500 ms would keep one more idle session until max_connections is reached
+   * and the replicas' pools cannot open connections any more (issue 27).
+   */
+  private Future<PgConnection> connect() {
+    Future<PgConnection> connecting = PgConnection.connect(vertx, connectOptions).onSuccess(conn ->
+        // without a handler the client prints the error to stderr (e.g. when the database shuts down first)
+        conn.exceptionHandler(e -> LOG.debug("{} lock connection: {}", task, e.toString())));
+    return within(connecting).onFailure(e -> connecting.onSuccess(PgConnection::close));
   }
 
   private void lead(PgConnection conn, long taken) {

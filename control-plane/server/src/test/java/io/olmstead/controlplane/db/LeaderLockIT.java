@@ -11,6 +11,8 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetServer;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
@@ -19,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -117,6 +120,36 @@ class LeaderLockIT {
     on(holder::release);
     await().atMost(Duration.ofSeconds(30)).until(() -> on(standby::ensure));
     on(standby::release);
+  }
+
+  @Test
+  void aLockSessionThatConnectsAfterTheBoundIsClosedRatherThanLeftOpen() throws Exception {
+    // a path that reaches the database only a second after the client dialled, past the lock's 300 ms bound
+    NetClient client = vertx.createNetClient();
+    AtomicInteger opened = new AtomicInteger();
+    AtomicInteger closed = new AtomicInteger();
+    NetServer slow = vertx.createNetServer().connectHandler(in -> {
+      in.pause();
+      vertx.setTimer(1000, id -> client.connect(db.port(), "127.0.0.1").onSuccess(out -> {
+        opened.incrementAndGet();
+        in.handler(out::write);
+        out.handler(in::write);
+        in.closeHandler(v -> {
+          closed.incrementAndGet();
+          out.close();
+        });
+        out.closeHandler(v -> in.close());
+        in.resume();
+      }).onFailure(e -> in.close()));
+    });
+    get(slow.listen(0, "127.0.0.1"));
+    LeaderLock lock = new LeaderLock(vertx, db.connectOptions().setPort(slow.actualPort()), 104, "test",
+        held -> { }, 300);
+    assertThatThrownBy(() -> on(lock::ensure)).as("no session within the bound").hasMessageContaining("no answer");
+    await().atMost(Duration.ofSeconds(30)).until(() -> opened.get() == 1);
+    await("the late session is closed").atMost(Duration.ofSeconds(30)).until(() -> closed.get() == 1);
+    assertThat(value(lock::epoch)).isZero();
+    get(slow.close());
   }
 
   private static List<Integer> sessions() throws Exception {
