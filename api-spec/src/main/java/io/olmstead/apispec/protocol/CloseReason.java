@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * Why the control plane (or the agent) closed a connection: a WebSocket close code in the application range and a
- * stable reason text. Agents decide from the code whether to reconnect.
+ * Why the control plane (or the agent) closed a connection: a WebSocket close code in the
+ * application range and a stable reason text. Agents decide from the code whether to reconnect.
  */
 public enum CloseReason {
   UNSUPPORTED_PROTOCOL(4001, "unsupported-protocol", false),
@@ -47,7 +47,10 @@ public enum CloseReason {
     return reconnect;
   }
 
-  /** The close frame's reason text, with a detail for humans; kept under the 123-byte limit of a close frame. */
+  /**
+   * The close frame's reason text, with a detail for humans; kept under the 123-byte limit of a
+   * close frame.
+   */
   public String describe(String detail) {
     String text = detail == null || detail.isBlank() ? reason : reason + ": " + detail;
     return text.length() > 120 ? text.substring(0, 120) : text;

@@ -13,27 +13,30 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Encodes and decodes protocol messages with one shared Jackson mapper. Unknown fields are ignored (newer peers may
- * add some); an unknown {@code type}, bad JSON or a missing required field is a {@link ProtocolException}.
+ * Encodes and decodes protocol messages with one shared Jackson mapper. Unknown fields are ignored
+ * (newer peers may add some); an unknown {@code type}, bad JSON or a missing required field is a
+ * {@link ProtocolException}.
  */
 public final class ProtocolCodec {
-  private static final Map<Class<?>, String> NAMES = Arrays.stream(
-          AgentMessage.class.getAnnotation(JsonSubTypes.class).value())
-      .collect(Collectors.toUnmodifiableMap(JsonSubTypes.Type::value, JsonSubTypes.Type::name));
+  private static final Map<Class<?>, String> NAMES =
+      Arrays.stream(AgentMessage.class.getAnnotation(JsonSubTypes.class).value())
+          .collect(Collectors.toUnmodifiableMap(JsonSubTypes.Type::value, JsonSubTypes.Type::name));
   public static final Set<String> TYPES = Set.copyOf(NAMES.values());
 
-  private static final ObjectMapper MAPPER = JsonMapper.builder()
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-      .build();
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .build();
 
   static {
     // Deeply nested JSON from a misbehaving agent must fail fast, not exhaust the stack.
-    MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build());
+    MAPPER
+        .getFactory()
+        .setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build());
   }
 
-  private ProtocolCodec() {
-  }
+  private ProtocolCodec() {}
 
   public static ObjectMapper mapper() {
     return MAPPER;
@@ -66,14 +69,18 @@ public final class ProtocolCodec {
     return tree;
   }
 
-  /** The message type of a parsed envelope: present, known, with a protocol version; else the matching error. */
+  /**
+   * The message type of a parsed envelope: present, known, with a protocol version; else the
+   * matching error.
+   */
   static String typeOf(JsonNode tree) throws ProtocolException {
     JsonNode type = tree.get("type");
     if (type == null || !type.isTextual()) {
       throw new ProtocolException(CloseReason.MALFORMED_MESSAGE, "no type");
     }
     if (!TYPES.contains(type.asText())) {
-      throw new ProtocolException(CloseReason.UNKNOWN_TYPE, "type \"" + abbreviate(type.asText()) + "\"");
+      throw new ProtocolException(
+          CloseReason.UNKNOWN_TYPE, "type \"" + abbreviate(type.asText()) + "\"");
     }
     JsonNode protocol = tree.get("protocol");
     if (protocol == null || !protocol.canConvertToInt()) {
@@ -95,7 +102,8 @@ public final class ProtocolCodec {
     return NAMES.get(message.getClass());
   }
 
-  // The type comes from the peer: no NUL, line breaks or other control characters into logs and close frames.
+  // The type comes from the peer: no NUL, line breaks or other control characters into logs and
+  // close frames.
   private static String abbreviate(String text) {
     return (text.length() > 40 ? text.substring(0, 40) : text).replaceAll("\\p{Cntrl}", "?");
   }

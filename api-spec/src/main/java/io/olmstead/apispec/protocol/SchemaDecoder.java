@@ -16,21 +16,21 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Decodes a frame and checks it against the JSON Schema of its type (the files under {@code agent-protocol/schemas},
- * compiled once), so the bounds the schemas declare (lengths, item counts, enums, minimums) hold for every message
- * the control plane accepts. No string anywhere may carry a NUL character (PostgreSQL refuses it in text and jsonb).
- * Every failure is a {@link ProtocolException} ({@code malformed-message}, or {@code unknown-message-type}) whose
- * detail names the first offending field.
+ * Decodes a frame and checks it against the JSON Schema of its type (the files under {@code
+ * agent-protocol/schemas}, compiled once), so the bounds the schemas declare (lengths, item counts,
+ * enums, minimums) hold for every message the control plane accepts. No string anywhere may carry a
+ * NUL character (PostgreSQL refuses it in text and jsonb). Every failure is a {@link
+ * ProtocolException} ({@code malformed-message}, or {@code unknown-message-type}) whose detail
+ * names the first offending field.
  */
 public final class SchemaDecoder {
   private static final Map<String, JsonSchema> SCHEMAS = load();
 
-  private SchemaDecoder() {
-  }
+  private SchemaDecoder() {}
 
   /**
-   * The number of message schemas; calling it loads them (seconds on a busy machine), which a caller does off the event
-   * loop before the first message is checked on it.
+   * The number of message schemas; calling it loads them (seconds on a busy machine), which a
+   * caller does off the event loop before the first message is checked on it.
    */
   public static int schemas() {
     return SCHEMAS.size();
@@ -40,23 +40,31 @@ public final class SchemaDecoder {
   public static AgentMessage decode(String text) throws ProtocolException {
     JsonNode tree = ProtocolCodec.parse(text);
     String type = ProtocolCodec.typeOf(tree);
-    // inventory reports are the largest frequent messages: the quick check spares them the general validator
+    // inventory reports are the largest frequent messages: the quick check spares them the general
+    // validator
     if (!("inventory".equals(type) && InventoryQuickCheck.passes(tree))) {
       String refusal = refusal(type, tree);
       if (refusal != null) {
-        throw new ProtocolException(CloseReason.MALFORMED_MESSAGE, printable(type + ": " + refusal));
+        throw new ProtocolException(
+            CloseReason.MALFORMED_MESSAGE, printable(type + ": " + refusal));
       }
     }
     return ProtocolCodec.bind(tree, type);
   }
 
-  /** Why a decoded message of {@code type} is refused (a NUL, then the first schema violation), or null. */
+  /**
+   * Why a decoded message of {@code type} is refused (a NUL, then the first schema violation), or
+   * null.
+   */
   static String refusal(String type, JsonNode tree) {
     String nul = nulAt(tree, "$");
     return nul != null ? nul + ": NUL character" : violation(type, tree);
   }
 
-  /** The first schema violation of a message as it would be sent, or null when it is valid (for senders). */
+  /**
+   * The first schema violation of a message as it would be sent, or null when it is valid (for
+   * senders).
+   */
   public static String violation(AgentMessage message) {
     JsonNode tree = ProtocolCodec.mapper().valueToTree(message);
     String nul = nulAt(tree, "$");
@@ -65,12 +73,20 @@ public final class SchemaDecoder {
 
   private static String violation(String type, JsonNode tree) {
     Set<ValidationMessage> errors = SCHEMAS.get(type).validate(tree);
-    // The first by location, so the same message always gets the same answer; messages never echo values.
-    return errors.stream().min(Comparator.comparing((ValidationMessage m) -> m.getInstanceLocation().toString())
-        .thenComparing(ValidationMessage::getMessage)).map(ValidationMessage::getMessage).orElse(null);
+    // The first by location, so the same message always gets the same answer; messages never echo
+    // values.
+    return errors.stream()
+        .min(
+            Comparator.comparing((ValidationMessage m) -> m.getInstanceLocation().toString())
+                .thenComparing(ValidationMessage::getMessage))
+        .map(ValidationMessage::getMessage)
+        .orElse(null);
   }
 
-  /** The path of the first field name or string value holding a NUL, or null (built only when one is found). */
+  /**
+   * The path of the first field name or string value holding a NUL, or null (built only when one is
+   * found).
+   */
   private static String nulAt(JsonNode node, String path) {
     String found = nulIn(node);
     return found == null ? null : path + found;
@@ -102,7 +118,8 @@ public final class SchemaDecoder {
     return null;
   }
 
-  // Field names come from the peer: no line breaks or other control characters into logs and close frames.
+  // Field names come from the peer: no line breaks or other control characters into logs and close
+  // frames.
   private static String printable(String detail) {
     String flat = detail.replaceAll("\\p{Cntrl}", "?");
     return flat.length() > 200 ? flat.substring(0, 200) : flat;
@@ -113,7 +130,10 @@ public final class SchemaDecoder {
     Map<String, JsonSchema> out = new HashMap<>();
     for (String type : ProtocolCodec.TYPES) {
       // statusAck -> status-ack.json
-      String file = "/agent-protocol/schemas/" + type.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT) + ".json";
+      String file =
+          "/agent-protocol/schemas/"
+              + type.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT)
+              + ".json";
       try (InputStream in = SchemaDecoder.class.getResourceAsStream(file)) {
         if (in == null) {
           throw new IllegalStateException("no schema " + file);

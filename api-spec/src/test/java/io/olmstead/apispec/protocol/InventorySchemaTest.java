@@ -21,7 +21,8 @@ class InventorySchemaTest {
   void refusesAnAbsurdCustomResourceCount() {
     ObjectNode json = ProtocolCodec.mapper().valueToTree(InventorySamples.one());
     ((ObjectNode) json.at("/operators/0/customResources/0")).put("count", Inventory.MAX_COUNT + 1);
-    assertThatThrownBy(() -> SchemaDecoder.decode(json.toString())).isInstanceOf(ProtocolException.class)
+    assertThatThrownBy(() -> SchemaDecoder.decode(json.toString()))
+        .isInstanceOf(ProtocolException.class)
         .hasMessageContaining("inventory: $.operators[0].customResources[0].count");
   }
 
@@ -29,7 +30,8 @@ class InventorySchemaTest {
   void refusesANegativeRequest() {
     ObjectNode json = ProtocolCodec.mapper().valueToTree(InventorySamples.one());
     ((ObjectNode) json.at("/operators/0/pods/requests")).put("cpuMillis", -1);
-    assertThatThrownBy(() -> SchemaDecoder.decode(json.toString())).isInstanceOf(ProtocolException.class)
+    assertThatThrownBy(() -> SchemaDecoder.decode(json.toString()))
+        .isInstanceOf(ProtocolException.class)
         .hasMessageContaining("cpuMillis");
   }
 
@@ -40,7 +42,8 @@ class InventorySchemaTest {
     while (operators.size() <= Inventory.MAX_OPERATORS) {
       operators.add(operators.get(1).deepCopy());
     }
-    assertThatThrownBy(() -> SchemaDecoder.decode(json.toString())).isInstanceOf(ProtocolException.class)
+    assertThatThrownBy(() -> SchemaDecoder.decode(json.toString()))
+        .isInstanceOf(ProtocolException.class)
         .hasMessageContaining("$.operators");
   }
 }

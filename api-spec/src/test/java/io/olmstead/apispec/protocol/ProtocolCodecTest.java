@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Decoding what a misbehaving agent may send yields a close reason, never an unchecked exception. */
+/**
+ * Decoding what a misbehaving agent may send yields a close reason, never an unchecked exception.
+ */
 class ProtocolCodecTest {
   @Test
   void garbageIsMalformed() {
@@ -14,7 +16,8 @@ class ProtocolCodecTest {
     assertReason("[1,2]", CloseReason.MALFORMED_MESSAGE);
     assertReason("{\"protocol\":1}", CloseReason.MALFORMED_MESSAGE);
     assertReason("{\"type\":\"status\"}", CloseReason.MALFORMED_MESSAGE);
-    assertReason("{\"type\":\"status\",\"protocol\":1,\"seq\":\"x\"}", CloseReason.MALFORMED_MESSAGE);
+    assertReason(
+        "{\"type\":\"status\",\"protocol\":1,\"seq\":\"x\"}", CloseReason.MALFORMED_MESSAGE);
     assertReason("[".repeat(5000), CloseReason.MALFORMED_MESSAGE);
   }
 
@@ -25,7 +28,8 @@ class ProtocolCodecTest {
 
   @Test
   void unknownFieldsAreIgnoredForForwardCompatibility() throws ProtocolException {
-    AgentMessage message = ProtocolCodec.decode("{\"type\":\"ack\",\"protocol\":2,\"generation\":4,\"future\":true}");
+    AgentMessage message =
+        ProtocolCodec.decode("{\"type\":\"ack\",\"protocol\":2,\"generation\":4,\"future\":true}");
     assertThat(message).isEqualTo(new Ack(2, null, 4));
   }
 
@@ -37,7 +41,8 @@ class ProtocolCodecTest {
   }
 
   private static void assertReason(String text, CloseReason reason) {
-    assertThatThrownBy(() -> ProtocolCodec.decode(text)).isInstanceOfSatisfying(ProtocolException.class,
-        e -> assertThat(e.reason()).isEqualTo(reason));
+    assertThatThrownBy(() -> ProtocolCodec.decode(text))
+        .isInstanceOfSatisfying(
+            ProtocolException.class, e -> assertThat(e.reason()).isEqualTo(reason));
   }
 }

@@ -14,9 +14,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Mutates real agent messages (bytes, fields, types, lengths) with a seeded random and feeds them to the decoder:
- * each one is either accepted as a message that is valid against its schema, or refused with a
- * {@link ProtocolException}; nothing else is thrown and no input takes long. {@code -Dfuzz.seed=N} replays a run.
+ * Mutates real agent messages (bytes, fields, types, lengths) with a seeded random and feeds them
+ * to the decoder: each one is either accepted as a message that is valid against its schema, or
+ * refused with a {@link ProtocolException}; nothing else is thrown and no input takes long. {@code
+ * -Dfuzz.seed=N} replays a run.
  */
 class SchemaDecoderFuzzTest {
   private static final long SEED = Long.getLong("fuzz.seed", 20261123L);
@@ -26,15 +27,44 @@ class SchemaDecoderFuzzTest {
 
   /** Messages exactly as the agent's channel client writes them. */
   static List<String> realMessages() {
-    SubscriptionStatus etcd = new SubscriptionStatus("etcd", "etcdoperator.v0.9.4", "0.9.4", "0.9.4", "Succeeded",
-        "InstallSucceeded", "install strategy completed with no errors",
-        List.of(new Condition("Upgradeable", "True", "Upgradeable", "ok", "2026-11-23T02:00:00Z")), 3L);
-    SubscriptionStatus pending = new SubscriptionStatus("demo-db", null, null, "0.2.0", "RequiresApproval",
-        "RequiresApproval", null, List.of(new Condition("RequiresApproval", "True", "RequiresApproval",
-        "olmstead-demo-db.v0.2.0", null)), 1L);
+    SubscriptionStatus etcd =
+        new SubscriptionStatus(
+            "etcd",
+            "etcdoperator.v0.9.4",
+            "0.9.4",
+            "0.9.4",
+            "Succeeded",
+            "InstallSucceeded",
+            "install strategy completed with no errors",
+            List.of(
+                new Condition("Upgradeable", "True", "Upgradeable", "ok", "2026-11-23T02:00:00Z")),
+            3L);
+    SubscriptionStatus pending =
+        new SubscriptionStatus(
+            "demo-db",
+            null,
+            null,
+            "0.2.0",
+            "RequiresApproval",
+            "RequiresApproval",
+            null,
+            List.of(
+                new Condition(
+                    "RequiresApproval",
+                    "True",
+                    "RequiresApproval",
+                    "olmstead-demo-db.v0.2.0",
+                    null)),
+            1L);
     return List.of(
-        ProtocolCodec.encode(new Hello(1, null, "0.1.0", ProtocolVersions.SUPPORTED,
-            new Facts("v1.30.2", "4.16.3", 3, "in-guest"), 41L)),
+        ProtocolCodec.encode(
+            new Hello(
+                1,
+                null,
+                "0.1.0",
+                ProtocolVersions.SUPPORTED,
+                new Facts("v1.30.2", "4.16.3", 3, "in-guest"),
+                41L)),
         ProtocolCodec.encode(new Status(1, null, null, 42, true, List.of(etcd, pending))),
         ProtocolCodec.encode(new Status(1, "r-7", "prod-eu-1", 43, false, List.of(etcd))),
         ProtocolCodec.encode(new Ack(1, null, 7)),
@@ -49,11 +79,13 @@ class SchemaDecoderFuzzTest {
     int refused = 0;
     for (int i = 0; i < MUTATIONS; i++) {
       String original = seeds.get(random.nextInt(seeds.size()));
-      String input = random.nextBoolean() ? mutateBytes(original, random) : mutateTree(original, random);
+      String input =
+          random.nextBoolean() ? mutateBytes(original, random) : mutateTree(original, random);
       try {
         AgentMessage message = SchemaDecoder.decode(input);
-        assertThat(SchemaDecoder.violation(message)).as("accepted but invalid (seed %d, #%d): %s", SEED, i,
-            abbreviate(input)).isNull();
+        assertThat(SchemaDecoder.violation(message))
+            .as("accepted but invalid (seed %d, #%d): %s", SEED, i, abbreviate(input))
+            .isNull();
         accepted++;
       } catch (ProtocolException e) {
         assertThat(e.reason()).isNotNull();
@@ -63,7 +95,8 @@ class SchemaDecoderFuzzTest {
         fail("decoder threw %s (seed %d, #%d) on %s", e, SEED, i, abbreviate(input));
       }
     }
-    // Both outcomes occur, so the mutations neither only break the syntax nor only touch ignored fields.
+    // Both outcomes occur, so the mutations neither only break the syntax nor only touch ignored
+    // fields.
     assertThat(accepted).isGreaterThan(MUTATIONS / 20);
     assertThat(refused).isGreaterThan(MUTATIONS / 4);
   }
@@ -89,7 +122,11 @@ class SchemaDecoderFuzzTest {
         case 1 -> out.add(at, SPECIALS[random.nextInt(SPECIALS.length)]);
         case 2 -> out.subList(at, Math.min(out.size(), at + 1 + random.nextInt(8))).clear();
         case 3 -> out.subList(at, out.size()).clear();
-        default -> out.addAll(at, new ArrayList<>(out.subList(at, Math.min(out.size(), at + 1 + random.nextInt(16)))));
+        default ->
+            out.addAll(
+                at,
+                new ArrayList<>(
+                    out.subList(at, Math.min(out.size(), at + 1 + random.nextInt(16)))));
       }
     }
     byte[] mutated = new byte[out.size()];
@@ -126,8 +163,10 @@ class SchemaDecoderFuzzTest {
       case 5 -> NODES.numberNode(random.nextDouble() * 1e300);
       case 6 -> NODES.nullNode();
       case 7 -> NODES.booleanNode(random.nextBoolean());
-      case 8 -> NODES.textNode(List.of("Pwned", "hello", "status", "Succeeded", "", "1", "True", "in-guest")
-          .get(random.nextInt(8)));
+      case 8 ->
+          NODES.textNode(
+              List.of("Pwned", "hello", "status", "Succeeded", "", "1", "True", "in-guest")
+                  .get(random.nextInt(8)));
       case 9 -> NODES.objectNode().put("type", "status").put("protocol", random.nextInt(3));
       case 10 -> repeated(current, random.nextInt(2_100));
       case 11 -> NODES.numberNode(random.nextInt());

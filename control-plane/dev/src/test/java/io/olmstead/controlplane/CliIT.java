@@ -18,8 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 class CliIT {
   private static Map<String, String> envFor(DatabaseSettings db) {
-    return Map.of("OLMSTEAD_DB_URL", "postgresql://" + db.host() + ":" + db.port() + "/" + db.database(),
-        "OLMSTEAD_DB_USER", db.user());
+    return Map.of(
+        "OLMSTEAD_DB_URL",
+        "postgresql://" + db.host() + ":" + db.port() + "/" + db.database(),
+        "OLMSTEAD_DB_USER",
+        db.user());
   }
 
   @Test
@@ -31,22 +34,35 @@ class CliIT {
     MainTest.Outcome second = MainTest.run(envFor(db), "migrate");
     assertThat(second.out()).contains("(0 migrations applied now)");
     try (var connection = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-         var rs = connection.createStatement().executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success")) {
+        var rs =
+            connection
+                .createStatement()
+                .executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success")) {
       rs.next();
       assertThat(rs.getInt(1)).isPositive();
     }
   }
 
   @Test
-  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // without the lock, dev would start and run
-  void devRefusesADataDirectoryAnotherDevHoldsAndFreshLeavesItUntouched(@TempDir Path data) throws Exception {
+  @Timeout(
+      value = 120,
+      threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // without the lock, dev would start and run
+  void devRefusesADataDirectoryAnotherDevHoldsAndFreshLeavesItUntouched(@TempDir Path data)
+      throws Exception {
     Path kept = Files.writeString(data.resolve("kept.txt"), "data of the running dev");
-    try (FileChannel channel = FileChannel.open(data.resolve("olmstead-dev.lock"), StandardOpenOption.CREATE,
-        StandardOpenOption.WRITE); FileLock held = channel.lock()) {
-      MainTest.Outcome outcome = MainTest.run(Map.of(), "dev", "--port", "0", "--data-dir", data.toString(), "--fresh");
+    try (FileChannel channel =
+            FileChannel.open(
+                data.resolve("olmstead-dev.lock"),
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock held = channel.lock()) {
+      MainTest.Outcome outcome =
+          MainTest.run(Map.of(), "dev", "--port", "0", "--data-dir", data.toString(), "--fresh");
       assertThat(outcome.exitCode()).isEqualTo(1);
-      assertThat(outcome.err()).startsWith("olmstead: data directory " + data + " is in use by another 'dev'")
-          .contains("--data-dir").doesNotContain("\tat ");
+      assertThat(outcome.err())
+          .startsWith("olmstead: data directory " + data + " is in use by another 'dev'")
+          .contains("--data-dir")
+          .doesNotContain("\tat ");
       assertThat(outcome.err().lines().count()).isEqualTo(1);
       assertThat(kept).hasContent("data of the running dev");
       assertThat(held.isValid()).isTrue();
@@ -56,11 +72,20 @@ class CliIT {
   @Test
   void portAlreadyInUseIsOneLineAndExitsOne() throws Exception {
     DatabaseSettings db = TestDatabase.create(CliIT.class);
-    try (ServerSocket taken = new ServerSocket(0, 50, java.net.InetAddress.getByName("127.0.0.1"))) {
-      MainTest.Outcome outcome = MainTest.run(envFor(db), "serve", "--bind", "127.0.0.1", "--port",
-          String.valueOf(taken.getLocalPort()));
+    try (ServerSocket taken =
+        new ServerSocket(0, 50, java.net.InetAddress.getByName("127.0.0.1"))) {
+      MainTest.Outcome outcome =
+          MainTest.run(
+              envFor(db),
+              "serve",
+              "--bind",
+              "127.0.0.1",
+              "--port",
+              String.valueOf(taken.getLocalPort()));
       assertThat(outcome.exitCode()).isEqualTo(1);
-      assertThat(outcome.err()).contains("port " + taken.getLocalPort()).contains("already in use")
+      assertThat(outcome.err())
+          .contains("port " + taken.getLocalPort())
+          .contains("already in use")
           .doesNotContain("\tat ");
       assertThat(outcome.err().lines().count()).isEqualTo(1);
     }

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The server's command line with the dev module on the class path (olmstead-dev.jar): {@code dev} is there. */
+/**
+ * The server's command line with the dev module on the class path (olmstead-dev.jar): {@code dev}
+ * is there.
+ */
 class DevCommandLineTest {
 
   @Test
@@ -13,7 +16,8 @@ class DevCommandLineTest {
     MainTest.Outcome outcome = MainTest.run(Map.of(), "--help");
     assertThat(outcome.exitCode()).isZero();
     assertThat(outcome.out()).contains("dev", "serve", "migrate");
-    assertThat(MainTest.run(Map.of()).err()).contains("a command is required (dev, serve, migrate)");
+    assertThat(MainTest.run(Map.of()).err())
+        .contains("a command is required (dev, serve, migrate)");
   }
 
   @Test

@@ -20,18 +20,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's first command as users run it: the packaged jar's {@code dev} mode in its own process (failsafe runs
- * after {@code package}). It becomes ready, prints the URL and a generated token once, keeps its data across a
- * restart, {@code --fresh} wipes it, and nothing it prints is a stack trace.
+ * The README's first command as users run it: the packaged jar's {@code dev} mode in its own
+ * process (failsafe runs after {@code package}). It becomes ready, prints the URL and a generated
+ * token once, keeps its data across a restart, {@code --fresh} wipes it, and nothing it prints is a
+ * stack trace.
  */
 class DevModeJarIT {
   private static final Path JAR = Path.of("target", "olmstead-dev.jar");
-  private static final Pattern READY = Pattern.compile("ready at (http://127\\.0\\.0\\.1:(\\d+)) .*Bearer ([^']+)'");
-  private static final Pattern LINE = Pattern.compile("(\\d\\d:\\d\\d:\\d\\d\\.\\d{3} (INFO|WARN|ERROR) .*)"
-      + "|(Olmstead dev control plane ready at .*)");
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final Pattern READY =
+      Pattern.compile("ready at (http://127\\.0\\.0\\.1:(\\d+)) .*Bearer ([^']+)'");
+  private static final Pattern LINE =
+      Pattern.compile(
+          "(\\d\\d:\\d\\d:\\d\\d\\.\\d{3} (INFO|WARN|ERROR) .*)"
+              + "|(Olmstead dev control plane ready at .*)");
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  /** A running dev control plane: its process, URL, the token its ready line shows, and everything it printed. */
+  /**
+   * A running dev control plane: its process, URL, the token its ready line shows, and everything
+   * it printed.
+   */
   private record Dev(Process process, Path log, String url, String shownToken) {
     String output() throws IOException {
       return Files.readString(log);
@@ -39,8 +47,11 @@ class DevModeJarIT {
   }
 
   @Test
-  void devModeIsReadyPrintsItsTokenOnceKeepsDataAcrossRestartsAndFreshWipesIt(@TempDir Path tmp) throws Exception {
-    assumeTrue(Files.isRegularFile(JAR), "skipped: " + JAR.toAbsolutePath() + " is not built (run ./mvnw verify)");
+  void devModeIsReadyPrintsItsTokenOnceKeepsDataAcrossRestartsAndFreshWipesIt(@TempDir Path tmp)
+      throws Exception {
+    assumeTrue(
+        Files.isRegularFile(JAR),
+        "skipped: " + JAR.toAbsolutePath() + " is not built (run ./mvnw verify)");
     Path data = tmp.resolve("data");
     List<String> outputs = new ArrayList<>();
 
@@ -48,11 +59,13 @@ class DevModeJarIT {
     String token = first.shownToken();
     assertThat(token).doesNotStartWith("<");
     assertThat(get(first.url() + "/readyz", null).statusCode()).isEqualTo(200);
-    assertThat(call("PUT", first.url() + "/api/v1/catalogs/kept", token, "{}").statusCode()).isEqualTo(201);
+    assertThat(call("PUT", first.url() + "/api/v1/catalogs/kept", token, "{}").statusCode())
+        .isEqualTo(201);
     outputs.add(stop(first));
 
     Dev second = start(tmp, data, 2);
-    assertThat(second.shownToken()).as("the generated token is printed at first start only")
+    assertThat(second.shownToken())
+        .as("the generated token is printed at first start only")
         .startsWith("<the admin token printed at first start");
     assertThat(second.output()).doesNotContain(token);
     assertThat(get(second.url() + "/api/v1/catalogs/kept", token).statusCode()).isEqualTo(200);
@@ -60,11 +73,13 @@ class DevModeJarIT {
 
     Dev third = start(tmp, data, 3, "--fresh");
     assertThat(third.shownToken()).doesNotStartWith("<").isNotEqualTo(token);
-    assertThat(get(third.url() + "/api/v1/catalogs/kept", third.shownToken()).statusCode()).isEqualTo(404);
+    assertThat(get(third.url() + "/api/v1/catalogs/kept", third.shownToken()).statusCode())
+        .isEqualTo(404);
     assertThat(get(third.url() + "/api/v1/catalogs/kept", token).statusCode()).isEqualTo(401);
     outputs.add(stop(third));
 
-    // log lines may name an exception (a lost connection while the database stops is a warning); no stack trace,
+    // log lines may name an exception (a lost connection while the database stops is a warning); no
+    // stack trace,
     // and nothing printed outside the logger and the ready line
     for (String output : outputs) {
       assertThat(output).doesNotContain("\tat ");
@@ -73,8 +88,11 @@ class DevModeJarIT {
   }
 
   @Test
-  void aGivenAdminTokenIsNeverPrintedAndASecondDevOnTheSameDataDirIsRefused(@TempDir Path tmp) throws Exception {
-    assumeTrue(Files.isRegularFile(JAR), "skipped: " + JAR.toAbsolutePath() + " is not built (run ./mvnw verify)");
+  void aGivenAdminTokenIsNeverPrintedAndASecondDevOnTheSameDataDirIsRefused(@TempDir Path tmp)
+      throws Exception {
+    assumeTrue(
+        Files.isRegularFile(JAR),
+        "skipped: " + JAR.toAbsolutePath() + " is not built (run ./mvnw verify)");
     Path data = tmp.resolve("data");
     String given = "olm_admin_given_by_the_operator_0123456789";
     Dev first = start(tmp, data, 1, "--fresh", "--admin-token", given);
@@ -82,25 +100,55 @@ class DevModeJarIT {
     assertThat(first.output()).doesNotContain(given);
     assertThat(get(first.url() + "/api/v1/catalogs", given).statusCode()).isEqualTo(200);
 
-    // a second dev (another process) on the same directory, even with --fresh: refused, nothing wiped
+    // a second dev (another process) on the same directory, even with --fresh: refused, nothing
+    // wiped
     Path secondLog = tmp.resolve("second.log");
-    Process second = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xmx256m", "-jar",
-        JAR.toString(), "dev", "--port", "0", "--fresh", "--data-dir", data.toString())
-        .redirectErrorStream(true).redirectOutput(secondLog.toFile()).start();
+    Process second =
+        new ProcessBuilder(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx256m",
+                "-jar",
+                JAR.toString(),
+                "dev",
+                "--port",
+                "0",
+                "--fresh",
+                "--data-dir",
+                data.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(secondLog.toFile())
+            .start();
     assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(second.exitValue()).isEqualTo(1);
-    assertThat(Files.readString(secondLog)).isEqualTo("olmstead: data directory " + data + " is in use by another "
-        + "'dev' (pid " + first.process().pid() + "); stop it first or choose another --data-dir\n");
+    assertThat(Files.readString(secondLog))
+        .isEqualTo(
+            "olmstead: data directory "
+                + data
+                + " is in use by another "
+                + "'dev' (pid "
+                + first.process().pid()
+                + "); stop it first or choose another --data-dir\n");
     assertThat(get(first.url() + "/api/v1/catalogs", given).statusCode()).isEqualTo(200);
     stop(first);
   }
 
   private static Dev start(Path tmp, Path data, int run, String... extra) throws Exception {
     Path log = tmp.resolve("dev-" + run + ".log");
-    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-        "-Xmx512m", "-jar", JAR.toString(), "dev", "--port", "0", "--data-dir", data.toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx512m",
+                "-jar",
+                JAR.toString(),
+                "dev",
+                "--port",
+                "0",
+                "--data-dir",
+                data.toString()));
     command.addAll(List.of(extra));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (System.nanoTime() < deadline && process.isAlive()) {
       Matcher m = READY.matcher(Files.readString(log));
@@ -110,7 +158,8 @@ class DevModeJarIT {
       Thread.sleep(100);
     }
     process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-    throw new AssertionError("dev mode run " + run + " did not print its ready line:\n" + Files.readString(log));
+    throw new AssertionError(
+        "dev mode run " + run + " did not print its ready line:\n" + Files.readString(log));
   }
 
   /** Stops the process as a terminal's Ctrl-C or a pod's SIGTERM would; returns what it printed. */
@@ -121,9 +170,13 @@ class DevModeJarIT {
       dev.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
     assertThat(exited).as("dev mode stops within 60 s of SIGTERM:\n" + dev.output()).isTrue();
-    // 0, not 143: SIGTERM is caught and the control plane stops before the embedded database (shutdown hooks run
-    // concurrently, and the database's own hook used to end connections the control plane still held)
-    assertThat(dev.process().exitValue()).as("exit status after SIGTERM:\n" + dev.output()).isZero();
+    // 0, not 143: SIGTERM is caught and the control plane stops before the embedded database
+    // (shutdown hooks run
+    // concurrently, and the database's own hook used to end connections the control plane still
+    // held)
+    assertThat(dev.process().exitValue())
+        .as("exit status after SIGTERM:\n" + dev.output())
+        .isZero();
     return dev.output();
   }
 
@@ -131,7 +184,8 @@ class DevModeJarIT {
     return call("GET", url, token, null);
   }
 
-  private static HttpResponse<String> call(String method, String url, String token, String body) throws Exception {
+  private static HttpResponse<String> call(String method, String url, String token, String body)
+      throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20));
     if (token != null) {
       b.header("Authorization", "Bearer " + token);
@@ -139,7 +193,13 @@ class DevModeJarIT {
     if (body != null) {
       b.header("Content-Type", "application/json");
     }
-    return HTTP.send(b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-        : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    return HTTP.send(
+        b.method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 }

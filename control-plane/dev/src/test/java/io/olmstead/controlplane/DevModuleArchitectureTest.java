@@ -7,16 +7,26 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.olmstead.controlplane.cli.DevCommand;
 import org.junit.jupiter.api.Test;
 
-/** The dev module's own arrows: only the {@code dev} command (and its plugin) reaches into package {@code dev}. */
+/**
+ * The dev module's own arrows: only the {@code dev} command (and its plugin) reaches into package
+ * {@code dev}.
+ */
 class DevModuleArchitectureTest {
   private static final String ROOT = "io.olmstead.controlplane";
-  // this module's class folder (target/classes) only: the server's rules are the server's ArchitectureTest
-  private static final JavaClasses DEV = new ClassFileImporter().importUrl(
-      DevCommand.class.getProtectionDomain().getCodeSource().getLocation());
+  // this module's class folder (target/classes) only: the server's rules are the server's
+  // ArchitectureTest
+  private static final JavaClasses DEV =
+      new ClassFileImporter()
+          .importUrl(DevCommand.class.getProtectionDomain().getCodeSource().getLocation());
 
   @Test
   void onlyTheDevCommandImportsDevMode() {
-    noClasses().that().resideOutsideOfPackages(ROOT + ".cli..", ROOT + ".dev..")
-        .should().dependOnClassesThat().resideInAPackage(ROOT + ".dev..").check(DEV);
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(ROOT + ".cli..", ROOT + ".dev..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(ROOT + ".dev..")
+        .check(DEV);
   }
 }

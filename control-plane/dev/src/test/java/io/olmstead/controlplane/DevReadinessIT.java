@@ -19,28 +19,45 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Dev mode's {@code /readyz} is 200 only once the demo catalog is loaded (the packaged jar in its own process, polled
- * from the moment it starts): before that it says 503 naming the catalog, so a script that waits for ready can use the
- * catalog at once.
+ * Dev mode's {@code /readyz} is 200 only once the demo catalog is loaded (the packaged jar in its
+ * own process, polled from the moment it starts): before that it says 503 naming the catalog, so a
+ * script that waits for ready can use the catalog at once.
  */
 class DevReadinessIT {
   private static final Path JAR = Path.of("target", "olmstead-dev.jar");
   private static final String TOKEN = "olm_admin_dev_readiness_test_0123456789";
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   @Test
-  void devReadyzSays503NamingTheDemoCatalogUntilItIsLoadedThen200WithTheCatalogThere(@TempDir Path tmp)
-      throws Exception {
-    assumeTrue(Files.isRegularFile(JAR), "skipped: " + JAR.toAbsolutePath() + " is not built (run ./mvnw verify)");
+  void devReadyzSays503NamingTheDemoCatalogUntilItIsLoadedThen200WithTheCatalogThere(
+      @TempDir Path tmp) throws Exception {
+    assumeTrue(
+        Files.isRegularFile(JAR),
+        "skipped: " + JAR.toAbsolutePath() + " is not built (run ./mvnw verify)");
     int port;
     try (ServerSocket probe = new ServerSocket(0)) {
       port = probe.getLocalPort();
     }
     String url = "http://127.0.0.1:" + port;
     Path log = tmp.resolve("dev.log");
-    Process dev = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xmx512m", "-jar",
-        JAR.toString(), "dev", "--fresh", "--port", String.valueOf(port), "--data-dir", tmp.resolve("data").toString(),
-        "--admin-token", TOKEN).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process dev =
+        new ProcessBuilder(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx512m",
+                "-jar",
+                JAR.toString(),
+                "dev",
+                "--fresh",
+                "--port",
+                String.valueOf(port),
+                "--data-dir",
+                tmp.resolve("data").toString(),
+                "--admin-token",
+                TOKEN)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     try {
       Set<String> notReady = new LinkedHashSet<>();
       int catalogAtFirstReady = -1;
@@ -56,10 +73,17 @@ class DevReadinessIT {
         }
         Thread.sleep(5);
       }
-      assertThat(catalogAtFirstReady).as("the demo catalog when /readyz first says 200 (log:\n%s)",
-          Files.readString(log)).isEqualTo(200);
-      assertThat(notReady).as("what /readyz said before").isNotEmpty().allSatisfy(answer -> assertThat(answer)
-          .startsWith("503 ").contains("\"reason\":\"dev: demo catalog 'demo' not loaded yet\""));
+      assertThat(catalogAtFirstReady)
+          .as("the demo catalog when /readyz first says 200 (log:\n%s)", Files.readString(log))
+          .isEqualTo(200);
+      assertThat(notReady)
+          .as("what /readyz said before")
+          .isNotEmpty()
+          .allSatisfy(
+              answer ->
+                  assertThat(answer)
+                      .startsWith("503 ")
+                      .contains("\"reason\":\"dev: demo catalog 'demo' not loaded yet\""));
     } finally {
       dev.destroy();
       if (!dev.waitFor(60, TimeUnit.SECONDS)) {

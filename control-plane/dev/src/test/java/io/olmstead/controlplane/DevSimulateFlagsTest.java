@@ -19,7 +19,11 @@ class DevSimulateFlagsTest {
   void tooManySimulatedClustersIsRefusedNamingTheFlag() {
     MainTest.Outcome outcome = MainTest.run(Map.of(), "dev", "--simulate", "201");
     assertThat(outcome.exitCode()).isEqualTo(1);
-    assertThat(outcome.err()).contains("--simulate").contains("201").contains("200").doesNotContain("\tat ");
+    assertThat(outcome.err())
+        .contains("--simulate")
+        .contains("201")
+        .contains("200")
+        .doesNotContain("\tat ");
   }
 
   @Test
@@ -31,7 +35,8 @@ class DevSimulateFlagsTest {
 
   @Test
   void aFailingClusterMustBeASimulatedName() {
-    MainTest.Outcome outcome = MainTest.run(Map.of(), "dev", "--simulate", "3", "--simulate-fail", "sim-03,prod-1");
+    MainTest.Outcome outcome =
+        MainTest.run(Map.of(), "dev", "--simulate", "3", "--simulate-fail", "sim-03,prod-1");
     assertThat(outcome.exitCode()).isEqualTo(1);
     assertThat(outcome.err()).contains("--simulate-fail").contains("prod-1");
   }

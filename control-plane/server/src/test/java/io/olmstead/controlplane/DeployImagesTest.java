@@ -15,20 +15,26 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The images deploy/ runs are the ones the poms build (profile images, docs/images.md): same registry prefix, same
- * names, tagged with the project version; and the images profile is not part of the default build.
+ * The images deploy/ runs are the ones the poms build (profile images, docs/images.md): same
+ * registry prefix, same names, tagged with the project version; and the images profile is not part
+ * of the default build.
  */
 class DeployImagesTest {
   private static final Path ROOT = Path.of("..", "..");
-  private static final Pattern IMAGE = Pattern.compile("(?:image:|value:)\\s*\"?(ghcr\\.io/olmstead/[^\\s\"]+)");
+  private static final Pattern IMAGE =
+      Pattern.compile("(?:image:|value:)\\s*\"?(ghcr\\.io/olmstead/[^\\s\"]+)");
 
   private static String property(String pom, String name) {
-    Matcher m = Pattern.compile("<" + Pattern.quote(name) + ">([^<]+)</" + Pattern.quote(name) + ">").matcher(pom);
+    Matcher m =
+        Pattern.compile("<" + Pattern.quote(name) + ">([^<]+)</" + Pattern.quote(name) + ">")
+            .matcher(pom);
     assertThat(m.find()).as(name).isTrue();
     return m.group(1);
   }
 
-  /** image name -> its reference as the module pom names it, with the parent's properties filled in. */
+  /**
+   * image name -> its reference as the module pom names it, with the parent's properties filled in.
+   */
   private static Map<String, String> built() throws IOException {
     String parent = Files.readString(ROOT.resolve("pom.xml"));
     String version = property(parent, "version");
@@ -36,13 +42,19 @@ class DeployImagesTest {
     Map<String, String> images = new TreeMap<>();
     for (String module : List.of("control-plane/server", "cluster-agent/agent")) {
       String pom = Files.readString(ROOT.resolve(module).resolve("pom.xml"));
-      assertThat(pom).as(module + ": images only in the images profile")
+      assertThat(pom)
+          .as(module + ": images only in the images profile")
           .containsOnlyOnce("jib-maven-plugin");
-      assertThat(pom.indexOf("<id>images</id>")).as(module + " has the images profile").isPositive()
+      assertThat(pom.indexOf("<id>images</id>"))
+          .as(module + " has the images profile")
+          .isPositive()
           .isLessThan(pom.indexOf("jib-maven-plugin"));
       Matcher to = Pattern.compile("<to>\\s*<image>([^<]+)</image>").matcher(pom);
       assertThat(to.find()).as(module + " names its image").isTrue();
-      String reference = to.group(1).replace("${olmstead.image.prefix}", prefix).replace("${project.version}", version);
+      String reference =
+          to.group(1)
+              .replace("${olmstead.image.prefix}", prefix)
+              .replace("${project.version}", version);
       images.put(reference.substring(prefix.length() + 1, reference.lastIndexOf(':')), reference);
     }
     return images;
@@ -51,7 +63,8 @@ class DeployImagesTest {
   @Test
   void thePomsBuildTheControlPlaneAndAgentImagesAtTheProjectVersion() throws IOException {
     String version = property(Files.readString(ROOT.resolve("pom.xml")), "version");
-    assertThat(built()).containsEntry("control-plane", "ghcr.io/olmstead/control-plane:" + version)
+    assertThat(built())
+        .containsEntry("control-plane", "ghcr.io/olmstead/control-plane:" + version)
         .containsEntry("agent", "ghcr.io/olmstead/agent:" + version);
   }
 

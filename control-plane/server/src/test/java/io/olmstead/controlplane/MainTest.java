@@ -8,8 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MainTest {
-  record Outcome(int exitCode, String out, String err) {
-  }
+  record Outcome(int exitCode, String out, String err) {}
 
   static Outcome run(Map<String, String> env, String... args) {
     StringWriter out = new StringWriter();
@@ -25,7 +24,9 @@ class MainTest {
     assertThat(outcome.out()).contains("serve", "migrate");
   }
 
-  /** Dev mode is its own module (olmstead-dev.jar): the server's command line has no {@code dev}. */
+  /**
+   * Dev mode is its own module (olmstead-dev.jar): the server's command line has no {@code dev}.
+   */
   @Test
   void theServerHasNoDevCommand() {
     Outcome outcome = run(Map.of(), "dev");
@@ -65,7 +66,10 @@ class MainTest {
 
   @Test
   void nonNumericPortInEnvironmentNamesTheVariableWithoutAStackTrace() {
-    Outcome outcome = run(Map.of("OLMSTEAD_PORT", "abc", "OLMSTEAD_DB_URL", "postgresql://127.0.0.1:1/x"), "serve");
+    Outcome outcome =
+        run(
+            Map.of("OLMSTEAD_PORT", "abc", "OLMSTEAD_DB_URL", "postgresql://127.0.0.1:1/x"),
+            "serve");
     assertThat(outcome.exitCode()).isEqualTo(1);
     assertThat(outcome.err()).contains("OLMSTEAD_PORT").contains("abc").doesNotContain("\tat ");
     assertThat(outcome.err().lines().count()).isEqualTo(1);
@@ -83,14 +87,19 @@ class MainTest {
   void malformedDatabaseUrlIsNamedAndItsPasswordHidden() {
     Outcome outcome = run(Map.of("OLMSTEAD_DB_URL", "mysql://u:secret@db/x"), "serve");
     assertThat(outcome.exitCode()).isEqualTo(1);
-    assertThat(outcome.err()).contains("OLMSTEAD_DB_URL").contains("not a PostgreSQL URL").doesNotContain("secret");
+    assertThat(outcome.err())
+        .contains("OLMSTEAD_DB_URL")
+        .contains("not a PostgreSQL URL")
+        .doesNotContain("secret");
   }
 
   @Test
   void unreachableDatabaseIsOneLineAndExitsOne() {
     Outcome outcome = run(Map.of("OLMSTEAD_DB_URL", "postgresql://127.0.0.1:1/olmstead"), "serve");
     assertThat(outcome.exitCode()).isEqualTo(1);
-    assertThat(outcome.err()).contains("database unreachable at 127.0.0.1:1/olmstead").doesNotContain("\tat ");
+    assertThat(outcome.err())
+        .contains("database unreachable at 127.0.0.1:1/olmstead")
+        .doesNotContain("\tat ");
     assertThat(outcome.err().lines().count()).isEqualTo(1);
   }
 
@@ -103,8 +112,11 @@ class MainTest {
 
   @Test
   void tooShortAdminTokenIsRejected() {
-    Outcome outcome = run(Map.of("OLMSTEAD_DB_URL", "postgresql://127.0.0.1:1/x", "OLMSTEAD_ADMIN_TOKEN", "abc123"),
-        "serve");
+    Outcome outcome =
+        run(
+            Map.of(
+                "OLMSTEAD_DB_URL", "postgresql://127.0.0.1:1/x", "OLMSTEAD_ADMIN_TOKEN", "abc123"),
+            "serve");
     assertThat(outcome.exitCode()).isEqualTo(1);
     assertThat(outcome.err()).contains("OLMSTEAD_ADMIN_TOKEN").doesNotContain("abc123");
   }

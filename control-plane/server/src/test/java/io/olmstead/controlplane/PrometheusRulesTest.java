@@ -19,10 +19,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The alert rules ship twice (a PrometheusRule for the Prometheus Operator, a plain rules file for a hand-configured
- * Prometheus): both hold the same groups, pass {@code promtool check rules}, and every alert fires (and stays quiet) as
- * its {@code promtool test rules} case says (every {@code *.test.yaml} beside them). The monitoring objects land in the
- * control plane's namespace and select its Service.
+ * The alert rules ship twice (a PrometheusRule for the Prometheus Operator, a plain rules file for
+ * a hand-configured Prometheus): both hold the same groups, pass {@code promtool check rules}, and
+ * every alert fires (and stays quiet) as its {@code promtool test rules} case says (every {@code
+ * *.test.yaml} beside them). The monitoring objects land in the control plane's namespace and
+ * select its Service.
  */
 class PrometheusRulesTest {
   private static final Path DIR = Paths.get("..", "..", "deploy", "prometheus");
@@ -33,7 +34,9 @@ class PrometheusRulesTest {
     JsonNode operator = YAML.readTree(DIR.resolve("olmstead-rules.yaml").toFile());
     JsonNode plain = YAML.readTree(DIR.resolve("olmstead.rules.yaml").toFile());
     assertThat(operator.path("kind").asText()).isEqualTo("PrometheusRule");
-    assertThat(operator.path("metadata").has("namespace")).as("the namespace comes from the kustomization").isFalse();
+    assertThat(operator.path("metadata").has("namespace"))
+        .as("the namespace comes from the kustomization")
+        .isFalse();
     assertThat(plain.path("groups").size()).isPositive();
     assertThat(operator.path("spec").path("groups")).isEqualTo(plain.path("groups"));
   }
@@ -45,55 +48,90 @@ class PrometheusRulesTest {
       tests.append(Files.readString(file));
     }
     List<String> alerts = new ArrayList<>();
-    YAML.readTree(DIR.resolve("olmstead.rules.yaml").toFile()).path("groups")
-        .forEach(g -> g.path("rules").forEach(r -> {
-          if (r.has("alert")) {
-            alerts.add(r.path("alert").asText());
-          }
-        }));
-    assertThat(alerts).isNotEmpty().allSatisfy(alert -> assertThat(tests.toString()).contains("alertname: " + alert));
+    YAML.readTree(DIR.resolve("olmstead.rules.yaml").toFile())
+        .path("groups")
+        .forEach(
+            g ->
+                g.path("rules")
+                    .forEach(
+                        r -> {
+                          if (r.has("alert")) {
+                            alerts.add(r.path("alert").asText());
+                          }
+                        }));
+    assertThat(alerts)
+        .isNotEmpty()
+        .allSatisfy(alert -> assertThat(tests.toString()).contains("alertname: " + alert));
   }
 
   @Test
   void everyAlertIsDocumentedInTheObservabilityManual() throws IOException {
     String manual = Files.readString(Paths.get("..", "..", "docs", "observability.md"));
-    YAML.readTree(DIR.resolve("olmstead.rules.yaml").toFile()).path("groups")
-        .forEach(g -> g.path("rules").forEach(r -> {
-          if (r.has("alert")) {
-            assertThat(manual).as("docs/observability.md").contains("`" + r.path("alert").asText() + "`");
-          }
-        }));
+    YAML.readTree(DIR.resolve("olmstead.rules.yaml").toFile())
+        .path("groups")
+        .forEach(
+            g ->
+                g.path("rules")
+                    .forEach(
+                        r -> {
+                          if (r.has("alert")) {
+                            assertThat(manual)
+                                .as("docs/observability.md")
+                                .contains("`" + r.path("alert").asText() + "`");
+                          }
+                        }));
   }
 
   @Test
   void promtoolChecksTheRulesAndEveryAlertsUnitTestPasses() throws Exception {
-    assumeTrue(onPath("promtool"), "skipped: promtool is not installed (Debian package prometheus; .ci/run installs it)");
+    assumeTrue(
+        onPath("promtool"),
+        "skipped: promtool is not installed (Debian package prometheus; .ci/run installs it)");
     assertThat(run(DIR, "promtool", "check", "rules", "olmstead.rules.yaml")).contains("SUCCESS");
     List<Path> tests = testFiles();
-    assertThat(tests).extracting(p -> p.getFileName().toString())
-        .contains("olmstead-rules.test.yaml", "olmstead-inventory-rules.test.yaml", "olmstead-sources-rules.test.yaml");
+    assertThat(tests)
+        .extracting(p -> p.getFileName().toString())
+        .contains(
+            "olmstead-rules.test.yaml",
+            "olmstead-inventory-rules.test.yaml",
+            "olmstead-sources-rules.test.yaml");
     for (Path test : tests) {
-      assertThat(run(DIR, "promtool", "test", "rules", test.getFileName().toString())).contains("SUCCESS");
+      assertThat(run(DIR, "promtool", "test", "rules", test.getFileName().toString()))
+          .contains("SUCCESS");
     }
   }
 
   @Test
   void theMonitoringObjectsLiveInTheControlPlanesNamespaceAndSelectItsService() throws IOException {
     JsonNode monitoring = YAML.readTree(DIR.resolve("kustomization.yaml").toFile());
-    JsonNode controlPlane = YAML.readTree(DIR.resolveSibling("control-plane").resolve("kustomization.yaml").toFile());
-    assertThat(monitoring.path("namespace").asText()).isNotBlank()
+    JsonNode controlPlane =
+        YAML.readTree(DIR.resolveSibling("control-plane").resolve("kustomization.yaml").toFile());
+    assertThat(monitoring.path("namespace").asText())
+        .isNotBlank()
         .isEqualTo(controlPlane.path("namespace").asText());
     JsonNode monitor = YAML.readTree(DIR.resolve("servicemonitor.yaml").toFile());
-    JsonNode service = YAML.readTree(DIR.resolveSibling("control-plane").resolve("service.yaml").toFile());
-    monitor.path("spec").path("selector").path("matchLabels").fields().forEachRemaining(label ->
-        assertThat(service.path("metadata").path("labels").path(label.getKey()).asText())
-            .as("Service label " + label.getKey()).isEqualTo(label.getValue().asText()));
+    JsonNode service =
+        YAML.readTree(DIR.resolveSibling("control-plane").resolve("service.yaml").toFile());
+    monitor
+        .path("spec")
+        .path("selector")
+        .path("matchLabels")
+        .fields()
+        .forEachRemaining(
+            label ->
+                assertThat(service.path("metadata").path("labels").path(label.getKey()).asText())
+                    .as("Service label " + label.getKey())
+                    .isEqualTo(label.getValue().asText()));
     List<String> ports = new ArrayList<>();
     service.path("spec").path("ports").forEach(p -> ports.add(p.path("name").asText()));
-    monitor.path("spec").path("endpoints").forEach(e -> {
-      assertThat(ports).contains(e.path("port").asText());
-      assertThat(e.path("path").asText()).isEqualTo("/metrics");
-    });
+    monitor
+        .path("spec")
+        .path("endpoints")
+        .forEach(
+            e -> {
+              assertThat(ports).contains(e.path("port").asText());
+              assertThat(e.path("path").asText()).isEqualTo("/metrics");
+            });
   }
 
   /** Every promtool unit test file beside the rules ({@code *.test.yaml}), in name order. */
@@ -113,9 +151,13 @@ class PrometheusRulesTest {
     return false;
   }
 
-  /** Runs a command in {@code dir} (bounded to 60 s) and returns its output; fails when it exits non-zero. */
+  /**
+   * Runs a command in {@code dir} (bounded to 60 s) and returns its output; fails when it exits
+   * non-zero.
+   */
   static String run(Path dir, String... command) throws Exception {
-    Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    Process process =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
     boolean exited = process.waitFor(60, TimeUnit.SECONDS);
     if (!exited) {
       process.destroyForcibly();

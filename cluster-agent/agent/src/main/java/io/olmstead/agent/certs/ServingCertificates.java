@@ -15,10 +15,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The I/O around serving certificates for one plan: for each certificate Secret the plan holds, the Secret in the
- * cluster is read and its certificate kept while {@link CertRotation} allows, else a new one is issued; the plan is
- * returned with the certificates filled in. Keys stay in this process and the cluster's Secrets. Blocking (reads
- * through fabric8): reconcile worker threads only.
+ * The I/O around serving certificates for one plan: for each certificate Secret the plan holds, the
+ * Secret in the cluster is read and its certificate kept while {@link CertRotation} allows, else a
+ * new one is issued; the plan is returned with the certificates filled in. Keys stay in this
+ * process and the cluster's Secrets. Blocking (reads through fabric8): reconcile worker threads
+ * only.
  */
 public final class ServingCertificates {
   private final ResourceOperator resources;
@@ -43,8 +44,10 @@ public final class ServingCertificates {
     Map<String, ServingCert> certs = new LinkedHashMap<>();
     for (String service : services) {
       List<String> hosts = CertPlan.hosts(service, namespace);
-      Optional<JsonNode> existing = resources.get("v1", "Secret", namespace, CertPlan.secretName(service));
-      Optional<ServingCert> kept = CertRotation.reusable(existing.orElse(null), hosts, clock.instant());
+      Optional<JsonNode> existing =
+          resources.get("v1", "Secret", namespace, CertPlan.secretName(service));
+      Optional<ServingCert> kept =
+          CertRotation.reusable(existing.orElse(null), hosts, clock.instant());
       certs.put(service, kept.isPresent() ? kept.get() : issue(service, hosts));
     }
     return new Completed(ServingCertInjection.inject(objects, certs), Map.copyOf(certs));
@@ -55,8 +58,10 @@ public final class ServingCertificates {
       return issuer.issue(hosts, clock.instant());
     } catch (GeneralSecurityException e) {
       // no key material in the message: only the service and the provider's reason
-      throw new ResourceException("cannot issue the serving certificate of service " + service + ": "
-          + e.getMessage(), 500, null);
+      throw new ResourceException(
+          "cannot issue the serving certificate of service " + service + ": " + e.getMessage(),
+          500,
+          null);
     }
   }
 }

@@ -3,7 +3,10 @@ package io.olmstead.agent.channel;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Exponential reconnect delays with full jitter, so a fleet that lost its control plane does not return at once. */
+/**
+ * Exponential reconnect delays with full jitter, so a fleet that lost its control plane does not
+ * return at once.
+ */
 public final class Backoff {
   private final long minMillis;
   private final long maxMillis;
@@ -23,8 +26,9 @@ public final class Backoff {
   }
 
   /**
-   * A short delay, uniformly random in [min, 2 * min], that does not advance the backoff: for a dial that is expected
-   * to succeed now (a new credential arrived); the jitter spreads many agents handed new credentials at once.
+   * A short delay, uniformly random in [min, 2 * min], that does not advance the backoff: for a
+   * dial that is expected to succeed now (a new credential arrived); the jitter spreads many agents
+   * handed new credentials at once.
    */
   public long shortMillis() {
     return minMillis + ThreadLocalRandom.current().nextLong(minMillis + 1);

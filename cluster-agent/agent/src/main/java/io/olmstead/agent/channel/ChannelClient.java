@@ -27,11 +27,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's end of the channel: enrolls when it holds only a token ({@link ChannelConnector}), keeps one WebSocket
- * open (reconnecting with exponential backoff and jitter), acks desired state after handing it to the
- * {@link ChannelListener}, keeps the connection alive with heartbeats, and reports status through its
- * {@link ChannelOutbox}: the newest entry per subscription, a {@code full} report after every (re)connect. All state
- * lives on one Vert.x context; the public methods may be called from any thread.
+ * The agent's end of the channel: enrolls when it holds only a token ({@link ChannelConnector}),
+ * keeps one WebSocket open (reconnecting with exponential backoff and jitter), acks desired state
+ * after handing it to the {@link ChannelListener}, keeps the connection alive with heartbeats, and
+ * reports status through its {@link ChannelOutbox}: the newest entry per subscription, a {@code
+ * full} report after every (re)connect. All state lives on one Vert.x context; the public methods
+ * may be called from any thread.
  */
 public final class ChannelClient {
   private static final Logger LOG = LoggerFactory.getLogger(ChannelClient.class);
@@ -50,7 +51,8 @@ public final class ChannelClient {
   private boolean stopped = true;
   private long heartbeatTimer = -1;
   private long retryTimer = -1;
-  // a new credential arrived while an attempt was under way: its failure is followed by a prompt dial, not the backoff
+  // a new credential arrived while an attempt was under way: its failure is followed by a prompt
+  // dial, not the backoff
   private boolean redialWanted;
   private long lastHeardNanos;
   private int heartbeatSeconds = 15;
@@ -58,8 +60,13 @@ public final class ChannelClient {
   private volatile long lastAckedSeq;
   private volatile String lastCloseReason;
 
-  public ChannelClient(Vertx vertx, HttpClient http, WebSocketClient wsClient, ChannelOptions options,
-      CredentialStorage credentials, ChannelListener listener) {
+  public ChannelClient(
+      Vertx vertx,
+      HttpClient http,
+      WebSocketClient wsClient,
+      ChannelOptions options,
+      CredentialStorage credentials,
+      ChannelListener listener) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.options = options;
@@ -72,80 +79,95 @@ public final class ChannelClient {
   }
 
   public void start() {
-    context.runOnContext(v -> {
-      if (stopped) {
-        stopped = false;
-        connect();
-      }
-    });
+    context.runOnContext(
+        v -> {
+          if (stopped) {
+            stopped = false;
+            connect();
+          }
+        });
   }
 
   /** Stops for good: closes the connection and does not reconnect. */
   public Future<Void> stop() {
     Promise<Void> done = Promise.promise();
-    context.runOnContext(v -> {
-      stopped = true;
-      cancelHeartbeat();
-      (ws == null ? Future.<Void>succeededFuture() : ws.close((short) 1000, "agent stopping")).onComplete(done);
-    });
+    context.runOnContext(
+        v -> {
+          stopped = true;
+          cancelHeartbeat();
+          (ws == null ? Future.<Void>succeededFuture() : ws.close((short) 1000, "agent stopping"))
+              .onComplete(done);
+        });
     return done.future();
   }
 
   /**
-   * New facts about the cluster (they could not be read when the channel started): the hello carries facts, so a
-   * connected session is closed (1000) and opened again with them; not connected, the next hello carries them.
+   * New facts about the cluster (they could not be read when the channel started): the hello
+   * carries facts, so a connected session is closed (1000) and opened again with them; not
+   * connected, the next hello carries them.
    */
   public void refreshFacts(io.olmstead.apispec.protocol.Facts facts) {
-    context.runOnContext(v -> {
-      options = options.withFacts(facts);
-      if (ws != null) {
-        LOG.info("cluster {}: reconnecting to send its facts", options.clusterName());
-        ws.close((short) 1000, "facts changed");
-      }
-    });
+    context.runOnContext(
+        v -> {
+          options = options.withFacts(facts);
+          if (ws != null) {
+            LOG.info("cluster {}: reconnecting to send its facts", options.clusterName());
+            ws.close((short) 1000, "facts changed");
+          }
+        });
   }
 
   /**
-   * The stored credential changed (handed over again): a client waiting to dial again dials after a short jittered
-   * delay instead of the rest of its backoff; an attempt under way that fails is followed by such a prompt dial. A
-   * connected session is left alone: the control plane closes the one using a revoked credential (4007).
+   * The stored credential changed (handed over again): a client waiting to dial again dials after a
+   * short jittered delay instead of the rest of its backoff; an attempt under way that fails is
+   * followed by such a prompt dial. A connected session is left alone: the control plane closes the
+   * one using a revoked credential (4007).
    */
   public void credentialChanged() {
-    context.runOnContext(v -> {
-      if (stopped || ws != null) {
-        return;
-      }
-      if (retryTimer >= 0) {
-        vertx.cancelTimer(retryTimer);
-        retryTimer = -1;
-        long delay = reconnects.soon();
-        LOG.info("cluster {}: new credential; dialing in {} ms", options.clusterName(), delay);
-        retry(delay);
-      } else {
-        redialWanted = true;
-      }
-    });
+    context.runOnContext(
+        v -> {
+          if (stopped || ws != null) {
+            return;
+          }
+          if (retryTimer >= 0) {
+            vertx.cancelTimer(retryTimer);
+            retryTimer = -1;
+            long delay = reconnects.soon();
+            LOG.info("cluster {}: new credential; dialing in {} ms", options.clusterName(), delay);
+            retry(delay);
+          } else {
+            redialWanted = true;
+          }
+        });
   }
 
-  /** Records the newest status of one subscription; sent soon when connected, else after the next connect. */
+  /**
+   * Records the newest status of one subscription; sent soon when connected, else after the next
+   * connect.
+   */
   public void report(SubscriptionStatus subscription) {
     context.runOnContext(v -> outbox.report(subscription));
   }
 
-  /** Replaces the agent's whole status (subscriptions not listed are gone); the next report is full. */
+  /**
+   * Replaces the agent's whole status (subscriptions not listed are gone); the next report is full.
+   */
   public void replaceAll(Collection<SubscriptionStatus> subscriptions) {
     List<SubscriptionStatus> copy = List.copyOf(subscriptions);
     context.runOnContext(v -> outbox.replaceAll(copy));
   }
 
-  /** Sends the cluster's inventory now when connected, and after every (re)connect until a newer one replaces it. */
+  /**
+   * Sends the cluster's inventory now when connected, and after every (re)connect until a newer one
+   * replaces it.
+   */
   public void publishInventory(io.olmstead.apispec.protocol.Inventory report) {
     context.runOnContext(v -> outbox.publishInventory(report));
   }
 
   /**
-   * Sends a preflight verdict (from any thread); dropped while disconnected, as the control plane asks again in the
-   * desired state it sends on the next connection.
+   * Sends a preflight verdict (from any thread); dropped while disconnected, as the control plane
+   * asks again in the desired state it sends on the next connection.
    */
   public void preflight(io.olmstead.apispec.protocol.Preflight answer) {
     context.runOnContext(v -> outbox.preflight(answer));
@@ -175,22 +197,24 @@ public final class ChannelClient {
     if (stopped) {
       return;
     }
-    connector.attempt(options, new ChannelConnector.Outcome() {
-      @Override
-      public void opened(WebSocket socket) {
-        ChannelClient.this.opened(socket);
-      }
+    connector.attempt(
+        options,
+        new ChannelConnector.Outcome() {
+          @Override
+          public void opened(WebSocket socket) {
+            ChannelClient.this.opened(socket);
+          }
 
-      @Override
-      public void enrolled() {
-        connect();
-      }
+          @Override
+          public void enrolled() {
+            connect();
+          }
 
-      @Override
-      public void retry(long delayMillis) {
-        ChannelClient.this.retry(delayMillis);
-      }
-    });
+          @Override
+          public void retry(long delayMillis) {
+            ChannelClient.this.retry(delayMillis);
+          }
+        });
   }
 
   private void retry(long delayMillis) {
@@ -205,12 +229,17 @@ public final class ChannelClient {
     if (retryTimer >= 0) {
       vertx.cancelTimer(retryTimer);
     }
-    retryTimer = vertx.setTimer(delay, id -> context.runOnContext(v -> {
-      if (retryTimer == id) {
-        retryTimer = -1;
-        connect();
-      }
-    }));
+    retryTimer =
+        vertx.setTimer(
+            delay,
+            id ->
+                context.runOnContext(
+                    v -> {
+                      if (retryTimer == id) {
+                        retryTimer = -1;
+                        connect();
+                      }
+                    }));
   }
 
   private void opened(WebSocket socket) {
@@ -221,14 +250,23 @@ public final class ChannelClient {
     socket.textMessageHandler(this::onText);
     socket.exceptionHandler(e -> LOG.debug("cluster {}: {}", options.clusterName(), e.toString()));
     socket.closeHandler(v -> closed(socket));
-    send(WireSanitizer.hello(new Hello(ProtocolVersions.CURRENT, null, options.agentVersion(),
-        ProtocolVersions.SUPPORTED, options.facts(), outbox.lastSeq())));
+    send(
+        WireSanitizer.hello(
+            new Hello(
+                ProtocolVersions.CURRENT,
+                null,
+                options.agentVersion(),
+                ProtocolVersions.SUPPORTED,
+                options.facts(),
+                outbox.lastSeq())));
     // A control plane that never answers hello is treated like a dead connection.
-    vertx.setTimer(30_000, id -> {
-      if (ws == socket && !welcomed) {
-        socket.close((short) CloseReason.HELLO_REQUIRED.code(), "no welcome");
-      }
-    });
+    vertx.setTimer(
+        30_000,
+        id -> {
+          if (ws == socket && !welcomed) {
+            socket.close((short) CloseReason.HELLO_REQUIRED.code(), "no welcome");
+          }
+        });
   }
 
   private void closed(WebSocket socket) {
@@ -246,13 +284,21 @@ public final class ChannelClient {
     if (stopped) {
       return;
     }
-    if (code != null && code == CloseReason.CREDENTIAL_REVOKED.code() && options.enrollmentToken() != null) {
+    if (code != null
+        && code == CloseReason.CREDENTIAL_REVOKED.code()
+        && options.enrollmentToken() != null) {
       credentials.clear();
     }
     long delay = reconnects.afterClose(code == null ? null : (int) code);
     if (ReconnectPolicy.refusedOurMessage(code == null ? null : (int) code)) {
-      LOG.error("cluster {}: the control plane refused a message of this agent ({} {}); refusal {} in a row, "
-          + "reconnecting in {} ms", options.clusterName(), code, reason, reconnects.refusals(), delay);
+      LOG.error(
+          "cluster {}: the control plane refused a message of this agent ({} {}); refusal {} in a row, "
+              + "reconnecting in {} ms",
+          options.clusterName(),
+          code,
+          reason,
+          reconnects.refusals(),
+          delay);
     } else {
       LOG.info("cluster {}: disconnected ({} {})", options.clusterName(), code, reason);
     }
@@ -301,19 +347,25 @@ public final class ChannelClient {
 
   private void startHeartbeat() {
     cancelHeartbeat();
-    heartbeatTimer = vertx.setPeriodic(heartbeatSeconds * 1000L, id -> context.runOnContext(v -> {
-      if (ws == null) {
-        return;
-      }
-      if (welcomed) {
-        reconnects.stillConnected(System.nanoTime());
-      }
-      if (System.nanoTime() - lastHeardNanos > heartbeatSeconds * 3_000_000_000L) {
-        ws.close((short) CloseReason.HEARTBEAT_TIMEOUT.code(), "control plane silent");
-        return;
-      }
-      send(new Heartbeat(ProtocolVersions.CURRENT, null));
-    }));
+    heartbeatTimer =
+        vertx.setPeriodic(
+            heartbeatSeconds * 1000L,
+            id ->
+                context.runOnContext(
+                    v -> {
+                      if (ws == null) {
+                        return;
+                      }
+                      if (welcomed) {
+                        reconnects.stillConnected(System.nanoTime());
+                      }
+                      if (System.nanoTime() - lastHeardNanos > heartbeatSeconds * 3_000_000_000L) {
+                        ws.close(
+                            (short) CloseReason.HEARTBEAT_TIMEOUT.code(), "control plane silent");
+                        return;
+                      }
+                      send(new Heartbeat(ProtocolVersions.CURRENT, null));
+                    }));
   }
 
   private void cancelHeartbeat() {

@@ -17,11 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a {@link ChannelClient} sends on its current WebSocket: the status reports (the newest entry per
- * subscription, numbered, a {@code full} report after every welcome), the newest inventory (sent again after every
- * welcome: it is state, like status) and preflight verdicts. A message that breaks the protocol is logged and kept
- * back, as sent it would only close the connection again and again. Every method but {@link #connected()} runs on
- * the client's context.
+ * What a {@link ChannelClient} sends on its current WebSocket: the status reports (the newest entry
+ * per subscription, numbered, a {@code full} report after every welcome), the newest inventory
+ * (sent again after every welcome: it is state, like status) and preflight verdicts. A message that
+ * breaks the protocol is logged and kept back, as sent it would only close the connection again and
+ * again. Every method but {@link #connected()} runs on the client's context.
  */
 final class ChannelOutbox {
   // the client's logger: what operators filter on did not move when this was split out of it
@@ -37,10 +37,16 @@ final class ChannelOutbox {
   private volatile boolean connected;
   private Inventory inventory;
 
-  /** {@code socket}: the client's current WebSocket (null between connections); {@code options}: its current ones. */
-  ChannelOutbox(Vertx vertx, Context context, Supplier<WebSocket> socket, Supplier<ChannelOptions> options) {
-    // the schemas load here (the agent's main or a pool's starter thread), not in the first status send on the event
-    // loop, which a pool replica at load 40 saw blocked 2-6 s in SchemaDecoder's class initialisation
+  /**
+   * {@code socket}: the client's current WebSocket (null between connections); {@code options}: its
+   * current ones.
+   */
+  ChannelOutbox(
+      Vertx vertx, Context context, Supplier<WebSocket> socket, Supplier<ChannelOptions> options) {
+    // the schemas load here (the agent's main or a pool's starter thread), not in the first status
+    // send on the event
+    // loop, which a pool replica at load 40 saw blocked 2-6 s in SchemaDecoder's class
+    // initialisation
     SchemaDecoder.schemas();
     this.vertx = vertx;
     this.context = context;
@@ -79,8 +85,9 @@ final class ChannelOutbox {
   }
 
   /**
-   * The next seq after a welcome: ours if it is not behind the control plane's and within the jump it accepts
-   * (after a re-enrollment or a restored database the control plane's is lower), else just above the control plane's.
+   * The next seq after a welcome: ours if it is not behind the control plane's and within the jump
+   * it accepts (after a re-enrollment or a restored database the control plane's is lower), else
+   * just above the control plane's.
    */
   static long nextSeq(long ours, long lastApplied) {
     long floor = lastApplied + 1;
@@ -107,7 +114,10 @@ final class ChannelOutbox {
   void preflight(Preflight answer) {
     String violation = SchemaDecoder.violation(answer);
     if (violation != null) {
-      LOG.error("cluster {}: preflight verdict not sent, it breaks the protocol: {}", options.get().clusterName(), violation);
+      LOG.error(
+          "cluster {}: preflight verdict not sent, it breaks the protocol: {}",
+          options.get().clusterName(),
+          violation);
     } else if (connected) {
       send(answer);
     }
@@ -116,7 +126,10 @@ final class ChannelOutbox {
   private void sendInventory() {
     String violation = SchemaDecoder.violation(inventory);
     if (violation != null) {
-      LOG.error("cluster {}: inventory not sent, it breaks the protocol: {}", options.get().clusterName(), violation);
+      LOG.error(
+          "cluster {}: inventory not sent, it breaks the protocol: {}",
+          options.get().clusterName(),
+          violation);
       return;
     }
     send(inventory);
@@ -127,27 +140,39 @@ final class ChannelOutbox {
       return;
     }
     flushScheduled = true;
-    vertx.setTimer(Math.max(1, options.get().statusFlushDelay().toMillis()), id -> context.runOnContext(v -> {
-      flushScheduled = false;
-      if (connected && status.hasChanges()) {
-        sendStatus(status.needsFull());
-      }
-    }));
+    vertx.setTimer(
+        Math.max(1, options.get().statusFlushDelay().toMillis()),
+        id ->
+            context.runOnContext(
+                v -> {
+                  flushScheduled = false;
+                  if (connected && status.hasChanges()) {
+                    sendStatus(status.needsFull());
+                  }
+                }));
   }
 
   private void sendStatus(boolean full) {
     List<SubscriptionStatus> items = status.take(full);
-    Status report = WireSanitizer.status(new Status(ProtocolVersions.CURRENT, null, null, nextSeq++, full, items));
+    Status report =
+        WireSanitizer.status(
+            new Status(ProtocolVersions.CURRENT, null, null, nextSeq++, full, items));
     String violation = SchemaDecoder.violation(report);
     if (violation != null) {
-      // Sent, it would close the connection again and again; kept back, the channel and desired state still work.
-      LOG.error("cluster {}: status report not sent, it breaks the protocol: {}", options.get().clusterName(), violation);
+      // Sent, it would close the connection again and again; kept back, the channel and desired
+      // state still work.
+      LOG.error(
+          "cluster {}: status report not sent, it breaks the protocol: {}",
+          options.get().clusterName(),
+          violation);
       return;
     }
     send(report);
   }
 
-  /** Sends on the current WebSocket, if there is one open (messages of a closed one are dropped). */
+  /**
+   * Sends on the current WebSocket, if there is one open (messages of a closed one are dropped).
+   */
   void send(AgentMessage message) {
     WebSocket ws = socket.get();
     if (ws != null && !ws.isClosed()) {

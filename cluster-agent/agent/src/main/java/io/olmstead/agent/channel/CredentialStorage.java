@@ -10,7 +10,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** Where the agent keeps its cluster credential between runs (a file here; a Secret in the in-guest agent). */
+/**
+ * Where the agent keeps its cluster credential between runs (a file here; a Secret in the in-guest
+ * agent).
+ */
 public interface CredentialStorage {
   Optional<String> load();
 
@@ -39,14 +42,18 @@ public interface CredentialStorage {
     };
   }
 
-  /** A file readable by the owner only, replaced atomically. Small, so blocking I/O here is brief. */
+  /**
+   * A file readable by the owner only, replaced atomically. Small, so blocking I/O here is brief.
+   */
   static CredentialStorage file(Path path) {
     return new CredentialStorage() {
       @Override
       public Optional<String> load() {
         try {
-          return Files.exists(path) ? Optional.of(Files.readString(path, StandardCharsets.UTF_8).trim())
-              .filter(s -> !s.isEmpty()) : Optional.empty();
+          return Files.exists(path)
+              ? Optional.of(Files.readString(path, StandardCharsets.UTF_8).trim())
+                  .filter(s -> !s.isEmpty())
+              : Optional.empty();
         } catch (IOException e) {
           throw new UncheckedIOException("cannot read credential " + path, e);
         }
@@ -64,7 +71,8 @@ public interface CredentialStorage {
             // not a POSIX file system: the directory's permissions are all there is
           }
           Files.writeString(tmp, credential, StandardCharsets.UTF_8);
-          Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+          Files.move(
+              tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
           throw new UncheckedIOException("cannot store credential " + path, e);
         }

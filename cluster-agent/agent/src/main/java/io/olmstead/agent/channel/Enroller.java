@@ -30,30 +30,43 @@ final class Enroller {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       return Future.failedFuture(e);
     }
-    RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST)
-        .setAbsoluteURI(options.enrollUri().toString())
-        .putHeader("Authorization", "Bearer " + options.enrollmentToken())
-        .putHeader("Content-Type", "application/json");
+    RequestOptions request =
+        new RequestOptions()
+            .setMethod(HttpMethod.POST)
+            .setAbsoluteURI(options.enrollUri().toString())
+            .putHeader("Authorization", "Bearer " + options.enrollmentToken())
+            .putHeader("Content-Type", "application/json");
     return http.request(request)
         .compose(req -> req.send(Buffer.buffer(json)))
-        .compose(resp -> resp.body().compose(bytes -> {
-          if (resp.statusCode() != 201) {
-            return Future.failedFuture(new EnrollmentRefused(resp.statusCode(), bytes.toString()));
-          }
-          try {
-            JsonNode answer = ProtocolCodec.mapper().readTree(bytes.getBytes());
-            return Future.succeededFuture(answer.path("credential").asText());
-          } catch (java.io.IOException e) {
-            return Future.failedFuture(e);
-          }
-        }));
+        .compose(
+            resp ->
+                resp.body()
+                    .compose(
+                        bytes -> {
+                          if (resp.statusCode() != 201) {
+                            return Future.failedFuture(
+                                new EnrollmentRefused(resp.statusCode(), bytes.toString()));
+                          }
+                          try {
+                            JsonNode answer = ProtocolCodec.mapper().readTree(bytes.getBytes());
+                            return Future.succeededFuture(answer.path("credential").asText());
+                          } catch (java.io.IOException e) {
+                            return Future.failedFuture(e);
+                          }
+                        }));
   }
 
   /** The control plane refused the enrollment (expired or used-up token, taken name). */
   static final class EnrollmentRefused extends RuntimeException {
     EnrollmentRefused(int status, String body) {
-      super("enrollment refused with HTTP " + status + ": " + (body.length() > 300 ? body.substring(0, 300) : body),
-          null, false, false);
+      super(
+          "enrollment refused with HTTP "
+              + status
+              + ": "
+              + (body.length() > 300 ? body.substring(0, 300) : body),
+          null,
+          false,
+          false);
     }
   }
 }

@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The agent's current status per subscription and which entries the control plane has not been told yet. Status is
- * state: a newer entry replaces an unsent older one, so nothing but the latest is kept while offline.
+ * The agent's current status per subscription and which entries the control plane has not been told
+ * yet. Status is state: a newer entry replaces an unsent older one, so nothing but the latest is
+ * kept while offline.
  */
 final class StatusBuffer {
   private final Map<String, SubscriptionStatus> current = new LinkedHashMap<>();
@@ -26,7 +27,9 @@ final class StatusBuffer {
     }
   }
 
-  /** Replaces the whole state; subscriptions no longer listed are dropped (the next report is full). */
+  /**
+   * Replaces the whole state; subscriptions no longer listed are dropped (the next report is full).
+   */
   void replaceAll(Collection<SubscriptionStatus> statuses) {
     known = true;
     Set<String> names = new LinkedHashSet<>();
@@ -37,7 +40,10 @@ final class StatusBuffer {
     statuses.forEach(this::put);
   }
 
-  /** Whether the state was ever set; before that a full report would wrongly say "nothing installed". */
+  /**
+   * Whether the state was ever set; before that a full report would wrongly say "nothing
+   * installed".
+   */
   boolean known() {
     return known;
   }

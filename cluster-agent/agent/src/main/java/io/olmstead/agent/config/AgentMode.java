@@ -4,7 +4,10 @@ package io.olmstead.agent.config;
 public enum AgentMode {
   /** Inside the guest cluster, using the pod's service account (in-cluster config). */
   IN_GUEST("in-guest"),
-  /** In a hosted control plane namespace on the management cluster, reaching the guest API through a kubeconfig. */
+  /**
+   * In a hosted control plane namespace on the management cluster, reaching the guest API through a
+   * kubeconfig.
+   */
   HOSTED("hosted");
 
   private final String text;
@@ -24,6 +27,7 @@ public enum AgentMode {
         return mode;
       }
     }
-    throw new ConfigException("OLMSTEAD_AGENT_MODE must be 'in-guest' or 'hosted', not '" + value + "'");
+    throw new ConfigException(
+        "OLMSTEAD_AGENT_MODE must be 'in-guest' or 'hosted', not '" + value + "'");
   }
 }

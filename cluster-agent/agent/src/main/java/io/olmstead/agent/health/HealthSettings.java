@@ -3,7 +3,10 @@ package io.olmstead.agent.health;
 import io.olmstead.agent.config.ConfigException;
 import java.util.Map;
 
-/** Where the agent answers its probes: {@code OLMSTEAD_AGENT_HEALTH_PORT} (default 8081; 0 turns the server off). */
+/**
+ * Where the agent answers its probes: {@code OLMSTEAD_AGENT_HEALTH_PORT} (default 8081; 0 turns the
+ * server off).
+ */
 public record HealthSettings(int port) {
   public static final String PORT = "OLMSTEAD_AGENT_HEALTH_PORT";
   public static final int DEFAULT_PORT = 8081;
@@ -20,7 +23,8 @@ public record HealthSettings(int port) {
       }
       return new HealthSettings(port);
     } catch (NumberFormatException e) {
-      throw new ConfigException(PORT + " must be a port number (0 turns the probes off), not '" + text + "'");
+      throw new ConfigException(
+          PORT + " must be a port number (0 turns the probes off), not '" + text + "'");
     }
   }
 

@@ -9,8 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Asks the guest Kubernetes API a cheap question (its version) every period on a worker thread, keeps the last answer
- * for readiness, and logs at INFO when the API becomes unreachable and when it is back (once per change, not per try).
+ * Asks the guest Kubernetes API a cheap question (its version) every period on a worker thread,
+ * keeps the last answer for readiness, and logs at INFO when the API becomes unreachable and when
+ * it is back (once per change, not per try).
  */
 public final class KubeApiProbe implements ReadinessCheck {
   private static final Logger LOG = LoggerFactory.getLogger(KubeApiProbe.class);
@@ -44,15 +45,21 @@ public final class KubeApiProbe implements ReadinessCheck {
     if (outcome == null) {
       return Optional.of("the Kubernetes API at " + server + " has not answered yet");
     }
-    return outcome.isEmpty() ? Optional.empty() : Optional.of("cannot reach the Kubernetes API at " + server + ": "
-        + outcome);
+    return outcome.isEmpty()
+        ? Optional.empty()
+        : Optional.of("cannot reach the Kubernetes API at " + server + ": " + outcome);
   }
 
   private void probe() {
-    vertx.executeBlocking(() -> {
-      ask.call();
-      return "";
-    }, false).recover(e -> io.vertx.core.Future.succeededFuture(describe(e))).onSuccess(this::record);
+    vertx
+        .executeBlocking(
+            () -> {
+              ask.call();
+              return "";
+            },
+            false)
+        .recover(e -> io.vertx.core.Future.succeededFuture(describe(e)))
+        .onSuccess(this::record);
   }
 
   private void record(String outcome) {
@@ -70,7 +77,8 @@ public final class KubeApiProbe implements ReadinessCheck {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    String message =
+        root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     return message.length() > 300 ? message.substring(0, 300) + "..." : message;
   }
 }

@@ -17,11 +17,12 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A pretend cluster behind one real channel client: each desired subscription is reported Installing, then after
- * {@code readyAfter} Succeeded at its {@code maxVersion} (or Failed, with probability {@code failureRate}); one sent
- * without a version but with a reason, while nothing of it is installed, is reported Pending with that reason. Preflight
- * requests are answered at once: {@code Pass} for a subscription it was given, {@code Fail} with
- * {@code SubscriptionNotPlaced} otherwise (a hollow cluster has nothing else to check).
+ * A pretend cluster behind one real channel client: each desired subscription is reported
+ * Installing, then after {@code readyAfter} Succeeded at its {@code maxVersion} (or Failed, with
+ * probability {@code failureRate}); one sent without a version but with a reason, while nothing of
+ * it is installed, is reported Pending with that reason. Preflight requests are answered at once:
+ * {@code Pass} for a subscription it was given, {@code Fail} with {@code SubscriptionNotPlaced}
+ * otherwise (a hollow cluster has nothing else to check).
  */
 final class HollowCluster implements ChannelListener {
   private final Vertx vertx;
@@ -44,26 +45,47 @@ final class HollowCluster implements ChannelListener {
     this.client = channel;
   }
 
-  /** Load generation: re-reports every subscription every {@code intervalMillis} with a fresh message. */
+  /**
+   * Load generation: re-reports every subscription every {@code intervalMillis} with a fresh
+   * message.
+   */
   void churn(long intervalMillis) {
-    vertx.setTimer(1 + ThreadLocalRandom.current().nextLong(intervalMillis), first ->
-        vertx.setPeriodic(intervalMillis, id -> {
-          reports++;
-          state.replaceAll((name, s) -> new SubscriptionStatus(s.name(), s.installedBundle(), s.installedVersion(),
-              s.targetVersion(), s.phase(), s.reason(), "hollow report " + reports, s.conditions(),
-              s.observedGeneration()));
-          state.values().forEach(client::report);
-        }));
+    vertx.setTimer(
+        1 + ThreadLocalRandom.current().nextLong(intervalMillis),
+        first ->
+            vertx.setPeriodic(
+                intervalMillis,
+                id -> {
+                  reports++;
+                  state.replaceAll(
+                      (name, s) ->
+                          new SubscriptionStatus(
+                              s.name(),
+                              s.installedBundle(),
+                              s.installedVersion(),
+                              s.targetVersion(),
+                              s.phase(),
+                              s.reason(),
+                              "hollow report " + reports,
+                              s.conditions(),
+                              s.observedGeneration()));
+                  state.values().forEach(client::report);
+                }));
   }
 
   /**
-   * Load generation: reports an inventory of {@code operators} operators every {@code intervalMillis} (each differs
-   * from the last, see {@link HollowInventory}).
+   * Load generation: reports an inventory of {@code operators} operators every {@code
+   * intervalMillis} (each differs from the last, see {@link HollowInventory}).
    */
   void inventory(long intervalMillis, int operators) {
-    vertx.setTimer(1 + ThreadLocalRandom.current().nextLong(intervalMillis), first ->
-        vertx.setPeriodic(intervalMillis, id -> client.publishInventory(HollowInventory.of(state.values(), operators,
-            ++inventoryRounds))));
+    vertx.setTimer(
+        1 + ThreadLocalRandom.current().nextLong(intervalMillis),
+        first ->
+            vertx.setPeriodic(
+                intervalMillis,
+                id ->
+                    client.publishInventory(
+                        HollowInventory.of(state.values(), operators, ++inventoryRounds))));
   }
 
   @Override
@@ -71,13 +93,16 @@ final class HollowCluster implements ChannelListener {
     Map<String, DesiredSubscription> wanted = new HashMap<>();
     desired.subscriptions().forEach(s -> wanted.put(s.name(), s));
     state.keySet().removeIf(name -> !wanted.containsKey(name));
-    timers.entrySet().removeIf(e -> {
-      if (!wanted.containsKey(e.getKey())) {
-        vertx.cancelTimer(e.getValue());
-        return true;
-      }
-      return false;
-    });
+    timers
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (!wanted.containsKey(e.getKey())) {
+                vertx.cancelTimer(e.getValue());
+                return true;
+              }
+              return false;
+            });
     for (DesiredSubscription s : wanted.values()) {
       SubscriptionStatus now = state.get(s.name());
       String target = s.maxVersion();
@@ -88,10 +113,20 @@ final class HollowCluster implements ChannelListener {
       if (now != null && target.equals(now.targetVersion())) {
         continue;
       }
-      state.put(s.name(), new SubscriptionStatus(s.name(), now == null ? null : now.installedBundle(),
-          now == null ? null : now.installedVersion(), target, "Installing", "InstallWaiting",
-          "hollow install of " + target, List.of(), s.generation()));
-      Long old = timers.put(s.name(), vertx.setTimer(Math.max(1, readyAfterMillis), id -> finish(s)));
+      state.put(
+          s.name(),
+          new SubscriptionStatus(
+              s.name(),
+              now == null ? null : now.installedBundle(),
+              now == null ? null : now.installedVersion(),
+              target,
+              "Installing",
+              "InstallWaiting",
+              "hollow install of " + target,
+              List.of(),
+              s.generation()));
+      Long old =
+          timers.put(s.name(), vertx.setTimer(Math.max(1, readyAfterMillis), id -> finish(s)));
       if (old != null) {
         vertx.cancelTimer(old);
       }
@@ -99,47 +134,92 @@ final class HollowCluster implements ChannelListener {
     client.replaceAll(new ArrayList<>(state.values()));
     for (PreflightRequest r : desired.preflightRequests()) {
       if (answered.add(r.requestId())) {
-        List<PreflightFinding> findings = wanted.containsKey(r.subscription()) ? List.of()
-            : List.of(new PreflightFinding("SubscriptionNotPlaced", PreflightFinding.ERROR, r.subscription(),
-                "subscription " + r.subscription() + " is not placed on this cluster"));
-        client.preflight(new Preflight(ProtocolVersions.CURRENT, null, r.requestId(), r.subscription(), r.version(),
-            Preflight.verdictOf(findings), findings));
+        List<PreflightFinding> findings =
+            wanted.containsKey(r.subscription())
+                ? List.of()
+                : List.of(
+                    new PreflightFinding(
+                        "SubscriptionNotPlaced",
+                        PreflightFinding.ERROR,
+                        r.subscription(),
+                        "subscription " + r.subscription() + " is not placed on this cluster"));
+        client.preflight(
+            new Preflight(
+                ProtocolVersions.CURRENT,
+                null,
+                r.requestId(),
+                r.subscription(),
+                r.version(),
+                Preflight.verdictOf(findings),
+                findings));
       }
     }
   }
 
   @Override
   public void onConnected(io.olmstead.apispec.protocol.Welcome welcome) {
-    answered.clear(); // verdicts sent on the last connection may be lost; the desired state asks again
+    answered
+        .clear(); // verdicts sent on the last connection may be lost; the desired state asks again
   }
 
   /**
-   * No version allowed, with a reason (a catalog that cannot satisfy the policy, a withheld rollout approval): as the
-   * agent does, nothing installed stays so and is reported Pending/RequirementsNotMet with the reason.
+   * No version allowed, with a reason (a catalog that cannot satisfy the policy, a withheld rollout
+   * approval): as the agent does, nothing installed stays so and is reported
+   * Pending/RequirementsNotMet with the reason.
    */
   private void held(DesiredSubscription s, SubscriptionStatus now) {
     boolean nothingInstalled = now == null || now.installedVersion() == null;
-    if (s.blockedReason() == null || !nothingInstalled
-        || (now != null && "Pending".equals(now.phase()) && s.blockedReason().equals(now.message()))) {
+    if (s.blockedReason() == null
+        || !nothingInstalled
+        || (now != null
+            && "Pending".equals(now.phase())
+            && s.blockedReason().equals(now.message()))) {
       return;
     }
     Long timer = timers.remove(s.name());
     if (timer != null) {
       vertx.cancelTimer(timer);
     }
-    state.put(s.name(), new SubscriptionStatus(s.name(), null, null, null, "Pending", "RequirementsNotMet",
-        s.blockedReason(), List.of(), s.generation()));
+    state.put(
+        s.name(),
+        new SubscriptionStatus(
+            s.name(),
+            null,
+            null,
+            null,
+            "Pending",
+            "RequirementsNotMet",
+            s.blockedReason(),
+            List.of(),
+            s.generation()));
   }
 
   private void finish(DesiredSubscription s) {
     timers.remove(s.name());
     boolean failed = failureRate > 0 && ThreadLocalRandom.current().nextDouble() < failureRate;
     String bundle = s.packageName() + ".v" + s.maxVersion();
-    SubscriptionStatus done = failed
-        ? new SubscriptionStatus(s.name(), null, null, s.maxVersion(), "Failed", "InstallCheckFailed",
-            "hollow failure (simulated)", List.of(), s.generation())
-        : new SubscriptionStatus(s.name(), bundle, s.maxVersion(), s.maxVersion(), "Succeeded", "InstallSucceeded",
-            "install strategy completed with no errors", List.of(), s.generation());
+    SubscriptionStatus done =
+        failed
+            ? new SubscriptionStatus(
+                s.name(),
+                null,
+                null,
+                s.maxVersion(),
+                "Failed",
+                "InstallCheckFailed",
+                "hollow failure (simulated)",
+                List.of(),
+                s.generation())
+            : new SubscriptionStatus(
+                s.name(),
+                bundle,
+                s.maxVersion(),
+                s.maxVersion(),
+                "Succeeded",
+                "InstallSucceeded",
+                "install strategy completed with no errors",
+                List.of(),
+                s.generation());
     state.put(s.name(), done);
     client.report(done);
   }

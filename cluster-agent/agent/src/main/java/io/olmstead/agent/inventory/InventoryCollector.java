@@ -23,33 +23,45 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * Builds the cluster's inventory: every operator the agent installed (read back from its OperatorConditions, so
- * dependencies are there with the subscription they serve), per owned CRD the number of custom resources, the
- * operator's own pods, and per custom resource the pods it owns (an application stack). Bounded by
- * {@link InventoryBounds}; blocking (fabric8), so it runs on the reporter's own thread.
+ * Builds the cluster's inventory: every operator the agent installed (read back from its
+ * OperatorConditions, so dependencies are there with the subscription they serve), per owned CRD
+ * the number of custom resources, the operator's own pods, and per custom resource the pods it owns
+ * (an application stack). Bounded by {@link InventoryBounds}; blocking (fabric8), so it runs on the
+ * reporter's own thread.
  */
 public final class InventoryCollector {
   private final KubernetesClient client;
   private final ResourceOperator resources;
   private final Supplier<Map<String, SubscriptionStatus>> statuses;
 
-  public InventoryCollector(KubernetesClient client, Supplier<Map<String, SubscriptionStatus>> statuses) {
+  public InventoryCollector(
+      KubernetesClient client, Supplier<Map<String, SubscriptionStatus>> statuses) {
     this.client = client;
     this.resources = new ResourceOperator(client, new ResourceKinds());
     this.statuses = statuses;
   }
 
   /** One operator being collected: its record and what its CRDs hold. */
-  private record Found(String namespace, ObservedBundle bundle, String subscription, List<CustomResourceScan.Result> crds) {
-  }
+  private record Found(
+      String namespace,
+      ObservedBundle bundle,
+      String subscription,
+      List<CustomResourceScan.Result> crds) {}
 
   public Inventory collect() throws ResourceException {
     Map<String, List<ObservedBundle>> bySub = new TreeMap<>();
-    for (JsonNode oc : resources.list(OperatorConditions.API_VERSION, OperatorConditions.KIND,
-        Map.of(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE))) {
+    for (JsonNode oc :
+        resources.list(
+            OperatorConditions.API_VERSION,
+            OperatorConditions.KIND,
+            Map.of(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE))) {
       String ns = oc.path("metadata").path("namespace").asText();
-      ObservedBundle.from(oc).ifPresent(b -> bySub.computeIfAbsent(ns + '/' + b.subscription(), k -> new ArrayList<>())
-          .add(b));
+      ObservedBundle.from(oc)
+          .ifPresent(
+              b ->
+                  bySub
+                      .computeIfAbsent(ns + '/' + b.subscription(), k -> new ArrayList<>())
+                      .add(b));
     }
     boolean truncated = bySub.size() > InventoryBounds.OPERATORS;
     List<Found> found = new ArrayList<>();
@@ -60,7 +72,8 @@ public final class InventoryCollector {
         break;
       }
       String ns = entry.getKey().substring(0, entry.getKey().indexOf('/'));
-      ObservedSubscription sub = new ObservedSubscription(entry.getValue().get(0).subscription(), entry.getValue());
+      ObservedSubscription sub =
+          new ObservedSubscription(entry.getValue().get(0).subscription(), entry.getValue());
       ObservedBundle bundle = sub.current().orElse(entry.getValue().get(0));
       List<CustomResourceScan.Result> crds = new ArrayList<>();
       int keep = Math.min(InventoryBounds.STACK_CRS_PER_OPERATOR, stackBudget);
@@ -82,8 +95,13 @@ public final class InventoryCollector {
     for (Found f : found) {
       operators.add(operator(f, namespaces, reported.get(f.subscription())));
     }
-    return InventoryFit.fit(new Inventory(ProtocolVersions.CURRENT, null, null, operators,
-        truncated || namespaces.truncated ? Boolean.TRUE : null));
+    return InventoryFit.fit(
+        new Inventory(
+            ProtocolVersions.CURRENT,
+            null,
+            null,
+            operators,
+            truncated || namespaces.truncated ? Boolean.TRUE : null));
   }
 
   private Inventory.Operator operator(Found f, Namespaces namespaces, SubscriptionStatus status) {
@@ -91,8 +109,12 @@ public final class InventoryCollector {
     List<Inventory.CustomResources> counts = new ArrayList<>();
     List<Inventory.Stack> stacks = new ArrayList<>();
     for (CustomResourceScan.Result crd : f.crds()) {
-      counts.add(new Inventory.CustomResources(crd.crd(), InventoryFit.text(crd.kind(), 63), crd.count(),
-          crd.capped() ? Boolean.TRUE : null));
+      counts.add(
+          new Inventory.CustomResources(
+              crd.crd(),
+              InventoryFit.text(crd.kind(), 63),
+              crd.count(),
+              crd.capped() ? Boolean.TRUE : null));
       for (CustomResourceScan.Instance cr : crd.instances()) {
         if (stacks.size() >= InventoryBounds.STACKS_PER_OPERATOR) {
           break;
@@ -106,28 +128,53 @@ public final class InventoryCollector {
         crd.relationships().forEach(rel -> roots.addAll(graph.related(rel, cr.name())));
         List<OwnerGraph.PodFacts> pods = graph.podsOwnedBy(roots);
         if (!pods.isEmpty()) {
-          stacks.add(new Inventory.Stack(InventoryFit.text(crd.kind(), 63), cr.namespace(), cr.name(),
-              OwnerGraph.sum(pods, namespaces.usage(cr.namespace()))));
+          stacks.add(
+              new Inventory.Stack(
+                  InventoryFit.text(crd.kind(), 63),
+                  cr.namespace(),
+                  cr.name(),
+                  OwnerGraph.sum(pods, namespaces.usage(cr.namespace()))));
         }
       }
     }
     Inventory.Pods own = null;
     OwnerGraph graph = namespaces.graph(f.namespace());
     if (graph != null) {
-      List<String> deployments = client.apps().deployments().inNamespace(f.namespace())
-          .withLabels(ManagedLabels.selector(f.subscription(), f.namespace())).list().getItems().stream()
-          .map(Deployment::getMetadata).map(m -> m.getUid()).filter(u -> u != null).toList();
+      List<String> deployments =
+          client
+              .apps()
+              .deployments()
+              .inNamespace(f.namespace())
+              .withLabels(ManagedLabels.selector(f.subscription(), f.namespace()))
+              .list()
+              .getItems()
+              .stream()
+              .map(Deployment::getMetadata)
+              .map(m -> m.getUid())
+              .filter(u -> u != null)
+              .toList();
       own = OwnerGraph.sum(graph.podsOwnedBy(deployments), namespaces.usage(f.namespace()));
     }
     String phase = status != null ? status.phase() : b.phase().wireName();
     String reason = status != null ? status.reason() : null;
-    return new Inventory.Operator(InventoryFit.text(f.subscription(), 253), f.namespace(),
+    return new Inventory.Operator(
+        InventoryFit.text(f.subscription(), 253),
+        f.namespace(),
         InventoryFit.text(b.packageName().isEmpty() ? f.subscription() : b.packageName(), 253),
-        InventoryFit.text(b.bundle(), 512), InventoryFit.text(b.version(), 128), InventoryFit.phase(phase),
-        InventoryFit.text(reason, 256), InventoryFit.text(b.dependencyOf(), 253), counts, own, stacks);
+        InventoryFit.text(b.bundle(), 512),
+        InventoryFit.text(b.version(), 128),
+        InventoryFit.phase(phase),
+        InventoryFit.text(reason, 256),
+        InventoryFit.text(b.dependencyOf(), 253),
+        counts,
+        own,
+        stacks);
   }
 
-  /** The namespaces read for this report (at most {@link InventoryBounds#NAMESPACES}) and their pods' usage. */
+  /**
+   * The namespaces read for this report (at most {@link InventoryBounds#NAMESPACES}) and their
+   * pods' usage.
+   */
   private static final class Namespaces {
     private final KubernetesClient client;
     private final Set<String> relationKeys;
@@ -150,15 +197,19 @@ public final class InventoryCollector {
         truncated = true;
         return null;
       }
-      return graphs.computeIfAbsent(namespace, ns -> {
-        NamespaceScan.Result r = NamespaceScan.scan(client, ns, relationKeys);
-        truncated |= r.truncated();
-        return r.graph();
-      });
+      return graphs.computeIfAbsent(
+          namespace,
+          ns -> {
+            NamespaceScan.Result r = NamespaceScan.scan(client, ns, relationKeys);
+            truncated |= r.truncated();
+            return r.graph();
+          });
     }
 
     Map<String, Inventory.Resources> usage(String namespace) {
-      return metricsServed ? usage.computeIfAbsent(namespace, ns -> PodMetrics.usage(client, ns)) : null;
+      return metricsServed
+          ? usage.computeIfAbsent(namespace, ns -> PodMetrics.usage(client, ns))
+          : null;
     }
   }
 }

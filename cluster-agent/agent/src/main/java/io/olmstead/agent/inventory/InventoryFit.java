@@ -9,16 +9,25 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Cuts a report to what the protocol accepts: texts shortened (NUL replaced), an unknown phase sent as
- * {@code Unknown}, and, when the encoded report is over {@link InventoryBounds#REPORT_BYTES}, the stacks of the
- * operators with the most stacks dropped first (the report then says {@code truncated}). Pure.
+ * Cuts a report to what the protocol accepts: texts shortened (NUL replaced), an unknown phase sent
+ * as {@code Unknown}, and, when the encoded report is over {@link InventoryBounds#REPORT_BYTES},
+ * the stacks of the operators with the most stacks dropped first (the report then says {@code
+ * truncated}). Pure.
  */
 final class InventoryFit {
-  private static final Set<String> PHASES = Set.of("Pending", "RequiresApproval", "InstallReady", "Installing",
-      "Succeeded", "Failed", "Replacing", "Deleting", "Unknown");
+  private static final Set<String> PHASES =
+      Set.of(
+          "Pending",
+          "RequiresApproval",
+          "InstallReady",
+          "Installing",
+          "Succeeded",
+          "Failed",
+          "Replacing",
+          "Deleting",
+          "Unknown");
 
-  private InventoryFit() {
-  }
+  private InventoryFit() {}
 
   static String text(String value, int max) {
     if (value == null || value.isEmpty()) {
@@ -29,7 +38,9 @@ final class InventoryFit {
   }
 
   static String phase(String phase) {
-    return phase == null || phase.isEmpty() ? "Pending" : PHASES.contains(phase) ? phase : "Unknown";
+    return phase == null || phase.isEmpty()
+        ? "Pending"
+        : PHASES.contains(phase) ? phase : "Unknown";
   }
 
   static int size(Inventory inventory) {
@@ -44,8 +55,11 @@ final class InventoryFit {
     Inventory current = inventory;
     while (size(current) > maxBytes) {
       List<Inventory.Operator> ops = new ArrayList<>(current.operators());
-      Inventory.Operator largest = ops.stream().filter(o -> o.stacks() != null && !o.stacks().isEmpty())
-          .max(Comparator.comparingInt(o -> o.stacks().size())).orElse(null);
+      Inventory.Operator largest =
+          ops.stream()
+              .filter(o -> o.stacks() != null && !o.stacks().isEmpty())
+              .max(Comparator.comparingInt(o -> o.stacks().size()))
+              .orElse(null);
       if (largest == null) {
         // no stacks left: drop operators from the end
         if (ops.isEmpty()) {
@@ -54,11 +68,24 @@ final class InventoryFit {
         ops.remove(ops.size() - 1);
       } else {
         int at = ops.indexOf(largest);
-        ops.set(at, new Inventory.Operator(largest.subscription(), largest.namespace(), largest.packageName(),
-            largest.bundle(), largest.version(), largest.phase(), largest.reason(), largest.dependencyOf(),
-            largest.customResources(), largest.pods(), largest.stacks().subList(0, largest.stacks().size() / 2)));
+        ops.set(
+            at,
+            new Inventory.Operator(
+                largest.subscription(),
+                largest.namespace(),
+                largest.packageName(),
+                largest.bundle(),
+                largest.version(),
+                largest.phase(),
+                largest.reason(),
+                largest.dependencyOf(),
+                largest.customResources(),
+                largest.pods(),
+                largest.stacks().subList(0, largest.stacks().size() / 2)));
       }
-      current = new Inventory(current.protocol(), current.id(), current.cluster(), List.copyOf(ops), Boolean.TRUE);
+      current =
+          new Inventory(
+              current.protocol(), current.id(), current.cluster(), List.copyOf(ops), Boolean.TRUE);
     }
     return current;
   }

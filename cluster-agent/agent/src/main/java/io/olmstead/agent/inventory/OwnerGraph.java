@@ -13,22 +13,38 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The objects of a namespace that can stand between a custom resource and its pods (pods, ReplicaSets, Deployments,
- * StatefulSets, DaemonSets, Jobs) with their owner references; answers which pods an object owns transitively. Pure:
- * built from compact nodes, never from full objects.
+ * The objects of a namespace that can stand between a custom resource and its pods (pods,
+ * ReplicaSets, Deployments, StatefulSets, DaemonSets, Jobs) with their owner references; answers
+ * which pods an object owns transitively. Pure: built from compact nodes, never from full objects.
  */
 final class OwnerGraph {
-  /** Owner chains longer than this are not followed (a CR → Deployment → ReplicaSet → Pod chain is 3). */
+  /**
+   * Owner chains longer than this are not followed (a CR → Deployment → ReplicaSet → Pod chain is
+   * 3).
+   */
   static final int MAX_DEPTH = 8;
 
-  /** One object: its kind, name, owners' uids, the relationship keys it carries, and, for a pod, its resources. */
-  record Node(String uid, String kind, String name, List<String> owners, Map<String, String> labels,
-      Map<String, String> annotations, PodFacts pod) {
-  }
+  /**
+   * One object: its kind, name, owners' uids, the relationship keys it carries, and, for a pod, its
+   * resources.
+   */
+  record Node(
+      String uid,
+      String kind,
+      String name,
+      List<String> owners,
+      Map<String, String> labels,
+      Map<String, String> annotations,
+      PodFacts pod) {}
 
   /** A running pod's requests, limits and restarts. */
-  record PodFacts(String name, long cpuRequest, long memoryRequest, long cpuLimit, long memoryLimit, long restarts) {
-  }
+  record PodFacts(
+      String name,
+      long cpuRequest,
+      long memoryRequest,
+      long cpuLimit,
+      long memoryLimit,
+      long restarts) {}
 
   private final Map<String, Node> nodes = new HashMap<>();
   private final Map<String, List<String>> children = new HashMap<>();
@@ -41,7 +57,10 @@ final class OwnerGraph {
     }
   }
 
-  /** The pods {@code rootUids} own through owner references (each pod once; a root that is a pod counts itself). */
+  /**
+   * The pods {@code rootUids} own through owner references (each pod once; a root that is a pod
+   * counts itself).
+   */
   List<PodFacts> podsOwnedBy(Collection<String> rootUids) {
     Set<String> seen = new HashSet<>();
     List<PodFacts> pods = new ArrayList<>();
@@ -72,14 +91,18 @@ final class OwnerGraph {
     Set<String> out = new LinkedHashSet<>();
     for (Node node : nodes.values()) {
       Map<String, String> values = relationship.label() ? node.labels() : node.annotations();
-      if (relationship.kinds().contains(node.kind()) && instance.equals(values.get(relationship.key()))) {
+      if (relationship.kinds().contains(node.kind())
+          && instance.equals(values.get(relationship.key()))) {
         out.add(node.uid());
       }
     }
     return out;
   }
 
-  /** The sums over {@code pods}; {@code usage} from metrics by pod name when the cluster serves them, else null. */
+  /**
+   * The sums over {@code pods}; {@code usage} from metrics by pod name when the cluster serves
+   * them, else null.
+   */
   static Inventory.Pods sum(List<PodFacts> pods, Map<String, Inventory.Resources> usage) {
     long cpu = 0;
     long memory = 0;
@@ -100,8 +123,11 @@ final class OwnerGraph {
         usedMemory += used.memoryBytes();
       }
     }
-    return new Inventory.Pods(pods.size(), restarts, new Inventory.Resources(cpu, memory),
-        new Inventory.Resources(cpuLimit, memoryLimit), usage == null ? null : new Inventory.Resources(usedCpu,
-        usedMemory));
+    return new Inventory.Pods(
+        pods.size(),
+        restarts,
+        new Inventory.Resources(cpu, memory),
+        new Inventory.Resources(cpuLimit, memoryLimit),
+        usage == null ? null : new Inventory.Resources(usedCpu, usedMemory));
   }
 }

@@ -7,25 +7,29 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Lists page by page ({@code limit}/{@code continue}), so only one page of objects is held at a time, and stops after
- * {@code max} objects. When the API server tells how many items remain ({@code remainingItemCount}, served for
- * unfiltered lists) and only a count is wanted, the first page is enough.
+ * Lists page by page ({@code limit}/{@code continue}), so only one page of objects is held at a
+ * time, and stops after {@code max} objects. When the API server tells how many items remain
+ * ({@code remainingItemCount}, served for unfiltered lists) and only a count is wanted, the first
+ * page is enough.
  */
 final class Pager {
   /** How far a listing went: objects seen, and whether more exist than were seen. */
-  record Result(long seen, long total, boolean capped) {
-  }
+  record Result(long seen, long total, boolean capped) {}
 
-  private Pager() {
-  }
+  private Pager() {}
 
-  static <T extends io.fabric8.kubernetes.api.model.HasMetadata> Result each(Function<ListOptions, ? extends KubernetesResourceList<T>> list, int pageSize, long max,
-      boolean countOnly, Consumer<T> each) {
+  static <T extends io.fabric8.kubernetes.api.model.HasMetadata> Result each(
+      Function<ListOptions, ? extends KubernetesResourceList<T>> list,
+      int pageSize,
+      long max,
+      boolean countOnly,
+      Consumer<T> each) {
     String token = null;
     long seen = 0;
     do {
-      KubernetesResourceList<T> page = list.apply(new ListOptionsBuilder().withLimit((long) pageSize)
-          .withContinue(token).build());
+      KubernetesResourceList<T> page =
+          list.apply(
+              new ListOptionsBuilder().withLimit((long) pageSize).withContinue(token).build());
       for (T item : page.getItems()) {
         if (seen >= max) {
           return new Result(seen, seen, true);
@@ -34,7 +38,8 @@ final class Pager {
         each.accept(item);
       }
       token = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-      Long remaining = page.getMetadata() == null ? null : page.getMetadata().getRemainingItemCount();
+      Long remaining =
+          page.getMetadata() == null ? null : page.getMetadata().getRemainingItemCount();
       if (countOnly && token != null && !token.isEmpty() && remaining != null && remaining >= 0) {
         return new Result(seen, seen + remaining, false);
       }

@@ -11,20 +11,20 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Actual CPU and memory of pods from {@code metrics.k8s.io} (metrics-server), where the cluster serves that API;
- * elsewhere usage is absent from the report, not an error.
+ * Actual CPU and memory of pods from {@code metrics.k8s.io} (metrics-server), where the cluster
+ * serves that API; elsewhere usage is absent from the report, not an error.
  */
 final class PodMetrics {
   static final String GROUP = "metrics.k8s.io";
 
-  private PodMetrics() {
-  }
+  private PodMetrics() {}
 
   /** Whether the API server lists the metrics group (discovery); false when discovery fails. */
   static boolean served(KubernetesClient client) {
     try {
       APIGroupList groups = client.getApiGroups();
-      return groups != null && groups.getGroups() != null
+      return groups != null
+          && groups.getGroups() != null
           && groups.getGroups().stream().map(APIGroup::getName).anyMatch(GROUP::equals);
     } catch (KubernetesClientException e) {
       return false;
@@ -36,15 +36,18 @@ final class PodMetrics {
     try {
       PodMetricsList list = client.top().pods().metrics(namespace);
       Map<String, Inventory.Resources> out = new HashMap<>();
-      list.getItems().stream().limit(InventoryBounds.OBJECTS_PER_KIND).forEach(pm -> {
-        long cpu = 0;
-        long memory = 0;
-        for (ContainerMetrics c : pm.getContainers()) {
-          cpu += Quantities.cpuMillis(c.getUsage());
-          memory += Quantities.memoryBytes(c.getUsage());
-        }
-        out.put(pm.getMetadata().getName(), new Inventory.Resources(cpu, memory));
-      });
+      list.getItems().stream()
+          .limit(InventoryBounds.OBJECTS_PER_KIND)
+          .forEach(
+              pm -> {
+                long cpu = 0;
+                long memory = 0;
+                for (ContainerMetrics c : pm.getContainers()) {
+                  cpu += Quantities.cpuMillis(c.getUsage());
+                  memory += Quantities.memoryBytes(c.getUsage());
+                }
+                out.put(pm.getMetadata().getName(), new Inventory.Resources(cpu, memory));
+              });
       return out;
     } catch (KubernetesClientException e) {
       return null;

@@ -4,13 +4,14 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.util.Map;
 
-/** Kubernetes quantities as millicores and bytes (absent or malformed: 0), summed per resource map. */
+/**
+ * Kubernetes quantities as millicores and bytes (absent or malformed: 0), summed per resource map.
+ */
 final class Quantities {
   private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
   private static final BigDecimal MAX = BigDecimal.valueOf(Long.MAX_VALUE / 4);
 
-  private Quantities() {
-  }
+  private Quantities() {}
 
   static long cpuMillis(Map<String, Quantity> resources) {
     return amount(resources, "cpu", THOUSAND);
@@ -28,7 +29,9 @@ final class Quantities {
     try {
       BigDecimal value = q.getNumericalAmount().multiply(scale);
       // ceil like the kubelet rounds requests up; clamped so that sums cannot overflow
-      return value.signum() <= 0 ? 0 : value.min(MAX).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
+      return value.signum() <= 0
+          ? 0
+          : value.min(MAX).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
     } catch (RuntimeException e) {
       return 0;
     }

@@ -7,10 +7,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A KubePlus relationship annotation on a CRD ({@code resource/annotation-relationship} or
- * {@code resource/label-relationship}), e.g. {@code on:Pod;Deployment, key:app.kubernetes.io/instance,
- * value:INSTANCE.metadata.name}: objects of those kinds, in the custom resource's namespace, whose annotation (or label)
- * {@code key} holds the custom resource's name belong to it. Only {@code INSTANCE.metadata.name} values are followed.
+ * A KubePlus relationship annotation on a CRD ({@code resource/annotation-relationship} or {@code
+ * resource/label-relationship}), e.g. {@code on:Pod;Deployment, key:app.kubernetes.io/instance,
+ * value:INSTANCE.metadata.name}: objects of those kinds, in the custom resource's namespace, whose
+ * annotation (or label) {@code key} holds the custom resource's name belong to it. Only {@code
+ * INSTANCE.metadata.name} values are followed.
  */
 record Relationship(boolean label, Set<String> kinds, String key) {
   static final String ANNOTATION = "resource/annotation-relationship";
@@ -44,14 +45,23 @@ record Relationship(boolean label, Set<String> kinds, String key) {
         case "on" -> on = val;
         case "key" -> key = val;
         case "value" -> value = val;
-        default -> { }
+        default -> {}
       }
     }
-    if (on == null || on.isEmpty() || key == null || key.isEmpty() || !"INSTANCE.metadata.name".equals(value)) {
+    if (on == null
+        || on.isEmpty()
+        || key == null
+        || key.isEmpty()
+        || !"INSTANCE.metadata.name".equals(value)) {
       return Optional.empty();
     }
-    Set<String> kinds = Set.of(java.util.Arrays.stream(on.split(";")).map(String::trim).filter(k -> !k.isEmpty())
-        .distinct().toArray(String[]::new));
+    Set<String> kinds =
+        Set.of(
+            java.util.Arrays.stream(on.split(";"))
+                .map(String::trim)
+                .filter(k -> !k.isEmpty())
+                .distinct()
+                .toArray(String[]::new));
     return kinds.isEmpty() ? Optional.empty() : Optional.of(new Relationship(label, kinds, key));
   }
 }

@@ -4,10 +4,19 @@ package io.olmstead.agent.k8s;
 public record ApplyOutcome(Result result, String kind, String namespace, String name) {
   /** The effect on the cluster. */
   public enum Result {
-    CREATED, PATCHED, DELETED, UNCHANGED,
-    /** The object differs but the write was held back (a drift restore backing off); a later pass retries. */
+    CREATED,
+    PATCHED,
+    DELETED,
+    UNCHANGED,
+    /**
+     * The object differs but the write was held back (a drift restore backing off); a later pass
+     * retries.
+     */
     DEFERRED,
-    /** The object differs but is another writer's to keep (a CRD a newer install of the package wrote). */
+    /**
+     * The object differs but is another writer's to keep (a CRD a newer install of the package
+     * wrote).
+     */
     KEPT
   }
 

@@ -8,21 +8,35 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.olmstead.apispec.protocol.Facts;
 
 /**
- * What the agent tells the control plane about its cluster when it enrolls and connects. Each fact is optional: one
- * the agent may not read (forbidden) or the cluster does not have (no OpenShift) is left out, never fatal.
+ * What the agent tells the control plane about its cluster when it enrolls and connects. Each fact
+ * is optional: one the agent may not read (forbidden) or the cluster does not have (no OpenShift)
+ * is left out, never fatal.
  */
 public final class ClusterFacts {
-  /** OpenShift's cluster-scoped singleton {@code ClusterVersion/version}; addressed without API discovery. */
-  static final ResourceDefinitionContext CLUSTER_VERSION = new ResourceDefinitionContext.Builder()
-      .withGroup("config.openshift.io").withVersion("v1").withKind("ClusterVersion").withPlural("clusterversions")
-      .withNamespaced(false).build();
+  /**
+   * OpenShift's cluster-scoped singleton {@code ClusterVersion/version}; addressed without API
+   * discovery.
+   */
+  static final ResourceDefinitionContext CLUSTER_VERSION =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("config.openshift.io")
+          .withVersion("v1")
+          .withKind("ClusterVersion")
+          .withPlural("clusterversions")
+          .withNamespaced(false)
+          .build();
+
   private static final long PAGE = 500;
 
   private ClusterFacts() {}
 
   /** The facts of the cluster {@code client} talks to, for an agent running in {@code mode}. */
   public static Facts of(KubernetesClient client, String mode) {
-    return new Facts(kubernetesVersion(client), openshiftVersion(client), nodes(client), mode,
+    return new Facts(
+        kubernetesVersion(client),
+        openshiftVersion(client),
+        nodes(client),
+        mode,
         OlmPresence.detected(client));
   }
 
@@ -35,13 +49,19 @@ public final class ClusterFacts {
     }
   }
 
-  /** The number of nodes, counted page by page so a large cluster is not listed in one response; null if unknown. */
+  /**
+   * The number of nodes, counted page by page so a large cluster is not listed in one response;
+   * null if unknown.
+   */
   static Integer nodes(KubernetesClient client) {
     try {
       int count = 0;
       String next = null;
       do {
-        NodeList page = client.nodes().list(new ListOptionsBuilder().withLimit(PAGE).withContinue(next).build());
+        NodeList page =
+            client
+                .nodes()
+                .list(new ListOptionsBuilder().withLimit(PAGE).withContinue(next).build());
         count += page.getItems().size();
         next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
       } while (next != null && !next.isEmpty());
@@ -51,10 +71,14 @@ public final class ClusterFacts {
     }
   }
 
-  /** The version OpenShift is at or moving to ({@code status.desired.version}); null on other distributions. */
+  /**
+   * The version OpenShift is at or moving to ({@code status.desired.version}); null on other
+   * distributions.
+   */
   static String openshiftVersion(KubernetesClient client) {
     try {
-      GenericKubernetesResource version = client.genericKubernetesResources(CLUSTER_VERSION).withName("version").get();
+      GenericKubernetesResource version =
+          client.genericKubernetesResources(CLUSTER_VERSION).withName("version").get();
       Object desired = version == null ? null : version.get("status", "desired", "version");
       return desired instanceof String text && !text.isBlank() ? text : null;
     } catch (RuntimeException e) {

@@ -16,10 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cluster credential kept in a Secret of the guest cluster, so an in-guest agent survives a pod restart
- * without a volume. Read once at open (off any event loop); {@link #save} and {@link #clear} update the
- * in-memory copy at once and write the Secret on a single background thread, in order, because the channel
- * client calls them from its event loop. The credential is never logged.
+ * The cluster credential kept in a Secret of the guest cluster, so an in-guest agent survives a pod
+ * restart without a volume. Read once at open (off any event loop); {@link #save} and {@link
+ * #clear} update the in-memory copy at once and write the Secret on a single background thread, in
+ * order, because the channel client calls them from its event loop. The credential is never logged.
  */
 public final class SecretCredentialStorage implements CredentialStorage, AutoCloseable {
   public static final String KEY = "credential";
@@ -29,11 +29,13 @@ public final class SecretCredentialStorage implements CredentialStorage, AutoClo
   private final String namespace;
   private final String name;
   private final AtomicReference<String> value = new AtomicReference<>();
-  private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "credential-secret-writer");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService writer =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "credential-secret-writer");
+            t.setDaemon(true);
+            return t;
+          });
 
   private SecretCredentialStorage(KubernetesClient client, String namespace, String name) {
     this.client = client;
@@ -42,11 +44,14 @@ public final class SecretCredentialStorage implements CredentialStorage, AutoClo
   }
 
   /** Reads the Secret (blocking): an absent Secret or key means no credential yet. */
-  public static SecretCredentialStorage open(KubernetesClient client, String namespace, String name) {
+  public static SecretCredentialStorage open(
+      KubernetesClient client, String namespace, String name) {
     SecretCredentialStorage storage = new SecretCredentialStorage(client, namespace, name);
     Secret secret = client.secrets().inNamespace(namespace).withName(name).get();
     if (secret != null && secret.getData() != null && secret.getData().get(KEY) != null) {
-      String decoded = new String(Base64.getDecoder().decode(secret.getData().get(KEY)), StandardCharsets.UTF_8).trim();
+      String decoded =
+          new String(Base64.getDecoder().decode(secret.getData().get(KEY)), StandardCharsets.UTF_8)
+              .trim();
       storage.value.set(decoded.isEmpty() ? null : decoded);
     }
     return storage;
@@ -86,17 +91,31 @@ public final class SecretCredentialStorage implements CredentialStorage, AutoClo
         client.secrets().inNamespace(namespace).withName(name).delete();
         return;
       }
-      Secret secret = new SecretBuilder()
-          .withNewMetadata().withName(name).withNamespace(namespace)
-          .addToLabels("app.kubernetes.io/managed-by", "olmstead-agent").endMetadata()
-          .withType("Opaque")
-          .addToData(KEY, Base64.getEncoder().encodeToString(credential.getBytes(StandardCharsets.UTF_8)))
-          .build();
-      client.secrets().inNamespace(namespace).resource(secret).createOr(existing -> existing.update());
+      Secret secret =
+          new SecretBuilder()
+              .withNewMetadata()
+              .withName(name)
+              .withNamespace(namespace)
+              .addToLabels("app.kubernetes.io/managed-by", "olmstead-agent")
+              .endMetadata()
+              .withType("Opaque")
+              .addToData(
+                  KEY,
+                  Base64.getEncoder().encodeToString(credential.getBytes(StandardCharsets.UTF_8)))
+              .build();
+      client
+          .secrets()
+          .inNamespace(namespace)
+          .resource(secret)
+          .createOr(existing -> existing.update());
     } catch (KubernetesClientException e) {
       // the credential stays usable in memory; the next restart re-enrolls if the write never lands
-      LOG.warn("cannot write credential Secret {}/{}: HTTP {} {}", namespace, name, e.getCode(), e.getStatus() == null
-          ? e.getClass().getSimpleName() : e.getStatus().getReason());
+      LOG.warn(
+          "cannot write credential Secret {}/{}: HTTP {} {}",
+          namespace,
+          name,
+          e.getCode(),
+          e.getStatus() == null ? e.getClass().getSimpleName() : e.getStatus().getReason());
     }
   }
 }

@@ -5,14 +5,17 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Decides whether an object already in the cluster carries everything the agent wants, so unchanged objects
- * are not written. Fields the server adds (defaults, status, metadata) are ignored; a value the agent sets
- * that differs, or a list of a different length, is a change.
+ * Decides whether an object already in the cluster carries everything the agent wants, so unchanged
+ * objects are not written. Fields the server adds (defaults, status, metadata) are ignored; a value
+ * the agent sets that differs, or a list of a different length, is a change.
  */
 public final class Subset {
   private Subset() {}
 
-  /** True when every field of {@code desired} (recursively) is present with the same value in {@code actual}. */
+  /**
+   * True when every field of {@code desired} (recursively) is present with the same value in {@code
+   * actual}.
+   */
   public static boolean contains(JsonNode actual, JsonNode desired) {
     if (desired == null || desired.isNull() || desired.isMissingNode()) {
       return true;
@@ -46,7 +49,11 @@ public final class Subset {
     if (desired.isNumber() && actual.isNumber()) {
       return desired.decimalValue().compareTo(actual.decimalValue()) == 0;
     }
-    // Kubernetes round-trips some scalars as text (quantities, int-or-string); compare their text forms.
-    return desired.equals(actual) || desired.isValueNode() && actual.isValueNode() && desired.asText().equals(actual.asText());
+    // Kubernetes round-trips some scalars as text (quantities, int-or-string); compare their text
+    // forms.
+    return desired.equals(actual)
+        || desired.isValueNode()
+            && actual.isValueNode()
+            && desired.asText().equals(actual.asText());
   }
 }

@@ -3,14 +3,18 @@ package io.olmstead.agent.k8s;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.olmcore.lifecycle.DeploymentState;
 
-/** Reads health from observed objects: a Deployment's availability, a CRD's Established condition. Pure. */
+/**
+ * Reads health from observed objects: a Deployment's availability, a CRD's Established condition.
+ * Pure.
+ */
 public final class WorkloadStatus {
   private WorkloadStatus() {}
 
   /**
    * The olm-core view of a Deployment: available only when the controller has seen the current spec
-   * ({@code observedGeneration >= generation}) and reports Available=True; failed when Progressing=False with
-   * ProgressDeadlineExceeded. A missing deployment is progressing (it was just applied or is being restored).
+   * ({@code observedGeneration >= generation}) and reports Available=True; failed when
+   * Progressing=False with ProgressDeadlineExceeded. A missing deployment is progressing (it was
+   * just applied or is being restored).
    */
   public static DeploymentState deployment(String name, JsonNode deployment) {
     if (deployment == null || deployment.isMissingNode()) {
@@ -19,10 +23,13 @@ public final class WorkloadStatus {
     long generation = deployment.path("metadata").path("generation").asLong(0);
     JsonNode status = deployment.path("status");
     boolean current = status.path("observedGeneration").asLong(0) >= generation;
-    boolean available = current && "True".equals(condition(status, "Available").path("status").asText());
+    boolean available =
+        current && "True".equals(condition(status, "Available").path("status").asText());
     JsonNode progressing = condition(status, "Progressing");
-    boolean deadline = current && "False".equals(progressing.path("status").asText())
-        && "ProgressDeadlineExceeded".equals(progressing.path("reason").asText());
+    boolean deadline =
+        current
+            && "False".equals(progressing.path("status").asText())
+            && "ProgressDeadlineExceeded".equals(progressing.path("reason").asText());
     if (available) {
       return DeploymentState.available(name);
     }
@@ -31,7 +38,8 @@ public final class WorkloadStatus {
 
   /** True when the CRD's Established condition is True. */
   public static boolean established(JsonNode crd) {
-    return crd != null && "True".equals(condition(crd.path("status"), "Established").path("status").asText());
+    return crd != null
+        && "True".equals(condition(crd.path("status"), "Established").path("status").asText());
   }
 
   /** The condition of {@code type} in a status, a missing node when absent. */

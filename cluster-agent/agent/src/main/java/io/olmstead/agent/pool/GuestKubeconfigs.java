@@ -13,10 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds the kubeconfig a pool replica reaches a guest API with, reading Secrets of the management cluster by name
- * (the pool's RBAC is get on named Secrets only): the hosted control plane namespace's
- * {@code service-network-admin-kubeconfig} (what HyperShift's own OLM uses), or the HostedCluster's
- * {@code <name>-admin-kubeconfig} where the first is missing or its server cannot be reached from this pod.
+ * Finds the kubeconfig a pool replica reaches a guest API with, reading Secrets of the management
+ * cluster by name (the pool's RBAC is get on named Secrets only): the hosted control plane
+ * namespace's {@code service-network-admin-kubeconfig} (what HyperShift's own OLM uses), or the
+ * HostedCluster's {@code <name>-admin-kubeconfig} where the first is missing or its server cannot
+ * be reached from this pod.
  */
 final class GuestKubeconfigs {
   static final String SERVICE_NETWORK = "service-network-admin-kubeconfig";
@@ -35,11 +36,14 @@ final class GuestKubeconfigs {
   record Access(String namespace, String secret, String kubeconfig) {
     @Override
     public String toString() {
-      return namespace + "/" + secret; // never the kubeconfig: it holds the guest's admin credentials
+      return namespace + "/"
+          + secret; // never the kubeconfig: it holds the guest's admin credentials
     }
   }
 
-  /** The kubeconfig to use now; empty when neither Secret has one (the caller tries again later). */
+  /**
+   * The kubeconfig to use now; empty when neither Secret has one (the caller tries again later).
+   */
   Optional<Access> resolve(HostedTarget target) {
     Optional<Access> serviceNetwork = read(target.controlPlaneNamespace(), SERVICE_NETWORK);
     if (serviceNetwork.isPresent() && reachable(serviceNetwork.get())) {
@@ -47,14 +51,21 @@ final class GuestKubeconfigs {
     }
     Optional<Access> admin = read(target.namespace(), target.name() + "-admin-kubeconfig");
     if (admin.isPresent()) {
-      LOG.debug("cluster {}: using {} ({} {})", target.cluster(), admin.get(),
-          serviceNetwork.isPresent() ? "unreachable:" : "missing:", SERVICE_NETWORK);
+      LOG.debug(
+          "cluster {}: using {} ({} {})",
+          target.cluster(),
+          admin.get(),
+          serviceNetwork.isPresent() ? "unreachable:" : "missing:",
+          SERVICE_NETWORK);
       return admin;
     }
     return serviceNetwork;
   }
 
-  /** The Secret's kubeconfig as it is now (rotation check); empty when it is gone or has no kubeconfig key. */
+  /**
+   * The Secret's kubeconfig as it is now (rotation check); empty when it is gone or has no
+   * kubeconfig key.
+   */
   Optional<String> current(Access access) {
     return read(access.namespace(), access.secret()).map(Access::kubeconfig);
   }
@@ -68,7 +79,8 @@ final class GuestKubeconfigs {
       return Optional.empty();
     }
     try {
-      String text = new String(Base64.getDecoder().decode(secret.getData().get(KEY)), StandardCharsets.UTF_8);
+      String text =
+          new String(Base64.getDecoder().decode(secret.getData().get(KEY)), StandardCharsets.UTF_8);
       return Optional.of(new Access(namespace, name, text));
     } catch (IllegalArgumentException e) {
       LOG.warn("secret {}/{}: the {} key is not base64", namespace, name, KEY);

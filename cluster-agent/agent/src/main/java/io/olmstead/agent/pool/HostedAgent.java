@@ -10,9 +10,9 @@ import io.olmstead.agent.k8s.ClusterFacts;
 import io.olmstead.agent.reconcile.AgentReconciler;
 import io.olmstead.agent.reconcile.CatalogProvider;
 import io.olmstead.agent.reconcile.ChannelBridge;
-import io.olmstead.apispec.protocol.Facts;
 import io.olmstead.agent.reconcile.ReconcileThreads;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
+import io.olmstead.apispec.protocol.Facts;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.WebSocketClient;
@@ -26,14 +26,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent of one hosted cluster inside a pool replica: its own credential (handed over by the control plane, kept
- * in memory only), its own channel session, its own guest client and reconcile queue. It acts for exactly one cluster,
- * as a {@code run} agent does: the control plane's gateway cannot tell the difference.
+ * The agent of one hosted cluster inside a pool replica: its own credential (handed over by the
+ * control plane, kept in memory only), its own channel session, its own guest client and reconcile
+ * queue. It acts for exactly one cluster, as a {@code run} agent does: the control plane's gateway
+ * cannot tell the difference.
  *
- * <p>Starting does no guest I/O on the caller's thread (the pool's one ordering thread must never wait for a guest):
- * the guest's facts, the channel and the reconcile loop start on the shared starter threads, the channel first, so
- * the cluster is connected without waiting for its informers. A guest whose API gives no answer (paused, down) is
- * retried with doubling delays up to {@link #RETRY_MAX}; it never holds up another guest.
+ * <p>Starting does no guest I/O on the caller's thread (the pool's one ordering thread must never
+ * wait for a guest): the guest's facts, the channel and the reconcile loop start on the shared
+ * starter threads, the channel first, so the cluster is connected without waiting for its
+ * informers. A guest whose API gives no answer (paused, down) is retried with doubling delays up to
+ * {@link #RETRY_MAX}; it never holds up another guest.
  */
 final class HostedAgent {
   private static final Logger LOG = LoggerFactory.getLogger(HostedAgent.class);
@@ -49,7 +51,8 @@ final class HostedAgent {
   private final AgentReconciler reconciler;
   private final InventoryReporter inventory;
   private volatile ChannelClient channel;
-  // the facts the channel's hello carries; read again once the guest answers when they were read while it did not
+  // the facts the channel's hello carries; read again once the guest answers when they were read
+  // while it did not
   private Facts facts;
   private ScheduledFuture<?> pending;
   private long retryMillis = RETRY_MIN.toMillis();
@@ -57,34 +60,69 @@ final class HostedAgent {
   private boolean stopped;
 
   /**
-   * What every served cluster shares: the control plane, the Vert.x clients, the catalog cache, the tuning, the
-   * threads; {@code inventoryInterval} is how often each guest's inventory is collected ({@link
-   * InventoryReporter#INTERVAL} in a real pool).
+   * What every served cluster shares: the control plane, the Vert.x clients, the catalog cache, the
+   * tuning, the threads; {@code inventoryInterval} is how often each guest's inventory is collected
+   * ({@link InventoryReporter#INTERVAL} in a real pool).
    */
-  record Shared(URI controlPlane, Vertx vertx, HttpClient http, WebSocketClient ws, CatalogProvider catalogs,
-      GuestClients guests, ReconcilerOptions options, java.util.concurrent.Executor events,
-      ScheduledExecutorService starter, ReconcileThreads reconcile, Duration inventoryInterval) {
-  }
+  record Shared(
+      URI controlPlane,
+      Vertx vertx,
+      HttpClient http,
+      WebSocketClient ws,
+      CatalogProvider catalogs,
+      GuestClients guests,
+      ReconcilerOptions options,
+      java.util.concurrent.Executor events,
+      ScheduledExecutorService starter,
+      ReconcileThreads reconcile,
+      Duration inventoryInterval) {}
 
-  private HostedAgent(Shared shared, HostedTarget target, String credential, GuestKubeconfigs.Access access,
-                      io.olmstead.agent.reconcile.GuestReachability reach) {
+  private HostedAgent(
+      Shared shared,
+      HostedTarget target,
+      String credential,
+      GuestKubeconfigs.Access access,
+      io.olmstead.agent.reconcile.GuestReachability reach) {
     this.shared = shared;
     this.target = target;
     this.access = access;
-    this.guest = shared.guests().forKubeconfig(access.kubeconfig()); // parses only; a bad kubeconfig throws here
+    this.guest =
+        shared
+            .guests()
+            .forKubeconfig(access.kubeconfig()); // parses only; a bad kubeconfig throws here
     this.credential = CredentialStorage.inMemory();
     this.credential.save(credential);
-    this.reconciler = new AgentReconciler(target.cluster(), guest, shared.catalogs(), bridge, shared.options(),
-        shared.reconcile(), reach);
-    // as a run agent reports its inventory (RunCommand), on the pool's shared inventory threads; started with the
+    this.reconciler =
+        new AgentReconciler(
+            target.cluster(),
+            guest,
+            shared.catalogs(),
+            bridge,
+            shared.options(),
+            shared.reconcile(),
+            reach);
+    // as a run agent reports its inventory (RunCommand), on the pool's shared inventory threads;
+    // started with the
     // reconcile loop, when the channel it sends on exists
-    this.inventory = new InventoryReporter(target.cluster(), new InventoryCollector(guest, reconciler::statuses),
-        report -> channel.publishInventory(report), shared.inventoryInterval(), shared.guests().inventory());
+    this.inventory =
+        new InventoryReporter(
+            target.cluster(),
+            new InventoryCollector(guest, reconciler::statuses),
+            report -> channel.publishInventory(report),
+            shared.inventoryInterval(),
+            shared.guests().inventory());
   }
 
-  /** Builds the guest client from {@code access} and schedules the rest (facts, channel, reconcile loop). */
-  static HostedAgent start(Shared shared, HostedTarget target, String credential, GuestKubeconfigs.Access access,
-                           io.olmstead.agent.reconcile.GuestReachability reach) {
+  /**
+   * Builds the guest client from {@code access} and schedules the rest (facts, channel, reconcile
+   * loop).
+   */
+  static HostedAgent start(
+      Shared shared,
+      HostedTarget target,
+      String credential,
+      GuestKubeconfigs.Access access,
+      io.olmstead.agent.reconcile.GuestReachability reach) {
     HostedAgent agent = new HostedAgent(shared, target, credential, access, reach);
     agent.schedule(0);
     return agent;
@@ -96,14 +134,24 @@ final class HostedAgent {
     }
   }
 
-  /** One start attempt: the channel once (facts read now, unknown ones left out), then the reconcile loop. */
+  /**
+   * One start attempt: the channel once (facts read now, unknown ones left out), then the reconcile
+   * loop.
+   */
   private void step() {
     try {
       if (channel == null) {
         facts = ClusterFacts.of(guest, "hosted");
-        ChannelOptions options = ChannelOptions.of(shared.controlPlane(), target.cluster(), null).withFacts(facts);
-        ChannelClient built = new ChannelClient(shared.vertx(), shared.http(), shared.ws(), options, credential,
-            new OffLoopListener(bridge, shared.events()));
+        ChannelOptions options =
+            ChannelOptions.of(shared.controlPlane(), target.cluster(), null).withFacts(facts);
+        ChannelClient built =
+            new ChannelClient(
+                shared.vertx(),
+                shared.http(),
+                shared.ws(),
+                options,
+                credential,
+                new OffLoopListener(bridge, shared.events()));
         synchronized (this) {
           if (stopped) {
             return;
@@ -120,7 +168,10 @@ final class HostedAgent {
       refreshFacts();
     } catch (io.olmstead.agent.k8s.ResourceException | RuntimeException e) {
       if (!isStopped()) {
-        LOG.debug("cluster {}: guest not started yet ({}); retrying in {} ms", target.cluster(), e.getMessage(),
+        LOG.debug(
+            "cluster {}: guest not started yet ({}); retrying in {} ms",
+            target.cluster(),
+            e.getMessage(),
             retryMillis);
         schedule(retryMillis);
         retryMillis = Math.min(RETRY_MAX.toMillis(), retryMillis * 2);
@@ -129,9 +180,9 @@ final class HostedAgent {
   }
 
   /**
-   * The guest answered (its reconcile loop started): facts read while it gave no answer (no Kubernetes version) are
-   * read again and, when they differ, sent (a guest down when its channel first connected otherwise stays without
-   * facts until the replica restarts).
+   * The guest answered (its reconcile loop started): facts read while it gave no answer (no
+   * Kubernetes version) are read again and, when they differ, sent (a guest down when its channel
+   * first connected otherwise stays without facts until the replica restarts).
    */
   private void refreshFacts() {
     if (facts.kubernetesVersion() != null && facts.nodes() != null) {
@@ -150,9 +201,10 @@ final class HostedAgent {
   }
 
   /**
-   * A credential handed over again (rotated, or handed back to a replica that came back): the next connection uses it
-   * and a channel waiting to dial again (its old credential revoked: 4007, or refused) dials at once rather than after
-   * the rest of its backoff; a session still open on the old one is closed by the gateway.
+   * A credential handed over again (rotated, or handed back to a replica that came back): the next
+   * connection uses it and a channel waiting to dial again (its old credential revoked: 4007, or
+   * refused) dials at once rather than after the rest of its backoff; a session still open on the
+   * old one is closed by the gateway.
    */
   void credential(String rotated) {
     credential.save(rotated);

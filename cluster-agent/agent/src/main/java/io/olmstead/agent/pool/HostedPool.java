@@ -21,15 +21,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The hosted clusters one pool replica serves: starts a {@link HostedAgent} for each cluster the control plane hands
- * over, stops it when released, and every {@code check} reads each one's kubeconfig Secret again (on its own thread):
- * a changed (rotated) kubeconfig rebuilds that guest's client and reconcile loop with the same credential (no
- * re-enrollment). A cluster whose kubeconfig cannot be found yet is kept and tried again at the next check; one whose
- * guest API does not answer is served anyway (connected, retried by its {@link HostedAgent} with bounded backoff).
- * All changes run on one thread, in order, and none of them waits for an API: finding a cluster's kubeconfig (a Secret read on the management
- * API, then a reachability probe of the guest, up to several seconds) runs on {@value #RESOLVERS} resolver threads,
- * and its result comes back to the ordering thread, which drops it when the cluster was released or handed over again
- * meanwhile. Nothing here runs on an event loop.
+ * The hosted clusters one pool replica serves: starts a {@link HostedAgent} for each cluster the
+ * control plane hands over, stops it when released, and every {@code check} reads each one's
+ * kubeconfig Secret again (on its own thread): a changed (rotated) kubeconfig rebuilds that guest's
+ * client and reconcile loop with the same credential (no re-enrollment). A cluster whose kubeconfig
+ * cannot be found yet is kept and tried again at the next check; one whose guest API does not
+ * answer is served anyway (connected, retried by its {@link HostedAgent} with bounded backoff). All
+ * changes run on one thread, in order, and none of them waits for an API: finding a cluster's
+ * kubeconfig (a Secret read on the management API, then a reachability probe of the guest, up to
+ * several seconds) runs on {@value #RESOLVERS} resolver threads, and its result comes back to the
+ * ordering thread, which drops it when the cluster was released or handed over again meanwhile.
+ * Nothing here runs on an event loop.
  */
 final class HostedPool implements AutoCloseable, PoolChannel.Served {
   private static final Logger LOG = LoggerFactory.getLogger(HostedPool.class);
@@ -37,30 +39,40 @@ final class HostedPool implements AutoCloseable, PoolChannel.Served {
   private final HostedAgent.Shared shared;
   private final GuestKubeconfigs kubeconfigs;
   private final Map<String, HostedAgent> agents = new ConcurrentHashMap<>();
-  // handed over but not started yet (no kubeconfig, guest down): the credential waits here, in memory only
+  // handed over but not started yet (no kubeconfig, guest down): the credential waits here, in
+  // memory only
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
-  // per served cluster, across rebuilds of its guest client (rotated kubeconfig): one outage is logged once
+  // per served cluster, across rebuilds of its guest client (rotated kubeconfig): one outage is
+  // logged once
   private final Map<String, GuestReachability> reachability = new ConcurrentHashMap<>();
-  // the kubeconfig being found for a cluster (off the ordering thread): a newer start, a release or close drops it
+  // the kubeconfig being found for a cluster (off the ordering thread): a newer start, a release or
+  // close drops it
   private final Map<String, Object> resolving = new ConcurrentHashMap<>();
-  private final ExecutorService work = Executors.newSingleThreadExecutor(r -> daemon(r, "pool-agents"));
-  private final ExecutorService resolvers = Executors.newFixedThreadPool(RESOLVERS, new ThreadFactory() {
-    private final AtomicInteger n = new AtomicInteger();
+  private final ExecutorService work =
+      Executors.newSingleThreadExecutor(r -> daemon(r, "pool-agents"));
+  private final ExecutorService resolvers =
+      Executors.newFixedThreadPool(
+          RESOLVERS,
+          new ThreadFactory() {
+            private final AtomicInteger n = new AtomicInteger();
 
-    @Override
-    public Thread newThread(Runnable r) {
-      return daemon(r, "pool-resolve-" + n.incrementAndGet());
-    }
-  });
+            @Override
+            public Thread newThread(Runnable r) {
+              return daemon(r, "pool-resolve-" + n.incrementAndGet());
+            }
+          });
   // a rotation check under way, or its result queued on the ordering thread (never more than one)
   private final AtomicBoolean checkQueued = new AtomicBoolean();
-  private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "pool-check"));
+  private final ScheduledExecutorService checks =
+      Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "pool-check"));
 
-  /** Kubeconfigs found at once: a guest whose probe hangs holds one of these, never the ordering thread. */
+  /**
+   * Kubeconfigs found at once: a guest whose probe hangs holds one of these, never the ordering
+   * thread.
+   */
   static final int RESOLVERS = 8;
 
-  private record Waiting(HostedTarget target, String credential) {
-  }
+  private record Waiting(HostedTarget target, String credential) {}
 
   HostedPool(HostedAgent.Shared shared, GuestKubeconfigs kubeconfigs, Duration check) {
     this.shared = shared;
@@ -69,29 +81,36 @@ final class HostedPool implements AutoCloseable, PoolChannel.Served {
     checks.scheduleWithFixedDelay(this::queueCheck, millis, millis, TimeUnit.MILLISECONDS);
   }
 
-  /** Serves {@code target} with {@code credential}; a cluster served already takes the (rotated) credential. */
+  /**
+   * Serves {@code target} with {@code credential}; a cluster served already takes the (rotated)
+   * credential.
+   */
   @Override
   public void assign(HostedTarget target, String credential) {
-    work.execute(() -> {
-      HostedAgent running = agents.get(target.cluster());
-      if (running != null && running.target().equals(target)) {
-        running.credential(credential);
-        return;
-      }
-      replace(target, credential);
-    });
+    work.execute(
+        () -> {
+          HostedAgent running = agents.get(target.cluster());
+          if (running != null && running.target().equals(target)) {
+            running.credential(credential);
+            return;
+          }
+          replace(target, credential);
+        });
   }
 
   @Override
   public void release(String cluster) {
-    work.execute(() -> {
-      stop(cluster);
-      reachability.remove(cluster);
-      LOG.info("cluster {}: released", cluster);
-    });
+    work.execute(
+        () -> {
+          stop(cluster);
+          reachability.remove(cluster);
+          LOG.info("cluster {}: released", cluster);
+        });
   }
 
-  /** Every cluster this replica holds a credential for (running or waiting), for the pool's hello. */
+  /**
+   * Every cluster this replica holds a credential for (running or waiting), for the pool's hello.
+   */
   @Override
   public Set<String> held() {
     Set<String> all = new HashSet<>(agents.keySet());
@@ -114,9 +133,10 @@ final class HostedPool implements AutoCloseable, PoolChannel.Served {
   }
 
   /**
-   * On the ordering thread: starts the cluster again, stopping what served it. The cluster moves to its new map before
-   * leaving the old one, so {@link #held()}, read by the channel's thread, never misses it (the control plane would
-   * take a cluster missing from the pool's hello for one it lost and hand it over again).
+   * On the ordering thread: starts the cluster again, stopping what served it. The cluster moves to
+   * its new map before leaving the old one, so {@link #held()}, read by the channel's thread, never
+   * misses it (the control plane would take a cluster missing from the pool's hello for one it lost
+   * and hand it over again).
    */
   private void replace(HostedTarget target, String credential) {
     HostedAgent old = agents.get(target.cluster());
@@ -126,37 +146,50 @@ final class HostedPool implements AutoCloseable, PoolChannel.Served {
     }
   }
 
-  /** On the ordering thread: finds the cluster's kubeconfig on a resolver thread, then {@link #started} goes on. */
+  /**
+   * On the ordering thread: finds the cluster's kubeconfig on a resolver thread, then {@link
+   * #started} goes on.
+   */
   private void start(HostedTarget target, String credential) {
     Object attempt = new Object();
-    resolving.put(target.cluster(), attempt); // a newer attempt: the one under way, if any, is dropped when it returns
+    resolving.put(
+        target.cluster(),
+        attempt); // a newer attempt: the one under way, if any, is dropped when it returns
     waiting.remove(target.cluster());
     try {
-      resolvers.execute(() -> {
-        Optional<GuestKubeconfigs.Access> access;
-        RuntimeException failure = null;
-        try {
-          access = kubeconfigs.resolve(target);
-        } catch (RuntimeException e) {
-          access = Optional.empty();
-          failure = e;
-        }
-        Optional<GuestKubeconfigs.Access> found = access;
-        RuntimeException failed = failure;
-        try {
-          work.execute(() -> started(target, credential, attempt, found, failed));
-        } catch (RejectedExecutionException e) {
-          // closing
-        }
-      });
+      resolvers.execute(
+          () -> {
+            Optional<GuestKubeconfigs.Access> access;
+            RuntimeException failure = null;
+            try {
+              access = kubeconfigs.resolve(target);
+            } catch (RuntimeException e) {
+              access = Optional.empty();
+              failure = e;
+            }
+            Optional<GuestKubeconfigs.Access> found = access;
+            RuntimeException failed = failure;
+            try {
+              work.execute(() -> started(target, credential, attempt, found, failed));
+            } catch (RejectedExecutionException e) {
+              // closing
+            }
+          });
     } catch (RejectedExecutionException e) {
       resolving.remove(target.cluster(), attempt); // closing
     }
   }
 
-  /** Back on the ordering thread with what the resolver found; nothing when this attempt was superseded. */
-  private void started(HostedTarget target, String credential, Object attempt,
-                       Optional<GuestKubeconfigs.Access> access, RuntimeException failure) {
+  /**
+   * Back on the ordering thread with what the resolver found; nothing when this attempt was
+   * superseded.
+   */
+  private void started(
+      HostedTarget target,
+      String credential,
+      Object attempt,
+      Optional<GuestKubeconfigs.Access> access,
+      RuntimeException failure) {
     if (resolving.get(target.cluster()) != attempt) {
       return;
     }
@@ -165,20 +198,34 @@ final class HostedPool implements AutoCloseable, PoolChannel.Served {
         throw failure;
       }
       if (access.isEmpty()) {
-        LOG.warn("cluster {}: no kubeconfig in {}/{} or {}/{}-admin-kubeconfig yet; trying again later",
-            target.cluster(), target.controlPlaneNamespace(), GuestKubeconfigs.SERVICE_NETWORK, target.namespace(),
+        LOG.warn(
+            "cluster {}: no kubeconfig in {}/{} or {}/{}-admin-kubeconfig yet; trying again later",
+            target.cluster(),
+            target.controlPlaneNamespace(),
+            GuestKubeconfigs.SERVICE_NETWORK,
+            target.namespace(),
             target.name());
         waiting.put(target.cluster(), new Waiting(target, credential));
         return;
       }
-      agents.put(target.cluster(), HostedAgent.start(shared, target, credential, access.get(),
-          reachability.computeIfAbsent(target.cluster(), GuestReachability::new)));
+      agents.put(
+          target.cluster(),
+          HostedAgent.start(
+              shared,
+              target,
+              credential,
+              access.get(),
+              reachability.computeIfAbsent(target.cluster(), GuestReachability::new)));
       LOG.info("cluster {}: serving through {}", target.cluster(), access.get());
     } catch (RuntimeException e) {
-      LOG.warn("cluster {}: guest not served yet ({}); trying again later", target.cluster(), e.getMessage());
+      LOG.warn(
+          "cluster {}: guest not served yet ({}); trying again later",
+          target.cluster(),
+          e.getMessage());
       waiting.put(target.cluster(), new Waiting(target, credential));
     } finally {
-      resolving.remove(target.cluster(), attempt); // after it is in agents or waiting: held() never misses it
+      resolving.remove(
+          target.cluster(), attempt); // after it is in agents or waiting: held() never misses it
     }
   }
 
@@ -192,9 +239,10 @@ final class HostedPool implements AutoCloseable, PoolChannel.Served {
   }
 
   /**
-   * One rotation check, on the check thread: reads every served cluster's kubeconfig Secret (management API calls,
-   * slow when that API is) and hands only what changed to the ordering thread, so an assignment or a release never
-   * waits for the reads. At most one result waits there: a check finding the previous one still queued is skipped.
+   * One rotation check, on the check thread: reads every served cluster's kubeconfig Secret
+   * (management API calls, slow when that API is) and hands only what changed to the ordering
+   * thread, so an assignment or a release never waits for the reads. At most one result waits
+   * there: a check finding the previous one still queued is skipped.
    */
   private void queueCheck() {
     if (!checkQueued.compareAndSet(false, true)) {
@@ -208,23 +256,28 @@ final class HostedPool implements AutoCloseable, PoolChannel.Served {
           changed.add(agent);
         }
       } catch (RuntimeException e) {
-        LOG.warn("cluster {}: kubeconfig not checked: {}", agent.target().cluster(), e.getMessage());
+        LOG.warn(
+            "cluster {}: kubeconfig not checked: {}", agent.target().cluster(), e.getMessage());
       }
     }
     try {
-      work.execute(() -> {
-        try {
-          rebuild(changed);
-        } finally {
-          checkQueued.set(false);
-        }
-      });
+      work.execute(
+          () -> {
+            try {
+              rebuild(changed);
+            } finally {
+              checkQueued.set(false);
+            }
+          });
     } catch (RejectedExecutionException e) {
       checkQueued.set(false); // closing
     }
   }
 
-  /** On the ordering thread: rebuilds the guests whose kubeconfig changed (unless stopped or replaced meanwhile). */
+  /**
+   * On the ordering thread: rebuilds the guests whose kubeconfig changed (unless stopped or
+   * replaced meanwhile).
+   */
   private void rebuild(List<HostedAgent> changed) {
     for (HostedAgent agent : changed) {
       String cluster = agent.target().cluster();
@@ -232,7 +285,10 @@ final class HostedPool implements AutoCloseable, PoolChannel.Served {
         continue;
       }
       Optional<String> credential = agent.credential();
-      LOG.info("cluster {}: kubeconfig {} changed; rebuilding its guest client", cluster, agent.access());
+      LOG.info(
+          "cluster {}: kubeconfig {} changed; rebuilding its guest client",
+          cluster,
+          agent.access());
       if (credential.isPresent()) {
         replace(agent.target(), credential.get());
       } else {
@@ -246,7 +302,10 @@ final class HostedPool implements AutoCloseable, PoolChannel.Served {
     }
   }
 
-  /** Stops every guest once the ordering thread has finished its task under way (which may start one). */
+  /**
+   * Stops every guest once the ordering thread has finished its task under way (which may start
+   * one).
+   */
   @Override
   public void close() {
     checks.shutdownNow();
@@ -254,7 +313,8 @@ final class HostedPool implements AutoCloseable, PoolChannel.Served {
     work.shutdownNow();
     try {
       if (!work.awaitTermination(10, TimeUnit.SECONDS)) {
-        LOG.warn("pool: the ordering thread did not stop within 10 s; stopping the guests beside it");
+        LOG.warn(
+            "pool: the ordering thread did not stop within 10 s; stopping the guests beside it");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

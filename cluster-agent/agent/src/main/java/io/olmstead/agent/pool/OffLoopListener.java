@@ -8,10 +8,10 @@ import io.olmstead.apispec.protocol.Welcome;
 import java.util.concurrent.Executor;
 
 /**
- * Hands a served cluster's channel events to its reconcile loop on a shared executor, one at a time and in order
- * (each cluster's events are serial; different clusters' run side by side): the loop's first desired
- * state lists the guest's managed namespaces (blocking fabric8 calls), which must not run on the event loop that
- * every served cluster's channel shares.
+ * Hands a served cluster's channel events to its reconcile loop on a shared executor, one at a time
+ * and in order (each cluster's events are serial; different clusters' run side by side): the loop's
+ * first desired state lists the guest's managed namespaces (blocking fabric8 calls), which must not
+ * run on the event loop that every served cluster's channel shares.
  */
 final class OffLoopListener implements ChannelListener {
   private final ChannelListener target;
@@ -44,7 +44,9 @@ final class OffLoopListener implements ChannelListener {
 
   private void submit(Runnable event) {
     try {
-      lane.execute(event); // a failing event is logged by the lane and does not stop this cluster's later ones
+      lane.execute(
+          event); // a failing event is logged by the lane and does not stop this cluster's later
+      // ones
     } catch (java.util.concurrent.RejectedExecutionException e) {
       // the replica is closing
     }

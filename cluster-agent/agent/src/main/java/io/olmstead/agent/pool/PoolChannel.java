@@ -22,10 +22,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pool replica's own connection to the control plane ({@code /api/v1/agent/pool}, pool token): says which
- * clusters it holds in {@code hello}, then takes {@code assign} (a hosted cluster and its agent credential) and
- * {@code release} messages and answers heartbeats. Reconnects with backoff; the hosted agents keep running meanwhile.
- * Credentials go from the message to the {@link HostedPool} and nowhere else (never a log).
+ * The pool replica's own connection to the control plane ({@code /api/v1/agent/pool}, pool token):
+ * says which clusters it holds in {@code hello}, then takes {@code assign} (a hosted cluster and
+ * its agent credential) and {@code release} messages and answers heartbeats. Reconnects with
+ * backoff; the hosted agents keep running meanwhile. Credentials go from the message to the {@link
+ * HostedPool} and nowhere else (never a log).
  */
 final class PoolChannel {
   private static final Logger LOG = LoggerFactory.getLogger(PoolChannel.class);
@@ -56,9 +57,17 @@ final class PoolChannel {
     void release(String cluster);
   }
 
-  /** {@code nanos}: the clock the control plane's silence is measured on ({@code System::nanoTime}). */
-  PoolChannel(Vertx vertx, WebSocketClient client, URI controlPlane, String token, String replica, Served pool,
-              LongSupplier nanos) {
+  /**
+   * {@code nanos}: the clock the control plane's silence is measured on ({@code System::nanoTime}).
+   */
+  PoolChannel(
+      Vertx vertx,
+      WebSocketClient client,
+      URI controlPlane,
+      String token,
+      String replica,
+      Served pool,
+      LongSupplier nanos) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.client = client;
@@ -78,23 +87,34 @@ final class PoolChannel {
     return welcomed;
   }
 
-  /** Readiness: empty while welcomed, else why not (the last close or connect failure; never the token). */
+  /**
+   * Readiness: empty while welcomed, else why not (the last close or connect failure; never the
+   * token).
+   */
   Optional<String> problem() {
     if (welcomed) {
       return Optional.empty();
     }
     String last = lastProblem;
-    return Optional.of("pool replica " + replica + " not connected to the control plane at " + uri
-        + (last == null ? "" : " (" + last + ")"));
+    return Optional.of(
+        "pool replica "
+            + replica
+            + " not connected to the control plane at "
+            + uri
+            + (last == null ? "" : " (" + last + ")"));
   }
 
   Future<Void> stop() {
     Promise<Void> done = Promise.promise();
-    context.runOnContext(v -> {
-      stopped = true;
-      cancelHeartbeat();
-      (ws == null ? Future.<Void>succeededFuture() : ws.close((short) 1000, "pool replica stopping")).onComplete(done);
-    });
+    context.runOnContext(
+        v -> {
+          stopped = true;
+          cancelHeartbeat();
+          (ws == null
+                  ? Future.<Void>succeededFuture()
+                  : ws.close((short) 1000, "pool replica stopping"))
+              .onComplete(done);
+        });
     return done.future();
   }
 
@@ -102,23 +122,32 @@ final class PoolChannel {
     if (stopped) {
       return;
     }
-    client.connect(new WebSocketConnectOptions().setAbsoluteURI(uri.toString())
-        .putHeader("Authorization", "Bearer " + token)).onComplete(ar -> {
-          if (ar.failed()) {
-            LOG.warn("pool channel: connect failed: {}", ar.cause().getMessage());
-            lastProblem = "connect failed: " + ar.cause().getMessage();
-            retry();
-            return;
-          }
-          ws = ar.result();
-          lastHeardNanos = nanos.getAsLong();
-          ws.textMessageHandler(this::onText);
-          ws.exceptionHandler(e -> LOG.debug("pool channel: {}", e.toString()));
-          WebSocket socket = ws;
-          ws.closeHandler(v -> closed(socket));
-          ws.writeTextMessage(new JsonObject().put("type", "hello").put("replica", replica)
-              .put("clusters", new JsonArray(pool.held().stream().sorted().toList())).encode());
-        });
+    client
+        .connect(
+            new WebSocketConnectOptions()
+                .setAbsoluteURI(uri.toString())
+                .putHeader("Authorization", "Bearer " + token))
+        .onComplete(
+            ar -> {
+              if (ar.failed()) {
+                LOG.warn("pool channel: connect failed: {}", ar.cause().getMessage());
+                lastProblem = "connect failed: " + ar.cause().getMessage();
+                retry();
+                return;
+              }
+              ws = ar.result();
+              lastHeardNanos = nanos.getAsLong();
+              ws.textMessageHandler(this::onText);
+              ws.exceptionHandler(e -> LOG.debug("pool channel: {}", e.toString()));
+              WebSocket socket = ws;
+              ws.closeHandler(v -> closed(socket));
+              ws.writeTextMessage(
+                  new JsonObject()
+                      .put("type", "hello")
+                      .put("replica", replica)
+                      .put("clusters", new JsonArray(pool.held().stream().sorted().toList()))
+                      .encode());
+            });
   }
 
   private void onText(String text) {
@@ -132,10 +161,16 @@ final class PoolChannel {
     }
     switch (String.valueOf(message.getValue("type"))) {
       case "welcome" -> welcome(message.getInteger("assignSeconds", 5));
-      case "assign" -> pool.assign(new HostedTarget(message.getString("cluster"), message.getString("namespace"),
-          message.getString("name"), message.getString("controlPlaneNamespace")), message.getString("credential"));
+      case "assign" ->
+          pool.assign(
+              new HostedTarget(
+                  message.getString("cluster"),
+                  message.getString("namespace"),
+                  message.getString("name"),
+                  message.getString("controlPlaneNamespace")),
+              message.getString("credential"));
       case "release" -> pool.release(message.getString("cluster"));
-      case "heartbeat" -> { }
+      case "heartbeat" -> {}
       default -> LOG.debug("pool channel: ignoring {}", message.getValue("type"));
     }
   }
@@ -151,9 +186,10 @@ final class PoolChannel {
   }
 
   /**
-   * Closes the connection when the control plane has been silent for three of its periods and five seconds, else sends
-   * a heartbeat. A tick that comes late (this process was paused) closes nothing and the pause is not counted as the
-   * control plane's silence ({@link TickPauses}): its heartbeats were not read during it either.
+   * Closes the connection when the control plane has been silent for three of its periods and five
+   * seconds, else sends a heartbeat. A tick that comes late (this process was paused) closes
+   * nothing and the pause is not counted as the control plane's silence ({@link TickPauses}): its
+   * heartbeats were not read during it either.
    */
   private void heartbeat(long periodMillis) {
     if (ws == null) {
@@ -163,8 +199,10 @@ final class PoolChannel {
     long window = TimeUnit.MILLISECONDS.toNanos(periodMillis * 3 + 5_000);
     long late = pauses.tick(now, TimeUnit.MILLISECONDS.toNanos(periodMillis), window);
     if (late > 0) {
-      LOG.warn("pool channel: heartbeat {} ms late: this replica was paused; the control plane's deadline moved by as "
-          + "much", TimeUnit.NANOSECONDS.toMillis(late));
+      LOG.warn(
+          "pool channel: heartbeat {} ms late: this replica was paused; the control plane's deadline moved by as "
+              + "much",
+          TimeUnit.NANOSECONDS.toMillis(late));
     } else if (pauses.silence(now, lastHeardNanos) > window) {
       ws.close((short) 4408, "control plane silent");
       return;

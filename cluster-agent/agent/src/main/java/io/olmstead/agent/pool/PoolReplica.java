@@ -19,9 +19,10 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One hosted agent pool replica ({@code olmstead-agent pool}): one Vert.x, one HTTP and WebSocket client, one catalog
- * and bundle cache and one set of guest-client parts shared by every hosted cluster it serves, the pool channel that
- * tells it which clusters those are, and the {@link HostedPool} serving them.
+ * One hosted agent pool replica ({@code olmstead-agent pool}): one Vert.x, one HTTP and WebSocket
+ * client, one catalog and bundle cache and one set of guest-client parts shared by every hosted
+ * cluster it serves, the pool channel that tells it which clusters those are, and the {@link
+ * HostedPool} serving them.
  */
 public final class PoolReplica implements AutoCloseable {
   private final Vertx vertx;
@@ -34,24 +35,48 @@ public final class PoolReplica implements AutoCloseable {
 
   private PoolReplica(PoolConfig config, KubernetesClient management) {
     this.vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
-    this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true), new PoolOptions().setHttp1MaxSize(16));
-    this.ws = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(4096).setConnectTimeout(10_000));
+    this.http =
+        vertx.createHttpClient(
+            new HttpClientOptions().setKeepAlive(true), new PoolOptions().setHttp1MaxSize(16));
+    this.ws =
+        vertx.createWebSocketClient(
+            new WebSocketClientOptions().setMaxConnections(4096).setConnectTimeout(10_000));
     this.guests = new GuestClients(Math.max(2, Runtime.getRuntime().availableProcessors()));
-    // every served cluster's passes, resyncs and preflights run here: the thread count does not grow with clusters
+    // every served cluster's passes, resyncs and preflights run here: the thread count does not
+    // grow with clusters
     this.reconcile = ReconcileThreads.create("pool", config.reconcileThreads());
     URI controlPlane = URI.create(config.controlPlaneUrl());
     HostedPool[] self = new HostedPool[1];
-    // catalog and bundle content is the same for every cluster: one cache, fetched with any served cluster's credential
-    CredentialStorage anyServed = new AnyCredential(() -> self[0] == null ? Optional.empty()
-        : self[0].served().stream().map(c -> self[0].credential(c)).flatMap(Optional::stream).findFirst());
-    HostedAgent.Shared shared = new HostedAgent.Shared(controlPlane, vertx, http, ws,
-        new ControlPlaneCatalogs(controlPlane, anyServed), guests,
-        new ReconcilerOptions(1, config.resync(), true), guests.events(), guests.starter(), reconcile,
-        InventoryReporter.INTERVAL);
-    this.pool = new HostedPool(shared, new GuestKubeconfigs(management, guests), config.kubeconfigCheck());
+    // catalog and bundle content is the same for every cluster: one cache, fetched with any served
+    // cluster's credential
+    CredentialStorage anyServed =
+        new AnyCredential(
+            () ->
+                self[0] == null
+                    ? Optional.empty()
+                    : self[0].served().stream()
+                        .map(c -> self[0].credential(c))
+                        .flatMap(Optional::stream)
+                        .findFirst());
+    HostedAgent.Shared shared =
+        new HostedAgent.Shared(
+            controlPlane,
+            vertx,
+            http,
+            ws,
+            new ControlPlaneCatalogs(controlPlane, anyServed),
+            guests,
+            new ReconcilerOptions(1, config.resync(), true),
+            guests.events(),
+            guests.starter(),
+            reconcile,
+            InventoryReporter.INTERVAL);
+    this.pool =
+        new HostedPool(shared, new GuestKubeconfigs(management, guests), config.kubeconfigCheck());
     self[0] = pool;
-    this.channel = new PoolChannel(vertx, ws, controlPlane, config.poolToken(), config.replica(), pool,
-        System::nanoTime);
+    this.channel =
+        new PoolChannel(
+            vertx, ws, controlPlane, config.poolToken(), config.replica(), pool, System::nanoTime);
   }
 
   /** Starts the replica: it connects and serves what the control plane assigns it until closed. */
@@ -62,14 +87,16 @@ public final class PoolReplica implements AutoCloseable {
   }
 
   /**
-   * Serves {@code /healthz} and {@code /readyz} on the replica's Vert.x: ready while the pool channel is connected
-   * with the pool token. A served guest that is down or unreachable never makes the replica unready (restarting or
-   * unrouting the pod would not bring that guest back, and would drop every other cluster it serves).
+   * Serves {@code /healthz} and {@code /readyz} on the replica's Vert.x: ready while the pool
+   * channel is connected with the pool token. A served guest that is down or unreachable never
+   * makes the replica unready (restarting or unrouting the pod would not bring that guest back, and
+   * would drop every other cluster it serves).
    */
   public java.util.Optional<io.olmstead.agent.health.HealthServer> serveProbes(
-      io.olmstead.agent.health.HealthSettings settings) throws io.olmstead.agent.config.ConfigException {
-    return io.olmstead.agent.health.HealthServer.serve(vertx, settings,
-        java.util.Map.of("control-plane", channel::problem));
+      io.olmstead.agent.health.HealthSettings settings)
+      throws io.olmstead.agent.config.ConfigException {
+    return io.olmstead.agent.health.HealthServer.serve(
+        vertx, settings, java.util.Map.of("control-plane", channel::problem));
   }
 
   /** Whether the pool channel is up (welcomed). */
@@ -108,7 +135,8 @@ public final class PoolReplica implements AutoCloseable {
   }
 
   /** A read-only credential source over the served clusters' credentials. */
-  private record AnyCredential(java.util.function.Supplier<Optional<String>> source) implements CredentialStorage {
+  private record AnyCredential(java.util.function.Supplier<Optional<String>> source)
+      implements CredentialStorage {
     @Override
     public Optional<String> load() {
       return source.get();

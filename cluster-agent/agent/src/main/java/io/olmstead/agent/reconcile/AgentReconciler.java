@@ -17,16 +17,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's reconcile loop: desired subscriptions and approvals come in (from the channel), informers on what the
- * agent manages ({@link ManagedInformers}), re-queues while an install settles or a catalog is awaited, and a periodic
- * resync feed a de-duplicating queue keyed by namespace, and worker threads run one {@link NamespacePass} per key,
- * never two for the same namespace at once.
+ * The agent's reconcile loop: desired subscriptions and approvals come in (from the channel),
+ * informers on what the agent manages ({@link ManagedInformers}), re-queues while an install
+ * settles or a catalog is awaited, and a periodic resync feed a de-duplicating queue keyed by
+ * namespace, and worker threads run one {@link NamespacePass} per key, never two for the same
+ * namespace at once.
  */
 public final class AgentReconciler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentReconciler.class);
   private static final Duration SETTLE_REQUEUE = Duration.ofMillis(500);
-  /** How soon a bundle that failed to unpack is asked for again (the control plane may have been told to retry). */
+
+  /**
+   * How soon a bundle that failed to unpack is asked for again (the control plane may have been
+   * told to retry).
+   */
   static final Duration UNPACK_FAILED_REQUEUE = Duration.ofSeconds(10);
+
   private static final Duration ERROR_REQUEUE = Duration.ofSeconds(2);
   private static final Duration CATALOG_RETRY_MIN = Duration.ofSeconds(1);
   private static final Duration CATALOG_RETRY_MAX = Duration.ofMinutes(1);
@@ -36,43 +42,84 @@ public final class AgentReconciler implements AutoCloseable {
   private final WorkQueue queue;
   private final StatusBoard board;
   private final NamespacePass pass;
-  private final Map<String, List<DesiredSubscription>> desiredByNamespace = new ConcurrentHashMap<>();
+  private final Map<String, List<DesiredSubscription>> desiredByNamespace =
+      new ConcurrentHashMap<>();
   private final Map<String, String> approvals = new ConcurrentHashMap<>();
   private final ManagedInformers informers;
   private final ReconcileLoop loop;
   private final CatalogRetry catalogRetry;
-  /** Per namespace: 2 s doubling to 1 min while the cluster's API gives no answer (paused or down guest). */
-  private final CatalogRetry unreachableRetry = new CatalogRetry(ERROR_REQUEUE, Duration.ofMinutes(1));
+
+  /**
+   * Per namespace: 2 s doubling to 1 min while the cluster's API gives no answer (paused or down
+   * guest).
+   */
+  private final CatalogRetry unreachableRetry =
+      new CatalogRetry(ERROR_REQUEUE, Duration.ofMinutes(1));
+
   private final GuestReachability reach;
   private final PreflightRunner preflights;
   private volatile long generation = -1;
   private volatile boolean running;
   private boolean closed;
 
-  /** A reconciler with threads of its own ({@code options.workers()} workers, a resync timer, a preflight thread). */
-  public AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
-                         ReconcilerOptions options) {
-    this(clusterName, client, catalogs, sink, options, new OwnThreadsLoop(clusterName, options.workers()),
+  /**
+   * A reconciler with threads of its own ({@code options.workers()} workers, a resync timer, a
+   * preflight thread).
+   */
+  public AgentReconciler(
+      String clusterName,
+      KubernetesClient client,
+      CatalogProvider catalogs,
+      StatusSink sink,
+      ReconcilerOptions options) {
+    this(
+        clusterName,
+        client,
+        catalogs,
+        sink,
+        options,
+        new OwnThreadsLoop(clusterName, options.workers()),
         new GuestReachability(clusterName));
   }
 
   /**
-   * A reconciler on {@code shared} threads (a pool replica's, shared by every cluster it serves): its work runs one
-   * task at a time, in order, so no two passes of this cluster run at once; {@code options.workers()} is unused.
+   * A reconciler on {@code shared} threads (a pool replica's, shared by every cluster it serves):
+   * its work runs one task at a time, in order, so no two passes of this cluster run at once;
+   * {@code options.workers()} is unused.
    */
-  public AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
-                         ReconcilerOptions options, ReconcileThreads shared) {
+  public AgentReconciler(
+      String clusterName,
+      KubernetesClient client,
+      CatalogProvider catalogs,
+      StatusSink sink,
+      ReconcilerOptions options,
+      ReconcileThreads shared) {
     this(clusterName, client, catalogs, sink, options, shared, new GuestReachability(clusterName));
   }
 
-  /** As above, with the cluster's reachability carried over from the loop a rebuilt guest client replaces. */
-  public AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
-                         ReconcilerOptions options, ReconcileThreads shared, GuestReachability reach) {
+  /**
+   * As above, with the cluster's reachability carried over from the loop a rebuilt guest client
+   * replaces.
+   */
+  public AgentReconciler(
+      String clusterName,
+      KubernetesClient client,
+      CatalogProvider catalogs,
+      StatusSink sink,
+      ReconcilerOptions options,
+      ReconcileThreads shared,
+      GuestReachability reach) {
     this(clusterName, client, catalogs, sink, options, new SharedThreadsLoop(shared), reach);
   }
 
-  private AgentReconciler(String clusterName, KubernetesClient client, CatalogProvider catalogs, StatusSink sink,
-                          ReconcilerOptions options, ReconcileLoop loop, GuestReachability reach) {
+  private AgentReconciler(
+      String clusterName,
+      KubernetesClient client,
+      CatalogProvider catalogs,
+      StatusSink sink,
+      ReconcilerOptions options,
+      ReconcileLoop loop,
+      GuestReachability reach) {
     this.clusterName = clusterName;
     this.options = options;
     this.loop = loop;
@@ -80,28 +127,45 @@ public final class AgentReconciler implements AutoCloseable {
     this.board = new StatusBoard(sink);
     ResourceKinds kinds = new ResourceKinds();
     this.informers = new ManagedInformers(client, kinds, queue::add);
-    // Started by the first pass that finds the OperatorCondition CRD served; a no-op while informers are off.
-    this.pass = new NamespacePass(new ResourceOperator(client, kinds), catalogs, board, approvals::get,
-        informers::watchOperatorConditions);
-    Duration retryMax = options.resync().compareTo(CATALOG_RETRY_MAX) < 0 ? options.resync() : CATALOG_RETRY_MAX;
+    // Started by the first pass that finds the OperatorCondition CRD served; a no-op while
+    // informers are off.
+    this.pass =
+        new NamespacePass(
+            new ResourceOperator(client, kinds),
+            catalogs,
+            board,
+            approvals::get,
+            informers::watchOperatorConditions);
+    Duration retryMax =
+        options.resync().compareTo(CATALOG_RETRY_MAX) < 0 ? options.resync() : CATALOG_RETRY_MAX;
     this.catalogRetry = new CatalogRetry(CATALOG_RETRY_MIN, retryMax);
     this.reach = reach;
     ResourceOperator preflightResources = new ResourceOperator(client, new ResourceKinds());
-    this.preflights = new PreflightRunner(clusterName, new PreflightCheck(preflightResources, catalogs,
-        () -> io.olmstead.agent.k8s.ClusterFacts.kubernetesVersion(client)), this::desiredSubscription,
-        loop.preflights());
+    this.preflights =
+        new PreflightRunner(
+            clusterName,
+            new PreflightCheck(
+                preflightResources,
+                catalogs,
+                () -> io.olmstead.agent.k8s.ClusterFacts.kubernetesVersion(client)),
+            this::desiredSubscription,
+            loop.preflights());
   }
 
   /**
-   * Preflight requests of a {@code desired} message: each one not answered yet is checked off the reconcile workers
-   * (one at a time) and its verdict handed to {@code answer}.
+   * Preflight requests of a {@code desired} message: each one not answered yet is checked off the
+   * reconcile workers (one at a time) and its verdict handed to {@code answer}.
    */
-  public void preflight(List<io.olmstead.apispec.protocol.PreflightRequest> requests,
+  public void preflight(
+      List<io.olmstead.apispec.protocol.PreflightRequest> requests,
       java.util.function.Consumer<io.olmstead.apispec.protocol.Preflight> answer) {
     preflights.submit(requests, answer);
   }
 
-  /** The channel reconnected: answers sent before may have been lost, so requests are answered again. */
+  /**
+   * The channel reconnected: answers sent before may have been lost, so requests are answered
+   * again.
+   */
   public void forgetPreflights() {
     preflights.forget();
   }
@@ -118,10 +182,11 @@ public final class AgentReconciler implements AutoCloseable {
   }
 
   /**
-   * Starts workers and the periodic resync, then the informers; namespaces already holding managed objects are queued.
-   * Workers come first so a pass never waits for the informers' first list (they only turn changes into work). When
-   * the informers or the first listing fail (the API cannot be reached), this throws and may be called again: what
-   * started stays started, and the next call retries the rest.
+   * Starts workers and the periodic resync, then the informers; namespaces already holding managed
+   * objects are queued. Workers come first so a pass never waits for the informers' first list
+   * (they only turn changes into work). When the informers or the first listing fail (the API
+   * cannot be reached), this throws and may be called again: what started stays started, and the
+   * next call retries the rest.
    */
   public synchronized void start() throws ResourceException {
     if (closed) {
@@ -130,8 +195,11 @@ public final class AgentReconciler implements AutoCloseable {
     if (!running) {
       running = true;
       loop.start(this::reconcile, this::enqueueAll, options.resync());
-      LOG.info("cluster {}: reconcile loop started ({}, resync {})", clusterName,
-          loop instanceof SharedThreadsLoop ? "shared threads" : options.workers() + " workers", options.resync());
+      LOG.info(
+          "cluster {}: reconcile loop started ({}, resync {})",
+          clusterName,
+          loop instanceof SharedThreadsLoop ? "shared threads" : options.workers() + " workers",
+          options.resync());
     }
     try {
       if (options.informers()) {
@@ -148,8 +216,9 @@ public final class AgentReconciler implements AutoCloseable {
   }
 
   /**
-   * The cluster's API gave no answer (paused or stopped guest): logged once per outage, and every desired
-   * subscription reported once as {@code Pending/GuestUnreachable} (its installed bundle kept); passes back off.
+   * The cluster's API gave no answer (paused or stopped guest): logged once per outage, and every
+   * desired subscription reported once as {@code Pending/GuestUnreachable} (its installed bundle
+   * kept); passes back off.
    */
   public void guestUnreachable(Throwable cause) {
     reach.unreachable(cause);
@@ -159,14 +228,26 @@ public final class AgentReconciler implements AutoCloseable {
   private void reportUnreachable(String namespace) {
     for (DesiredSubscription sub : desiredByNamespace.getOrDefault(namespace, List.of())) {
       Optional<SubscriptionStatus> last = board.get(sub.name());
-      board.publish(new SubscriptionStatus(sub.name(), sub.namespace(),
-          last.map(SubscriptionStatus::installedBundle).orElse(null),
-          last.map(SubscriptionStatus::installedVersion).orElse(null), null, null, "Pending", GuestReachability.REASON,
-          GuestReachability.MESSAGE, List.of(), generation));
+      board.publish(
+          new SubscriptionStatus(
+              sub.name(),
+              sub.namespace(),
+              last.map(SubscriptionStatus::installedBundle).orElse(null),
+              last.map(SubscriptionStatus::installedVersion).orElse(null),
+              null,
+              null,
+              "Pending",
+              GuestReachability.REASON,
+              GuestReachability.MESSAGE,
+              List.of(),
+              generation));
     }
   }
 
-  /** Replaces the desired subscriptions (a {@code desired} message); namespaces whose set changed are reconciled. */
+  /**
+   * Replaces the desired subscriptions (a {@code desired} message); namespaces whose set changed
+   * are reconciled.
+   */
   public void setDesired(long newGeneration, List<DesiredSubscription> subscriptions) {
     Map<String, List<DesiredSubscription>> next = new LinkedHashMap<>();
     for (DesiredSubscription sub : subscriptions) {
@@ -184,25 +265,31 @@ public final class AgentReconciler implements AutoCloseable {
     boolean first = generation < 0;
     generation = newGeneration;
     if (first) {
-      enqueueAll(); // namespaces held back until now, including ones whose subscriptions were removed while down
+      enqueueAll(); // namespaces held back until now, including ones whose subscriptions were
+      // removed while down
     } else {
       changed.forEach(queue::add);
     }
   }
 
-  /** A manual approval for exactly {@code bundle} of {@code subscription}; a different bundle is not approved. */
+  /**
+   * A manual approval for exactly {@code bundle} of {@code subscription}; a different bundle is not
+   * approved.
+   */
   public void approve(String subscription, String bundle) {
     approvals.put(subscription, bundle);
-    desiredByNamespace.forEach((ns, subs) -> {
-      if (subs.stream().anyMatch(s -> s.name().equals(subscription))) {
-        queue.add(ns);
-      }
-    });
+    desiredByNamespace.forEach(
+        (ns, subs) -> {
+          if (subs.stream().anyMatch(s -> s.name().equals(subscription))) {
+            queue.add(ns);
+          }
+        });
   }
 
   /**
-   * Catalogs may be reachable again (the channel reconnected): namespaces waiting for one are retried now rather than
-   * after their backoff. A catalog whose content changed arrives as a new digest in the desired state instead.
+   * Catalogs may be reachable again (the channel reconnected): namespaces waiting for one are
+   * retried now rather than after their backoff. A catalog whose content changed arrives as a new
+   * digest in the desired state instead.
    */
   public void catalogsChanged() {
     for (String namespace : catalogRetry.waiting()) {
@@ -232,17 +319,23 @@ public final class AgentReconciler implements AutoCloseable {
 
   private void reconcile(String namespace) {
     if (generation < 0) {
-      // No desired state yet (e.g. just restarted, channel not connected): an empty set would uninstall everything.
+      // No desired state yet (e.g. just restarted, channel not connected): an empty set would
+      // uninstall everything.
       queue.done(namespace);
       return;
     }
     try {
-      PassOutcome outcome = pass.run(namespace, desiredByNamespace.getOrDefault(namespace, List.of()));
+      PassOutcome outcome =
+          pass.run(namespace, desiredByNamespace.getOrDefault(namespace, List.of()));
       unreachableRetry.reset(namespace);
       reach.reachable();
       if (outcome == PassOutcome.WAITING_FOR_CATALOG) {
         Duration delay = catalogRetry.next(namespace);
-        LOG.debug("cluster {}: namespace {} waits for a catalog, retrying in {}", clusterName, namespace, delay);
+        LOG.debug(
+            "cluster {}: namespace {} waits for a catalog, retrying in {}",
+            clusterName,
+            namespace,
+            delay);
         queue.addAfter(namespace, delay);
       } else {
         catalogRetry.reset(namespace);
@@ -262,9 +355,17 @@ public final class AgentReconciler implements AutoCloseable {
         return;
       }
       if (e instanceof RuntimeException && running) {
-        LOG.error("cluster {}: pass over namespace {} failed unexpectedly, retrying", clusterName, namespace, e);
+        LOG.error(
+            "cluster {}: pass over namespace {} failed unexpectedly, retrying",
+            clusterName,
+            namespace,
+            e);
       } else if (running) {
-        LOG.warn("cluster {}: pass over namespace {} failed, retrying: {}", clusterName, namespace, e.getMessage());
+        LOG.warn(
+            "cluster {}: pass over namespace {} failed, retrying: {}",
+            clusterName,
+            namespace,
+            e.getMessage());
       }
       queue.addAfter(namespace, ERROR_REQUEUE);
     } finally {
@@ -277,7 +378,8 @@ public final class AgentReconciler implements AutoCloseable {
     try {
       pass.observer().managedNamespaces().forEach(queue::add);
     } catch (ResourceException | RuntimeException e) {
-      LOG.warn("cluster {}: resync could not list managed namespaces: {}", clusterName, e.getMessage());
+      LOG.warn(
+          "cluster {}: resync could not list managed namespaces: {}", clusterName, e.getMessage());
     }
   }
 

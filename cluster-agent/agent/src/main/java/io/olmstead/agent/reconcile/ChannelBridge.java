@@ -7,8 +7,9 @@ import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.Welcome;
 
 /**
- * Connects the channel client and the reconcile loop: desired state and approvals flow in, statuses flow out.
- * The listener methods only hand over (the reconcile loop queues work), so the channel's event loop never blocks.
+ * Connects the channel client and the reconcile loop: desired state and approvals flow in, statuses
+ * flow out. The listener methods only hand over (the reconcile loop queues work), so the channel's
+ * event loop never blocks.
  */
 public final class ChannelBridge implements ChannelListener, StatusSink {
   private volatile AgentReconciler reconciler;
@@ -22,14 +23,17 @@ public final class ChannelBridge implements ChannelListener, StatusSink {
 
   @Override
   public void onDesired(Desired desired) {
-    reconciler.setDesired(desired.generation(), ProtocolMapping.fromProtocol(desired.subscriptions()));
+    reconciler.setDesired(
+        desired.generation(), ProtocolMapping.fromProtocol(desired.subscriptions()));
     if (!desired.preflightRequests().isEmpty()) {
-      reconciler.preflight(desired.preflightRequests(), answer -> {
-        ChannelClient c = client;
-        if (c != null) {
-          c.preflight(answer);
-        }
-      });
+      reconciler.preflight(
+          desired.preflightRequests(),
+          answer -> {
+            ChannelClient c = client;
+            if (c != null) {
+              c.preflight(answer);
+            }
+          });
     }
   }
 
@@ -58,9 +62,13 @@ public final class ChannelBridge implements ChannelListener, StatusSink {
     ChannelClient c = client;
     AgentReconciler r = reconciler;
     if (c != null && r != null) {
-      // Status is state: a full report without the removed subscription tells the control plane it is gone.
-      c.replaceAll(r.statuses().values().stream().filter(s -> !s.name().equals(subscription))
-          .map(ProtocolMapping::toProtocol).toList());
+      // Status is state: a full report without the removed subscription tells the control plane it
+      // is gone.
+      c.replaceAll(
+          r.statuses().values().stream()
+              .filter(s -> !s.name().equals(subscription))
+              .map(ProtocolMapping::toProtocol)
+              .toList());
     }
   }
 }

@@ -25,7 +25,8 @@ final class ClusterObserver {
     Map<String, List<ObservedBundle>> bySub = new LinkedHashMap<>();
     for (JsonNode oc : managedConditions()) {
       if (namespace.equals(oc.path("metadata").path("namespace").asText())) {
-        ObservedBundle.from(oc).ifPresent(b -> bySub.computeIfAbsent(b.subscription(), k -> new ArrayList<>()).add(b));
+        ObservedBundle.from(oc)
+            .ifPresent(b -> bySub.computeIfAbsent(b.subscription(), k -> new ArrayList<>()).add(b));
       }
     }
     Map<String, ObservedSubscription> out = new LinkedHashMap<>();
@@ -33,7 +34,10 @@ final class ClusterObserver {
     return out;
   }
 
-  /** Every namespace holding something the agent installed (so a restarted agent can clean up removals). */
+  /**
+   * Every namespace holding something the agent installed (so a restarted agent can clean up
+   * removals).
+   */
   Set<String> managedNamespaces() throws ResourceException {
     Set<String> namespaces = new LinkedHashSet<>();
     for (JsonNode oc : managedConditions()) {
@@ -43,7 +47,9 @@ final class ClusterObserver {
   }
 
   private List<JsonNode> managedConditions() throws ResourceException {
-    return resources.list(OperatorConditions.API_VERSION, OperatorConditions.KIND,
+    return resources.list(
+        OperatorConditions.API_VERSION,
+        OperatorConditions.KIND,
         Map.of(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE));
   }
 }

@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** olm-core's CRD safety rules fed from the cluster (existing CRDs and their custom resources), and CRD readiness. */
+/**
+ * olm-core's CRD safety rules fed from the cluster (existing CRDs and their custom resources), and
+ * CRD readiness.
+ */
 final class CrdSafety {
   private final ResourceOperator resources;
 
@@ -20,12 +23,19 @@ final class CrdSafety {
     this.resources = resources;
   }
 
-  /** Why installing {@code crds} over the cluster's CRDs as they are now would be unsafe; empty when safe. */
+  /**
+   * Why installing {@code crds} over the cluster's CRDs as they are now would be unsafe; empty when
+   * safe.
+   */
   Optional<String> upgradeProblem(List<JsonNode> crds) throws ResourceException {
     List<String> problems = new ArrayList<>();
     for (JsonNode crd : crds) {
-      Optional<JsonNode> existing = resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null,
-          crd.path("metadata").path("name").asText());
+      Optional<JsonNode> existing =
+          resources.get(
+              "apiextensions.k8s.io/v1",
+              "CustomResourceDefinition",
+              null,
+              crd.path("metadata").path("name").asText());
       if (existing.isPresent()) {
         problem(existing.get(), crd).ifPresent(problems::add);
       }
@@ -33,7 +43,10 @@ final class CrdSafety {
     return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
   }
 
-  /** olm-core's CRD safety rules for replacing {@code existing} with {@code crd}, fed the existing custom resources. */
+  /**
+   * olm-core's CRD safety rules for replacing {@code existing} with {@code crd}, fed the existing
+   * custom resources.
+   */
   Optional<String> problem(JsonNode existing, JsonNode crd) throws ResourceException {
     if (io.olmstead.agent.k8s.Subset.contains(existing, withoutMetadata(crd))) {
       return Optional.empty(); // unchanged: nothing can be lost
@@ -50,23 +63,27 @@ final class CrdSafety {
     String kind = existing.path("spec").path("names").path("kind").asText();
     for (JsonNode version : existing.path("spec").path("versions")) {
       if (version.path("served").asBoolean(false)) {
-        customResources.addAll(resources.list(group + "/" + version.path("name").asText(), kind, Map.of()));
+        customResources.addAll(
+            resources.list(group + "/" + version.path("name").asText(), kind, Map.of()));
       }
     }
     return customResources;
   }
 
   /**
-   * olm-core's CRD schema change rules for installing {@code crds} over the cluster's CRDs, by CRD name; a CRD that
-   * is new or unchanged has none.
+   * olm-core's CRD schema change rules for installing {@code crds} over the cluster's CRDs, by CRD
+   * name; a CRD that is new or unchanged has none.
    */
-  Map<String, List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding>> schemaFindings(List<JsonNode> crds)
-      throws ResourceException {
-    Map<String, List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding>> out = new java.util.LinkedHashMap<>();
+  Map<String, List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding>> schemaFindings(
+      List<JsonNode> crds) throws ResourceException {
+    Map<String, List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding>> out =
+        new java.util.LinkedHashMap<>();
     for (JsonNode crd : crds) {
       String name = crd.path("metadata").path("name").asText();
-      Optional<JsonNode> existing = resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null, name);
-      if (existing.isPresent() && !io.olmstead.agent.k8s.Subset.contains(existing.get(), withoutMetadata(crd))) {
+      Optional<JsonNode> existing =
+          resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null, name);
+      if (existing.isPresent()
+          && !io.olmstead.agent.k8s.Subset.contains(existing.get(), withoutMetadata(crd))) {
         List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding> found =
             io.olmstead.olmcore.lifecycle.CrdSchemaRules.compare(existing.get(), crd);
         if (!found.isEmpty()) {
@@ -82,8 +99,10 @@ final class CrdSafety {
     List<String> waiting = new ArrayList<>();
     for (JsonNode crd : crds) {
       String name = crd.path("metadata").path("name").asText();
-      if (!WorkloadStatus.established(resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null, name)
-          .orElse(null))) {
+      if (!WorkloadStatus.established(
+          resources
+              .get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null, name)
+              .orElse(null))) {
         waiting.add(name);
       }
     }

@@ -11,10 +11,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the agent reports besides the phase, as OLM's CSV status shows it: the requirements as last checked (before
- * the bundle is written), the CSV's webhooks, and each serving certificate's expiry and rotation time. No key material.
+ * What the agent reports besides the phase, as OLM's CSV status shows it: the requirements as last
+ * checked (before the bundle is written), the CSV's webhooks, and each serving certificate's expiry
+ * and rotation time. No key material.
  */
-public record CsvDetails(List<RequirementStatus> requirements, List<Webhook> webhooks, List<Certificate> certificates) {
+public record CsvDetails(
+    List<RequirementStatus> requirements, List<Webhook> webhooks, List<Certificate> certificates) {
   public static final CsvDetails NONE = new CsvDetails(List.of(), List.of(), List.of());
 
   public CsvDetails {
@@ -34,18 +36,40 @@ public record CsvDetails(List<RequirementStatus> requirements, List<Webhook> web
     return new CsvDetails(requirements, List.of(), List.of());
   }
 
-  /** The webhooks of {@code csv} and the certificates of its Services, with {@code requirements} as checked. */
-  static CsvDetails of(Optional<JsonNode> csv, Map<String, ServingCert> certificates,
-                       List<RequirementStatus> requirements) {
+  /**
+   * The webhooks of {@code csv} and the certificates of its Services, with {@code requirements} as
+   * checked.
+   */
+  static CsvDetails of(
+      Optional<JsonNode> csv,
+      Map<String, ServingCert> certificates,
+      List<RequirementStatus> requirements) {
     List<Webhook> webhooks = new ArrayList<>();
-    csv.ifPresent(c -> c.path("spec").path("webhookdefinitions").forEach(w -> {
-      String deployment = w.path("deploymentName").asText("");
-      webhooks.add(new Webhook(w.path("type").asText(""), w.path("generateName").asText(""), deployment,
-          deployment.isEmpty() ? null : CertPlan.serviceName(deployment)));
-    }));
+    csv.ifPresent(
+        c ->
+            c.path("spec")
+                .path("webhookdefinitions")
+                .forEach(
+                    w -> {
+                      String deployment = w.path("deploymentName").asText("");
+                      webhooks.add(
+                          new Webhook(
+                              w.path("type").asText(""),
+                              w.path("generateName").asText(""),
+                              deployment,
+                              deployment.isEmpty() ? null : CertPlan.serviceName(deployment)));
+                    }));
     List<Certificate> certs = new ArrayList<>();
-    certificates.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> certs.add(new Certificate(
-        e.getKey(), CertPlan.secretName(e.getKey()), e.getValue().notAfter(), e.getValue().rotateAt())));
+    certificates.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(
+            e ->
+                certs.add(
+                    new Certificate(
+                        e.getKey(),
+                        CertPlan.secretName(e.getKey()),
+                        e.getValue().notAfter(),
+                        e.getValue().rotateAt())));
     return new CsvDetails(requirements, webhooks, certs);
   }
 

@@ -4,11 +4,12 @@ import io.olmstead.olmcore.fbc.Bundle;
 import java.util.Optional;
 
 /**
- * The Manual gate of a dependency: the pure decision whether an implied dependency subscription may take its step.
- * In OLM a Manual InstallPlan covers the whole resolution, the operator and the dependencies it pulls in, and nothing
- * of it is applied before approval. Here the dependency (an Automatic implied subscription) therefore waits while the
- * Manual subscription that requires it waits for approval of its own next bundle; approving that bundle approves the
- * plan including its dependencies.
+ * The Manual gate of a dependency: the pure decision whether an implied dependency subscription may
+ * take its step. In OLM a Manual InstallPlan covers the whole resolution, the operator and the
+ * dependencies it pulls in, and nothing of it is applied before approval. Here the dependency (an
+ * Automatic implied subscription) therefore waits while the Manual subscription that requires it
+ * waits for approval of its own next bundle; approving that bundle approves the plan including its
+ * dependencies.
  */
 final class DependencyApproval {
   private DependencyApproval() {}
@@ -23,19 +24,40 @@ final class DependencyApproval {
    * @param parentNext the bundle the resolver chose for the parent, empty when none
    * @param parentApproved the bundle approved for the parent, or null
    */
-  static Decision gate(Decision decision, Bundle dependencyNext, DesiredSubscription parent, ObservedSubscription parentObserved,
-                       Optional<Bundle> parentNext, String parentApproved) {
-    boolean starts = decision.action() == Decision.Action.INSTALL || decision.action() == Decision.Action.UPGRADE;
-    if (!starts || dependencyNext == null || parent == null || parent.approval() != DesiredSubscription.Approval.MANUAL || parentNext.isEmpty()) {
+  static Decision gate(
+      Decision decision,
+      Bundle dependencyNext,
+      DesiredSubscription parent,
+      ObservedSubscription parentObserved,
+      Optional<Bundle> parentNext,
+      String parentApproved) {
+    boolean starts =
+        decision.action() == Decision.Action.INSTALL
+            || decision.action() == Decision.Action.UPGRADE;
+    if (!starts
+        || dependencyNext == null
+        || parent == null
+        || parent.approval() != DesiredSubscription.Approval.MANUAL
+        || parentNext.isEmpty()) {
       return decision;
     }
     String next = parentNext.get().name();
     boolean parentThere = parentObserved.bundles().stream().anyMatch(b -> b.bundle().equals(next));
     if (parentThere || next.equals(parentApproved)) {
-      return decision; // the parent's step is approved (or was, and started): its plan includes this dependency
+      return decision; // the parent's step is approved (or was, and started): its plan includes
+      // this dependency
     }
-    return Decision.hold(Decision.Action.AWAIT_APPROVAL, decision.replaces(), dependencyNext, SubscriptionStatus.REQUIRES_APPROVAL,
-        "waiting for approval of " + next + " on subscription " + parent.name() + ", which requires "
-            + dependencyNext.name() + ": approving it approves this dependency");
+    return Decision.hold(
+        Decision.Action.AWAIT_APPROVAL,
+        decision.replaces(),
+        dependencyNext,
+        SubscriptionStatus.REQUIRES_APPROVAL,
+        "waiting for approval of "
+            + next
+            + " on subscription "
+            + parent.name()
+            + ", which requires "
+            + dependencyNext.name()
+            + ": approving it approves this dependency");
   }
 }

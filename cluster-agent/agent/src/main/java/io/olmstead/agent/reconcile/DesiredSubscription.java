@@ -4,28 +4,48 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 
 /**
- * One subscription the cluster should have, as the reconcile loop consumes it (the channel's protocol record is
- * mapped onto this by {@link ProtocolMapping}).
+ * One subscription the cluster should have, as the reconcile loop consumes it (the channel's
+ * protocol record is mapped onto this by {@link ProtocolMapping}).
  *
- * @param targetNamespaces the namespace's operator group: {@code [""]} all namespaces, {@code [namespace]} its own, other
- *     namespaces Single/MultiNamespace; empty: the bundle's default (AllNamespaces where its CSV supports it, else its own)
+ * @param targetNamespaces the namespace's operator group: {@code [""]} all namespaces, {@code
+ *     [namespace]} its own, other namespaces Single/MultiNamespace; empty: the bundle's default
+ *     (AllNamespaces where its CSV supports it, else its own)
  * @param maxVersion the highest version the cluster is approved to reach; null = follow the channel
- * @param config the Subscription {@code config} block (env, resources, nodeSelector, ...), null when absent
- * @param deleteCrdsOnRemoval {@code removal: {crds: Delete}}: removing the subscription also deletes its CRDs
- * @param blockedReason set by the control plane when the version policy cannot be met (no maxVersion): keep what is
- *     installed; with a maxVersion, why the control plane holds the subscription there (it moves up to it as usual)
- * @param rollback {@code maxVersion} is a rollout's approved version: a cluster running above it goes back to it;
- *     otherwise (OLM's rule) it keeps what runs
- * @param crdUpgradeSafety {@code Strict|Warn|None} (null: None): what the CRD schema change rules do to an upgrade
+ * @param config the Subscription {@code config} block (env, resources, nodeSelector, ...), null
+ *     when absent
+ * @param deleteCrdsOnRemoval {@code removal: {crds: Delete}}: removing the subscription also
+ *     deletes its CRDs
+ * @param blockedReason set by the control plane when the version policy cannot be met (no
+ *     maxVersion): keep what is installed; with a maxVersion, why the control plane holds the
+ *     subscription there (it moves up to it as usual)
+ * @param rollback {@code maxVersion} is a rollout's approved version: a cluster running above it
+ *     goes back to it; otherwise (OLM's rule) it keeps what runs
+ * @param crdUpgradeSafety {@code Strict|Warn|None} (null: None): what the CRD schema change rules
+ *     do to an upgrade
  */
-public record DesiredSubscription(String name, String catalog, String catalogDigest, String packageName, String channel,
-                                  String namespace, List<String> targetNamespaces, Approval approval,
-                                  String startingBundle, String maxVersion, JsonNode config,
-                                  boolean deleteCrdsOnRemoval, long generation, String blockedReason,
-                                  boolean rollback, String crdUpgradeSafety) {
+public record DesiredSubscription(
+    String name,
+    String catalog,
+    String catalogDigest,
+    String packageName,
+    String channel,
+    String namespace,
+    List<String> targetNamespaces,
+    Approval approval,
+    String startingBundle,
+    String maxVersion,
+    JsonNode config,
+    boolean deleteCrdsOnRemoval,
+    long generation,
+    String blockedReason,
+    boolean rollback,
+    String crdUpgradeSafety) {
 
   /** How an upgrade (or the first install) is approved. */
-  public enum Approval { AUTOMATIC, MANUAL }
+  public enum Approval {
+    AUTOMATIC,
+    MANUAL
+  }
 
   public DesiredSubscription {
     targetNamespaces = targetNamespaces == null ? List.of() : List.copyOf(targetNamespaces);
@@ -33,67 +53,231 @@ public record DesiredSubscription(String name, String catalog, String catalogDig
   }
 
   /** A subscription without CRD schema change rules. */
-  public DesiredSubscription(String name, String catalog, String catalogDigest, String packageName, String channel,
-                             String namespace, List<String> targetNamespaces, Approval approval, String startingBundle,
-                             String maxVersion, JsonNode config, boolean deleteCrdsOnRemoval, long generation,
-                             String blockedReason, boolean rollback) {
-    this(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces, approval, startingBundle,
-        maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback, null);
+  public DesiredSubscription(
+      String name,
+      String catalog,
+      String catalogDigest,
+      String packageName,
+      String channel,
+      String namespace,
+      List<String> targetNamespaces,
+      Approval approval,
+      String startingBundle,
+      String maxVersion,
+      JsonNode config,
+      boolean deleteCrdsOnRemoval,
+      long generation,
+      String blockedReason,
+      boolean rollback) {
+    this(
+        name,
+        catalog,
+        catalogDigest,
+        packageName,
+        channel,
+        namespace,
+        targetNamespaces,
+        approval,
+        startingBundle,
+        maxVersion,
+        config,
+        deleteCrdsOnRemoval,
+        generation,
+        blockedReason,
+        rollback,
+        null);
   }
 
   /** A subscription whose {@code maxVersion} is no rollout's approval. */
-  public DesiredSubscription(String name, String catalog, String catalogDigest, String packageName, String channel,
-                             String namespace, List<String> targetNamespaces, Approval approval, String startingBundle,
-                             String maxVersion, JsonNode config, boolean deleteCrdsOnRemoval, long generation,
-                             String blockedReason) {
-    this(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces, approval, startingBundle,
-        maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, false);
+  public DesiredSubscription(
+      String name,
+      String catalog,
+      String catalogDigest,
+      String packageName,
+      String channel,
+      String namespace,
+      List<String> targetNamespaces,
+      Approval approval,
+      String startingBundle,
+      String maxVersion,
+      JsonNode config,
+      boolean deleteCrdsOnRemoval,
+      long generation,
+      String blockedReason) {
+    this(
+        name,
+        catalog,
+        catalogDigest,
+        packageName,
+        channel,
+        namespace,
+        targetNamespaces,
+        approval,
+        startingBundle,
+        maxVersion,
+        config,
+        deleteCrdsOnRemoval,
+        generation,
+        blockedReason,
+        false);
   }
 
-  /** An automatic subscription following {@code channel} up to {@code maxVersion}; for tests and simulations. */
-  public static DesiredSubscription of(String name, String catalog, String packageName, String channel,
-                                       String namespace, String maxVersion) {
-    return new DesiredSubscription(name, catalog, null, packageName, channel, namespace, List.of(), Approval.AUTOMATIC,
-        null, maxVersion, null, false, 1, null);
+  /**
+   * An automatic subscription following {@code channel} up to {@code maxVersion}; for tests and
+   * simulations.
+   */
+  public static DesiredSubscription of(
+      String name,
+      String catalog,
+      String packageName,
+      String channel,
+      String namespace,
+      String maxVersion) {
+    return new DesiredSubscription(
+        name,
+        catalog,
+        null,
+        packageName,
+        channel,
+        namespace,
+        List.of(),
+        Approval.AUTOMATIC,
+        null,
+        maxVersion,
+        null,
+        false,
+        1,
+        null);
   }
 
   public DesiredSubscription withApproval(Approval value) {
-    return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        value, startingBundle, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback,
+    return new DesiredSubscription(
+        name,
+        catalog,
+        catalogDigest,
+        packageName,
+        channel,
+        namespace,
+        targetNamespaces,
+        value,
+        startingBundle,
+        maxVersion,
+        config,
+        deleteCrdsOnRemoval,
+        generation,
+        blockedReason,
+        rollback,
         crdUpgradeSafety);
   }
 
   public DesiredSubscription withMaxVersion(String value) {
-    return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, startingBundle, value, config, deleteCrdsOnRemoval, generation + 1, blockedReason, rollback,
+    return new DesiredSubscription(
+        name,
+        catalog,
+        catalogDigest,
+        packageName,
+        channel,
+        namespace,
+        targetNamespaces,
+        approval,
+        startingBundle,
+        value,
+        config,
+        deleteCrdsOnRemoval,
+        generation + 1,
+        blockedReason,
+        rollback,
         crdUpgradeSafety);
   }
 
   public DesiredSubscription withStartingBundle(String value) {
-    return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, value, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback,
+    return new DesiredSubscription(
+        name,
+        catalog,
+        catalogDigest,
+        packageName,
+        channel,
+        namespace,
+        targetNamespaces,
+        approval,
+        value,
+        maxVersion,
+        config,
+        deleteCrdsOnRemoval,
+        generation,
+        blockedReason,
+        rollback,
         crdUpgradeSafety);
   }
 
-  /** The same with {@code maxVersion} as a rollout's approved version (a rollback target when it is lower). */
+  /**
+   * The same with {@code maxVersion} as a rollout's approved version (a rollback target when it is
+   * lower).
+   */
   public DesiredSubscription withRollbackTo(String version) {
-    return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, startingBundle, version, config, deleteCrdsOnRemoval, generation + 1, blockedReason, true,
+    return new DesiredSubscription(
+        name,
+        catalog,
+        catalogDigest,
+        packageName,
+        channel,
+        namespace,
+        targetNamespaces,
+        approval,
+        startingBundle,
+        version,
+        config,
+        deleteCrdsOnRemoval,
+        generation + 1,
+        blockedReason,
+        true,
         crdUpgradeSafety);
   }
 
   public DesiredSubscription withCrdRemoval(boolean delete) {
-    return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, startingBundle, maxVersion, config, delete, generation, blockedReason, rollback,
+    return new DesiredSubscription(
+        name,
+        catalog,
+        catalogDigest,
+        packageName,
+        channel,
+        namespace,
+        targetNamespaces,
+        approval,
+        startingBundle,
+        maxVersion,
+        config,
+        delete,
+        generation,
+        blockedReason,
+        rollback,
         crdUpgradeSafety);
   }
 
   public DesiredSubscription withCrdUpgradeSafety(String value) {
-    return new DesiredSubscription(name, catalog, catalogDigest, packageName, channel, namespace, targetNamespaces,
-        approval, startingBundle, maxVersion, config, deleteCrdsOnRemoval, generation, blockedReason, rollback, value);
+    return new DesiredSubscription(
+        name,
+        catalog,
+        catalogDigest,
+        packageName,
+        channel,
+        namespace,
+        targetNamespaces,
+        approval,
+        startingBundle,
+        maxVersion,
+        config,
+        deleteCrdsOnRemoval,
+        generation,
+        blockedReason,
+        rollback,
+        value);
   }
 
-  /** The operator group's targets as olm-core's planner takes them (empty: the bundle's default mode). */
+  /**
+   * The operator group's targets as olm-core's planner takes them (empty: the bundle's default
+   * mode).
+   */
   public List<String> effectiveTargets() {
     return targetNamespaces;
   }

@@ -12,5 +12,10 @@ import io.olmstead.olmcore.fbc.Bundle;
  * @param replaces the installed bundle it replaces, or null
  * @param dependencyOf the subscription whose dependency this is, or null
  */
-public record InstallTarget(DesiredSubscription subscription, Bundle bundle, String channel, ObservedBundle previous,
-                            ObservedBundle replaces, String dependencyOf) {}
+public record InstallTarget(
+    DesiredSubscription subscription,
+    Bundle bundle,
+    String channel,
+    ObservedBundle previous,
+    ObservedBundle replaces,
+    String dependencyOf) {}

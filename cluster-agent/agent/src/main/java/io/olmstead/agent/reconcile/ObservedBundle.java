@@ -12,12 +12,23 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A bundle the agent installed (or is installing), read back from its OperatorCondition, which doubles as the
- * agent's restart-safe record: subscription, package, catalog, channel, phase and the kinds it created.
+ * A bundle the agent installed (or is installing), read back from its OperatorCondition, which
+ * doubles as the agent's restart-safe record: subscription, package, catalog, channel, phase and
+ * the kinds it created.
  */
-public record ObservedBundle(String subscription, String bundle, CsvPhase phase, String packageName, String catalog,
-                             String channel, String version, String dependencyOf, boolean deleteCrds,
-                             List<ResourceKinds.Kind> kinds, List<String> crds, JsonNode operatorCondition) {
+public record ObservedBundle(
+    String subscription,
+    String bundle,
+    CsvPhase phase,
+    String packageName,
+    String catalog,
+    String channel,
+    String version,
+    String dependencyOf,
+    boolean deleteCrds,
+    List<ResourceKinds.Kind> kinds,
+    List<String> crds,
+    JsonNode operatorCondition) {
 
   static final String PACKAGE = "olmstead.io/package";
   static final String CATALOG = "olmstead.io/catalog";
@@ -35,7 +46,9 @@ public record ObservedBundle(String subscription, String bundle, CsvPhase phase,
     if (sub.isEmpty()) {
       return Optional.empty();
     }
-    CsvPhase phase = CsvPhase.fromWireName(ann.path(ManagedLabels.PHASE_ANNOTATION).asText("")).orElse(CsvPhase.NONE);
+    CsvPhase phase =
+        CsvPhase.fromWireName(ann.path(ManagedLabels.PHASE_ANNOTATION).asText(""))
+            .orElse(CsvPhase.NONE);
     List<ResourceKinds.Kind> kinds = new ArrayList<>();
     for (String entry : ann.path(KINDS).asText("").split(",")) {
       int bar = entry.indexOf('|');
@@ -44,16 +57,35 @@ public record ObservedBundle(String subscription, String bundle, CsvPhase phase,
       }
     }
     String dependencyOf = meta.path("labels").path(ManagedLabels.DEPENDENCY_OF).asText(null);
-    return Optional.of(new ObservedBundle(sub, meta.path("name").asText(), phase, ann.path(PACKAGE).asText(""),
-        ann.path(CATALOG).asText(""), ann.path(CHANNEL).asText(""), ann.path(VERSION).asText(""), dependencyOf,
-        "Delete".equals(ann.path(CRD_REMOVAL).asText()), List.copyOf(kinds),
-        java.util.Arrays.stream(ann.path(CRDS).asText("").split(",")).filter(c -> !c.isEmpty()).toList(), oc));
+    return Optional.of(
+        new ObservedBundle(
+            sub,
+            meta.path("name").asText(),
+            phase,
+            ann.path(PACKAGE).asText(""),
+            ann.path(CATALOG).asText(""),
+            ann.path(CHANNEL).asText(""),
+            ann.path(VERSION).asText(""),
+            dependencyOf,
+            "Delete".equals(ann.path(CRD_REMOVAL).asText()),
+            List.copyOf(kinds),
+            java.util.Arrays.stream(ann.path(CRDS).asText("").split(","))
+                .filter(c -> !c.isEmpty())
+                .toList(),
+            oc));
   }
 
   /** The annotations that make up the record. */
-  static Map<String, String> annotations(String subscription, CsvPhase phase, String packageName, String catalog,
-                                         String channel, String version, boolean deleteCrds,
-                                         List<ResourceKinds.Kind> kinds, List<String> crds) {
+  static Map<String, String> annotations(
+      String subscription,
+      CsvPhase phase,
+      String packageName,
+      String catalog,
+      String channel,
+      String version,
+      boolean deleteCrds,
+      List<ResourceKinds.Kind> kinds,
+      List<String> crds) {
     Map<String, String> ann = new LinkedHashMap<>();
     ann.put(ManagedLabels.SUBSCRIPTION_ANNOTATION, subscription);
     ann.put(ManagedLabels.PHASE_ANNOTATION, phase.wireName());
@@ -62,12 +94,16 @@ public record ObservedBundle(String subscription, String bundle, CsvPhase phase,
     ann.put(CHANNEL, channel == null ? "" : channel);
     ann.put(VERSION, version == null ? "" : version);
     ann.put(CRD_REMOVAL, deleteCrds ? "Delete" : "Keep");
-    ann.put(KINDS, String.join(",", kinds.stream().map(k -> k.apiVersion() + "|" + k.kind()).toList()));
+    ann.put(
+        KINDS, String.join(",", kinds.stream().map(k -> k.apiVersion() + "|" + k.kind()).toList()));
     ann.put(CRDS, String.join(",", crds));
     return ann;
   }
 
-  /** True once the bundle ran successfully (it stays the installed one while a replacement is in progress). */
+  /**
+   * True once the bundle ran successfully (it stays the installed one while a replacement is in
+   * progress).
+   */
   public boolean succeededOnce() {
     return phase == CsvPhase.SUCCEEDED || phase == CsvPhase.REPLACING || phase == CsvPhase.DELETING;
   }

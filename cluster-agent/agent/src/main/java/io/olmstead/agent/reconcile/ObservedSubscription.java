@@ -5,11 +5,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
-/** What the cluster holds for one subscription: normally one bundle, two while an upgrade is in progress. */
+/**
+ * What the cluster holds for one subscription: normally one bundle, two while an upgrade is in
+ * progress.
+ */
 public record ObservedSubscription(String name, List<ObservedBundle> bundles) {
 
-  private static final Comparator<ObservedBundle> BY_VERSION = Comparator.comparing(
-      (ObservedBundle b) -> b.semver().orElse(null), Comparator.nullsFirst(Comparator.<Version>naturalOrder()));
+  private static final Comparator<ObservedBundle> BY_VERSION =
+      Comparator.comparing(
+          (ObservedBundle b) -> b.semver().orElse(null),
+          Comparator.nullsFirst(Comparator.<Version>naturalOrder()));
 
   public ObservedSubscription {
     bundles = List.copyOf(bundles);
@@ -23,7 +28,8 @@ public record ObservedSubscription(String name, List<ObservedBundle> bundles) {
   /** A bundle being installed (not yet Succeeded), newer than the installed one. */
   public Optional<ObservedBundle> inProgress() {
     Optional<ObservedBundle> installed = installed();
-    return bundles.stream().filter(b -> !b.succeededOnce())
+    return bundles.stream()
+        .filter(b -> !b.succeededOnce())
         .filter(b -> installed.isEmpty() || BY_VERSION.compare(b, installed.get()) > 0)
         .max(BY_VERSION);
   }
@@ -35,6 +41,9 @@ public record ObservedSubscription(String name, List<ObservedBundle> bundles) {
 
   /** Set when the agent created this subscription to satisfy another's dependency. */
   public Optional<String> dependencyOf() {
-    return bundles.stream().map(ObservedBundle::dependencyOf).filter(d -> d != null && !d.isEmpty()).findFirst();
+    return bundles.stream()
+        .map(ObservedBundle::dependencyOf)
+        .filter(d -> d != null && !d.isEmpty())
+        .findFirst();
   }
 }

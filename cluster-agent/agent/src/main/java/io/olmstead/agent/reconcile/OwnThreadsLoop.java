@@ -12,8 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * An agent serving one cluster: {@code workers} threads of its own take namespaces from the queue (never two passes of
- * the same namespace at once), plus a resync timer and a preflight thread of its own.
+ * An agent serving one cluster: {@code workers} threads of its own take namespaces from the queue
+ * (never two passes of the same namespace at once), plus a resync timer and a preflight thread of
+ * its own.
  */
 final class OwnThreadsLoop implements ReconcileLoop {
   private final String cluster;

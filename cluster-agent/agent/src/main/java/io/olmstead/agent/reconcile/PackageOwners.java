@@ -5,28 +5,42 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One package, one subscription per namespace (OLM refuses two subscriptions to one package in a namespace too:
- * ConflictingSubscriptionsToSamePackage). The owner is the subscription that already has the package installed,
- * else the first desired one; any other desired subscription for that package is reported
- * {@code Failed/OwnershipConflict} (without naming the owner, which may be another team's) and left out of resolution, so it never writes the owner's objects.
+ * One package, one subscription per namespace (OLM refuses two subscriptions to one package in a
+ * namespace too: ConflictingSubscriptionsToSamePackage). The owner is the subscription that already
+ * has the package installed, else the first desired one; any other desired subscription for that
+ * package is reported {@code Failed/OwnershipConflict} (without naming the owner, which may be
+ * another team's) and left out of resolution, so it never writes the owner's objects.
  */
 final class PackageOwners {
-  private PackageOwners() {
-  }
+  private PackageOwners() {}
 
   /** Removes second owners from {@code subs} and reports them on {@code board}. */
-  static void refuseSecondOwners(String namespace, List<DesiredSubscription> desired,
-                                 Map<String, ObservedSubscription> observed, Map<String, DesiredSubscription> subs,
-                                 StatusBoard board) {
+  static void refuseSecondOwners(
+      String namespace,
+      List<DesiredSubscription> desired,
+      Map<String, ObservedSubscription> observed,
+      Map<String, DesiredSubscription> subs,
+      StatusBoard board) {
     Map<String, String> owners = new LinkedHashMap<>();
-    observed.values().stream().filter(o -> o.dependencyOf().isEmpty())
+    observed.values().stream()
+        .filter(o -> o.dependencyOf().isEmpty())
         .forEach(o -> o.current().ifPresent(b -> owners.putIfAbsent(b.packageName(), o.name())));
     for (DesiredSubscription sub : desired) {
       String owner = owners.putIfAbsent(sub.packageName(), sub.name());
       if (owner != null && !owner.equals(sub.name())) {
         subs.remove(sub.name());
-        board.publish(StatusBoard.conflict(sub, null, null, "package " + sub.packageName() + " in namespace "
-            + namespace + " " + WriteRules.OWNED_BY_ANOTHER + "; remove one of the two subscriptions"));
+        board.publish(
+            StatusBoard.conflict(
+                sub,
+                null,
+                null,
+                "package "
+                    + sub.packageName()
+                    + " in namespace "
+                    + namespace
+                    + " "
+                    + WriteRules.OWNED_BY_ANOTHER
+                    + "; remove one of the two subscriptions"));
       }
     }
   }

@@ -26,12 +26,13 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Checks a target bundle of a subscription against this cluster as it is now, writing nothing: install modes and
- * the plan, the install requirements (as the install checks them: {@code minKubeVersion}, native and required APIs,
- * required CRDs) and APIs this Kubernetes no longer serves, a namespace where another subscription
- * owns the package or a CRD another subscription owns, {@code Upgradeable} of the installed bundle, and for every
- * CRD the bundle replaces: stored versions kept, existing custom resources valid against the new schema, and the CRD
- * schema change rules as the subscription's {@code crdUpgradeSafety} says. Each problem is a named finding.
+ * Checks a target bundle of a subscription against this cluster as it is now, writing nothing:
+ * install modes and the plan, the install requirements (as the install checks them: {@code
+ * minKubeVersion}, native and required APIs, required CRDs) and APIs this Kubernetes no longer
+ * serves, a namespace where another subscription owns the package or a CRD another subscription
+ * owns, {@code Upgradeable} of the installed bundle, and for every CRD the bundle replaces: stored
+ * versions kept, existing custom resources valid against the new schema, and the CRD schema change
+ * rules as the subscription's {@code crdUpgradeSafety} says. Each problem is a named finding.
  */
 final class PreflightCheck {
   private static final String CRD_API = "apiextensions.k8s.io/v1";
@@ -45,7 +46,8 @@ final class PreflightCheck {
   private final Supplier<String> kubernetesVersion;
   private final InstallPlanner planner = new InstallPlanner();
 
-  PreflightCheck(ResourceOperator resources, CatalogProvider catalogs, Supplier<String> kubernetesVersion) {
+  PreflightCheck(
+      ResourceOperator resources, CatalogProvider catalogs, Supplier<String> kubernetesVersion) {
     this.resources = resources;
     this.catalogs = catalogs;
     this.observer = new ClusterObserver(resources);
@@ -54,43 +56,82 @@ final class PreflightCheck {
     this.kubernetesVersion = kubernetesVersion;
   }
 
-  /** The findings for {@code request}; {@code sub} is the cluster's desired subscription of that name (null: none). */
-  List<PreflightFinding> check(DesiredSubscription sub, PreflightRequest request) throws ResourceException {
+  /**
+   * The findings for {@code request}; {@code sub} is the cluster's desired subscription of that
+   * name (null: none).
+   */
+  List<PreflightFinding> check(DesiredSubscription sub, PreflightRequest request)
+      throws ResourceException {
     List<PreflightFinding> out = new ArrayList<>();
     if (sub == null) {
-      out.add(PreflightRules.finding("SubscriptionNotPlaced", true, request.subscription(),
-          "subscription " + request.subscription() + " is not placed on this cluster"));
+      out.add(
+          PreflightRules.finding(
+              "SubscriptionNotPlaced",
+              true,
+              request.subscription(),
+              "subscription " + request.subscription() + " is not placed on this cluster"));
       return out;
     }
     Optional<Catalog> catalog = catalogs.catalog(sub.catalog(), sub.catalogDigest());
-    Optional<Bundle> bundle = catalog.flatMap(c -> c.pkg(sub.packageName())).flatMap(p -> p.bundles().stream()
-        .filter(b -> request.version().equals(b.versionText())
-            || (request.bundle() != null && request.bundle().equals(b.name()))).findFirst());
+    Optional<Bundle> bundle =
+        catalog
+            .flatMap(c -> c.pkg(sub.packageName()))
+            .flatMap(
+                p ->
+                    p.bundles().stream()
+                        .filter(
+                            b ->
+                                request.version().equals(b.versionText())
+                                    || (request.bundle() != null
+                                        && request.bundle().equals(b.name())))
+                        .findFirst());
     if (bundle.isEmpty()) {
-      out.add(PreflightRules.finding(catalog.isEmpty() ? "CatalogUnavailable" : "BundleNotFound", true,
-          sub.catalog(), catalog.isEmpty() ? "catalog " + sub.catalog() + " is not available to the agent yet"
-              : "no bundle of package " + sub.packageName() + " at version " + request.version()));
+      out.add(
+          PreflightRules.finding(
+              catalog.isEmpty() ? "CatalogUnavailable" : "BundleNotFound",
+              true,
+              sub.catalog(),
+              catalog.isEmpty()
+                  ? "catalog " + sub.catalog() + " is not available to the agent yet"
+                  : "no bundle of package "
+                      + sub.packageName()
+                      + " at version "
+                      + request.version()));
       return out;
     }
     BundleContent content = catalogs.content(bundle.get());
     if (!content.isReady()) {
-      out.add(PreflightRules.finding("BundleUnavailable", true, bundle.get().name(), content.waiting().message()));
+      out.add(
+          PreflightRules.finding(
+              "BundleUnavailable", true, bundle.get().name(), content.waiting().message()));
       return out;
     }
-    InstallPlanResult plan = planner.plan(content.bundle(), sub.namespace(), sub.effectiveTargets(),
-        SubscriptionConfig.fromJson(sub.config()));
+    InstallPlanResult plan =
+        planner.plan(
+            content.bundle(),
+            sub.namespace(),
+            sub.effectiveTargets(),
+            SubscriptionConfig.fromJson(sub.config()));
     if (!plan.succeeded()) {
-      out.add(PreflightRules.finding(plan.reason(), true, "namespace " + sub.namespace(), plan.message()));
+      out.add(
+          PreflightRules.finding(
+              plan.reason(), true, "namespace " + sub.namespace(), plan.message()));
       return out;
     }
     String kube = kubernetesVersion.get();
-    for (RequirementStatus status : plan.csv().isPresent() ? requirements.statuses(plan.csv().get())
-        : List.<RequirementStatus>of()) {
+    for (RequirementStatus status :
+        plan.csv().isPresent()
+            ? requirements.statuses(plan.csv().get())
+            : List.<RequirementStatus>of()) {
       PreflightRules.requirement(status).ifPresent(out::add);
     }
     for (JsonNode object : plan.objects()) {
-      PreflightRules.removedApi(object.path("apiVersion").asText(), object.path("kind").asText(),
-          object.path("metadata").path("name").asText(), kube).ifPresent(out::add);
+      PreflightRules.removedApi(
+              object.path("apiVersion").asText(),
+              object.path("kind").asText(),
+              object.path("metadata").path("name").asText(),
+              kube)
+          .ifPresent(out::add);
     }
     Map<String, ObservedSubscription> observed = observer.observe(sub.namespace());
     namespaceConflicts(sub, observed, out);
@@ -103,18 +144,33 @@ final class PreflightCheck {
     return out;
   }
 
-  private static void namespaceConflicts(DesiredSubscription sub, Map<String, ObservedSubscription> observed,
+  private static void namespaceConflicts(
+      DesiredSubscription sub,
+      Map<String, ObservedSubscription> observed,
       List<PreflightFinding> out) {
-    observed.values().stream().filter(o -> !o.name().equals(sub.name()) && o.dependencyOf().isEmpty())
+    observed.values().stream()
+        .filter(o -> !o.name().equals(sub.name()) && o.dependencyOf().isEmpty())
         .filter(o -> o.current().map(b -> sub.packageName().equals(b.packageName())).orElse(false))
-        .forEach(o -> out.add(PreflightRules.finding("NamespaceConflict", true, "namespace " + sub.namespace(),
-            "package " + sub.packageName() + " in namespace " + sub.namespace() + " "
-                + WriteRules.OWNED_BY_ANOTHER)));
+        .forEach(
+            o ->
+                out.add(
+                    PreflightRules.finding(
+                        "NamespaceConflict",
+                        true,
+                        "namespace " + sub.namespace(),
+                        "package "
+                            + sub.packageName()
+                            + " in namespace "
+                            + sub.namespace()
+                            + " "
+                            + WriteRules.OWNED_BY_ANOTHER)));
   }
 
   private void upgradeable(ObservedSubscription observed, List<PreflightFinding> out) {
-    JsonNode condition = observed == null ? null
-        : observed.installed().map(ObservedBundle::operatorCondition).orElse(null);
+    JsonNode condition =
+        observed == null
+            ? null
+            : observed.installed().map(ObservedBundle::operatorCondition).orElse(null);
     if (condition == null) {
       return;
     }
@@ -128,22 +184,32 @@ final class PreflightCheck {
     }
     UpgradeDecision decision = UpgradeableCheck.evaluate(view);
     if (!decision.allowed()) {
-      out.add(PreflightRules.finding("NotUpgradeable", true, condition.path("metadata").path("name").asText(),
-          "operator is not upgradeable: " + decision.message()));
+      out.add(
+          PreflightRules.finding(
+              "NotUpgradeable",
+              true,
+              condition.path("metadata").path("name").asText(),
+              "operator is not upgradeable: " + decision.message()));
     }
   }
 
-  private void crd(DesiredSubscription sub, JsonNode crd, List<PreflightFinding> out) throws ResourceException {
+  private void crd(DesiredSubscription sub, JsonNode crd, List<PreflightFinding> out)
+      throws ResourceException {
     String name = crd.path("metadata").path("name").asText();
     Optional<JsonNode> found = resources.get(CRD_API, CRD_KIND, null, name);
     if (found.isEmpty()) {
       return;
     }
     JsonNode existing = found.get();
-    String owner = existing.path("metadata").path("labels").path(ManagedLabels.SUBSCRIPTION).asText("");
+    String owner =
+        existing.path("metadata").path("labels").path(ManagedLabels.SUBSCRIPTION).asText("");
     if (!owner.isEmpty() && !owner.equals(ManagedLabels.value(sub.name()))) {
-      out.add(PreflightRules.finding("CrdOwnedByOther", true, name, "CRD " + name
-          + " belongs to another subscription (" + owner + ")"));
+      out.add(
+          PreflightRules.finding(
+              "CrdOwnedByOther",
+              true,
+              name,
+              "CRD " + name + " belongs to another subscription (" + owner + ")"));
     }
     ObjectNode bare = crd.deepCopy();
     bare.remove("metadata");
@@ -153,12 +219,15 @@ final class PreflightCheck {
     for (String removal : CrdUpgradeCheck.storedVersionRemovals(existing, crd)) {
       out.add(PreflightRules.finding("StoredVersionRemoved", true, name, removal));
     }
-    String invalid = CrdUpgradeCheck.invalidExistingResources(existing, crd, crdSafety.customResources(existing));
+    String invalid =
+        CrdUpgradeCheck.invalidExistingResources(
+            existing, crd, crdSafety.customResources(existing));
     if (invalid != null) {
       out.add(PreflightRules.finding("ExistingResourceInvalid", true, name, invalid));
     }
-    PreflightRules.CrdUpgradeSafety safety = PreflightRules.CrdUpgradeSafety.parse(sub.crdUpgradeSafety());
-    CrdSchemaRules.compare(existing, crd).forEach(f ->
-        PreflightRules.schemaFinding(f, name, safety).ifPresent(out::add));
+    PreflightRules.CrdUpgradeSafety safety =
+        PreflightRules.CrdUpgradeSafety.parse(sub.crdUpgradeSafety());
+    CrdSchemaRules.compare(existing, crd)
+        .forEach(f -> PreflightRules.schemaFinding(f, name, safety).ifPresent(out::add));
   }
 }

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs preflight checks off the channel's event loop, one at a time (they read the API server),
- * answering each request id once per connection. A check that cannot read the cluster answers {@code Fail} with
- * {@code ClusterUnreadable}: the control plane holds the cluster rather than approve it blind.
+ * answering each request id once per connection. A check that cannot read the cluster answers
+ * {@code Fail} with {@code ClusterUnreadable}: the control plane holds the cluster rather than
+ * approve it blind.
  */
 final class PreflightRunner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PreflightRunner.class);
@@ -31,7 +32,10 @@ final class PreflightRunner implements AutoCloseable {
   private volatile boolean closed;
 
   /** {@code executor} runs the checks one at a time (its owner shuts it down). */
-  PreflightRunner(String cluster, PreflightCheck check, Function<String, DesiredSubscription> desired,
+  PreflightRunner(
+      String cluster,
+      PreflightCheck check,
+      Function<String, DesiredSubscription> desired,
       Executor executor) {
     this.cluster = cluster;
     this.check = check;
@@ -45,11 +49,12 @@ final class PreflightRunner implements AutoCloseable {
         continue;
       }
       try {
-        executor.execute(() -> {
-          if (!closed) {
-            answer.accept(run(request));
-          }
-        });
+        executor.execute(
+            () -> {
+              if (!closed) {
+                answer.accept(run(request));
+              }
+            });
       } catch (RejectedExecutionException e) {
         return; // closing
       }
@@ -65,13 +70,26 @@ final class PreflightRunner implements AutoCloseable {
     try {
       findings = check.check(desired.apply(request.subscription()), request);
     } catch (ResourceException | RuntimeException e) {
-      LOG.warn("cluster {}: preflight of {} {} could not read the cluster: {}", cluster, request.subscription(),
-          request.version(), e.getMessage());
-      findings = List.of(PreflightRules.finding("ClusterUnreadable", true, null,
-          "the agent could not read the cluster: " + e.getMessage()));
+      LOG.warn(
+          "cluster {}: preflight of {} {} could not read the cluster: {}",
+          cluster,
+          request.subscription(),
+          request.version(),
+          e.getMessage());
+      findings =
+          List.of(
+              PreflightRules.finding(
+                  "ClusterUnreadable",
+                  true,
+                  null,
+                  "the agent could not read the cluster: " + e.getMessage()));
     }
-    return PreflightRules.answer(ProtocolVersions.CURRENT, request.requestId(), request.subscription(),
-        request.version(), findings);
+    return PreflightRules.answer(
+        ProtocolVersions.CURRENT,
+        request.requestId(),
+        request.subscription(),
+        request.version(),
+        findings);
   }
 
   @Override

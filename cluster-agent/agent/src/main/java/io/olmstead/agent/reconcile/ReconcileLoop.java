@@ -5,8 +5,9 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
- * Which threads run one {@link AgentReconciler}'s work: its own ({@link OwnThreadsLoop}, an agent serving one
- * cluster) or a lane on threads shared by every cluster of a pool replica ({@link SharedThreadsLoop}).
+ * Which threads run one {@link AgentReconciler}'s work: its own ({@link OwnThreadsLoop}, an agent
+ * serving one cluster) or a lane on threads shared by every cluster of a pool replica ({@link
+ * SharedThreadsLoop}).
  */
 interface ReconcileLoop extends AutoCloseable {
   /** The queue of namespaces to reconcile. */

@@ -9,10 +9,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Reconcile threads shared by many {@link AgentReconciler}s (one hosted agent pool replica serving many clusters): a
- * fixed number of workers and one timer thread, however many clusters there are. Each reconciler runs its work on a
- * {@link SerialLane} over the workers, so one cluster's passes never overlap and a slow guest holds one worker, not
- * all; the timer only queues work (resyncs, re-queues after a delay) and never calls a guest itself.
+ * Reconcile threads shared by many {@link AgentReconciler}s (one hosted agent pool replica serving
+ * many clusters): a fixed number of workers and one timer thread, however many clusters there are.
+ * Each reconciler runs its work on a {@link SerialLane} over the workers, so one cluster's passes
+ * never overlap and a slow guest holds one worker, not all; the timer only queues work (resyncs,
+ * re-queues after a delay) and never calls a guest itself.
  */
 public final class ReconcileThreads implements AutoCloseable {
   private final ThreadPoolExecutor workers;
@@ -22,18 +23,30 @@ public final class ReconcileThreads implements AutoCloseable {
   private ReconcileThreads(String name, int size) {
     this.size = size;
     AtomicInteger n = new AtomicInteger();
-    // a lane has at most a few turns queued at once, so the queue is bounded by the number of clusters served
-    this.workers = new ThreadPoolExecutor(size, size, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
-      Thread t = new Thread(r, name + "-reconcile-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    this.timers = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, name + "-reconcile-timer");
-      t.setDaemon(true);
-      return t;
-    });
-    timers.setRemoveOnCancelPolicy(true); // a stopped cluster's resync timer goes at once, not at its next run
+    // a lane has at most a few turns queued at once, so the queue is bounded by the number of
+    // clusters served
+    this.workers =
+        new ThreadPoolExecutor(
+            size,
+            size,
+            0,
+            TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, name + "-reconcile-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    this.timers =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, name + "-reconcile-timer");
+              t.setDaemon(true);
+              return t;
+            });
+    timers.setRemoveOnCancelPolicy(
+        true); // a stopped cluster's resync timer goes at once, not at its next run
   }
 
   /** {@code size} workers (1 or more) and one timer, their threads named after {@code name}. */

@@ -13,17 +13,17 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A subscription's {@code crdUpgradeSafety} applied when a bundle's CRDs are about to replace the cluster's:
- * {@code Strict} refuses the bundle on the first breaking schema finding ({@code Failed/CrdSchemaUnsafe}, the message
- * naming the finding), {@code Warn} lets it through and keeps the findings for the subscription's status (condition
- * {@code CrdSchemaWarnings}) while that bundle is the one driven, {@code None} (the default) does neither.
+ * A subscription's {@code crdUpgradeSafety} applied when a bundle's CRDs are about to replace the
+ * cluster's: {@code Strict} refuses the bundle on the first breaking schema finding ({@code
+ * Failed/CrdSchemaUnsafe}, the message naming the finding), {@code Warn} lets it through and keeps
+ * the findings for the subscription's status (condition {@code CrdSchemaWarnings}) while that
+ * bundle is the one driven, {@code None} (the default) does neither.
  */
 final class SchemaRuleGate {
   static final String CONDITION = "CrdSchemaWarnings";
   private static final int MAX_MESSAGE = 4000;
 
-  private record Warnings(String bundle, SubscriptionStatus.StatusCondition condition) {
-  }
+  private record Warnings(String bundle, SubscriptionStatus.StatusCondition condition) {}
 
   private final CrdSafety crdSafety;
   private final Map<String, Warnings> warnings = new ConcurrentHashMap<>();
@@ -33,8 +33,10 @@ final class SchemaRuleGate {
   }
 
   /** The refusal of {@code bundle} for {@code sub}, or empty when it may go on. */
-  Optional<CsvStatus> review(DesiredSubscription sub, String bundle, List<JsonNode> crds) throws ResourceException {
-    PreflightRules.CrdUpgradeSafety safety = PreflightRules.CrdUpgradeSafety.parse(sub.crdUpgradeSafety());
+  Optional<CsvStatus> review(DesiredSubscription sub, String bundle, List<JsonNode> crds)
+      throws ResourceException {
+    PreflightRules.CrdUpgradeSafety safety =
+        PreflightRules.CrdUpgradeSafety.parse(sub.crdUpgradeSafety());
     if (safety == PreflightRules.CrdUpgradeSafety.NONE) {
       warnings.remove(sub.name());
       return Optional.empty();
@@ -44,20 +46,32 @@ final class SchemaRuleGate {
       for (Map.Entry<String, List<CrdSchemaFinding>> e : found.entrySet()) {
         Optional<String> refusal = PreflightRules.strictRefusal(e.getValue(), e.getKey());
         if (refusal.isPresent()) {
-          return Optional.of(new CsvStatus(CsvPhase.FAILED, CsvReason.CRD_SCHEMA_UNSAFE,
-              "crdUpgradeSafety Strict refuses " + bundle + ": " + refusal.get()));
+          return Optional.of(
+              new CsvStatus(
+                  CsvPhase.FAILED,
+                  CsvReason.CRD_SCHEMA_UNSAFE,
+                  "crdUpgradeSafety Strict refuses " + bundle + ": " + refusal.get()));
         }
       }
       return Optional.empty();
     }
     if (!found.isEmpty()) {
       List<String> lines = new ArrayList<>();
-      found.forEach((crd, list) -> list.forEach(f -> lines.add(f.id() + ": " + crd + " " + f.path() + ": "
-          + f.message())));
+      found.forEach(
+          (crd, list) ->
+              list.forEach(
+                  f -> lines.add(f.id() + ": " + crd + " " + f.path() + ": " + f.message())));
       String message = String.join("; ", lines);
       String reason = found.values().iterator().next().get(0).id();
-      warnings.put(sub.name(), new Warnings(bundle, new SubscriptionStatus.StatusCondition(CONDITION, "True", reason,
-          message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message)));
+      warnings.put(
+          sub.name(),
+          new Warnings(
+              bundle,
+              new SubscriptionStatus.StatusCondition(
+                  CONDITION,
+                  "True",
+                  reason,
+                  message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message)));
     }
     return Optional.empty();
   }

@@ -8,9 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One cluster's ordered lane on shared workers: tasks run one at a time in the order given, and after each one the
- * lane goes to the back of the shared queue, so lanes take turns and a cluster with much work does not hold a worker
- * while others wait.
+ * One cluster's ordered lane on shared workers: tasks run one at a time in the order given, and
+ * after each one the lane goes to the back of the shared queue, so lanes take turns and a cluster
+ * with much work does not hold a worker while others wait.
  */
 public final class SerialLane implements Executor {
   private static final Logger LOG = LoggerFactory.getLogger(SerialLane.class);

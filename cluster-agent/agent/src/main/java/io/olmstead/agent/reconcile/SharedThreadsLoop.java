@@ -10,10 +10,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * One cluster of a pool replica on the replica's {@link ReconcileThreads}: its passes, resync listings and preflight
- * checks all run on one {@link SerialLane}, so no two of them run at once for this cluster, in the order they came,
- * one task per turn; at most one pass is waiting in the lane at a time (it takes the next queued namespace when its
- * turn comes). The resync timer and delayed re-queues are the shared timer's, which only hands work to the lane.
+ * One cluster of a pool replica on the replica's {@link ReconcileThreads}: its passes, resync
+ * listings and preflight checks all run on one {@link SerialLane}, so no two of them run at once
+ * for this cluster, in the order they came, one task per turn; at most one pass is waiting in the
+ * lane at a time (it takes the next queued namespace when its turn comes). The resync timer and
+ * delayed re-queues are the shared timer's, which only hands work to the lane.
  */
 final class SharedThreadsLoop implements ReconcileLoop {
   private final ReconcileThreads threads;
@@ -40,7 +41,10 @@ final class SharedThreadsLoop implements ReconcileLoop {
     this.pass = passTask;
     running = true;
     long millis = period.toMillis();
-    resync = threads.timers().scheduleAtFixedRate(() -> submit(resyncTask), millis, millis, TimeUnit.MILLISECONDS);
+    resync =
+        threads
+            .timers()
+            .scheduleAtFixedRate(() -> submit(resyncTask), millis, millis, TimeUnit.MILLISECONDS);
     kick(); // namespaces queued before the start
   }
 
@@ -64,7 +68,8 @@ final class SharedThreadsLoop implements ReconcileLoop {
     }
     key.ifPresent(pass);
     if (queue.hasQueued()) {
-      kick(); // the next namespace goes to the back of the shared queue: other clusters take their turn first
+      kick(); // the next namespace goes to the back of the shared queue: other clusters take their
+      // turn first
     }
   }
 

@@ -13,8 +13,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A de-duplicating work queue in the manner of client-go's: a key queued many times is processed once; a key is
- * never handed to two workers at once; a key added while being processed is processed again afterwards.
+ * A de-duplicating work queue in the manner of client-go's: a key queued many times is processed
+ * once; a key is never handed to two workers at once; a key added while being processed is
+ * processed again afterwards.
  */
 public final class WorkQueue implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
@@ -28,18 +29,21 @@ public final class WorkQueue implements AutoCloseable {
   private boolean closed;
 
   public WorkQueue(String name) {
-    this.delays = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, name + "-delays");
-      t.setDaemon(true);
-      return t;
-    });
+    this.delays =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, name + "-delays");
+              t.setDaemon(true);
+              return t;
+            });
     this.ownDelays = true;
-    this.onQueued = () -> { };
+    this.onQueued = () -> {};
   }
 
   /**
-   * A queue whose delayed adds run on {@code sharedDelays} (not shut down by {@link #close}) and which calls
-   * {@code onQueued} (outside its lock) whenever a key becomes queued, for a consumer that is not a waiting thread.
+   * A queue whose delayed adds run on {@code sharedDelays} (not shut down by {@link #close}) and
+   * which calls {@code onQueued} (outside its lock) whenever a key becomes queued, for a consumer
+   * that is not a waiting thread.
    */
   WorkQueue(ScheduledExecutorService sharedDelays, Runnable onQueued) {
     this.delays = sharedDelays;
@@ -47,7 +51,10 @@ public final class WorkQueue implements AutoCloseable {
     this.onQueued = onQueued;
   }
 
-  /** Queues {@code key} unless it is already queued; marks it for another pass when it is being processed. */
+  /**
+   * Queues {@code key} unless it is already queued; marks it for another pass when it is being
+   * processed.
+   */
   public void add(String key) {
     boolean queuedNow = false;
     lock.lock();
@@ -89,7 +96,10 @@ public final class WorkQueue implements AutoCloseable {
     }
   }
 
-  /** The next key to process, waiting up to {@code timeout}; the caller must call {@link #done} with it. */
+  /**
+   * The next key to process, waiting up to {@code timeout}; the caller must call {@link #done} with
+   * it.
+   */
   public Optional<String> take(Duration timeout) throws InterruptedException {
     long nanos = timeout.toNanos();
     lock.lock();

@@ -7,9 +7,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What one drive of one bundle may write: never an object another live subscription of the cluster owns (two
- * subscriptions for one operator would otherwise rewrite each other's objects for ever), and a drift restore only
- * when {@link RestoreBackoff} allows it. The first ownership conflict met is kept for the report.
+ * What one drive of one bundle may write: never an object another live subscription of the cluster
+ * owns (two subscriptions for one operator would otherwise rewrite each other's objects for ever),
+ * and a drift restore only when {@link RestoreBackoff} allows it. The first ownership conflict met
+ * is kept for the report.
  */
 final class WriteRules {
   private final String mine;
@@ -20,7 +21,8 @@ final class WriteRules {
   /**
    * @param subscription the subscription being driven
    * @param others the other live subscriptions (desired, implied or installed) by their label value
-   * @param backoff the restore limiter when every object was applied before (a write restores drift), else null
+   * @param backoff the restore limiter when every object was applied before (a write restores
+   *     drift), else null
    */
   WriteRules(String subscription, Map<String, String> others, RestoreBackoff backoff) {
     this.mine = ManagedLabels.value(subscription);
@@ -28,19 +30,26 @@ final class WriteRules {
     this.backoff = backoff;
   }
 
-  /** The words every ownership refusal uses; the owner itself is never named (it may be another team's). */
+  /**
+   * The words every ownership refusal uses; the owner itself is never named (it may be another
+   * team's).
+   */
   static final String OWNED_BY_ANOTHER = "is owned by another subscription on this cluster";
 
   /** Refuses a change to an object labelled for another live subscription. */
   ResourceOperator.Guard ownership() {
-    return existing -> owner(existing).map(owner -> {
-      // the owner is not named: it may belong to a team the reader of this status cannot see
-      String message = describe(existing) + " " + OWNED_BY_ANOTHER;
-      if (conflict == null) {
-        conflict = message;
-      }
-      return message;
-    });
+    return existing ->
+        owner(existing)
+            .map(
+                owner -> {
+                  // the owner is not named: it may belong to a team the reader of this status
+                  // cannot see
+                  String message = describe(existing) + " " + OWNED_BY_ANOTHER;
+                  if (conflict == null) {
+                    conflict = message;
+                  }
+                  return message;
+                });
   }
 
   /** The drift limiter, or null when writes are part of an install (not restores). */
@@ -59,11 +68,16 @@ final class WriteRules {
       return Optional.empty();
     }
     String owner = labels.path(ManagedLabels.SUBSCRIPTION).asText("");
-    return owner.isEmpty() || owner.equals(mine) ? Optional.empty() : Optional.ofNullable(others.get(owner));
+    return owner.isEmpty() || owner.equals(mine)
+        ? Optional.empty()
+        : Optional.ofNullable(others.get(owner));
   }
 
   private static String describe(JsonNode object) {
     String ns = object.path("metadata").path("namespace").asText("");
-    return object.path("kind").asText() + " " + (ns.isEmpty() ? "" : ns + "/") + object.path("metadata").path("name").asText();
+    return object.path("kind").asText()
+        + " "
+        + (ns.isEmpty() ? "" : ns + "/")
+        + object.path("metadata").path("name").asText();
   }
 }

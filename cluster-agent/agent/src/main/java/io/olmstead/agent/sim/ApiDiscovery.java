@@ -26,71 +26,161 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * SIMULATION: the discovery documents an API server derives from its built-in APIs and the CRDs it holds
- * ({@code /api}, {@code /apis}, {@code /api/v1}, {@code /apis/GROUP/VERSION}), which is what {@code kubectl} reads
- * before it can map a manifest's kind to a path. Pure: the caller passes the CRDs.
+ * SIMULATION: the discovery documents an API server derives from its built-in APIs and the CRDs it
+ * holds ({@code /api}, {@code /apis}, {@code /api/v1}, {@code /apis/GROUP/VERSION}), which is what
+ * {@code kubectl} reads before it can map a manifest's kind to a path. Pure: the caller passes the
+ * CRDs.
  */
 public final class ApiDiscovery {
   /** The verbs every simulated resource takes (the CRUD mock serves them all). */
-  static final List<String> VERBS = List.of("create", "delete", "deletecollection", "get", "list", "patch", "update",
-      "watch");
+  static final List<String> VERBS =
+      List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
+
   private static final Pattern KUBE_VERSION = Pattern.compile("v(\\d+)(?:(alpha|beta)(\\d+))?");
 
-  /** A built-in resource the simulated cluster serves (the kinds operators' bundles and their workloads use). */
-  private record BuiltIn(String groupVersion, String plural, String singular, String kind, boolean namespaced,
-      List<String> shortNames, boolean all) {
-  }
+  /**
+   * A built-in resource the simulated cluster serves (the kinds operators' bundles and their
+   * workloads use).
+   */
+  private record BuiltIn(
+      String groupVersion,
+      String plural,
+      String singular,
+      String kind,
+      boolean namespaced,
+      List<String> shortNames,
+      boolean all) {}
 
-  private static final List<BuiltIn> BUILT_IN = List.of(
-      new BuiltIn("v1", "namespaces", "namespace", "Namespace", false, List.of("ns"), false),
-      new BuiltIn("v1", "pods", "pod", "Pod", true, List.of("po"), true),
-      new BuiltIn("v1", "services", "service", "Service", true, List.of("svc"), true),
-      new BuiltIn("v1", "serviceaccounts", "serviceaccount", "ServiceAccount", true, List.of("sa"), false),
-      new BuiltIn("v1", "configmaps", "configmap", "ConfigMap", true, List.of("cm"), false),
-      new BuiltIn("v1", "secrets", "secret", "Secret", true, List.of(), false),
-      new BuiltIn("v1", "events", "event", "Event", true, List.of("ev"), false),
-      new BuiltIn("apps/v1", "deployments", "deployment", "Deployment", true, List.of("deploy"), true),
-      new BuiltIn("apps/v1", "replicasets", "replicaset", "ReplicaSet", true, List.of("rs"), true),
-      new BuiltIn("apps/v1", "statefulsets", "statefulset", "StatefulSet", true, List.of("sts"), true),
-      new BuiltIn("apps/v1", "daemonsets", "daemonset", "DaemonSet", true, List.of("ds"), true),
-      new BuiltIn("batch/v1", "jobs", "job", "Job", true, List.of(), true),
-      new BuiltIn("policy/v1", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", true,
-          List.of("pdb"), false),
-      new BuiltIn("rbac.authorization.k8s.io/v1", "roles", "role", "Role", true, List.of(), false),
-      new BuiltIn("rbac.authorization.k8s.io/v1", "rolebindings", "rolebinding", "RoleBinding", true, List.of(), false),
-      new BuiltIn("rbac.authorization.k8s.io/v1", "clusterroles", "clusterrole", "ClusterRole", false, List.of(),
-          false),
-      new BuiltIn("rbac.authorization.k8s.io/v1", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding",
-          false, List.of(), false),
-      new BuiltIn("apiextensions.k8s.io/v1", "customresourcedefinitions", "customresourcedefinition",
-          "CustomResourceDefinition", false, List.of("crd", "crds"), false),
-      new BuiltIn("networking.k8s.io/v1", "networkpolicies", "networkpolicy", "NetworkPolicy", true,
-          List.of("netpol"), false),
-      new BuiltIn("scheduling.k8s.io/v1", "priorityclasses", "priorityclass", "PriorityClass", false, List.of("pc"),
-          false),
-      new BuiltIn("admissionregistration.k8s.io/v1", "validatingwebhookconfigurations",
-          "validatingwebhookconfiguration", "ValidatingWebhookConfiguration", false, List.of(), false),
-      new BuiltIn("admissionregistration.k8s.io/v1", "mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
-          "MutatingWebhookConfiguration", false, List.of(), false),
-      new BuiltIn("apiregistration.k8s.io/v1", "apiservices", "apiservice", "APIService", false, List.of(), false));
+  private static final List<BuiltIn> BUILT_IN =
+      List.of(
+          new BuiltIn("v1", "namespaces", "namespace", "Namespace", false, List.of("ns"), false),
+          new BuiltIn("v1", "pods", "pod", "Pod", true, List.of("po"), true),
+          new BuiltIn("v1", "services", "service", "Service", true, List.of("svc"), true),
+          new BuiltIn(
+              "v1",
+              "serviceaccounts",
+              "serviceaccount",
+              "ServiceAccount",
+              true,
+              List.of("sa"),
+              false),
+          new BuiltIn("v1", "configmaps", "configmap", "ConfigMap", true, List.of("cm"), false),
+          new BuiltIn("v1", "secrets", "secret", "Secret", true, List.of(), false),
+          new BuiltIn("v1", "events", "event", "Event", true, List.of("ev"), false),
+          new BuiltIn(
+              "apps/v1", "deployments", "deployment", "Deployment", true, List.of("deploy"), true),
+          new BuiltIn(
+              "apps/v1", "replicasets", "replicaset", "ReplicaSet", true, List.of("rs"), true),
+          new BuiltIn(
+              "apps/v1", "statefulsets", "statefulset", "StatefulSet", true, List.of("sts"), true),
+          new BuiltIn("apps/v1", "daemonsets", "daemonset", "DaemonSet", true, List.of("ds"), true),
+          new BuiltIn("batch/v1", "jobs", "job", "Job", true, List.of(), true),
+          new BuiltIn(
+              "policy/v1",
+              "poddisruptionbudgets",
+              "poddisruptionbudget",
+              "PodDisruptionBudget",
+              true,
+              List.of("pdb"),
+              false),
+          new BuiltIn(
+              "rbac.authorization.k8s.io/v1", "roles", "role", "Role", true, List.of(), false),
+          new BuiltIn(
+              "rbac.authorization.k8s.io/v1",
+              "rolebindings",
+              "rolebinding",
+              "RoleBinding",
+              true,
+              List.of(),
+              false),
+          new BuiltIn(
+              "rbac.authorization.k8s.io/v1",
+              "clusterroles",
+              "clusterrole",
+              "ClusterRole",
+              false,
+              List.of(),
+              false),
+          new BuiltIn(
+              "rbac.authorization.k8s.io/v1",
+              "clusterrolebindings",
+              "clusterrolebinding",
+              "ClusterRoleBinding",
+              false,
+              List.of(),
+              false),
+          new BuiltIn(
+              "apiextensions.k8s.io/v1",
+              "customresourcedefinitions",
+              "customresourcedefinition",
+              "CustomResourceDefinition",
+              false,
+              List.of("crd", "crds"),
+              false),
+          new BuiltIn(
+              "networking.k8s.io/v1",
+              "networkpolicies",
+              "networkpolicy",
+              "NetworkPolicy",
+              true,
+              List.of("netpol"),
+              false),
+          new BuiltIn(
+              "scheduling.k8s.io/v1",
+              "priorityclasses",
+              "priorityclass",
+              "PriorityClass",
+              false,
+              List.of("pc"),
+              false),
+          new BuiltIn(
+              "admissionregistration.k8s.io/v1",
+              "validatingwebhookconfigurations",
+              "validatingwebhookconfiguration",
+              "ValidatingWebhookConfiguration",
+              false,
+              List.of(),
+              false),
+          new BuiltIn(
+              "admissionregistration.k8s.io/v1",
+              "mutatingwebhookconfigurations",
+              "mutatingwebhookconfiguration",
+              "MutatingWebhookConfiguration",
+              false,
+              List.of(),
+              false),
+          new BuiltIn(
+              "apiregistration.k8s.io/v1",
+              "apiservices",
+              "apiservice",
+              "APIService",
+              false,
+              List.of(),
+              false));
 
-  private ApiDiscovery() {
-  }
+  private ApiDiscovery() {}
 
   /** {@code /api}: the core group's one version. */
   public static APIVersions coreVersions() {
-    return new APIVersionsBuilder().withVersions("v1")
-        .withServerAddressByClientCIDRs(new ServerAddressByClientCIDR("0.0.0.0/0", "127.0.0.1")).build();
+    return new APIVersionsBuilder()
+        .withVersions("v1")
+        .withServerAddressByClientCIDRs(new ServerAddressByClientCIDR("0.0.0.0/0", "127.0.0.1"))
+        .build();
   }
 
   /**
-   * {@code /apis}: the built-in groups, then every CRD group with its served versions, highest Kubernetes version
-   * priority first (v2 before v1, v1 before v1beta1...), which is also the preferred one, as an API server sorts them.
+   * {@code /apis}: the built-in groups, then every CRD group with its served versions, highest
+   * Kubernetes version priority first (v2 before v1, v1 before v1beta1...), which is also the
+   * preferred one, as an API server sorts them.
    */
   public static APIGroupList groups(List<CustomResourceDefinition> crds) {
     Map<String, List<String>> versions = new LinkedHashMap<>();
-    BUILT_IN.stream().map(BuiltIn::groupVersion).filter(gv -> gv.contains("/")).forEach(gv ->
-        add(versions, gv.substring(0, gv.indexOf('/')), gv.substring(gv.indexOf('/') + 1)));
+    BUILT_IN.stream()
+        .map(BuiltIn::groupVersion)
+        .filter(gv -> gv.contains("/"))
+        .forEach(
+            gv ->
+                add(versions, gv.substring(0, gv.indexOf('/')), gv.substring(gv.indexOf('/') + 1)));
     Map<String, List<String>> custom = new TreeMap<>();
     for (CustomResourceDefinition crd : usable(crds)) {
       for (CustomResourceDefinitionVersion v : crd.getSpec().getVersions()) {
@@ -101,11 +191,20 @@ public final class ApiDiscovery {
     }
     versions.putAll(custom);
     List<APIGroup> groups = new ArrayList<>();
-    versions.forEach((group, names) -> {
-      List<GroupVersionForDiscovery> list = names.stream().sorted(ApiDiscovery::byPriority)
-          .map(v -> new GroupVersionForDiscovery(group + "/" + v, v)).toList();
-      groups.add(new APIGroupBuilder().withName(group).withVersions(list).withPreferredVersion(list.get(0)).build());
-    });
+    versions.forEach(
+        (group, names) -> {
+          List<GroupVersionForDiscovery> list =
+              names.stream()
+                  .sorted(ApiDiscovery::byPriority)
+                  .map(v -> new GroupVersionForDiscovery(group + "/" + v, v))
+                  .toList();
+          groups.add(
+              new APIGroupBuilder()
+                  .withName(group)
+                  .withVersions(list)
+                  .withPreferredVersion(list.get(0))
+                  .build());
+        });
     return new APIGroupListBuilder().withGroups(groups).build();
   }
 
@@ -115,14 +214,25 @@ public final class ApiDiscovery {
   }
 
   /**
-   * {@code /api/v1} ({@code groupVersion} "v1") or {@code /apis/GROUP/VERSION}: the resources of a built-in group
-   * version, or those of the CRDs serving that group and version (with their {@code status} and {@code scale}
-   * subresources); empty when nothing serves it (the API server's 404).
+   * {@code /api/v1} ({@code groupVersion} "v1") or {@code /apis/GROUP/VERSION}: the resources of a
+   * built-in group version, or those of the CRDs serving that group and version (with their {@code
+   * status} and {@code scale} subresources); empty when nothing serves it (the API server's 404).
    */
-  public static Optional<APIResourceList> resources(String groupVersion, List<CustomResourceDefinition> crds) {
+  public static Optional<APIResourceList> resources(
+      String groupVersion, List<CustomResourceDefinition> crds) {
     List<APIResource> found = new ArrayList<>();
-    BUILT_IN.stream().filter(b -> b.groupVersion().equals(groupVersion)).forEach(b -> found.add(resource(b.plural(),
-        b.singular(), b.kind(), b.namespaced(), b.shortNames(), b.all() ? List.of("all") : List.of())));
+    BUILT_IN.stream()
+        .filter(b -> b.groupVersion().equals(groupVersion))
+        .forEach(
+            b ->
+                found.add(
+                    resource(
+                        b.plural(),
+                        b.singular(),
+                        b.kind(),
+                        b.namespaced(),
+                        b.shortNames(),
+                        b.all() ? List.of("all") : List.of())));
     if (found.isEmpty()) {
       for (CustomResourceDefinition crd : usable(crds)) {
         CustomResourceDefinitionNames names = crd.getSpec().getNames();
@@ -132,8 +242,14 @@ public final class ApiDiscovery {
           if (!Boolean.TRUE.equals(v.getServed()) || !groupVersion.equals(gv)) {
             continue;
           }
-          found.add(resource(names.getPlural(), names.getSingular() == null ? "" : names.getSingular(),
-              names.getKind(), namespaced, orEmpty(names.getShortNames()), orEmpty(names.getCategories())));
+          found.add(
+              resource(
+                  names.getPlural(),
+                  names.getSingular() == null ? "" : names.getSingular(),
+                  names.getKind(),
+                  namespaced,
+                  orEmpty(names.getShortNames()),
+                  orEmpty(names.getCategories())));
           if (v.getSubresources() != null && v.getSubresources().getStatus() != null) {
             found.add(subresource(names.getPlural() + "/status", names.getKind(), namespaced));
           }
@@ -143,13 +259,18 @@ public final class ApiDiscovery {
         }
       }
     }
-    return found.isEmpty() ? Optional.empty()
-        : Optional.of(new APIResourceListBuilder().withGroupVersion(groupVersion).withResources(found).build());
+    return found.isEmpty()
+        ? Optional.empty()
+        : Optional.of(
+            new APIResourceListBuilder()
+                .withGroupVersion(groupVersion)
+                .withResources(found)
+                .build());
   }
 
   /**
-   * Orders versions as Kubernetes does: GA before beta before alpha, higher numbers first, anything not shaped like a
-   * Kubernetes version last, alphabetically.
+   * Orders versions as Kubernetes does: GA before beta before alpha, higher numbers first, anything
+   * not shaped like a Kubernetes version last, alphabetically.
    */
   static int byPriority(String a, String b) {
     Matcher ma = KUBE_VERSION.matcher(a);
@@ -159,18 +280,30 @@ public final class ApiDiscovery {
     if (!ka || !kb) {
       return ka == kb ? a.compareTo(b) : (ka ? -1 : 1);
     }
-    return Comparator.<Matcher>comparingInt(m -> m.group(2) == null ? 0 : ("beta".equals(m.group(2)) ? 1 : 2))
+    return Comparator.<Matcher>comparingInt(
+            m -> m.group(2) == null ? 0 : ("beta".equals(m.group(2)) ? 1 : 2))
         .thenComparing(m -> -Long.parseLong(m.group(1)))
         .thenComparing(m -> m.group(3) == null ? 0 : -Long.parseLong(m.group(3)))
         .compare(ma, mb);
   }
 
-  /** The CRDs with what discovery needs: a group, names (plural and kind) and versions; others are skipped. */
+  /**
+   * The CRDs with what discovery needs: a group, names (plural and kind) and versions; others are
+   * skipped.
+   */
   private static List<CustomResourceDefinition> usable(List<CustomResourceDefinition> crds) {
-    return crds.stream().filter(c -> c.getSpec() != null && c.getSpec().getGroup() != null
-        && c.getSpec().getNames() != null && c.getSpec().getNames().getPlural() != null
-        && c.getSpec().getNames().getKind() != null && c.getSpec().getVersions() != null
-        && c.getSpec().getVersions().stream().allMatch(v -> v != null && v.getName() != null)).toList();
+    return crds.stream()
+        .filter(
+            c ->
+                c.getSpec() != null
+                    && c.getSpec().getGroup() != null
+                    && c.getSpec().getNames() != null
+                    && c.getSpec().getNames().getPlural() != null
+                    && c.getSpec().getNames().getKind() != null
+                    && c.getSpec().getVersions() != null
+                    && c.getSpec().getVersions().stream()
+                        .allMatch(v -> v != null && v.getName() != null))
+        .toList();
   }
 
   private static void add(Map<String, List<String>> versions, String group, String version) {
@@ -184,14 +317,31 @@ public final class ApiDiscovery {
     return list == null ? List.of() : list;
   }
 
-  private static APIResource resource(String plural, String singular, String kind, boolean namespaced,
-      List<String> shortNames, List<String> categories) {
-    return new APIResourceBuilder().withName(plural).withSingularName(singular).withKind(kind)
-        .withNamespaced(namespaced).withVerbs(VERBS).withShortNames(shortNames).withCategories(categories).build();
+  private static APIResource resource(
+      String plural,
+      String singular,
+      String kind,
+      boolean namespaced,
+      List<String> shortNames,
+      List<String> categories) {
+    return new APIResourceBuilder()
+        .withName(plural)
+        .withSingularName(singular)
+        .withKind(kind)
+        .withNamespaced(namespaced)
+        .withVerbs(VERBS)
+        .withShortNames(shortNames)
+        .withCategories(categories)
+        .build();
   }
 
   private static APIResource subresource(String name, String kind, boolean namespaced) {
-    return new APIResourceBuilder().withName(name).withSingularName("").withKind(kind).withNamespaced(namespaced)
-        .withVerbs("get", "patch", "update").build();
+    return new APIResourceBuilder()
+        .withName(name)
+        .withSingularName("")
+        .withKind(kind)
+        .withNamespaced(namespaced)
+        .withVerbs("get", "patch", "update")
+        .build();
   }
 }

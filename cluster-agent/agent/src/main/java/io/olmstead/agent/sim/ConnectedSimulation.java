@@ -17,12 +17,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * SIMULATION for {@code dev --simulate N}: N {@link SimulatedCluster}s, each with its own channel client enrolled
- * against the control plane (labels {@code env=dev}, cycling {@code region}, facts mode {@code simulated}); desired
- * state, approvals and catalogs come over the real protocol, statuses go back the same way.
+ * SIMULATION for {@code dev --simulate N}: N {@link SimulatedCluster}s, each with its own channel
+ * client enrolled against the control plane (labels {@code env=dev}, cycling {@code region}, facts
+ * mode {@code simulated}); desired state, approvals and catalogs come over the real protocol,
+ * statuses go back the same way.
  */
 public final class ConnectedSimulation implements AutoCloseable {
-  /** The facts every simulated cluster reports: the version string and the mode both say simulation. */
+  /**
+   * The facts every simulated cluster reports: the version string and the mode both say simulation.
+   */
   public static final Facts FACTS = new Facts("v1.31.0-simulated", null, 1, "simulated");
 
   private final Vertx vertx;
@@ -33,34 +36,64 @@ public final class ConnectedSimulation implements AutoCloseable {
   private final List<CredentialStorage> credentials = new ArrayList<>();
   private final List<io.olmstead.agent.inventory.InventoryReporter> inventories = new ArrayList<>();
 
-  private ConnectedSimulation(Vertx vertx, List<SimulatedCluster> clusters, List<ChannelClient> channels) {
+  private ConnectedSimulation(
+      Vertx vertx, List<SimulatedCluster> clusters, List<ChannelClient> channels) {
     this.vertx = vertx;
     this.clusters = clusters;
     this.channels = channels;
   }
 
   /**
-   * Starts {@code count} clusters and connects each to {@code controlPlane} with {@code enrollmentToken} (which must
-   * allow {@code count} uses); clusters named in {@code failing} get Deployments that miss their progress deadline.
+   * Starts {@code count} clusters and connects each to {@code controlPlane} with {@code
+   * enrollmentToken} (which must allow {@code count} uses); clusters named in {@code failing} get
+   * Deployments that miss their progress deadline.
    */
-  public static ConnectedSimulation start(Vertx vertx, URI controlPlane, String enrollmentToken, int count,
-                                          List<String> failing, Duration rolloutDelay) throws ResourceException {
+  public static ConnectedSimulation start(
+      Vertx vertx,
+      URI controlPlane,
+      String enrollmentToken,
+      int count,
+      List<String> failing,
+      Duration rolloutDelay)
+      throws ResourceException {
     return start(vertx, controlPlane, name -> enrollmentToken, count, failing, rolloutDelay);
   }
 
   /**
-   * As {@link #start(Vertx, URI, String, int, List, Duration)} with one enrollment token per cluster name (a token
-   * bound to the name lets a restarted dev control plane re-enroll clusters it already knows).
+   * As {@link #start(Vertx, URI, String, int, List, Duration)} with one enrollment token per
+   * cluster name (a token bound to the name lets a restarted dev control plane re-enroll clusters
+   * it already knows).
    */
-  public static ConnectedSimulation start(Vertx vertx, URI controlPlane, Function<String, String> tokenFor, int count,
-                                          List<String> failing, Duration rolloutDelay) throws ResourceException {
-    return start(vertx, controlPlane, tokenFor, count, failing, rolloutDelay,
+  public static ConnectedSimulation start(
+      Vertx vertx,
+      URI controlPlane,
+      Function<String, String> tokenFor,
+      int count,
+      List<String> failing,
+      Duration rolloutDelay)
+      throws ResourceException {
+    return start(
+        vertx,
+        controlPlane,
+        tokenFor,
+        count,
+        failing,
+        rolloutDelay,
         io.olmstead.agent.inventory.InventoryReporter.INTERVAL);
   }
 
-  /** As above with each cluster's inventory collected every {@code inventoryInterval} (dev mode looks more often). */
-  public static ConnectedSimulation start(Vertx vertx, URI controlPlane, Function<String, String> tokenFor, int count,
-                                          List<String> failing, Duration rolloutDelay, Duration inventoryInterval)
+  /**
+   * As above with each cluster's inventory collected every {@code inventoryInterval} (dev mode
+   * looks more often).
+   */
+  public static ConnectedSimulation start(
+      Vertx vertx,
+      URI controlPlane,
+      Function<String, String> tokenFor,
+      int count,
+      List<String> failing,
+      Duration rolloutDelay,
+      Duration inventoryInterval)
       throws ResourceException {
     ConnectedSimulation sim = new ConnectedSimulation(vertx, new ArrayList<>(), new ArrayList<>());
     try {
@@ -68,21 +101,32 @@ public final class ConnectedSimulation implements AutoCloseable {
         String name = SimulatedCluster.nameFor(i);
         CredentialStorage stored = CredentialStorage.inMemory();
         ChannelBridge bridge = new ChannelBridge();
-        SimulatedCluster cluster = SimulatedCluster.start(i, failing.contains(name),
-            new ControlPlaneCatalogs(controlPlane, stored), bridge, rolloutDelay, ReconcilerOptions.defaults());
+        SimulatedCluster cluster =
+            SimulatedCluster.start(
+                i,
+                failing.contains(name),
+                new ControlPlaneCatalogs(controlPlane, stored),
+                bridge,
+                rolloutDelay,
+                ReconcilerOptions.defaults());
         sim.clusters.add(cluster);
-        ChannelOptions channelOptions = ChannelOptions.of(controlPlane, name, tokenFor.apply(name))
-            .withLabels(cluster.labels())
-            .withFacts(FACTS);
+        ChannelOptions channelOptions =
+            ChannelOptions.of(controlPlane, name, tokenFor.apply(name))
+                .withLabels(cluster.labels())
+                .withFacts(FACTS);
         sim.bridges.add(bridge);
         sim.options.add(channelOptions);
         sim.credentials.add(stored);
         sim.channels.add(sim.connect(sim.clusters.size() - 1));
         int index = sim.clusters.size() - 1;
-        sim.inventories.add(new io.olmstead.agent.inventory.InventoryReporter(name,
-            new io.olmstead.agent.inventory.InventoryCollector(cluster.client(), () -> cluster.agent().statuses()),
-            report -> sim.channels.get(index).publishInventory(report),
-            inventoryInterval).start());
+        sim.inventories.add(
+            new io.olmstead.agent.inventory.InventoryReporter(
+                    name,
+                    new io.olmstead.agent.inventory.InventoryCollector(
+                        cluster.client(), () -> cluster.agent().statuses()),
+                    report -> sim.channels.get(index).publishInventory(report),
+                    inventoryInterval)
+                .start());
       }
       return sim;
     } catch (ResourceException | RuntimeException e) {
@@ -92,24 +136,37 @@ public final class ConnectedSimulation implements AutoCloseable {
   }
 
   private ChannelClient connect(int index) {
-    ChannelClient channel = new ChannelClient(vertx, vertx.createHttpClient(), vertx.createWebSocketClient(),
-        options.get(index), credentials.get(index), bridges.get(index));
+    ChannelClient channel =
+        new ChannelClient(
+            vertx,
+            vertx.createHttpClient(),
+            vertx.createWebSocketClient(),
+            options.get(index),
+            credentials.get(index),
+            bridges.get(index));
     bridges.get(index).bind(clusters.get(index).agent(), channel);
     channel.start();
     return channel;
   }
 
   /**
-   * Restarts the agent of cluster {@code name} as a process restart would: its channel closes, a fresh reconcile loop
-   * starts against the same API server and reconnects with the stored credential.
+   * Restarts the agent of cluster {@code name} as a process restart would: its channel closes, a
+   * fresh reconcile loop starts against the same API server and reconnects with the stored
+   * credential.
    */
   public synchronized void restartAgent(String name) throws ResourceException {
     for (int i = 0; i < clusters.size(); i++) {
       if (clusters.get(i).name().equals(name)) {
         try {
-          channels.get(i).stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+          channels
+              .get(i)
+              .stop()
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
-          // the old connection is gone either way; the control plane notices the close or the missed heartbeats
+          // the old connection is gone either way; the control plane notices the close or the
+          // missed heartbeats
         }
         clusters.get(i).restartAgent();
         channels.set(i, connect(i));
@@ -124,8 +181,8 @@ public final class ConnectedSimulation implements AutoCloseable {
   }
 
   /**
-   * Each cluster's inventory reporter (every 60 s unless started otherwise; {@code collectNow} reports at once, as a
-   * test or a user may want).
+   * Each cluster's inventory reporter (every 60 s unless started otherwise; {@code collectNow}
+   * reports at once, as a test or a user may want).
    */
   public List<io.olmstead.agent.inventory.InventoryReporter> inventories() {
     return List.copyOf(inventories);

@@ -11,17 +11,24 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * SIMULATION: the fabric8 CRUD mock plus what {@code kubectl} asks before it creates, lists or deletes anything: the
- * version, the discovery documents ({@link ApiDiscovery}, derived from the CRDs the mock holds at the time of the
- * request, so the CRDs an agent installs become usable at once) and an OpenAPI v2 document. Everything else is the
- * CRUD mock. Watches are WebSocket only (the fabric8 mock), so {@code kubectl get -w} does not work.
+ * SIMULATION: the fabric8 CRUD mock plus what {@code kubectl} asks before it creates, lists or
+ * deletes anything: the version, the discovery documents ({@link ApiDiscovery}, derived from the
+ * CRDs the mock holds at the time of the request, so the CRDs an agent installs become usable at
+ * once) and an OpenAPI v2 document. Everything else is the CRUD mock. Watches are WebSocket only
+ * (the fabric8 mock), so {@code kubectl get -w} does not work.
  */
 public class DiscoveringCrudDispatcher extends KubernetesCrudDispatcher {
   /** What {@code /version} says; the same as the simulated agents' facts. */
   public static final String GIT_VERSION = "v1.31.0-simulated";
+
   private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-  /** How the CRUD mock's list response begins its own metadata (its items are compact JSON, without the space). */
+
+  /**
+   * How the CRUD mock's list response begins its own metadata (its items are compact JSON, without
+   * the space).
+   */
   private static final String LIST_METADATA = "\"metadata\": {\"resourceVersion\"";
+
   private final KubernetesSerialization json = new KubernetesSerialization();
   private String lastItems;
   private List<CustomResourceDefinition> lastCrds = List.of();
@@ -41,17 +48,24 @@ public class DiscoveringCrudDispatcher extends KubernetesCrudDispatcher {
 
   private Optional<MockResponse> discovery(String path) {
     if (path.equals("/openapi/v2")) {
-      // An empty protobuf message is a valid empty OpenAPI v2 document: kubectl's client-side validation then finds no
-      // schema for any kind and skips it, so `kubectl create -f` works without --validate=false. The content type is
+      // An empty protobuf message is a valid empty OpenAPI v2 document: kubectl's client-side
+      // validation then finds no
+      // schema for any kind and skips it, so `kubectl create -f` works without --validate=false.
+      // The content type is
       // the one an API server sends (kubectl refuses the "@" form it asks for).
-      return Optional.of(new MockResponse().setResponseCode(200).addHeader("Content-Type",
-          "application/com.github.proto-openapi.spec.v2.v1.0+protobuf").setBody(new byte[0]));
+      return Optional.of(
+          new MockResponse()
+              .setResponseCode(200)
+              .addHeader(
+                  "Content-Type", "application/com.github.proto-openapi.spec.v2.v1.0+protobuf")
+              .setBody(new byte[0]));
     }
     String[] parts = path.split("/");
     Object document = null;
     boolean served = true;
     if (path.equals("/version")) {
-      document = Map.of("major", "1", "minor", "31", "gitVersion", GIT_VERSION, "platform", "linux/amd64");
+      document =
+          Map.of("major", "1", "minor", "31", "gitVersion", GIT_VERSION, "platform", "linux/amd64");
     } else if (path.equals("/api")) {
       document = ApiDiscovery.coreVersions();
     } else if (path.equals("/api/v1")) {
@@ -73,8 +87,9 @@ public class DiscoveringCrudDispatcher extends KubernetesCrudDispatcher {
   }
 
   /**
-   * The CRDs the mock holds now (read through the CRUD store, under its lock). Parsed again only when they changed:
-   * agents ask for {@code /apis} every inventory round and bundle CRDs can be large.
+   * The CRDs the mock holds now (read through the CRUD store, under its lock). Parsed again only
+   * when they changed: agents ask for {@code /apis} every inventory round and bundle CRDs can be
+   * large.
    */
   private synchronized List<CustomResourceDefinition> crds() {
     MockResponse list = handleGet(CRDS);
@@ -82,7 +97,8 @@ public class DiscoveringCrudDispatcher extends KubernetesCrudDispatcher {
       return List.of();
     }
     String body = list.getBody().readUtf8();
-    // the list's own resourceVersion (the mock's counter, after the items) moves with every write to any object
+    // the list's own resourceVersion (the mock's counter, after the items) moves with every write
+    // to any object
     int listMeta = body.lastIndexOf(LIST_METADATA);
     String items = listMeta < 0 ? body : body.substring(0, listMeta);
     if (!items.equals(lastItems)) {
@@ -94,12 +110,30 @@ public class DiscoveringCrudDispatcher extends KubernetesCrudDispatcher {
   }
 
   private static MockResponse ok(String body) {
-    return new MockResponse().setResponseCode(200).addHeader("Content-Type", "application/json").setBody(body);
+    return new MockResponse()
+        .setResponseCode(200)
+        .addHeader("Content-Type", "application/json")
+        .setBody(body);
   }
 
   private MockResponse notFound(String path) {
-    return new MockResponse().setResponseCode(404).addHeader("Content-Type", "application/json").setBody(json.asJson(
-        Map.of("kind", "Status", "apiVersion", "v1", "status", "Failure", "reason", "NotFound", "code", 404,
-            "message", "the server could not find the requested resource " + path)));
+    return new MockResponse()
+        .setResponseCode(404)
+        .addHeader("Content-Type", "application/json")
+        .setBody(
+            json.asJson(
+                Map.of(
+                    "kind",
+                    "Status",
+                    "apiVersion",
+                    "v1",
+                    "status",
+                    "Failure",
+                    "reason",
+                    "NotFound",
+                    "code",
+                    404,
+                    "message",
+                    "the server could not find the requested resource " + path)));
   }
 }

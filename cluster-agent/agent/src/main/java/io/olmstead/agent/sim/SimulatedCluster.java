@@ -21,10 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SIMULATION: one dev-mode cluster in the current process: a fabric8 mock API server in CRUD mode (answering kubectl's
- * discovery, {@link DiscoveringCrudDispatcher}), a
- * {@link KubeletStandIn}, and a real {@link AgentReconciler} against it. {@code dev --simulate N} starts N of
- * them, named {@code sim-01}..., labelled {@code env=dev} and a cycling {@code region}; facts say it is simulated.
+ * SIMULATION: one dev-mode cluster in the current process: a fabric8 mock API server in CRUD mode
+ * (answering kubectl's discovery, {@link DiscoveringCrudDispatcher}), a {@link KubeletStandIn}, and
+ * a real {@link AgentReconciler} against it. {@code dev --simulate N} starts N of them, named
+ * {@code sim-01}..., labelled {@code env=dev} and a cycling {@code region}; facts say it is
+ * simulated.
  */
 public final class SimulatedCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SimulatedCluster.class);
@@ -41,9 +42,17 @@ public final class SimulatedCluster implements AutoCloseable {
   private final ReconcilerOptions options;
   private volatile AgentReconciler agent;
 
-  private SimulatedCluster(String name, Map<String, String> labels, boolean failing, KubernetesMockServer server,
-                           KubernetesClient client, KubeletStandIn kubelet, AgentReconciler agent,
-                           CatalogProvider catalogs, StatusSink sink, ReconcilerOptions options) {
+  private SimulatedCluster(
+      String name,
+      Map<String, String> labels,
+      boolean failing,
+      KubernetesMockServer server,
+      KubernetesClient client,
+      KubeletStandIn kubelet,
+      AgentReconciler agent,
+      CatalogProvider catalogs,
+      StatusSink sink,
+      ReconcilerOptions options) {
     this.name = name;
     this.labels = labels;
     this.failing = failing;
@@ -56,12 +65,18 @@ public final class SimulatedCluster implements AutoCloseable {
     this.options = options;
   }
 
-  /** The name of the {@code index}-th simulated cluster (1-based): {@code sim-01}, {@code sim-02}, ... */
+  /**
+   * The name of the {@code index}-th simulated cluster (1-based): {@code sim-01}, {@code sim-02},
+   * ...
+   */
   public static String nameFor(int index) {
     return String.format("sim-%02d", index);
   }
 
-  /** The labels of the {@code index}-th simulated cluster (1-based): {@code env=dev}, region cycling. */
+  /**
+   * The labels of the {@code index}-th simulated cluster (1-based): {@code env=dev}, region
+   * cycling.
+   */
   public static Map<String, String> labelsFor(int index) {
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put("env", "dev");
@@ -74,20 +89,35 @@ public final class SimulatedCluster implements AutoCloseable {
    * Starts the {@code index}-th simulated cluster.
    *
    * @param failDeployments true when this cluster's Deployments should fail their progress deadline
-   * @param rolloutDelay how long the simulated kubelet takes to make a CRD Established or a Deployment Available
+   * @param rolloutDelay how long the simulated kubelet takes to make a CRD Established or a
+   *     Deployment Available
    */
-  public static SimulatedCluster start(int index, boolean failDeployments, CatalogProvider catalogs, StatusSink sink,
-                                       Duration rolloutDelay, ReconcilerOptions options) throws ResourceException {
+  public static SimulatedCluster start(
+      int index,
+      boolean failDeployments,
+      CatalogProvider catalogs,
+      StatusSink sink,
+      Duration rolloutDelay,
+      ReconcilerOptions options)
+      throws ResourceException {
     String name = nameFor(index);
-    // The mock web server logs every request through JUL at INFO: far too chatty for a dev-mode fleet.
-    java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
-    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new DiscoveringCrudDispatcher(), false);
+    // The mock web server logs every request through JUL at INFO: far too chatty for a dev-mode
+    // fleet.
+    java.util.logging.Logger.getLogger("io.fabric8.mockwebserver")
+        .setLevel(java.util.logging.Level.WARNING);
+    KubernetesMockServer server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            new HashMap<>(),
+            new DiscoveringCrudDispatcher(),
+            false);
     server.init();
     KubernetesClient client = server.createClient();
     ResourceOperator resources = new ResourceOperator(client, new ResourceKinds());
-    KubeletStandIn kubelet = new KubeletStandIn(name, resources, rolloutDelay, failDeployments)
-        .start(Duration.ofMillis(Math.max(20, Math.min(200, rolloutDelay.toMillis() / 4))));
+    KubeletStandIn kubelet =
+        new KubeletStandIn(name, resources, rolloutDelay, failDeployments)
+            .start(Duration.ofMillis(Math.max(20, Math.min(200, rolloutDelay.toMillis() / 4))));
     AgentReconciler agent = new AgentReconciler(name, client, catalogs, sink, options);
     try {
       agent.start();
@@ -97,21 +127,44 @@ public final class SimulatedCluster implements AutoCloseable {
       destroy(server, name);
       throw e;
     }
-    LOG.info("SIMULATED cluster {} started (mock API server {}, deployments {})", name, client.getMasterUrl(),
-        failDeployments ? "FAIL their progress deadline" : "become Available after " + rolloutDelay);
-    return new SimulatedCluster(name, labelsFor(index), failDeployments, server, client, kubelet, agent, catalogs, sink,
+    LOG.info(
+        "SIMULATED cluster {} started (mock API server {}, deployments {})",
+        name,
+        client.getMasterUrl(),
+        failDeployments
+            ? "FAIL their progress deadline"
+            : "become Available after " + rolloutDelay);
+    return new SimulatedCluster(
+        name,
+        labelsFor(index),
+        failDeployments,
+        server,
+        client,
+        kubelet,
+        agent,
+        catalogs,
+        sink,
         options);
   }
 
-  /** Starts {@code count} clusters; those named in {@code failing} (e.g. {@code sim-03}) get failing Deployments. */
-  public static List<SimulatedCluster> startFleet(int count, List<String> failing, CatalogProvider catalogs,
-                                                  java.util.function.Function<String, StatusSink> sinks,
-                                                  Duration rolloutDelay, ReconcilerOptions options) throws ResourceException {
+  /**
+   * Starts {@code count} clusters; those named in {@code failing} (e.g. {@code sim-03}) get failing
+   * Deployments.
+   */
+  public static List<SimulatedCluster> startFleet(
+      int count,
+      List<String> failing,
+      CatalogProvider catalogs,
+      java.util.function.Function<String, StatusSink> sinks,
+      Duration rolloutDelay,
+      ReconcilerOptions options)
+      throws ResourceException {
     List<SimulatedCluster> started = new ArrayList<>();
     try {
       for (int i = 1; i <= count; i++) {
         String name = nameFor(i);
-        started.add(start(i, failing.contains(name), catalogs, sinks.apply(name), rolloutDelay, options));
+        started.add(
+            start(i, failing.contains(name), catalogs, sinks.apply(name), rolloutDelay, options));
       }
       return started;
     } catch (ResourceException | RuntimeException e) {
@@ -149,8 +202,9 @@ public final class SimulatedCluster implements AutoCloseable {
   }
 
   /**
-   * Restarts the agent as a new process would: the reconcile loop is stopped and a fresh one (no memory of the
-   * old one's state) is started against the same API server, which keeps every object the old one created.
+   * Restarts the agent as a new process would: the reconcile loop is stopped and a fresh one (no
+   * memory of the old one's state) is started against the same API server, which keeps every object
+   * the old one created.
    */
   public synchronized AgentReconciler restartAgent() throws ResourceException {
     agent.close();
@@ -175,10 +229,11 @@ public final class SimulatedCluster implements AutoCloseable {
   }
 
   /**
-   * Stops the mock API server. fabric8's mock waits on its event loop, for up to a minute, for a closed watch's event
-   * sender, and that sender may itself wait for the event loop to write ({@code WatchEventsListener.onClosed}); the
-   * server then reports it could not close within its own 10 s. Nothing of the cluster is used after this, so that
-   * is logged, not thrown: the server's threads end when the mock's wait does.
+   * Stops the mock API server. fabric8's mock waits on its event loop, for up to a minute, for a
+   * closed watch's event sender, and that sender may itself wait for the event loop to write
+   * ({@code WatchEventsListener.onClosed}); the server then reports it could not close within its
+   * own 10 s. Nothing of the cluster is used after this, so that is logged, not thrown: the
+   * server's threads end when the mock's wait does.
    */
   private static void destroy(KubernetesMockServer server, String name) {
     try {

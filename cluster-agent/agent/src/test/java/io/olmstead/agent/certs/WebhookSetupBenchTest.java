@@ -22,10 +22,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Benchmark (runs with {@code -Dolmstead.bench=true}: the goal is not a unit test). What webhooks add to the CPU
- * work of installing rabbitmq-messaging-topology-operator 1.19.3 (13 validating webhooks): planning with its
- * webhook definitions against planning without them, plus issuing the certificate and filling it in. Prints
- * medians and the first (cold) round.
+ * Benchmark (runs with {@code -Dolmstead.bench=true}: the goal is not a unit test). What webhooks
+ * add to the CPU work of installing rabbitmq-messaging-topology-operator 1.19.3 (13 validating
+ * webhooks): planning with its webhook definitions against planning without them, plus issuing the
+ * certificate and filling it in. Prints medians and the first (cold) round.
  */
 class WebhookSetupBenchTest {
   private static final int ROUNDS = 50;
@@ -33,19 +33,27 @@ class WebhookSetupBenchTest {
   @Test
   void webhooksAndCertificatesAddUnder200MillisecondsToAnInstall() throws Exception {
     assumeTrue(Boolean.getBoolean("olmstead.bench"), "benchmark: run with -Dolmstead.bench=true");
-    Bundle bundle = SharedCatalogs.bundled().packages().stream().flatMap(p -> p.bundles().stream())
-        .filter(b -> b.name().equals("rabbitmq-messaging-topology-operator.v1.19.3")).findFirst().orElseThrow();
+    Bundle bundle =
+        SharedCatalogs.bundled().packages().stream()
+            .flatMap(p -> p.bundles().stream())
+            .filter(b -> b.name().equals("rabbitmq-messaging-topology-operator.v1.19.3"))
+            .findFirst()
+            .orElseThrow();
     List<JsonNode> with = new ArrayList<>();
     for (BundleObject o : bundle.objects()) {
       with.add(o.manifest());
     }
-    List<JsonNode> without = with.stream().map(m -> {
-      ObjectNode copy = m.deepCopy();
-      if ("ClusterServiceVersion".equals(m.path("kind").asText())) {
-        copy.withObjectProperty("spec").remove("webhookdefinitions");
-      }
-      return (JsonNode) copy;
-    }).toList();
+    List<JsonNode> without =
+        with.stream()
+            .map(
+                m -> {
+                  ObjectNode copy = m.deepCopy();
+                  if ("ClusterServiceVersion".equals(m.path("kind").asText())) {
+                    copy.withObjectProperty("spec").remove("webhookdefinitions");
+                  }
+                  return (JsonNode) copy;
+                })
+            .toList();
     InstallPlanner planner = new InstallPlanner();
     CertIssuer issuer = new CertIssuer();
     double[] added = new double[ROUNDS];
@@ -54,18 +62,22 @@ class WebhookSetupBenchTest {
       long t0 = System.nanoTime();
       planner.planManifests(without, "rmq", "og", List.of("rmq"), SubscriptionConfig.empty());
       long t1 = System.nanoTime();
-      InstallPlanResult plan = planner.planManifests(with, "rmq", "og", List.of("rmq"), SubscriptionConfig.empty());
+      InstallPlanResult plan =
+          planner.planManifests(with, "rmq", "og", List.of("rmq"), SubscriptionConfig.empty());
       long t2 = System.nanoTime();
-      ServingCert cert = issuer.issue(CertPlan.hosts("messaging-topology-operator-service", "rmq"), Instant.now());
-      List<JsonNode> filled = ServingCertInjection.inject(plan.objects(),
-          Map.of("messaging-topology-operator-service", cert));
+      ServingCert cert =
+          issuer.issue(CertPlan.hosts("messaging-topology-operator-service", "rmq"), Instant.now());
+      List<JsonNode> filled =
+          ServingCertInjection.inject(
+              plan.objects(), Map.of("messaging-topology-operator-service", cert));
       long t3 = System.nanoTime();
       assertThat(filled).hasSize(plan.objects().size());
       certs[i] = (t3 - t2) / 1e6;
       added[i] = ((t2 - t1) - (t1 - t0) + (t3 - t2)) / 1e6;
     }
-    System.out.printf("BENCH webhook setup, topology operator 1.19.3, %d rounds: added per install median %.2f ms "
-        + "(first %.2f ms); of which certificate issue + fill median %.2f ms (first %.2f ms)%n",
+    System.out.printf(
+        "BENCH webhook setup, topology operator 1.19.3, %d rounds: added per install median %.2f ms "
+            + "(first %.2f ms); of which certificate issue + fill median %.2f ms (first %.2f ms)%n",
         ROUNDS, median(added), added[0], median(certs), certs[0]);
     assertThat(median(added)).isLessThan(200.0);
   }

@@ -20,13 +20,18 @@ class BackoffTest {
 
   @Test
   void jitterSpreadsAFleetsReconnects() {
-    long distinct = java.util.stream.IntStream.range(0, 50).mapToLong(i -> {
-      Backoff b = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(30));
-      for (int k = 0; k < 6; k++) {
-        b.nextMillis();
-      }
-      return b.nextMillis();
-    }).distinct().count();
+    long distinct =
+        java.util.stream.IntStream.range(0, 50)
+            .mapToLong(
+                i -> {
+                  Backoff b = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(30));
+                  for (int k = 0; k < 6; k++) {
+                    b.nextMillis();
+                  }
+                  return b.nextMillis();
+                })
+            .distinct()
+            .count();
     assertThat(distinct).isGreaterThan(10);
   }
 }

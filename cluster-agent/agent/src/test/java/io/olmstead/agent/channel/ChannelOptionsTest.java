@@ -10,7 +10,9 @@ class ChannelOptionsTest {
   void httpBecomesWsAndHttpsBecomesWssKeepingABasePath() {
     assertThat(ChannelOptions.of(URI.create("http://cp:8080"), "c", null).connectUri())
         .hasToString("ws://cp:8080/api/v1/agent/connect");
-    assertThat(ChannelOptions.of(URI.create("https://cp.example.com/olmstead/"), "c", null).connectUri())
+    assertThat(
+            ChannelOptions.of(URI.create("https://cp.example.com/olmstead/"), "c", null)
+                .connectUri())
         .hasToString("wss://cp.example.com/olmstead/api/v1/agent/connect");
     assertThat(ChannelOptions.of(URI.create("https://cp.example.com"), "c", null).enrollUri())
         .hasToString("https://cp.example.com/api/v1/agent/enroll");

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** An agent whose messages are refused backs off further at each refusal instead of reconnecting at once for ever. */
+/**
+ * An agent whose messages are refused backs off further at each refusal instead of reconnecting at
+ * once for ever.
+ */
 class ReconnectPolicyTest {
   private final Backoff backoff = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(30));
   private final ReconnectPolicy policy = new ReconnectPolicy(backoff);
@@ -18,7 +21,8 @@ class ReconnectPolicyTest {
     }
     assertThat(policy.refusals()).isEqualTo(12);
     assertThat(backoff.attempt()).isEqualTo(12);
-    // after 12 refusals the delay may reach the 30 s maximum; never the 100 ms minimum again at a welcome
+    // after 12 refusals the delay may reach the 30 s maximum; never the 100 ms minimum again at a
+    // welcome
     policy.welcomed(0);
     assertThat(backoff.attempt()).isEqualTo(12);
   }

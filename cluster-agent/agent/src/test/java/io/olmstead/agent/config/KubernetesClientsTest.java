@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class KubernetesClientsTest {
-  private static final String KUBECONFIG = """
+  private static final String KUBECONFIG =
+      """
       apiVersion: v1
       kind: Config
       clusters:
@@ -29,8 +30,15 @@ class KubernetesClientsTest {
   @Test
   void hostedModeTalksToTheApiServerInTheKubeconfig(@TempDir Path dir) throws Exception {
     Path file = Files.writeString(dir.resolve("kubeconfig"), KUBECONFIG);
-    AgentConfig config = AgentConfig.fromMap(Map.of("OLMSTEAD_CLUSTER_NAME", "guest", "OLMSTEAD_AGENT_MODE", "hosted",
-        "OLMSTEAD_KUBECONFIG", file.toString()));
+    AgentConfig config =
+        AgentConfig.fromMap(
+            Map.of(
+                "OLMSTEAD_CLUSTER_NAME",
+                "guest",
+                "OLMSTEAD_AGENT_MODE",
+                "hosted",
+                "OLMSTEAD_KUBECONFIG",
+                file.toString()));
     Config client = KubernetesClients.clientConfig(config);
     assertThat(client.getMasterUrl()).startsWith("https://guest.example:6443");
     assertThat(client.getAutoOAuthToken()).isEqualTo("abc");
@@ -39,21 +47,43 @@ class KubernetesClientsTest {
   @Test
   void aBrokenKubeconfigIsAConfigurationError(@TempDir Path dir) throws Exception {
     Path file = Files.writeString(dir.resolve("kubeconfig"), "{not yaml: [");
-    AgentConfig config = AgentConfig.fromMap(Map.of("OLMSTEAD_CLUSTER_NAME", "guest", "OLMSTEAD_AGENT_MODE", "hosted",
-        "OLMSTEAD_KUBECONFIG", file.toString()));
-    assertThatThrownBy(() -> KubernetesClients.clientConfig(config)).isInstanceOf(ConfigException.class)
+    AgentConfig config =
+        AgentConfig.fromMap(
+            Map.of(
+                "OLMSTEAD_CLUSTER_NAME",
+                "guest",
+                "OLMSTEAD_AGENT_MODE",
+                "hosted",
+                "OLMSTEAD_KUBECONFIG",
+                file.toString()));
+    assertThatThrownBy(() -> KubernetesClients.clientConfig(config))
+        .isInstanceOf(ConfigException.class)
         .hasMessageContaining("OLMSTEAD_KUBECONFIG could not be read as a kubeconfig");
   }
 
-  /** The agent prints a configuration error at start: a YAML parser's message would quote the line with the token. */
+  /**
+   * The agent prints a configuration error at start: a YAML parser's message would quote the line
+   * with the token.
+   */
   @Test
   void aBrokenKubeconfigsErrorDoesNotQuoteItsToken(@TempDir Path dir) throws Exception {
-    Path file = Files.writeString(dir.resolve("kubeconfig"),
-        "apiVersion: v1\nusers:\n- name: agent\n  user:\n    token: sha256~AGENTSECRET: [\n");
-    AgentConfig config = AgentConfig.fromMap(Map.of("OLMSTEAD_CLUSTER_NAME", "guest", "OLMSTEAD_AGENT_MODE", "hosted",
-        "OLMSTEAD_KUBECONFIG", file.toString()));
-    assertThatThrownBy(() -> KubernetesClients.clientConfig(config)).isInstanceOf(ConfigException.class)
+    Path file =
+        Files.writeString(
+            dir.resolve("kubeconfig"),
+            "apiVersion: v1\nusers:\n- name: agent\n  user:\n    token: sha256~AGENTSECRET: [\n");
+    AgentConfig config =
+        AgentConfig.fromMap(
+            Map.of(
+                "OLMSTEAD_CLUSTER_NAME",
+                "guest",
+                "OLMSTEAD_AGENT_MODE",
+                "hosted",
+                "OLMSTEAD_KUBECONFIG",
+                file.toString()));
+    assertThatThrownBy(() -> KubernetesClients.clientConfig(config))
+        .isInstanceOf(ConfigException.class)
         .hasMessageContaining("OLMSTEAD_KUBECONFIG could not be read as a kubeconfig")
-        .hasMessageContaining("line").hasMessageNotContaining("AGENTSECRET");
+        .hasMessageContaining("line")
+        .hasMessageNotContaining("AGENTSECRET");
   }
 }

@@ -24,9 +24,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
-/** The agent's probes on a real HTTP server: liveness needs nothing, readiness names every failing check. */
+/**
+ * The agent's probes on a real HTTP server: liveness needs nothing, readiness names every failing
+ * check.
+ */
 class HealthServerTest {
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private Vertx vertx;
 
   @BeforeEach
@@ -40,17 +44,24 @@ class HealthServerTest {
   }
 
   private static HttpResponse<String> get(int port, String path) throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(5))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
   void livenessAnswersWhileReadinessNamesEachFailingCheckUntilItHolds() throws Exception {
     AtomicBoolean connected = new AtomicBoolean(false);
-    ReadinessCheck channel = () -> connected.get() ? Optional.empty() : Optional.of("not connected");
+    ReadinessCheck channel =
+        () -> connected.get() ? Optional.empty() : Optional.of("not connected");
     ReadinessCheck api = Optional::empty;
-    HealthServer server = HealthServer.start(vertx, 0, Map.of("control-plane", channel, "kubernetes-api", api))
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    HealthServer server =
+        HealthServer.start(vertx, 0, Map.of("control-plane", channel, "kubernetes-api", api))
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
 
     assertThat(get(server.port(), "/healthz").statusCode()).isEqualTo(200);
     HttpResponse<String> notReady = get(server.port(), "/readyz");
@@ -71,25 +82,36 @@ class HealthServerTest {
     logs.start();
     logger.addAppender(logs);
     try {
-      AtomicReference<RuntimeException> failure = new AtomicReference<>(new IllegalStateException("connection refused"));
-      KubeApiProbe probe = new KubeApiProbe(vertx, () -> {
-        RuntimeException e = failure.get();
-        if (e != null) {
-          throw e;
-        }
-        return "v1.31";
-      }, "https://guest:6443", Duration.ofMillis(50));
-      assertThat(probe.problem()).hasValueSatisfying(p -> assertThat(p).contains("has not answered yet"));
+      AtomicReference<RuntimeException> failure =
+          new AtomicReference<>(new IllegalStateException("connection refused"));
+      KubeApiProbe probe =
+          new KubeApiProbe(
+              vertx,
+              () -> {
+                RuntimeException e = failure.get();
+                if (e != null) {
+                  throw e;
+                }
+                return "v1.31";
+              },
+              "https://guest:6443",
+              Duration.ofMillis(50));
+      assertThat(probe.problem())
+          .hasValueSatisfying(p -> assertThat(p).contains("has not answered yet"));
       probe.start();
-      await().atMost(Duration.ofSeconds(5)).until(() -> probe.problem().map(p -> p.contains("connection refused"))
-          .orElse(false));
-      assertThat(probe.problem().orElseThrow()).isEqualTo(
-          "cannot reach the Kubernetes API at https://guest:6443: connection refused");
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> probe.problem().map(p -> p.contains("connection refused")).orElse(false));
+      assertThat(probe.problem().orElseThrow())
+          .isEqualTo("cannot reach the Kubernetes API at https://guest:6443: connection refused");
       failure.set(null);
       await().atMost(Duration.ofSeconds(5)).until(() -> probe.problem().isEmpty());
       probe.stop();
-      assertThat(logs.list).filteredOn(e -> e.getLevel() == Level.INFO).extracting(ILoggingEvent::getFormattedMessage)
-          .containsExactly("cannot reach the Kubernetes API at https://guest:6443: connection refused",
+      assertThat(logs.list)
+          .filteredOn(e -> e.getLevel() == Level.INFO)
+          .extracting(ILoggingEvent::getFormattedMessage)
+          .containsExactly(
+              "cannot reach the Kubernetes API at https://guest:6443: connection refused",
               "the Kubernetes API at https://guest:6443 is reachable again");
     } finally {
       logger.detachAppender(logs);
@@ -101,8 +123,10 @@ class HealthServerTest {
     assertThat(HealthSettings.fromMap(Map.of()).port()).isEqualTo(8081);
     assertThat(HealthSettings.fromMap(Map.of(HealthSettings.PORT, "0")).enabled()).isFalse();
     for (String bad : new String[] {"70000", "-1", "http"}) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> HealthSettings.fromMap(Map.of(HealthSettings.PORT, bad)))
-          .isInstanceOf(ConfigException.class).hasMessageContaining(HealthSettings.PORT);
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> HealthSettings.fromMap(Map.of(HealthSettings.PORT, bad)))
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining(HealthSettings.PORT);
     }
   }
 }

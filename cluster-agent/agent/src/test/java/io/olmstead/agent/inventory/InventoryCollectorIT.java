@@ -42,9 +42,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The inventory of a cluster on the fabric8 mock API server (CRUD mode): an operator and the dependency it pulled in,
- * read back from the agent's OperatorConditions; custom resources counted; the operator's own pods; per custom resource
- * the pods it owns through owner references (CR → Deployment → ReplicaSet → Pod) or a KubePlus label relationship.
+ * The inventory of a cluster on the fabric8 mock API server (CRUD mode): an operator and the
+ * dependency it pulled in, read back from the agent's OperatorConditions; custom resources counted;
+ * the operator's own pods; per custom resource the pods it owns through owner references (CR →
+ * Deployment → ReplicaSet → Pod) or a KubePlus label relationship.
  */
 @EnableKubernetesMockClient(crud = true)
 class InventoryCollectorIT {
@@ -57,21 +58,67 @@ class InventoryCollectorIT {
   void cluster() throws Exception {
     resources = new ResourceOperator(client, new ResourceKinds());
     resources.apply(OperatorConditions.crd());
-    client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName(CRD)
-        .withAnnotations(Map.of("resource/label-relationship",
-            "on:Pod, key:db.example.com/cluster, value:INSTANCE.metadata.name")).endMetadata()
-        .withNewSpec().withGroup("example.com").withScope("Namespaced")
-        .withNewNames().withKind("DbCluster").withPlural("dbclusters").withSingular("dbcluster").endNames()
-        .addNewVersion().withName("v1").withServed(true).withStorage(true).endVersion().endSpec().build()).create();
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .resource(
+            new CustomResourceDefinitionBuilder()
+                .withNewMetadata()
+                .withName(CRD)
+                .withAnnotations(
+                    Map.of(
+                        "resource/label-relationship",
+                        "on:Pod, key:db.example.com/cluster, value:INSTANCE.metadata.name"))
+                .endMetadata()
+                .withNewSpec()
+                .withGroup("example.com")
+                .withScope("Namespaced")
+                .withNewNames()
+                .withKind("DbCluster")
+                .withPlural("dbclusters")
+                .withSingular("dbcluster")
+                .endNames()
+                .addNewVersion()
+                .withName("v1")
+                .withServed(true)
+                .withStorage(true)
+                .endVersion()
+                .endSpec()
+                .build())
+        .create();
     record("ops", "db-operator", "db-operator.v1.2.0", "db-operator", "1.2.0", null, CRD);
     record("ops", "db-operator-support", "support.v0.1.0", "support", "0.1.0", "db-operator", "");
-    // the operator's own Deployment (as the agent labels it), its ReplicaSet and one pod that restarted twice
-    String deployment = create(new DeploymentBuilder().withMetadata(meta("ops", "db-operator", null,
-        ManagedLabels.of("db-operator", "db-operator.v1.2.0", "ops"))).build());
-    String rs = create(new ReplicaSetBuilder().withMetadata(meta("ops", "db-operator-abc", owner("Deployment",
-        "db-operator", deployment), Map.of())).build());
-    pod("ops", "db-operator-abc-1", owner("ReplicaSet", "db-operator-abc", rs), Map.of(), "100m", "128Mi", 2);
+    // the operator's own Deployment (as the agent labels it), its ReplicaSet and one pod that
+    // restarted twice
+    String deployment =
+        create(
+            new DeploymentBuilder()
+                .withMetadata(
+                    meta(
+                        "ops",
+                        "db-operator",
+                        null,
+                        ManagedLabels.of("db-operator", "db-operator.v1.2.0", "ops")))
+                .build());
+    String rs =
+        create(
+            new ReplicaSetBuilder()
+                .withMetadata(
+                    meta(
+                        "ops",
+                        "db-operator-abc",
+                        owner("Deployment", "db-operator", deployment),
+                        Map.of()))
+                .build());
+    pod(
+        "ops",
+        "db-operator-abc-1",
+        owner("ReplicaSet", "db-operator-abc", rs),
+        Map.of(),
+        "100m",
+        "128Mi",
+        2);
   }
 
   @Test
@@ -80,10 +127,17 @@ class InventoryCollectorIT {
     dbCluster("app", "idle");
     dbCluster("other", "third");
     // main owns Deployment → ReplicaSet → two pods
-    String dep = create(new DeploymentBuilder().withMetadata(meta("app", "main-db", owner("DbCluster", "main", main),
-        Map.of())).build());
-    String rs = create(new ReplicaSetBuilder().withMetadata(meta("app", "main-db-x", owner("Deployment", "main-db",
-        dep), Map.of())).build());
+    String dep =
+        create(
+            new DeploymentBuilder()
+                .withMetadata(meta("app", "main-db", owner("DbCluster", "main", main), Map.of()))
+                .build());
+    String rs =
+        create(
+            new ReplicaSetBuilder()
+                .withMetadata(
+                    meta("app", "main-db-x", owner("Deployment", "main-db", dep), Map.of()))
+                .build());
     pod("app", "main-db-x-1", owner("ReplicaSet", "main-db-x", rs), Map.of(), "500m", "1Gi", 0);
     pod("app", "main-db-x-2", owner("ReplicaSet", "main-db-x", rs), Map.of(), "500m", "1Gi", 1);
     // a pod tied to main only by the CRD's KubePlus label relationship
@@ -94,7 +148,8 @@ class InventoryCollectorIT {
     Inventory inventory = collector().collect();
 
     assertThat(SchemaDecoder.violation(inventory)).isNull();
-    assertThat(inventory.operators()).extracting(Inventory.Operator::subscription)
+    assertThat(inventory.operators())
+        .extracting(Inventory.Operator::subscription)
         .containsExactly("db-operator", "db-operator-support");
     Inventory.Operator op = inventory.operators().get(0);
     assertThat(op.packageName()).isEqualTo("db-operator");
@@ -102,7 +157,8 @@ class InventoryCollectorIT {
     assertThat(op.phase()).isEqualTo("Succeeded");
     assertThat(op.reason()).isEqualTo("InstallSucceeded");
     assertThat(op.dependencyOf()).isNull();
-    assertThat(op.customResources()).containsExactly(new Inventory.CustomResources(CRD, "DbCluster", 3, null));
+    assertThat(op.customResources())
+        .containsExactly(new Inventory.CustomResources(CRD, "DbCluster", 3, null));
     assertThat(op.pods().count()).isEqualTo(1);
     assertThat(op.pods().restarts()).isEqualTo(2);
     assertThat(op.pods().requests()).isEqualTo(new Inventory.Resources(100, 128L * 1024 * 1024));
@@ -113,24 +169,53 @@ class InventoryCollectorIT {
     assertThat(stack.namespace()).isEqualTo("app");
     assertThat(stack.pods().count()).isEqualTo(3);
     assertThat(stack.pods().restarts()).isEqualTo(1);
-    assertThat(stack.pods().requests()).isEqualTo(new Inventory.Resources(1250, (2048L + 256) * 1024 * 1024));
+    assertThat(stack.pods().requests())
+        .isEqualTo(new Inventory.Resources(1250, (2048L + 256) * 1024 * 1024));
 
     Inventory.Operator dependency = inventory.operators().get(1);
     assertThat(dependency.dependencyOf()).isEqualTo("db-operator");
     assertThat(dependency.packageName()).isEqualTo("support");
-    assertThat(dependency.phase()).as("no status reported: the OperatorCondition's phase").isEqualTo("Succeeded");
+    assertThat(dependency.phase())
+        .as("no status reported: the OperatorCondition's phase")
+        .isEqualTo("Succeeded");
     assertThat(dependency.customResources()).isEmpty();
   }
 
   @Test
   void addsActualUseWhereTheClusterServesMetrics() throws Exception {
-    server.expect().get().withPath("/apis").andReturn(200, new APIGroupListBuilder().addToGroups(new APIGroupBuilder()
-        .withName("metrics.k8s.io").build()).build()).always();
-    server.expect().get().withPath("/apis/metrics.k8s.io/v1beta1/namespaces/ops/pods").andReturn(200,
-        new PodMetricsListBuilder().addToItems(new PodMetricsBuilder().withNewMetadata().withName("db-operator-abc-1")
-            .withNamespace("ops").endMetadata().addToContainers(new ContainerMetricsBuilder().withName("c")
-                .withUsage(Map.of("cpu", new Quantity("12m"), "memory", new Quantity("64Mi"))).build()).build())
-            .build()).always();
+    server
+        .expect()
+        .get()
+        .withPath("/apis")
+        .andReturn(
+            200,
+            new APIGroupListBuilder()
+                .addToGroups(new APIGroupBuilder().withName("metrics.k8s.io").build())
+                .build())
+        .always();
+    server
+        .expect()
+        .get()
+        .withPath("/apis/metrics.k8s.io/v1beta1/namespaces/ops/pods")
+        .andReturn(
+            200,
+            new PodMetricsListBuilder()
+                .addToItems(
+                    new PodMetricsBuilder()
+                        .withNewMetadata()
+                        .withName("db-operator-abc-1")
+                        .withNamespace("ops")
+                        .endMetadata()
+                        .addToContainers(
+                            new ContainerMetricsBuilder()
+                                .withName("c")
+                                .withUsage(
+                                    Map.of(
+                                        "cpu", new Quantity("12m"), "memory", new Quantity("64Mi")))
+                                .build())
+                        .build())
+                .build())
+        .always();
 
     Inventory.Operator op = collector().collect().operators().get(0);
 
@@ -140,7 +225,8 @@ class InventoryCollectorIT {
   @Test
   void reportsOnlyWhatChanged() throws Exception {
     List<Inventory> sent = new ArrayList<>();
-    try (InventoryReporter reporter = new InventoryReporter("c1", collector(), sent::add, Duration.ofHours(1))) {
+    try (InventoryReporter reporter =
+        new InventoryReporter("c1", collector(), sent::add, Duration.ofHours(1))) {
       assertThat(reporter.collectNow()).isPresent();
       assertThat(reporter.collectNow()).as("nothing changed").isEmpty();
       dbCluster("app", "new");
@@ -152,48 +238,122 @@ class InventoryCollectorIT {
   }
 
   private InventoryCollector collector() {
-    return new InventoryCollector(client, () -> Map.of("db-operator", new SubscriptionStatus("db-operator", "ops",
-        "db-operator.v1.2.0", "1.2.0", "db-operator.v1.2.0", "1.2.0", "Succeeded", "InstallSucceeded", null, null,
-        1)));
+    return new InventoryCollector(
+        client,
+        () ->
+            Map.of(
+                "db-operator",
+                new SubscriptionStatus(
+                    "db-operator",
+                    "ops",
+                    "db-operator.v1.2.0",
+                    "1.2.0",
+                    "db-operator.v1.2.0",
+                    "1.2.0",
+                    "Succeeded",
+                    "InstallSucceeded",
+                    null,
+                    null,
+                    1)));
   }
 
-  /** An OperatorCondition as the agent writes it for an installed bundle (its restart-safe record). */
-  private void record(String ns, String subscription, String bundle, String pkg, String version, String dependencyOf,
-      String crds) throws Exception {
-    Map<String, String> labels = new java.util.HashMap<>(ManagedLabels.of(subscription, bundle, ns));
+  /**
+   * An OperatorCondition as the agent writes it for an installed bundle (its restart-safe record).
+   */
+  private void record(
+      String ns,
+      String subscription,
+      String bundle,
+      String pkg,
+      String version,
+      String dependencyOf,
+      String crds)
+      throws Exception {
+    Map<String, String> labels =
+        new java.util.HashMap<>(ManagedLabels.of(subscription, bundle, ns));
     if (dependencyOf != null) {
       labels.put(ManagedLabels.DEPENDENCY_OF, dependencyOf);
     }
-    ObjectNode oc = OperatorConditions.forBundle(bundle, ns, labels, Map.of(
-        ManagedLabels.SUBSCRIPTION_ANNOTATION, subscription, ManagedLabels.PHASE_ANNOTATION, "Succeeded",
-        "olmstead.io/package", pkg, "olmstead.io/version", version, "olmstead.io/crds", crds), List.of(), List.of());
+    ObjectNode oc =
+        OperatorConditions.forBundle(
+            bundle,
+            ns,
+            labels,
+            Map.of(
+                ManagedLabels.SUBSCRIPTION_ANNOTATION,
+                subscription,
+                ManagedLabels.PHASE_ANNOTATION,
+                "Succeeded",
+                "olmstead.io/package",
+                pkg,
+                "olmstead.io/version",
+                version,
+                "olmstead.io/crds",
+                crds),
+            List.of(),
+            List.of());
     resources.apply(oc);
   }
 
   private String dbCluster(String ns, String name) {
     String uid = UUID.randomUUID().toString();
-    return client.genericKubernetesResources("example.com/v1", "DbCluster").inNamespace(ns).resource(
-        new GenericKubernetesResourceBuilder().withApiVersion("example.com/v1").withKind("DbCluster")
-            .withMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withUid(uid).build()).build())
-        .create().getMetadata().getUid();
+    return client
+        .genericKubernetesResources("example.com/v1", "DbCluster")
+        .inNamespace(ns)
+        .resource(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion("example.com/v1")
+                .withKind("DbCluster")
+                .withMetadata(
+                    new ObjectMetaBuilder().withName(name).withNamespace(ns).withUid(uid).build())
+                .build())
+        .create()
+        .getMetadata()
+        .getUid();
   }
 
-  private void pod(String ns, String name, OwnerReference owner, Map<String, String> labels, String cpu, String memory,
+  private void pod(
+      String ns,
+      String name,
+      OwnerReference owner,
+      Map<String, String> labels,
+      String cpu,
+      String memory,
       int restarts) {
-    create(new PodBuilder().withMetadata(meta(ns, name, owner, labels)).withNewSpec()
-        .addToContainers(new ContainerBuilder().withName("c").withResources(new ResourceRequirementsBuilder()
-            .withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory))).build()).build())
-        .endSpec().withNewStatus().withPhase("Running").addToContainerStatuses(new ContainerStatusBuilder()
-            .withName("c").withRestartCount(restarts).build()).endStatus().build());
+    create(
+        new PodBuilder()
+            .withMetadata(meta(ns, name, owner, labels))
+            .withNewSpec()
+            .addToContainers(
+                new ContainerBuilder()
+                    .withName("c")
+                    .withResources(
+                        new ResourceRequirementsBuilder()
+                            .withRequests(
+                                Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))
+                            .build())
+                    .build())
+            .endSpec()
+            .withNewStatus()
+            .withPhase("Running")
+            .addToContainerStatuses(
+                new ContainerStatusBuilder().withName("c").withRestartCount(restarts).build())
+            .endStatus()
+            .build());
   }
 
   private String create(HasMetadata object) {
     return client.resource(object).create().getMetadata().getUid();
   }
 
-  private static ObjectMeta meta(String ns, String name, OwnerReference owner, Map<String, String> labels) {
-    ObjectMetaBuilder b = new ObjectMetaBuilder().withName(name).withNamespace(ns).withUid(UUID.randomUUID().toString())
-        .withLabels(labels);
+  private static ObjectMeta meta(
+      String ns, String name, OwnerReference owner, Map<String, String> labels) {
+    ObjectMetaBuilder b =
+        new ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace(ns)
+            .withUid(UUID.randomUUID().toString())
+            .withLabels(labels);
     if (owner != null) {
       b.withOwnerReferences(owner);
     }
@@ -201,6 +361,11 @@ class InventoryCollectorIT {
   }
 
   private static OwnerReference owner(String kind, String name, String uid) {
-    return new OwnerReferenceBuilder().withKind(kind).withName(name).withUid(uid).withController(true).build();
+    return new OwnerReferenceBuilder()
+        .withKind(kind)
+        .withName(name)
+        .withUid(uid)
+        .withController(true)
+        .build();
   }
 }

@@ -24,8 +24,10 @@ class ManagedLabelsTest {
 
   @Test
   void everyObjectGetsTheOwnershipLabels() {
-    assertThat(ManagedLabels.of("sub", "bundle.v1", "ns")).containsEntry(ManagedLabels.MANAGED_BY, "olmstead")
-        .containsEntry(ManagedLabels.SUBSCRIPTION, "sub").containsEntry(ManagedLabels.BUNDLE, "bundle.v1")
+    assertThat(ManagedLabels.of("sub", "bundle.v1", "ns"))
+        .containsEntry(ManagedLabels.MANAGED_BY, "olmstead")
+        .containsEntry(ManagedLabels.SUBSCRIPTION, "sub")
+        .containsEntry(ManagedLabels.BUNDLE, "bundle.v1")
         .containsEntry(ManagedLabels.NAMESPACE, "ns");
   }
 }

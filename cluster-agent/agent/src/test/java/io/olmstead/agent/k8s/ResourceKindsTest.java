@@ -11,7 +11,8 @@ class ResourceKindsTest {
 
   @Test
   void knowsTheScopeAndPluralOfBuiltInKinds() {
-    ResourceDefinitionContext crb = kinds.context("rbac.authorization.k8s.io/v1", "ClusterRoleBinding");
+    ResourceDefinitionContext crb =
+        kinds.context("rbac.authorization.k8s.io/v1", "ClusterRoleBinding");
     assertThat(crb.getPlural()).isEqualTo("clusterrolebindings");
     assertThat(crb.isNamespaceScoped()).isFalse();
     assertThat(crb.getGroup()).isEqualTo("rbac.authorization.k8s.io");
@@ -23,7 +24,10 @@ class ResourceKindsTest {
 
   @Test
   void learnsCustomKindsFromTheirCrd() throws Exception {
-    kinds.learn(new ObjectMapper().readTree("""
+    kinds.learn(
+        new ObjectMapper()
+            .readTree(
+                """
         {"spec":{"group":"example.com","scope":"Cluster","names":{"kind":"Widget","plural":"widgetz"}}}"""));
     ResourceDefinitionContext widget = kinds.context("example.com/v1", "Widget");
     assertThat(widget.getPlural()).isEqualTo("widgetz");

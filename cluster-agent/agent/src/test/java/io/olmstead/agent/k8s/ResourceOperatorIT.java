@@ -22,16 +22,22 @@ class ResourceOperatorIT {
   @Test
   void createsThenReportsUnchangedThenPatchesThenDeletes() throws Exception {
     ResourceOperator ops = operator();
-    ObjectNode cm = (ObjectNode) JSON.readTree("""
+    ObjectNode cm =
+        (ObjectNode)
+            JSON.readTree(
+                """
         {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"ns","labels":{"a":"1"}},"data":{"k":"v"}}""");
     assertThat(ops.apply(cm).result()).isEqualTo(ApplyOutcome.Result.CREATED);
     assertThat(ops.apply(cm).result()).isEqualTo(ApplyOutcome.Result.UNCHANGED);
     cm.withObjectProperty("data").put("k", "w");
     assertThat(ops.apply(cm).result()).isEqualTo(ApplyOutcome.Result.PATCHED);
-    assertThat(ops.get("v1", "ConfigMap", "ns", "c").orElseThrow().path("data").path("k").asText()).isEqualTo("w");
+    assertThat(ops.get("v1", "ConfigMap", "ns", "c").orElseThrow().path("data").path("k").asText())
+        .isEqualTo("w");
     assertThat(ops.list("v1", "ConfigMap", Map.of("a", "1"))).hasSize(1);
-    assertThat(ops.delete("v1", "ConfigMap", "ns", "c").result()).isEqualTo(ApplyOutcome.Result.DELETED);
-    assertThat(ops.delete("v1", "ConfigMap", "ns", "c").result()).isEqualTo(ApplyOutcome.Result.UNCHANGED);
+    assertThat(ops.delete("v1", "ConfigMap", "ns", "c").result())
+        .isEqualTo(ApplyOutcome.Result.DELETED);
+    assertThat(ops.delete("v1", "ConfigMap", "ns", "c").result())
+        .isEqualTo(ApplyOutcome.Result.UNCHANGED);
     assertThat(ops.get("v1", "ConfigMap", "ns", "c")).isEmpty();
   }
 
@@ -39,7 +45,10 @@ class ResourceOperatorIT {
   void handlesClusterScopedObjects() throws Exception {
     ResourceOperator ops = operator();
     assertThat(ops.get("v1", "Namespace", null, "absent")).isEmpty();
-    ObjectNode ns = (ObjectNode) JSON.readTree("""
+    ObjectNode ns =
+        (ObjectNode)
+            JSON.readTree(
+                """
         {"apiVersion":"v1","kind":"Namespace","metadata":{"name":"made"}}""");
     assertThat(ops.apply(ns).result()).isEqualTo(ApplyOutcome.Result.CREATED);
     assertThat(ops.get("v1", "Namespace", null, "made")).isPresent();
@@ -48,7 +57,10 @@ class ResourceOperatorIT {
   @Test
   void keepsStatusAndBumpsGenerationWhenTheSpecChanges() throws Exception {
     ResourceOperator ops = operator();
-    ObjectNode d = (ObjectNode) JSON.readTree("""
+    ObjectNode d =
+        (ObjectNode)
+            JSON.readTree(
+                """
         {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"ns"},
          "spec":{"replicas":1,"template":{"spec":{"containers":[{"name":"c","image":"i:1"}]}}}}""");
     ops.apply(d);

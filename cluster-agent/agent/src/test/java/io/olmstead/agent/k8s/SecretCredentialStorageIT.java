@@ -27,14 +27,18 @@ class SecretCredentialStorageIT {
     first.save("c1");
     assertThat(first.load()).contains("c1");
     first.close();
-    assertThat(new String(Base64.getDecoder().decode(secret().getData().get("credential")), StandardCharsets.UTF_8))
+    assertThat(
+            new String(
+                Base64.getDecoder().decode(secret().getData().get("credential")),
+                StandardCharsets.UTF_8))
         .isEqualTo("c1");
 
     SecretCredentialStorage second = SecretCredentialStorage.open(client, "olmstead-agent", "cred");
     assertThat(second.load()).contains("c1");
     second.save("c2");
     second.close();
-    assertThat(SecretCredentialStorage.open(client, "olmstead-agent", "cred").load()).contains("c2");
+    assertThat(SecretCredentialStorage.open(client, "olmstead-agent", "cred").load())
+        .contains("c2");
 
     SecretCredentialStorage third = SecretCredentialStorage.open(client, "olmstead-agent", "cred");
     third.clear();

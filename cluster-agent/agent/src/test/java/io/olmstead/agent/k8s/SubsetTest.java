@@ -15,24 +15,32 @@ class SubsetTest {
 
   @Test
   void fieldsAddedByTheServerDoNotCountAsChanges() throws Exception {
-    assertThat(Subset.contains(json("{\"spec\":{\"replicas\":1,\"revisionHistoryLimit\":10},\"status\":{}}"),
-        json("{\"spec\":{\"replicas\":1}}"))).isTrue();
+    assertThat(
+            Subset.contains(
+                json("{\"spec\":{\"replicas\":1,\"revisionHistoryLimit\":10},\"status\":{}}"),
+                json("{\"spec\":{\"replicas\":1}}")))
+        .isTrue();
   }
 
   @Test
   void aDifferentValueIsAChange() throws Exception {
-    assertThat(Subset.contains(json("{\"spec\":{\"replicas\":2}}"), json("{\"spec\":{\"replicas\":1}}"))).isFalse();
+    assertThat(
+            Subset.contains(
+                json("{\"spec\":{\"replicas\":2}}"), json("{\"spec\":{\"replicas\":1}}")))
+        .isFalse();
   }
 
   @Test
   void aMissingFieldIsAChange() throws Exception {
-    assertThat(Subset.contains(json("{\"spec\":{}}"), json("{\"spec\":{\"replicas\":1}}"))).isFalse();
+    assertThat(Subset.contains(json("{\"spec\":{}}"), json("{\"spec\":{\"replicas\":1}}")))
+        .isFalse();
   }
 
   @Test
   void listsMustHaveTheSameLength() throws Exception {
     assertThat(Subset.contains(json("{\"a\":[1,2,3]}"), json("{\"a\":[1,2]}"))).isFalse();
-    assertThat(Subset.contains(json("{\"a\":[{\"x\":1,\"y\":2}]}"), json("{\"a\":[{\"x\":1}]}"))).isTrue();
+    assertThat(Subset.contains(json("{\"a\":[{\"x\":1,\"y\":2}]}"), json("{\"a\":[{\"x\":1}]}")))
+        .isTrue();
   }
 
   @Test

@@ -14,9 +14,13 @@ class WorkloadStatusTest {
 
   @Test
   void availableOnlyWhenTheControllerSawTheCurrentGeneration() throws Exception {
-    JsonNode current = json("""
+    JsonNode current =
+        json(
+            """
         {"metadata":{"generation":2},"status":{"observedGeneration":2,"conditions":[{"type":"Available","status":"True"}]}}""");
-    JsonNode stale = json("""
+    JsonNode stale =
+        json(
+            """
         {"metadata":{"generation":3},"status":{"observedGeneration":2,"conditions":[{"type":"Available","status":"True"}]}}""");
     assertThat(WorkloadStatus.deployment("d", current)).isEqualTo(DeploymentState.available("d"));
     assertThat(WorkloadStatus.deployment("d", stale)).isEqualTo(DeploymentState.progressing("d"));
@@ -24,10 +28,13 @@ class WorkloadStatusTest {
 
   @Test
   void progressDeadlineExceededIsAFailure() throws Exception {
-    JsonNode failed = json("""
+    JsonNode failed =
+        json(
+            """
         {"metadata":{"generation":1},"status":{"observedGeneration":1,"conditions":[
           {"type":"Available","status":"False"},{"type":"Progressing","status":"False","reason":"ProgressDeadlineExceeded"}]}}""");
-    assertThat(WorkloadStatus.deployment("d", failed)).isEqualTo(DeploymentState.deadlineExceeded("d"));
+    assertThat(WorkloadStatus.deployment("d", failed))
+        .isEqualTo(DeploymentState.deadlineExceeded("d"));
   }
 
   @Test
@@ -37,7 +44,10 @@ class WorkloadStatusTest {
 
   @Test
   void crdIsEstablishedOnlyWithTheCondition() throws Exception {
-    assertThat(WorkloadStatus.established(json("{\"status\":{\"conditions\":[{\"type\":\"Established\",\"status\":\"True\"}]}}")))
+    assertThat(
+            WorkloadStatus.established(
+                json(
+                    "{\"status\":{\"conditions\":[{\"type\":\"Established\",\"status\":\"True\"}]}}")))
         .isTrue();
     assertThat(WorkloadStatus.established(json("{\"status\":{}}"))).isFalse();
     assertThat(WorkloadStatus.established(null)).isFalse();

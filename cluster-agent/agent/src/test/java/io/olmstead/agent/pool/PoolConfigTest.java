@@ -19,7 +19,8 @@ class PoolConfigTest {
   }
 
   @Test
-  void defaultsTheReplicaNameToTheHostnameAndTheManagementClusterToInCluster() throws ConfigException {
+  void defaultsTheReplicaNameToTheHostnameAndTheManagementClusterToInCluster()
+      throws ConfigException {
     PoolConfig config = PoolConfig.fromMap(minimal());
     assertThat(config.replica()).isEqualTo("olmstead-pool-0");
     assertThat(config.managementKubeconfig()).isEmpty();
@@ -29,29 +30,36 @@ class PoolConfigTest {
 
   @Test
   void neverPrintsThePoolToken() throws ConfigException {
-    assertThat(PoolConfig.fromMap(minimal()).toString()).doesNotContain("secret-value").contains("poolToken=<set>");
+    assertThat(PoolConfig.fromMap(minimal()).toString())
+        .doesNotContain("secret-value")
+        .contains("poolToken=<set>");
   }
 
   @Test
   void refusesMissingOrBadSettingsNamingThem() {
     Map<String, String> noToken = minimal();
     noToken.remove(PoolConfig.POOL_TOKEN);
-    assertThatThrownBy(() -> PoolConfig.fromMap(noToken)).isInstanceOf(ConfigException.class)
+    assertThatThrownBy(() -> PoolConfig.fromMap(noToken))
+        .isInstanceOf(ConfigException.class)
         .hasMessageContaining(PoolConfig.POOL_TOKEN);
     Map<String, String> badUrl = minimal();
     badUrl.put(PoolConfig.CONTROL_PLANE_URL, "olmstead:8080");
-    assertThatThrownBy(() -> PoolConfig.fromMap(badUrl)).hasMessageContaining(PoolConfig.CONTROL_PLANE_URL);
+    assertThatThrownBy(() -> PoolConfig.fromMap(badUrl))
+        .hasMessageContaining(PoolConfig.CONTROL_PLANE_URL);
     Map<String, String> badName = minimal();
     badName.put(PoolConfig.REPLICA, "Pool_0");
     assertThatThrownBy(() -> PoolConfig.fromMap(badName)).hasMessageContaining(PoolConfig.REPLICA);
     Map<String, String> badCheck = minimal();
     badCheck.put(PoolConfig.KUBECONFIG_CHECK_SECONDS, "0");
-    assertThatThrownBy(() -> PoolConfig.fromMap(badCheck)).hasMessageContaining(PoolConfig.KUBECONFIG_CHECK_SECONDS);
+    assertThatThrownBy(() -> PoolConfig.fromMap(badCheck))
+        .hasMessageContaining(PoolConfig.KUBECONFIG_CHECK_SECONDS);
     Map<String, String> badThreads = minimal();
     badThreads.put(PoolConfig.RECONCILE_THREADS, "0");
-    assertThatThrownBy(() -> PoolConfig.fromMap(badThreads)).hasMessageContaining(PoolConfig.RECONCILE_THREADS);
+    assertThatThrownBy(() -> PoolConfig.fromMap(badThreads))
+        .hasMessageContaining(PoolConfig.RECONCILE_THREADS);
     Map<String, String> missingFile = minimal();
     missingFile.put(PoolConfig.MANAGEMENT_KUBECONFIG, "/nowhere/management.kubeconfig");
-    assertThatThrownBy(() -> PoolConfig.fromMap(missingFile)).hasMessageContaining(PoolConfig.MANAGEMENT_KUBECONFIG);
+    assertThatThrownBy(() -> PoolConfig.fromMap(missingFile))
+        .hasMessageContaining(PoolConfig.MANAGEMENT_KUBECONFIG);
   }
 }

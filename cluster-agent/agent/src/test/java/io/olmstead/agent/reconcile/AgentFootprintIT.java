@@ -20,9 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Benchmark (run with {@code -Dolmstead.bench=true}): heap and CPU of one agent at rest with 20 installed
- * subscriptions, and the time from a desired-state change to the agent's first write. Goals: heap under 100 MB,
- * first apply under 1 s.
+ * Benchmark (run with {@code -Dolmstead.bench=true}): heap and CPU of one agent at rest with 20
+ * installed subscriptions, and the time from a desired-state change to the agent's first write.
+ * Goals: heap under 100 MB, first apply under 1 s.
  */
 class AgentFootprintIT {
   private static final Logger LOG = LoggerFactory.getLogger(AgentFootprintIT.class);
@@ -35,24 +35,47 @@ class AgentFootprintIT {
     SharedCatalogs.bundled();
     long withCatalog = usedHeap();
     Map<String, Long> firstReport = new ConcurrentHashMap<>();
-    RecordingSink sink = new RecordingSink() {
-      @Override
-      public synchronized void publish(SubscriptionStatus status) {
-        firstReport.putIfAbsent(status.name() + "@" + status.observedGeneration(), System.nanoTime());
-        super.publish(status);
-      }
-    };
-    try (SimulatedCluster cluster = SimulatedCluster.start(1, false, SharedCatalogs.provider(), sink,
-        Duration.ofMillis(100), ReconcilerOptions.defaults())) {
+    RecordingSink sink =
+        new RecordingSink() {
+          @Override
+          public synchronized void publish(SubscriptionStatus status) {
+            firstReport.putIfAbsent(
+                status.name() + "@" + status.observedGeneration(), System.nanoTime());
+            super.publish(status);
+          }
+        };
+    try (SimulatedCluster cluster =
+        SimulatedCluster.start(
+            1,
+            false,
+            SharedCatalogs.provider(),
+            sink,
+            Duration.ofMillis(100),
+            ReconcilerOptions.defaults())) {
       List<DesiredSubscription> subs = new ArrayList<>();
       for (int i = 1; i <= SUBSCRIPTIONS; i++) {
-        subs.add(DesiredSubscription.of("etcd-" + i, SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "team-" + i,
-            "0.9.2"));
+        subs.add(
+            DesiredSubscription.of(
+                "etcd-" + i,
+                SharedCatalogs.CATALOG,
+                "etcd",
+                "singlenamespace-alpha",
+                "team-" + i,
+                "0.9.2"));
       }
       long start = System.nanoTime();
       cluster.agent().setDesired(1, subs);
-      await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).until(() ->
-          subs.stream().allMatch(s -> sink.latest(s.name()).map(st -> "Succeeded".equals(st.phase())).orElse(false)));
+      await()
+          .atMost(Duration.ofMinutes(3))
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () ->
+                  subs.stream()
+                      .allMatch(
+                          s ->
+                              sink.latest(s.name())
+                                  .map(st -> "Succeeded".equals(st.phase()))
+                                  .orElse(false)));
       long installAll = (System.nanoTime() - start) / 1_000_000;
       await().atMost(Duration.ofSeconds(30)).until(() -> cluster.agent().queueDepth() == 0);
       Thread.sleep(3000); // settle: informer echoes of the last status writes
@@ -66,20 +89,42 @@ class AgentFootprintIT {
       changed.set(0, subs.get(0).withMaxVersion("0.9.4"));
       long changeAt = System.nanoTime();
       cluster.agent().setDesired(2, changed);
-      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(1))
           .until(() -> firstReport.containsKey("etcd-1@2"));
       long toFirstReportMs = (firstReport.get("etcd-1@2") - changeAt) / 1_000_000;
-      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(() -> cluster.client()
-          .genericKubernetesResources("operators.coreos.com/v2", "OperatorCondition").inNamespace("team-1")
-          .withName("etcdoperator.v0.9.4").get() != null);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(5))
+          .until(
+              () ->
+                  cluster
+                          .client()
+                          .genericKubernetesResources(
+                              "operators.coreos.com/v2", "OperatorCondition")
+                          .inNamespace("team-1")
+                          .withName("etcdoperator.v0.9.4")
+                          .get()
+                      != null);
       long toObject = (System.nanoTime() - changeAt) / 1_000_000;
-      LOG.info("BENCH heap: before catalog {} MB, with parsed catalog {} MB, agent+mock server with {} subscriptions at "
-              + "rest {} MB (agent+mock share {} MB)", mb(beforeCatalog), mb(withCatalog), SUBSCRIPTIONS, mb(atRest),
+      LOG.info(
+          "BENCH heap: before catalog {} MB, with parsed catalog {} MB, agent+mock server with {} subscriptions at "
+              + "rest {} MB (agent+mock share {} MB)",
+          mb(beforeCatalog),
+          mb(withCatalog),
+          SUBSCRIPTIONS,
+          mb(atRest),
           mb(atRest - withCatalog));
-      LOG.info("BENCH install of {} subscriptions: {} ms; agent thread CPU at rest over 20 s: {} ms", SUBSCRIPTIONS,
-          installAll, cpuAtRestMs);
-      LOG.info("BENCH desired change -> first status report {} ms, -> new OperatorCondition visible {} ms",
-          toFirstReportMs, toObject);
+      LOG.info(
+          "BENCH install of {} subscriptions: {} ms; agent thread CPU at rest over 20 s: {} ms",
+          SUBSCRIPTIONS,
+          installAll,
+          cpuAtRestMs);
+      LOG.info(
+          "BENCH desired change -> first status report {} ms, -> new OperatorCondition visible {} ms",
+          toFirstReportMs,
+          toObject);
       assertThat(atRest - withCatalog).isLessThan(100L * 1024 * 1024);
       assertThat(toFirstReportMs).isLessThan(1000);
     }
@@ -98,7 +143,9 @@ class AgentFootprintIT {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long total = 0;
     for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-      if (info != null && (info.getThreadName().startsWith("reconcile-") || info.getThreadName().startsWith("resync-"))) {
+      if (info != null
+          && (info.getThreadName().startsWith("reconcile-")
+              || info.getThreadName().startsWith("resync-"))) {
         total += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
       }
     }

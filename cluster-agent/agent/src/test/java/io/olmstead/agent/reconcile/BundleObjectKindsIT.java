@@ -11,16 +11,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The objects OLM installs from a bundle's manifests beyond the operator itself: an object whose API the cluster does
- * not serve fails the install naming the API with nothing applied, and installs once the API is served; a kind OLM
- * does not install is refused; they go with an uninstall and with an upgrade to a bundle without them.
+ * The objects OLM installs from a bundle's manifests beyond the operator itself: an object whose
+ * API the cluster does not serve fails the install naming the API with nothing applied, and
+ * installs once the API is served; a kind OLM does not install is refused; they go with an
+ * uninstall and with an upgrade to a bundle without them.
  */
 class BundleObjectKindsIT {
   private static final String MONITORING = "monitoring.coreos.com/v1";
-  private static final DesiredSubscription ETCD_092 = DesiredSubscription.of("etcd", SharedCatalogs.CATALOG, "etcd",
-      "singlenamespace-alpha", "etcd-ns", "0.9.2");
-  private static final DesiredSubscription ETCD_094 = DesiredSubscription.of("etcd", SharedCatalogs.CATALOG, "etcd",
-      "singlenamespace-alpha", "etcd-ns", "0.9.4");
+  private static final DesiredSubscription ETCD_092 =
+      DesiredSubscription.of(
+          "etcd", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "etcd-ns", "0.9.2");
+  private static final DesiredSubscription ETCD_094 =
+      DesiredSubscription.of(
+          "etcd", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "etcd-ns", "0.9.4");
   private PassDriver driver;
 
   @AfterEach
@@ -36,40 +39,61 @@ class BundleObjectKindsIT {
   }
 
   private static ObjectNode object(String apiVersion, String kind, String name) {
-    ObjectNode o = JsonNodeFactory.instance.objectNode().put("apiVersion", apiVersion).put("kind", kind);
+    ObjectNode o =
+        JsonNodeFactory.instance.objectNode().put("apiVersion", apiVersion).put("kind", kind);
     o.putObject("metadata").put("name", name);
     return o;
   }
 
   private static ObjectNode serviceMonitor() {
     ObjectNode monitor = object(MONITORING, "ServiceMonitor", "etcd-operator-metrics");
-    monitor.putObject("spec").putObject("selector").putObject("matchLabels").put("name", "etcd-operator");
+    monitor
+        .putObject("spec")
+        .putObject("selector")
+        .putObject("matchLabels")
+        .put("name", "etcd-operator");
     return monitor;
   }
 
   @Test
-  void aServiceMonitorOnAClusterWithoutMonitoringFailsNamingTheApiWithNothingAppliedThenInstallsOnceServed()
-      throws Exception {
+  void
+      aServiceMonitorOnAClusterWithoutMonitoringFailsNamingTheApiWithNothingAppliedThenInstallsOnceServed()
+          throws Exception {
     CatalogProvider catalog = etcdWith(serviceMonitor());
     driver = new PassDriver(() -> catalog);
     driver.pass("etcd-ns", ETCD_092);
     driver.pass("etcd-ns", ETCD_092);
     SubscriptionStatus failed = driver.sink.latest("etcd").orElseThrow();
     assertThat(failed.phase()).isEqualTo("Failed");
-    assertThat(failed.message()).contains("Unable to find GVK in discovery: monitoring.coreos.com v1 ServiceMonitor");
+    assertThat(failed.message())
+        .contains("Unable to find GVK in discovery: monitoring.coreos.com v1 ServiceMonitor");
     assertThat(driver.list("apps/v1", "Deployment")).isEmpty();
     assertThat(driver.list("v1", "ServiceAccount")).isEmpty();
     assertThat(driver.list("operators.coreos.com/v2", "OperatorCondition")).isEmpty();
-    assertThat(driver.get(CrdWrites.CRD_API, CrdWrites.CRD_KIND, null, "etcdclusters.etcd.database.coreos.com"))
-        .as("not even the bundle's CRDs").isEmpty();
+    assertThat(
+            driver.get(
+                CrdWrites.CRD_API,
+                CrdWrites.CRD_KIND,
+                null,
+                "etcdclusters.etcd.database.coreos.com"))
+        .as("not even the bundle's CRDs")
+        .isEmpty();
 
     driver.write(TestCrds.serviceMonitor());
     driver.passUntil("Succeeded", "etcd-ns", ETCD_092);
-    assertThat(driver.get(MONITORING, "ServiceMonitor", "etcd-ns", "etcd-operator-metrics").orElseThrow()
-        .path("metadata").path("labels").path(ManagedLabels.SUBSCRIPTION).asText()).isEqualTo("etcd");
+    assertThat(
+            driver
+                .get(MONITORING, "ServiceMonitor", "etcd-ns", "etcd-operator-metrics")
+                .orElseThrow()
+                .path("metadata")
+                .path("labels")
+                .path(ManagedLabels.SUBSCRIPTION)
+                .asText())
+        .isEqualTo("etcd");
 
     driver.pass("etcd-ns"); // the subscription is removed
-    assertThat(driver.get(MONITORING, "ServiceMonitor", "etcd-ns", "etcd-operator-metrics")).isEmpty();
+    assertThat(driver.get(MONITORING, "ServiceMonitor", "etcd-ns", "etcd-operator-metrics"))
+        .isEmpty();
   }
 
   @Test
@@ -77,13 +101,15 @@ class BundleObjectKindsIT {
     CatalogProvider catalog = etcdWith(object("policy/v1", "PodDisruptionBudget", "etcd-operator"));
     driver = new PassDriver(() -> catalog);
     driver.passUntil("Succeeded", "etcd-ns", ETCD_092);
-    assertThat(driver.get("policy/v1", "PodDisruptionBudget", "etcd-ns", "etcd-operator")).isPresent();
+    assertThat(driver.get("policy/v1", "PodDisruptionBudget", "etcd-ns", "etcd-operator"))
+        .isPresent();
 
     for (int i = 0; i < 20 && !"etcdoperator.v0.9.4".equals(installed()); i++) {
       driver.pass("etcd-ns", ETCD_094);
     }
     assertThat(installed()).isEqualTo("etcdoperator.v0.9.4");
-    assertThat(driver.get("policy/v1", "PodDisruptionBudget", "etcd-ns", "etcd-operator")).isEmpty();
+    assertThat(driver.get("policy/v1", "PodDisruptionBudget", "etcd-ns", "etcd-operator"))
+        .isEmpty();
   }
 
   @Test
@@ -91,11 +117,14 @@ class BundleObjectKindsIT {
     CatalogProvider catalog = etcdWith(object("batch/v1", "Job", "migrate"));
     driver = new PassDriver(() -> catalog);
     driver.pass("etcd-ns", ETCD_092);
-    driver.pass("etcd-ns", ETCD_092); // the first pass waits for the OperatorCondition CRD to be Established
+    driver.pass(
+        "etcd-ns",
+        ETCD_092); // the first pass waits for the OperatorCondition CRD to be Established
     SubscriptionStatus failed = driver.sink.latest("etcd").orElseThrow();
     assertThat(failed.phase()).isEqualTo("Failed");
     assertThat(failed.message())
-        .contains("the InstallPlan contains invalid data: UnsupportedResource batch/v1 Job migrate");
+        .contains(
+            "the InstallPlan contains invalid data: UnsupportedResource batch/v1 Job migrate");
     assertThat(driver.list("apps/v1", "Deployment")).isEmpty();
   }
 

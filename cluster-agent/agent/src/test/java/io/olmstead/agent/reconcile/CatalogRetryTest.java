@@ -6,7 +6,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class CatalogRetryTest {
-  private final CatalogRetry retry = new CatalogRetry(Duration.ofSeconds(1), Duration.ofSeconds(10));
+  private final CatalogRetry retry =
+      new CatalogRetry(Duration.ofSeconds(1), Duration.ofSeconds(10));
 
   @Test
   void delaysDoubleFromTheMinimumUpToTheCap() {
@@ -32,6 +33,7 @@ class CatalogRetryTest {
 
   @Test
   void aCapBelowTheMinimumIsRaisedToIt() {
-    assertThat(new CatalogRetry(Duration.ofSeconds(5), Duration.ofSeconds(1)).next("a")).isEqualTo(Duration.ofSeconds(5));
+    assertThat(new CatalogRetry(Duration.ofSeconds(5), Duration.ofSeconds(1)).next("a"))
+        .isEqualTo(Duration.ofSeconds(5));
   }
 }

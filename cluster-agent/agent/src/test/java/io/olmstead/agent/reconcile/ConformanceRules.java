@@ -10,8 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * OLM's rules for what a CSV installed in one install mode puts on the cluster, written from the CSV alone (not from
- * olm-core's planner, which the conformance suite checks): pure, read by {@link OlmConformanceIT}.
+ * OLM's rules for what a CSV installed in one install mode puts on the cluster, written from the
+ * CSV alone (not from olm-core's planner, which the conformance suite checks): pure, read by {@link
+ * OlmConformanceIT}.
  */
 final class ConformanceRules {
   static final String OPERATOR_NAMESPACE = "operators";
@@ -19,7 +20,10 @@ final class ConformanceRules {
 
   /** OLM's install modes, with the targets the suite gives each. */
   enum Mode {
-    AllNamespaces, OwnNamespace, SingleNamespace, MultiNamespace;
+    AllNamespaces,
+    OwnNamespace,
+    SingleNamespace,
+    MultiNamespace;
 
     List<String> targets() {
       return switch (this) {
@@ -41,8 +45,7 @@ final class ConformanceRules {
     }
   }
 
-  private ConformanceRules() {
-  }
+  private ConformanceRules() {}
 
   static JsonNode csv(Bundle bundle) {
     try {
@@ -69,14 +72,20 @@ final class ConformanceRules {
     return modes;
   }
 
-  /** {@code spec.install.spec.permissions}: one Role and RoleBinding per entry in the operator namespace. */
+  /**
+   * {@code spec.install.spec.permissions}: one Role and RoleBinding per entry in the operator
+   * namespace.
+   */
   static List<JsonNode> permissions(JsonNode csv) {
     List<JsonNode> out = new ArrayList<>();
     csv.path("spec").path("install").path("spec").path("permissions").forEach(out::add);
     return out;
   }
 
-  /** A lifted ClusterRole's rules: the Role's plus get/list/watch on namespaces ({@code ensureSingletonRBAC}). */
+  /**
+   * A lifted ClusterRole's rules: the Role's plus get/list/watch on namespaces ({@code
+   * ensureSingletonRBAC}).
+   */
   static JsonNode liftedRules(JsonNode rules) {
     ArrayNode lifted = rules.deepCopy();
     ObjectNode namespaces = lifted.addObject();
@@ -86,18 +95,25 @@ final class ConformanceRules {
     return lifted;
   }
 
-  /** {@code <crd>-<version>-admin|edit|view|crdview} for each owned CRD version ({@code ensureClusterRolesForCSV}). */
+  /**
+   * {@code <crd>-<version>-admin|edit|view|crdview} for each owned CRD version ({@code
+   * ensureClusterRolesForCSV}).
+   */
   static List<String> aggregatedRoles(JsonNode csv) {
     List<String> names = new ArrayList<>();
     for (JsonNode owned : csv.path("spec").path("customresourcedefinitions").path("owned")) {
       for (String suffix : List.of("admin", "edit", "view", "crdview")) {
-        names.add(owned.path("name").asText() + "-" + owned.path("version").asText() + "-" + suffix);
+        names.add(
+            owned.path("name").asText() + "-" + owned.path("version").asText() + "-" + suffix);
       }
     }
     return names.stream().distinct().toList();
   }
 
-  /** The webhook definitions of {@code type} (ValidatingAdmissionWebhook, MutatingAdmissionWebhook, ConversionWebhook). */
+  /**
+   * The webhook definitions of {@code type} (ValidatingAdmissionWebhook, MutatingAdmissionWebhook,
+   * ConversionWebhook).
+   */
   static List<JsonNode> webhooks(JsonNode csv, String type) {
     List<JsonNode> out = new ArrayList<>();
     for (JsonNode w : csv.path("spec").path("webhookdefinitions")) {

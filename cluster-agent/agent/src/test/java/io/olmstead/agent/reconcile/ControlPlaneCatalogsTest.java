@@ -23,9 +23,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
-/** Catalog content from the control plane is fetched gzip-encoded and parsed in the format it was uploaded in. */
+/**
+ * Catalog content from the control plane is fetched gzip-encoded and parsed in the format it was
+ * uploaded in.
+ */
 class ControlPlaneCatalogsTest {
-  private static final String YAML = """
+  private static final String YAML =
+      """
       ---
       schema: olm.package
       name: demo
@@ -48,7 +52,8 @@ class ControlPlaneCatalogsTest {
 
   @Test
   void yamlContentIsParsedAsYamlWhenTheMediaTypeSaysSo() throws Exception {
-    Catalog catalog = ControlPlaneCatalogs.parse(YAML.getBytes(StandardCharsets.UTF_8), "application/yaml");
+    Catalog catalog =
+        ControlPlaneCatalogs.parse(YAML.getBytes(StandardCharsets.UTF_8), "application/yaml");
     assertThat(catalog.pkg("demo")).isPresent();
     assertThat(catalog.bundleCount()).isEqualTo(1);
   }
@@ -56,12 +61,16 @@ class ControlPlaneCatalogsTest {
   @Test
   void jsonContentStillParsesWithoutAMediaType() throws Exception {
     String json = "{\"schema\":\"olm.package\",\"name\":\"demo\"}\n";
-    assertThat(ControlPlaneCatalogs.parse(json.getBytes(StandardCharsets.UTF_8)).pkg("demo")).isPresent();
+    assertThat(ControlPlaneCatalogs.parse(json.getBytes(StandardCharsets.UTF_8)).pkg("demo"))
+        .isPresent();
   }
 
   @Test
   void yamlServedAsJsonIsRejected() {
-    assertThatThrownBy(() -> ControlPlaneCatalogs.parse(YAML.getBytes(StandardCharsets.UTF_8), "application/json"))
+    assertThatThrownBy(
+            () ->
+                ControlPlaneCatalogs.parse(
+                    YAML.getBytes(StandardCharsets.UTF_8), "application/json"))
         .isInstanceOf(FbcException.class);
   }
 
@@ -70,21 +79,37 @@ class ControlPlaneCatalogsTest {
     List<String> acceptEncodings = new CopyOnWriteArrayList<>();
     Vertx vertx = Vertx.vertx();
     try {
-      // The control plane's HTTP server has compression on: it gzips whatever the client accepts gzip for.
-      HttpServer server = vertx.createHttpServer(new HttpServerOptions().setCompressionSupported(true))
-          .requestHandler(req -> {
-            acceptEncodings.add(String.valueOf(req.getHeader("Accept-Encoding")));
-            req.response().putHeader("content-type", "application/yaml").end(YAML);
-          })
-          .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get();
+      // The control plane's HTTP server has compression on: it gzips whatever the client accepts
+      // gzip for.
+      HttpServer server =
+          vertx
+              .createHttpServer(new HttpServerOptions().setCompressionSupported(true))
+              .requestHandler(
+                  req -> {
+                    acceptEncodings.add(String.valueOf(req.getHeader("Accept-Encoding")));
+                    req.response().putHeader("content-type", "application/yaml").end(YAML);
+                  })
+              .listen(0, "127.0.0.1")
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get();
       URI base = URI.create("http://127.0.0.1:" + server.actualPort());
-      HttpResponse<byte[]> probe = HttpClient.newHttpClient().send(HttpRequest.newBuilder(base.resolve("/probe"))
-          .header("Accept-Encoding", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray());
-      assertThat(probe.headers().firstValue("Content-Encoding")).as("the server compresses").contains("gzip");
+      HttpResponse<byte[]> probe =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(base.resolve("/probe"))
+                      .header("Accept-Encoding", "gzip")
+                      .build(),
+                  HttpResponse.BodyHandlers.ofByteArray());
+      assertThat(probe.headers().firstValue("Content-Encoding"))
+          .as("the server compresses")
+          .contains("gzip");
 
       CredentialStorage credential = CredentialStorage.inMemory();
       credential.save("cluster-credential");
-      Optional<Catalog> catalog = new ControlPlaneCatalogs(base, credential).catalog("community", "sha256:" + "a".repeat(64));
+      Optional<Catalog> catalog =
+          new ControlPlaneCatalogs(base, credential)
+              .catalog("community", "sha256:" + "a".repeat(64));
 
       assertThat(catalog).hasValueSatisfying(c -> assertThat(c.bundleCount()).isEqualTo(1));
       assertThat(acceptEncodings).hasSize(2).last().isEqualTo("gzip");
@@ -96,9 +121,11 @@ class ControlPlaneCatalogsTest {
   @Test
   void aGzipBodyIsDecodedAndAnIdentityBodyPassesThrough() throws Exception {
     byte[] yaml = YAML.getBytes(StandardCharsets.UTF_8);
-    assertThat(EncodedBody.read(new ByteArrayInputStream(gzip(yaml)), "gzip", 1 << 20)).isEqualTo(yaml);
+    assertThat(EncodedBody.read(new ByteArrayInputStream(gzip(yaml)), "gzip", 1 << 20))
+        .isEqualTo(yaml);
     assertThat(EncodedBody.read(new ByteArrayInputStream(yaml), "", 1 << 20)).isEqualTo(yaml);
-    assertThat(EncodedBody.read(new ByteArrayInputStream(yaml), "identity", 1 << 20)).isEqualTo(yaml);
+    assertThat(EncodedBody.read(new ByteArrayInputStream(yaml), "identity", 1 << 20))
+        .isEqualTo(yaml);
   }
 
   @Test
@@ -106,19 +133,22 @@ class ControlPlaneCatalogsTest {
     byte[] bomb = gzip(new byte[8 << 20]); // 8 MiB of zeros in a few kilobytes
     assertThat(bomb.length).isLessThan(64 * 1024);
     assertThatThrownBy(() -> EncodedBody.read(new ByteArrayInputStream(bomb), "gzip", 1 << 20))
-        .isInstanceOf(IOException.class).hasMessageContaining("exceeds the limit of 1048576 bytes");
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("exceeds the limit of 1048576 bytes");
   }
 
   @Test
   void anIdentityBodyPastTheLimitIsRefused() {
     assertThatThrownBy(() -> EncodedBody.read(new ByteArrayInputStream(new byte[2049]), null, 2048))
-        .isInstanceOf(IOException.class).hasMessageContaining("exceeds the limit");
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("exceeds the limit");
   }
 
   @Test
   void anUnknownContentEncodingIsRefused() {
     assertThatThrownBy(() -> EncodedBody.read(new ByteArrayInputStream(new byte[1]), "br", 2048))
-        .isInstanceOf(IOException.class).hasMessageContaining("unsupported Content-Encoding br");
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("unsupported Content-Encoding br");
   }
 
   private static byte[] gzip(byte[] content) throws IOException {
@@ -131,40 +161,53 @@ class ControlPlaneCatalogsTest {
 
   @Test
   void aDigestThatFailedIsNotFetchedAgainBeforeItsBackoff() throws Exception {
-    java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
-    java.util.concurrent.atomic.AtomicBoolean healthy = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicInteger requests =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicBoolean healthy =
+        new java.util.concurrent.atomic.AtomicBoolean();
     java.util.concurrent.atomic.AtomicReference<java.time.Instant> now =
-        new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.parse("2026-11-22T10:00:00Z"));
-    java.time.Clock clock = new java.time.Clock() {
-      @Override
-      public java.time.ZoneId getZone() {
-        return java.time.ZoneOffset.UTC;
-      }
+        new java.util.concurrent.atomic.AtomicReference<>(
+            java.time.Instant.parse("2026-11-22T10:00:00Z"));
+    java.time.Clock clock =
+        new java.time.Clock() {
+          @Override
+          public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+          }
 
-      @Override
-      public java.time.Clock withZone(java.time.ZoneId zone) {
-        return this;
-      }
+          @Override
+          public java.time.Clock withZone(java.time.ZoneId zone) {
+            return this;
+          }
 
-      @Override
-      public java.time.Instant instant() {
-        return now.get();
-      }
-    };
+          @Override
+          public java.time.Instant instant() {
+            return now.get();
+          }
+        };
     Vertx vertx = Vertx.vertx();
     try {
-      HttpServer server = vertx.createHttpServer().requestHandler(req -> {
-        requests.incrementAndGet();
-        if (healthy.get()) {
-          req.response().putHeader("content-type", "application/yaml").end(YAML);
-        } else {
-          req.response().setStatusCode(500).end();
-        }
-      }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get();
+      HttpServer server =
+          vertx
+              .createHttpServer()
+              .requestHandler(
+                  req -> {
+                    requests.incrementAndGet();
+                    if (healthy.get()) {
+                      req.response().putHeader("content-type", "application/yaml").end(YAML);
+                    } else {
+                      req.response().setStatusCode(500).end();
+                    }
+                  })
+              .listen(0, "127.0.0.1")
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get();
       CredentialStorage credential = CredentialStorage.inMemory();
       credential.save("cluster-credential");
-      ControlPlaneCatalogs catalogs = new ControlPlaneCatalogs(URI.create("http://127.0.0.1:" + server.actualPort()),
-          credential, clock);
+      ControlPlaneCatalogs catalogs =
+          new ControlPlaneCatalogs(
+              URI.create("http://127.0.0.1:" + server.actualPort()), credential, clock);
       String digest = "sha256:" + "b".repeat(64);
 
       assertThat(catalogs.catalog("community", digest)).isEmpty();

@@ -11,11 +11,14 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class DependencyApprovalTest {
-  private static final DesiredSubscription AUTO = DesiredSubscription.of("app", "cat", "pkg", "stable", "ns", null);
-  private static final DesiredSubscription MANUAL = AUTO.withApproval(DesiredSubscription.Approval.MANUAL);
+  private static final DesiredSubscription AUTO =
+      DesiredSubscription.of("app", "cat", "pkg", "stable", "ns", null);
+  private static final DesiredSubscription MANUAL =
+      AUTO.withApproval(DesiredSubscription.Approval.MANUAL);
   private static final Bundle DEP = bundle("1.0.0");
   private static final Optional<Bundle> PARENT_NEXT = Optional.of(bundle("2.0.0"));
-  private static final Decision INSTALL_DEP = Decision.drive(Decision.Action.INSTALL, DEP.name(), null);
+  private static final Decision INSTALL_DEP =
+      Decision.drive(Decision.Action.INSTALL, DEP.name(), null);
 
   @Test
   void aManualParentsUnapprovedBundleHoldsItsDependencyNamingTheBundleToApprove() {
@@ -29,22 +32,36 @@ class DependencyApprovalTest {
 
   @Test
   void approvingTheParentsBundleApprovesItsDependency() {
-    assertThat(DependencyApproval.gate(INSTALL_DEP, DEP, MANUAL, cluster(), PARENT_NEXT, "pkg.v2.0.0")).isEqualTo(INSTALL_DEP);
-    assertThat(DependencyApproval.gate(INSTALL_DEP, DEP, MANUAL, cluster(), PARENT_NEXT, "pkg.v1.9.0").action())
+    assertThat(
+            DependencyApproval.gate(INSTALL_DEP, DEP, MANUAL, cluster(), PARENT_NEXT, "pkg.v2.0.0"))
+        .isEqualTo(INSTALL_DEP);
+    assertThat(
+            DependencyApproval.gate(INSTALL_DEP, DEP, MANUAL, cluster(), PARENT_NEXT, "pkg.v1.9.0")
+                .action())
         .isEqualTo(Decision.Action.AWAIT_APPROVAL);
   }
 
   @Test
   void anAutomaticParentOrAParentAlreadyAtItsBundleDoesNotHoldTheDependency() {
-    assertThat(DependencyApproval.gate(INSTALL_DEP, DEP, AUTO, cluster(), PARENT_NEXT, null)).isEqualTo(INSTALL_DEP);
-    assertThat(DependencyApproval.gate(INSTALL_DEP, DEP, MANUAL, cluster(observed("2.0.0", CsvPhase.SUCCEEDED)),
-        PARENT_NEXT, null)).isEqualTo(INSTALL_DEP);
-    assertThat(DependencyApproval.gate(INSTALL_DEP, DEP, MANUAL, cluster(), Optional.empty(), null)).isEqualTo(INSTALL_DEP);
+    assertThat(DependencyApproval.gate(INSTALL_DEP, DEP, AUTO, cluster(), PARENT_NEXT, null))
+        .isEqualTo(INSTALL_DEP);
+    assertThat(
+            DependencyApproval.gate(
+                INSTALL_DEP,
+                DEP,
+                MANUAL,
+                cluster(observed("2.0.0", CsvPhase.SUCCEEDED)),
+                PARENT_NEXT,
+                null))
+        .isEqualTo(INSTALL_DEP);
+    assertThat(DependencyApproval.gate(INSTALL_DEP, DEP, MANUAL, cluster(), Optional.empty(), null))
+        .isEqualTo(INSTALL_DEP);
   }
 
   @Test
   void aDependencyStepThatAlreadyStartedIsFinished() {
     Decision going = Decision.drive(Decision.Action.CONTINUE, DEP.name(), null);
-    assertThat(DependencyApproval.gate(going, DEP, MANUAL, cluster(), PARENT_NEXT, null)).isEqualTo(going);
+    assertThat(DependencyApproval.gate(going, DEP, MANUAL, cluster(), PARENT_NEXT, null))
+        .isEqualTo(going);
   }
 }

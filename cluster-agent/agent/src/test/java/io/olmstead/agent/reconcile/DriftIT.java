@@ -21,8 +21,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Drift on what the agent manages is restored and reported within seconds, by informer events alone: the resync is
- * ten minutes, far beyond every wait here.
+ * Drift on what the agent manages is restored and reported within seconds, by informer events
+ * alone: the resync is ten minutes, far beyond every wait here.
  */
 class DriftIT {
   private static final String RBAC_API = "rbac.authorization.k8s.io/v1";
@@ -47,16 +47,22 @@ class DriftIT {
   }
 
   /**
-   * 30 s: far below the 10-minute resync, so a restore seen here came from an event; 10 s was once too short on a
-   * machine at load average 25 (2 cores), where the event, the pass and its dozen API calls queue behind other builds.
+   * 30 s: far below the 10-minute resync, so a restore seen here came from an event; 10 s was once
+   * too short on a machine at load average 25 (2 cores), where the event, the pass and its dozen
+   * API calls queue behind other builds.
    */
   private static ConditionFactory withinSeconds() {
-    return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions();
+    return await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .ignoreExceptions();
   }
 
   @Test
-  void aDeletedServiceAccountAndAnEditedRoleAreRestoredAndReportedWithoutWaitingForTheResync() throws Exception {
-    JsonNode role = sim.resources.list(RBAC_API, "Role", ManagedLabels.selector("etcd", "etcd-ns")).get(0);
+  void aDeletedServiceAccountAndAnEditedRoleAreRestoredAndReportedWithoutWaitingForTheResync()
+      throws Exception {
+    JsonNode role =
+        sim.resources.list(RBAC_API, "Role", ManagedLabels.selector("etcd", "etcd-ns")).get(0);
     String roleName = role.path("metadata").path("name").asText();
     JsonNode rules = role.path("rules").deepCopy();
     ObjectNode edited = role.deepCopy();
@@ -68,12 +74,17 @@ class DriftIT {
     sim.resources.delete("v1", "ServiceAccount", "etcd-ns", "etcd-operator");
     sim.resources.apply(edited);
 
-    withinSeconds().untilAsserted(() -> {
-      assertThat(sim.get("v1", "ServiceAccount", "etcd-ns", "etcd-operator")).isPresent();
-      assertThat(sim.get(RBAC_API, "Role", "etcd-ns", roleName).orElseThrow().path("rules")).isEqualTo(rules);
-      assertThat(driftMessages()).anySatisfy(m -> assertThat(m).contains("ServiceAccount/etcd-ns/etcd-operator"));
-      assertThat(driftMessages()).anySatisfy(m -> assertThat(m).contains("Role/etcd-ns/" + roleName));
-    });
+    withinSeconds()
+        .untilAsserted(
+            () -> {
+              assertThat(sim.get("v1", "ServiceAccount", "etcd-ns", "etcd-operator")).isPresent();
+              assertThat(sim.get(RBAC_API, "Role", "etcd-ns", roleName).orElseThrow().path("rules"))
+                  .isEqualTo(rules);
+              assertThat(driftMessages())
+                  .anySatisfy(m -> assertThat(m).contains("ServiceAccount/etcd-ns/etcd-operator"));
+              assertThat(driftMessages())
+                  .anySatisfy(m -> assertThat(m).contains("Role/etcd-ns/" + roleName));
+            });
     awaitSucceeded();
   }
 
@@ -81,10 +92,15 @@ class DriftIT {
   void aDeletedSharedCrdIsRestoredAndReported() throws Exception {
     sim.resources.delete(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS);
 
-    withinSeconds().untilAsserted(() -> {
-      assertThat(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS)).isPresent();
-      assertThat(driftMessages()).anySatisfy(m -> assertThat(m).contains("CustomResourceDefinition/" + ETCD_CLUSTERS));
-    });
+    withinSeconds()
+        .untilAsserted(
+            () -> {
+              assertThat(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS))
+                  .isPresent();
+              assertThat(driftMessages())
+                  .anySatisfy(
+                      m -> assertThat(m).contains("CustomResourceDefinition/" + ETCD_CLUSTERS));
+            });
     awaitSucceeded();
   }
 
@@ -94,14 +110,20 @@ class DriftIT {
     Map<String, String> versions = resourceVersions();
     int reports = sim.sink.history("etcd").size();
 
-    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).pollInterval(Duration.ofMillis(200))
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(4))
+        .pollInterval(Duration.ofMillis(200))
         .until(() -> resourceVersions().equals(versions) && sim.cluster.agent().queueDepth() == 0);
-    assertThat(versions).containsKey("ServiceAccount/etcd-ns/etcd-operator").containsKey("CustomResourceDefinition//"
-        + ETCD_CLUSTERS);
+    assertThat(versions)
+        .containsKey("ServiceAccount/etcd-ns/etcd-operator")
+        .containsKey("CustomResourceDefinition//" + ETCD_CLUSTERS);
     assertThat(sim.sink.history("etcd")).hasSize(reports);
   }
 
-  /** resourceVersion of everything the agent manages, by kind/namespace/name: any write changes one. */
+  /**
+   * resourceVersion of everything the agent manages, by kind/namespace/name: any write changes one.
+   */
   private Map<String, String> resourceVersions() {
     Map<String, String> versions = new TreeMap<>();
     List<ResourceKinds.Kind> kinds = new java.util.ArrayList<>(ResourceKinds.COMMON);
@@ -109,7 +131,12 @@ class DriftIT {
     for (ResourceKinds.Kind kind : kinds) {
       for (JsonNode o : sim.list(kind.apiVersion(), kind.kind())) {
         JsonNode meta = o.path("metadata");
-        versions.put(kind.kind() + "/" + meta.path("namespace").asText("") + "/" + meta.path("name").asText(),
+        versions.put(
+            kind.kind()
+                + "/"
+                + meta.path("namespace").asText("")
+                + "/"
+                + meta.path("name").asText(),
             meta.path("resourceVersion").asText());
       }
     }
@@ -119,14 +146,19 @@ class DriftIT {
   private List<String> driftMessages() {
     return sim.sink.history("etcd").stream()
         .flatMap(s -> s.condition(StatusBoard.DRIFT_CONDITION).stream())
-        .map(SubscriptionStatus.StatusCondition::message).toList();
+        .map(SubscriptionStatus.StatusCondition::message)
+        .toList();
   }
 
   private void awaitSucceeded() {
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
-      SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
-      assertThat(s.installedBundle()).as(s.toString()).isEqualTo(BUNDLE);
-      assertThat(s.phase()).as(s.toString()).isEqualTo("Succeeded");
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
+              assertThat(s.installedBundle()).as(s.toString()).isEqualTo(BUNDLE);
+              assertThat(s.phase()).as(s.toString()).isEqualTo("Succeeded");
+            });
   }
 }

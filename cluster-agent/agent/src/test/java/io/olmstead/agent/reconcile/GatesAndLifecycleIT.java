@@ -15,7 +15,10 @@ import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Upgrade gates, manual approval, removal, drift and failures against a simulated cluster with real bundles. */
+/**
+ * Upgrade gates, manual approval, removal, drift and failures against a simulated cluster with real
+ * bundles.
+ */
 class GatesAndLifecycleIT {
   private static final String OC_API = "operators.coreos.com/v2";
   private static final String CRD_API = "apiextensions.k8s.io/v1";
@@ -47,31 +50,51 @@ class GatesAndLifecycleIT {
   }
 
   @Test
-  void upgradeableFalseBlocksTheUpgradeWithOperatorConditionNotUpgradeableUntilOverridden() throws Exception {
+  void upgradeableFalseBlocksTheUpgradeWithOperatorConditionNotUpgradeableUntilOverridden()
+      throws Exception {
     startEventDriven().desire(etcd("0.9.2"));
     awaitSucceeded("etcdoperator.v0.9.2");
-    ObjectNode oc = (ObjectNode) sim.get(OC_API, "OperatorCondition", "etcd-ns", "etcdoperator.v0.9.2").orElseThrow();
+    ObjectNode oc =
+        (ObjectNode)
+            sim.get(OC_API, "OperatorCondition", "etcd-ns", "etcdoperator.v0.9.2").orElseThrow();
     long generation = oc.path("metadata").path("generation").asLong(1);
     ArrayNode conditions = oc.withObjectProperty("spec").putArray("conditions");
-    conditions.addObject().put("type", "Upgradeable").put("status", "False").put("reason", "Migrating")
-        .put("message", "data migration in progress").put("observedGeneration", generation + 1)
+    conditions
+        .addObject()
+        .put("type", "Upgradeable")
+        .put("status", "False")
+        .put("reason", "Migrating")
+        .put("message", "data migration in progress")
+        .put("observedGeneration", generation + 1)
         .put("lastTransitionTime", "2026-01-01T00:00:00Z");
-    sim.resources.apply(oc); // the operator writes spec.conditions; the agent mirrors them into status like OLM
+    sim.resources.apply(
+        oc); // the operator writes spec.conditions; the agent mirrors them into status like OLM
     sim.desire(etcd("0.9.4"));
 
-    eventually().untilAsserted(() -> {
-      SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
-      assertThat(s.phase()).isEqualTo("Pending");
-      assertThat(s.reason()).isEqualTo("OperatorConditionNotUpgradeable");
-      assertThat(s.message()).contains("operator is not upgradeable: data migration in progress");
-      assertThat(s.installedBundle()).isEqualTo("etcdoperator.v0.9.2");
-      assertThat(s.targetVersion()).isEqualTo("0.9.4");
-    });
+    eventually()
+        .untilAsserted(
+            () -> {
+              SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
+              assertThat(s.phase()).isEqualTo("Pending");
+              assertThat(s.reason()).isEqualTo("OperatorConditionNotUpgradeable");
+              assertThat(s.message())
+                  .contains("operator is not upgradeable: data migration in progress");
+              assertThat(s.installedBundle()).isEqualTo("etcdoperator.v0.9.2");
+              assertThat(s.targetVersion()).isEqualTo("0.9.4");
+            });
     assertThat(sim.get(OC_API, "OperatorCondition", "etcd-ns", "etcdoperator.v0.9.4")).isEmpty();
 
-    ObjectNode live = (ObjectNode) sim.get(OC_API, "OperatorCondition", "etcd-ns", "etcdoperator.v0.9.2").orElseThrow();
-    live.withObjectProperty("spec").putArray("overrides").addObject().put("type", "Upgradeable").put("status", "True")
-        .put("reason", "Override").put("message", "upgrade anyway").put("lastTransitionTime", "2026-01-01T00:00:00Z");
+    ObjectNode live =
+        (ObjectNode)
+            sim.get(OC_API, "OperatorCondition", "etcd-ns", "etcdoperator.v0.9.2").orElseThrow();
+    live.withObjectProperty("spec")
+        .putArray("overrides")
+        .addObject()
+        .put("type", "Upgradeable")
+        .put("status", "True")
+        .put("reason", "Override")
+        .put("message", "upgrade anyway")
+        .put("lastTransitionTime", "2026-01-01T00:00:00Z");
     sim.resources.apply(live);
     awaitSucceeded("etcdoperator.v0.9.4");
   }
@@ -79,14 +102,17 @@ class GatesAndLifecycleIT {
   @Test
   void manualApprovalWaitsForExactlyTheProposedBundle() throws Exception {
     start(false).desire(etcd("0.9.2").withApproval(DesiredSubscription.Approval.MANUAL));
-    eventually().untilAsserted(() -> {
-      SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
-      assertThat(s.phase()).isEqualTo(SubscriptionStatus.REQUIRES_APPROVAL);
-      assertThat(s.targetBundle()).isEqualTo("etcdoperator.v0.9.2");
-    });
+    eventually()
+        .untilAsserted(
+            () -> {
+              SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
+              assertThat(s.phase()).isEqualTo(SubscriptionStatus.REQUIRES_APPROVAL);
+              assertThat(s.targetBundle()).isEqualTo("etcdoperator.v0.9.2");
+            });
     sim.cluster.agent().approve("etcd", "etcdoperator.v0.9.0");
     Thread.sleep(1500); // a resync later: the wrong bundle approved nothing
-    assertThat(sim.sink.latest("etcd").orElseThrow().phase()).isEqualTo(SubscriptionStatus.REQUIRES_APPROVAL);
+    assertThat(sim.sink.latest("etcd").orElseThrow().phase())
+        .isEqualTo(SubscriptionStatus.REQUIRES_APPROVAL);
     assertThat(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator")).isEmpty();
 
     sim.cluster.agent().approve("etcd", "etcdoperator.v0.9.2");
@@ -98,13 +124,16 @@ class GatesAndLifecycleIT {
     start(false).desire(etcd("0.9.2"));
     awaitSucceeded("etcdoperator.v0.9.2");
     sim.desire();
-    eventually().untilAsserted(() -> {
-      assertThat(sim.sink.removed()).contains("etcd");
-      assertThat(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator")).isEmpty();
-      assertThat(sim.get("v1", "ServiceAccount", "etcd-ns", "etcd-operator")).isEmpty();
-      assertThat(sim.get(OC_API, "OperatorCondition", "etcd-ns", "etcdoperator.v0.9.2")).isEmpty();
-      assertThat(sim.list("rbac.authorization.k8s.io/v1", "Role")).isEmpty();
-    });
+    eventually()
+        .untilAsserted(
+            () -> {
+              assertThat(sim.sink.removed()).contains("etcd");
+              assertThat(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator")).isEmpty();
+              assertThat(sim.get("v1", "ServiceAccount", "etcd-ns", "etcd-operator")).isEmpty();
+              assertThat(sim.get(OC_API, "OperatorCondition", "etcd-ns", "etcdoperator.v0.9.2"))
+                  .isEmpty();
+              assertThat(sim.list("rbac.authorization.k8s.io/v1", "Role")).isEmpty();
+            });
     assertThat(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS)).isPresent();
   }
 
@@ -113,10 +142,13 @@ class GatesAndLifecycleIT {
     start(false).desire(etcd("0.9.2").withCrdRemoval(true));
     awaitSucceeded("etcdoperator.v0.9.2");
     sim.desire();
-    eventually().untilAsserted(() -> {
-      assertThat(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator")).isEmpty();
-      assertThat(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS)).isEmpty();
-    });
+    eventually()
+        .untilAsserted(
+            () -> {
+              assertThat(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator")).isEmpty();
+              assertThat(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS))
+                  .isEmpty();
+            });
   }
 
   @Test
@@ -126,17 +158,34 @@ class GatesAndLifecycleIT {
     sim.resources.delete("apps/v1", "Deployment", "etcd-ns", "etcd-operator");
     JsonNode sa = sim.get("v1", "ServiceAccount", "etcd-ns", "etcd-operator").orElseThrow();
     ObjectNode edited = sa.deepCopy();
-    edited.withObjectProperty("metadata").withObjectProperty("labels").put(ManagedLabels.BUNDLE, "tampered");
-    sim.cluster.client().genericKubernetesResources("v1", "ServiceAccount").inNamespace("etcd-ns")
-        .resource(sim.cluster.client().getKubernetesSerialization().convertValue(edited,
-            io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).update();
+    edited
+        .withObjectProperty("metadata")
+        .withObjectProperty("labels")
+        .put(ManagedLabels.BUNDLE, "tampered");
+    sim.cluster
+        .client()
+        .genericKubernetesResources("v1", "ServiceAccount")
+        .inNamespace("etcd-ns")
+        .resource(
+            sim.cluster
+                .client()
+                .getKubernetesSerialization()
+                .convertValue(
+                    edited, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class))
+        .update();
 
-    eventually().untilAsserted(() -> {
-      assertThat(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator")).isPresent();
-      assertThat(sim.label(sim.get("v1", "ServiceAccount", "etcd-ns", "etcd-operator").orElseThrow(), ManagedLabels.BUNDLE))
-          .isEqualTo("etcdoperator.v0.9.2");
-      assertThat(sim.sink.history("etcd")).anySatisfy(s -> assertThat(s.condition("DriftRestored")).isPresent());
-    });
+    eventually()
+        .untilAsserted(
+            () -> {
+              assertThat(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator")).isPresent();
+              assertThat(
+                      sim.label(
+                          sim.get("v1", "ServiceAccount", "etcd-ns", "etcd-operator").orElseThrow(),
+                          ManagedLabels.BUNDLE))
+                  .isEqualTo("etcdoperator.v0.9.2");
+              assertThat(sim.sink.history("etcd"))
+                  .anySatisfy(s -> assertThat(s.condition("DriftRestored")).isPresent());
+            });
     awaitSucceeded("etcdoperator.v0.9.2");
   }
 
@@ -144,48 +193,72 @@ class GatesAndLifecycleIT {
   void refusesACrdChangeThatDropsAStoredVersion() throws Exception {
     start(false).desire(etcd("0.9.2"));
     awaitSucceeded("etcdoperator.v0.9.2");
-    // As if an older operator had stored objects as v1beta1: the CRD serves it and lists it as stored. Status
+    // As if an older operator had stored objects as v1beta1: the CRD serves it and lists it as
+    // stored. Status
     // first: with only the status changed, a pass in between has nothing to restore.
-    ObjectNode withStatus = (ObjectNode) sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS).orElseThrow();
-    withStatus.withObjectProperty("status").putArray("storedVersions").add("v1beta1").add("v1beta2");
+    ObjectNode withStatus =
+        (ObjectNode)
+            sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS).orElseThrow();
+    withStatus
+        .withObjectProperty("status")
+        .putArray("storedVersions")
+        .add("v1beta1")
+        .add("v1beta2");
     sim.resources.updateStatus(withStatus);
-    ObjectNode crd = (ObjectNode) sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS).orElseThrow();
+    ObjectNode crd =
+        (ObjectNode)
+            sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS).orElseThrow();
     ObjectNode old = ((ArrayNode) crd.path("spec").path("versions")).get(0).deepCopy();
     old.put("name", "v1beta1").put("storage", false);
     ((ArrayNode) crd.path("spec").path("versions")).add(old);
     sim.resources.apply(crd);
-    assertThat(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS).orElseThrow()
-        .path("status").path("storedVersions").toString()).contains("v1beta1");
+    assertThat(
+            sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS)
+                .orElseThrow()
+                .path("status")
+                .path("storedVersions")
+                .toString())
+        .contains("v1beta1");
     sim.desire(etcd("0.9.4"));
 
-    eventually().untilAsserted(() -> {
-      SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
-      assertThat(s.phase()).isEqualTo("Failed");
-      assertThat(s.message()).contains("risk of data loss updating \"" + ETCD_CLUSTERS + "\"")
-          .contains("removes version v1beta1");
-    });
+    eventually()
+        .untilAsserted(
+            () -> {
+              SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
+              assertThat(s.phase()).isEqualTo("Failed");
+              assertThat(s.message())
+                  .contains("risk of data loss updating \"" + ETCD_CLUSTERS + "\"")
+                  .contains("removes version v1beta1");
+            });
     assertThat(sim.get(OC_API, "OperatorCondition", "etcd-ns", "etcdoperator.v0.9.4")).isEmpty();
-    assertThat(sim.label(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator").orElseThrow(), ManagedLabels.BUNDLE))
+    assertThat(
+            sim.label(
+                sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator").orElseThrow(),
+                ManagedLabels.BUNDLE))
         .isEqualTo("etcdoperator.v0.9.2");
   }
 
   @Test
   void deploymentsPastTheirProgressDeadlineFailTheInstall() throws Exception {
     start(true).desire(etcd("0.9.2"));
-    eventually().untilAsserted(() -> {
-      SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
-      assertThat(s.phase()).isEqualTo("Failed");
-      assertThat(s.reason()).isEqualTo("InstallCheckFailed");
-      assertThat(s.message()).contains("etcd-operator");
-      assertThat(s.installedBundle()).isNull();
-    });
+    eventually()
+        .untilAsserted(
+            () -> {
+              SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
+              assertThat(s.phase()).isEqualTo("Failed");
+              assertThat(s.reason()).isEqualTo("InstallCheckFailed");
+              assertThat(s.message()).contains("etcd-operator");
+              assertThat(s.installedBundle()).isNull();
+            });
   }
 
   private void awaitSucceeded(String bundle) {
-    eventually().untilAsserted(() -> {
-      SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
-      assertThat(s.installedBundle()).as(s.toString()).isEqualTo(bundle);
-      assertThat(s.phase()).as(s.toString()).isEqualTo("Succeeded");
-    });
+    eventually()
+        .untilAsserted(
+            () -> {
+              SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
+              assertThat(s.installedBundle()).as(s.toString()).isEqualTo(bundle);
+              assertThat(s.phase()).as(s.toString()).isEqualTo("Succeeded");
+            });
   }
 }

@@ -23,10 +23,11 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The conformance suite: every package of {@code catalogs/bundled} and {@code bundled-plus}, its default channel's
- * newest bundle in every install mode its CSV supports, and the channel's last upgrade edge in its first mode, installed
- * on a simulated cluster (one per package) through {@link PassDriver}, read back through the Kubernetes API and
- * compared with OLM's rules ({@link ConformanceRules} and {@link ConformanceChecks}); then uninstalled, leaving nothing.
+ * The conformance suite: every package of {@code catalogs/bundled} and {@code bundled-plus}, its
+ * default channel's newest bundle in every install mode its CSV supports, and the channel's last
+ * upgrade edge in its first mode, installed on a simulated cluster (one per package) through {@link
+ * PassDriver}, read back through the Kubernetes API and compared with OLM's rules ({@link
+ * ConformanceRules} and {@link ConformanceChecks}); then uninstalled, leaving nothing.
  */
 class OlmConformanceIT {
   private static final String NS = ConformanceRules.OPERATOR_NAMESPACE;
@@ -34,26 +35,34 @@ class OlmConformanceIT {
   /** One row of the table: what was installed and what differs from OLM (empty: conforms). */
   record Row(String packageName, String scenario, String bundle, List<String> findings) {
     String line() {
-      return String.format("%-38s %-22s %-44s %s", packageName, scenario, bundle,
-          findings.isEmpty() ? "conforms" : "DIFFERS " + findings);
+      return String.format(
+          "%-38s %-22s %-44s %s",
+          packageName, scenario, bundle, findings.isEmpty() ? "conforms" : "DIFFERS " + findings);
     }
   }
 
   @Test
-  void everyBundledOperatorInstallsUpgradesAndUninstallsInEveryModeItSupportsAsOlmDoes() throws Exception {
-    CatalogProvider provider = PlusCatalogs.provider(); // skips, saying why, without the shared catalogs
+  void everyBundledOperatorInstallsUpgradesAndUninstallsInEveryModeItSupportsAsOlmDoes()
+      throws Exception {
+    CatalogProvider provider =
+        PlusCatalogs.provider(); // skips, saying why, without the shared catalogs
     Catalog catalog = provider.catalog(SharedCatalogs.CATALOG, null).orElseThrow();
     List<Row> rows = new ArrayList<>();
-    for (CatalogPackage pkg : catalog.packages().stream().sorted(Comparator.comparing(CatalogPackage::name)).toList()) {
+    for (CatalogPackage pkg :
+        catalog.packages().stream().sorted(Comparator.comparing(CatalogPackage::name)).toList()) {
       CatalogProvider served = provider;
       CatalogPackage used = pkg;
       if (pkg.channel(pkg.defaultChannel()).isEmpty()) {
-        // a copy naming a default channel it does not carry (strimzi's): served with its newest channel as default
+        // a copy naming a default channel it does not carry (strimzi's): served with its newest
+        // channel as default
         Optional<String> newest = newestChannel(pkg);
         if (newest.isPresent()) {
           served = SharedCatalogs.bundledPlus(pkg.name(), newest.get());
-          used = served.catalog(SharedCatalogs.CATALOG, null).orElseThrow().packages().stream()
-              .filter(p -> p.name().equals(pkg.name())).findFirst().orElseThrow();
+          used =
+              served.catalog(SharedCatalogs.CATALOG, null).orElseThrow().packages().stream()
+                  .filter(p -> p.name().equals(pkg.name()))
+                  .findFirst()
+                  .orElseThrow();
         }
       }
       Optional<ChannelGraph> channel = used.channel(used.defaultChannel());
@@ -63,25 +72,33 @@ class OlmConformanceIT {
       }
       CatalogProvider packageCatalog = served;
       try (PassDriver driver = new PassDriver(() -> packageCatalog)) {
-        driver.write(TestCrds.serviceMonitor()); // the cluster runs the Prometheus operator (kepler ships a ServiceMonitor)
+        driver.write(
+            TestCrds.serviceMonitor()); // the cluster runs the Prometheus operator (kepler ships a
+        // ServiceMonitor)
         for (String target : ConformanceRules.OTHER_NAMESPACES) {
-          driver.write(TestCrds.namespace(target)); // Single/MultiNamespace targets exist, as they must
+          driver.write(
+              TestCrds.namespace(target)); // Single/MultiNamespace targets exist, as they must
         }
         rows.addAll(runPackage(driver, used, channel.get()));
       }
     }
     String table = String.join("\n", rows.stream().map(Row::line).toList());
     System.out.println("OLM conformance (package, scenario, bundle, outcome):\n" + table);
-    assertThat(rows).as(table).isNotEmpty().allSatisfy(row -> assertThat(row.findings()).as(row.line()).isEmpty());
+    assertThat(rows)
+        .as(table)
+        .isNotEmpty()
+        .allSatisfy(row -> assertThat(row.findings()).as(row.line()).isEmpty());
   }
 
-  private List<Row> runPackage(PassDriver driver, CatalogPackage pkg, ChannelGraph channel) throws Exception {
+  private List<Row> runPackage(PassDriver driver, CatalogPackage pkg, ChannelGraph channel)
+      throws Exception {
     Bundle head = pkg.bundle(channel.head().orElseThrow()).orElseThrow();
     JsonNode csv = ConformanceRules.csv(head);
     List<Mode> modes = ConformanceRules.supported(csv);
     List<Row> rows = new ArrayList<>();
     for (Mode mode : modes) {
-      DesiredSubscription sub = subscription("conf-" + mode.name().toLowerCase(), pkg, channel, mode, null);
+      DesiredSubscription sub =
+          subscription("conf-" + mode.name().toLowerCase(), pkg, channel, mode, null);
       List<String> findings = new ArrayList<>();
       ConformanceChecks checks = new ConformanceChecks(driver, sub.name(), findings);
       if (checks.installs(sub, head.name())) {
@@ -90,8 +107,11 @@ class OlmConformanceIT {
       checks.uninstalls(csv);
       rows.add(new Row(pkg.name(), mode.name(), head.name(), findings));
     }
-    Optional<String> previous = channel.entry(head.name()).map(ChannelEntry::replaces)
-        .filter(p -> pkg.bundle(p).isPresent());
+    Optional<String> previous =
+        channel
+            .entry(head.name())
+            .map(ChannelEntry::replaces)
+            .filter(p -> pkg.bundle(p).isPresent());
     if (modes.isEmpty() || previous.isEmpty()) {
       return rows;
     }
@@ -102,14 +122,20 @@ class OlmConformanceIT {
       findings.add(from.name() + " does not support " + mode);
     } else {
       ConformanceChecks checks = new ConformanceChecks(driver, "conf-upgrade", findings);
-      if (checks.installs(subscription("conf-upgrade", pkg, channel, mode, from.versionText()), from.name())
+      if (checks.installs(
+              subscription("conf-upgrade", pkg, channel, mode, from.versionText()), from.name())
           && checks.installs(subscription("conf-upgrade", pkg, channel, mode, null), head.name())) {
         checks.installedAsOlmDoes(csv, mode);
         checks.noStaleWebhookConfigurations(head.name());
       }
       checks.uninstalls(csv);
     }
-    rows.add(new Row(pkg.name(), "upgrade " + mode.name(), from.name() + " -> " + head.versionText(), findings));
+    rows.add(
+        new Row(
+            pkg.name(),
+            "upgrade " + mode.name(),
+            from.name() + " -> " + head.versionText(),
+            findings));
     return rows;
   }
 
@@ -117,16 +143,32 @@ class OlmConformanceIT {
   private static Optional<String> newestChannel(CatalogPackage pkg) {
     List<ChannelGraph> all = new ArrayList<>(pkg.channels().values());
     all.addAll(pkg.unusableChannels().values());
-    return all.stream().filter(c -> c.head().isPresent())
-        .max(Comparator.comparing(c -> pkg.bundle(c.head().get()).flatMap(Bundle::version).orElse(null),
-            Comparator.nullsFirst(Comparator.naturalOrder())))
+    return all.stream()
+        .filter(c -> c.head().isPresent())
+        .max(
+            Comparator.comparing(
+                c -> pkg.bundle(c.head().get()).flatMap(Bundle::version).orElse(null),
+                Comparator.nullsFirst(Comparator.naturalOrder())))
         .map(ChannelGraph::name);
   }
 
-  private static DesiredSubscription subscription(String name, CatalogPackage pkg, ChannelGraph channel, Mode mode,
-                                                  String maxVersion) {
-    return new DesiredSubscription(name, SharedCatalogs.CATALOG, null, pkg.name(), channel.name(), NS, mode.targets(),
-        DesiredSubscription.Approval.AUTOMATIC, null, maxVersion, null, false, 1, null);
+  private static DesiredSubscription subscription(
+      String name, CatalogPackage pkg, ChannelGraph channel, Mode mode, String maxVersion) {
+    return new DesiredSubscription(
+        name,
+        SharedCatalogs.CATALOG,
+        null,
+        pkg.name(),
+        channel.name(),
+        NS,
+        mode.targets(),
+        DesiredSubscription.Approval.AUTOMATIC,
+        null,
+        maxVersion,
+        null,
+        false,
+        1,
+        null);
   }
 
   static String decode(String base64) {
@@ -135,7 +177,8 @@ class OlmConformanceIT {
 
   static List<ResourceKinds.Kind> labelledKinds() {
     List<ResourceKinds.Kind> kinds = new ArrayList<>(ResourceKinds.COMMON);
-    kinds.add(new ResourceKinds.Kind(ConformanceChecks.ADMISSION, "ValidatingWebhookConfiguration"));
+    kinds.add(
+        new ResourceKinds.Kind(ConformanceChecks.ADMISSION, "ValidatingWebhookConfiguration"));
     kinds.add(new ResourceKinds.Kind(ConformanceChecks.ADMISSION, "MutatingWebhookConfiguration"));
     return kinds;
   }

@@ -23,8 +23,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * A mock API server (with discovery) and a {@link NamespacePass} the test drives itself, one pass at a time, with the
- * simulated kubelet ticked between passes: no reconcile loop, no informers, no timing.
+ * A mock API server (with discovery) and a {@link NamespacePass} the test drives itself, one pass
+ * at a time, with the simulated kubelet ticked between passes: no reconcile loop, no informers, no
+ * timing.
  */
 final class PassDriver implements AutoCloseable {
   final RecordingSink sink = new RecordingSink();
@@ -36,25 +37,34 @@ final class PassDriver implements AutoCloseable {
 
   /** {@code catalogs} is asked on every pass, so a test can change the catalog between passes. */
   PassDriver(Supplier<CatalogProvider> catalogs) {
-    Logger.getLogger("io.fabric8.mockwebserver").setLevel(Level.WARNING); // it logs every request at INFO
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new DiscoveringCrudDispatcher(), false);
+    Logger.getLogger("io.fabric8.mockwebserver")
+        .setLevel(Level.WARNING); // it logs every request at INFO
+    server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            new HashMap<>(),
+            new DiscoveringCrudDispatcher(),
+            false);
     server.init();
     client = server.createClient();
     resources = new ResourceOperator(client, new ResourceKinds());
-    kubelet = new KubeletStandIn("pass-driver", new ResourceOperator(client, new ResourceKinds()), Duration.ZERO, false);
-    CatalogProvider current = new CatalogProvider() {
-      @Override
-      public Optional<Catalog> catalog(String name, String digest) {
-        return catalogs.get().catalog(name, digest);
-      }
+    kubelet =
+        new KubeletStandIn(
+            "pass-driver", new ResourceOperator(client, new ResourceKinds()), Duration.ZERO, false);
+    CatalogProvider current =
+        new CatalogProvider() {
+          @Override
+          public Optional<Catalog> catalog(String name, String digest) {
+            return catalogs.get().catalog(name, digest);
+          }
 
-      @Override
-      public BundleContent content(Bundle bundle) {
-        return catalogs.get().content(bundle);
-      }
-    };
-    pass = new NamespacePass(resources, current, new StatusBoard(sink), name -> null, () -> { });
+          @Override
+          public BundleContent content(Bundle bundle) {
+            return catalogs.get().content(bundle);
+          }
+        };
+    pass = new NamespacePass(resources, current, new StatusBoard(sink), name -> null, () -> {});
   }
 
   /** One pass over {@code namespace}, then one round of the simulated kubelet. */
@@ -64,8 +74,12 @@ final class PassDriver implements AutoCloseable {
     return outcome;
   }
 
-  /** Passes until {@code subscription} reports {@code phase} (at most 20), then returns its last status. */
-  SubscriptionStatus passUntil(String phase, String namespace, DesiredSubscription sub) throws ResourceException {
+  /**
+   * Passes until {@code subscription} reports {@code phase} (at most 20), then returns its last
+   * status.
+   */
+  SubscriptionStatus passUntil(String phase, String namespace, DesiredSubscription sub)
+      throws ResourceException {
     for (int i = 0; i < 20; i++) {
       pass(namespace, sub);
       Optional<SubscriptionStatus> latest = sink.latest(sub.name());
@@ -73,10 +87,12 @@ final class PassDriver implements AutoCloseable {
         return latest.get();
       }
     }
-    throw new AssertionError(sub.name() + " never reached " + phase + ": " + sink.history(sub.name()));
+    throw new AssertionError(
+        sub.name() + " never reached " + phase + ": " + sink.history(sub.name()));
   }
 
-  Optional<JsonNode> get(String apiVersion, String kind, String namespace, String name) throws ResourceException {
+  Optional<JsonNode> get(String apiVersion, String kind, String namespace, String name)
+      throws ResourceException {
     return resources.get(apiVersion, kind, namespace, name);
   }
 

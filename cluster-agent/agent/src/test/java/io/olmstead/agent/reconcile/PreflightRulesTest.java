@@ -10,36 +10,45 @@ import io.olmstead.olmcore.lifecycle.Requirements;
 import io.olmstead.olmcore.lifecycle.Requirements.RequirementStatus;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class PreflightRulesTest {
   @Test
   void anUnmetMinKubeVersionIsKubeVersionTooOldWithOlmsMessage() {
-    PreflightFinding finding = PreflightRules.requirement(Requirements.minKubeVersion("x.v1", "1.33.0", "v1.31.0"))
-        .orElseThrow();
+    PreflightFinding finding =
+        PreflightRules.requirement(Requirements.minKubeVersion("x.v1", "1.33.0", "v1.31.0"))
+            .orElseThrow();
     assertThat(finding.code()).isEqualTo("KubeVersionTooOld");
     assertThat(finding.severity()).isEqualTo(PreflightFinding.ERROR);
-    assertThat(finding.message()).isEqualTo("CSV version requirement not met: minKubeVersion (1.33.0) > server version "
-        + "(1.31.0)");
-    assertThat(PreflightRules.requirement(Requirements.minKubeVersion("x.v1", "1.25.0", "v1.31.0"))).isEmpty();
+    assertThat(finding.message())
+        .isEqualTo(
+            "CSV version requirement not met: minKubeVersion (1.33.0) > server version "
+                + "(1.31.0)");
+    assertThat(PreflightRules.requirement(Requirements.minKubeVersion("x.v1", "1.25.0", "v1.31.0")))
+        .isEmpty();
   }
 
   @Test
   void aMissingApiOrCrdIsRequirementNotMet() {
-    RequirementStatus missing = new RequirementStatus("", "v1", "Pod", "v1.", Requirements.NOT_PRESENT,
-        "Native API does not exist");
+    RequirementStatus missing =
+        new RequirementStatus(
+            "", "v1", "Pod", "v1.", Requirements.NOT_PRESENT, "Native API does not exist");
     PreflightFinding finding = PreflightRules.requirement(missing).orElseThrow();
     assertThat(finding.code()).isEqualTo("RequirementNotMet");
     assertThat(finding.message()).isEqualTo("Pod v1.: NotPresent (Native API does not exist)");
   }
 
   @ParameterizedTest(name = "{0} {1} on {2}: removed = {3}")
-  @CsvSource({"apiextensions.k8s.io/v1beta1, CustomResourceDefinition, v1.22.0, true",
-      "apiextensions.k8s.io/v1beta1, CustomResourceDefinition, v1.21.5, false",
-      "policy/v1beta1, PodDisruptionBudget, v1.30.1, true", "apps/v1, Deployment, v1.30.1, false"})
-  void apisRemovedFromTheClustersKubernetesAreErrors(String apiVersion, String kind, String cluster, boolean removed) {
+  @CsvSource({
+    "apiextensions.k8s.io/v1beta1, CustomResourceDefinition, v1.22.0, true",
+    "apiextensions.k8s.io/v1beta1, CustomResourceDefinition, v1.21.5, false",
+    "policy/v1beta1, PodDisruptionBudget, v1.30.1, true",
+    "apps/v1, Deployment, v1.30.1, false"
+  })
+  void apisRemovedFromTheClustersKubernetesAreErrors(
+      String apiVersion, String kind, String cluster, boolean removed) {
     var finding = PreflightRules.removedApi(apiVersion, kind, "x", cluster);
     assertThat(finding.isPresent()).isEqualTo(removed);
     finding.ifPresent(f -> assertThat(f.code()).isEqualTo("ApiRemoved"));
@@ -47,14 +56,23 @@ class PreflightRulesTest {
 
   @Test
   void schemaFindingsCountAsTheSubscriptionsSafetySays() {
-    CrdSchemaFinding breaking = new CrdSchemaFinding("TypeChanged", CrdSchemaFinding.Severity.BREAKING, "v1:.spec",
-        "type changes");
-    assertThat(PreflightRules.schemaFinding(breaking, "crd", PreflightRules.CrdUpgradeSafety.NONE)).isEmpty();
-    assertThat(PreflightRules.schemaFinding(breaking, "crd", PreflightRules.CrdUpgradeSafety.WARN).orElseThrow()
-        .severity()).isEqualTo(PreflightFinding.WARNING);
-    assertThat(PreflightRules.schemaFinding(breaking, "crd", PreflightRules.CrdUpgradeSafety.STRICT).orElseThrow()
-        .severity()).isEqualTo(PreflightFinding.ERROR);
-    assertThat(PreflightRules.CrdUpgradeSafety.parse(null)).isEqualTo(PreflightRules.CrdUpgradeSafety.NONE);
+    CrdSchemaFinding breaking =
+        new CrdSchemaFinding(
+            "TypeChanged", CrdSchemaFinding.Severity.BREAKING, "v1:.spec", "type changes");
+    assertThat(PreflightRules.schemaFinding(breaking, "crd", PreflightRules.CrdUpgradeSafety.NONE))
+        .isEmpty();
+    assertThat(
+            PreflightRules.schemaFinding(breaking, "crd", PreflightRules.CrdUpgradeSafety.WARN)
+                .orElseThrow()
+                .severity())
+        .isEqualTo(PreflightFinding.WARNING);
+    assertThat(
+            PreflightRules.schemaFinding(breaking, "crd", PreflightRules.CrdUpgradeSafety.STRICT)
+                .orElseThrow()
+                .severity())
+        .isEqualTo(PreflightFinding.ERROR);
+    assertThat(PreflightRules.CrdUpgradeSafety.parse(null))
+        .isEqualTo(PreflightRules.CrdUpgradeSafety.NONE);
   }
 
   @Test

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fleet rollbacks (a rollout's approved version lowered below the installed version) against a simulated cluster with real bundles:
- * etcd's CRDs are the same in 0.9.2 and 0.9.4, so its rollback goes through; edited copies of them are refused.
+ * Fleet rollbacks (a rollout's approved version lowered below the installed version) against a
+ * simulated cluster with real bundles: etcd's CRDs are the same in 0.9.2 and 0.9.4, so its rollback
+ * goes through; edited copies of them are refused.
  */
 class RollbackIT {
   private static final String OC_API = "operators.coreos.com/v2";
@@ -54,16 +55,23 @@ class RollbackIT {
     awaitSucceeded(V092);
     eventually().untilAsserted(() -> assertThat(objectsOf(V094)).isEmpty());
     assertThat(sim.get(OC_API, "OperatorCondition", "etcd-ns", V094)).isEmpty();
-    assertThat(sim.label(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator").orElseThrow(), ManagedLabels.BUNDLE))
+    assertThat(
+            sim.label(
+                sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator").orElseThrow(),
+                ManagedLabels.BUNDLE))
         .isEqualTo(V092);
-    assertThat(objectsOf(V092)).extracting(o -> o.path("kind").asText()).contains("Deployment", "Role", "OperatorCondition");
+    assertThat(objectsOf(V092))
+        .extracting(o -> o.path("kind").asText())
+        .contains("Deployment", "Role", "OperatorCondition");
     assertThat(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS)).isPresent();
     // the way down was reported like an upgrade: 0.9.4 running while 0.9.2 was being installed
-    assertThat(sim.sink.history("etcd")).anySatisfy(s -> {
-      assertThat(s.installedVersion()).isEqualTo("0.9.4");
-      assertThat(s.targetVersion()).isEqualTo("0.9.2");
-      assertThat(s.phase()).isIn("Pending", "InstallReady", "Installing");
-    });
+    assertThat(sim.sink.history("etcd"))
+        .anySatisfy(
+            s -> {
+              assertThat(s.installedVersion()).isEqualTo("0.9.4");
+              assertThat(s.targetVersion()).isEqualTo("0.9.2");
+              assertThat(s.phase()).isIn("Pending", "InstallReady", "Installing");
+            });
   }
 
   @Test
@@ -75,87 +83,142 @@ class RollbackIT {
     sim.desire(etcd("0.9.2")); // e.g. a lower pin or channel head: not a rollout's approval
     Thread.sleep(2500); // a couple of resyncs
     assertThat(objectsOf(V092)).isEmpty();
-    assertThat(sim.label(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator").orElseThrow(), ManagedLabels.BUNDLE))
+    assertThat(
+            sim.label(
+                sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator").orElseThrow(),
+                ManagedLabels.BUNDLE))
         .isEqualTo(V094);
     assertThat(sim.sink.latest("etcd").orElseThrow().installedVersion()).isEqualTo("0.9.4");
   }
 
   @Test
   void refusesARollbackWhoseOlderCrdDropsAStoredVersion() throws Exception {
-    // As if 0.9.4 had introduced etcdclusters v1 and stored objects in it; 0.9.2 only knows v1beta2.
-    sim = new SimFixture(SharedCatalogs.etcdWithCrd(V094, ETCD_CLUSTERS, crd -> {
-      ArrayNode versions = (ArrayNode) crd.path("spec").path("versions");
-      ObjectNode v1 = ((ObjectNode) versions.get(0).deepCopy()).put("name", "v1");
-      ((ObjectNode) versions.get(0)).put("storage", false);
-      versions.add(v1);
-    }));
+    // As if 0.9.4 had introduced etcdclusters v1 and stored objects in it; 0.9.2 only knows
+    // v1beta2.
+    sim =
+        new SimFixture(
+            SharedCatalogs.etcdWithCrd(
+                V094,
+                ETCD_CLUSTERS,
+                crd -> {
+                  ArrayNode versions = (ArrayNode) crd.path("spec").path("versions");
+                  ObjectNode v1 = ((ObjectNode) versions.get(0).deepCopy()).put("name", "v1");
+                  ((ObjectNode) versions.get(0)).put("storage", false);
+                  versions.add(v1);
+                }));
     sim.desire(etcd("0.9.4"));
     awaitSucceeded(V094);
-    assertThat(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS).orElseThrow()
-        .path("status").path("storedVersions").toString()).contains("\"v1\"");
+    assertThat(
+            sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS)
+                .orElseThrow()
+                .path("status")
+                .path("storedVersions")
+                .toString())
+        .contains("\"v1\"");
 
     sim.desire(etcd("0.9.2").withRollbackTo("0.9.2"));
-    eventually().untilAsserted(() -> {
-      SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
-      assertThat(s.phase()).isEqualTo("Failed");
-      assertThat(s.reason()).isEqualTo(SubscriptionStatus.DOWNGRADE_REFUSED);
-      assertThat(s.message()).startsWith("downgrade to " + V092 + " refused: ")
-          .contains("risk of data loss updating \"" + ETCD_CLUSTERS + "\"").contains("removes version v1 ");
-      assertThat(s.installedBundle()).isEqualTo(V094);
-      assertThat(s.targetVersion()).isEqualTo("0.9.2");
-    });
+    eventually()
+        .untilAsserted(
+            () -> {
+              SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
+              assertThat(s.phase()).isEqualTo("Failed");
+              assertThat(s.reason()).isEqualTo(SubscriptionStatus.DOWNGRADE_REFUSED);
+              assertThat(s.message())
+                  .startsWith("downgrade to " + V092 + " refused: ")
+                  .contains("risk of data loss updating \"" + ETCD_CLUSTERS + "\"")
+                  .contains("removes version v1 ");
+              assertThat(s.installedBundle()).isEqualTo(V094);
+              assertThat(s.targetVersion()).isEqualTo("0.9.2");
+            });
     Thread.sleep(1500); // a resync later, still held with nothing of 0.9.2 written
-    assertThat(sim.sink.latest("etcd").orElseThrow().reason()).isEqualTo(SubscriptionStatus.DOWNGRADE_REFUSED);
+    assertThat(sim.sink.latest("etcd").orElseThrow().reason())
+        .isEqualTo(SubscriptionStatus.DOWNGRADE_REFUSED);
     assertThat(objectsOf(V092)).isEmpty();
-    assertThat(sim.label(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator").orElseThrow(), ManagedLabels.BUNDLE))
+    assertThat(
+            sim.label(
+                sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator").orElseThrow(),
+                ManagedLabels.BUNDLE))
         .isEqualTo(V094);
-    assertThat(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS).orElseThrow()
-        .path("spec").path("versions").toString()).contains("\"v1\"");
+    assertThat(
+            sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS)
+                .orElseThrow()
+                .path("spec")
+                .path("versions")
+                .toString())
+        .contains("\"v1\"");
   }
 
   @Test
   void refusesARollbackWhoseOlderSchemaRejectsAnExistingResourceUntilItIsFixed() throws Exception {
     // As if 0.9.2 had allowed at most 3 members and 0.9.4 lifted that limit.
-    sim = new SimFixture(SharedCatalogs.etcdWithCrd(V092, ETCD_CLUSTERS, crd -> {
-      ObjectNode spec = (ObjectNode) crd.path("spec").path("versions").get(0).path("schema").path("openAPIV3Schema")
-          .path("properties").path("spec");
-      spec.putObject("properties").putObject("size").put("type", "integer").put("maximum", 3);
-    }));
+    sim =
+        new SimFixture(
+            SharedCatalogs.etcdWithCrd(
+                V092,
+                ETCD_CLUSTERS,
+                crd -> {
+                  ObjectNode spec =
+                      (ObjectNode)
+                          crd.path("spec")
+                              .path("versions")
+                              .get(0)
+                              .path("schema")
+                              .path("openAPIV3Schema")
+                              .path("properties")
+                              .path("spec");
+                  spec.putObject("properties")
+                      .putObject("size")
+                      .put("type", "integer")
+                      .put("maximum", 3);
+                }));
     sim.desire(etcd("0.9.4"));
     awaitSucceeded(V094);
-    sim.resources.kinds().learn(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS).orElseThrow());
+    sim.resources
+        .kinds()
+        .learn(sim.get(CRD_API, "CustomResourceDefinition", null, ETCD_CLUSTERS).orElseThrow());
     sim.resources.apply(etcdCluster(5));
 
     sim.desire(etcd("0.9.2").withRollbackTo("0.9.2"));
-    eventually().untilAsserted(() -> {
-      SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
-      assertThat(s.phase()).isEqualTo("Failed");
-      assertThat(s.reason()).isEqualTo(SubscriptionStatus.DOWNGRADE_REFUSED);
-      assertThat(s.message()).contains("error validating existing CRs against new CRD's schema for \"" + ETCD_CLUSTERS)
-          .contains("etcd-ns/big");
-      assertThat(s.installedBundle()).isEqualTo(V094);
-    });
+    eventually()
+        .untilAsserted(
+            () -> {
+              SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
+              assertThat(s.phase()).isEqualTo("Failed");
+              assertThat(s.reason()).isEqualTo(SubscriptionStatus.DOWNGRADE_REFUSED);
+              assertThat(s.message())
+                  .contains(
+                      "error validating existing CRs against new CRD's schema for \""
+                          + ETCD_CLUSTERS)
+                  .contains("etcd-ns/big");
+              assertThat(s.installedBundle()).isEqualTo(V094);
+            });
     assertThat(objectsOf(V092)).isEmpty();
 
-    sim.resources.apply(etcdCluster(3)); // the owner shrinks the cluster: the older schema accepts it now
+    sim.resources.apply(
+        etcdCluster(3)); // the owner shrinks the cluster: the older schema accepts it now
     awaitSucceeded(V092);
     eventually().untilAsserted(() -> assertThat(objectsOf(V094)).isEmpty());
   }
 
   private static ObjectNode etcdCluster(int size) {
-    ObjectNode cr = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
-        .put("apiVersion", "etcd.database.coreos.com/v1beta2").put("kind", "EtcdCluster");
+    ObjectNode cr =
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+            .objectNode()
+            .put("apiVersion", "etcd.database.coreos.com/v1beta2")
+            .put("kind", "EtcdCluster");
     cr.putObject("metadata").put("name", "big").put("namespace", "etcd-ns");
     cr.putObject("spec").put("size", size);
     return cr;
   }
 
   private void awaitSucceeded(String bundle) {
-    eventually().untilAsserted(() -> {
-      SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
-      assertThat(s.installedBundle()).as(s.toString()).isEqualTo(bundle);
-      assertThat(s.phase()).as(s.toString()).isEqualTo("Succeeded");
-    });
+    eventually()
+        .untilAsserted(
+            () -> {
+              SubscriptionStatus s = sim.sink.latest("etcd").orElseThrow();
+              assertThat(s.installedBundle()).as(s.toString()).isEqualTo(bundle);
+              assertThat(s.phase()).as(s.toString()).isEqualTo("Succeeded");
+            });
   }
 
   /** Every object of the kinds a cleanup sweeps that carries {@code bundle}'s ownership label. */

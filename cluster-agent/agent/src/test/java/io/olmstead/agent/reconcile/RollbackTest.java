@@ -14,10 +14,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Where a rollback below the installed version goes, and when one is needed, without an API server. */
+/**
+ * Where a rollback below the installed version goes, and when one is needed, without an API server.
+ */
 class RollbackTest {
-  /** stable: 1.0.0 -> 1.2.0 (which skips 1.1.0); fast: 1.0.0 -> 1.2.0 only; candidate: 1.0.0 -> 1.1.0 -> 1.2.0. */
-  private static final String FBC = """
+  /**
+   * stable: 1.0.0 -> 1.2.0 (which skips 1.1.0); fast: 1.0.0 -> 1.2.0 only; candidate: 1.0.0 ->
+   * 1.1.0 -> 1.2.0.
+   */
+  private static final String FBC =
+      """
       {"schema":"olm.package","name":"pkg","defaultChannel":"stable"}
       {"schema":"olm.channel","package":"pkg","name":"stable","entries":[{"name":"pkg.v1.0.0"},{"name":"pkg.v1.1.0"},
         {"name":"pkg.v1.2.0","replaces":"pkg.v1.0.0","skips":["pkg.v1.1.0"]}]}
@@ -32,19 +38,24 @@ class RollbackTest {
       {"schema":"olm.bundle","package":"pkg","name":"pkg.v1.2.0","image":"img:1.2.0",
         "properties":[{"type":"olm.package","value":{"packageName":"pkg","version":"1.2.0"}}]}
       """;
+
   private static final Catalog CATALOG = parse();
 
   private static Catalog parse() {
     try {
-      return CatalogValidator.validate(new FbcParser().parse("catalog.json", FBC.getBytes(StandardCharsets.UTF_8)),
-          ValidationMode.LENIENT).catalog().orElseThrow();
+      return CatalogValidator.validate(
+              new FbcParser().parse("catalog.json", FBC.getBytes(StandardCharsets.UTF_8)),
+              ValidationMode.LENIENT)
+          .catalog()
+          .orElseThrow();
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
   }
 
   private static Optional<String> target(String channel, String maxVersion) {
-    return Rollback.target(CATALOG, DesiredSubscription.of("s", "cat", "pkg", channel, "ns", maxVersion))
+    return Rollback.target(
+            CATALOG, DesiredSubscription.of("s", "cat", "pkg", channel, "ns", maxVersion))
         .map(Bundle::name);
   }
 
@@ -78,36 +89,55 @@ class RollbackTest {
   void thereIsNoTargetWhenEveryBundleIsAboveMaxVersionOrThePackageIsUnknown() {
     assertThat(target("candidate", "0.9.0")).isEmpty();
     assertThat(target("no-such-channel", "1.1.0")).isEmpty();
-    assertThat(Rollback.target(CATALOG, DesiredSubscription.of("s", "cat", "other", "stable", "ns", "1.1.0"))).isEmpty();
+    assertThat(
+            Rollback.target(
+                CATALOG, DesiredSubscription.of("s", "cat", "other", "stable", "ns", "1.1.0")))
+        .isEmpty();
   }
 
   @Test
   void anInstalledBundleAboveARolloutsApprovedVersionNeedsARollback() {
-    DesiredSubscription sub = DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null).withRollbackTo("1.0.0");
+    DesiredSubscription sub =
+        DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null).withRollbackTo("1.0.0");
     assertThat(Rollback.aboveCeiling(sub, cluster(observed("1.1.0", CsvPhase.SUCCEEDED))))
         .hasValueSatisfying(b -> assertThat(b.bundle()).isEqualTo("pkg.v1.1.0"));
   }
 
   @Test
   void anUpgradeInProgressAboveMaxVersionNeedsARollbackToo() {
-    DesiredSubscription sub = DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null).withRollbackTo("1.0.0");
-    assertThat(Rollback.aboveCeiling(sub,
-        cluster(observed("1.0.0", CsvPhase.SUCCEEDED), observed("1.1.0", CsvPhase.FAILED))))
+    DesiredSubscription sub =
+        DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null).withRollbackTo("1.0.0");
+    assertThat(
+            Rollback.aboveCeiling(
+                sub,
+                cluster(observed("1.0.0", CsvPhase.SUCCEEDED), observed("1.1.0", CsvPhase.FAILED))))
         .hasValueSatisfying(b -> assertThat(b.bundle()).isEqualTo("pkg.v1.1.0"));
   }
 
   @Test
   void aLowerMaxVersionThatIsNoRolloutsApprovalSendsNothingBack() {
-    assertThat(Rollback.aboveCeiling(DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", "1.0.0"),
-        cluster(observed("1.1.0", CsvPhase.SUCCEEDED)))).isEmpty();
+    assertThat(
+            Rollback.aboveCeiling(
+                DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", "1.0.0"),
+                cluster(observed("1.1.0", CsvPhase.SUCCEEDED))))
+        .isEmpty();
   }
 
   @Test
   void atOrBelowMaxVersionOrWithoutOneNothingIsRolledBack() {
     ObservedSubscription installed = cluster(observed("1.1.0", CsvPhase.SUCCEEDED));
-    assertThat(Rollback.aboveCeiling(DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", "1.1.0"), installed)).isEmpty();
-    assertThat(Rollback.aboveCeiling(DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null), installed)).isEmpty();
-    assertThat(Rollback.aboveCeiling(DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", "not-a-version"), installed))
+    assertThat(
+            Rollback.aboveCeiling(
+                DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", "1.1.0"), installed))
+        .isEmpty();
+    assertThat(
+            Rollback.aboveCeiling(
+                DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null), installed))
+        .isEmpty();
+    assertThat(
+            Rollback.aboveCeiling(
+                DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", "not-a-version"),
+                installed))
         .isEmpty();
   }
 }

@@ -14,29 +14,46 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * One package installed at two versions in two namespaces shares one CRD and its aggregated ClusterRoles: the CRD ends
- * at the newer bundle's schema and stays there, whichever install came first, over passes of both namespaces driven
- * one by one; the roles stay while either install is there.
+ * One package installed at two versions in two namespaces shares one CRD and its aggregated
+ * ClusterRoles: the CRD ends at the newer bundle's schema and stays there, whichever install came
+ * first, over passes of both namespaces driven one by one; the roles stay while either install is
+ * there.
  */
 class SharedCrdIT {
   private static final String CRD_API = "apiextensions.k8s.io/v1";
   private static final String RBAC_API = "rbac.authorization.k8s.io/v1";
-  private static final List<String> EXPECTED_ROLES = Stream.of("etcdclusters", "etcdbackups", "etcdrestores")
-      .flatMap(crd -> Stream.of("admin", "edit", "view", "crdview")
-          .map(suffix -> crd + ".etcd.database.coreos.com-v1beta2-" + suffix)).toList();
+  private static final List<String> EXPECTED_ROLES =
+      Stream.of("etcdclusters", "etcdbackups", "etcdrestores")
+          .flatMap(
+              crd ->
+                  Stream.of("admin", "edit", "view", "crdview")
+                      .map(suffix -> crd + ".etcd.database.coreos.com-v1beta2-" + suffix))
+          .toList();
   private static final String CRD = "etcdclusters.etcd.database.coreos.com";
   private static final String NEWER_SCHEMA = "etcd clusters as etcdoperator.v0.9.4 describes them";
-  private static final DesiredSubscription OLD = DesiredSubscription.of("etcd-old", SharedCatalogs.CATALOG, "etcd",
-      "singlenamespace-alpha", "ns-old", "0.9.2");
-  private static final DesiredSubscription NEW = DesiredSubscription.of("etcd-new", SharedCatalogs.CATALOG, "etcd",
-      "singlenamespace-alpha", "ns-new", "0.9.4");
+  private static final DesiredSubscription OLD =
+      DesiredSubscription.of(
+          "etcd-old", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "ns-old", "0.9.2");
+  private static final DesiredSubscription NEW =
+      DesiredSubscription.of(
+          "etcd-new", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "ns-new", "0.9.4");
   private PassDriver driver;
 
   @BeforeEach
   void start() {
     // etcd's bundles all carry the same CRD: 0.9.4's gets a schema of its own here
-    CatalogProvider catalogs = SharedCatalogs.etcdWithCrd("etcdoperator.v0.9.4", CRD, crd -> ((ObjectNode) crd
-        .path("spec").path("versions").path(0).path("schema").path("openAPIV3Schema")).put("description", NEWER_SCHEMA));
+    CatalogProvider catalogs =
+        SharedCatalogs.etcdWithCrd(
+            "etcdoperator.v0.9.4",
+            CRD,
+            crd ->
+                ((ObjectNode)
+                        crd.path("spec")
+                            .path("versions")
+                            .path(0)
+                            .path("schema")
+                            .path("openAPIV3Schema"))
+                    .put("description", NEWER_SCHEMA));
     driver = new PassDriver(() -> catalogs);
   }
 
@@ -71,34 +88,49 @@ class SharedCrdIT {
   void driftOnTheSharedCrdIsRestoredByTheInstallThatWroteItAlone() throws Exception {
     driver.passUntil("Succeeded", "ns-old", OLD);
     driver.passUntil("Succeeded", "ns-new", NEW);
-    ObjectNode edited = driver.get(CRD_API, "CustomResourceDefinition", null, CRD).orElseThrow().deepCopy();
-    ((ObjectNode) edited.path("spec").path("versions").path(0).path("schema").path("openAPIV3Schema"))
+    ObjectNode edited =
+        driver.get(CRD_API, "CustomResourceDefinition", null, CRD).orElseThrow().deepCopy();
+    ((ObjectNode)
+            edited.path("spec").path("versions").path(0).path("schema").path("openAPIV3Schema"))
         .put("description", "edited by hand");
     driver.write(edited);
 
     driver.pass("ns-old", OLD);
-    assertThat(schemaDescription()).as("the older install leaves the CRD alone").isEqualTo("edited by hand");
+    assertThat(schemaDescription())
+        .as("the older install leaves the CRD alone")
+        .isEqualTo("edited by hand");
     driver.pass("ns-new", NEW);
     assertThat(schemaDescription()).isEqualTo(NEWER_SCHEMA);
-    assertThat(driver.sink.latest("etcd-new").orElseThrow().condition(StatusBoard.DRIFT_CONDITION)).isPresent();
-    assertThat(driver.sink.history("etcd-old")).noneMatch(s -> s.condition(StatusBoard.DRIFT_CONDITION).isPresent());
+    assertThat(driver.sink.latest("etcd-new").orElseThrow().condition(StatusBoard.DRIFT_CONDITION))
+        .isPresent();
+    assertThat(driver.sink.history("etcd-old"))
+        .noneMatch(s -> s.condition(StatusBoard.DRIFT_CONDITION).isPresent());
   }
 
   @Test
-  void theAggregatedClusterRolesAreSharedLikeTheCrdAndGoWithTheLastInstallOfThePackage() throws Exception {
+  void theAggregatedClusterRolesAreSharedLikeTheCrdAndGoWithTheLastInstallOfThePackage()
+      throws Exception {
     driver.passUntil("Succeeded", "ns-old", OLD);
     driver.passUntil("Succeeded", "ns-new", NEW);
     assertStableOverPassesOfBothNamespaces();
     for (String sub : List.of("etcd-old", "etcd-new")) {
-      assertThat(driver.sink.history(sub)).as(sub).noneMatch(s -> "OwnershipConflict".equals(s.reason()));
+      assertThat(driver.sink.history(sub))
+          .as(sub)
+          .noneMatch(s -> "OwnershipConflict".equals(s.reason()));
     }
     assertThat(aggregatedRoles()).containsExactlyInAnyOrderElementsOf(EXPECTED_ROLES);
-    JsonNode admin = driver.get(RBAC_API, "ClusterRole", null, CRD + "-v1beta2-admin").orElseThrow();
-    assertThat(admin.path("metadata").path("labels").has(ManagedLabels.SUBSCRIPTION)).as("no install owns it").isFalse();
-    assertThat(admin.path("metadata").path("annotations").path(CrdWrites.WRITER).asText()).isEqualTo("ns-new/etcd-new");
+    JsonNode admin =
+        driver.get(RBAC_API, "ClusterRole", null, CRD + "-v1beta2-admin").orElseThrow();
+    assertThat(admin.path("metadata").path("labels").has(ManagedLabels.SUBSCRIPTION))
+        .as("no install owns it")
+        .isFalse();
+    assertThat(admin.path("metadata").path("annotations").path(CrdWrites.WRITER).asText())
+        .isEqualTo("ns-new/etcd-new");
 
     driver.pass("ns-new");
-    assertThat(aggregatedRoles()).as("etcd-old still needs them").containsExactlyInAnyOrderElementsOf(EXPECTED_ROLES);
+    assertThat(aggregatedRoles())
+        .as("etcd-old still needs them")
+        .containsExactlyInAnyOrderElementsOf(EXPECTED_ROLES);
     driver.pass("ns-old", OLD);
     assertThat(driver.sink.latest("etcd-old").orElseThrow().phase()).isEqualTo("Succeeded");
 
@@ -107,8 +139,10 @@ class SharedCrdIT {
   }
 
   private List<String> aggregatedRoles() throws Exception {
-    return driver.list(RBAC_API, "ClusterRole").stream().filter(ProvidedApiClusterRoles::isProvidedApiRole)
-        .map(r -> r.path("metadata").path("name").asText()).toList();
+    return driver.list(RBAC_API, "ClusterRole").stream()
+        .filter(ProvidedApiClusterRoles::isProvidedApiRole)
+        .map(r -> r.path("metadata").path("name").asText())
+        .toList();
   }
 
   private void assertStableOverPassesOfBothNamespaces() throws Exception {
@@ -118,24 +152,41 @@ class SharedCrdIT {
       driver.pass("ns-new", NEW);
     }
     JsonNode crd = driver.get(CRD_API, "CustomResourceDefinition", null, CRD).orElseThrow();
-    assertThat(crd.path("metadata").path("resourceVersion").asText()).as("no pass wrote the CRD").isEqualTo(settled);
-    assertThat(crd.path("metadata").path("annotations").path(CrdWrites.VERSION).asText()).isEqualTo("0.9.4");
-    assertThat(crd.path("metadata").path("annotations").path(CrdWrites.WRITER).asText()).isEqualTo("ns-new/etcd-new");
+    assertThat(crd.path("metadata").path("resourceVersion").asText())
+        .as("no pass wrote the CRD")
+        .isEqualTo(settled);
+    assertThat(crd.path("metadata").path("annotations").path(CrdWrites.VERSION).asText())
+        .isEqualTo("0.9.4");
+    assertThat(crd.path("metadata").path("annotations").path(CrdWrites.WRITER).asText())
+        .isEqualTo("ns-new/etcd-new");
     assertThat(schemaDescription()).isEqualTo(NEWER_SCHEMA);
     for (String sub : List.of("etcd-old", "etcd-new")) {
       assertThat(driver.sink.latest(sub).orElseThrow().phase()).isEqualTo("Succeeded");
-      assertThat(driver.sink.history(sub)).as(sub + " restored nothing")
+      assertThat(driver.sink.history(sub))
+          .as(sub + " restored nothing")
           .noneMatch(s -> s.condition(StatusBoard.DRIFT_CONDITION).isPresent());
     }
   }
 
   private String schemaDescription() throws Exception {
-    return driver.get(CRD_API, "CustomResourceDefinition", null, CRD).orElseThrow().path("spec").path("versions")
-        .path(0).path("schema").path("openAPIV3Schema").path("description").asText();
+    return driver
+        .get(CRD_API, "CustomResourceDefinition", null, CRD)
+        .orElseThrow()
+        .path("spec")
+        .path("versions")
+        .path(0)
+        .path("schema")
+        .path("openAPIV3Schema")
+        .path("description")
+        .asText();
   }
 
   private String resourceVersion() throws Exception {
-    return driver.get(CRD_API, "CustomResourceDefinition", null, CRD).orElseThrow().path("metadata")
-        .path("resourceVersion").asText();
+    return driver
+        .get(CRD_API, "CustomResourceDefinition", null, CRD)
+        .orElseThrow()
+        .path("metadata")
+        .path("resourceVersion")
+        .asText();
   }
 }

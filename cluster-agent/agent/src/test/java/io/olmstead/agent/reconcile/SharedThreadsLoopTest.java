@@ -15,7 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Clusters of a pool replica on shared reconcile threads: per-cluster order, no overlap, no starving. */
+/**
+ * Clusters of a pool replica on shared reconcile threads: per-cluster order, no overlap, no
+ * starving.
+ */
 class SharedThreadsLoopTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final Duration NEVER = Duration.ofHours(1);
@@ -40,39 +43,48 @@ class SharedThreadsLoopTest {
       done.put(cluster, new CopyOnWriteArrayList<>());
       inFlight.put(cluster, new AtomicInteger());
       SharedThreadsLoop loop = loop();
-      loop.start(ns -> {
-        if (inFlight.get(cluster).incrementAndGet() > 1) {
-          overlaps.incrementAndGet();
-        }
-        mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
-        sleep(20);
-        running.decrementAndGet();
-        inFlight.get(cluster).decrementAndGet();
-        done.get(cluster).add(ns);
-      }, () -> { }, NEVER);
+      loop.start(
+          ns -> {
+            if (inFlight.get(cluster).incrementAndGet() > 1) {
+              overlaps.incrementAndGet();
+            }
+            mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+            sleep(20);
+            running.decrementAndGet();
+            inFlight.get(cluster).decrementAndGet();
+            done.get(cluster).add(ns);
+          },
+          () -> {},
+          NEVER);
       for (int n = 0; n < 8; n++) {
         loop.queue().add("ns-" + n);
       }
     }
     await().atMost(WAIT).until(() -> done.values().stream().allMatch(l -> l.size() == 8));
     assertThat(overlaps).as("two passes of one cluster at once").hasValue(0);
-    done.values().forEach(l -> assertThat(l).containsExactly("ns-0", "ns-1", "ns-2", "ns-3", "ns-4", "ns-5", "ns-6",
-        "ns-7"));
-    assertThat(mostAtOnce.get()).as("clusters run side by side, bounded by the shared threads").isBetween(2, 4);
+    done.values()
+        .forEach(
+            l ->
+                assertThat(l)
+                    .containsExactly(
+                        "ns-0", "ns-1", "ns-2", "ns-3", "ns-4", "ns-5", "ns-6", "ns-7"));
+    assertThat(mostAtOnce.get())
+        .as("clusters run side by side, bounded by the shared threads")
+        .isBetween(2, 4);
   }
 
   @Test
   void aGuestWhosePassesHangHoldsOneThreadAndTheOtherClustersAreServed() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     SharedThreadsLoop slow = loop();
-    slow.start(ns -> hold(release), () -> { }, NEVER);
+    slow.start(ns -> hold(release), () -> {}, NEVER);
     for (int n = 0; n < 5; n++) {
       slow.queue().add("slow-" + n);
     }
     AtomicInteger served = new AtomicInteger();
     for (int c = 0; c < 20; c++) {
       SharedThreadsLoop loop = loop();
-      loop.start(ns -> served.incrementAndGet(), () -> { }, NEVER);
+      loop.start(ns -> served.incrementAndGet(), () -> {}, NEVER);
       loop.queue().add("a");
       loop.queue().add("b");
     }
@@ -86,10 +98,13 @@ class SharedThreadsLoopTest {
       AtomicInteger busyPasses = new AtomicInteger();
       SharedThreadsLoop busy = new SharedThreadsLoop(one);
       loops.add(busy);
-      busy.start(ns -> {
-        sleep(10);
-        busyPasses.incrementAndGet();
-      }, () -> { }, NEVER);
+      busy.start(
+          ns -> {
+            sleep(10);
+            busyPasses.incrementAndGet();
+          },
+          () -> {},
+          NEVER);
       for (int n = 0; n < 100; n++) {
         busy.queue().add("ns-" + n);
       }
@@ -97,11 +112,13 @@ class SharedThreadsLoopTest {
       AtomicInteger busyWhenServed = new AtomicInteger(-1);
       SharedThreadsLoop quiet = new SharedThreadsLoop(one);
       loops.add(quiet);
-      quiet.start(ns -> busyWhenServed.set(busyPasses.get()), () -> { }, NEVER);
+      quiet.start(ns -> busyWhenServed.set(busyPasses.get()), () -> {}, NEVER);
       int before = busyPasses.get();
       quiet.queue().add("only");
       await().atMost(WAIT).until(() -> busyWhenServed.get() >= 0);
-      assertThat(busyWhenServed.get() - before).as("busy cluster's passes before the quiet one's turn").isLessThan(4);
+      assertThat(busyWhenServed.get() - before)
+          .as("busy cluster's passes before the quiet one's turn")
+          .isLessThan(4);
       assertThat(busyPasses.get()).as("the busy cluster was not drained first").isLessThan(100);
     }
   }
@@ -112,17 +129,21 @@ class SharedThreadsLoopTest {
     AtomicInteger inFlight = new AtomicInteger();
     AtomicInteger overlaps = new AtomicInteger();
     SharedThreadsLoop loop = loop();
-    Runnable guarded = () -> {
-      if (inFlight.incrementAndGet() > 1) {
-        overlaps.incrementAndGet();
-      }
-      sleep(5);
-      inFlight.decrementAndGet();
-    };
-    loop.start(ns -> guarded.run(), () -> {
-      guarded.run();
-      resyncs.incrementAndGet();
-    }, Duration.ofMillis(20));
+    Runnable guarded =
+        () -> {
+          if (inFlight.incrementAndGet() > 1) {
+            overlaps.incrementAndGet();
+          }
+          sleep(5);
+          inFlight.decrementAndGet();
+        };
+    loop.start(
+        ns -> guarded.run(),
+        () -> {
+          guarded.run();
+          resyncs.incrementAndGet();
+        },
+        Duration.ofMillis(20));
     for (int n = 0; n < 20; n++) {
       loop.queue().add("ns-" + n);
       loop.preflights().execute(guarded);
@@ -133,7 +154,9 @@ class SharedThreadsLoopTest {
     int after = resyncs.get();
     sleep(200);
     assertThat(resyncs.get()).as("no resync after close").isEqualTo(after);
-    assertThat(overlaps).as("passes, resyncs and preflights of one cluster never overlap").hasValue(0);
+    assertThat(overlaps)
+        .as("passes, resyncs and preflights of one cluster never overlap")
+        .hasValue(0);
   }
 
   private SharedThreadsLoop loop() {

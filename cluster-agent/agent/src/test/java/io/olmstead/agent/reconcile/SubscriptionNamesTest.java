@@ -19,7 +19,8 @@ class SubscriptionNamesTest {
 
   @Test
   void channelsWithDotsUnderscoresOrCapitalsGiveValidLabels() {
-    for (String channel : List.of("3.x", "2.4.x", "Stable", "release_1.2", "tech-preview-v0.1", "alpha/beta", "é")) {
+    for (String channel :
+        List.of("3.x", "2.4.x", "Stable", "release_1.2", "tech-preview-v0.1", "alpha/beta", "é")) {
       String name = SubscriptionNames.implied("cert-manager", channel, "community");
       assertThat(name).as(channel).matches(DNS_LABEL).startsWith("cert-manager-");
     }
@@ -29,21 +30,29 @@ class SubscriptionNamesTest {
 
   @Test
   void longNamesAreShortenedTo63Characters() {
-    String name = SubscriptionNames.implied("a-very-long-package-name-for-an-operator-that-does-many-things",
-        "stable-v1", "a-catalog-with-a-long-name-too");
-    assertThat(name).hasSizeLessThanOrEqualTo(63).matches(DNS_LABEL).startsWith("a-very-long-package-name");
+    String name =
+        SubscriptionNames.implied(
+            "a-very-long-package-name-for-an-operator-that-does-many-things",
+            "stable-v1",
+            "a-catalog-with-a-long-name-too");
+    assertThat(name)
+        .hasSizeLessThanOrEqualTo(63)
+        .matches(DNS_LABEL)
+        .startsWith("a-very-long-package-name");
   }
 
   @Test
   void namesAreDeterministicAndDistinctInputsStayDistinct() {
-    assertThat(SubscriptionNames.implied("p", "3.x", "c")).isEqualTo(SubscriptionNames.implied("p", "3.x", "c"));
+    assertThat(SubscriptionNames.implied("p", "3.x", "c"))
+        .isEqualTo(SubscriptionNames.implied("p", "3.x", "c"));
     Set<String> names = new HashSet<>();
     for (String channel : List.of("3.x", "3-x", "3_x", "3.X", "3..x")) {
       names.add(SubscriptionNames.implied("p", channel, "c"));
     }
     assertThat(names).hasSize(5);
     String prefix = "x".repeat(70);
-    assertThat(SubscriptionNames.dnsLabel(prefix + "-a")).isNotEqualTo(SubscriptionNames.dnsLabel(prefix + "-b"));
+    assertThat(SubscriptionNames.dnsLabel(prefix + "-a"))
+        .isNotEqualTo(SubscriptionNames.dnsLabel(prefix + "-b"));
   }
 
   @Test
@@ -51,6 +60,8 @@ class SubscriptionNamesTest {
     assertThat(SubscriptionNames.dnsLabel("...")).matches(DNS_LABEL);
     assertThat(SubscriptionNames.dnsLabel("")).matches(DNS_LABEL);
     assertThat(SubscriptionNames.dnsLabel(null)).matches(DNS_LABEL);
-    assertThat(SubscriptionNames.dnsLabel("-leading-and-trailing-")).matches(DNS_LABEL).startsWith("leading-and-trailing-");
+    assertThat(SubscriptionNames.dnsLabel("-leading-and-trailing-"))
+        .matches(DNS_LABEL)
+        .startsWith("leading-and-trailing-");
   }
 }

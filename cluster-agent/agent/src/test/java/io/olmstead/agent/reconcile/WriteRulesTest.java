@@ -13,16 +13,23 @@ class WriteRulesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static JsonNode owned(String subscription) throws Exception {
-    return JSON.readTree("{\"kind\":\"ClusterRole\",\"metadata\":{\"name\":\"op-role\",\"labels\":{\""
-        + ManagedLabels.MANAGED_BY + "\":\"olmstead\",\"" + ManagedLabels.SUBSCRIPTION + "\":\"" + subscription
-        + "\"}}}");
+    return JSON.readTree(
+        "{\"kind\":\"ClusterRole\",\"metadata\":{\"name\":\"op-role\",\"labels\":{\""
+            + ManagedLabels.MANAGED_BY
+            + "\":\"olmstead\",\""
+            + ManagedLabels.SUBSCRIPTION
+            + "\":\""
+            + subscription
+            + "\"}}}");
   }
 
   @Test
   void anObjectOfAnotherLiveSubscriptionIsRefusedNamingTheOwner() throws Exception {
     WriteRules rules = new WriteRules("mine", Map.of("theirs", "theirs"), null);
-    assertThat(rules.ownership().check(owned("theirs"))).hasValue("ClusterRole op-role is owned by another subscription on this cluster");
-    assertThat(rules.conflict()).isEqualTo("ClusterRole op-role is owned by another subscription on this cluster");
+    assertThat(rules.ownership().check(owned("theirs")))
+        .hasValue("ClusterRole op-role is owned by another subscription on this cluster");
+    assertThat(rules.conflict())
+        .isEqualTo("ClusterRole op-role is owned by another subscription on this cluster");
   }
 
   @Test
@@ -30,7 +37,11 @@ class WriteRulesTest {
     WriteRules rules = new WriteRules("mine", Map.of("theirs", "theirs"), null);
     assertThat(rules.ownership().check(owned("mine"))).isEmpty();
     assertThat(rules.ownership().check(owned("gone"))).isEmpty();
-    assertThat(rules.ownership().check(JSON.readTree("{\"kind\":\"Service\",\"metadata\":{\"name\":\"x\"}}"))).isEmpty();
+    assertThat(
+            rules
+                .ownership()
+                .check(JSON.readTree("{\"kind\":\"Service\",\"metadata\":{\"name\":\"x\"}}")))
+        .isEmpty();
     assertThat(rules.conflict()).isNull();
   }
 

@@ -19,14 +19,20 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class DiscoveringCrudDispatcherTest {
-  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private KubernetesMockServer server;
   private KubernetesClient client;
 
   @BeforeEach
   void start() {
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new DiscoveringCrudDispatcher(), false);
+    server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            new HashMap<>(),
+            new DiscoveringCrudDispatcher(),
+            false);
     server.init();
     client = server.createClient();
   }
@@ -40,16 +46,41 @@ class DiscoveringCrudDispatcherTest {
   @Test
   void discoveryFollowsTheCrdsInTheMockAsTheyComeAndGo() throws Exception {
     assertThat(get("/apis/demo.olmstead.io/v1").statusCode()).isEqualTo(404);
-    CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().resource(
-        new CustomResourceDefinitionBuilder().withNewMetadata().withName("demos.demo.olmstead.io").endMetadata()
-            .withNewSpec().withGroup("demo.olmstead.io").withScope("Namespaced").withNewNames().withKind("Demo")
-            .withPlural("demos").withSingular("demo").endNames().addNewVersion().withName("v1").withServed(true)
-            .withStorage(true).endVersion().endSpec().build()).create();
+    CustomResourceDefinition crd =
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .resource(
+                new CustomResourceDefinitionBuilder()
+                    .withNewMetadata()
+                    .withName("demos.demo.olmstead.io")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withGroup("demo.olmstead.io")
+                    .withScope("Namespaced")
+                    .withNewNames()
+                    .withKind("Demo")
+                    .withPlural("demos")
+                    .withSingular("demo")
+                    .endNames()
+                    .addNewVersion()
+                    .withName("v1")
+                    .withServed(true)
+                    .withStorage(true)
+                    .endVersion()
+                    .endSpec()
+                    .build())
+            .create();
     assertThat(get("/apis").body()).contains("\"demo.olmstead.io/v1\"");
-    assertThat(get("/apis/demo.olmstead.io/v1?timeout=32s").body()).contains("\"name\":\"demos\"", "\"kind\":\"Demo\"");
+    assertThat(get("/apis/demo.olmstead.io/v1?timeout=32s").body())
+        .contains("\"name\":\"demos\"", "\"kind\":\"Demo\"");
     // a write to another object moves the mock's counter, not the CRDs: the same answer
-    client.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata().withName("x")
-        .endMetadata().build()).create();
+    client
+        .configMaps()
+        .inNamespace("default")
+        .resource(new ConfigMapBuilder().withNewMetadata().withName("x").endMetadata().build())
+        .create();
     assertThat(get("/apis/demo.olmstead.io/v1").statusCode()).isEqualTo(200);
 
     client.apiextensions().v1().customResourceDefinitions().resource(crd).delete();
@@ -58,7 +89,8 @@ class DiscoveringCrudDispatcherTest {
   }
 
   @Test
-  void versionCoreApiAndAnEmptyOpenApiV2AreAnsweredAndEverythingElseIsTheCrudMock() throws Exception {
+  void versionCoreApiAndAnEmptyOpenApiV2AreAnsweredAndEverythingElseIsTheCrudMock()
+      throws Exception {
     assertThat(get("/version").body()).contains(DiscoveringCrudDispatcher.GIT_VERSION);
     assertThat(get("/api").body()).contains("\"versions\":[\"v1\"]");
     assertThat(get("/api/v1").body()).contains("\"name\":\"namespaces\"");
@@ -66,8 +98,11 @@ class DiscoveringCrudDispatcherTest {
     assertThat(openapi.statusCode()).isEqualTo(200);
     assertThat(openapi.body()).isEmpty();
     assertThat(get("/openapi/v3").statusCode()).isEqualTo(404);
-    client.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata().withName("cm")
-        .endMetadata().build()).create();
+    client
+        .configMaps()
+        .inNamespace("default")
+        .resource(new ConfigMapBuilder().withNewMetadata().withName("cm").endMetadata().build())
+        .create();
     assertThat(get("/api/v1/namespaces/default/configmaps/cm").body()).contains("\"name\":\"cm\"");
   }
 

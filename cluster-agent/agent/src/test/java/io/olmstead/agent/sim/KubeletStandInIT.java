@@ -14,7 +14,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The simulated kubelet against the fabric8 mock API server: a Deployment is Available only when its pods could start. */
+/**
+ * The simulated kubelet against the fabric8 mock API server: a Deployment is Available only when
+ * its pods could start.
+ */
 @EnableKubernetesMockClient(crud = true)
 class KubeletStandInIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -25,7 +28,9 @@ class KubeletStandInIT {
   @BeforeEach
   void setUp() {
     resources = new ResourceOperator(client, new ResourceKinds());
-    kubelet = new KubeletStandIn("it", resources, Duration.ZERO, false); // driven by tick(), never started
+    kubelet =
+        new KubeletStandIn(
+            "it", resources, Duration.ZERO, false); // driven by tick(), never started
   }
 
   @AfterEach
@@ -34,8 +39,11 @@ class KubeletStandInIT {
   }
 
   @Test
-  void aDeploymentStaysUnavailableNamingItsMissingSecretAndBecomesAvailableOnceItExists() throws Exception {
-    resources.apply(JSON.readTree("""
+  void aDeploymentStaysUnavailableNamingItsMissingSecretAndBecomesAvailableOnceItExists()
+      throws Exception {
+    resources.apply(
+        JSON.readTree(
+            """
         {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"hooks","namespace":"ops"},
          "spec":{"selector":{"matchLabels":{"app":"hooks"}},"template":{"metadata":{"labels":{"app":"hooks"}},
           "spec":{"volumes":[{"name":"cert","secret":{"secretName":"hooks-cert"}}],
@@ -46,10 +54,13 @@ class KubeletStandInIT {
 
     JsonNode waiting = deployment();
     assertThat(WorkloadStatus.deployment("hooks", waiting).available()).isFalse();
-    assertThat(WorkloadStatus.condition(waiting.path("status"), "Available").path("message").asText())
+    assertThat(
+            WorkloadStatus.condition(waiting.path("status"), "Available").path("message").asText())
         .contains("secret \"hooks-cert\" not found");
 
-    resources.apply(JSON.readTree("""
+    resources.apply(
+        JSON.readTree(
+            """
         {"apiVersion":"v1","kind":"Secret","metadata":{"name":"hooks-cert","namespace":"ops"},"data":{"tls.crt":"eA=="}}"""));
     kubelet.tick();
 

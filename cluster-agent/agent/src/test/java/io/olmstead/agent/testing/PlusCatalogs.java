@@ -17,8 +17,9 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * The bundles of {@code shared/catalogs/bundled} and {@code bundled-plus} together (cert-manager, kepler and the
- * rest beside the bundled ones), served under {@link SharedCatalogs#CATALOG}; tests skip when absent.
+ * The bundles of {@code shared/catalogs/bundled} and {@code bundled-plus} together (cert-manager,
+ * kepler and the rest beside the bundled ones), served under {@link SharedCatalogs#CATALOG}; tests
+ * skip when absent.
  */
 public final class PlusCatalogs {
   private static volatile Catalog both;
@@ -34,24 +35,42 @@ public final class PlusCatalogs {
         for (String dir : List.of("bundled", "bundled-plus")) {
           try (Stream<Path> paths = Files.walk(catalogs.resolve(dir))) {
             for (Path file : paths.filter(Files::isRegularFile).toList()) {
-              files.put(dir + "/" + catalogs.resolve(dir).relativize(file), Files.readAllBytes(file));
+              files.put(
+                  dir + "/" + catalogs.resolve(dir).relativize(file), Files.readAllBytes(file));
             }
           }
         }
-        both = CatalogValidator.validate(new FbcParser().parseFiles(files), ValidationMode.LENIENT).catalog()
-            .orElseThrow(() -> new IllegalStateException("bundled-plus catalog did not validate"));
+        both =
+            CatalogValidator.validate(new FbcParser().parseFiles(files), ValidationMode.LENIENT)
+                .catalog()
+                .orElseThrow(
+                    () -> new IllegalStateException("bundled-plus catalog did not validate"));
       } catch (IOException | FbcException e) {
         throw new IllegalStateException("bundled-plus catalog did not parse: " + e.getMessage(), e);
       }
     }
     Catalog catalog = both;
-    return (name, digest) -> SharedCatalogs.CATALOG.equals(name) ? Optional.of(catalog) : Optional.empty();
+    return (name, digest) ->
+        SharedCatalogs.CATALOG.equals(name) ? Optional.of(catalog) : Optional.empty();
   }
 
   /** An automatic subscription watching all namespaces (what cert-manager and kepler support). */
-  public static DesiredSubscription allNamespaces(String name, String packageName, String channel, String namespace,
-                                                  String maxVersion) {
-    return new DesiredSubscription(name, SharedCatalogs.CATALOG, null, packageName, channel, namespace, List.of(""),
-        DesiredSubscription.Approval.AUTOMATIC, null, maxVersion, null, false, 1, null);
+  public static DesiredSubscription allNamespaces(
+      String name, String packageName, String channel, String namespace, String maxVersion) {
+    return new DesiredSubscription(
+        name,
+        SharedCatalogs.CATALOG,
+        null,
+        packageName,
+        channel,
+        namespace,
+        List.of(""),
+        DesiredSubscription.Approval.AUTOMATIC,
+        null,
+        maxVersion,
+        null,
+        false,
+        1,
+        null);
   }
 }

@@ -34,7 +34,8 @@ public class RecordingSink implements StatusSink {
   public synchronized List<String> phases(String subscription) {
     List<String> phases = new ArrayList<>();
     for (SubscriptionStatus s : history) {
-      if (s.name().equals(subscription) && (phases.isEmpty() || !phases.get(phases.size() - 1).equals(s.phase()))) {
+      if (s.name().equals(subscription)
+          && (phases.isEmpty() || !phases.get(phases.size() - 1).equals(s.phase()))) {
         phases.add(s.phase());
       }
     }

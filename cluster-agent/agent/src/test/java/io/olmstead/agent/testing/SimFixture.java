@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** One simulated cluster (mock API server + kubelet stand-in + real agent) with fast timings, for ITs. */
+/**
+ * One simulated cluster (mock API server + kubelet stand-in + real agent) with fast timings, for
+ * ITs.
+ */
 public final class SimFixture implements AutoCloseable {
   public final RecordingSink sink = new RecordingSink();
   public final SimulatedCluster cluster;
@@ -25,27 +28,42 @@ public final class SimFixture implements AutoCloseable {
   }
 
   public SimFixture(boolean failDeployments, Duration resync) throws ResourceException {
-    // Long enough that every phase (CRDs not yet Established, Deployments not yet Available) is observable.
+    // Long enough that every phase (CRDs not yet Established, Deployments not yet Available) is
+    // observable.
     this(failDeployments, resync, Duration.ofMillis(400));
   }
 
-  public SimFixture(boolean failDeployments, Duration resync, Duration rolloutDelay) throws ResourceException {
+  public SimFixture(boolean failDeployments, Duration resync, Duration rolloutDelay)
+      throws ResourceException {
     this(SharedCatalogs.provider(), failDeployments, resync, rolloutDelay);
   }
 
-  /** A cluster whose agent reads {@code catalogs} (e.g. {@link SharedCatalogs#etcdWithCrd}) instead of the bundled one. */
+  /**
+   * A cluster whose agent reads {@code catalogs} (e.g. {@link SharedCatalogs#etcdWithCrd}) instead
+   * of the bundled one.
+   */
   public SimFixture(CatalogProvider catalogs) throws ResourceException {
     this(catalogs, false, Duration.ofSeconds(1), Duration.ofMillis(400));
   }
 
-  public SimFixture(CatalogProvider catalogs, boolean failDeployments, Duration resync, Duration rolloutDelay)
+  public SimFixture(
+      CatalogProvider catalogs, boolean failDeployments, Duration resync, Duration rolloutDelay)
       throws ResourceException {
-    cluster = SimulatedCluster.start(1, failDeployments, catalogs, sink, rolloutDelay,
-        new ReconcilerOptions(2, resync, true));
+    cluster =
+        SimulatedCluster.start(
+            1,
+            failDeployments,
+            catalogs,
+            sink,
+            rolloutDelay,
+            new ReconcilerOptions(2, resync, true));
     resources = new ResourceOperator(cluster.client(), new ResourceKinds());
   }
 
-  /** Creates these namespaces (target namespaces must exist, as on an API server, before an install watches them). */
+  /**
+   * Creates these namespaces (target namespaces must exist, as on an API server, before an install
+   * watches them).
+   */
   public void namespaces(String... names) {
     try {
       for (String name : names) {
@@ -61,7 +79,8 @@ public final class SimFixture implements AutoCloseable {
   }
 
   public static DesiredSubscription etcd(String maxVersion) {
-    return DesiredSubscription.of("etcd", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "etcd-ns", maxVersion);
+    return DesiredSubscription.of(
+        "etcd", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "etcd-ns", maxVersion);
   }
 
   public Optional<JsonNode> get(String apiVersion, String kind, String namespace, String name) {

@@ -5,7 +5,7 @@ import java.util.List;
 /** An {@code olm.channel} blob: the upgrade edges of one channel of a package. */
 public record Channel(String packageName, String name, List<ChannelEntry> entries) {
 
-    public Channel {
-        entries = entries == null ? List.of() : List.copyOf(entries);
-    }
+  public Channel {
+    entries = entries == null ? List.of() : List.copyOf(entries);
+  }
 }

@@ -1,5 +1,4 @@
 package io.olmstead.olmcore.lifecycle;
 
 /** A CSV phase with the reason and message OLM would report for it. */
-public record CsvStatus(CsvPhase phase, CsvReason reason, String message) {
-}
+public record CsvStatus(CsvPhase phase, CsvReason reason, String message) {}

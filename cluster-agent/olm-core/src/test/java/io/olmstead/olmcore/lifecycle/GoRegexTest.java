@@ -8,8 +8,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class GoRegexTest {
 
-    @ParameterizedTest
-    @CsvSource(delimiterString = " -> ", value = {
+  @ParameterizedTest
+  @CsvSource(
+      delimiterString = " -> ",
+      value = {
         "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ -> abc-1 -> true",
         "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ -> -abc -> false",
         // RE2 reads '[' inside a class literally; Java would open a nested class
@@ -24,15 +26,17 @@ class GoRegexTest {
         "^[a&&b]+$ -> a&b -> true",
         "^[]a]+$ -> ]a -> true",
         "^[^]a]+$ -> bc -> true",
-    })
-    void translatesRe2CharacterClassesForJava(String re2, String input, boolean matches) {
-        String java = GoRegex.toJava(re2).orElseThrow();
-        assertThat(Pattern.compile(java).matcher(input).find()).isEqualTo(matches);
-    }
+      })
+  void translatesRe2CharacterClassesForJava(String re2, String input, boolean matches) {
+    String java = GoRegex.toJava(re2).orElseThrow();
+    assertThat(Pattern.compile(java).matcher(input).find()).isEqualTo(matches);
+  }
 
-    @ParameterizedTest
-    @CsvSource(delimiterString = " -> ", value = {"(unclosed -> x", "a{2,1} -> x"})
-    void givesUpOnPatternsJavaCannotCompile(String re2, String unused) {
-        assertThat(GoRegex.toJava(re2)).isEmpty();
-    }
+  @ParameterizedTest
+  @CsvSource(
+      delimiterString = " -> ",
+      value = {"(unclosed -> x", "a{2,1} -> x"})
+  void givesUpOnPatternsJavaCannotCompile(String re2, String unused) {
+    assertThat(GoRegex.toJava(re2)).isEmpty();
+  }
 }

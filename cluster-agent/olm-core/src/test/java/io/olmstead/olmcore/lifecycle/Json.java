@@ -7,16 +7,15 @@ import java.io.UncheckedIOException;
 
 /** Test helper: JSON from text with single quotes, to keep table rows readable. */
 final class Json {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private Json() {
-    }
+  private Json() {}
 
-    static JsonNode of(String singleQuoted) {
-        try {
-            return MAPPER.readTree(singleQuoted.replace('\'', '"'));
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+  static JsonNode of(String singleQuoted) {
+    try {
+      return MAPPER.readTree(singleQuoted.replace('\'', '"'));
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
     }
+  }
 }

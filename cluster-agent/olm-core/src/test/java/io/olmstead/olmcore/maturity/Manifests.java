@@ -6,25 +6,29 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Hand-made manifests for rule tests: a compliant CSV and CRD that each test breaks in one place. */
+/**
+ * Hand-made manifests for rule tests: a compliant CSV and CRD that each test breaks in one place.
+ */
 final class Manifests {
 
-    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-    private Manifests() {
+  private Manifests() {}
+
+  static JsonNode yaml(String text) {
+    try {
+      return YAML.readTree(text);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
+  }
 
-    static JsonNode yaml(String text) {
-        try {
-            return YAML.readTree(text);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** A CSV that breaks no rule (pod security restricted, resources, probes, two replicas, narrow RBAC). */
-    static String goodCsv() {
-        return """
+  /**
+   * A CSV that breaks no rule (pod security restricted, resources, probes, two replicas, narrow
+   * RBAC).
+   */
+  static String goodCsv() {
+    return """
             apiVersion: operators.coreos.com/v1alpha1
             kind: ClusterServiceVersion
             metadata:
@@ -70,10 +74,10 @@ final class Manifests {
                             livenessProbe: {httpGet: {path: /healthz, port: 8081}}
                             readinessProbe: {httpGet: {path: /readyz, port: 8081}}
             """;
-    }
+  }
 
-    static String goodCrd() {
-        return """
+  static String goodCrd() {
+    return """
             apiVersion: apiextensions.k8s.io/v1
             kind: CustomResourceDefinition
             metadata:
@@ -111,16 +115,17 @@ final class Manifests {
                               securityContext: {type: object, x-kubernetes-preserve-unknown-fields: true}
                               serviceAccountName: {type: string}
             """;
-    }
+  }
 
-    static MaturityReport analyze(String csv, String... others) {
-        List<JsonNode> objects = new ArrayList<>();
-        if (csv != null) {
-            objects.add(yaml(csv));
-        }
-        for (String o : others) {
-            objects.add(yaml(o));
-        }
-        return new MaturityAnalyzer().analyze(BundleView.of("demo.v1.0.0", objects, null, List.of(), true, List.of()));
+  static MaturityReport analyze(String csv, String... others) {
+    List<JsonNode> objects = new ArrayList<>();
+    if (csv != null) {
+      objects.add(yaml(csv));
     }
+    for (String o : others) {
+      objects.add(yaml(o));
+    }
+    return new MaturityAnalyzer()
+        .analyze(BundleView.of("demo.v1.0.0", objects, null, List.of(), true, List.of()));
+  }
 }

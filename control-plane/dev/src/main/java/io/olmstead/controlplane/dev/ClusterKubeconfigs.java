@@ -15,14 +15,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * SIMULATION: {@code <data-dir>/clusters/<cluster>.kubeconfig} (0600) for each simulated cluster of
- * {@code dev --simulate}, reaching its mock API server (plain HTTP on loopback, no credential: the mock checks none),
- * so a user can {@code kubectl} custom resources into it. A simulated cluster's port changes with every start, so the
- * files of an earlier run are replaced or, for clusters this run does not have, deleted; the files are deleted when
- * dev stops. Only files named like a simulated cluster's ({@code sim-NN.kubeconfig}) are ever deleted.
+ * {@code dev --simulate}, reaching its mock API server (plain HTTP on loopback, no credential: the
+ * mock checks none), so a user can {@code kubectl} custom resources into it. A simulated cluster's
+ * port changes with every start, so the files of an earlier run are replaced or, for clusters this
+ * run does not have, deleted; the files are deleted when dev stops. Only files named like a
+ * simulated cluster's ({@code sim-NN.kubeconfig}) are ever deleted.
  */
 public final class ClusterKubeconfigs implements AutoCloseable {
   /** The directory under the data directory. */
   public static final String DIR = "clusters";
+
   private static final Logger LOG = LoggerFactory.getLogger(ClusterKubeconfigs.class);
   private static final Pattern OWNED = Pattern.compile("sim-\\d{2,3}\\.kubeconfig");
 
@@ -37,7 +39,10 @@ public final class ClusterKubeconfigs implements AutoCloseable {
     return dataDir.resolve(DIR).resolve(cluster + ".kubeconfig").toAbsolutePath();
   }
 
-  /** Writes one kubeconfig per entry of {@code servers} (cluster name to API server URL) and deletes stale ones. */
+  /**
+   * Writes one kubeconfig per entry of {@code servers} (cluster name to API server URL) and deletes
+   * stale ones.
+   */
   public static ClusterKubeconfigs write(Path dataDir, Map<String, String> servers) {
     Path dir = dataDir.resolve(DIR).toAbsolutePath();
     List<Path> written = new ArrayList<>();
@@ -50,11 +55,17 @@ public final class ClusterKubeconfigs implements AutoCloseable {
       }
     } catch (IOException e) {
       new ClusterKubeconfigs(written).close();
-      throw new StartupException("dev mode: cannot write the simulated clusters' kubeconfigs in " + dir + ": "
-          + e.getMessage(), e);
+      throw new StartupException(
+          "dev mode: cannot write the simulated clusters' kubeconfigs in "
+              + dir
+              + ": "
+              + e.getMessage(),
+          e);
     }
     if (!written.isEmpty()) {
-      LOG.info("SIMULATION: kubeconfigs of the simulated clusters in {} (e.g. kubectl --kubeconfig {} get crds)", dir,
+      LOG.info(
+          "SIMULATION: kubeconfigs of the simulated clusters in {} (e.g. kubectl --kubeconfig {} get crds)",
+          dir,
           written.get(0));
     }
     return new ClusterKubeconfigs(List.copyOf(written));
@@ -67,7 +78,8 @@ public final class ClusterKubeconfigs implements AutoCloseable {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
-        if (OWNED.matcher(name).matches() && !keep.contains(name)
+        if (OWNED.matcher(name).matches()
+            && !keep.contains(name)
             && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
           Files.delete(entry);
         }

@@ -13,30 +13,40 @@ import java.time.Duration;
 import java.util.HashMap;
 
 /**
- * SIMULATION: the guest API of one simulated hosted cluster (what the hosted kube-apiserver serves): a fabric8 mock
- * API server in CRUD mode (answering kubectl's discovery) with the simulated kubelet that makes CRDs Established and
- * Deployments Available, as for {@code dev --simulate}. The simulated HyperShift operator starts one per
- * HostedCluster and stops it on deletion.
+ * SIMULATION: the guest API of one simulated hosted cluster (what the hosted kube-apiserver
+ * serves): a fabric8 mock API server in CRUD mode (answering kubectl's discovery) with the
+ * simulated kubelet that makes CRDs Established and Deployments Available, as for {@code dev
+ * --simulate}. The simulated HyperShift operator starts one per HostedCluster and stops it on
+ * deletion.
  */
 final class SimulatedGuest implements AutoCloseable {
   private final KubernetesMockServer server;
   private final KubernetesClient client;
   private final KubeletStandIn kubelet;
 
-  private SimulatedGuest(KubernetesMockServer server, KubernetesClient client, KubeletStandIn kubelet) {
+  private SimulatedGuest(
+      KubernetesMockServer server, KubernetesClient client, KubeletStandIn kubelet) {
     this.server = server;
     this.client = client;
     this.kubelet = kubelet;
   }
 
   static SimulatedGuest start(String name, Duration rolloutDelay) {
-    SimulatedManagementCluster.MOCK_LOG.getLevel(); // its quiet level holds for the guests' mock servers too
-    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new DiscoveringCrudDispatcher(), false);
+    SimulatedManagementCluster.MOCK_LOG
+        .getLevel(); // its quiet level holds for the guests' mock servers too
+    KubernetesMockServer server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            new HashMap<>(),
+            new DiscoveringCrudDispatcher(),
+            false);
     server.init();
     KubernetesClient client = server.createClient();
-    KubeletStandIn kubelet = new KubeletStandIn(name, new ResourceOperator(client, new ResourceKinds()), rolloutDelay,
-        false).start(Duration.ofMillis(Math.max(20, Math.min(200, rolloutDelay.toMillis() / 4))));
+    KubeletStandIn kubelet =
+        new KubeletStandIn(
+                name, new ResourceOperator(client, new ResourceKinds()), rolloutDelay, false)
+            .start(Duration.ofMillis(Math.max(20, Math.min(200, rolloutDelay.toMillis() / 4))));
     return new SimulatedGuest(server, client, kubelet);
   }
 
@@ -44,7 +54,10 @@ final class SimulatedGuest implements AutoCloseable {
     return URI.create(client.getMasterUrl().toString());
   }
 
-  /** The kubeconfig HyperShift would publish for this guest (here: plain HTTP to the mock, no credential). */
+  /**
+   * The kubeconfig HyperShift would publish for this guest (here: plain HTTP to the mock, no
+   * credential).
+   */
   String kubeconfig(String name) {
     return SimulatedManagementCluster.kubeconfig(name, client.getMasterUrl().toString());
   }

@@ -10,13 +10,16 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * SIMULATION, pure: what the simulated HyperShift operator of {@code dev --simulate-hypershift} does next to a
- * HostedCluster (given the object, whether its simulated guest runs, the time and the delay a version takes), and the
- * objects it writes. Status fields, condition types and reasons follow the real HostedCluster status (see
- * {@code ../shared/hypershift/example-hostedcluster-with-status.yaml}); the versions come from the release image tag.
+ * SIMULATION, pure: what the simulated HyperShift operator of {@code dev --simulate-hypershift}
+ * does next to a HostedCluster (given the object, whether its simulated guest runs, the time and
+ * the delay a version takes), and the objects it writes. Status fields, condition types and reasons
+ * follow the real HostedCluster status (see {@code
+ * ../shared/hypershift/example-hostedcluster-with-status.yaml}); the versions come from the release
+ * image tag.
  */
 public final class SimulatedHostedStatus {
   public static final String FINALIZER = "hypershift.openshift.io/finalizer";
+
   /** Bounds {@code status.version.history} (HyperShift prunes it too). */
   static final int MAX_HISTORY = 10;
 
@@ -28,7 +31,10 @@ public final class SimulatedHostedStatus {
     ADOPT,
     /** create the control plane namespace, the simulated guest API and the kubeconfig secrets */
     PROVISION,
-    /** the release image tag is not a version: report ValidReleaseImage=False and wait for a new image */
+    /**
+     * the release image tag is not a version: report ValidReleaseImage=False and wait for a new
+     * image
+     */
     INVALID_IMAGE,
     /** a new release image: history gets a Partial entry, Progressing=True */
     START_VERSION,
@@ -38,10 +44,10 @@ public final class SimulatedHostedStatus {
     TEAR_DOWN
   }
 
-  private SimulatedHostedStatus() {
-  }
+  private SimulatedHostedStatus() {}
 
-  public static Step next(Map<String, Object> hc, boolean guestRunning, Instant now, Duration delay) {
+  public static Step next(
+      Map<String, Object> hc, boolean guestRunning, Instant now, Duration delay) {
     Map<String, Object> metadata = map(hc.get("metadata"));
     Map<String, Object> spec = map(hc.get("spec"));
     Map<String, Object> status = map(hc.get("status"));
@@ -57,9 +63,11 @@ public final class SimulatedHostedStatus {
     }
     String image = string(map(spec.get("release")).get("image"));
     if (ReleaseVersion.of(image).isEmpty()) {
-      return "False".equals(conditionStatus(status, "ValidReleaseImage")) && image != null
-          && image.equals(string(map(map(status.get("version")).get("desired")).get("image")))
-          ? Step.NONE : Step.INVALID_IMAGE;
+      return "False".equals(conditionStatus(status, "ValidReleaseImage"))
+              && image != null
+              && image.equals(string(map(map(status.get("version")).get("desired")).get("image")))
+          ? Step.NONE
+          : Step.INVALID_IMAGE;
     }
     Map<String, Object> version = map(status.get("version"));
     if (!image.equals(string(map(version.get("desired")).get("image")))) {
@@ -68,7 +76,9 @@ public final class SimulatedHostedStatus {
     List<Object> history = list(version.get("history"));
     if (!history.isEmpty() && "Partial".equals(map(history.get(0)).get("state"))) {
       Instant started = instant(map(history.get(0)).get("startedTime"));
-      return started == null || !now.isBefore(started.plus(delay)) ? Step.COMPLETE_VERSION : Step.NONE;
+      return started == null || !now.isBefore(started.plus(delay))
+          ? Step.COMPLETE_VERSION
+          : Step.NONE;
     }
     return Step.NONE;
   }
@@ -99,16 +109,21 @@ public final class SimulatedHostedStatus {
     return copy;
   }
 
-  /** The status once a version starts: desired and a Partial history entry, Progressing=True, the kubeconfig named. */
-  public static Map<String, Object> started(Map<String, Object> hc, String endpointHost, int endpointPort,
-      Instant now) {
+  /**
+   * The status once a version starts: desired and a Partial history entry, Progressing=True, the
+   * kubeconfig named.
+   */
+  public static Map<String, Object> started(
+      Map<String, Object> hc, String endpointHost, int endpointPort, Instant now) {
     Map<String, Object> copy = deepCopy(hc);
     String name = string(map(copy.get("metadata")).get("name"));
     String image = string(map(map(copy.get("spec")).get("release")).get("image"));
     String version = ReleaseVersion.of(image).orElseThrow();
     Map<String, Object> status = child(copy, "status");
     status.put("kubeconfig", new LinkedHashMap<>(Map.of("name", name + "-admin-kubeconfig")));
-    status.put("controlPlaneEndpoint", new LinkedHashMap<>(Map.of("host", endpointHost, "port", endpointPort)));
+    status.put(
+        "controlPlaneEndpoint",
+        new LinkedHashMap<>(Map.of("host", endpointHost, "port", endpointPort)));
     for (String field : List.of("version", "controlPlaneVersion")) {
       Map<String, Object> v = child(status, field);
       v.put("desired", new LinkedHashMap<>(Map.of("image", image, "version", version)));
@@ -122,21 +137,45 @@ public final class SimulatedHostedStatus {
       history.add(0, entry);
       v.put("history", new ArrayList<>(history.subList(0, Math.min(MAX_HISTORY, history.size()))));
     }
-    boolean firstInstall = conditionStatus(status, "Available") == null
-        || "False".equals(conditionStatus(status, "Available"));
+    boolean firstInstall =
+        conditionStatus(status, "Available") == null
+            || "False".equals(conditionStatus(status, "Available"));
     setCondition(status, "ValidReleaseImage", "True", "AsExpected", "Release image is valid", now);
-    setCondition(status, "ReconciliationActive", "True", "AsExpected", "Reconciliation active on resource", now);
-    setCondition(status, "Degraded", "False", "AsExpected", "The hosted cluster is not degraded", now);
+    setCondition(
+        status,
+        "ReconciliationActive",
+        "True",
+        "AsExpected",
+        "Reconciliation active on resource",
+        now);
+    setCondition(
+        status, "Degraded", "False", "AsExpected", "The hosted cluster is not degraded", now);
     if (firstInstall) {
-      setCondition(status, "Available", "False", "WaitingForAvailable",
-          "Waiting for hosted control plane to be healthy (simulated)", now);
+      setCondition(
+          status,
+          "Available",
+          "False",
+          "WaitingForAvailable",
+          "Waiting for hosted control plane to be healthy (simulated)",
+          now);
     }
-    setCondition(status, "Progressing", "True", "Progressing", "HostedCluster is deploying, upgrading, or"
-        + " reconfiguring: version " + version + " (simulated)", now);
+    setCondition(
+        status,
+        "Progressing",
+        "True",
+        "Progressing",
+        "HostedCluster is deploying, upgrading, or"
+            + " reconfiguring: version "
+            + version
+            + " (simulated)",
+        now);
     return copy;
   }
 
-  /** The status once the Partial version took its delay: Completed, Available=True (AsExpected), Progressing=False. */
+  /**
+   * The status once the Partial version took its delay: Completed, Available=True (AsExpected),
+   * Progressing=False.
+   */
   public static Map<String, Object> completed(Map<String, Object> hc, Instant now) {
     Map<String, Object> copy = deepCopy(hc);
     Map<String, Object> status = child(copy, "status");
@@ -149,12 +188,17 @@ public final class SimulatedHostedStatus {
         entry.put("completionTime", now.toString());
       }
     }
-    setCondition(status, "Available", "True", "AsExpected", "The hosted control plane is available", now);
-    setCondition(status, "Progressing", "False", "AsExpected", "HostedCluster is at expected version", now);
+    setCondition(
+        status, "Available", "True", "AsExpected", "The hosted control plane is available", now);
+    setCondition(
+        status, "Progressing", "False", "AsExpected", "HostedCluster is at expected version", now);
     return copy;
   }
 
-  /** The status of a release image whose tag is not a version: ValidReleaseImage=False, desired image recorded. */
+  /**
+   * The status of a release image whose tag is not a version: ValidReleaseImage=False, desired
+   * image recorded.
+   */
   public static Map<String, Object> invalidImage(Map<String, Object> hc, Instant now) {
     Map<String, Object> copy = deepCopy(hc);
     String image = string(map(map(copy.get("spec")).get("release")).get("image"));
@@ -162,8 +206,16 @@ public final class SimulatedHostedStatus {
     Map<String, Object> desired = child(child(status, "version"), "desired");
     desired.put("image", image == null ? "" : image);
     desired.remove("version");
-    setCondition(status, "ValidReleaseImage", "False", "InvalidImage", "the simulation reads the version from the"
-        + " release image tag (like 4.19.7-multi); " + image + " has none", now);
+    setCondition(
+        status,
+        "ValidReleaseImage",
+        "False",
+        "InvalidImage",
+        "the simulation reads the version from the"
+            + " release image tag (like 4.19.7-multi); "
+            + image
+            + " has none",
+        now);
     return copy;
   }
 
@@ -177,8 +229,13 @@ public final class SimulatedHostedStatus {
     return null;
   }
 
-  private static void setCondition(Map<String, Object> status, String type, String value, String reason,
-      String message, Instant now) {
+  private static void setCondition(
+      Map<String, Object> status,
+      String type,
+      String value,
+      String reason,
+      String message,
+      Instant now) {
     List<Object> conditions = new ArrayList<>(list(status.get("conditions")));
     Map<String, Object> condition = new LinkedHashMap<>();
     condition.put("lastTransitionTime", now.toString());
@@ -252,5 +309,4 @@ public final class SimulatedHostedStatus {
       return null;
     }
   }
-
 }

@@ -19,12 +19,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SIMULATION: a small HyperShift operator on the simulated management cluster. Every {@code period} it lists the
- * HostedClusters and does the {@link SimulatedHostedStatus#next next step} of each: adopt (finalizer, clusterID),
- * provision (control plane namespace, a {@link SimulatedGuest}, the {@code <name>-admin-kubeconfig} and
- * {@code service-network-admin-kubeconfig} secrets), start a version, complete it after {@code versionDelay}
- * ({@code Available=True}, reason {@code AsExpected}), and on deletion tear the guest down and drop the finalizer.
- * One thread of its own; a failed write (a conflict with kubectl, say) is tried again on the next round.
+ * SIMULATION: a small HyperShift operator on the simulated management cluster. Every {@code period}
+ * it lists the HostedClusters and does the {@link SimulatedHostedStatus#next next step} of each:
+ * adopt (finalizer, clusterID), provision (control plane namespace, a {@link SimulatedGuest}, the
+ * {@code <name>-admin-kubeconfig} and {@code service-network-admin-kubeconfig} secrets), start a
+ * version, complete it after {@code versionDelay} ({@code Available=True}, reason {@code
+ * AsExpected}), and on deletion tear the guest down and drop the finalizer. One thread of its own;
+ * a failed write (a conflict with kubectl, say) is tried again on the next round.
  */
 public final class SimulatedHypershiftOperator implements AutoCloseable {
   public static final String KUBECONFIG_KEY = "kubeconfig";
@@ -37,7 +38,8 @@ public final class SimulatedHypershiftOperator implements AutoCloseable {
   private final Map<String, SimulatedGuest> guests = new ConcurrentHashMap<>();
   private final SimulationLoop loop = new SimulationLoop("sim-hypershift-operator");
 
-  public SimulatedHypershiftOperator(KubernetesClient client, Duration versionDelay, Duration rolloutDelay) {
+  public SimulatedHypershiftOperator(
+      KubernetesClient client, Duration versionDelay, Duration rolloutDelay) {
     this.client = client;
     this.versionDelay = versionDelay;
     this.rolloutDelay = rolloutDelay;
@@ -57,24 +59,31 @@ public final class SimulatedHypershiftOperator implements AutoCloseable {
   void round() {
     try {
       Set<String> seen = new HashSet<>();
-      for (GenericKubernetesResource object : client.genericKubernetesResources(
-          SimulatedManagementCluster.HOSTED_CLUSTERS).inAnyNamespace().list().getItems()) {
+      for (GenericKubernetesResource object :
+          client
+              .genericKubernetesResources(SimulatedManagementCluster.HOSTED_CLUSTERS)
+              .inAnyNamespace()
+              .list()
+              .getItems()) {
         String key = key(object);
         seen.add(key);
         try {
           act(key, object);
         } catch (KubernetesClientException | IllegalStateException e) {
-          LOG.debug("simulated HyperShift operator: {} not done this round: {}", key, e.getMessage());
+          LOG.debug(
+              "simulated HyperShift operator: {} not done this round: {}", key, e.getMessage());
         }
       }
-      // a HostedCluster that went away without its finalizer being honoured (force-deleted) leaves no guest behind
+      // a HostedCluster that went away without its finalizer being honoured (force-deleted) leaves
+      // no guest behind
       for (String key : Set.copyOf(guests.keySet())) {
         if (!seen.contains(key)) {
           guests.remove(key).close();
         }
       }
     } catch (RuntimeException e) {
-      LOG.debug("simulated HyperShift operator round failed (next round retries): {}", e.toString());
+      LOG.debug(
+          "simulated HyperShift operator round failed (next round retries): {}", e.toString());
     }
   }
 
@@ -86,17 +95,23 @@ public final class SimulatedHypershiftOperator implements AutoCloseable {
     Instant now = Instant.now();
     Step step = SimulatedHostedStatus.next(hc, guests.containsKey(key), now, versionDelay);
     switch (step) {
-      case NONE -> { }
-      case ADOPT -> write(SimulatedHostedStatus.adopted(hc, () -> UUID.randomUUID().toString()), false);
+      case NONE -> {}
+      case ADOPT ->
+          write(SimulatedHostedStatus.adopted(hc, () -> UUID.randomUUID().toString()), false);
       case PROVISION -> provision(key, namespace, name);
       case INVALID_IMAGE -> write(SimulatedHostedStatus.invalidImage(hc, now), true);
       case START_VERSION -> {
         SimulatedGuest guest = guests.get(key);
-        write(SimulatedHostedStatus.started(hc, guest.url().getHost(), guest.url().getPort(), now), true);
+        write(
+            SimulatedHostedStatus.started(hc, guest.url().getHost(), guest.url().getPort(), now),
+            true);
       }
       case COMPLETE_VERSION -> {
         write(SimulatedHostedStatus.completed(hc, now), true);
-        LOG.info("SIMULATED HostedCluster {}/{}: version {} completed, Available=True", namespace, name,
+        LOG.info(
+            "SIMULATED HostedCluster {}/{}: version {} completed, Available=True",
+            namespace,
+            name,
             ReleaseVersion.of(object.get("spec", "release", "image")).orElse("?"));
       }
       case TEAR_DOWN -> tearDown(key, namespace, name, hc);
@@ -105,23 +120,39 @@ public final class SimulatedHypershiftOperator implements AutoCloseable {
 
   private void provision(String key, String namespace, String name) {
     String controlPlane = namespace + "-" + name.replace('.', '-');
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(controlPlane)
-        .addToLabels("hypershift.openshift.io/hosted-control-plane", "true").endMetadata().build())
+    client
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(controlPlane)
+                .addToLabels("hypershift.openshift.io/hosted-control-plane", "true")
+                .endMetadata()
+                .build())
         .createOr(NonDeletingOperation::update);
     SimulatedGuest guest = SimulatedGuest.start(namespace + "/" + name, rolloutDelay);
     try {
-      client.secrets().resource(secret(namespace, name + "-admin-kubeconfig", guest.kubeconfig(name)))
+      client
+          .secrets()
+          .resource(secret(namespace, name + "-admin-kubeconfig", guest.kubeconfig(name)))
           .createOr(NonDeletingOperation::update);
-      // HyperShift's points at https://kube-apiserver:6443 inside the namespace; the simulated one at the mock
-      client.secrets().resource(secret(controlPlane, SERVICE_NETWORK_SECRET, guest.kubeconfig(name)))
+      // HyperShift's points at https://kube-apiserver:6443 inside the namespace; the simulated one
+      // at the mock
+      client
+          .secrets()
+          .resource(secret(controlPlane, SERVICE_NETWORK_SECRET, guest.kubeconfig(name)))
           .createOr(NonDeletingOperation::update);
     } catch (RuntimeException e) {
       guest.close();
       throw e;
     }
     guests.put(key, guest);
-    LOG.info("SIMULATED HostedCluster {}/{}: control plane namespace {} and guest API {} up", namespace, name,
-        controlPlane, guest.url());
+    LOG.info(
+        "SIMULATED HostedCluster {}/{}: control plane namespace {} and guest API {} up",
+        namespace,
+        name,
+        controlPlane,
+        guest.url());
   }
 
   private void tearDown(String key, String namespace, String name, Map<String, Object> hc) {
@@ -138,10 +169,13 @@ public final class SimulatedHypershiftOperator implements AutoCloseable {
   }
 
   private void write(Map<String, Object> hc, boolean status) {
-    GenericKubernetesResource resource = client.getKubernetesSerialization().convertValue(hc,
-        GenericKubernetesResource.class);
-    var op = client.genericKubernetesResources(SimulatedManagementCluster.HOSTED_CLUSTERS)
-        .inNamespace(resource.getMetadata().getNamespace()).resource(resource);
+    GenericKubernetesResource resource =
+        client.getKubernetesSerialization().convertValue(hc, GenericKubernetesResource.class);
+    var op =
+        client
+            .genericKubernetesResources(SimulatedManagementCluster.HOSTED_CLUSTERS)
+            .inNamespace(resource.getMetadata().getNamespace())
+            .resource(resource);
     if (status) {
       op.updateStatus();
     } else {
@@ -150,13 +184,23 @@ public final class SimulatedHypershiftOperator implements AutoCloseable {
   }
 
   private static Secret secret(String namespace, String name, String kubeconfig) {
-    return new SecretBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
-        .addToData(KUBECONFIG_KEY, java.util.Base64.getEncoder().encodeToString(
-            kubeconfig.getBytes(java.nio.charset.StandardCharsets.UTF_8))).build();
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(name)
+        .endMetadata()
+        .addToData(
+            KUBECONFIG_KEY,
+            java.util.Base64.getEncoder()
+                .encodeToString(kubeconfig.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+        .build();
   }
 
   private static String key(GenericKubernetesResource object) {
-    return object.getMetadata().getNamespace() + "/" + object.getMetadata().getName() + "/"
+    return object.getMetadata().getNamespace()
+        + "/"
+        + object.getMetadata().getName()
+        + "/"
         + object.getMetadata().getUid();
   }
 

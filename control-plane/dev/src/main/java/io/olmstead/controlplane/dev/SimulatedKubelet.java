@@ -27,15 +27,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SIMULATION: the kubelet of the simulated management cluster, for per-cluster hosted agents. On a thread of its own
- * it lists, every {@code period}, the Deployments labelled as hosted agents ({@link HostedAgentObjects#LABELS}) and runs
- * each one's pod in this process: the Secret volumes' keys as files (0600) in a private directory per Deployment, the
- * container's environment resolved ({@link SimulatedPod}), then the real agent started with it as
- * {@code olmstead-agent run} would start ({@link RunCommand#start}). A changed pod template (its
- * {@value HostedAgentObjects#HASH_ANNOTATION} annotation: a rotated credential or kubeconfig) stops the agent and
- * starts a new one, as a {@code Recreate} roll; a deleted Deployment stops it; its files are deleted with it. At most
- * {@code maxAgents} run; a pod that cannot start is logged once per reason (never a Secret's content) and tried again
- * every {@value #RETRY_SECONDS} s, as a kubelet restarts a crashing container.
+ * SIMULATION: the kubelet of the simulated management cluster, for per-cluster hosted agents. On a
+ * thread of its own it lists, every {@code period}, the Deployments labelled as hosted agents
+ * ({@link HostedAgentObjects#LABELS}) and runs each one's pod in this process: the Secret volumes'
+ * keys as files (0600) in a private directory per Deployment, the container's environment resolved
+ * ({@link SimulatedPod}), then the real agent started with it as {@code olmstead-agent run} would
+ * start ({@link RunCommand#start}). A changed pod template (its {@value
+ * HostedAgentObjects#HASH_ANNOTATION} annotation: a rotated credential or kubeconfig) stops the
+ * agent and starts a new one, as a {@code Recreate} roll; a deleted Deployment stops it; its files
+ * are deleted with it. At most {@code maxAgents} run; a pod that cannot start is logged once per
+ * reason (never a Secret's content) and tried again every {@value #RETRY_SECONDS} s, as a kubelet
+ * restarts a crashing container.
  */
 public final class SimulatedKubelet implements AutoCloseable {
   static final long RETRY_SECONDS = 5;
@@ -43,25 +45,26 @@ public final class SimulatedKubelet implements AutoCloseable {
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
   private static final Logger LOG = LoggerFactory.getLogger(SimulatedKubelet.class);
 
-  private record Pod(String hash, Path root, RunCommand.Running agent) {
-  }
+  private record Pod(String hash, Path root, RunCommand.Running agent) {}
 
-  private record Failure(String hash, String reason, long at, boolean refused) {
-  }
+  private record Failure(String hash, String reason, long at, boolean refused) {}
 
   private final KubernetesClient management;
   private final int maxAgents;
   private final Map<String, Pod> pods = new ConcurrentHashMap<>();
   private final Map<String, Failure> failures = new HashMap<>();
-  private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread thread = new Thread(r, "olmstead-simulated-kubelet");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService worker =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "olmstead-simulated-kubelet");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   public SimulatedKubelet(KubernetesClient management, int maxAgents) {
     if (maxAgents < 1 || maxAgents > DevHypershift.MAX_HOSTED_CLUSTERS) {
-      throw new IllegalArgumentException("maxAgents " + maxAgents + " not in 1.." + DevHypershift.MAX_HOSTED_CLUSTERS);
+      throw new IllegalArgumentException(
+          "maxAgents " + maxAgents + " not in 1.." + DevHypershift.MAX_HOSTED_CLUSTERS);
     }
     this.management = management;
     this.maxAgents = maxAgents;
@@ -69,8 +72,10 @@ public final class SimulatedKubelet implements AutoCloseable {
 
   public SimulatedKubelet start(Duration period) {
     worker.scheduleWithFixedDelay(this::sync, 0, period.toMillis(), TimeUnit.MILLISECONDS);
-    LOG.info("SIMULATION: a simulated kubelet runs the hosted agent Deployments of the simulated management cluster "
-        + "in this process (at most {})", maxAgents);
+    LOG.info(
+        "SIMULATION: a simulated kubelet runs the hosted agent Deployments of the simulated management cluster "
+            + "in this process (at most {})",
+        maxAgents);
     return this;
   }
 
@@ -84,7 +89,10 @@ public final class SimulatedKubelet implements AutoCloseable {
     return java.util.Optional.ofNullable(pods.get(deployment)).map(Pod::hash);
   }
 
-  /** The private directory holding the files of the pod running for {@code namespace/name}, if one runs. */
+  /**
+   * The private directory holding the files of the pod running for {@code namespace/name}, if one
+   * runs.
+   */
   public java.util.Optional<Path> podDirectory(String deployment) {
     return java.util.Optional.ofNullable(pods.get(deployment)).map(Pod::root);
   }
@@ -92,10 +100,17 @@ public final class SimulatedKubelet implements AutoCloseable {
   private void sync() {
     List<Deployment> deployments;
     try {
-      deployments = management.apps().deployments().inAnyNamespace().withLabels(HostedAgentObjects.LABELS).list()
-          .getItems();
+      deployments =
+          management
+              .apps()
+              .deployments()
+              .inAnyNamespace()
+              .withLabels(HostedAgentObjects.LABELS)
+              .list()
+              .getItems();
     } catch (RuntimeException e) {
-      LOG.warn("simulated kubelet: cannot list the hosted agent Deployments (tried again in a moment): {}",
+      LOG.warn(
+          "simulated kubelet: cannot list the hosted agent Deployments (tried again in a moment): {}",
           e.toString());
       return;
     }
@@ -108,7 +123,8 @@ public final class SimulatedKubelet implements AutoCloseable {
         }
       }
       failures.keySet().retainAll(wanted.keySet());
-      for (Deployment deployment : deployments.stream().sorted(Comparator.comparing(SimulatedKubelet::key)).toList()) {
+      for (Deployment deployment :
+          deployments.stream().sorted(Comparator.comparing(SimulatedKubelet::key)).toList()) {
         sync(key(deployment), deployment);
       }
     } catch (RuntimeException e) {
@@ -126,8 +142,10 @@ public final class SimulatedKubelet implements AutoCloseable {
       stop(key, "its pod template changed (a roll)");
     }
     Failure failure = failures.get(key);
-    if (failure != null && failure.hash().equals(hash) && (failure.refused()
-        || System.nanoTime() - failure.at() < TimeUnit.SECONDS.toNanos(RETRY_SECONDS))) {
+    if (failure != null
+        && failure.hash().equals(hash)
+        && (failure.refused()
+            || System.nanoTime() - failure.at() < TimeUnit.SECONDS.toNanos(RETRY_SECONDS))) {
       return;
     }
     if (pods.size() >= maxAgents) {
@@ -137,8 +155,16 @@ public final class SimulatedKubelet implements AutoCloseable {
     Path root = null;
     try {
       root = Files.createTempDirectory("olmstead-pod-", PRIVATE_DIR);
-      SimulatedPod spec = SimulatedPod.of(deployment, name -> management.secrets()
-          .inNamespace(deployment.getMetadata().getNamespace()).withName(name).get(), root);
+      SimulatedPod spec =
+          SimulatedPod.of(
+              deployment,
+              name ->
+                  management
+                      .secrets()
+                      .inNamespace(deployment.getMetadata().getNamespace())
+                      .withName(name)
+                      .get(),
+              root);
       write(spec);
       refuseBadConfig(spec);
       pods.put(key, new Pod(hash, root, RunCommand.start(spec.env())));
@@ -148,7 +174,9 @@ public final class SimulatedKubelet implements AutoCloseable {
       delete(root);
       fail(key, hash, e.getMessage(), true);
     } catch (SimulatedPod.Waiting | ConfigException e) {
-      delete(root); // a Secret not there yet, a guest API not reachable yet: as a kubelet restarting the container
+      delete(
+          root); // a Secret not there yet, a guest API not reachable yet: as a kubelet restarting
+      // the container
       fail(key, hash, e.getMessage(), false);
     } catch (IOException | RuntimeException e) {
       delete(root);
@@ -156,12 +184,19 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
   }
 
-  /** Logged once per reason and pod template; a refused template waits for the next one, others are retried. */
+  /**
+   * Logged once per reason and pod template; a refused template waits for the next one, others are
+   * retried.
+   */
   private void fail(String key, String hash, String reason, boolean refused) {
     Failure before = failures.put(key, new Failure(hash, reason, System.nanoTime(), refused));
     if (before == null || !before.hash().equals(hash) || !before.reason().equals(reason)) {
-      LOG.warn("simulated kubelet: agent of Deployment {} not started{}: {}", key,
-          refused ? " (refused until its pod template changes)" : " (tried again every " + RETRY_SECONDS + " s)",
+      LOG.warn(
+          "simulated kubelet: agent of Deployment {} not started{}: {}",
+          key,
+          refused
+              ? " (refused until its pod template changes)"
+              : " (tried again every " + RETRY_SECONDS + " s)",
           reason);
     }
   }
@@ -181,12 +216,18 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
     for (Map.Entry<Path, byte[]> file : spec.files().entrySet()) {
       Files.createDirectories(file.getKey().getParent(), PRIVATE_DIR);
-      Files.write(Files.createFile(file.getKey(),
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))), file.getValue());
+      Files.write(
+          Files.createFile(
+              file.getKey(),
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))),
+          file.getValue());
     }
   }
 
-  /** Listed as running until its agent is stopped and its files deleted (as a pod is until it has terminated). */
+  /**
+   * Listed as running until its agent is stopped and its files deleted (as a pod is until it has
+   * terminated).
+   */
   private void stop(String key, String why) {
     Pod pod = pods.get(key);
     if (pod == null) {
@@ -195,7 +236,8 @@ public final class SimulatedKubelet implements AutoCloseable {
     try {
       pod.agent().close();
     } catch (RuntimeException e) {
-      LOG.warn("simulated kubelet: agent of Deployment {} did not stop cleanly: {}", key, e.toString());
+      LOG.warn(
+          "simulated kubelet: agent of Deployment {} did not stop cleanly: {}", key, e.toString());
     }
     delete(pod.root());
     pods.remove(key);
@@ -219,14 +261,23 @@ public final class SimulatedKubelet implements AutoCloseable {
     return d.getMetadata().getNamespace() + "/" + d.getMetadata().getName();
   }
 
-  /** The pod template's hash annotation, else its generation: what changes when the template does. */
+  /**
+   * The pod template's hash annotation, else its generation: what changes when the template does.
+   */
   static String hash(Deployment d) {
-    Map<String, String> annotations = d.getSpec() == null || d.getSpec().getTemplate() == null
-        || d.getSpec().getTemplate().getMetadata() == null ? null
-        : d.getSpec().getTemplate().getMetadata().getAnnotations();
+    Map<String, String> annotations =
+        d.getSpec() == null
+                || d.getSpec().getTemplate() == null
+                || d.getSpec().getTemplate().getMetadata() == null
+            ? null
+            : d.getSpec().getTemplate().getMetadata().getAnnotations();
     String hash = annotations == null ? null : annotations.get(HostedAgentObjects.HASH_ANNOTATION);
-    return hash != null ? hash : "generation-" + d.getMetadata().getGeneration() + "-"
-        + d.getMetadata().getResourceVersion();
+    return hash != null
+        ? hash
+        : "generation-"
+            + d.getMetadata().getGeneration()
+            + "-"
+            + d.getMetadata().getResourceVersion();
   }
 
   /** Stops the loop, then every agent (their files deleted). */

@@ -18,11 +18,12 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * SIMULATION: what a kubelet makes of a hosted agent Deployment's pod template (pure: the Secrets come from
- * {@code secrets}, nothing is written here). Each mounted volume becomes a directory under the pod's own root (a Secret
- * volume: its keys, or its {@code items}, as files; an {@code emptyDir}: an empty directory); the container's
- * environment is resolved ({@code value}, or {@code valueFrom.secretKeyRef}), and a value naming a file under a mount
- * path is mapped to that file under the root: an agent in this process cannot see the pod's mount paths.
+ * SIMULATION: what a kubelet makes of a hosted agent Deployment's pod template (pure: the Secrets
+ * come from {@code secrets}, nothing is written here). Each mounted volume becomes a directory
+ * under the pod's own root (a Secret volume: its keys, or its {@code items}, as files; an {@code
+ * emptyDir}: an empty directory); the container's environment is resolved ({@code value}, or {@code
+ * valueFrom.secretKeyRef}), and a value naming a file under a mount path is mapped to that file
+ * under the root: an agent in this process cannot see the pod's mount paths.
  */
 record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path> directories) {
   /** The health port: 0 (off), since every agent here shares this process's network namespace. */
@@ -44,12 +45,17 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
 
   static SimulatedPod of(Deployment deployment, Function<String, Secret> read, Path root)
       throws Refused, Waiting {
-    // each Secret read once per pod: its volumes and env see one version of it, and the API one call
+    // each Secret read once per pod: its volumes and env see one version of it, and the API one
+    // call
     Map<String, java.util.Optional<Secret>> seen = new java.util.HashMap<>();
-    Function<String, Secret> secrets = name -> seen.computeIfAbsent(name,
-        n -> java.util.Optional.ofNullable(read.apply(n))).orElse(null);
-    PodSpec spec = deployment.getSpec() == null || deployment.getSpec().getTemplate() == null ? null
-        : deployment.getSpec().getTemplate().getSpec();
+    Function<String, Secret> secrets =
+        name ->
+            seen.computeIfAbsent(name, n -> java.util.Optional.ofNullable(read.apply(n)))
+                .orElse(null);
+    PodSpec spec =
+        deployment.getSpec() == null || deployment.getSpec().getTemplate() == null
+            ? null
+            : deployment.getSpec().getTemplate().getSpec();
     if (spec == null || spec.getContainers() == null || spec.getContainers().size() != 1) {
       throw new Refused("spec.template.spec.containers: exactly one container (the agent) is run");
     }
@@ -57,9 +63,12 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
     if (!List.of("run").equals(container.getArgs())
         || (container.getCommand() != null && !container.getCommand().isEmpty())) {
       String args = String.valueOf(container.getArgs());
-      throw new Refused("containers[0].args must be [run] (olmstead-agent run), not "
-          + (args.length() > 100 ? args.substring(0, 100) + "..." : args)
-          + (container.getCommand() == null || container.getCommand().isEmpty() ? "" : " with a command"));
+      throw new Refused(
+          "containers[0].args must be [run] (olmstead-agent run), not "
+              + (args.length() > 100 ? args.substring(0, 100) + "..." : args)
+              + (container.getCommand() == null || container.getCommand().isEmpty()
+                  ? ""
+                  : " with a command"));
     }
     Map<String, Volume> volumes = new LinkedHashMap<>();
     if (spec.getVolumes() != null) {
@@ -68,8 +77,10 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
     Map<Path, byte[]> files = new LinkedHashMap<>();
     List<Path> directories = new java.util.ArrayList<>();
     Map<String, Path> mounts = new LinkedHashMap<>();
-    for (VolumeMount mount : container.getVolumeMounts() == null ? List.<VolumeMount>of()
-        : container.getVolumeMounts()) {
+    for (VolumeMount mount :
+        container.getVolumeMounts() == null
+            ? List.<VolumeMount>of()
+            : container.getVolumeMounts()) {
       Volume volume = volumes.get(mount.getName());
       if (volume == null || !mount.getName().matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
         throw new Refused("volumeMounts " + mount.getName() + ": no such volume");
@@ -80,7 +91,8 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
       if (volume.getSecret() != null) {
         files.putAll(secretFiles(volume, secrets.apply(volume.getSecret().getSecretName()), dir));
       } else if (volume.getEmptyDir() == null) {
-        throw new Refused("volumes " + mount.getName() + ": only secret and emptyDir volumes are simulated");
+        throw new Refused(
+            "volumes " + mount.getName() + ": only secret and emptyDir volumes are simulated");
       }
     }
     Map<String, String> env = new LinkedHashMap<>();
@@ -93,16 +105,18 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
   }
 
   /**
-   * The agent runs in the dev process, which can read the developer's own files: it must be in hosted mode (else it
-   * would use the process's kubeconfig, the developer's cluster) with its kubeconfig and credential in this pod's
-   * volumes (never a path of this machine).
+   * The agent runs in the dev process, which can read the developer's own files: it must be in
+   * hosted mode (else it would use the process's kubeconfig, the developer's cluster) with its
+   * kubeconfig and credential in this pod's volumes (never a path of this machine).
    */
   private static void hostedWithItsOwnFiles(Map<String, String> env, Path root) throws Refused {
     if (!"hosted".equals(env.get(io.olmstead.agent.config.AgentConfig.MODE))) {
       throw new Refused("env " + io.olmstead.agent.config.AgentConfig.MODE + " must be hosted");
     }
-    for (String setting : List.of(io.olmstead.agent.config.AgentConfig.KUBECONFIG,
-        io.olmstead.agent.config.AgentConfig.CREDENTIAL_FILE)) {
+    for (String setting :
+        List.of(
+            io.olmstead.agent.config.AgentConfig.KUBECONFIG,
+            io.olmstead.agent.config.AgentConfig.CREDENTIAL_FILE)) {
       String value = env.get(setting);
       if (value == null || value.isEmpty() || !Path.of(value).normalize().startsWith(root)) {
         throw new Refused("env " + setting + " must name a file in one of the pod's volumes");
@@ -110,7 +124,8 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
     }
   }
 
-  private static Map<Path, byte[]> secretFiles(Volume volume, Secret secret, Path dir) throws Waiting, Refused {
+  private static Map<Path, byte[]> secretFiles(Volume volume, Secret secret, Path dir)
+      throws Waiting, Refused {
     String name = volume.getSecret().getSecretName();
     if (secret == null) {
       throw new Waiting("secret " + name + " (volume " + volume.getName() + ") not found");
@@ -127,7 +142,14 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
     for (KeyToPath item : items) {
       byte[] value = data.get(item.getKey());
       if (value == null) {
-        throw new Waiting("secret " + name + " has no key " + item.getKey() + " (volume " + volume.getName() + ")");
+        throw new Waiting(
+            "secret "
+                + name
+                + " has no key "
+                + item.getKey()
+                + " (volume "
+                + volume.getName()
+                + ")");
       }
       files.put(file(dir, item.getPath(), volume), value);
     }
@@ -138,19 +160,22 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
   private static Path file(Path dir, String path, Volume volume) throws Refused {
     Path file = dir.resolve(path).normalize();
     if (path.startsWith("/") || !file.startsWith(dir) || file.equals(dir)) {
-      throw new Refused("volumes " + volume.getName() + ": item path " + path + " leaves the volume");
+      throw new Refused(
+          "volumes " + volume.getName() + ": item path " + path + " leaves the volume");
     }
     return file;
   }
 
-  private static String value(EnvVar var, Function<String, Secret> secrets, Map<String, Path> mounts)
+  private static String value(
+      EnvVar var, Function<String, Secret> secrets, Map<String, Path> mounts)
       throws Refused, Waiting {
     if (var.getValueFrom() == null) {
       return mapped(var.getValue() == null ? "" : var.getValue(), mounts);
     }
     SecretKeySelector ref = var.getValueFrom().getSecretKeyRef();
     if (ref == null) {
-      throw new Refused("env " + var.getName() + ": only value and valueFrom.secretKeyRef are simulated");
+      throw new Refused(
+          "env " + var.getName() + ": only value and valueFrom.secretKeyRef are simulated");
     }
     Secret secret = secrets.apply(ref.getName());
     byte[] value = secret == null ? null : data(secret).get(ref.getKey());
@@ -158,12 +183,22 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
       if (Boolean.TRUE.equals(ref.getOptional())) {
         return "";
       }
-      throw new Waiting("env " + var.getName() + ": secret " + ref.getName() + " key " + ref.getKey() + " not found");
+      throw new Waiting(
+          "env "
+              + var.getName()
+              + ": secret "
+              + ref.getName()
+              + " key "
+              + ref.getKey()
+              + " not found");
     }
     return new String(value, StandardCharsets.UTF_8);
   }
 
-  /** A value under a mount path names the same file under the volume's directory (the longest mount path wins). */
+  /**
+   * A value under a mount path names the same file under the volume's directory (the longest mount
+   * path wins).
+   */
   static String mapped(String value, Map<String, Path> mounts) {
     String best = null;
     for (String mountPath : mounts.keySet()) {
@@ -178,7 +213,8 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
     String rest = value.substring(best.length());
     Path dir = mounts.get(best);
     Path file = rest.isEmpty() ? dir : dir.resolve(rest.substring(1)).normalize();
-    // a path climbing out of its mount (..) names nothing in the pod: left as is, and refused where it matters
+    // a path climbing out of its mount (..) names nothing in the pod: left as is, and refused where
+    // it matters
     return file.startsWith(dir) ? file.toString() : value;
   }
 

@@ -5,16 +5,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-/** SIMULATION: one daemon thread running a round every period (a round must catch its own failures). */
+/**
+ * SIMULATION: one daemon thread running a round every period (a round must catch its own failures).
+ */
 final class SimulationLoop implements AutoCloseable {
   private final ScheduledExecutorService thread;
 
   SimulationLoop(String name) {
-    thread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    });
+    thread =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, name);
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   void every(Duration period, Runnable round) {

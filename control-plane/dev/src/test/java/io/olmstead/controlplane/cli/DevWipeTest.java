@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DevWipeTest {
 
   @Test
-  void freshDeletesOnlyTheDatabaseAndItsPasswordNeverOtherFilesOfTheDirectory(@TempDir Path dir) throws Exception {
+  void freshDeletesOnlyTheDatabaseAndItsPasswordNeverOtherFilesOfTheDirectory(@TempDir Path dir)
+      throws Exception {
     Files.createDirectories(dir.resolve("pg/base/1"));
     Files.writeString(dir.resolve("pg/base/1/table"), "rows");
     Files.writeString(dir.resolve("pg-password"), "secret");

@@ -11,22 +11,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ClusterKubeconfigsTest {
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
   @Test
-  void eachSimulatedClusterGetsAnOwnerOnlyKubeconfigNamingItsServerAndTheFilesGoWhenDevStops() throws Exception {
+  void eachSimulatedClusterGetsAnOwnerOnlyKubeconfigNamingItsServerAndTheFilesGoWhenDevStops()
+      throws Exception {
     Map<String, String> servers = new LinkedHashMap<>();
     servers.put("sim-01", "http://localhost:40001/");
     servers.put("sim-02", "http://localhost:40002/");
     ClusterKubeconfigs written = ClusterKubeconfigs.write(dataDir, servers);
 
     Path first = dataDir.resolve("clusters/sim-01.kubeconfig").toAbsolutePath();
-    assertThat(written.files()).containsExactly(first, dataDir.resolve("clusters/sim-02.kubeconfig").toAbsolutePath());
+    assertThat(written.files())
+        .containsExactly(first, dataDir.resolve("clusters/sim-02.kubeconfig").toAbsolutePath());
     assertThat(ClusterKubeconfigs.file(dataDir, "sim-01")).isEqualTo(first);
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(first))).isEqualTo("rw-------");
-    assertThat(Files.readString(first)).contains("server: http://localhost:40001/", "current-context: sim-01",
-        "- name: sim-01");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(first)))
+        .isEqualTo("rw-------");
+    assertThat(Files.readString(first))
+        .contains("server: http://localhost:40001/", "current-context: sim-01", "- name: sim-01");
     assertThat(Files.list(dataDir.resolve("clusters"))).hasSize(2);
 
     written.close();
@@ -34,7 +36,8 @@ class ClusterKubeconfigsTest {
   }
 
   @Test
-  void aRestartReplacesTheEarlierRunsFilesAndDeletesThoseOfClustersItNoLongerHasButNothingElse() throws Exception {
+  void aRestartReplacesTheEarlierRunsFilesAndDeletesThoseOfClustersItNoLongerHasButNothingElse()
+      throws Exception {
     Path dir = Files.createDirectories(dataDir.resolve("clusters"));
     Files.writeString(dir.resolve("sim-01.kubeconfig"), "server: http://localhost:1/");
     Files.writeString(dir.resolve("sim-07.kubeconfig"), "stale");
@@ -43,7 +46,8 @@ class ClusterKubeconfigsTest {
 
     ClusterKubeconfigs.write(dataDir, Map.of("sim-01", "http://localhost:40001/"));
 
-    assertThat(Files.readString(dir.resolve("sim-01.kubeconfig"))).contains("http://localhost:40001/");
+    assertThat(Files.readString(dir.resolve("sim-01.kubeconfig")))
+        .contains("http://localhost:40001/");
     assertThat(dir.resolve("sim-07.kubeconfig")).doesNotExist();
     assertThat(dir.resolve("mine.kubeconfig")).hasContent("a user's own file");
     assertThat(dir.resolve("sim-08.kubeconfig")).isDirectory();

@@ -24,12 +24,16 @@ import io.olmstead.olmcore.semver.Version;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The packaged demo catalog: valid in STRICT mode, its dependency resolves, and every bundle plans an install. */
+/**
+ * The packaged demo catalog: valid in STRICT mode, its dependency resolves, and every bundle plans
+ * an install.
+ */
 class DemoCatalogTest {
 
   private static Catalog strictCatalog() throws Exception {
-    ValidationResult result = CatalogValidator.validate(new FbcParser().parse("catalog.yaml", DemoCatalog.content()),
-        ValidationMode.STRICT);
+    ValidationResult result =
+        CatalogValidator.validate(
+            new FbcParser().parse("catalog.yaml", DemoCatalog.content()), ValidationMode.STRICT);
     assertThat(result.errors()).isEmpty();
     assertThat(result.catalog()).isPresent();
     return result.catalog().get();
@@ -38,40 +42,68 @@ class DemoCatalogTest {
   @Test
   void demoCatalogIsValidInStrictModeWithItsTwoPackages() throws Exception {
     Catalog catalog = strictCatalog();
-    assertThat(catalog.packages()).extracting(p -> p.name())
+    assertThat(catalog.packages())
+        .extracting(p -> p.name())
         .containsExactlyInAnyOrder("olmstead-demo-operator", "olmstead-demo-db");
-    assertThat(catalog.pkg("olmstead-demo-operator").orElseThrow().bundles()).extracting(Bundle::name)
-        .containsExactlyInAnyOrder("olmstead-demo-operator.v0.1.0", "olmstead-demo-operator.v0.2.0",
+    assertThat(catalog.pkg("olmstead-demo-operator").orElseThrow().bundles())
+        .extracting(Bundle::name)
+        .containsExactlyInAnyOrder(
+            "olmstead-demo-operator.v0.1.0",
+            "olmstead-demo-operator.v0.2.0",
             "olmstead-demo-operator.v0.3.0");
     assertThat(catalog.pkg("olmstead-demo-db").orElseThrow().defaultChannel()).isEqualTo("stable");
   }
 
   @Test
   void theUploadIngestAcceptsItWithoutWarnings() {
-    IngestResult result = new CatalogIngest(16L * 1024 * 1024).ingest(DemoCatalog.content(), CatalogFormat.YAML,
-        ValidationMode.STRICT);
-    assertThat(result).isInstanceOfSatisfying(IngestResult.Accepted.class,
-        accepted -> assertThat(accepted.warnings()).isEmpty());
+    IngestResult result =
+        new CatalogIngest(16L * 1024 * 1024)
+            .ingest(DemoCatalog.content(), CatalogFormat.YAML, ValidationMode.STRICT);
+    assertThat(result)
+        .isInstanceOfSatisfying(
+            IngestResult.Accepted.class, accepted -> assertThat(accepted.warnings()).isEmpty());
   }
 
   @Test
   void operatorFromZeroTwoOnPullsInTheDemoDatabase() throws Exception {
     Catalog catalog = strictCatalog();
-    Resolution resolution = new Resolver().resolve(List.of(new CatalogSource("demo", 0, catalog)),
-        List.of(new SubscriptionRequest("demo-operator", "demo", "olmstead-demo-operator", "stable", null,
-            Version.parse("0.2.0"))), List.of());
+    Resolution resolution =
+        new Resolver()
+            .resolve(
+                List.of(new CatalogSource("demo", 0, catalog)),
+                List.of(
+                    new SubscriptionRequest(
+                        "demo-operator",
+                        "demo",
+                        "olmstead-demo-operator",
+                        "stable",
+                        null,
+                        Version.parse("0.2.0"))),
+                List.of());
     assertThat(resolution.satisfiable()).as(resolution.message()).isTrue();
     assertThat(resolution.bySubscription().get("demo-operator").bundle().name())
         .isEqualTo("olmstead-demo-operator.v0.2.0");
-    assertThat(resolution.dependencies()).extracting(ResolvedBundle::bundle).extracting(Bundle::name)
+    assertThat(resolution.dependencies())
+        .extracting(ResolvedBundle::bundle)
+        .extracting(Bundle::name)
         .containsExactly("olmstead-demo-db.v1.1.0");
   }
 
   @Test
   void operatorZeroOneNeedsNoDependency() throws Exception {
-    Resolution resolution = new Resolver().resolve(List.of(new CatalogSource("demo", 0, strictCatalog())),
-        List.of(new SubscriptionRequest("demo-operator", "demo", "olmstead-demo-operator", "stable",
-            "olmstead-demo-operator.v0.1.0", Version.parse("0.1.0"))), List.of());
+    Resolution resolution =
+        new Resolver()
+            .resolve(
+                List.of(new CatalogSource("demo", 0, strictCatalog())),
+                List.of(
+                    new SubscriptionRequest(
+                        "demo-operator",
+                        "demo",
+                        "olmstead-demo-operator",
+                        "stable",
+                        "olmstead-demo-operator.v0.1.0",
+                        Version.parse("0.1.0"))),
+                List.of());
     assertThat(resolution.satisfiable()).as(resolution.message()).isTrue();
     assertThat(resolution.dependencies()).isEmpty();
   }
@@ -81,12 +113,16 @@ class DemoCatalogTest {
     Catalog catalog = strictCatalog();
     for (var pkg : catalog.packages()) {
       for (Bundle bundle : pkg.bundles()) {
-        assertThat(bundle.objects()).extracting(BundleObject::kind)
+        assertThat(bundle.objects())
+            .extracting(BundleObject::kind)
             .containsExactlyInAnyOrder("ClusterServiceVersion", "CustomResourceDefinition");
-        InstallPlanResult plan = new InstallPlanner().plan(bundle, "demo", List.of("demo"), SubscriptionConfig.empty());
+        InstallPlanResult plan =
+            new InstallPlanner().plan(bundle, "demo", List.of("demo"), SubscriptionConfig.empty());
         assertThat(plan.succeeded()).as(bundle.name() + ": " + plan.message()).isTrue();
-        assertThat(plan.objects()).extracting(o -> o.path("kind").asText())
-            .contains("CustomResourceDefinition", "ServiceAccount", "Role", "RoleBinding", "Deployment");
+        assertThat(plan.objects())
+            .extracting(o -> o.path("kind").asText())
+            .contains(
+                "CustomResourceDefinition", "ServiceAccount", "Role", "RoleBinding", "Deployment");
       }
     }
   }

@@ -22,22 +22,43 @@ class DevHypershiftEnvironmentTest {
 
   @Test
   void perClusterModeGetsADefaultImageAndDevsOwnUrl() {
-    Map<String, String> env = DevHypershift.environment(Map.of(PoolSettings.AGENTS, PoolSettings.PER_CLUSTER), URL,
-        8080);
-    assertThat(env).containsEntry(HostedAgentSettings.IMAGE, DevHypershift.DEV_AGENT_IMAGE)
+    Map<String, String> env =
+        DevHypershift.environment(Map.of(PoolSettings.AGENTS, PoolSettings.PER_CLUSTER), URL, 8080);
+    assertThat(env)
+        .containsEntry(HostedAgentSettings.IMAGE, DevHypershift.DEV_AGENT_IMAGE)
         .containsEntry(HostedAgentSettings.CONTROL_PLANE_URL, URL);
     assertThat(PoolSettings.fromEnvironment(env).hosted().controlPlaneUrl()).isEqualTo(URL);
-    assertThat(DevHypershift.environment(Map.of(PoolSettings.AGENTS, PoolSettings.PER_CLUSTER,
-        HostedAgentSettings.IMAGE, "example.com/agent:1"), URL, 8080))
+    assertThat(
+            DevHypershift.environment(
+                Map.of(
+                    PoolSettings.AGENTS,
+                    PoolSettings.PER_CLUSTER,
+                    HostedAgentSettings.IMAGE,
+                    "example.com/agent:1"),
+                URL,
+                8080))
         .containsEntry(HostedAgentSettings.IMAGE, "example.com/agent:1");
   }
 
   @Test
   void perClusterModeRefusesPortZeroAndAnotherAgentUrlNamingTheSetting() {
-    assertThatThrownBy(() -> DevHypershift.environment(Map.of(PoolSettings.AGENTS, PoolSettings.PER_CLUSTER), URL, 0))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("--port");
-    assertThatThrownBy(() -> DevHypershift.environment(Map.of(PoolSettings.AGENTS, PoolSettings.PER_CLUSTER,
-        HostedAgentSettings.CONTROL_PLANE_URL, "http://elsewhere:8080"), URL, 8080))
-        .isInstanceOf(ConfigException.class).hasMessageContaining(HostedAgentSettings.CONTROL_PLANE_URL);
+    assertThatThrownBy(
+            () ->
+                DevHypershift.environment(
+                    Map.of(PoolSettings.AGENTS, PoolSettings.PER_CLUSTER), URL, 0))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("--port");
+    assertThatThrownBy(
+            () ->
+                DevHypershift.environment(
+                    Map.of(
+                        PoolSettings.AGENTS,
+                        PoolSettings.PER_CLUSTER,
+                        HostedAgentSettings.CONTROL_PLANE_URL,
+                        "http://elsewhere:8080"),
+                    URL,
+                    8080))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(HostedAgentSettings.CONTROL_PLANE_URL);
   }
 }

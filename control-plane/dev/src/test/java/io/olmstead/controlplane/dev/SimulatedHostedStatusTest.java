@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The simulated HyperShift operator's steps, from a HostedCluster created without status to its deletion. */
+/**
+ * The simulated HyperShift operator's steps, from a HostedCluster created without status to its
+ * deletion.
+ */
 class SimulatedHostedStatusTest {
   private static final Instant T0 = Instant.parse("2026-11-23T06:00:00Z");
   private static final Duration DELAY = Duration.ofSeconds(3);
@@ -18,8 +21,11 @@ class SimulatedHostedStatusTest {
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> created(String clusterId, String image) {
-    return new io.fabric8.kubernetes.client.utils.KubernetesSerialization().convertValue(
-        SimulatedManagementCluster.hostedCluster("hc-01", Map.of("env", "dev"), clusterId, image), Map.class);
+    return new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
+        .convertValue(
+            SimulatedManagementCluster.hostedCluster(
+                "hc-01", Map.of("env", "dev"), clusterId, image),
+            Map.class);
   }
 
   @Test
@@ -28,8 +34,7 @@ class SimulatedHostedStatusTest {
     assertThat(SimulatedHostedStatus.next(hc, false, T0, DELAY)).isEqualTo(Step.ADOPT);
     hc = SimulatedHostedStatus.adopted(hc, () -> "11111111-2222-3333-4444-555555555555");
     assertThat(HostedCluster.of(hc).clusterId()).isEqualTo("11111111-2222-3333-4444-555555555555");
-    assertThat(finalizers(hc)).containsExactly(
-        SimulatedHostedStatus.FINALIZER);
+    assertThat(finalizers(hc)).containsExactly(SimulatedHostedStatus.FINALIZER);
     assertThat(SimulatedHostedStatus.next(hc, false, T0, DELAY)).isEqualTo(Step.PROVISION);
     assertThat(SimulatedHostedStatus.next(hc, true, T0, DELAY)).isEqualTo(Step.START_VERSION);
 
@@ -40,8 +45,10 @@ class SimulatedHostedStatusTest {
     assertThat(view.completedVersion()).isNull();
     assertThat(view.desiredVersion()).isEqualTo("4.19.7");
     assertThat(view.kubeconfigSecret()).isEqualTo("hc-01-admin-kubeconfig");
-    assertThat(SimulatedHostedStatus.next(hc, true, T0.plus(DELAY).minusMillis(1), DELAY)).isEqualTo(Step.NONE);
-    assertThat(SimulatedHostedStatus.next(hc, true, T0.plus(DELAY), DELAY)).isEqualTo(Step.COMPLETE_VERSION);
+    assertThat(SimulatedHostedStatus.next(hc, true, T0.plus(DELAY).minusMillis(1), DELAY))
+        .isEqualTo(Step.NONE);
+    assertThat(SimulatedHostedStatus.next(hc, true, T0.plus(DELAY), DELAY))
+        .isEqualTo(Step.COMPLETE_VERSION);
 
     hc = SimulatedHostedStatus.completed(hc, T0.plus(DELAY));
     view = HostedCluster.of(hc);
@@ -49,7 +56,8 @@ class SimulatedHostedStatusTest {
     assertThat(view.condition("Progressing")).isFalse();
     assertThat(view.completedVersion()).isEqualTo("4.19.7");
     assertThat(reason(hc, "Available")).isEqualTo("AsExpected");
-    assertThat(SimulatedHostedStatus.next(hc, true, T0.plusSeconds(60), DELAY)).isEqualTo(Step.NONE);
+    assertThat(SimulatedHostedStatus.next(hc, true, T0.plusSeconds(60), DELAY))
+        .isEqualTo(Step.NONE);
   }
 
   @Test
@@ -63,7 +71,8 @@ class SimulatedHostedStatusTest {
     assertThat(view.condition("Available")).isTrue();
     assertThat(view.desiredVersion()).isEqualTo("4.19.9");
     assertThat(view.completedVersion()).isEqualTo("4.19.7");
-    assertThat(SimulatedHostedStatus.next(hc, true, T0.plusSeconds(13), DELAY)).isEqualTo(Step.COMPLETE_VERSION);
+    assertThat(SimulatedHostedStatus.next(hc, true, T0.plusSeconds(13), DELAY))
+        .isEqualTo(Step.COMPLETE_VERSION);
     hc = SimulatedHostedStatus.completed(hc, T0.plusSeconds(13));
     view = HostedCluster.of(hc);
     assertThat(view.completedVersion()).isEqualTo("4.19.9");
@@ -77,7 +86,8 @@ class SimulatedHostedStatusTest {
     assertThat(SimulatedHostedStatus.next(hc, true, T0, DELAY)).isEqualTo(Step.INVALID_IMAGE);
     hc = SimulatedHostedStatus.invalidImage(hc, T0);
     assertThat(reason(hc, "ValidReleaseImage")).isEqualTo("InvalidImage");
-    assertThat(SimulatedHostedStatus.next(hc, true, T0.plusSeconds(30), DELAY)).isEqualTo(Step.NONE);
+    assertThat(SimulatedHostedStatus.next(hc, true, T0.plusSeconds(30), DELAY))
+        .isEqualTo(Step.NONE);
     assertThat(HostedCluster.of(hc).completedVersion()).isEqualTo("4.19.7");
   }
 
@@ -94,7 +104,8 @@ class SimulatedHostedStatusTest {
 
   private static Map<String, Object> available() {
     Map<String, Object> hc = SimulatedHostedStatus.adopted(created("id-1", IMAGE), () -> "unused");
-    return SimulatedHostedStatus.completed(SimulatedHostedStatus.started(hc, "127.0.0.1", 40000, T0.minusSeconds(60)),
+    return SimulatedHostedStatus.completed(
+        SimulatedHostedStatus.started(hc, "127.0.0.1", 40000, T0.minusSeconds(60)),
         T0.minusSeconds(50));
   }
 

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.olmstead.controlplane.catalog.CatalogFixtures;
 import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.dev.DevSimulation;
-import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.registry.BundleImages;
 import io.olmstead.controlplane.registry.TestRegistry;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
@@ -26,10 +26,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Benchmark (runs with {@code -Dolmstead.bench=true}; {@code -Dolmstead.bench.clusters=N}, default 200): N simulated
- * clusters (as {@code dev --simulate N}) install etcd 0.9.2, once from a catalog whose bundles carry only images in a
- * local registry and once from the same catalog with embedded objects, each on a fresh control plane and database.
- * Prints the time from the subscription to all N Succeeded for both, and the registry's blob requests.
+ * Benchmark (runs with {@code -Dolmstead.bench=true}; {@code -Dolmstead.bench.clusters=N}, default
+ * 200): N simulated clusters (as {@code dev --simulate N}) install etcd 0.9.2, once from a catalog
+ * whose bundles carry only images in a local registry and once from the same catalog with embedded
+ * objects, each on a fresh control plane and database. Prints the time from the subscription to all
+ * N Succeeded for both, and the registry's blob requests.
  */
 class FanOutBenchIT {
   static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
@@ -46,47 +47,98 @@ class FanOutBenchIT {
           images.put(b.name(), BundleImages.push(registry, b));
         }
       }
-      String embedded = Files.readString(CatalogFixtures.sharedCatalogs().orElseThrow()
-          .resolve("bundled/etcd/catalog.json"));
+      String embedded =
+          Files.readString(
+              CatalogFixtures.sharedCatalogs().orElseThrow().resolve("bundled/etcd/catalog.json"));
       long fromObjects = run("embedded", embedded, clusters, registry);
       long before = Files.readAllLines(registry.log()).size();
-      long fromImages = run("images", ImageInstallEndToEndIT.imagesOnly(images), clusters, registry);
-      List<String> blobGets = Files.readAllLines(registry.log()).stream().skip(before)
-          .filter(l -> l.contains("\"GET /v2/bundles/etcd/blobs/sha256:")).map(l -> l.replaceAll(".*blobs/", "")
-              .replaceAll(" .*", "")).toList();
-      System.out.printf("BENCH fan-out %d clusters: embedded objects %d ms; bundle images %d ms; ratio %.2f; "
-          + "registry blob GETs %d (%d distinct)%n", clusters, fromObjects, fromImages,
-          (double) fromImages / fromObjects, blobGets.size(), blobGets.stream().distinct().count());
+      long fromImages =
+          run("images", ImageInstallEndToEndIT.imagesOnly(images), clusters, registry);
+      List<String> blobGets =
+          Files.readAllLines(registry.log()).stream()
+              .skip(before)
+              .filter(l -> l.contains("\"GET /v2/bundles/etcd/blobs/sha256:"))
+              .map(l -> l.replaceAll(".*blobs/", "").replaceAll(" .*", ""))
+              .toList();
+      System.out.printf(
+          "BENCH fan-out %d clusters: embedded objects %d ms; bundle images %d ms; ratio %.2f; "
+              + "registry blob GETs %d (%d distinct)%n",
+          clusters,
+          fromObjects,
+          fromImages,
+          (double) fromImages / fromObjects,
+          blobGets.size(),
+          blobGets.stream().distinct().count());
       assertThat(blobGets).isNotEmpty().doesNotHaveDuplicates();
     }
   }
 
-  /** Subscription to all {@code clusters} Succeeded at etcd 0.9.2, in ms, on a fresh control plane. */
-  private static long run(String name, String catalog, int clusters, TestRegistry registry) throws Exception {
-    try (TestControlPlane cp = TestControlPlane.start(TestDatabase.create(FanOutBenchIT.class),
-        Map.of(RegistrySettings.INSECURE, registry.host()))) {
+  /**
+   * Subscription to all {@code clusters} Succeeded at etcd 0.9.2, in ms, on a fresh control plane.
+   */
+  private static long run(String name, String catalog, int clusters, TestRegistry registry)
+      throws Exception {
+    try (TestControlPlane cp =
+        TestControlPlane.start(
+            TestDatabase.create(FanOutBenchIT.class),
+            Map.of(RegistrySettings.INSECURE, registry.host()))) {
       ApiClient api = new ApiClient(cp);
-      assertThat(api.json("PUT", "/api/v1/catalogs/" + name, ADMIN, new JsonObject()).status()).isEqualTo(201);
-      Response upload = api.send("POST", "/api/v1/catalogs/" + name + "/revisions", ADMIN, "application/x-ndjson",
-          catalog.getBytes(java.nio.charset.StandardCharsets.UTF_8), Map.of());
+      assertThat(api.json("PUT", "/api/v1/catalogs/" + name, ADMIN, new JsonObject()).status())
+          .isEqualTo(201);
+      Response upload =
+          api.send(
+              "POST",
+              "/api/v1/catalogs/" + name + "/revisions",
+              ADMIN,
+              "application/x-ndjson",
+              catalog.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+              Map.of());
       assertThat(upload.status()).as(upload.body()).isEqualTo(201);
-      try (DevSimulation sim = DevSimulation.start(cp.controlPlane().vertx(), cp.controlPlane().pool(),
-          URI.create(cp.baseUrl()), clusters, List.of(), DevSimulation.DEFAULT_ROLLOUT_DELAY)) {
-        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(() -> api.get(
-            "/api/v1/clusters?limit=500&status=connected", ADMIN).items().size() == clusters);
-        JsonObject spec = new JsonObject().put("catalog", name).put("package", "etcd")
-            .put("channel", "singlenamespace-alpha").put("namespace", "etcd")
-            .put("targetNamespaces", new JsonArray().add("etcd"))
-            .put("placement", new JsonObject().put("selector", "env=dev"))
-            .put("version", new JsonObject().put("pin", "0.9.2")).put("approval", "Automatic");
+      try (DevSimulation sim =
+          DevSimulation.start(
+              cp.controlPlane().vertx(),
+              cp.controlPlane().pool(),
+              URI.create(cp.baseUrl()),
+              clusters,
+              List.of(),
+              DevSimulation.DEFAULT_ROLLOUT_DELAY)) {
+        await()
+            .atMost(Duration.ofMinutes(5))
+            .pollInterval(Duration.ofSeconds(1))
+            .ignoreExceptions()
+            .until(
+                () ->
+                    api.get("/api/v1/clusters?limit=500&status=connected", ADMIN).items().size()
+                        == clusters);
+        JsonObject spec =
+            new JsonObject()
+                .put("catalog", name)
+                .put("package", "etcd")
+                .put("channel", "singlenamespace-alpha")
+                .put("namespace", "etcd")
+                .put("targetNamespaces", new JsonArray().add("etcd"))
+                .put("placement", new JsonObject().put("selector", "env=dev"))
+                .put("version", new JsonObject().put("pin", "0.9.2"))
+                .put("approval", "Automatic");
         long t0 = System.nanoTime();
-        assertThat(api.json("PUT", "/api/v1/subscriptions/etcd", ADMIN, spec).status()).isEqualTo(201);
-        await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> {
-          JsonObject byPhase = api.get("/api/v1/subscriptions/etcd/status", ADMIN).json().getJsonObject("byPhase");
-          return byPhase != null && byPhase.getInteger("Succeeded", 0) == clusters;
-        });
+        assertThat(api.json("PUT", "/api/v1/subscriptions/etcd", ADMIN, spec).status())
+            .isEqualTo(201);
+        await()
+            .atMost(Duration.ofMinutes(10))
+            .pollInterval(Duration.ofMillis(250))
+            .ignoreExceptions()
+            .until(
+                () -> {
+                  JsonObject byPhase =
+                      api.get("/api/v1/subscriptions/etcd/status", ADMIN)
+                          .json()
+                          .getJsonObject("byPhase");
+                  return byPhase != null && byPhase.getInteger("Succeeded", 0) == clusters;
+                });
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        System.out.printf("BENCH fan-out %s: %d clusters Succeeded %d ms after the subscription%n", name, clusters, ms);
+        System.out.printf(
+            "BENCH fan-out %s: %d clusters Succeeded %d ms after the subscription%n",
+            name, clusters, ms);
         return ms;
       }
     }

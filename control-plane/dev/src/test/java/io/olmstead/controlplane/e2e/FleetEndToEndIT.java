@@ -32,10 +32,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The whole fleet in one JVM: a control plane on real PostgreSQL with the demo catalog, three simulated clusters
- * (real agents, mock API servers) enrolled and connected like {@code dev --simulate 3}; a subscription made through
- * the REST API installs everywhere, a newer pin upgrades one edge at a time, and an agent restarted mid-upgrade
- * finishes with exactly the objects of a cluster that was never restarted.
+ * The whole fleet in one JVM: a control plane on real PostgreSQL with the demo catalog, three
+ * simulated clusters (real agents, mock API servers) enrolled and connected like {@code dev
+ * --simulate 3}; a subscription made through the REST API installs everywhere, a newer pin upgrades
+ * one edge at a time, and an agent restarted mid-upgrade finishes with exactly the objects of a
+ * cluster that was never restarted.
  */
 class FleetEndToEndIT {
   private static final String SUB = "demo-operator";
@@ -47,10 +48,20 @@ class FleetEndToEndIT {
   @BeforeAll
   static void start() throws Exception {
     cp = TestControlPlane.start(TestDatabase.create(FleetEndToEndIT.class), Map.of());
-    assertThat(DemoCatalog.ensureLoaded(cp.controlPlane().vertx(), cp.controlPlane().pool())
-        .toCompletionStage().toCompletableFuture().get(1, TimeUnit.MINUTES)).isTrue();
-    simulation = DevSimulation.start(cp.controlPlane().vertx(), cp.controlPlane().pool(), URI.create(cp.baseUrl()), 3,
-        List.of(), Duration.ofMillis(800));
+    assertThat(
+            DemoCatalog.ensureLoaded(cp.controlPlane().vertx(), cp.controlPlane().pool())
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(1, TimeUnit.MINUTES))
+        .isTrue();
+    simulation =
+        DevSimulation.start(
+            cp.controlPlane().vertx(),
+            cp.controlPlane().pool(),
+            URI.create(cp.baseUrl()),
+            3,
+            List.of(),
+            Duration.ofMillis(800));
   }
 
   @AfterAll
@@ -64,14 +75,19 @@ class FleetEndToEndIT {
   }
 
   @Test
-  void subscribeInstallsEverywhereAndAPinUpgradesStepByStepThroughAnAgentRestart() throws Exception {
+  void subscribeInstallsEverywhereAndAPinUpgradesStepByStepThroughAnAgentRestart()
+      throws Exception {
     await().atMost(Duration.ofSeconds(30)).until(() -> connectedSimulatedClusters().size() == 3);
     JsonObject cluster = get("/api/v1/clusters/sim-02");
-    assertThat(cluster.getJsonObject("labels").getMap()).containsEntry("env", "dev").containsEntry("region", "eu-west");
+    assertThat(cluster.getJsonObject("labels").getMap())
+        .containsEntry("env", "dev")
+        .containsEntry("region", "eu-west");
     assertThat(cluster.getJsonObject("facts").getString("mode")).isEqualTo("simulated");
 
     assertThat(putSubscription("0.1.0")).isEqualTo(201);
-    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200))
         .until(() -> allAt("0.1.0"));
     assertThat(deployments(sim("sim-01"))).containsExactly("olmstead-demo-operator");
 
@@ -81,23 +97,32 @@ class FleetEndToEndIT {
     try {
       assertThat(putSubscription("0.3.0")).isEqualTo(200);
       // mid-upgrade on sim-02: it is on its way (first or second edge), not yet at 0.3.0
-      await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
-        JsonObject item = item("sim-02");
-        return item != null && "0.3.0".equals(item.getString("targetVersion")) || item != null
-            && "0.2.0".equals(item.getString("targetVersion"));
-      });
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () -> {
+                JsonObject item = item("sim-02");
+                return item != null && "0.3.0".equals(item.getString("targetVersion"))
+                    || item != null && "0.2.0".equals(item.getString("targetVersion"));
+              });
       simulation.simulation().restartAgent("sim-02");
-      await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200)).until(() -> allAt("0.3.0"));
+      await()
+          .atMost(Duration.ofSeconds(40))
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> allAt("0.3.0"));
     } finally {
       watcher.shutdownNow();
     }
 
     for (String name : List.of("sim-01", "sim-03")) {
-      assertThat(seen.get(name)).as("(installed -> target) seen on " + name)
+      assertThat(seen.get(name))
+          .as("(installed -> target) seen on " + name)
           .doesNotContain("0.1.0->0.3.0")
           .anyMatch(step -> step.contains("0.2.0"));
     }
-    assertThat(deployments(sim("sim-02"))).containsExactly("olmstead-demo-db", "olmstead-demo-operator");
+    assertThat(deployments(sim("sim-02")))
+        .containsExactly("olmstead-demo-db", "olmstead-demo-operator");
     assertThat(objects(sim("sim-02"))).isEqualTo(objects(sim("sim-01")));
   }
 
@@ -116,8 +141,14 @@ class FleetEndToEndIT {
   private static boolean allAt(String version) throws Exception {
     JsonObject status = get("/api/v1/subscriptions/" + SUB + "/status");
     JsonArray items = status.getJsonArray("items");
-    return status.getInteger("clusters") == 3 && items.size() == 3 && items.stream().map(JsonObject.class::cast)
-        .allMatch(i -> "Succeeded".equals(i.getString("phase")) && version.equals(i.getString("installedVersion")));
+    return status.getInteger("clusters") == 3
+        && items.size() == 3
+        && items.stream()
+            .map(JsonObject.class::cast)
+            .allMatch(
+                i ->
+                    "Succeeded".equals(i.getString("phase"))
+                        && version.equals(i.getString("installedVersion")));
   }
 
   private static JsonObject item(String cluster) throws Exception {
@@ -141,38 +172,58 @@ class FleetEndToEndIT {
   }
 
   private static int putSubscription(String pin) throws Exception {
-    JsonObject spec = new JsonObject().put("catalog", DemoCatalog.NAME).put("package", "olmstead-demo-operator")
-        .put("channel", "stable").put("namespace", NS).put("placement", new JsonObject().put("selector", "env=dev"))
-        .put("version", new JsonObject().put("pin", pin)).put("approval", "Automatic");
-    HttpResponse<String> response = HTTP.send(request("/api/v1/subscriptions/" + SUB)
-        .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(spec.encode())).build(),
-        HttpResponse.BodyHandlers.ofString());
+    JsonObject spec =
+        new JsonObject()
+            .put("catalog", DemoCatalog.NAME)
+            .put("package", "olmstead-demo-operator")
+            .put("channel", "stable")
+            .put("namespace", NS)
+            .put("placement", new JsonObject().put("selector", "env=dev"))
+            .put("version", new JsonObject().put("pin", pin))
+            .put("approval", "Automatic");
+    HttpResponse<String> response =
+        HTTP.send(
+            request("/api/v1/subscriptions/" + SUB)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(spec.encode()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as(response.body()).isBetween(200, 201);
     return response.statusCode();
   }
 
   private static JsonObject get(String path) throws Exception {
-    HttpResponse<String> response = HTTP.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        HTTP.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
     return new JsonObject(response.body());
   }
 
   private static HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(URI.create(cp.baseUrl() + path)).timeout(Duration.ofSeconds(10))
+    return HttpRequest.newBuilder(URI.create(cp.baseUrl() + path))
+        .timeout(Duration.ofSeconds(10))
         .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN);
   }
 
   private static KubernetesClient sim(String name) {
-    return simulation.simulation().clusters().stream().filter(c -> c.name().equals(name)).findFirst()
-        .map(SimulatedCluster::client).orElseThrow();
+    return simulation.simulation().clusters().stream()
+        .filter(c -> c.name().equals(name))
+        .findFirst()
+        .map(SimulatedCluster::client)
+        .orElseThrow();
   }
 
   private static List<String> deployments(KubernetesClient client) {
-    return client.apps().deployments().inNamespace(NS).list().getItems().stream().map(d -> d.getMetadata().getName())
-        .sorted().toList();
+    return client.apps().deployments().inNamespace(NS).list().getItems().stream()
+        .map(d -> d.getMetadata().getName())
+        .sorted()
+        .toList();
   }
 
-  /** Every object the agent manages in the cluster, as kind/namespace/name (a duplicate would show as an extra). */
+  /**
+   * Every object the agent manages in the cluster, as kind/namespace/name (a duplicate would show
+   * as an extra).
+   */
   private static Set<String> objects(KubernetesClient client) {
     List<HasMetadata> all = new ArrayList<>();
     all.addAll(client.apps().deployments().inNamespace(NS).list().getItems());
@@ -182,8 +233,16 @@ class FleetEndToEndIT {
     all.addAll(client.rbac().clusterRoles().list().getItems());
     all.addAll(client.rbac().clusterRoleBindings().list().getItems());
     all.addAll(client.apiextensions().v1().customResourceDefinitions().list().getItems());
-    List<String> keys = all.stream().map(o -> o.getKind() + "/" + o.getMetadata().getNamespace() + "/"
-        + o.getMetadata().getName()).toList();
+    List<String> keys =
+        all.stream()
+            .map(
+                o ->
+                    o.getKind()
+                        + "/"
+                        + o.getMetadata().getNamespace()
+                        + "/"
+                        + o.getMetadata().getName())
+            .toList();
     assertThat(keys).doesNotHaveDuplicates();
     return keys.stream().collect(Collectors.toCollection(TreeSet::new));
   }

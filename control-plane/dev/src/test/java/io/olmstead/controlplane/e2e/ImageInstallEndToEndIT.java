@@ -33,9 +33,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Real catalogs end to end: a catalog whose bundles carry no {@code olm.bundle.object}, only images in a real
- * registry; the control plane unpacks each image once, simulated clusters (which never see the registry) install
- * etcd 0.9.2 and upgrade to 0.9.4 from the unpacked objects.
+ * Real catalogs end to end: a catalog whose bundles carry no {@code olm.bundle.object}, only images
+ * in a real registry; the control plane unpacks each image once, simulated clusters (which never
+ * see the registry) install etcd 0.9.2 and upgrade to 0.9.4 from the unpacked objects.
  */
 class ImageInstallEndToEndIT {
   static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -49,29 +49,47 @@ class ImageInstallEndToEndIT {
   static void start() throws Exception {
     DeclarativeConfig bundled = BundleImages.bundledCatalog();
     registry = TestRegistry.start();
-    cp = TestControlPlane.start(TestDatabase.create(ImageInstallEndToEndIT.class),
-        Map.of(RegistrySettings.INSECURE, registry.host(), RegistrySettings.SWEEP_SECONDS, "1"));
+    cp =
+        TestControlPlane.start(
+            TestDatabase.create(ImageInstallEndToEndIT.class),
+            Map.of(
+                RegistrySettings.INSECURE, registry.host(), RegistrySettings.SWEEP_SECONDS, "1"));
     Map<String, String> images = new HashMap<>();
     for (Bundle b : bundled.bundles()) {
       if (b.packageName().equals("etcd")) {
         images.put(b.name(), BundleImages.push(registry, b));
       }
     }
-    assertThat(send("PUT", "/api/v1/catalogs/images", "application/json", "{}").statusCode()).isEqualTo(201);
-    HttpResponse<String> upload = send("POST", "/api/v1/catalogs/images/revisions", "application/x-ndjson",
-        imagesOnly(images));
+    assertThat(send("PUT", "/api/v1/catalogs/images", "application/json", "{}").statusCode())
+        .isEqualTo(201);
+    HttpResponse<String> upload =
+        send(
+            "POST",
+            "/api/v1/catalogs/images/revisions",
+            "application/x-ndjson",
+            imagesOnly(images));
     assertThat(upload.statusCode()).as(upload.body()).isEqualTo(201);
-    simulation = DevSimulation.start(cp.controlPlane().vertx(), cp.controlPlane().pool(), URI.create(cp.baseUrl()),
-        CLUSTERS, List.of(), Duration.ofMillis(300));
+    simulation =
+        DevSimulation.start(
+            cp.controlPlane().vertx(),
+            cp.controlPlane().pool(),
+            URI.create(cp.baseUrl()),
+            CLUSTERS,
+            List.of(),
+            Duration.ofMillis(300));
   }
 
-  /** bundled/etcd as NDJSON with every bundle's objects removed and its image pointing at the test registry. */
   /**
-   * Pushes every etcd bundle of bundled/ to {@code registry} and uploads a catalog {@code catalog} naming them only by
-   * image; the images by bundle name.
+   * bundled/etcd as NDJSON with every bundle's objects removed and its image pointing at the test
+   * registry.
    */
-  static Map<String, String> etcdImagesCatalog(TestRegistry registry, io.olmstead.controlplane.http.ApiClient api,
-      String catalog) throws Exception {
+  /**
+   * Pushes every etcd bundle of bundled/ to {@code registry} and uploads a catalog {@code catalog}
+   * naming them only by image; the images by bundle name.
+   */
+  static Map<String, String> etcdImagesCatalog(
+      TestRegistry registry, io.olmstead.controlplane.http.ApiClient api, String catalog)
+      throws Exception {
     Map<String, String> images = new HashMap<>();
     for (Bundle b : BundleImages.bundledCatalog().bundles()) {
       if (b.packageName().equals("etcd")) {
@@ -79,9 +97,16 @@ class ImageInstallEndToEndIT {
       }
     }
     String admin = TestControlPlane.ADMIN_TOKEN;
-    assertThat(api.json("PUT", "/api/v1/catalogs/" + catalog, admin, new JsonObject()).status()).isEqualTo(201);
-    var upload = api.send("POST", "/api/v1/catalogs/" + catalog + "/revisions", admin, "application/x-ndjson",
-        imagesOnly(images).getBytes(java.nio.charset.StandardCharsets.UTF_8), Map.of());
+    assertThat(api.json("PUT", "/api/v1/catalogs/" + catalog, admin, new JsonObject()).status())
+        .isEqualTo(201);
+    var upload =
+        api.send(
+            "POST",
+            "/api/v1/catalogs/" + catalog + "/revisions",
+            admin,
+            "application/x-ndjson",
+            imagesOnly(images).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            Map.of());
     assertThat(upload.status()).as(upload.body()).isEqualTo(201);
     return images;
   }
@@ -94,18 +119,25 @@ class ImageInstallEndToEndIT {
   static String imagesOnly(Map<String, String> images, List<String> packages) throws Exception {
     StringBuilder out = new StringBuilder();
     for (String pkg : packages) {
-      var docs = JSON.readerFor(JsonNode.class).readValues(Files.readString(CatalogFixtures.sharedCatalogs()
-          .orElseThrow().resolve("bundled/" + pkg + "/catalog.json")));
+      var docs =
+          JSON.readerFor(JsonNode.class)
+              .readValues(
+                  Files.readString(
+                      CatalogFixtures.sharedCatalogs()
+                          .orElseThrow()
+                          .resolve("bundled/" + pkg + "/catalog.json")));
       while (docs.hasNext()) {
         ObjectNode doc = (ObjectNode) docs.next();
         if ("olm.bundle".equals(doc.path("schema").asText())) {
           doc.put("image", images.get(doc.path("name").asText()));
           ArrayNode kept = JSON.createArrayNode();
-          doc.path("properties").forEach(p -> {
-            if (!"olm.bundle.object".equals(p.path("type").asText())) {
-              kept.add(p);
-            }
-          });
+          doc.path("properties")
+              .forEach(
+                  p -> {
+                    if (!"olm.bundle.object".equals(p.path("type").asText())) {
+                      kept.add(p);
+                    }
+                  });
           doc.set("properties", kept);
         }
         out.append(JSON.writeValueAsString(doc)).append('\n');
@@ -131,20 +163,38 @@ class ImageInstallEndToEndIT {
   @Test
   void clustersInstallAndUpgradeFromBundleImagesPulledOncePerFleet() throws Exception {
     assertThat(putSubscription("0.9.2").statusCode()).isEqualTo(201);
-    await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> allAt("0.9.2"));
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> allAt("0.9.2"));
     assertThat(putSubscription("0.9.4").statusCode()).isEqualTo(200);
-    await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> allAt("0.9.4"));
-    // every blob the registry served was served once: clusters got the objects from the control plane
-    List<String> blobGets = Files.readAllLines(registry.log()).stream()
-        .filter(l -> l.contains("\"GET /v2/bundles/etcd/blobs/sha256:")).map(l -> l.replaceAll(".*blobs/", "")
-            .replaceAll(" .*", "")).toList();
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> allAt("0.9.4"));
+    // every blob the registry served was served once: clusters got the objects from the control
+    // plane
+    List<String> blobGets =
+        Files.readAllLines(registry.log()).stream()
+            .filter(l -> l.contains("\"GET /v2/bundles/etcd/blobs/sha256:"))
+            .map(l -> l.replaceAll(".*blobs/", "").replaceAll(" .*", ""))
+            .toList();
     assertThat(blobGets).isNotEmpty().doesNotHaveDuplicates();
     // the package resource shows each bundle's image and its unpack state
-    JsonObject etcd = new JsonObject(send("GET", "/api/v1/catalogs/images/packages/etcd", null, null).body());
-    JsonObject channel = etcd.getJsonArray("channels").stream().map(JsonObject.class::cast)
-        .filter(c -> c.getString("name").equals("singlenamespace-alpha")).findFirst().orElseThrow();
-    JsonObject v094 = channel.getJsonArray("entries").stream().map(JsonObject.class::cast)
-        .filter(e -> e.getString("name").equals("etcdoperator.v0.9.4")).findFirst().orElseThrow();
+    JsonObject etcd =
+        new JsonObject(send("GET", "/api/v1/catalogs/images/packages/etcd", null, null).body());
+    JsonObject channel =
+        etcd.getJsonArray("channels").stream()
+            .map(JsonObject.class::cast)
+            .filter(c -> c.getString("name").equals("singlenamespace-alpha"))
+            .findFirst()
+            .orElseThrow();
+    JsonObject v094 =
+        channel.getJsonArray("entries").stream()
+            .map(JsonObject.class::cast)
+            .filter(e -> e.getString("name").equals("etcdoperator.v0.9.4"))
+            .findFirst()
+            .orElseThrow();
     assertThat(v094.getString("unpack")).isEqualTo("Unpacked");
     assertThat(v094.getString("image")).contains("@sha256:");
   }
@@ -152,52 +202,101 @@ class ImageInstallEndToEndIT {
   @Test
   void aBundleImageThatCannotBeUnpackedFailsClustersWithTheRegistrysMessage() throws Exception {
     Map<String, String> absent = new HashMap<>();
-    for (String name : List.of("etcdoperator.v0.6.1", "etcdoperator.v0.9.0", "etcdoperator.v0.9.2",
-        "etcdoperator.v0.9.4", "etcdoperator.v0.9.2-clusterwide", "etcdoperator.v0.9.4-clusterwide")) {
+    for (String name :
+        List.of(
+            "etcdoperator.v0.6.1",
+            "etcdoperator.v0.9.0",
+            "etcdoperator.v0.9.2",
+            "etcdoperator.v0.9.4",
+            "etcdoperator.v0.9.2-clusterwide",
+            "etcdoperator.v0.9.4-clusterwide")) {
       absent.put(name, registry.host() + "/bundles/absent@" + ImagePusher.digest(name.getBytes()));
     }
     send("PUT", "/api/v1/catalogs/broken", "application/json", "{}");
-    assertThat(send("POST", "/api/v1/catalogs/broken/revisions", "application/x-ndjson", imagesOnly(absent))
-        .statusCode()).isEqualTo(201);
-    JsonObject spec = new JsonObject().put("catalog", "broken").put("package", "etcd")
-        .put("channel", "singlenamespace-alpha").put("namespace", "etcd-broken")
-        .put("targetNamespaces", new JsonArray().add("etcd-broken"))
-        .put("placement", new JsonObject().put("selector", "env=dev"))
-        .put("version", new JsonObject().put("pin", "0.9.2")).put("approval", "Automatic");
-    assertThat(send("PUT", "/api/v1/subscriptions/etcd-broken", "application/json", spec.encode()).statusCode())
+    assertThat(
+            send(
+                    "POST",
+                    "/api/v1/catalogs/broken/revisions",
+                    "application/x-ndjson",
+                    imagesOnly(absent))
+                .statusCode())
         .isEqualTo(201);
-    await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> {
-      JsonArray items = new JsonObject(send("GET", "/api/v1/subscriptions/etcd-broken/status", null, null).body())
-          .getJsonArray("items");
-      return items.size() == CLUSTERS && items.stream().map(JsonObject.class::cast).allMatch(i ->
-          "Failed".equals(i.getString("phase")) && "BundleUnpackFailed".equals(i.getString("reason"))
-              && i.getString("message", "").contains("not found"));
-    });
+    JsonObject spec =
+        new JsonObject()
+            .put("catalog", "broken")
+            .put("package", "etcd")
+            .put("channel", "singlenamespace-alpha")
+            .put("namespace", "etcd-broken")
+            .put("targetNamespaces", new JsonArray().add("etcd-broken"))
+            .put("placement", new JsonObject().put("selector", "env=dev"))
+            .put("version", new JsonObject().put("pin", "0.9.2"))
+            .put("approval", "Automatic");
+    assertThat(
+            send("PUT", "/api/v1/subscriptions/etcd-broken", "application/json", spec.encode())
+                .statusCode())
+        .isEqualTo(201);
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> {
+              JsonArray items =
+                  new JsonObject(
+                          send("GET", "/api/v1/subscriptions/etcd-broken/status", null, null)
+                              .body())
+                      .getJsonArray("items");
+              return items.size() == CLUSTERS
+                  && items.stream()
+                      .map(JsonObject.class::cast)
+                      .allMatch(
+                          i ->
+                              "Failed".equals(i.getString("phase"))
+                                  && "BundleUnpackFailed".equals(i.getString("reason"))
+                                  && i.getString("message", "").contains("not found"));
+            });
   }
 
   static boolean allAt(String version) throws Exception {
-    JsonObject status = new JsonObject(send("GET", "/api/v1/subscriptions/etcd/status", null, null).body());
+    JsonObject status =
+        new JsonObject(send("GET", "/api/v1/subscriptions/etcd/status", null, null).body());
     JsonArray items = status.getJsonArray("items");
-    return items.size() == CLUSTERS && items.stream().map(JsonObject.class::cast)
-        .allMatch(i -> "Succeeded".equals(i.getString("phase")) && version.equals(i.getString("installedVersion")));
+    return items.size() == CLUSTERS
+        && items.stream()
+            .map(JsonObject.class::cast)
+            .allMatch(
+                i ->
+                    "Succeeded".equals(i.getString("phase"))
+                        && version.equals(i.getString("installedVersion")));
   }
 
   static HttpResponse<String> putSubscription(String pin) throws Exception {
-    JsonObject spec = new JsonObject().put("catalog", "images").put("package", "etcd")
-        .put("channel", "singlenamespace-alpha").put("namespace", "etcd")
-        .put("targetNamespaces", new JsonArray().add("etcd"))
-        .put("placement", new JsonObject().put("selector", "env=dev"))
-        .put("version", new JsonObject().put("pin", pin)).put("approval", "Automatic");
+    JsonObject spec =
+        new JsonObject()
+            .put("catalog", "images")
+            .put("package", "etcd")
+            .put("channel", "singlenamespace-alpha")
+            .put("namespace", "etcd")
+            .put("targetNamespaces", new JsonArray().add("etcd"))
+            .put("placement", new JsonObject().put("selector", "env=dev"))
+            .put("version", new JsonObject().put("pin", pin))
+            .put("approval", "Automatic");
     return send("PUT", "/api/v1/subscriptions/etcd", "application/json", spec.encode());
   }
 
-  static HttpResponse<String> send(String method, String path, String type, String body) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cp.baseUrl() + path)).timeout(Duration.ofSeconds(30))
-        .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN);
+  static HttpResponse<String> send(String method, String path, String type, String body)
+      throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(cp.baseUrl() + path))
+            .timeout(Duration.ofSeconds(30))
+            .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN);
     if (type != null) {
       b.header("Content-Type", type);
     }
-    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
     return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 }

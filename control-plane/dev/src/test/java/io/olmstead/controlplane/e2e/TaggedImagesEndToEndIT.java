@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.olmstead.agent.sim.SimulatedCluster;
 import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.dev.DevSimulation;
-import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.registry.BundleImages;
 import io.olmstead.controlplane.registry.ImagePusher;
 import io.olmstead.controlplane.registry.TestRegistry;
@@ -31,10 +31,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Real catalogs name bundles by tag: a catalog of {@code rabbitmq-messaging-topology-operator} and its dependency
- * {@code rabbitmq-cluster-operator} whose bundles carry only {@code image: REGISTRY/REPO:TAG}. The control plane
- * resolves each tag once for the revision and pins it (a moved tag changes nothing until a new revision), unpacks the
- * pinned digests once, and simulated clusters (which never see the registry) install the operator and its dependency.
+ * Real catalogs name bundles by tag: a catalog of {@code rabbitmq-messaging-topology-operator} and
+ * its dependency {@code rabbitmq-cluster-operator} whose bundles carry only {@code image:
+ * REGISTRY/REPO:TAG}. The control plane resolves each tag once for the revision and pins it (a
+ * moved tag changes nothing until a new revision), unpacks the pinned digests once, and simulated
+ * clusters (which never see the registry) install the operator and its dependency.
  */
 class TaggedImagesEndToEndIT {
   static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
@@ -52,8 +53,11 @@ class TaggedImagesEndToEndIT {
   static void start() throws Exception {
     bundled = BundleImages.bundledCatalog();
     registry = TestRegistry.start();
-    cp = TestControlPlane.start(TestDatabase.create(TaggedImagesEndToEndIT.class),
-        Map.of(RegistrySettings.INSECURE, registry.host(), RegistrySettings.SWEEP_SECONDS, "1"));
+    cp =
+        TestControlPlane.start(
+            TestDatabase.create(TaggedImagesEndToEndIT.class),
+            Map.of(
+                RegistrySettings.INSECURE, registry.host(), RegistrySettings.SWEEP_SECONDS, "1"));
     api = new ApiClient(cp);
     Map<String, String> tags = new HashMap<>();
     for (Bundle b : bundled.bundles()) {
@@ -63,11 +67,18 @@ class TaggedImagesEndToEndIT {
       }
     }
     catalog = byTag(tags);
-    assertThat(api.json("PUT", "/api/v1/catalogs/tagged", ADMIN, new JsonObject()).status()).isEqualTo(201);
+    assertThat(api.json("PUT", "/api/v1/catalogs/tagged", ADMIN, new JsonObject()).status())
+        .isEqualTo(201);
     Response upload = upload(catalog);
     assertThat(upload.status()).as(upload.body()).isEqualTo(201);
-    simulation = DevSimulation.start(cp.controlPlane().vertx(), cp.controlPlane().pool(), URI.create(cp.baseUrl()),
-        CLUSTERS, List.of(), Duration.ofMillis(300));
+    simulation =
+        DevSimulation.start(
+            cp.controlPlane().vertx(),
+            cp.controlPlane().pool(),
+            URI.create(cp.baseUrl()),
+            CLUSTERS,
+            List.of(),
+            Duration.ofMillis(300));
   }
 
   @AfterAll
@@ -84,11 +95,19 @@ class TaggedImagesEndToEndIT {
   }
 
   static Response upload(String content) {
-    return api.send("POST", "/api/v1/catalogs/tagged/revisions", ADMIN, "application/x-ndjson",
-        content.getBytes(StandardCharsets.UTF_8), Map.of());
+    return api.send(
+        "POST",
+        "/api/v1/catalogs/tagged/revisions",
+        ADMIN,
+        "application/x-ndjson",
+        content.getBytes(StandardCharsets.UTF_8),
+        Map.of());
   }
 
-  /** The two rabbitmq packages of bundled/ as NDJSON, each bundle's objects removed and its image a tag. */
+  /**
+   * The two rabbitmq packages of bundled/ as NDJSON, each bundle's objects removed and its image a
+   * tag.
+   */
   static String byTag(Map<String, String> tags) throws Exception {
     String out = ImageInstallEndToEndIT.imagesOnly(tags, List.of(CLUSTER_OPERATOR, TOPOLOGY));
     assertThat(out).doesNotContain("@sha256:");
@@ -96,53 +115,103 @@ class TaggedImagesEndToEndIT {
   }
 
   @Test
-  void theTopologyOperatorAndItsDependencyInstallFromTaggedImagesPinnedOncePerRevision() throws Exception {
+  void theTopologyOperatorAndItsDependencyInstallFromTaggedImagesPinnedOncePerRevision()
+      throws Exception {
     // every tag of revision 1 is resolved and recorded on the revision's rows
-    Map<String, String> pins = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-        .until(() -> pins(1), p -> p.size() == 12 && !p.containsValue(null));
+    Map<String, String> pins =
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(500))
+            .until(() -> pins(1), p -> p.size() == 12 && !p.containsValue(null));
     assertThat(pins.values()).allMatch(d -> d.matches("sha256:[0-9a-f]{64}"));
 
-    JsonObject spec = new JsonObject().put("catalog", "tagged").put("package", TOPOLOGY).put("channel", "stable")
-        .put("namespace", "rabbitmq").put("placement", new JsonObject().put("selector", "env=dev"))
-        .put("version", new JsonObject().put("pin", "1.19.3")).put("approval", "Automatic");
+    JsonObject spec =
+        new JsonObject()
+            .put("catalog", "tagged")
+            .put("package", TOPOLOGY)
+            .put("channel", "stable")
+            .put("namespace", "rabbitmq")
+            .put("placement", new JsonObject().put("selector", "env=dev"))
+            .put("version", new JsonObject().put("pin", "1.19.3"))
+            .put("approval", "Automatic");
     Response put = api.json("PUT", "/api/v1/subscriptions/topology", ADMIN, spec);
     assertThat(put.status()).as(put.body()).isEqualTo(201);
-    await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).until(
-        () -> api.get("/api/v1/subscriptions/topology/status", ADMIN).json().getJsonArray("items"),
-        items -> items.size() == CLUSTERS && items.stream().map(JsonObject.class::cast).allMatch(i ->
-            "Succeeded".equals(i.getString("phase")) && "1.19.3".equals(i.getString("installedVersion"))));
+    await()
+        .atMost(Duration.ofSeconds(180))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () ->
+                api.get("/api/v1/subscriptions/topology/status", ADMIN)
+                    .json()
+                    .getJsonArray("items"),
+            items ->
+                items.size() == CLUSTERS
+                    && items.stream()
+                        .map(JsonObject.class::cast)
+                        .allMatch(
+                            i ->
+                                "Succeeded".equals(i.getString("phase"))
+                                    && "1.19.3".equals(i.getString("installedVersion"))));
     for (SimulatedCluster c : simulation.simulation().clusters()) {
-      await().atMost(Duration.ofSeconds(60)).until(() -> deployments(c.client()),
-          d -> d.contains(CLUSTER_OPERATOR) && d.stream().anyMatch(n -> n.contains("topology")));
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () -> deployments(c.client()),
+              d ->
+                  d.contains(CLUSTER_OPERATOR) && d.stream().anyMatch(n -> n.contains("topology")));
     }
-    // the registry served every blob once and every tag was resolved once (clusters got objects by digest)
+    // the registry served every blob once and every tag was resolved once (clusters got objects by
+    // digest)
     List<String> log = Files.readAllLines(registry.log());
-    List<String> blobGets = log.stream().filter(l -> l.contains("\"GET /v2/bundles/") && l.contains("/blobs/sha256:"))
-        .map(l -> l.replaceAll(".*blobs/", "").replaceAll(" .*", "")).toList();
+    List<String> blobGets =
+        log.stream()
+            .filter(l -> l.contains("\"GET /v2/bundles/") && l.contains("/blobs/sha256:"))
+            .map(l -> l.replaceAll(".*blobs/", "").replaceAll(" .*", ""))
+            .toList();
     assertThat(blobGets).isNotEmpty().doesNotHaveDuplicates();
     String tag = TOPOLOGY + ".v1.19.3";
     assertThat(tagRequests(log, tag)).isEqualTo(1);
 
     // the tag moves: revision 1 keeps what it was pinned to; a new revision resolves the tag anew
-    Bundle v1193 = bundled.bundles().stream().filter(b -> b.name().equals(tag)).findFirst().orElseThrow();
-    String moved = registry.pusher().image("bundles/" + TOPOLOGY, tag, ImagePusher.OCI_MANIFEST,
-        Map.of("operators.operatorframework.io.bundle.mediatype.v1", "registry+v1", "rebuilt", "yes"),
-        List.of(BundleImages.layer(v1193)));
+    Bundle v1193 =
+        bundled.bundles().stream().filter(b -> b.name().equals(tag)).findFirst().orElseThrow();
+    String moved =
+        registry
+            .pusher()
+            .image(
+                "bundles/" + TOPOLOGY,
+                tag,
+                ImagePusher.OCI_MANIFEST,
+                Map.of(
+                    "operators.operatorframework.io.bundle.mediatype.v1",
+                    "registry+v1",
+                    "rebuilt",
+                    "yes"),
+                List.of(BundleImages.layer(v1193)));
     assertThat(moved).isNotEqualTo(pins.get(tag));
     Thread.sleep(5000); // two pin sweeps: nothing of revision 1 is resolved again
     assertThat(pins(1).get(tag)).isEqualTo(pins.get(tag));
     assertThat(tagRequests(Files.readAllLines(registry.log()), tag)).isEqualTo(1);
     assertThat(upload(catalog + "\n").status()).isEqualTo(201);
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(500))
         .until(() -> pins(2).get(tag), moved::equals);
     assertThat(pins(1).get(tag)).isEqualTo(pins.get(tag));
   }
 
   /** Bundle → pinned digest of a revision of the catalog. */
   static Map<String, String> pins(int revision) throws Exception {
-    var rows = cp.controlPlane().pool().preparedQuery("SELECT bundle, image_digest FROM catalog_bundles "
-        + "WHERE catalog = 'tagged' AND revision = $1").execute(Tuple.of(revision)).toCompletionStage()
-        .toCompletableFuture().get();
+    var rows =
+        cp.controlPlane()
+            .pool()
+            .preparedQuery(
+                "SELECT bundle, image_digest FROM catalog_bundles "
+                    + "WHERE catalog = 'tagged' AND revision = $1")
+            .execute(Tuple.of(revision))
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get();
     Map<String, String> out = new HashMap<>();
     for (Row r : rows) {
       out.put(r.getString("bundle"), r.getString("image_digest"));
@@ -152,12 +221,18 @@ class TaggedImagesEndToEndIT {
 
   /** Requests for a tag's manifest (HEAD or GET): what resolving the tag costs the registry. */
   static long tagRequests(List<String> log, String tag) {
-    return log.stream().filter(l -> (l.contains("\"GET /v2/") || l.contains("\"HEAD /v2/"))
-        && l.contains("/manifests/" + tag + " ")).count();
+    return log.stream()
+        .filter(
+            l ->
+                (l.contains("\"GET /v2/") || l.contains("\"HEAD /v2/"))
+                    && l.contains("/manifests/" + tag + " "))
+        .count();
   }
 
   static List<String> deployments(KubernetesClient client) {
     return client.apps().deployments().inAnyNamespace().list().getItems().stream()
-        .map(d -> d.getMetadata().getName()).sorted().toList();
+        .map(d -> d.getMetadata().getName())
+        .sorted()
+        .toList();
   }
 }

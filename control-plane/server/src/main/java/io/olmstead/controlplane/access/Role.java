@@ -5,7 +5,9 @@ import java.util.Optional;
 
 /** What an API token may do; each role includes the ones before it. */
 public enum Role {
-  VIEWER, OPERATOR, ADMIN;
+  VIEWER,
+  OPERATOR,
+  ADMIN;
 
   public boolean includes(Role required) {
     return ordinal() >= required.ordinal();

@@ -7,17 +7,16 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * From an identity's groups to one role and its teams (a principal has one role). Never more than any matched entry
- * grants: when matched entries differ in role the lowest wins, and fleet-wide access only when every matched entry is
- * fleet-wide; otherwise the principal is scoped to the union of the matched entries' teams.
+ * From an identity's groups to one role and its teams (a principal has one role). Never more than
+ * any matched entry grants: when matched entries differ in role the lowest wins, and fleet-wide
+ * access only when every matched entry is fleet-wide; otherwise the principal is scoped to the
+ * union of the matched entries' teams.
  */
 public final class RoleMapping {
-  private RoleMapping() {
-  }
+  private RoleMapping() {}
 
   /** {@code group} maps to {@code role}, on {@code teams} (empty: fleet-wide). */
-  public record Entry(String group, Role role, List<String> teams) {
-  }
+  public record Entry(String group, Role role, List<String> teams) {}
 
   /** The role and teams, or empty when no entry matches (the identity may not use the API). */
   public static Optional<Grant> grant(List<Entry> map, List<String> groups) {
@@ -35,6 +34,5 @@ public final class RoleMapping {
   }
 
   /** What a mapped identity may do. */
-  public record Grant(Role role, List<String> teams) {
-  }
+  public record Grant(Role role, List<String> teams) {}
 }

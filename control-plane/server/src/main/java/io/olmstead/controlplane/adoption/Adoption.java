@@ -6,7 +6,10 @@ import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import java.time.Instant;
 
-/** Adoption over time as the control plane wires it: the sampler (on the leader replica) and its REST module. */
+/**
+ * Adoption over time as the control plane wires it: the sampler (on the leader replica) and its
+ * REST module.
+ */
 public final class Adoption {
   private final AdoptionSampler sampler;
   private final AdoptionModule module = new AdoptionModule();

@@ -5,9 +5,10 @@ import io.olmstead.controlplane.http.ApiModule;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 
 /**
- * Binds the spec's agent operations (enrollAgent, connectAgent, getAgentCatalog) to the gateway's handlers. The
- * gateway also mounts the same handlers on the root router ahead of the OpenAPI router, because the WebSocket
- * upgrade and the streamed catalog are not JSON exchanges; this binding keeps the spec and the routes in step.
+ * Binds the spec's agent operations (enrollAgent, connectAgent, getAgentCatalog) to the gateway's
+ * handlers. The gateway also mounts the same handlers on the root router ahead of the OpenAPI
+ * router, because the WebSocket upgrade and the streamed catalog are not JSON exchanges; this
+ * binding keeps the spec and the routes in step.
  */
 public final class AgentApiModule implements ApiModule {
   private final AgentGateway gateway;

@@ -8,16 +8,21 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
- * The catalog and bundle contents served to agents, by digest, in one memory budget
- * ({@code OLMSTEAD_AGENT_CATALOG_CACHE_MB}): a Caffeine cache weighed by bytes, so catalogs and bundles compete for
- * the same room and together never hold more than it. A content larger than the whole budget is not kept.
+ * The catalog and bundle contents served to agents, by digest, in one memory budget ({@code
+ * OLMSTEAD_AGENT_CATALOG_CACHE_MB}): a Caffeine cache weighed by bytes, so catalogs and bundles
+ * compete for the same room and together never hold more than it. A content larger than the whole
+ * budget is not kept.
  */
 final class AgentContentCache {
-  /** What a digest names here: the same digest could in principle name a catalog and a bundle image. */
-  private enum Kind { CATALOG, BUNDLE }
-
-  private record Key(Kind kind, String digest) {
+  /**
+   * What a digest names here: the same digest could in principle name a catalog and a bundle image.
+   */
+  private enum Kind {
+    CATALOG,
+    BUNDLE
   }
+
+  private record Key(Kind kind, String digest) {}
 
   /** A bundle image's objects, gzipped as stored. */
   private record BundleObjects(Buffer gzipped) implements Weighed {
@@ -39,12 +44,18 @@ final class AgentContentCache {
     this(maxBytes, Runnable::run);
   }
 
-  /** {@code executor}: where Caffeine does its maintenance (evictions); the caller's thread by default. */
+  /**
+   * {@code executor}: where Caffeine does its maintenance (evictions); the caller's thread by
+   * default.
+   */
   AgentContentCache(long maxBytes, Executor executor) {
     this.maxBytes = maxBytes;
-    this.cache = Caffeine.newBuilder().maximumWeight(maxBytes)
-        .weigher((Key key, Weighed value) -> (int) Math.min(Integer.MAX_VALUE, value.bytes()))
-        .executor(executor).build();
+    this.cache =
+        Caffeine.newBuilder()
+            .maximumWeight(maxBytes)
+            .weigher((Key key, Weighed value) -> (int) Math.min(Integer.MAX_VALUE, value.bytes()))
+            .executor(executor)
+            .build();
   }
 
   Optional<CatalogContent> catalog(String digest) {

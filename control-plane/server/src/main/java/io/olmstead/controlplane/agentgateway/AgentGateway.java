@@ -32,11 +32,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The control plane's side of the agent channel: enrollment, the WebSocket endpoint, desired-state push, status
- * ingestion, presence (heartbeats, disconnect window) and change notifications across replicas. It wires those parts
- * together and owns the connections' lifecycle (open, ready, closed, drained at stop) and the hooks other components
- * set; the presence tick is its {@link PresenceTicker}'s, reactions to changes made elsewhere its
- * {@link ChangeRouter}'s.
+ * The control plane's side of the agent channel: enrollment, the WebSocket endpoint, desired-state
+ * push, status ingestion, presence (heartbeats, disconnect window) and change notifications across
+ * replicas. It wires those parts together and owns the connections' lifecycle (open, ready, closed,
+ * drained at stop) and the hooks other components set; the presence tick is its {@link
+ * PresenceTicker}'s, reactions to changes made elsewhere its {@link ChangeRouter}'s.
  */
 public final class AgentGateway {
   private static final Logger LOG = LoggerFactory.getLogger(AgentGateway.class);
@@ -61,33 +61,65 @@ public final class AgentGateway {
   // every upgraded connection, in its handshake or not: all get 1001 before the HTTP server stops
   private final Set<AgentSession> open = ConcurrentHashMap.newKeySet();
   private final io.vertx.core.Promise<Void> drained = io.vertx.core.Promise.promise();
-  // the clusters this replica marks disconnected once its sessions are closed, those attached while closing included
+  // the clusters this replica marks disconnected once its sessions are closed, those attached while
+  // closing included
   private final Set<String> detachAtClose = ConcurrentHashMap.newKeySet();
-  /** How long stopping waits for agents to answer the close frames before the HTTP server cuts what is left. */
+
+  /**
+   * How long stopping waits for agents to answer the close frames before the HTTP server cuts what
+   * is left.
+   */
   static final long CLOSE_WAIT_MILLIS = 3000;
+
   private final DatabaseOutage outage = new DatabaseOutage("agent credential lookups");
-  // Handshakes in progress (connect to welcome): bounded so that a fleet reconnecting at once is turned away
-  // cheaply with 503 and backs off, instead of queueing on the database until every agent times out; bounded per
+  // Handshakes in progress (connect to welcome): bounded so that a fleet reconnecting at once is
+  // turned away
+  // cheaply with 503 and backs off, instead of queueing on the database until every agent times
+  // out; bounded per
   // source address and per credential so that no one client can take the slots.
   private final HandshakeLimits handshakes;
-  // Big messages are decoded and validated here, off the event loop; a few threads, so a flood of them waits its
+  // Big messages are decoded and validated here, off the event loop; a few threads, so a flood of
+  // them waits its
   // turn instead of taking the shared worker pool from catalog parsing and the rest.
   private final WorkerExecutor decoder;
-  private volatile BiConsumer<String, Long> ackObserver = (cluster, generation) -> { };
-  private volatile BiConsumer<String, Inventory> inventorySink = (cluster, report) -> { };
+  private volatile BiConsumer<String, Long> ackObserver = (cluster, generation) -> {};
+  private volatile BiConsumer<String, Inventory> inventorySink = (cluster, report) -> {};
 
-  /** {@code maxBodyBytes}: the limit catalogs were uploaded under (maturity holds read their reports). */
-  public AgentGateway(Vertx vertx, Pool pool, Notifications notifications, MeterRegistry registry,
-      GatewaySettings settings, long maxBodyBytes) {
-    this(vertx, pool, notifications, registry, settings, maxBodyBytes, EdgeRiskSettings.DEFAULT, Clock.systemUTC());
+  /**
+   * {@code maxBodyBytes}: the limit catalogs were uploaded under (maturity holds read their
+   * reports).
+   */
+  public AgentGateway(
+      Vertx vertx,
+      Pool pool,
+      Notifications notifications,
+      MeterRegistry registry,
+      GatewaySettings settings,
+      long maxBodyBytes) {
+    this(
+        vertx,
+        pool,
+        notifications,
+        registry,
+        settings,
+        maxBodyBytes,
+        EdgeRiskSettings.DEFAULT,
+        Clock.systemUTC());
   }
 
   /**
-   * {@code edgeRisk}: how edges agents take outside rollouts are recorded and held ({@link StatusEdgeRecorder},
-   * {@link EdgeHoldPublisher}); {@code clock}: their time.
+   * {@code edgeRisk}: how edges agents take outside rollouts are recorded and held ({@link
+   * StatusEdgeRecorder}, {@link EdgeHoldPublisher}); {@code clock}: their time.
    */
-  public AgentGateway(Vertx vertx, Pool pool, Notifications notifications, MeterRegistry registry,
-      GatewaySettings settings, long maxBodyBytes, EdgeRiskSettings edgeRisk, Clock clock) {
+  public AgentGateway(
+      Vertx vertx,
+      Pool pool,
+      Notifications notifications,
+      MeterRegistry registry,
+      GatewaySettings settings,
+      long maxBodyBytes,
+      EdgeRiskSettings edgeRisk,
+      Clock clock) {
     this.vertx = vertx;
     this.pool = pool;
     this.settings = settings;
@@ -95,36 +127,56 @@ public final class AgentGateway {
     this.credentials = new CredentialStore(pool);
     this.verdicts = new VerdictWriter(vertx, pool, new PreflightStore());
     this.state = new ChannelStateStore(pool);
-    this.publisher = new DesiredPublisher(vertx, FleetLoader.withHolds(vertx, pool, maxBodyBytes), state, sessions,
-        new EdgeHoldPublisher(pool, edgeRisk, clock));
+    this.publisher =
+        new DesiredPublisher(
+            vertx,
+            FleetLoader.withHolds(vertx, pool, maxBodyBytes),
+            state,
+            sessions,
+            new EdgeHoldPublisher(pool, edgeRisk, clock));
     StatusEdgeRecorder edges = new StatusEdgeRecorder(vertx, pool, edgeRisk, clock);
-    this.ingestor = new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings, edges::submit);
+    this.ingestor =
+        new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings, edges::submit);
     this.changes = new ChangeRouter(sessions, publisher, credentials, state);
     this.presence = new PresenceTicker(sessions::all, state, settings, System::nanoTime);
-    // every (re)connect of the LISTEN connection resyncs: notifications sent while it was away are lost
-    notifications.subscribe(Change.CHANNEL, payload -> Change.parse(payload).ifPresent(changes::onChange),
+    // every (re)connect of the LISTEN connection resyncs: notifications sent while it was away are
+    // lost
+    notifications.subscribe(
+        Change.CHANNEL,
+        payload -> Change.parse(payload).ifPresent(changes::onChange),
         changes::resync);
     // catalogs and bundles served to agents share one budget
-    AgentContentCache contents = new AgentContentCache(settings.catalogCacheMegabytes() * 1024L * 1024L);
+    AgentContentCache contents =
+        new AgentContentCache(settings.catalogCacheMegabytes() * 1024L * 1024L);
     metrics.catalogCacheBytes(contents::bytes);
     this.bundles = new BundleContentHandler(vertx, pool, credentials, contents);
     this.catalogs = new CatalogContentCache(vertx, pool, metrics, contents);
-    this.handshakes = new HandshakeLimits(settings.maxHandshakes(), settings.handshakesPerSource(),
-        settings.handshakesPerCredential());
+    this.handshakes =
+        new HandshakeLimits(
+            settings.maxHandshakes(),
+            settings.handshakesPerSource(),
+            settings.handshakesPerCredential());
     this.decoder = vertx.createSharedWorkerExecutor("olmstead-agent-decode", 2);
   }
 
-  /** Starts the periodic presence and resync tasks (changes come through the notifications given at construction). */
+  /**
+   * Starts the periodic presence and resync tasks (changes come through the notifications given at
+   * construction).
+   */
   public Future<Void> start() {
     timers.add(vertx.setPeriodic(presence.periodMillis(), id -> presence.tick()));
-    timers.add(vertx.setPeriodic(TimeUnit.SECONDS.toMillis(settings.resyncSeconds()), id -> changes.resync()));
-    // Compiling the protocol's schemas takes about a second: on a worker, before the first agent is decoded.
+    timers.add(
+        vertx.setPeriodic(
+            TimeUnit.SECONDS.toMillis(settings.resyncSeconds()), id -> changes.resync()));
+    // Compiling the protocol's schemas takes about a second: on a worker, before the first agent is
+    // decoded.
     return vertx.executeBlocking(SchemaDecoder::schemas).mapEmpty();
   }
 
   /**
-   * Mounts the agent endpoints that are not JSON exchanges (the WebSocket, the streamed catalog) ahead of the OpenAPI
-   * router; enrollment is a JSON exchange and goes through the API gate (content type, NUL, schema) like every other.
+   * Mounts the agent endpoints that are not JSON exchanges (the WebSocket, the streamed catalog)
+   * ahead of the OpenAPI router; enrollment is a JSON exchange and goes through the API gate
+   * (content type, NUL, schema) like every other.
    */
   public void mount(Router router) {
     router.get("/api/v1/agent/connect").handler(connectHandler());
@@ -153,7 +205,10 @@ public final class AgentGateway {
     return new CatalogContentHandler(catalogs, credentials);
   }
 
-  /** The handler of operationId enrollAgent, for binding from the OpenAPI router (expects a parsed JSON body). */
+  /**
+   * The handler of operationId enrollAgent, for binding from the OpenAPI router (expects a parsed
+   * JSON body).
+   */
   public EnrollHandler enrollHandler() {
     return new EnrollHandler(new Enrollment(pool), metrics);
   }
@@ -168,13 +223,17 @@ public final class AgentGateway {
       drained.tryComplete();
     }
     long timer = vertx.setTimer(CLOSE_WAIT_MILLIS, id -> drained.tryComplete());
-    return drained.future().onComplete(v -> vertx.cancelTimer(timer))
+    return drained
+        .future()
+        .onComplete(v -> vertx.cancelTimer(timer))
         .compose(v -> state.detachAll(settings.replica(), List.copyOf(detachAtClose)))
-        .recover(e -> {
-          LOG.warn("clusters of this replica not marked disconnected: {}", e.toString());
-          return Future.succeededFuture();
-        })
-        .compose(v -> decoder.close()).recover(e -> Future.succeededFuture());
+        .recover(
+            e -> {
+              LOG.warn("clusters of this replica not marked disconnected: {}", e.toString());
+              return Future.succeededFuture();
+            })
+        .compose(v -> decoder.close())
+        .recover(e -> Future.succeededFuture());
   }
 
   public CredentialStore credentials() {
@@ -185,7 +244,10 @@ public final class AgentGateway {
     return sessions.size();
   }
 
-  /** Test and benchmark hook: observes every desired-state ack (cluster, generation) received on this replica. */
+  /**
+   * Test and benchmark hook: observes every desired-state ack (cluster, generation) received on
+   * this replica.
+   */
   public void onAck(BiConsumer<String, Long> observer) {
     this.ackObserver = observer;
   }
@@ -195,7 +257,9 @@ public final class AgentGateway {
     this.inventorySink = sink;
   }
 
-  /** Told (with the cluster's name) when any replica's HyperShift watcher enrolled a hosted cluster. */
+  /**
+   * Told (with the cluster's name) when any replica's HyperShift watcher enrolled a hosted cluster.
+   */
   public void onHostedEnrolled(Consumer<String> listener) {
     changes.onHostedEnrolled(listener);
   }
@@ -205,13 +269,16 @@ public final class AgentGateway {
   }
 
   /**
-   * Told whether this replica can use its database: while it cannot, its agents are let go with 1001 (they redial,
-   * and reach a replica that can serve them) and new connections are refused with 503, as when it stops.
+   * Told whether this replica can use its database: while it cannot, its agents are let go with
+   * 1001 (they redial, and reach a replica that can serve them) and new connections are refused
+   * with 503, as when it stops.
    */
   public void databaseReachable(boolean reachable) {
     unreachable = !reachable;
     if (!reachable) {
-      List.copyOf(open).forEach(s -> s.close(CloseReason.SHUTTING_DOWN, "this replica cannot reach its database"));
+      List.copyOf(open)
+          .forEach(
+              s -> s.close(CloseReason.SHUTTING_DOWN, "this replica cannot reach its database"));
     }
   }
 
@@ -265,7 +332,9 @@ public final class AgentGateway {
   }
 
   void ready(AgentSession session) {
-    sessions.register(session).ifPresent(old -> old.close(CloseReason.REPLACED, "a newer connection took over"));
+    sessions
+        .register(session)
+        .ifPresent(old -> old.close(CloseReason.REPLACED, "a newer connection took over"));
     publisher.clusterChanged(session.cluster());
     changes.sendApprovals(session);
   }
@@ -277,42 +346,68 @@ public final class AgentGateway {
     }
     sessions.remove(session);
     if (session.isReadyOnce() && closing) {
-      detachAtClose.add(session.cluster()); // attached while the close began: detached with the others
+      detachAtClose.add(
+          session.cluster()); // attached while the close began: detached with the others
     } else if (session.isReadyOnce()) {
-      state.detach(session.cluster(), session.id()).onFailure(e -> {
-        LOG.warn("cluster {}: not marked disconnected yet: {}", session.cluster(), e.toString());
-        presence.detachLater(session.cluster(), session.id());
-      });
+      state
+          .detach(session.cluster(), session.id())
+          .onFailure(
+              e -> {
+                LOG.warn(
+                    "cluster {}: not marked disconnected yet: {}", session.cluster(), e.toString());
+                presence.detachLater(session.cluster(), session.id());
+              });
     }
   }
 
   /**
-   * A preflight verdict from {@code session}'s agent: stored for that cluster's request only (an answer naming another
-   * cluster's or an unknown request changes nothing). A verdict the database refuses (a failover) is written again with
-   * backoff until it is stored or its request expires.
+   * A preflight verdict from {@code session}'s agent: stored for that cluster's request only (an
+   * answer naming another cluster's or an unknown request changes nothing). A verdict the database
+   * refuses (a failover) is written again with backoff until it is stored or its request expires.
    */
   void preflight(AgentSession session, Preflight answer) {
-    verdicts.write(session.cluster(), answer).onComplete(ar -> {
-      if (ar.failed()) {
-        LOG.warn("cluster {}: preflight verdict not stored before its request expired: {}", session.cluster(),
-            ar.cause().toString());
-      } else if (!ar.result()) {
-        LOG.debug("cluster {}: preflight verdict for no open request ignored", session.cluster());
-      }
-    });
+    verdicts
+        .write(session.cluster(), answer)
+        .onComplete(
+            ar -> {
+              if (ar.failed()) {
+                LOG.warn(
+                    "cluster {}: preflight verdict not stored before its request expired: {}",
+                    session.cluster(),
+                    ar.cause().toString());
+              } else if (!ar.result()) {
+                LOG.debug(
+                    "cluster {}: preflight verdict for no open request ignored", session.cluster());
+              }
+            });
   }
 
   void acked(AgentSession session, long generation) {
     ackObserver.accept(session.cluster(), generation);
   }
 
-  /** An agent's {@code kind} message ({@code status}, {@code inventory}) named another cluster: logged and audited. */
+  /**
+   * An agent's {@code kind} message ({@code status}, {@code inventory}) named another cluster:
+   * logged and audited.
+   */
   void wrongCluster(AgentSession session, String kind, String claimed) {
-    LOG.warn("cluster {}: {} claimed to be for cluster {}; connection closed", session.cluster(), kind, claimed);
-    JsonObject detail = new JsonObject().put("claimedCluster", claimed.length() > 253 ? claimed.substring(0, 253)
-        : claimed).put("session", session.id());
-    Audit.record(pool, AuditEntry.system("cluster:" + session.cluster(), "agent." + kind,
-            "clusters/" + session.cluster(), "rejected-wrong-cluster", detail))
+    LOG.warn(
+        "cluster {}: {} claimed to be for cluster {}; connection closed",
+        session.cluster(),
+        kind,
+        claimed);
+    JsonObject detail =
+        new JsonObject()
+            .put("claimedCluster", claimed.length() > 253 ? claimed.substring(0, 253) : claimed)
+            .put("session", session.id());
+    Audit.record(
+            pool,
+            AuditEntry.system(
+                "cluster:" + session.cluster(),
+                "agent." + kind,
+                "clusters/" + session.cluster(),
+                "rejected-wrong-cluster",
+                detail))
         .onFailure(e -> LOG.error("audit of a wrong-cluster report failed", e));
   }
 }

@@ -21,11 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One agent connection: its lifecycle (start, close with a catalogue reason, outbound sends from any thread), the
- * hello/welcome handshake within the hello timeout, and what each decoded message means: status goes to its
- * {@link StatusIntake} once attached, acks, heartbeats, inventory and preflight verdicts to the gateway. Frames,
- * limits and decoding are its {@link SessionReader}'s. Its state is touched only on its own event-loop context,
- * except the volatile fields the publisher and the presence tick read.
+ * One agent connection: its lifecycle (start, close with a catalogue reason, outbound sends from
+ * any thread), the hello/welcome handshake within the hello timeout, and what each decoded message
+ * means: status goes to its {@link StatusIntake} once attached, acks, heartbeats, inventory and
+ * preflight verdicts to the gateway. Frames, limits and decoding are its {@link SessionReader}'s.
+ * Its state is touched only on its own event-loop context, except the volatile fields the publisher
+ * and the presence tick read.
  */
 final class AgentSession implements PresenceTicker.Watched {
   private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
@@ -50,7 +51,12 @@ final class AgentSession implements PresenceTicker.Watched {
   private int protocol = ProtocolVersions.CURRENT;
   private StatusIntake status;
 
-  AgentSession(String cluster, byte[] credentialHash, ServerWebSocket ws, Context context, AgentGateway gateway,
+  AgentSession(
+      String cluster,
+      byte[] credentialHash,
+      ServerWebSocket ws,
+      Context context,
+      AgentGateway gateway,
       HandshakeLimits.Permit permit) {
     this.cluster = cluster;
     this.credentialHash = credentialHash;
@@ -65,19 +71,33 @@ final class AgentSession implements PresenceTicker.Watched {
   void start() {
     ws.frameHandler(reader::onFrame);
     ws.exceptionHandler(e -> LOG.debug("cluster {}: connection error: {}", cluster, e.toString()));
-    ws.closeHandler(v -> {
-      closed = true;
-      context.owner().cancelTimer(helloTimer); // else it holds this closed session until it fires
-      permit.release();
-      gateway.closed(this);
-    });
-    // A socket that never completes the handshake must not hold its slot: the limits count it until welcome.
-    helloTimer = context.owner().setTimer(settings.helloTimeoutSeconds() * 1000L, id -> context.runOnContext(v -> {
-      if (!ready) {
-        close(helloSeen ? CloseReason.TRY_AGAIN_LATER : CloseReason.HELLO_REQUIRED,
-            "no handshake within " + settings.helloTimeoutSeconds() + " s");
-      }
-    }));
+    ws.closeHandler(
+        v -> {
+          closed = true;
+          context
+              .owner()
+              .cancelTimer(helloTimer); // else it holds this closed session until it fires
+          permit.release();
+          gateway.closed(this);
+        });
+    // A socket that never completes the handshake must not hold its slot: the limits count it until
+    // welcome.
+    helloTimer =
+        context
+            .owner()
+            .setTimer(
+                settings.helloTimeoutSeconds() * 1000L,
+                id ->
+                    context.runOnContext(
+                        v -> {
+                          if (!ready) {
+                            close(
+                                helloSeen
+                                    ? CloseReason.TRY_AGAIN_LATER
+                                    : CloseReason.HELLO_REQUIRED,
+                                "no handshake within " + settings.helloTimeoutSeconds() + " s");
+                          }
+                        }));
   }
 
   /** What a decoded message means; from its reader, on the session's context. */
@@ -117,28 +137,46 @@ final class AgentSession implements PresenceTicker.Watched {
     helloSeen = true;
     OptionalInt negotiated = ProtocolVersions.negotiate(hello.acceptedProtocols());
     if (negotiated.isEmpty()) {
-      close(CloseReason.UNSUPPORTED_PROTOCOL, "agent offers " + hello.acceptedProtocols() + ", control plane speaks "
-          + ProtocolVersions.SUPPORTED);
+      close(
+          CloseReason.UNSUPPORTED_PROTOCOL,
+          "agent offers "
+              + hello.acceptedProtocols()
+              + ", control plane speaks "
+              + ProtocolVersions.SUPPORTED);
       return;
     }
     protocol = negotiated.getAsInt();
-    gateway.attach(this, hello).onComplete(ar -> {
-      if (closed) {
-        return;
-      }
-      if (ar.failed()) {
-        LOG.warn("cluster {}: attach failed: {}", cluster, ar.cause().toString());
-        ws.close((short) CloseReason.SHUTTING_DOWN.code(), "try again");
-        return;
-      }
-      status = new StatusIntake(this, context, gateway,
-          new StatusAdmission(ar.result().lastStatusSeq(), ar.result().reported()));
-      ready = true;
-      permit.release();
-      send(new Welcome(protocol, null, cluster, id, settings.heartbeatSeconds(), settings.limits(),
-          status.lastAcceptedSeq()));
-      gateway.ready(this);
-    });
+    gateway
+        .attach(this, hello)
+        .onComplete(
+            ar -> {
+              if (closed) {
+                return;
+              }
+              if (ar.failed()) {
+                LOG.warn("cluster {}: attach failed: {}", cluster, ar.cause().toString());
+                ws.close((short) CloseReason.SHUTTING_DOWN.code(), "try again");
+                return;
+              }
+              status =
+                  new StatusIntake(
+                      this,
+                      context,
+                      gateway,
+                      new StatusAdmission(ar.result().lastStatusSeq(), ar.result().reported()));
+              ready = true;
+              permit.release();
+              send(
+                  new Welcome(
+                      protocol,
+                      null,
+                      cluster,
+                      id,
+                      settings.heartbeatSeconds(),
+                      settings.limits(),
+                      status.lastAcceptedSeq()));
+              gateway.ready(this);
+            });
   }
 
   private void onAck(Ack ack) {
@@ -168,20 +206,24 @@ final class AgentSession implements PresenceTicker.Watched {
     gateway.metrics().sent(message.type());
   }
 
-  /** Closes with a reason from the catalogue (from any thread); counted as a rejection unless it is routine. */
+  /**
+   * Closes with a reason from the catalogue (from any thread); counted as a rejection unless it is
+   * routine.
+   */
   @Override
   public void close(CloseReason reason, String detail) {
-    context.runOnContext(v -> {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      if (reason != CloseReason.SHUTTING_DOWN && reason != CloseReason.REPLACED) {
-        gateway.metrics().rejected(reason);
-        LOG.info("cluster {}: closing connection: {}", cluster, reason.describe(detail));
-      }
-      ws.close((short) reason.code(), reason.describe(detail));
-    });
+    context.runOnContext(
+        v -> {
+          if (closed) {
+            return;
+          }
+          closed = true;
+          if (reason != CloseReason.SHUTTING_DOWN && reason != CloseReason.REPLACED) {
+            gateway.metrics().rejected(reason);
+            LOG.info("cluster {}: closing connection: {}", cluster, reason.describe(detail));
+          }
+          ws.close((short) reason.code(), reason.describe(detail));
+        });
   }
 
   @Override
@@ -201,7 +243,9 @@ final class AgentSession implements PresenceTicker.Watched {
     return protocol;
   }
 
-  /** Whether the handshake completed at some point (the session then owned the cluster's presence). */
+  /**
+   * Whether the handshake completed at some point (the session then owned the cluster's presence).
+   */
   boolean isReadyOnce() {
     return ready;
   }
@@ -239,16 +283,20 @@ final class AgentSession implements PresenceTicker.Watched {
     return ackedGeneration;
   }
 
-  /** A desired state with these subscriptions goes out (from the publisher's context); reports waiting for it go on. */
+  /**
+   * A desired state with these subscriptions goes out (from the publisher's context); reports
+   * waiting for it go on.
+   */
   void markSent(long generation, String hash, Collection<String> subscriptions) {
     this.sentGeneration = generation;
     this.sentHash = hash;
     Set<String> names = Set.copyOf(subscriptions);
-    context.runOnContext(v -> {
-      if (closed || status == null) {
-        return;
-      }
-      status.desiredSent(names);
-    });
+    context.runOnContext(
+        v -> {
+          if (closed || status == null) {
+            return;
+          }
+          status.desiredSent(names);
+        });
   }
 }

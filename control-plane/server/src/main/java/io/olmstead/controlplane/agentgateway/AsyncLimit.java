@@ -7,8 +7,8 @@ import java.util.Queue;
 import java.util.function.Supplier;
 
 /**
- * Runs at most {@code max} asynchronous tasks at a time; the others wait in arrival order without holding anything
- * (no database connection). Safe to call from any thread.
+ * Runs at most {@code max} asynchronous tasks at a time; the others wait in arrival order without
+ * holding anything (no database connection). Safe to call from any thread.
  */
 final class AsyncLimit {
   private final int max;
@@ -25,18 +25,20 @@ final class AsyncLimit {
   /** Starts {@code task} now if fewer than {@code max} run, else once one of them completes. */
   <T> Future<T> run(Supplier<Future<T>> task) {
     Promise<T> promise = Promise.promise();
-    Runnable start = () -> {
-      Future<T> started;
-      try {
-        started = task.get();
-      } catch (RuntimeException e) {
-        started = Future.failedFuture(e);
-      }
-      started.onComplete(ar -> {
-        release();
-        promise.handle(ar);
-      });
-    };
+    Runnable start =
+        () -> {
+          Future<T> started;
+          try {
+            started = task.get();
+          } catch (RuntimeException e) {
+            started = Future.failedFuture(e);
+          }
+          started.onComplete(
+              ar -> {
+                release();
+                promise.handle(ar);
+              });
+        };
     synchronized (this) {
       if (running >= max) {
         waiting.add(start);

@@ -5,8 +5,7 @@ import java.util.Optional;
 
 /** Reads the {@code Authorization: Bearer} secret of an agent request. */
 public final class BearerToken {
-  private BearerToken() {
-  }
+  private BearerToken() {}
 
   public static Optional<String> of(HttpServerRequest request) {
     String header = request.getHeader("Authorization");

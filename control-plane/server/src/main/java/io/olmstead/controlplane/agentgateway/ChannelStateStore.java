@@ -10,11 +10,14 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** The gateway's per-cluster rows: session attach/detach, desired generations and presence in {@code clusters}. */
+/**
+ * The gateway's per-cluster rows: session attach/detach, desired generations and presence in {@code
+ * clusters}.
+ */
 final class ChannelStateStore {
   // One statement (one round trip): record the session and mark the cluster connected.
   private static final String ATTACH =
@@ -23,16 +26,20 @@ final class ChannelStateStore {
           + "replica = EXCLUDED.replica, connected_at = now() RETURNING last_status_seq), "
           + "seen AS (UPDATE clusters SET status = 'connected', last_seen = now(), agent_version = $4, "
           + "kubernetes_version = coalesce($5, kubernetes_version), "
-          // the agent's facts replace its last ones; what the HyperShift watcher knows (facts.hypershift) stays
+          // the agent's facts replace its last ones; what the HyperShift watcher knows
+          // (facts.hypershift) stays
           + "facts = $6 || jsonb_strip_nulls(jsonb_build_object('hypershift', facts->'hypershift')) WHERE name = $1) "
           + "SELECT last_status_seq FROM attached";
-  // a retired cluster (its HostedCluster deleted) stays retired when the connection its revocation cut closes
+  // a retired cluster (its HostedCluster deleted) stays retired when the connection its revocation
+  // cut closes
   private static final String DETACH =
       "UPDATE clusters SET status = 'disconnected', last_seen = now() WHERE name = $1 AND status <> 'retired' "
           + "AND EXISTS "
           + "(SELECT 1 FROM agent_channel_state WHERE cluster = $1 AND session = $2)";
-  // Multi-row writers of clusters lock their rows in name order first (like the pool's handovers), so two of them
-  // (a replica's presence tick, another's detach, a handover batch) wait on each other but never deadlock.
+  // Multi-row writers of clusters lock their rows in name order first (like the pool's handovers),
+  // so two of them
+  // (a replica's presence tick, another's detach, a handover batch) wait on each other but never
+  // deadlock.
   private static final String DETACH_ALL =
       "UPDATE clusters c SET status = 'disconnected', last_seen = now() FROM agent_channel_state s, "
           + "(SELECT name FROM clusters WHERE name = ANY($2) AND status <> 'retired' ORDER BY name FOR UPDATE) l "
@@ -42,29 +49,38 @@ final class ChannelStateStore {
           + "THEN s.desired_generation + 1 ELSE s.desired_generation END, desired_hash = u.hash "
           + "FROM unnest($1::text[], $2::text[]) AS u(cluster, hash) WHERE s.cluster = u.cluster "
           + "RETURNING s.cluster, s.desired_generation";
-  // Rows of agent_channel_state are locked in cluster order by every multi-row writer (status batches, desired
+  // Rows of agent_channel_state are locked in cluster order by every multi-row writer (status
+  // batches, desired
   // generations), so two of them can wait on each other's rows but never deadlock.
   private static final String LOCK_IN_ORDER =
       "SELECT 1 FROM agent_channel_state WHERE cluster = ANY($1) ORDER BY cluster FOR UPDATE";
-  // Presence is a lease per replica: one row renewed each tick (rows of replicas gone a day are dropped). A cluster
+  // Presence is a lease per replica: one row renewed each tick (rows of replicas gone a day are
+  // dropped). A cluster
   // row is written only when its status changes, never per heartbeat.
-  private static final String RENEW = "WITH gone AS (DELETE FROM gateway_replicas WHERE seen_at < now() - interval "
-      + "'1 day') INSERT INTO gateway_replicas (replica, seen_at) VALUES ($1, now()) "
-      + "ON CONFLICT (replica) DO UPDATE SET seen_at = now()";
-  // Clusters heard but not marked connected (swept while this replica was paused or cut off): connected again.
-  private static final String SEEN = "UPDATE clusters c SET last_seen = now(), status = 'connected' FROM "
-      + "(SELECT name FROM clusters WHERE name = ANY($1) AND status NOT IN ('retired', 'connected') ORDER BY name "
-      + "FOR UPDATE) l WHERE l.name = c.name";
-  // Connected clusters whose replica's lease is older than the window (or, with no lease, heard last before it).
-  private static final String SWEEP = "UPDATE clusters c SET status = 'disconnected', last_seen = l.seen FROM "
-      + "(SELECT x.name, coalesce(r.seen_at, x.last_seen) AS seen FROM clusters x "
-      + "LEFT JOIN agent_channel_state s ON s.cluster = x.name LEFT JOIN gateway_replicas r ON r.replica = s.replica "
-      + "WHERE x.status = 'connected' AND coalesce(r.seen_at, x.last_seen) < now() - make_interval(secs => $1) "
-      + "ORDER BY x.name FOR UPDATE OF x) l WHERE l.name = c.name AND c.status = 'connected'";
-  // Subscriptions this cluster reported before and that are not gone: their reports are still taken (being removed).
+  private static final String RENEW =
+      "WITH gone AS (DELETE FROM gateway_replicas WHERE seen_at < now() - interval "
+          + "'1 day') INSERT INTO gateway_replicas (replica, seen_at) VALUES ($1, now()) "
+          + "ON CONFLICT (replica) DO UPDATE SET seen_at = now()";
+  // Clusters heard but not marked connected (swept while this replica was paused or cut off):
+  // connected again.
+  private static final String SEEN =
+      "UPDATE clusters c SET last_seen = now(), status = 'connected' FROM "
+          + "(SELECT name FROM clusters WHERE name = ANY($1) AND status NOT IN ('retired', 'connected') ORDER BY name "
+          + "FOR UPDATE) l WHERE l.name = c.name";
+  // Connected clusters whose replica's lease is older than the window (or, with no lease, heard
+  // last before it).
+  private static final String SWEEP =
+      "UPDATE clusters c SET status = 'disconnected', last_seen = l.seen FROM "
+          + "(SELECT x.name, coalesce(r.seen_at, x.last_seen) AS seen FROM clusters x "
+          + "LEFT JOIN agent_channel_state s ON s.cluster = x.name LEFT JOIN gateway_replicas r ON r.replica = s.replica "
+          + "WHERE x.status = 'connected' AND coalesce(r.seen_at, x.last_seen) < now() - make_interval(secs => $1) "
+          + "ORDER BY x.name FOR UPDATE OF x) l WHERE l.name = c.name AND c.status = 'connected'";
+  // Subscriptions this cluster reported before and that are not gone: their reports are still taken
+  // (being removed).
   private static final String REPORTED =
       "SELECT subscription FROM subscription_status WHERE cluster = $1 AND NOT gone";
-  private static final String APPROVALS = "SELECT subscription, bundle FROM cluster_approvals WHERE cluster = $1";
+  private static final String APPROVALS =
+      "SELECT subscription, bundle FROM cluster_approvals WHERE cluster = $1";
   private static final String APPROVALS_OF =
       "SELECT cluster, subscription, bundle FROM cluster_approvals WHERE cluster = ANY($1)";
 
@@ -74,22 +90,36 @@ final class ChannelStateStore {
     this.pool = pool;
   }
 
-  /** What a new session starts from: the last status seq applied and the subscriptions with live reports. */
-  record Attached(long lastStatusSeq, Set<String> reported) {
-  }
+  /**
+   * What a new session starts from: the last status seq applied and the subscriptions with live
+   * reports.
+   */
+  record Attached(long lastStatusSeq, Set<String> reported) {}
 
   /** Records a new session for a cluster and marks it connected. */
   Future<Attached> attach(String cluster, String session, String replica, Hello hello) {
     Facts facts = hello.facts() == null ? new Facts(null, null, null, null) : hello.facts();
     JsonObject factsJson = JsonObject.mapFrom(facts);
-    Future<Long> seq = pool.preparedQuery(ATTACH)
-        .execute(Tuple.of(cluster, session, replica, hello.agentVersion(), facts.kubernetesVersion(), factsJson))
-        .map(rows -> rows.size() == 0 ? 0L : rows.iterator().next().getLong(0));
-    Future<Set<String>> reported = pool.preparedQuery(REPORTED).execute(Tuple.of(cluster)).map(rows -> {
-      Set<String> names = new HashSet<>();
-      rows.forEach(r -> names.add(r.getString(0)));
-      return names;
-    });
+    Future<Long> seq =
+        pool.preparedQuery(ATTACH)
+            .execute(
+                Tuple.of(
+                    cluster,
+                    session,
+                    replica,
+                    hello.agentVersion(),
+                    facts.kubernetesVersion(),
+                    factsJson))
+            .map(rows -> rows.size() == 0 ? 0L : rows.iterator().next().getLong(0));
+    Future<Set<String>> reported =
+        pool.preparedQuery(REPORTED)
+            .execute(Tuple.of(cluster))
+            .map(
+                rows -> {
+                  Set<String> names = new HashSet<>();
+                  rows.forEach(r -> names.add(r.getString(0)));
+                  return names;
+                });
     return Future.all(seq, reported).map(v -> new Attached(seq.result(), reported.result()));
   }
 
@@ -98,61 +128,102 @@ final class ChannelStateStore {
     return pool.preparedQuery(DETACH).execute(Tuple.of(cluster, session)).mapEmpty();
   }
 
-  /** At shutdown: marks the clusters whose newest session is on this replica disconnected, in one statement. */
+  /**
+   * At shutdown: marks the clusters whose newest session is on this replica disconnected, in one
+   * statement.
+   */
   Future<Void> detachAll(String replica, List<String> clusters) {
-    return clusters.isEmpty() ? Future.succeededFuture() : pool.preparedQuery(DETACH_ALL)
-        .execute(Tuple.tuple().addString(replica).addArrayOfString(clusters.toArray(String[]::new))).mapEmpty();
+    return clusters.isEmpty()
+        ? Future.succeededFuture()
+        : pool.preparedQuery(DETACH_ALL)
+            .execute(
+                Tuple.tuple().addString(replica).addArrayOfString(clusters.toArray(String[]::new)))
+            .mapEmpty();
   }
 
-  /** Stores each cluster's desired-state hash, bumping its generation when the hash changed; returns generations. */
+  /**
+   * Stores each cluster's desired-state hash, bumping its generation when the hash changed; returns
+   * generations.
+   */
   Future<Map<String, Long>> generations(List<String> clusters, List<String> hashes) {
-    return pool.withTransaction(tx -> lockInOrder(tx, clusters).compose(v -> tx.preparedQuery(GENERATIONS)
-        .execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new))
-            .addArrayOfString(hashes.toArray(String[]::new)))))
-        .map(rows -> {
-          Map<String, Long> out = new HashMap<>();
-          for (Row row : rows) {
-            out.put(row.getString(0), row.getLong(1));
-          }
-          return out;
-        });
+    return pool.withTransaction(
+            tx ->
+                lockInOrder(tx, clusters)
+                    .compose(
+                        v ->
+                            tx.preparedQuery(GENERATIONS)
+                                .execute(
+                                    Tuple.tuple()
+                                        .addArrayOfString(clusters.toArray(String[]::new))
+                                        .addArrayOfString(hashes.toArray(String[]::new)))))
+        .map(
+            rows -> {
+              Map<String, Long> out = new HashMap<>();
+              for (Row row : rows) {
+                out.put(row.getString(0), row.getLong(1));
+              }
+              return out;
+            });
   }
 
   /** Locks the clusters' rows in cluster order, within the caller's transaction. */
   static Future<Void> lockInOrder(SqlConnection tx, java.util.Collection<String> clusters) {
-    return clusters.isEmpty() ? Future.succeededFuture() : tx.preparedQuery(LOCK_IN_ORDER)
-        .execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new))).mapEmpty();
+    return clusters.isEmpty()
+        ? Future.succeededFuture()
+        : tx.preparedQuery(LOCK_IN_ORDER)
+            .execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new)))
+            .mapEmpty();
   }
 
-  /** Renews this replica's presence lease: its connected clusters stay connected while it is renewed. */
+  /**
+   * Renews this replica's presence lease: its connected clusters stay connected while it is
+   * renewed.
+   */
   Future<Void> renew(String replica) {
     return pool.preparedQuery(RENEW).execute(Tuple.of(replica)).mapEmpty();
   }
 
   Future<Void> seen(List<String> clusters) {
-    return clusters.isEmpty() ? Future.succeededFuture()
-        : pool.preparedQuery(SEEN).execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new))).mapEmpty();
+    return clusters.isEmpty()
+        ? Future.succeededFuture()
+        : pool.preparedQuery(SEEN)
+            .execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new)))
+            .mapEmpty();
   }
 
-  /** Marks every cluster (of any replica) silent for longer than the window disconnected; returns how many. */
+  /**
+   * Marks every cluster (of any replica) silent for longer than the window disconnected; returns
+   * how many.
+   */
   Future<Integer> sweep(int windowSeconds) {
-    return pool.preparedQuery(SWEEP).execute(Tuple.of((double) windowSeconds)).map(rows -> rows.rowCount());
+    return pool.preparedQuery(SWEEP)
+        .execute(Tuple.of((double) windowSeconds))
+        .map(rows -> rows.rowCount());
   }
 
   Future<Map<String, String>> approvals(String cluster) {
-    return pool.preparedQuery(APPROVALS).execute(Tuple.of(cluster)).map(rows -> {
-      Map<String, String> out = new HashMap<>();
-      rows.forEach(r -> out.put(r.getString(0), r.getString(1)));
-      return out;
-    });
+    return pool.preparedQuery(APPROVALS)
+        .execute(Tuple.of(cluster))
+        .map(
+            rows -> {
+              Map<String, String> out = new HashMap<>();
+              rows.forEach(r -> out.put(r.getString(0), r.getString(1)));
+              return out;
+            });
   }
 
   /** The approvals of each of these clusters that has any: cluster, then subscription to bundle. */
   Future<Map<String, Map<String, String>>> approvalsOf(List<String> clusters) {
-    return pool.preparedQuery(APPROVALS_OF).execute(Tuple.of(clusters.toArray(String[]::new))).map(rows -> {
-      Map<String, Map<String, String>> out = new HashMap<>();
-      rows.forEach(r -> out.computeIfAbsent(r.getString(0), c -> new HashMap<>()).put(r.getString(1), r.getString(2)));
-      return out;
-    });
+    return pool.preparedQuery(APPROVALS_OF)
+        .execute(Tuple.of(clusters.toArray(String[]::new)))
+        .map(
+            rows -> {
+              Map<String, Map<String, String>> out = new HashMap<>();
+              rows.forEach(
+                  r ->
+                      out.computeIfAbsent(r.getString(0), c -> new HashMap<>())
+                          .put(r.getString(1), r.getString(2)));
+              return out;
+            });
   }
 }

@@ -39,20 +39,31 @@ public final class CredentialStore {
 
   /** The cluster a presented credential belongs to, if it is live. */
   Future<Optional<String>> authenticate(String credential) {
-    return pool.preparedQuery(AUTHENTICATE).execute(Tuple.of(Buffer.buffer(Tokens.hash(credential))))
-        .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getString(0)));
-  }
-
-  /** Issues a fresh credential for a cluster inside the caller's transaction, replacing any earlier one. */
-  public static Future<String> issue(SqlClient tx, String cluster, String enrolledWith) {
-    return issueAll(tx, List.of(cluster), enrolledWith).map(credentials -> credentials.get(cluster));
+    return pool.preparedQuery(AUTHENTICATE)
+        .execute(Tuple.of(Buffer.buffer(Tokens.hash(credential))))
+        .map(
+            rows ->
+                rows.size() == 0
+                    ? Optional.empty()
+                    : Optional.of(rows.iterator().next().getString(0)));
   }
 
   /**
-   * Issues a fresh credential for each cluster inside the caller's transaction, the statements sent as one batch (one
-   * round trip); the result maps each cluster to its credential (the caller's order).
+   * Issues a fresh credential for a cluster inside the caller's transaction, replacing any earlier
+   * one.
    */
-  public static Future<Map<String, String>> issueAll(SqlClient tx, List<String> clusters, String enrolledWith) {
+  public static Future<String> issue(SqlClient tx, String cluster, String enrolledWith) {
+    return issueAll(tx, List.of(cluster), enrolledWith)
+        .map(credentials -> credentials.get(cluster));
+  }
+
+  /**
+   * Issues a fresh credential for each cluster inside the caller's transaction, the statements sent
+   * as one batch (one round trip); the result maps each cluster to its credential (the caller's
+   * order).
+   */
+  public static Future<Map<String, String>> issueAll(
+      SqlClient tx, List<String> clusters, String enrolledWith) {
     if (clusters.isEmpty()) {
       return Future.succeededFuture(Map.of());
     }
@@ -67,14 +78,18 @@ public final class CredentialStore {
   }
 
   /**
-   * Revokes a cluster's credential inside the caller's transaction; true when one was live. At commit the
-   * {@code cluster_credentials} trigger notifies every replica, and the one holding the connection closes it.
+   * Revokes a cluster's credential inside the caller's transaction; true when one was live. At
+   * commit the {@code cluster_credentials} trigger notifies every replica, and the one holding the
+   * connection closes it.
    */
   public static Future<Boolean> revoke(SqlClient tx, String cluster) {
     return tx.preparedQuery(REVOKE).execute(Tuple.of(cluster)).map(rows -> rows.rowCount() > 0);
   }
 
-  /** Of the given (cluster, credential hash) pairs, the clusters whose credential is no longer the live one. */
+  /**
+   * Of the given (cluster, credential hash) pairs, the clusters whose credential is no longer the
+   * live one.
+   */
   Future<Set<String>> revokedAmong(Collection<Held> held) {
     if (held.isEmpty()) {
       return Future.succeededFuture(Set.of());
@@ -82,16 +97,20 @@ public final class CredentialStore {
     List<String> clusters = new ArrayList<>();
     held.forEach(h -> clusters.add(h.cluster()));
     Tuple args = Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new));
-    return pool.preparedQuery(STILL_VALID).execute(args).map(rows -> {
-      Set<String> live = new HashSet<>();
-      for (Row row : rows) {
-        live.add(row.getString(0) + '|' + hex(row.getBuffer(1).getBytes()));
-      }
-      Set<String> revoked = new HashSet<>();
-      held.stream().filter(h -> !live.contains(h.cluster() + '|' + hex(h.hash())))
-          .forEach(h -> revoked.add(h.cluster()));
-      return revoked;
-    });
+    return pool.preparedQuery(STILL_VALID)
+        .execute(args)
+        .map(
+            rows -> {
+              Set<String> live = new HashSet<>();
+              for (Row row : rows) {
+                live.add(row.getString(0) + '|' + hex(row.getBuffer(1).getBytes()));
+              }
+              Set<String> revoked = new HashSet<>();
+              held.stream()
+                  .filter(h -> !live.contains(h.cluster() + '|' + hex(h.hash())))
+                  .forEach(h -> revoked.add(h.cluster()));
+              return revoked;
+            });
   }
 
   static String hex(byte[] bytes) {
@@ -103,6 +122,5 @@ public final class CredentialStore {
   }
 
   /** A credential a connection was opened with. */
-  record Held(String cluster, byte[] hash) {
-  }
+  record Held(String cluster, byte[] hash) {}
 }

@@ -20,10 +20,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pushes each connected cluster its desired state. Requests (one cluster, or all after a subscription or catalog
- * change) are coalesced; a run loads the fleet snapshot when it is stale, computes each cluster's desired state
- * ({@link DesiredState}, pure), and sends it only where its content hash differs from what the session last got,
- * bumping those clusters' generations in one statement. Runs on one context, one run at a time.
+ * Pushes each connected cluster its desired state. Requests (one cluster, or all after a
+ * subscription or catalog change) are coalesced; a run loads the fleet snapshot when it is stale,
+ * computes each cluster's desired state ({@link DesiredState}, pure), and sends it only where its
+ * content hash differs from what the session last got, bumping those clusters' generations in one
+ * statement. Runs on one context, one run at a time.
  */
 final class DesiredPublisher {
   private static final Logger LOG = LoggerFactory.getLogger(DesiredPublisher.class);
@@ -45,7 +46,11 @@ final class DesiredPublisher {
   private boolean scheduled;
   private boolean running;
 
-  DesiredPublisher(Vertx vertx, FleetLoader loader, ChannelStateStore store, SessionRegistry sessions,
+  DesiredPublisher(
+      Vertx vertx,
+      FleetLoader loader,
+      ChannelStateStore store,
+      SessionRegistry sessions,
       EdgeHoldPublisher edgeHolds) {
     this.vertx = vertx;
     this.edgeHolds = edgeHolds;
@@ -57,27 +62,33 @@ final class DesiredPublisher {
 
   /** Subscriptions or catalogs changed: reload them and recompute every connected cluster. */
   void fleetChanged() {
-    context.runOnContext(v -> {
-      snapshotStale = true;
-      pendingAll = true;
-      schedule();
-    });
+    context.runOnContext(
+        v -> {
+          snapshotStale = true;
+          pendingAll = true;
+          schedule();
+        });
   }
 
-  /** An edge risk was accepted or cleared: recompute every connected cluster (the subscriptions did not change). */
+  /**
+   * An edge risk was accepted or cleared: recompute every connected cluster (the subscriptions did
+   * not change).
+   */
   void holdsChanged() {
-    context.runOnContext(v -> {
-      pendingAll = true;
-      schedule();
-    });
+    context.runOnContext(
+        v -> {
+          pendingAll = true;
+          schedule();
+        });
   }
 
   /** A cluster connected or its labels changed: recompute that cluster. */
   void clusterChanged(String cluster) {
-    context.runOnContext(v -> {
-      pending.add(cluster);
-      schedule();
-    });
+    context.runOnContext(
+        v -> {
+          pending.add(cluster);
+          schedule();
+        });
   }
 
   private void schedule() {
@@ -85,10 +96,12 @@ final class DesiredPublisher {
       return;
     }
     scheduled = true;
-    vertx.setTimer(DEBOUNCE_MILLIS, id -> {
-      scheduled = false;
-      run();
-    });
+    vertx.setTimer(
+        DEBOUNCE_MILLIS,
+        id -> {
+          scheduled = false;
+          run();
+        });
   }
 
   private void run() {
@@ -106,98 +119,261 @@ final class DesiredPublisher {
       return;
     }
     running = true;
-    Future<FleetLoader.Snapshot> fleet = reload || snapshot == null ? loader.load() : Future.succeededFuture(snapshot);
-    fleet.compose(loaded -> {
-      snapshot = loaded;
-      return targets.isEmpty() ? Future.succeededFuture() : publish(loaded, targets);
-    }).onComplete(ar -> {
-      running = false;
-      if (ar.failed()) {
-        LOG.warn("desired state not published to {} clusters: {}", targets.size(), ar.cause().toString());
-        snapshotStale |= reload;
-        targets.forEach(s -> pending.add(s.cluster()));
-        vertx.setTimer(1000, id -> schedule());
-        return;
-      }
-      if (pendingAll || !pending.isEmpty() || snapshotStale) {
-        schedule();
-      }
-    });
+    Future<FleetLoader.Snapshot> fleet =
+        reload || snapshot == null ? loader.load() : Future.succeededFuture(snapshot);
+    fleet
+        .compose(
+            loaded -> {
+              snapshot = loaded;
+              return targets.isEmpty() ? Future.succeededFuture() : publish(loaded, targets);
+            })
+        .onComplete(
+            ar -> {
+              running = false;
+              if (ar.failed()) {
+                LOG.warn(
+                    "desired state not published to {} clusters: {}",
+                    targets.size(),
+                    ar.cause().toString());
+                snapshotStale |= reload;
+                targets.forEach(s -> pending.add(s.cluster()));
+                vertx.setTimer(1000, id -> schedule());
+                return;
+              }
+              if (pendingAll || !pending.isEmpty() || snapshotStale) {
+                schedule();
+              }
+            });
   }
 
   private Future<Void> publish(FleetLoader.Snapshot fleet, List<AgentSession> targets) {
     List<String> names = targets.stream().map(AgentSession::cluster).toList();
-    return loader.labels(names).compose(labels -> loader.kubeVersions(names).compose(kube -> loader
-        .approvedVersions(names).compose(approved -> preflights.open(loader.pool(), names).compose(asked -> edgeHolds
-        .load(names).compose(risks -> {
-      EdgeHoldFilter holds = new EdgeHoldFilter(risks);
-      Map<String, String> teams = new HashMap<>();
-      fleet.subscriptions().forEach(sub -> teams.put(sub.spec().name(), sub.spec().team()));
-      List<EdgeHoldPublisher.ClusterHeld> held = new ArrayList<>();
-      List<AgentSession> changed = new ArrayList<>();
-      List<Computed> contents = new ArrayList<>();
-      List<String> hashes = new ArrayList<>();
-      // Clusters with the same labels and Kubernetes version (a maturity hold may depend on it) that no subscription
-      // names explicitly share one computation and one hash.
-      Set<String> named = new HashSet<>();
-      fleet.subscriptions().forEach(sub -> named.addAll(sub.spec().placement() == null ? List.of()
-          : sub.spec().placement().clusters()));
-      Map<List<Object>, Computed> byLabels = new HashMap<>();
-      for (AgentSession session : targets) {
-        Map<String, String> clusterLabels = labels.get(session.cluster());
-        if (clusterLabels == null) {
-          continue; // the cluster was deleted; its credential goes with it and the session is closed
-        }
-        Map<String, DesiredState.Approval> approvedHere = approved.get(session.cluster());
-        DesiredState.Cluster cluster = new DesiredState.Cluster(session.cluster(), clusterLabels,
-            kube.get(session.cluster()));
-        // a cluster with rollout approvals (V5) gets its own computation: its maxVersion is the approved one
-        Computed computed = approvedHere != null ? compute(fleet, cluster, approvedHere)
-            : named.contains(session.cluster())
-            ? compute(fleet, cluster, Map.of())
-            : byLabels.computeIfAbsent(Arrays.asList(clusterLabels, cluster.kubernetesVersion()),
-                k -> compute(fleet, cluster, Map.of()));
-        // an edge at risk keeps the subscription where it runs on this cluster (its own desired state and hash)
-        EdgeHoldFilter.Applied applied = holds.apply(session.cluster(), computed.desired(), teams);
-        if (!applied.held().isEmpty()) {
-          computed = new Computed(applied.desired(), hash(applied.desired()));
-          applied.held().forEach(h -> held.add(new EdgeHoldPublisher.ClusterHeld(session.cluster(), h)));
-        }
-        // preflight requests ride along (V23): they change the hash, so a new request is sent at once
-        computed = computed.with(asked.get(session.cluster()));
-        if (!computed.hash().equals(session.sentHash())) {
-          changed.add(session);
-          contents.add(computed);
-          hashes.add(computed.hash());
-        }
-      }
-      Future<Void> saved = edgeHolds.save(names, held);
-      if (changed.isEmpty()) {
-        return saved;
-      }
-      return saved.compose(v -> store.generations(changed.stream().map(AgentSession::cluster).toList(), hashes).map(generations -> {
-        for (int i = 0; i < changed.size(); i++) {
-          AgentSession session = changed.get(i);
-          Long generation = generations.get(session.cluster());
-          if (generation != null) {
-            session.markSent(generation, hashes.get(i),
-                contents.get(i).desired().stream().map(DesiredSubscription::name).toList());
-            session.send(new Desired(session.protocol(), null, generation, contents.get(i).subscriptions(),
-                contents.get(i).preflights()));
-          }
-        }
-        return null;
-      }));
-    })))));
+    return loader
+        .labels(names)
+        .compose(
+            labels ->
+                loader
+                    .kubeVersions(names)
+                    .compose(
+                        kube ->
+                            loader
+                                .approvedVersions(names)
+                                .compose(
+                                    approved ->
+                                        preflights
+                                            .open(loader.pool(), names)
+                                            .compose(
+                                                asked ->
+                                                    edgeHolds
+                                                        .load(names)
+                                                        .compose(
+                                                            risks -> {
+                                                              EdgeHoldFilter holds =
+                                                                  new EdgeHoldFilter(risks);
+                                                              Map<String, String> teams =
+                                                                  new HashMap<>();
+                                                              fleet
+                                                                  .subscriptions()
+                                                                  .forEach(
+                                                                      sub ->
+                                                                          teams.put(
+                                                                              sub.spec().name(),
+                                                                              sub.spec().team()));
+                                                              List<EdgeHoldPublisher.ClusterHeld>
+                                                                  held = new ArrayList<>();
+                                                              List<AgentSession> changed =
+                                                                  new ArrayList<>();
+                                                              List<Computed> contents =
+                                                                  new ArrayList<>();
+                                                              List<String> hashes =
+                                                                  new ArrayList<>();
+                                                              // Clusters with the same labels and
+                                                              // Kubernetes version (a maturity hold
+                                                              // may depend on it) that no
+                                                              // subscription
+                                                              // names explicitly share one
+                                                              // computation and one hash.
+                                                              Set<String> named = new HashSet<>();
+                                                              fleet
+                                                                  .subscriptions()
+                                                                  .forEach(
+                                                                      sub ->
+                                                                          named.addAll(
+                                                                              sub.spec().placement()
+                                                                                      == null
+                                                                                  ? List.of()
+                                                                                  : sub.spec()
+                                                                                      .placement()
+                                                                                      .clusters()));
+                                                              Map<List<Object>, Computed> byLabels =
+                                                                  new HashMap<>();
+                                                              for (AgentSession session : targets) {
+                                                                Map<String, String> clusterLabels =
+                                                                    labels.get(session.cluster());
+                                                                if (clusterLabels == null) {
+                                                                  continue; // the cluster was
+                                                                  // deleted; its
+                                                                  // credential goes with
+                                                                  // it and the session is
+                                                                  // closed
+                                                                }
+                                                                Map<String, DesiredState.Approval>
+                                                                    approvedHere =
+                                                                        approved.get(
+                                                                            session.cluster());
+                                                                DesiredState.Cluster cluster =
+                                                                    new DesiredState.Cluster(
+                                                                        session.cluster(),
+                                                                        clusterLabels,
+                                                                        kube.get(
+                                                                            session.cluster()));
+                                                                // a cluster with rollout approvals
+                                                                // (V5) gets its own computation:
+                                                                // its maxVersion is the approved
+                                                                // one
+                                                                Computed computed =
+                                                                    approvedHere != null
+                                                                        ? compute(
+                                                                            fleet,
+                                                                            cluster,
+                                                                            approvedHere)
+                                                                        : named.contains(
+                                                                                session.cluster())
+                                                                            ? compute(
+                                                                                fleet, cluster,
+                                                                                Map.of())
+                                                                            : byLabels
+                                                                                .computeIfAbsent(
+                                                                                    Arrays.asList(
+                                                                                        clusterLabels,
+                                                                                        cluster
+                                                                                            .kubernetesVersion()),
+                                                                                    k ->
+                                                                                        compute(
+                                                                                            fleet,
+                                                                                            cluster,
+                                                                                            Map
+                                                                                                .of()));
+                                                                // an edge at risk keeps the
+                                                                // subscription where it runs on
+                                                                // this cluster (its own desired
+                                                                // state and hash)
+                                                                EdgeHoldFilter.Applied applied =
+                                                                    holds.apply(
+                                                                        session.cluster(),
+                                                                        computed.desired(),
+                                                                        teams);
+                                                                if (!applied.held().isEmpty()) {
+                                                                  computed =
+                                                                      new Computed(
+                                                                          applied.desired(),
+                                                                          hash(applied.desired()));
+                                                                  applied
+                                                                      .held()
+                                                                      .forEach(
+                                                                          h ->
+                                                                              held.add(
+                                                                                  new EdgeHoldPublisher
+                                                                                      .ClusterHeld(
+                                                                                      session
+                                                                                          .cluster(),
+                                                                                      h)));
+                                                                }
+                                                                // preflight requests ride along
+                                                                // (V23): they change the hash, so a
+                                                                // new request is sent at once
+                                                                computed =
+                                                                    computed.with(
+                                                                        asked.get(
+                                                                            session.cluster()));
+                                                                if (!computed
+                                                                    .hash()
+                                                                    .equals(session.sentHash())) {
+                                                                  changed.add(session);
+                                                                  contents.add(computed);
+                                                                  hashes.add(computed.hash());
+                                                                }
+                                                              }
+                                                              Future<Void> saved =
+                                                                  edgeHolds.save(names, held);
+                                                              if (changed.isEmpty()) {
+                                                                return saved;
+                                                              }
+                                                              return saved.compose(
+                                                                  v ->
+                                                                      store
+                                                                          .generations(
+                                                                              changed.stream()
+                                                                                  .map(
+                                                                                      AgentSession
+                                                                                          ::cluster)
+                                                                                  .toList(),
+                                                                              hashes)
+                                                                          .map(
+                                                                              generations -> {
+                                                                                for (int i = 0;
+                                                                                    i
+                                                                                        < changed
+                                                                                            .size();
+                                                                                    i++) {
+                                                                                  AgentSession
+                                                                                      session =
+                                                                                          changed
+                                                                                              .get(
+                                                                                                  i);
+                                                                                  Long generation =
+                                                                                      generations
+                                                                                          .get(
+                                                                                              session
+                                                                                                  .cluster());
+                                                                                  if (generation
+                                                                                      != null) {
+                                                                                    session
+                                                                                        .markSent(
+                                                                                            generation,
+                                                                                            hashes
+                                                                                                .get(
+                                                                                                    i),
+                                                                                            contents
+                                                                                                .get(
+                                                                                                    i)
+                                                                                                .desired()
+                                                                                                .stream()
+                                                                                                .map(
+                                                                                                    DesiredSubscription
+                                                                                                        ::name)
+                                                                                                .toList());
+                                                                                    session.send(
+                                                                                        new Desired(
+                                                                                            session
+                                                                                                .protocol(),
+                                                                                            null,
+                                                                                            generation,
+                                                                                            contents
+                                                                                                .get(
+                                                                                                    i)
+                                                                                                .subscriptions(),
+                                                                                            contents
+                                                                                                .get(
+                                                                                                    i)
+                                                                                                .preflights()));
+                                                                                  }
+                                                                                }
+                                                                                return null;
+                                                                              }));
+                                                            })))));
   }
 
-  private record Computed(List<DesiredSubscription> desired, String hash, List<PreflightRequest> preflights) {
+  private record Computed(
+      List<DesiredSubscription> desired, String hash, List<PreflightRequest> preflights) {
     Computed(List<DesiredSubscription> desired, String hash) {
       this(desired, hash, null);
     }
 
     Computed with(List<PreflightRequest> asked) {
-      return asked == null || asked.isEmpty() ? this : new Computed(desired, DesiredPublisher.hash(hash, asked), asked);
+      return asked == null || asked.isEmpty()
+          ? this
+          : new Computed(desired, DesiredPublisher.hash(hash, asked), asked);
     }
 
     List<DesiredSubscription> subscriptions() {
@@ -205,18 +381,39 @@ final class DesiredPublisher {
     }
   }
 
-  private static Computed compute(FleetLoader.Snapshot fleet, DesiredState.Cluster cluster,
+  private static Computed compute(
+      FleetLoader.Snapshot fleet,
+      DesiredState.Cluster cluster,
       Map<String, DesiredState.Approval> approved) {
-    List<DesiredSubscription> desired = DesiredState.withApprovals(DesiredState.forCluster(
-            cluster, fleet.subscriptions(), fleet.catalogs(), fleet.reports()), approved)
-        .stream().map(DesiredPublisher::wire).toList();
+    List<DesiredSubscription> desired =
+        DesiredState.withApprovals(
+                DesiredState.forCluster(
+                    cluster, fleet.subscriptions(), fleet.catalogs(), fleet.reports()),
+                approved)
+            .stream()
+            .map(DesiredPublisher::wire)
+            .toList();
     return new Computed(desired, hash(desired));
   }
 
   static DesiredSubscription wire(io.olmstead.controlplane.subscription.DesiredSubscription d) {
-    return new DesiredSubscription(d.name(), d.catalog(), d.catalogDigest(), d.packageName(), d.channel(),
-        d.namespace(), d.targetNamespaces(), d.approval(), d.startingBundle(), d.maxVersion(),
-        config(d.config()), d.crdRemoval(), d.generation(), d.blockedReason(), d.rollback(), d.crdUpgradeSafety());
+    return new DesiredSubscription(
+        d.name(),
+        d.catalog(),
+        d.catalogDigest(),
+        d.packageName(),
+        d.channel(),
+        d.namespace(),
+        d.targetNamespaces(),
+        d.approval(),
+        d.startingBundle(),
+        d.maxVersion(),
+        config(d.config()),
+        d.crdRemoval(),
+        d.generation(),
+        d.blockedReason(),
+        d.rollback(),
+        d.crdUpgradeSafety());
   }
 
   @SuppressWarnings("unchecked")
@@ -234,7 +431,8 @@ final class DesiredPublisher {
 
   private static String hash(String base, List<PreflightRequest> asked) {
     try {
-      return CredentialStore.hex(Tokens.hash(base + ProtocolCodec.mapper().writeValueAsString(asked)));
+      return CredentialStore.hex(
+          Tokens.hash(base + ProtocolCodec.mapper().writeValueAsString(asked)));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("preflight requests cannot be encoded", e);
     }

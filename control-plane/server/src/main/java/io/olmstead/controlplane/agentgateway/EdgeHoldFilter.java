@@ -13,30 +13,35 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Holds, in a cluster's desired state, the subscriptions whose next edge is at risk for the cluster's facts (pure):
- * a subscription whose {@code maxVersion} is above the version the cluster runs, that no rollout approved there (a
- * rollout's engine holds its own clusters), is told to stay at the installed version when the edge from it failed on
- * clusters with the same facts ({@link EdgeHolds}, every team's evidence) and no acceptance by the subscription's team
- * (or by everyone) covers the failures.
+ * Holds, in a cluster's desired state, the subscriptions whose next edge is at risk for the
+ * cluster's facts (pure): a subscription whose {@code maxVersion} is above the version the cluster
+ * runs, that no rollout approved there (a rollout's engine holds its own clusters), is told to stay
+ * at the installed version when the edge from it failed on clusters with the same facts ({@link
+ * EdgeHolds}, every team's evidence) and no acceptance by the subscription's team (or by everyone)
+ * covers the failures.
  */
 final class EdgeHoldFilter {
   /** A held subscription of a cluster: the risk, the edge it would have taken, the reason line. */
-  record Held(String subscription, String riskId, String from, String to, String message) {
-  }
+  record Held(String subscription, String riskId, String from, String to, String message) {}
 
   /** The desired state after the holds, and the holds. */
-  record Applied(List<DesiredSubscription> desired, List<Held> held) {
-  }
+  record Applied(List<DesiredSubscription> desired, List<Held> held) {}
 
   /**
-   * What the holds are decided on: the evidence of every risk with a failure on record, the versions each cluster
-   * runs (cluster to subscription to version), the clusters' facts, the acceptances (risk to team, {@code *} for
-   * everyone, to its time), the time and the rule.
+   * What the holds are decided on: the evidence of every risk with a failure on record, the
+   * versions each cluster runs (cluster to subscription to version), the clusters' facts, the
+   * acceptances (risk to team, {@code *} for everyone, to its time), the time and the rule.
    */
-  record Inputs(List<Evidence> evidence, Map<String, Map<String, String>> installed, Map<String, EdgeFacts> facts,
-      Map<String, Map<String, Instant>> accepted, Instant now, EdgeRiskRule.Params params) {
-    static final Inputs NONE = new Inputs(List.of(), Map.of(), Map.of(), Map.of(), Instant.EPOCH,
-        EdgeRiskRule.Params.DEFAULT);
+  record Inputs(
+      List<Evidence> evidence,
+      Map<String, Map<String, String>> installed,
+      Map<String, EdgeFacts> facts,
+      Map<String, Map<String, Instant>> accepted,
+      Instant now,
+      EdgeRiskRule.Params params) {
+    static final Inputs NONE =
+        new Inputs(
+            List.of(), Map.of(), Map.of(), Map.of(), Instant.EPOCH, EdgeRiskRule.Params.DEFAULT);
 
     boolean none() {
       return evidence.isEmpty();
@@ -55,7 +60,10 @@ final class EdgeHoldFilter {
     this.byRisk = inputs.byRisk();
   }
 
-  /** {@code desired} of {@code cluster} with its held subscriptions kept where they run; {@code teams}: name to team. */
+  /**
+   * {@code desired} of {@code cluster} with its held subscriptions kept where they run; {@code
+   * teams}: name to team.
+   */
   Applied apply(String cluster, List<DesiredSubscription> desired, Map<String, String> teams) {
     Map<String, String> runs = inputs.installed().get(cluster);
     EdgeFacts facts = inputs.facts().get(cluster);
@@ -73,22 +81,49 @@ final class EdgeHoldFilter {
       }
       String id = facts.riskId(d.packageName(), from, to);
       List<Evidence> evidence = byRisk.get(id);
-      EdgeHolds.Hold hold = evidence == null ? null : EdgeHolds.decide(d.packageName(), to,
-          List.of(new EdgeHolds.Candidate(cluster, from, facts)), evidence, accepted(id, teams.get(d.name())),
-          inputs.now(), inputs.params()).get(cluster);
+      EdgeHolds.Hold hold =
+          evidence == null
+              ? null
+              : EdgeHolds.decide(
+                      d.packageName(),
+                      to,
+                      List.of(new EdgeHolds.Candidate(cluster, from, facts)),
+                      evidence,
+                      accepted(id, teams.get(d.name())),
+                      inputs.now(),
+                      inputs.params())
+                  .get(cluster);
       if (hold == null) {
         out.add(d);
         continue;
       }
       held.add(new Held(d.name(), hold.riskId(), from, to, hold.message()));
-      out.add(new DesiredSubscription(d.name(), d.catalog(), d.catalogDigest(), d.packageName(), d.channel(),
-          d.namespace(), d.targetNamespaces(), d.approval(), d.startingBundle(), from, d.config(), d.crdRemoval(),
-          d.generation(), d.blockedReason(), d.rollback(), d.crdUpgradeSafety()));
+      out.add(
+          new DesiredSubscription(
+              d.name(),
+              d.catalog(),
+              d.catalogDigest(),
+              d.packageName(),
+              d.channel(),
+              d.namespace(),
+              d.targetNamespaces(),
+              d.approval(),
+              d.startingBundle(),
+              from,
+              d.config(),
+              d.crdRemoval(),
+              d.generation(),
+              d.blockedReason(),
+              d.rollback(),
+              d.crdUpgradeSafety()));
     }
     return new Applied(held.isEmpty() ? desired : List.copyOf(out), held);
   }
 
-  /** The newest acceptance of {@code riskId} that applies to {@code team} (its own or everyone's), by risk. */
+  /**
+   * The newest acceptance of {@code riskId} that applies to {@code team} (its own or everyone's),
+   * by risk.
+   */
   private Map<String, Instant> accepted(String riskId, String team) {
     Map<String, Instant> byTeam = inputs.accepted().get(riskId);
     if (byTeam == null) {

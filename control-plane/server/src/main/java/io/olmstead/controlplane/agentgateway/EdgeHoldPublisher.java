@@ -20,26 +20,31 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The reads and writes of the edge holds a desired-state run applies ({@link EdgeHoldFilter} decides): the evidence of
- * the risks with a failure on record (none: nothing else is read), the versions the clusters run of those packages,
- * their facts and the acceptances; after the run, the holds of its clusters in {@code subscription_edge_holds}, which
- * the fleet matrix and the cluster views read.
+ * The reads and writes of the edge holds a desired-state run applies ({@link EdgeHoldFilter}
+ * decides): the evidence of the risks with a failure on record (none: nothing else is read), the
+ * versions the clusters run of those packages, their facts and the acceptances; after the run, the
+ * holds of its clusters in {@code subscription_edge_holds}, which the fleet matrix and the cluster
+ * views read.
  */
 final class EdgeHoldPublisher {
-  private static final String INSTALLED = "SELECT cluster, subscription, installed_version FROM subscription_status "
-      + "WHERE cluster = ANY($1) AND NOT gone AND installed_version IS NOT NULL "
-      + "AND subscription IN (SELECT name FROM subscriptions WHERE package = ANY($2))";
-  private static final String ANY_HELD = "SELECT EXISTS (SELECT 1 FROM subscription_edge_holds) AS held";
-  private static final String RELEASE = "DELETE FROM subscription_edge_holds h WHERE h.cluster = ANY($1) "
-      + "AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS k(cluster, subscription) "
-      + "WHERE k.cluster = h.cluster AND k.subscription = h.subscription)";
+  private static final String INSTALLED =
+      "SELECT cluster, subscription, installed_version FROM subscription_status "
+          + "WHERE cluster = ANY($1) AND NOT gone AND installed_version IS NOT NULL "
+          + "AND subscription IN (SELECT name FROM subscriptions WHERE package = ANY($2))";
+  private static final String ANY_HELD =
+      "SELECT EXISTS (SELECT 1 FROM subscription_edge_holds) AS held";
+  private static final String RELEASE =
+      "DELETE FROM subscription_edge_holds h WHERE h.cluster = ANY($1) "
+          + "AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS k(cluster, subscription) "
+          + "WHERE k.cluster = h.cluster AND k.subscription = h.subscription)";
   // a hold on the same risk keeps the time it began
-  private static final String HOLD = "INSERT INTO subscription_edge_holds AS h (cluster, subscription, risk_id, "
-      + "from_version, to_version, message, held_at) SELECT k.*, $7 FROM unnest($1::text[], $2::text[], $3::text[], "
-      + "$4::text[], $5::text[], $6::text[]) AS k ON CONFLICT (cluster, subscription) DO UPDATE SET "
-      + "risk_id = EXCLUDED.risk_id, from_version = EXCLUDED.from_version, to_version = EXCLUDED.to_version, "
-      + "message = EXCLUDED.message, held_at = CASE WHEN h.risk_id = EXCLUDED.risk_id THEN h.held_at "
-      + "ELSE EXCLUDED.held_at END";
+  private static final String HOLD =
+      "INSERT INTO subscription_edge_holds AS h (cluster, subscription, risk_id, "
+          + "from_version, to_version, message, held_at) SELECT k.*, $7 FROM unnest($1::text[], $2::text[], $3::text[], "
+          + "$4::text[], $5::text[], $6::text[]) AS k ON CONFLICT (cluster, subscription) DO UPDATE SET "
+          + "risk_id = EXCLUDED.risk_id, from_version = EXCLUDED.from_version, to_version = EXCLUDED.to_version, "
+          + "message = EXCLUDED.message, held_at = CASE WHEN h.risk_id = EXCLUDED.risk_id THEN h.held_at "
+          + "ELSE EXCLUDED.held_at END";
 
   private final Pool pool;
   private final EdgeRiskStore store = new EdgeRiskStore();
@@ -54,57 +59,110 @@ final class EdgeHoldPublisher {
     this.clock = clock;
   }
 
-  /** What the holds of {@code clusters} are decided on ({@link EdgeHoldFilter.Inputs#NONE} without evidence). */
+  /**
+   * What the holds of {@code clusters} are decided on ({@link EdgeHoldFilter.Inputs#NONE} without
+   * evidence).
+   */
   Future<EdgeHoldFilter.Inputs> load(List<String> clusters) {
     Instant now = clock.instant();
-    return store.onFailingRisks(pool).compose(evidence -> {
-      if (evidence.isEmpty() || clusters.isEmpty()) {
-        return Future.succeededFuture(EdgeHoldFilter.Inputs.NONE);
-      }
-      String[] packages = evidence.stream().map(Evidence::pkg).distinct().toArray(String[]::new);
-      Future<Map<String, Map<String, String>>> installed = pool.preparedQuery(INSTALLED)
-          .execute(Tuple.of((Object) clusters.toArray(String[]::new), (Object) packages)).map(rows -> {
-            Map<String, Map<String, String>> out = new HashMap<>();
-            rows.forEach(r -> out.computeIfAbsent(r.getString("cluster"), k -> new HashMap<>())
-                .put(r.getString("subscription"), r.getString("installed_version")));
-            return out;
-          });
-      Future<Map<String, EdgeFacts>> facts = installed.compose(i -> store.facts(pool, List.copyOf(i.keySet()),
-          labels));
-      List<String> risks = evidence.stream().map(Evidence::riskId).distinct().toList();
-      Future<Map<String, Map<String, Instant>>> accepted = store.acceptances(pool, risks).map(all -> {
-        Map<String, Map<String, Instant>> out = new HashMap<>();
-        all.forEach(a -> out.computeIfAbsent(a.riskId(), k -> new HashMap<>()).put(a.team(), a.at()));
-        return out;
-      });
-      return Future.all(facts, accepted).map(v -> new EdgeHoldFilter.Inputs(evidence, installed.result(),
-          facts.result(), accepted.result(), now, params));
-    });
+    return store
+        .onFailingRisks(pool)
+        .compose(
+            evidence -> {
+              if (evidence.isEmpty() || clusters.isEmpty()) {
+                return Future.succeededFuture(EdgeHoldFilter.Inputs.NONE);
+              }
+              String[] packages =
+                  evidence.stream().map(Evidence::pkg).distinct().toArray(String[]::new);
+              Future<Map<String, Map<String, String>>> installed =
+                  pool.preparedQuery(INSTALLED)
+                      .execute(
+                          Tuple.of((Object) clusters.toArray(String[]::new), (Object) packages))
+                      .map(
+                          rows -> {
+                            Map<String, Map<String, String>> out = new HashMap<>();
+                            rows.forEach(
+                                r ->
+                                    out.computeIfAbsent(
+                                            r.getString("cluster"), k -> new HashMap<>())
+                                        .put(
+                                            r.getString("subscription"),
+                                            r.getString("installed_version")));
+                            return out;
+                          });
+              Future<Map<String, EdgeFacts>> facts =
+                  installed.compose(i -> store.facts(pool, List.copyOf(i.keySet()), labels));
+              List<String> risks = evidence.stream().map(Evidence::riskId).distinct().toList();
+              Future<Map<String, Map<String, Instant>>> accepted =
+                  store
+                      .acceptances(pool, risks)
+                      .map(
+                          all -> {
+                            Map<String, Map<String, Instant>> out = new HashMap<>();
+                            all.forEach(
+                                a ->
+                                    out.computeIfAbsent(a.riskId(), k -> new HashMap<>())
+                                        .put(a.team(), a.at()));
+                            return out;
+                          });
+              return Future.all(facts, accepted)
+                  .map(
+                      v ->
+                          new EdgeHoldFilter.Inputs(
+                              evidence,
+                              installed.result(),
+                              facts.result(),
+                              accepted.result(),
+                              now,
+                              params));
+            });
   }
 
   /** Stores the holds of a run over {@code clusters} (those not held any more are released). */
   Future<Void> save(List<String> clusters, List<ClusterHeld> held) {
-    Future<Boolean> any = held.isEmpty() ? pool.query(ANY_HELD).execute()
-        .map(rows -> rows.iterator().next().getBoolean("held")) : Future.succeededFuture(true);
-    return any.compose(some -> !some ? Future.succeededFuture() : pool.withTransaction(tx -> {
-      String[] heldClusters = held.stream().map(ClusterHeld::cluster).toArray(String[]::new);
-      String[] subs = held.stream().map(h -> h.held().subscription()).toArray(String[]::new);
-      Future<Void> released = tx.preparedQuery(RELEASE).execute(Tuple.of((Object) clusters.toArray(String[]::new),
-          (Object) heldClusters, (Object) subs)).mapEmpty();
-      if (held.isEmpty()) {
-        return released;
-      }
-      List<Object> args = new ArrayList<>(List.of(heldClusters, subs,
-          held.stream().map(h -> h.held().riskId()).toArray(String[]::new),
-          held.stream().map(h -> h.held().from()).toArray(String[]::new),
-          held.stream().map(h -> h.held().to()).toArray(String[]::new),
-          held.stream().map(h -> h.held().message()).toArray(String[]::new),
-          OffsetDateTime.ofInstant(clock.instant().truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC)));
-      return released.compose(v -> tx.preparedQuery(HOLD).execute(Tuple.wrap(args))).mapEmpty();
-    }));
+    Future<Boolean> any =
+        held.isEmpty()
+            ? pool.query(ANY_HELD).execute().map(rows -> rows.iterator().next().getBoolean("held"))
+            : Future.succeededFuture(true);
+    return any.compose(
+        some ->
+            !some
+                ? Future.succeededFuture()
+                : pool.withTransaction(
+                    tx -> {
+                      String[] heldClusters =
+                          held.stream().map(ClusterHeld::cluster).toArray(String[]::new);
+                      String[] subs =
+                          held.stream().map(h -> h.held().subscription()).toArray(String[]::new);
+                      Future<Void> released =
+                          tx.preparedQuery(RELEASE)
+                              .execute(
+                                  Tuple.of(
+                                      (Object) clusters.toArray(String[]::new),
+                                      (Object) heldClusters,
+                                      (Object) subs))
+                              .mapEmpty();
+                      if (held.isEmpty()) {
+                        return released;
+                      }
+                      List<Object> args =
+                          new ArrayList<>(
+                              List.of(
+                                  heldClusters,
+                                  subs,
+                                  held.stream().map(h -> h.held().riskId()).toArray(String[]::new),
+                                  held.stream().map(h -> h.held().from()).toArray(String[]::new),
+                                  held.stream().map(h -> h.held().to()).toArray(String[]::new),
+                                  held.stream().map(h -> h.held().message()).toArray(String[]::new),
+                                  OffsetDateTime.ofInstant(
+                                      clock.instant().truncatedTo(ChronoUnit.MICROS),
+                                      ZoneOffset.UTC)));
+                      return released
+                          .compose(v -> tx.preparedQuery(HOLD).execute(Tuple.wrap(args)))
+                          .mapEmpty();
+                    }));
   }
 
   /** A hold of one cluster. */
-  record ClusterHeld(String cluster, EdgeHoldFilter.Held held) {
-  }
+  record ClusterHeld(String cluster, EdgeHoldFilter.Held held) {}
 }

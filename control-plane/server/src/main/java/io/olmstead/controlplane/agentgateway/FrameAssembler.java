@@ -10,9 +10,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocketFrame;
 
 /**
- * Reassembles one connection's text messages from their frames within the frame and message limits, and decodes
- * them against the protocol's schemas: small messages at once, big ones on the decode workers (tens of milliseconds
- * for a full report of thousands of subscriptions).
+ * Reassembles one connection's text messages from their frames within the frame and message limits,
+ * and decodes them against the protocol's schemas: small messages at once, big ones on the decode
+ * workers (tens of milliseconds for a full report of thousands of subscriptions).
  */
 final class FrameAssembler {
   /** Messages up to this size are decoded on the event loop (well under a millisecond). */
@@ -27,28 +27,34 @@ final class FrameAssembler {
     this.maxMessageBytes = maxMessageBytes;
   }
 
-  /** The complete message this frame ends, or null while one is incomplete (and for control frames). */
+  /**
+   * The complete message this frame ends, or null while one is incomplete (and for control frames).
+   */
   Buffer accept(WebSocketFrame frame) throws ProtocolException {
     if (!(frame.isText() || frame.isBinary() || frame.isContinuation())) {
       return null;
     }
     if (frame.isBinary()) {
-      throw new ProtocolException(CloseReason.MALFORMED_MESSAGE, "binary frames are not part of the protocol");
+      throw new ProtocolException(
+          CloseReason.MALFORMED_MESSAGE, "binary frames are not part of the protocol");
     }
     Buffer data = frame.binaryData();
     if (data.length() > maxFrameBytes) {
-      throw new ProtocolException(CloseReason.MESSAGE_TOO_BIG, "frame over " + maxFrameBytes + " bytes");
+      throw new ProtocolException(
+          CloseReason.MESSAGE_TOO_BIG, "frame over " + maxFrameBytes + " bytes");
     }
     if (frame.isText()) {
       partial = frame.isFinal() ? null : Buffer.buffer();
     } else if (partial == null) {
-      throw new ProtocolException(CloseReason.MALFORMED_MESSAGE, "continuation without a first frame");
+      throw new ProtocolException(
+          CloseReason.MALFORMED_MESSAGE, "continuation without a first frame");
     }
     if (partial == null) {
       return data;
     }
     if (partial.length() + data.length() > maxMessageBytes) {
-      throw new ProtocolException(CloseReason.MESSAGE_TOO_BIG, "message over " + maxMessageBytes + " bytes");
+      throw new ProtocolException(
+          CloseReason.MESSAGE_TOO_BIG, "message over " + maxMessageBytes + " bytes");
     }
     partial.appendBuffer(data);
     if (!frame.isFinal()) {
@@ -59,12 +65,18 @@ final class FrameAssembler {
     return message;
   }
 
-  /** Whether decoding {@code message} goes to the workers (the caller pauses the socket meanwhile, so order holds). */
+  /**
+   * Whether decoding {@code message} goes to the workers (the caller pauses the socket meanwhile,
+   * so order holds).
+   */
   static boolean big(Buffer message) {
     return message.length() > INLINE_DECODE_BYTES;
   }
 
-  /** Decodes and validates; a small message's future is already complete, a big one's completes on the caller. */
+  /**
+   * Decodes and validates; a small message's future is already complete, a big one's completes on
+   * the caller.
+   */
   static Future<AgentMessage> decode(Buffer message, WorkerExecutor workers) {
     if (!big(message)) {
       try {

@@ -13,8 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The gateway's {@code olmstead_agent_*} meters. Labels are bounded: message types come from the protocol's fixed
- * set (anything else is "unknown"), rejection reasons from {@link CloseReason}.
+ * The gateway's {@code olmstead_agent_*} meters. Labels are bounded: message types come from the
+ * protocol's fixed set (anything else is "unknown"), rejection reasons from {@link CloseReason}.
  */
 final class GatewayMetrics {
   private static final String STATUS_DROPPED = "olmstead_agent_status_dropped";
@@ -25,13 +25,19 @@ final class GatewayMetrics {
 
   GatewayMetrics(MeterRegistry registry, Supplier<Number> connected) {
     this.registry = registry;
-    Gauge.builder("olmstead_agent_connected", connected).description("Agents connected to this replica")
+    Gauge.builder("olmstead_agent_connected", connected)
+        .description("Agents connected to this replica")
         .register(registry);
-    this.batchSize = DistributionSummary.builder("olmstead_agent_ingest_batch_rows")
-        .description("Status rows written per ingestion batch").publishPercentiles(0.5, 0.99).register(registry);
-    this.batchLatency = Timer.builder("olmstead_agent_ingest_batch_latency")
-        .description("Time from the first report of a batch to its commit").publishPercentiles(0.5, 0.99)
-        .register(registry);
+    this.batchSize =
+        DistributionSummary.builder("olmstead_agent_ingest_batch_rows")
+            .description("Status rows written per ingestion batch")
+            .publishPercentiles(0.5, 0.99)
+            .register(registry);
+    this.batchLatency =
+        Timer.builder("olmstead_agent_ingest_batch_latency")
+            .description("Time from the first report of a batch to its commit")
+            .publishPercentiles(0.5, 0.99)
+            .register(registry);
     // Registered at zero, so that increase() sees the first drop.
     counter(STATUS_DROPPED, "reason", "not-placed");
   }
@@ -61,7 +67,10 @@ final class GatewayMetrics {
     counter("olmstead_agent_enrollments", "outcome", outcome).increment();
   }
 
-  /** A catalog content request: served from the cache (hit), joined a load in progress (shared), or loaded (miss). */
+  /**
+   * A catalog content request: served from the cache (hit), joined a load in progress (shared), or
+   * loaded (miss).
+   */
   void catalogCache(String result) {
     counter("olmstead_agent_catalog_cache_requests", "result", result).increment();
   }
@@ -72,7 +81,8 @@ final class GatewayMetrics {
 
   void catalogCacheBytes(Supplier<Number> bytes) {
     Gauge.builder("olmstead_agent_catalog_cache_bytes", bytes)
-        .description("Catalog and bundle content (as stored and gzipped) kept in memory for agents").register(registry);
+        .description("Catalog and bundle content (as stored and gzipped) kept in memory for agents")
+        .register(registry);
   }
 
   void batch(int rows, Duration latency) {
@@ -81,8 +91,8 @@ final class GatewayMetrics {
   }
 
   private Counter counter(String name, String tag, String value) {
-    return counters.computeIfAbsent(name + '|' + value, k -> Counter.builder(name).tag(tag, value)
-        .register(registry));
+    return counters.computeIfAbsent(
+        name + '|' + value, k -> Counter.builder(name).tag(tag, value).register(registry));
   }
 
   private static String bounded(String type) {

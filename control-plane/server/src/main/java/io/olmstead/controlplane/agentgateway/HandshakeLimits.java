@@ -6,19 +6,28 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Counts agent handshakes in progress (from the upgrade request to {@code welcome}, or to the end of a refused
- * credential lookup) per source address, and, once the credential checked out, per credential and in all: a bogus
- * credential never holds one of the handshake slots real agents need, and sockets that never say hello hold at most
- * {@code perCredential} of them. Credential lookups in progress are bounded too (per source, and in all by the same
- * total), so a flood cannot queue unbounded work on the database. One instance serves both agent endpoints
- * ({@code /agent/connect} and the hosted pool's {@code /agent/pool}): a source's handshakes count against it on either.
- * Thread-safe; a permit is released exactly once.
+ * Counts agent handshakes in progress (from the upgrade request to {@code welcome}, or to the end
+ * of a refused credential lookup) per source address, and, once the credential checked out, per
+ * credential and in all: a bogus credential never holds one of the handshake slots real agents
+ * need, and sockets that never say hello hold at most {@code perCredential} of them. Credential
+ * lookups in progress are bounded too (per source, and in all by the same total), so a flood cannot
+ * queue unbounded work on the database. One instance serves both agent endpoints ({@code
+ * /agent/connect} and the hosted pool's {@code /agent/pool}): a source's handshakes count against
+ * it on either. Thread-safe; a permit is released exactly once.
  */
 public final class HandshakeLimits {
-  /** Why a handshake is turned away; {@code metric} is the label of {@code olmstead_agent_refused_connections}. */
+  /**
+   * Why a handshake is turned away; {@code metric} is the label of {@code
+   * olmstead_agent_refused_connections}.
+   */
   public enum Refusal {
-    PER_SOURCE("per-source", 429, "too many agent handshakes from this address at once; retry with backoff"),
-    PER_CREDENTIAL("per-credential", 429,
+    PER_SOURCE(
+        "per-source",
+        429,
+        "too many agent handshakes from this address at once; retry with backoff"),
+    PER_CREDENTIAL(
+        "per-credential",
+        429,
         "this credential already has handshakes in progress; retry with backoff"),
     BUSY("busy", 503, "too many agents are connecting at once; retry with backoff");
 
@@ -35,8 +44,11 @@ public final class HandshakeLimits {
     /** Answers the refused upgrade: 429 or 503 problem+json with {@code Retry-After}. */
     public void send(HttpServerResponse response) {
       response.putHeader("Retry-After", "5");
-      Problems.send(response, status == 429 ? Problems.problem(429, "too-many-requests", "Too many requests", detail)
-          : Problems.problem(503, "unavailable", "Busy", detail));
+      Problems.send(
+          response,
+          status == 429
+              ? Problems.problem(429, "too-many-requests", "Too many requests", detail)
+              : Problems.problem(503, "unavailable", "Busy", detail));
     }
   }
 
@@ -48,10 +60,12 @@ public final class HandshakeLimits {
   private final Map<String, Integer> lookupsBySource = new HashMap<>();
   private int inProgress;
   private int lookups;
+
   /**
-   * Credential lookups at once from one address: each is a database query, and a flood of them (bogus credentials)
-   * would otherwise queue ahead of every real agent's handshake in the connection pool. At 10 ms a lookup this still
-   * admits hundreds of connects per second from one address (a hosted agent pool, a load test).
+   * Credential lookups at once from one address: each is a database query, and a flood of them
+   * (bogus credentials) would otherwise queue ahead of every real agent's handshake in the
+   * connection pool. At 10 ms a lookup this still admits hundreds of connects per second from one
+   * address (a hosted agent pool, a load test).
    */
   static final int LOOKUPS_PER_SOURCE = 8;
 
@@ -61,7 +75,10 @@ public final class HandshakeLimits {
     this.perCredential = perCredential;
   }
 
-  /** Before the credential lookup: a permit counted against the source (and the lookups), or a refused one. */
+  /**
+   * Before the credential lookup: a permit counted against the source (and the lookups), or a
+   * refused one.
+   */
   public synchronized Permit enter(String source) {
     if (bySource.getOrDefault(source, 0) >= perSource
         || lookupsBySource.getOrDefault(source, 0) >= LOOKUPS_PER_SOURCE) {
@@ -105,8 +122,8 @@ public final class HandshakeLimits {
     }
 
     /**
-     * The credential checked out: takes a handshake slot counted against it, or refuses (and releases) when it has
-     * too many handshakes or every slot is taken.
+     * The credential checked out: takes a handshake slot counted against it, or refuses (and
+     * releases) when it has too many handshakes or every slot is taken.
      */
     public Refusal authenticated(String credentialKey) {
       synchronized (HandshakeLimits.this) {
@@ -114,8 +131,10 @@ public final class HandshakeLimits {
           return Refusal.BUSY;
         }
         endLookup();
-        Refusal refusal = byCredential.getOrDefault(credentialKey, 0) >= perCredential ? Refusal.PER_CREDENTIAL
-            : inProgress >= total ? Refusal.BUSY : null;
+        Refusal refusal =
+            byCredential.getOrDefault(credentialKey, 0) >= perCredential
+                ? Refusal.PER_CREDENTIAL
+                : inProgress >= total ? Refusal.BUSY : null;
         if (refusal != null) {
           release();
           return refusal;

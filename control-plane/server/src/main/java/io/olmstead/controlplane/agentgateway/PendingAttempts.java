@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The edge attempts agents reported that wait to be recorded (pure, bounded): one per cluster, subscription and edge
- * (a later report replaces an earlier one), at most {@code perCluster} edges of one cluster and {@code total} in all;
- * what comes past the bounds is counted and dropped, so an agent flooding failures takes a bounded share and delays
- * nothing else.
+ * The edge attempts agents reported that wait to be recorded (pure, bounded): one per cluster,
+ * subscription and edge (a later report replaces an earlier one), at most {@code perCluster} edges
+ * of one cluster and {@code total} in all; what comes past the bounds is counted and dropped, so an
+ * agent flooding failures takes a bounded share and delays nothing else.
  */
 final class PendingAttempts {
   /** An attempt of a cluster's subscription. */

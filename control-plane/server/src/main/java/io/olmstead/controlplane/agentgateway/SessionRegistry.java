@@ -6,13 +6,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The live agent sessions on this replica, one per cluster (a newer connection replaces an older one). */
+/**
+ * The live agent sessions on this replica, one per cluster (a newer connection replaces an older
+ * one).
+ */
 final class SessionRegistry {
   private final Map<String, AgentSession> byCluster = new ConcurrentHashMap<>();
 
   /** Registers a session and returns the one it replaced, if any. */
   Optional<AgentSession> register(AgentSession session) {
-    return Optional.ofNullable(byCluster.put(session.cluster(), session)).filter(old -> old != session);
+    return Optional.ofNullable(byCluster.put(session.cluster(), session))
+        .filter(old -> old != session);
   }
 
   void remove(AgentSession session) {

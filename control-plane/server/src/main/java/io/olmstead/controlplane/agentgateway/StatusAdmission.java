@@ -9,27 +9,27 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The pure rules one session applies to a valid status report: seq order (a replay is acknowledged and changes
- * nothing; a jump of more than {@link Status#MAX_SEQ_JUMP} is refused) and placement (only subscriptions in the
- * cluster's desired state, or in one sent earlier on this session, or with a live report from before are kept, so a
- * cluster cannot write status for another team's subscription or for one not created yet).
+ * The pure rules one session applies to a valid status report: seq order (a replay is acknowledged
+ * and changes nothing; a jump of more than {@link Status#MAX_SEQ_JUMP} is refused) and placement
+ * (only subscriptions in the cluster's desired state, or in one sent earlier on this session, or
+ * with a live report from before are kept, so a cluster cannot write status for another team's
+ * subscription or for one not created yet).
  */
 final class StatusAdmission {
   /** What to do with a report. */
-  sealed interface Decision permits Replay, Refuse, Accept {
-  }
+  sealed interface Decision permits Replay, Refuse, Accept {}
 
   /** Already applied or superseded: acknowledge, store nothing. */
-  record Replay(long seq) implements Decision {
-  }
+  record Replay(long seq) implements Decision {}
 
   /** Close the connection as malformed. */
-  record Refuse(String detail) implements Decision {
-  }
+  record Refuse(String detail) implements Decision {}
 
-  /** Store {@code status} (the placed items of the report); {@code dropped} items were not placed here. */
-  record Accept(Status status, List<String> dropped) implements Decision {
-  }
+  /**
+   * Store {@code status} (the placed items of the report); {@code dropped} items were not placed
+   * here.
+   */
+  record Accept(Status status, List<String> dropped) implements Decision {}
 
   private final Set<String> placed = new HashSet<>();
   private long lastAcceptedSeq;
@@ -40,13 +40,19 @@ final class StatusAdmission {
     placed.addAll(reported);
   }
 
-  /** A desired state was sent with these subscriptions; they stay reportable for the rest of the session. */
+  /**
+   * A desired state was sent with these subscriptions; they stay reportable for the rest of the
+   * session.
+   */
   void desiredSent(Collection<String> names) {
     placed.addAll(names);
     desiredKnown = true;
   }
 
-  /** Whether a desired state was sent yet: before that, placement cannot be told and reports must wait. */
+  /**
+   * Whether a desired state was sent yet: before that, placement cannot be told and reports must
+   * wait.
+   */
   boolean desiredKnown() {
     return desiredKnown;
   }
@@ -61,8 +67,14 @@ final class StatusAdmission {
       return new Replay(seq);
     }
     if (seq - lastAcceptedSeq > Status.MAX_SEQ_JUMP) {
-      return new Refuse("seq " + seq + " jumps more than " + Status.MAX_SEQ_JUMP + " above the last applied ("
-          + lastAcceptedSeq + ")");
+      return new Refuse(
+          "seq "
+              + seq
+              + " jumps more than "
+              + Status.MAX_SEQ_JUMP
+              + " above the last applied ("
+              + lastAcceptedSeq
+              + ")");
     }
     lastAcceptedSeq = seq;
     List<SubscriptionStatus> kept = new ArrayList<>();
@@ -74,7 +86,11 @@ final class StatusAdmission {
         dropped.add(item.name());
       }
     }
-    return new Accept(dropped.isEmpty() ? status : new Status(status.protocol(), status.id(), status.cluster(), seq,
-        status.full(), kept), dropped);
+    return new Accept(
+        dropped.isEmpty()
+            ? status
+            : new Status(
+                status.protocol(), status.id(), status.cluster(), seq, status.full(), kept),
+        dropped);
   }
 }

@@ -20,14 +20,17 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Writes a batch of status reports and acks in one transaction with a constant number of statements (arrays
- * through {@code unnest}). Idempotent by seq: a row changes only for a higher seq, a {@code full} report marks the
- * cluster's rows with a lower seq gone, and the cluster's last applied seq only grows. The optional CSV details are
- * stored as sent (jsonb); a report without them clears them.
+ * Writes a batch of status reports and acks in one transaction with a constant number of statements
+ * (arrays through {@code unnest}). Idempotent by seq: a row changes only for a higher seq, a {@code
+ * full} report marks the cluster's rows with a lower seq gone, and the cluster's last applied seq
+ * only grows. The optional CSV details are stored as sent (jsonb); a report without them clears
+ * them.
  */
 final class StatusBatchWriter {
-  // The stored state before the upsert (every CTE sees the statement's snapshot) comes back with the rows changed that
-  // may tell of an upgrade edge: a Failed report moving somewhere, a Succeeded one at another version than before.
+  // The stored state before the upsert (every CTE sees the statement's snapshot) comes back with
+  // the rows changed that
+  // may tell of an upgrade edge: a Failed report moving somewhere, a Succeeded one at another
+  // version than before.
   private static final String UPSERT =
       "WITH u AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], "
           + "$7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::text[]) "
@@ -69,19 +72,18 @@ final class StatusBatchWriter {
   }
 
   /** One report as received from a cluster's session. */
-  record Report(String cluster, Status status) {
-  }
+  record Report(String cluster, Status status) {}
 
   /** One desired-state ack. */
-  record AckRow(String cluster, long generation) {
-  }
+  record AckRow(String cluster, long generation) {}
 
   /**
-   * Writes the batch; answers the upgrade-edge attempts its reports tell of ({@link ReportedEdge}), of the rows it
-   * changed (a replay changes none).
+   * Writes the batch; answers the upgrade-edge attempts its reports tell of ({@link ReportedEdge}),
+   * of the rows it changed (a replay changes none).
    */
   Future<List<PendingAttempts.Pending>> write(List<Report> reports, List<AckRow> acks) {
-    // Newest report per (cluster, subscription) and per cluster; sorted so concurrent batches lock in one order.
+    // Newest report per (cluster, subscription) and per cluster; sorted so concurrent batches lock
+    // in one order.
     Map<String, Latest> latest = new TreeMap<>();
     Map<String, Long> lastSeq = new TreeMap<>();
     Map<String, Long> fullSeq = new TreeMap<>();
@@ -92,7 +94,9 @@ final class StatusBatchWriter {
         fullSeq.merge(report.cluster(), seq, Math::max);
       }
       for (SubscriptionStatus s : report.status().subscriptions()) {
-        latest.merge(report.cluster() + '\u0000' + s.name(), new Latest(report.cluster(), seq, s),
+        latest.merge(
+            report.cluster() + '\u0000' + s.name(),
+            new Latest(report.cluster(), seq, s),
             (a, b) -> a.seq >= b.seq ? a : b);
       }
     }
@@ -100,17 +104,20 @@ final class StatusBatchWriter {
     acks.forEach(a -> ackGen.merge(a.cluster(), a.generation(), Math::max));
     Set<String> channelRows = new TreeSet<>(lastSeq.keySet());
     channelRows.addAll(ackGen.keySet());
-    return pool.withTransaction(tx -> {
-      Future<List<PendingAttempts.Pending>> attempts = upsert(tx, latest.values());
-      return attempts.compose(v -> pairs(tx, MARK_GONE, fullSeq))
-        .compose(v -> ChannelStateStore.lockInOrder(tx, channelRows))
-        .compose(v -> pairs(tx, LAST_SEQ, lastSeq))
-        .compose(v -> pairs(tx, ACKS, ackGen))
-        .map(v -> attempts.result());
-    });
+    return pool.withTransaction(
+        tx -> {
+          Future<List<PendingAttempts.Pending>> attempts = upsert(tx, latest.values());
+          return attempts
+              .compose(v -> pairs(tx, MARK_GONE, fullSeq))
+              .compose(v -> ChannelStateStore.lockInOrder(tx, channelRows))
+              .compose(v -> pairs(tx, LAST_SEQ, lastSeq))
+              .compose(v -> pairs(tx, ACKS, ackGen))
+              .map(v -> attempts.result());
+        });
   }
 
-  private static Future<List<PendingAttempts.Pending>> upsert(SqlConnection tx, Collection<Latest> rows) {
+  private static Future<List<PendingAttempts.Pending>> upsert(
+      SqlConnection tx, Collection<Latest> rows) {
     if (rows.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
@@ -144,20 +151,51 @@ final class StatusBatchWriter {
       csv[i] = s.csv() == null ? null : json(s.csv(), null);
       i++;
     }
-    return tx.preparedQuery(UPSERT).execute(Tuple.wrap(new ArrayList<>(List.of(sub, cluster, ib, iv, tv, phase,
-        reason, message, conditions, og, seq, csv)))).map(StatusBatchWriter::attempts);
+    return tx.preparedQuery(UPSERT)
+        .execute(
+            Tuple.wrap(
+                new ArrayList<>(
+                    List.of(
+                        sub,
+                        cluster,
+                        ib,
+                        iv,
+                        tv,
+                        phase,
+                        reason,
+                        message,
+                        conditions,
+                        og,
+                        seq,
+                        csv))))
+        .map(StatusBatchWriter::attempts);
   }
 
   private static List<PendingAttempts.Pending> attempts(RowSet<Row> changed) {
     List<PendingAttempts.Pending> out = new ArrayList<>();
     for (Row r : changed) {
-      ReportedEdge.State before = r.getString("old_phase") == null && r.getString("old_installed") == null ? null
-          : new ReportedEdge.State(r.getString("old_installed"), r.getString("old_target"), r.getString("old_phase"),
-              null, null);
-      ReportedEdge.State now = new ReportedEdge.State(r.getString("installed_version"), r.getString("target_version"),
-          r.getString("phase"), r.getString("reason"), r.getString("message"));
-      ReportedEdge.of(before, now).ifPresent(a -> out.add(new PendingAttempts.Pending(r.getString("cluster"),
-          r.getString("subscription"), a)));
+      ReportedEdge.State before =
+          r.getString("old_phase") == null && r.getString("old_installed") == null
+              ? null
+              : new ReportedEdge.State(
+                  r.getString("old_installed"),
+                  r.getString("old_target"),
+                  r.getString("old_phase"),
+                  null,
+                  null);
+      ReportedEdge.State now =
+          new ReportedEdge.State(
+              r.getString("installed_version"),
+              r.getString("target_version"),
+              r.getString("phase"),
+              r.getString("reason"),
+              r.getString("message"));
+      ReportedEdge.of(before, now)
+          .ifPresent(
+              a ->
+                  out.add(
+                      new PendingAttempts.Pending(
+                          r.getString("cluster"), r.getString("subscription"), a)));
     }
     return out;
   }
@@ -166,8 +204,12 @@ final class StatusBatchWriter {
     if (values.isEmpty()) {
       return Future.succeededFuture();
     }
-    return tx.preparedQuery(sql).execute(Tuple.tuple().addArrayOfString(values.keySet().toArray(String[]::new))
-        .addArrayOfLong(values.values().toArray(Long[]::new))).mapEmpty();
+    return tx.preparedQuery(sql)
+        .execute(
+            Tuple.tuple()
+                .addArrayOfString(values.keySet().toArray(String[]::new))
+                .addArrayOfLong(values.values().toArray(Long[]::new)))
+        .mapEmpty();
   }
 
   private static String conditionsJson(SubscriptionStatus s) {
@@ -182,6 +224,5 @@ final class StatusBatchWriter {
     }
   }
 
-  private record Latest(String cluster, long seq, SubscriptionStatus status) {
-  }
+  private record Latest(String cluster, long seq, SubscriptionStatus status) {}
 }

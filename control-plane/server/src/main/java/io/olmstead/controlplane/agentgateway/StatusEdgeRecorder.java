@@ -30,12 +30,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records the edge attempts agents' status reports tell of ({@link io.olmstead.controlplane.edgerisk.ReportedEdge})
- * for subscriptions no active rollout moves on the cluster (the rollout engine records its own): after the reports are
- * stored, off their batch, through a bounded queue ({@link PendingAttempts}), the one {@link EdgeRecorder} (its per
- * team and per edge bounds) and one audit row per subscription in the recording transaction. The evidence is the
- * subscription's team's, as the database has it: an agent names only its own cluster and the subscriptions placed on
- * it.
+ * Records the edge attempts agents' status reports tell of ({@link
+ * io.olmstead.controlplane.edgerisk.ReportedEdge}) for subscriptions no active rollout moves on the
+ * cluster (the rollout engine records its own): after the reports are stored, off their batch,
+ * through a bounded queue ({@link PendingAttempts}), the one {@link EdgeRecorder} (its per team and
+ * per edge bounds) and one audit row per subscription in the recording transaction. The evidence is
+ * the subscription's team's, as the database has it: an agent names only its own cluster and the
+ * subscriptions placed on it.
  */
 final class StatusEdgeRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(StatusEdgeRecorder.class);
@@ -43,10 +44,12 @@ final class StatusEdgeRecorder {
   static final int MAX_QUEUED = 2000;
   static final int MAX_PER_CLUSTER = 32;
   private static final int BATCH = 200;
-  private static final String SUBSCRIPTIONS = "SELECT name, package, team FROM subscriptions WHERE name = ANY($1)";
-  private static final String IN_ROLLOUTS = "SELECT rc.cluster, r.subscription FROM rollouts r "
-      + "JOIN rollout_clusters rc ON rc.rollout_id = r.id WHERE r.state IN ('Progressing', 'Paused') "
-      + "AND r.subscription = ANY($1) AND rc.cluster = ANY($2)";
+  private static final String SUBSCRIPTIONS =
+      "SELECT name, package, team FROM subscriptions WHERE name = ANY($1)";
+  private static final String IN_ROLLOUTS =
+      "SELECT rc.cluster, r.subscription FROM rollouts r "
+          + "JOIN rollout_clusters rc ON rc.rollout_id = r.id WHERE r.state IN ('Progressing', 'Paused') "
+          + "AND r.subscription = ANY($1) AND rc.cluster = ANY($2)";
 
   private final Context context;
   private final Pool pool;
@@ -66,20 +69,27 @@ final class StatusEdgeRecorder {
     this.recorder = new EdgeRecorder(settings);
   }
 
-  /** Queues the attempts of a stored batch; recording runs one batch at a time on this recorder's context. */
+  /**
+   * Queues the attempts of a stored batch; recording runs one batch at a time on this recorder's
+   * context.
+   */
   void submit(List<PendingAttempts.Pending> attempts) {
     if (attempts.isEmpty()) {
       return;
     }
-    context.runOnContext(v -> {
-      attempts.forEach(pending::offer);
-      if (pending.dropped() > droppedLogged) {
-        LOG.warn("{} edge attempts reported by agents dropped past the bounds ({} queued at most, {} a cluster)",
-            pending.dropped() - droppedLogged, MAX_QUEUED, MAX_PER_CLUSTER);
-        droppedLogged = pending.dropped();
-      }
-      drain();
-    });
+    context.runOnContext(
+        v -> {
+          attempts.forEach(pending::offer);
+          if (pending.dropped() > droppedLogged) {
+            LOG.warn(
+                "{} edge attempts reported by agents dropped past the bounds ({} queued at most, {} a cluster)",
+                pending.dropped() - droppedLogged,
+                MAX_QUEUED,
+                MAX_PER_CLUSTER);
+            droppedLogged = pending.dropped();
+          }
+          drain();
+        });
   }
 
   private void drain() {
@@ -88,56 +98,110 @@ final class StatusEdgeRecorder {
     }
     running = true;
     List<PendingAttempts.Pending> batch = pending.take(BATCH);
-    pool.withTransaction(tx -> record(tx, batch)).onComplete(ar -> context.runOnContext(v -> {
-      running = false;
-      if (ar.failed()) {
-        LOG.warn("{} edge attempts reported by agents not recorded: {}", batch.size(), ar.cause().toString());
-      }
-      drain();
-    }));
+    pool.withTransaction(tx -> record(tx, batch))
+        .onComplete(
+            ar ->
+                context.runOnContext(
+                    v -> {
+                      running = false;
+                      if (ar.failed()) {
+                        LOG.warn(
+                            "{} edge attempts reported by agents not recorded: {}",
+                            batch.size(),
+                            ar.cause().toString());
+                      }
+                      drain();
+                    }));
   }
 
   private Future<Void> record(SqlConnection tx, List<PendingAttempts.Pending> batch) {
-    String[] subs = batch.stream().map(PendingAttempts.Pending::subscription).distinct().toArray(String[]::new);
-    String[] clusters = batch.stream().map(PendingAttempts.Pending::cluster).distinct().toArray(String[]::new);
-    Future<Map<String, Row>> owners = tx.preparedQuery(SUBSCRIPTIONS).execute(Tuple.of((Object) subs)).map(rows -> {
-      Map<String, Row> out = new HashMap<>();
-      rows.forEach(r -> out.put(r.getString("name"), r));
-      return out;
-    });
-    Future<Set<String>> moved = owners.compose(o -> tx.preparedQuery(IN_ROLLOUTS)
-        .execute(Tuple.of((Object) subs, (Object) clusters)).map(rows -> {
-          Set<String> out = new HashSet<>();
-          rows.forEach(r -> out.add(r.getString("cluster") + "\n" + r.getString("subscription")));
-          return out;
-        }));
-    Future<Map<String, EdgeFacts>> facts = moved.compose(m -> store.facts(tx, List.of(clusters), labels));
-    return facts.compose(f -> {
-      Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
-      Map<String, List<Evidence>> bySubscription = new TreeMap<>();
-      for (PendingAttempts.Pending p : batch) {
-        Row owner = owners.result().get(p.subscription());
-        if (owner == null || moved.result().contains(p.cluster() + "\n" + p.subscription())
-            || !f.containsKey(p.cluster())) {
-          continue;
-        }
-        bySubscription.computeIfAbsent(p.subscription(), k -> new ArrayList<>()).add(new Evidence(
-            owner.getString("team"), owner.getString("package"), p.attempt().from(), p.attempt().to(), p.cluster(),
-            f.get(p.cluster()), p.attempt().failed(), p.attempt().detail(), "subscriptions/" + p.subscription(), now));
-      }
-      Future<Void> chain = Future.succeededFuture();
-      for (Map.Entry<String, List<Evidence>> e : bySubscription.entrySet()) {
-        chain = chain.compose(v -> recordOne(tx, e.getKey(), e.getValue()));
-      }
-      return chain;
-    });
+    String[] subs =
+        batch.stream().map(PendingAttempts.Pending::subscription).distinct().toArray(String[]::new);
+    String[] clusters =
+        batch.stream().map(PendingAttempts.Pending::cluster).distinct().toArray(String[]::new);
+    Future<Map<String, Row>> owners =
+        tx.preparedQuery(SUBSCRIPTIONS)
+            .execute(Tuple.of((Object) subs))
+            .map(
+                rows -> {
+                  Map<String, Row> out = new HashMap<>();
+                  rows.forEach(r -> out.put(r.getString("name"), r));
+                  return out;
+                });
+    Future<Set<String>> moved =
+        owners.compose(
+            o ->
+                tx.preparedQuery(IN_ROLLOUTS)
+                    .execute(Tuple.of((Object) subs, (Object) clusters))
+                    .map(
+                        rows -> {
+                          Set<String> out = new HashSet<>();
+                          rows.forEach(
+                              r ->
+                                  out.add(
+                                      r.getString("cluster") + "\n" + r.getString("subscription")));
+                          return out;
+                        }));
+    Future<Map<String, EdgeFacts>> facts =
+        moved.compose(m -> store.facts(tx, List.of(clusters), labels));
+    return facts.compose(
+        f -> {
+          Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+          Map<String, List<Evidence>> bySubscription = new TreeMap<>();
+          for (PendingAttempts.Pending p : batch) {
+            Row owner = owners.result().get(p.subscription());
+            if (owner == null
+                || moved.result().contains(p.cluster() + "\n" + p.subscription())
+                || !f.containsKey(p.cluster())) {
+              continue;
+            }
+            bySubscription
+                .computeIfAbsent(p.subscription(), k -> new ArrayList<>())
+                .add(
+                    new Evidence(
+                        owner.getString("team"),
+                        owner.getString("package"),
+                        p.attempt().from(),
+                        p.attempt().to(),
+                        p.cluster(),
+                        f.get(p.cluster()),
+                        p.attempt().failed(),
+                        p.attempt().detail(),
+                        "subscriptions/" + p.subscription(),
+                        now));
+          }
+          Future<Void> chain = Future.succeededFuture();
+          for (Map.Entry<String, List<Evidence>> e : bySubscription.entrySet()) {
+            chain = chain.compose(v -> recordOne(tx, e.getKey(), e.getValue()));
+          }
+          return chain;
+        });
   }
 
   private Future<Void> recordOne(SqlConnection tx, String subscription, List<Evidence> evidence) {
-    return recorder.record(tx, evidence).compose(r -> r.kept() == 0 && r.dropped() == 0 ? Future.succeededFuture()
-        : Audit.record(tx, AuditEntry.system(ACTOR, "edgerisk.record", "subscriptions/" + subscription,
-            AuditEntry.SUCCESS, new JsonObject().put("kept", r.kept()).put("failures", r.failures())
-                .put("dropped", r.dropped()).put("clusters", new JsonArray(evidence.stream().map(Evidence::cluster)
-                    .distinct().toList())))));
+    return recorder
+        .record(tx, evidence)
+        .compose(
+            r ->
+                r.kept() == 0 && r.dropped() == 0
+                    ? Future.succeededFuture()
+                    : Audit.record(
+                        tx,
+                        AuditEntry.system(
+                            ACTOR,
+                            "edgerisk.record",
+                            "subscriptions/" + subscription,
+                            AuditEntry.SUCCESS,
+                            new JsonObject()
+                                .put("kept", r.kept())
+                                .put("failures", r.failures())
+                                .put("dropped", r.dropped())
+                                .put(
+                                    "clusters",
+                                    new JsonArray(
+                                        evidence.stream()
+                                            .map(Evidence::cluster)
+                                            .distinct()
+                                            .toList())))));
   }
 }

@@ -14,9 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Collects status reports and desired-state acks from every session for at most {@code batchMaxDelayMillis} or
- * {@code batchMaxRows} rows, then writes them in one transaction ({@link StatusBatchWriter}) and completes each
- * report's promise (the session then sends {@code statusAck}). Runs on one context; a few batches may be in flight.
+ * Collects status reports and desired-state acks from every session for at most {@code
+ * batchMaxDelayMillis} or {@code batchMaxRows} rows, then writes them in one transaction ({@link
+ * StatusBatchWriter}) and completes each report's promise (the session then sends {@code
+ * statusAck}). Runs on one context; a few batches may be in flight.
  */
 final class StatusIngestor {
   private static final Logger LOG = LoggerFactory.getLogger(StatusIngestor.class);
@@ -40,7 +41,11 @@ final class StatusIngestor {
   private int inFlight;
 
   /** {@code edges}: told the upgrade-edge attempts of each stored batch (it must not block). */
-  StatusIngestor(Vertx vertx, StatusBatchWriter writer, GatewayMetrics metrics, GatewaySettings settings,
+  StatusIngestor(
+      Vertx vertx,
+      StatusBatchWriter writer,
+      GatewayMetrics metrics,
+      GatewaySettings settings,
       Consumer<List<PendingAttempts.Pending>> edges) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
@@ -54,18 +59,20 @@ final class StatusIngestor {
   /** Queues a report; the future completes once it is durable. */
   Future<Void> submitStatus(String cluster, Status status) {
     Promise<Void> promise = Promise.promise();
-    context.runOnContext(v -> {
-      add(new StatusBatchWriter.Report(cluster, status), promise);
-    });
+    context.runOnContext(
+        v -> {
+          add(new StatusBatchWriter.Report(cluster, status), promise);
+        });
     return promise.future();
   }
 
   void submitAck(String cluster, long generation) {
-    context.runOnContext(v -> {
-      acks.add(new StatusBatchWriter.AckRow(cluster, generation));
-      rows++;
-      armOrFlush();
-    });
+    context.runOnContext(
+        v -> {
+          acks.add(new StatusBatchWriter.AckRow(cluster, generation));
+          rows++;
+          armOrFlush();
+        });
   }
 
   private void add(StatusBatchWriter.Report report, Promise<Void> promise) {
@@ -82,10 +89,13 @@ final class StatusIngestor {
     if (rows >= maxRows && inFlight < MAX_IN_FLIGHT) {
       flush();
     } else if (timer < 0) {
-      timer = vertx.setTimer(maxDelayMillis, id -> {
-        timer = -1;
-        flush();
-      });
+      timer =
+          vertx.setTimer(
+              maxDelayMillis,
+              id -> {
+                timer = -1;
+                flush();
+              });
     }
   }
 
@@ -112,33 +122,42 @@ final class StatusIngestor {
     rows = 0;
     firstNanos = 0;
     inFlight++;
-    write(batchReports, batchAcks, 1).onComplete(ar -> {
-      inFlight--;
-      if (ar.succeeded()) {
-        metrics.batch(batchRows, Duration.ofNanos(System.nanoTime() - started));
-        batchPromises.forEach(Promise::tryComplete);
-        edges.accept(ar.result());
-      } else {
-        LOG.error("status batch of {} rows not stored", batchRows, ar.cause());
-        batchPromises.forEach(p -> p.tryFail(ar.cause()));
-      }
-      if (rows > 0 && (rows >= maxRows || timer < 0)) {
-        flush();
-      }
-    });
+    write(batchReports, batchAcks, 1)
+        .onComplete(
+            ar -> {
+              inFlight--;
+              if (ar.succeeded()) {
+                metrics.batch(batchRows, Duration.ofNanos(System.nanoTime() - started));
+                batchPromises.forEach(Promise::tryComplete);
+                edges.accept(ar.result());
+              } else {
+                LOG.error("status batch of {} rows not stored", batchRows, ar.cause());
+                batchPromises.forEach(p -> p.tryFail(ar.cause()));
+              }
+              if (rows > 0 && (rows >= maxRows || timer < 0)) {
+                flush();
+              }
+            });
   }
 
-  private Future<List<PendingAttempts.Pending>> write(List<StatusBatchWriter.Report> batchReports,
-      List<StatusBatchWriter.AckRow> batchAcks, int attempt) {
-    return writer.write(batchReports, batchAcks).recover(e -> {
-      if (attempt >= MAX_ATTEMPTS) {
-        return Future.failedFuture(e);
-      }
-      // Deadlocks and serialization failures between concurrent batches are transient.
-      LOG.debug("status batch attempt {} failed: {}", attempt, e.toString());
-      Promise<List<PendingAttempts.Pending>> retry = Promise.promise();
-      vertx.setTimer(20L * attempt, id -> write(batchReports, batchAcks, attempt + 1).onComplete(retry));
-      return retry.future();
-    });
+  private Future<List<PendingAttempts.Pending>> write(
+      List<StatusBatchWriter.Report> batchReports,
+      List<StatusBatchWriter.AckRow> batchAcks,
+      int attempt) {
+    return writer
+        .write(batchReports, batchAcks)
+        .recover(
+            e -> {
+              if (attempt >= MAX_ATTEMPTS) {
+                return Future.failedFuture(e);
+              }
+              // Deadlocks and serialization failures between concurrent batches are transient.
+              LOG.debug("status batch attempt {} failed: {}", attempt, e.toString());
+              Promise<List<PendingAttempts.Pending>> retry = Promise.promise();
+              vertx.setTimer(
+                  20L * attempt,
+                  id -> write(batchReports, batchAcks, attempt + 1).onComplete(retry));
+              return retry.future();
+            });
   }
 }

@@ -11,14 +11,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The status path of one agent connection once it is attached: checks each report's cluster and shape, holds the
- * reports that arrive before the first desired state (placement is not known yet, so they cannot be admitted), applies
- * the {@link StatusAdmission} rules, hands accepted reports to the gateway's {@link StatusIngestor} and acknowledges
- * them once stored. Created by its {@link AgentSession} when the attach succeeds; touched only on the session's
- * event-loop context. Kept apart from the session so that the handshake and the status rules each read on their own.
+ * The status path of one agent connection once it is attached: checks each report's cluster and
+ * shape, holds the reports that arrive before the first desired state (placement is not known yet,
+ * so they cannot be admitted), applies the {@link StatusAdmission} rules, hands accepted reports to
+ * the gateway's {@link StatusIngestor} and acknowledges them once stored. Created by its {@link
+ * AgentSession} when the attach succeeds; touched only on the session's event-loop context. Kept
+ * apart from the session so that the handshake and the status rules each read on their own.
  */
 final class StatusIntake {
-  // Logs under the session's name, as it did before this class was split out of it: the log lines stay the same.
+  // Logs under the session's name, as it did before this class was split out of it: the log lines
+  // stay the same.
   private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
   private static final int MAX_WAITING = 16;
 
@@ -30,14 +32,17 @@ final class StatusIntake {
   private final Queue<Status> waiting = new ArrayDeque<>();
   private boolean droppedLogged;
 
-  StatusIntake(AgentSession session, Context context, AgentGateway gateway, StatusAdmission admission) {
+  StatusIntake(
+      AgentSession session, Context context, AgentGateway gateway, StatusAdmission admission) {
     this.session = session;
     this.context = context;
     this.gateway = gateway;
     this.admission = admission;
   }
 
-  /** The last report seq applied for the cluster (at the welcome, the one stored in the database). */
+  /**
+   * The last report seq applied for the cluster (at the welcome, the one stored in the database).
+   */
   long lastAcceptedSeq() {
     return admission.lastAcceptedSeq();
   }
@@ -65,7 +70,10 @@ final class StatusIntake {
     admit(status);
   }
 
-  /** A desired state with these subscriptions went out: the reports waiting for it are admitted, in order. */
+  /**
+   * A desired state with these subscriptions went out: the reports waiting for it are admitted, in
+   * order.
+   */
   void desiredSent(Set<String> names) {
     admission.desiredSent(names);
     while (!waiting.isEmpty() && !session.isClosed()) {
@@ -77,7 +85,8 @@ final class StatusIntake {
     String cluster = session.cluster();
     StatusAdmission.Decision decision = admission.admit(status);
     if (decision instanceof StatusAdmission.Replay replay) {
-      // A replay or a late report: already applied or superseded, so acknowledged without changing anything.
+      // A replay or a late report: already applied or superseded, so acknowledged without changing
+      // anything.
       session.send(new StatusAck(session.protocol(), status.id(), replay.seq()));
       return;
     }
@@ -90,21 +99,36 @@ final class StatusIntake {
       gateway.metrics().statusDropped(accept.dropped().size());
       if (!droppedLogged) {
         droppedLogged = true;
-        // INFO: an agent reports the subscriptions OLM implies for dependencies too, which no fleet subscription names
-        LOG.info("cluster {}: status for subscriptions not placed on it dropped (logged once per connection): {}",
-            cluster, accept.dropped().subList(0, Math.min(5, accept.dropped().size())));
+        // INFO: an agent reports the subscriptions OLM implies for dependencies too, which no fleet
+        // subscription names
+        LOG.info(
+            "cluster {}: status for subscriptions not placed on it dropped (logged once per connection): {}",
+            cluster,
+            accept.dropped().subList(0, Math.min(5, accept.dropped().size())));
       }
     }
     long seq = status.seq();
-    gateway.ingestor().submitStatus(cluster, accept.status()).onComplete(ar -> context.runOnContext(v -> {
-      if (ar.succeeded()) {
-        session.send(new StatusAck(session.protocol(), status.id(), seq));
-      } else {
-        // the seq was taken as applied; closing makes the agent reconnect and resend its full state, which the
-        // seq stored in the database (older than this one) lets in
-        LOG.warn("cluster {}: status {} not stored: {}", cluster, seq, ar.cause().toString());
-        session.close(CloseReason.TRY_AGAIN_LATER, "status " + seq + " was not stored");
-      }
-    }));
+    gateway
+        .ingestor()
+        .submitStatus(cluster, accept.status())
+        .onComplete(
+            ar ->
+                context.runOnContext(
+                    v -> {
+                      if (ar.succeeded()) {
+                        session.send(new StatusAck(session.protocol(), status.id(), seq));
+                      } else {
+                        // the seq was taken as applied; closing makes the agent reconnect and
+                        // resend its full state, which the
+                        // seq stored in the database (older than this one) lets in
+                        LOG.warn(
+                            "cluster {}: status {} not stored: {}",
+                            cluster,
+                            seq,
+                            ar.cause().toString());
+                        session.close(
+                            CloseReason.TRY_AGAIN_LATER, "status " + seq + " was not stored");
+                      }
+                    }));
   }
 }

@@ -5,14 +5,16 @@ import io.olmstead.apispec.protocol.SubscriptionStatus;
 import java.util.HashSet;
 import java.util.Set;
 
-/** The checks a status report must pass before it is stored (bounded sizes, no NUL, valid names, no duplicates). */
+/**
+ * The checks a status report must pass before it is stored (bounded sizes, no NUL, valid names, no
+ * duplicates).
+ */
 final class StatusValidation {
   static final int MAX_SUBSCRIPTIONS = 2000;
   private static final int MAX_TEXT = 4096;
   private static final int MAX_CONDITIONS = 32;
 
-  private StatusValidation() {
-  }
+  private StatusValidation() {}
 
   /** Why the report is invalid, or null. */
   static String invalid(Status status) {
@@ -36,23 +38,42 @@ final class StatusValidation {
       if (s.phase() == null || s.phase().length() > 64) {
         return "subscription " + s.name() + " has no phase";
       }
-      if (bad(s.installedBundle()) || bad(s.installedVersion()) || bad(s.targetVersion()) || bad(s.phase())
-          || bad(s.reason()) || bad(s.message())) {
-        return "subscription " + s.name() + " has a field over " + MAX_TEXT + " characters or with a NUL character";
+      if (bad(s.installedBundle())
+          || bad(s.installedVersion())
+          || bad(s.targetVersion())
+          || bad(s.phase())
+          || bad(s.reason())
+          || bad(s.message())) {
+        return "subscription "
+            + s.name()
+            + " has a field over "
+            + MAX_TEXT
+            + " characters or with a NUL character";
       }
       if (s.conditions() != null && s.conditions().size() > MAX_CONDITIONS) {
         return "subscription " + s.name() + " has more than " + MAX_CONDITIONS + " conditions";
       }
-      if (s.conditions() != null && s.conditions().stream().anyMatch(c -> c == null || bad(c.type())
-          || bad(c.status()) || bad(c.reason()) || bad(c.message()))) {
-        return "subscription " + s.name() + " has a condition field over " + MAX_TEXT
+      if (s.conditions() != null
+          && s.conditions().stream()
+              .anyMatch(
+                  c ->
+                      c == null
+                          || bad(c.type())
+                          || bad(c.status())
+                          || bad(c.reason())
+                          || bad(c.message()))) {
+        return "subscription "
+            + s.name()
+            + " has a condition field over "
+            + MAX_TEXT
             + " characters or with a NUL character";
       }
     }
     return null;
   }
 
-  // PostgreSQL refuses NUL in text and jsonb: one such report would fail the whole batch it is written with
+  // PostgreSQL refuses NUL in text and jsonb: one such report would fail the whole batch it is
+  // written with
   private static boolean bad(String text) {
     return text != null && (text.length() > MAX_TEXT || text.indexOf('\u0000') >= 0);
   }

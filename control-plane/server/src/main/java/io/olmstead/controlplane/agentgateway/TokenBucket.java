@@ -1,6 +1,9 @@
 package io.olmstead.controlplane.agentgateway;
 
-/** A per-connection message rate limit: {@code burst} messages at once, refilled at {@code perSecond}. */
+/**
+ * A per-connection message rate limit: {@code burst} messages at once, refilled at {@code
+ * perSecond}.
+ */
 final class TokenBucket {
   private final double perNano;
   private final double capacity;

@@ -15,13 +15,34 @@ public final class AnalysisTemplatesModule implements ApiModule {
   @Override
   public void register(RouterBuilder builder, ApiContext ctx) {
     AnalysisTemplates templates = new AnalysisTemplates(ctx.tx(), prometheus);
-    ApiModule.bind(builder, "listAnalysisTemplates", r -> templates.list(r.principal(), r.limit(),
-        r.cursor().orElse(null)));
-    ApiModule.bind(builder, "getAnalysisTemplate", r -> templates.get(r.principal(), r.query("team").orElse(null),
-        r.path("name")));
-    ApiModule.bind(builder, "putAnalysisTemplate", r -> templates.put(r.principal(), r.requestId(),
-        r.query("team").orElse(null), r.path("name"), r.body(), r.ifMatch()));
-    ApiModule.bind(builder, "deleteAnalysisTemplate", r -> templates.delete(r.principal(), r.requestId(),
-        r.query("team").orElse(null), r.path("name"), r.ifMatch()));
+    ApiModule.bind(
+        builder,
+        "listAnalysisTemplates",
+        r -> templates.list(r.principal(), r.limit(), r.cursor().orElse(null)));
+    ApiModule.bind(
+        builder,
+        "getAnalysisTemplate",
+        r -> templates.get(r.principal(), r.query("team").orElse(null), r.path("name")));
+    ApiModule.bind(
+        builder,
+        "putAnalysisTemplate",
+        r ->
+            templates.put(
+                r.principal(),
+                r.requestId(),
+                r.query("team").orElse(null),
+                r.path("name"),
+                r.body(),
+                r.ifMatch()));
+    ApiModule.bind(
+        builder,
+        "deleteAnalysisTemplate",
+        r ->
+            templates.delete(
+                r.principal(),
+                r.requestId(),
+                r.query("team").orElse(null),
+                r.path("name"),
+                r.ifMatch()));
   }
 }

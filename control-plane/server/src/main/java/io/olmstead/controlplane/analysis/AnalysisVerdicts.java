@@ -3,22 +3,29 @@ package io.olmstead.controlplane.analysis;
 import java.util.List;
 
 /**
- * The analysis decision table (pure). One measurement: every sample meets the condition, a success; one sample does
- * not, a failure; no sample (no data), a NaN or infinite sample, a refused query or no usable answer from Prometheus
- * (down, timed out, garbage), inconclusive: never a success. A check on one cluster: more failures than
- * {@code failureLimit}, failed; more inconclusive measurements than {@code inconclusiveLimit}, inconclusive; else,
- * after {@code count} measurements, passed; else running.
+ * The analysis decision table (pure). One measurement: every sample meets the condition, a success;
+ * one sample does not, a failure; no sample (no data), a NaN or infinite sample, a refused query or
+ * no usable answer from Prometheus (down, timed out, garbage), inconclusive: never a success. A
+ * check on one cluster: more failures than {@code failureLimit}, failed; more inconclusive
+ * measurements than {@code inconclusiveLimit}, inconclusive; else, after {@code count}
+ * measurements, passed; else running.
  */
 public final class AnalysisVerdicts {
-  private AnalysisVerdicts() {
-  }
+  private AnalysisVerdicts() {}
 
   /** One measurement's result. */
-  public enum Result { SUCCESS, FAILURE, INCONCLUSIVE }
+  public enum Result {
+    SUCCESS,
+    FAILURE,
+    INCONCLUSIVE
+  }
 
   /** A check's status on one cluster. */
   public enum Status {
-    RUNNING, PASSED, FAILED, INCONCLUSIVE;
+    RUNNING,
+    PASSED,
+    FAILED,
+    INCONCLUSIVE;
 
     /** Whether the check ended (no more measurements). */
     public boolean ended() {
@@ -27,8 +34,7 @@ public final class AnalysisVerdicts {
   }
 
   /** A measurement: its result, the value it is about (null: none) and a short reason. */
-  public record Measurement(Result result, Double value, String reason) {
-  }
+  public record Measurement(Result result, Double value, String reason) {}
 
   /** The measurements so far of one check on one cluster. */
   public record Tally(int successes, int failures, int inconclusives) {
@@ -39,7 +45,9 @@ public final class AnalysisVerdicts {
     }
 
     public Tally plus(Result r) {
-      return new Tally(successes + (r == Result.SUCCESS ? 1 : 0), failures + (r == Result.FAILURE ? 1 : 0),
+      return new Tally(
+          successes + (r == Result.SUCCESS ? 1 : 0),
+          failures + (r == Result.FAILURE ? 1 : 0),
           inconclusives + (r == Result.INCONCLUSIVE ? 1 : 0));
     }
   }
@@ -49,7 +57,8 @@ public final class AnalysisVerdicts {
       return new Measurement(Result.INCONCLUSIVE, null, "Prometheus unavailable: " + u.reason());
     }
     if (outcome instanceof QueryOutcome.Refused r) {
-      return new Measurement(Result.INCONCLUSIVE, null, "Prometheus refused the query: " + r.message());
+      return new Measurement(
+          Result.INCONCLUSIVE, null, "Prometheus refused the query: " + r.message());
     }
     List<Double> values = ((QueryOutcome.Samples) outcome).values();
     if (values.isEmpty()) {

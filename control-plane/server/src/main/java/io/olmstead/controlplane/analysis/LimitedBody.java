@@ -6,14 +6,19 @@ import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.streams.WriteStream;
 
-/** Collects a response body up to a byte limit; past it every write fails, which ends the response's pipe. */
+/**
+ * Collects a response body up to a byte limit; past it every write fails, which ends the response's
+ * pipe.
+ */
 final class LimitedBody implements WriteStream<Buffer> {
   private final long limit;
   private Buffer body = Buffer.buffer();
   private final Runnable onOverflow;
   private boolean overflow;
 
-  /** {@code onOverflow} runs once, at the first write past the limit (the caller answers at once). */
+  /**
+   * {@code onOverflow} runs once, at the first write past the limit (the caller answers at once).
+   */
   LimitedBody(long limit, Runnable onOverflow) {
     this.limit = limit;
     this.onOverflow = onOverflow;

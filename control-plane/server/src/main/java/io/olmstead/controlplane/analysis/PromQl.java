@@ -5,16 +5,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Puts {@code $cluster}, {@code $wave}, {@code $namespace} and {@code $package} into a query, each value escaped for a
- * PromQL string literal in double or single quotes (so a value cannot end the literal and add to the query).
+ * Puts {@code $cluster}, {@code $wave}, {@code $namespace} and {@code $package} into a query, each
+ * value escaped for a PromQL string literal in double or single quotes (so a value cannot end the
+ * literal and add to the query).
  */
 public final class PromQl {
   private static final Pattern VARIABLE = Pattern.compile("\\$(cluster|wave|namespace|package)\\b");
 
-  private PromQl() {
-  }
+  private PromQl() {}
 
-  /** {@code query} with each variable replaced by its escaped value ({@code values} by name without the dollar). */
+  /**
+   * {@code query} with each variable replaced by its escaped value ({@code values} by name without
+   * the dollar).
+   */
   public static String substitute(String query, Map<String, String> values) {
     Matcher m = VARIABLE.matcher(query);
     StringBuilder out = new StringBuilder();

@@ -6,12 +6,14 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads the answer of Prometheus' {@code /api/v1/query} (pure): HTTP status and body in, {@link QueryOutcome} out. */
+/**
+ * Reads the answer of Prometheus' {@code /api/v1/query} (pure): HTTP status and body in, {@link
+ * QueryOutcome} out.
+ */
 public final class PromResponse {
   static final int MAX_ERROR_CHARS = 512;
 
-  private PromResponse() {
-  }
+  private PromResponse() {}
 
   public static QueryOutcome parse(int status, String body) {
     JsonObject json;
@@ -26,19 +28,29 @@ public final class PromResponse {
     if ("error".equals(json.getValue("status"))) {
       String message = bounded(String.valueOf(json.getValue("error")));
       return "bad_data".equals(json.getValue("errorType")) && status == 400
-          ? new QueryOutcome.Refused(message) : new QueryOutcome.Unavailable("HTTP " + status + ": " + message);
+          ? new QueryOutcome.Refused(message)
+          : new QueryOutcome.Unavailable("HTTP " + status + ": " + message);
     }
-    if (status != 200 || !"success".equals(json.getValue("status")) || !(json.getValue("data") instanceof JsonObject d)) {
+    if (status != 200
+        || !"success".equals(json.getValue("status"))
+        || !(json.getValue("data") instanceof JsonObject d)) {
       return new QueryOutcome.Unavailable("HTTP " + status + ", not a Prometheus answer");
     }
     try {
       return switch (String.valueOf(d.getValue("resultType"))) {
         case "vector" -> vector(d.getJsonArray("result"));
         case "scalar" -> new QueryOutcome.Samples(List.of(number(d.getJsonArray("result"))));
-        default -> new QueryOutcome.Unavailable("a " + d.getValue("resultType") + " result, not an instant vector "
-            + "or a scalar");
+        default ->
+            new QueryOutcome.Unavailable(
+                "a "
+                    + d.getValue("resultType")
+                    + " result, not an instant vector "
+                    + "or a scalar");
       };
-    } catch (ClassCastException | NullPointerException | IndexOutOfBoundsException | NumberFormatException e) {
+    } catch (ClassCastException
+        | NullPointerException
+        | IndexOutOfBoundsException
+        | NumberFormatException e) {
       return new QueryOutcome.Unavailable("a malformed result");
     }
   }
@@ -51,7 +63,9 @@ public final class PromResponse {
     return new QueryOutcome.Samples(values);
   }
 
-  /** {@code [timestamp, "value"]}; Prometheus writes NaN and infinities as "NaN", "+Inf", "-Inf". */
+  /**
+   * {@code [timestamp, "value"]}; Prometheus writes NaN and infinities as "NaN", "+Inf", "-Inf".
+   */
   private static double number(JsonArray pair) {
     String text = pair.getString(1);
     return switch (text) {
@@ -62,8 +76,13 @@ public final class PromResponse {
     };
   }
 
-  /** Prometheus's error text as stored in history, events and webhooks: at most {@value #MAX_ERROR_CHARS} characters. */
+  /**
+   * Prometheus's error text as stored in history, events and webhooks: at most {@value
+   * #MAX_ERROR_CHARS} characters.
+   */
   static String bounded(String message) {
-    return message.length() <= MAX_ERROR_CHARS ? message : message.substring(0, MAX_ERROR_CHARS) + "...";
+    return message.length() <= MAX_ERROR_CHARS
+        ? message
+        : message.substring(0, MAX_ERROR_CHARS) + "...";
   }
 }

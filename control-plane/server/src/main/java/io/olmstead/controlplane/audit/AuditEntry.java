@@ -2,8 +2,16 @@ package io.olmstead.controlplane.audit;
 
 import io.vertx.core.json.JsonObject;
 
-/** One audit_log row: who ({@code token:<name>}, {@code cluster:<name>}, {@code system}), what, on what, how it ended. */
-public record AuditEntry(String actor, String action, String resource, String outcome, JsonObject detail,
+/**
+ * One audit_log row: who ({@code token:<name>}, {@code cluster:<name>}, {@code system}), what, on
+ * what, how it ended.
+ */
+public record AuditEntry(
+    String actor,
+    String action,
+    String resource,
+    String outcome,
+    JsonObject detail,
     String requestId) {
   public static final String SUCCESS = "success";
   public static final String DENIED = "denied";
@@ -14,10 +22,12 @@ public record AuditEntry(String actor, String action, String resource, String ou
   }
 
   /**
-   * A change the control plane made on its own (no API request behind it): {@code actor} names the component and the
-   * instance that made it ({@code pool:<replica>}, {@code hypershift}), the row carries no request id.
+   * A change the control plane made on its own (no API request behind it): {@code actor} names the
+   * component and the instance that made it ({@code pool:<replica>}, {@code hypershift}), the row
+   * carries no request id.
    */
-  public static AuditEntry system(String actor, String action, String resource, String outcome, JsonObject detail) {
+  public static AuditEntry system(
+      String actor, String action, String resource, String outcome, JsonObject detail) {
     return new AuditEntry(actor, action, resource, outcome, detail, null);
   }
 

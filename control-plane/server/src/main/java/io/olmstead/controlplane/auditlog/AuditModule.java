@@ -15,11 +15,17 @@ import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code GET /audit}: the audit log newest first, for admins without a team scope (it spans every team). */
+/**
+ * {@code GET /audit}: the audit log newest first, for admins without a team scope (it spans every
+ * team).
+ */
 public final class AuditModule implements ApiModule {
-  private static final String COLUMNS = "id, at, actor, action, resource, outcome, detail, request_id";
-  private static final String FIRST_PAGE = "SELECT " + COLUMNS + " FROM audit_log ORDER BY id DESC LIMIT $1";
-  private static final String PAGE = "SELECT " + COLUMNS + " FROM audit_log WHERE id < $1 ORDER BY id DESC LIMIT $2";
+  private static final String COLUMNS =
+      "id, at, actor, action, resource, outcome, detail, request_id";
+  private static final String FIRST_PAGE =
+      "SELECT " + COLUMNS + " FROM audit_log ORDER BY id DESC LIMIT $1";
+  private static final String PAGE =
+      "SELECT " + COLUMNS + " FROM audit_log WHERE id < $1 ORDER BY id DESC LIMIT $2";
 
   private ApiContext context;
 
@@ -31,31 +37,52 @@ public final class AuditModule implements ApiModule {
 
   private Future<Reply> list(ApiRequest request) {
     if (request.principal().teamScoped()) {
-      throw ApiException.forbidden("the audit log spans all teams; a team-scoped token cannot read it");
+      throw ApiException.forbidden(
+          "the audit log spans all teams; a team-scoped token cannot read it");
     }
     int limit = request.limit();
-    Long after = request.cursor().map(c -> {
-      Object key = Cursors.decode(c, 1).getValue(0);
-      if (!(key instanceof Number n)) {
-        throw ApiException.badRequest("the cursor is not one this server issued", "query.cursor");
-      }
-      return n.longValue();
-    }).orElse(null);
-    return context.tx().read(conn -> after == null
-            ? conn.preparedQuery(FIRST_PAGE).execute(Tuple.of(limit + 1))
-            : conn.preparedQuery(PAGE).execute(Tuple.of(after, limit + 1)))
-        .map(rows -> {
-          List<Row> list = new ArrayList<>();
-          rows.forEach(list::add);
-          return Reply.ok(Cursors.page(list, limit, AuditModule::toJson, row -> new JsonArray().add(row.getLong("id"))));
-        });
+    Long after =
+        request
+            .cursor()
+            .map(
+                c -> {
+                  Object key = Cursors.decode(c, 1).getValue(0);
+                  if (!(key instanceof Number n)) {
+                    throw ApiException.badRequest(
+                        "the cursor is not one this server issued", "query.cursor");
+                  }
+                  return n.longValue();
+                })
+            .orElse(null);
+    return context
+        .tx()
+        .read(
+            conn ->
+                after == null
+                    ? conn.preparedQuery(FIRST_PAGE).execute(Tuple.of(limit + 1))
+                    : conn.preparedQuery(PAGE).execute(Tuple.of(after, limit + 1)))
+        .map(
+            rows -> {
+              List<Row> list = new ArrayList<>();
+              rows.forEach(list::add);
+              return Reply.ok(
+                  Cursors.page(
+                      list,
+                      limit,
+                      AuditModule::toJson,
+                      row -> new JsonArray().add(row.getLong("id"))));
+            });
   }
 
   private static JsonObject toJson(Row row) {
     Object detail = row.getValue("detail");
-    return new JsonObject().put("id", row.getLong("id")).put("at", row.getOffsetDateTime("at").toString())
-        .put("actor", row.getString("actor")).put("action", row.getString("action"))
-        .put("resource", row.getString("resource")).put("outcome", row.getString("outcome"))
+    return new JsonObject()
+        .put("id", row.getLong("id"))
+        .put("at", row.getOffsetDateTime("at").toString())
+        .put("actor", row.getString("actor"))
+        .put("action", row.getString("action"))
+        .put("resource", row.getString("resource"))
+        .put("outcome", row.getString("outcome"))
         .put("detail", detail instanceof JsonObject json ? json : new JsonObject())
         .put("requestId", row.getString("request_id"));
   }

@@ -8,10 +8,11 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * A value fetched from a remote party (the OIDC issuer) by one caller at a time: concurrent callers share the fetch in
- * flight; a value is kept for {@code fresh}; a failure is remembered and no fetch starts again until {@code retry} has
- * passed since the last one began, so an unreachable party is asked once per interval, not once per request. The last
- * good value outlives a failed refresh. Times come from the clock given, so tests move them.
+ * A value fetched from a remote party (the OIDC issuer) by one caller at a time: concurrent callers
+ * share the fetch in flight; a value is kept for {@code fresh}; a failure is remembered and no
+ * fetch starts again until {@code retry} has passed since the last one began, so an unreachable
+ * party is asked once per interval, not once per request. The last good value outlives a failed
+ * refresh. Times come from the clock given, so tests move them.
  */
 public final class CachedFetch<T> {
   private final Supplier<Future<T>> fetch;
@@ -31,7 +32,10 @@ public final class CachedFetch<T> {
     this.retry = retry;
   }
 
-  /** The last good value of any age, without waiting; starts a refresh in the background when it is due. */
+  /**
+   * The last good value of any age, without waiting; starts a refresh in the background when it is
+   * due.
+   */
   synchronized Optional<T> peek() {
     if (value == null || isStale()) {
       startIfAllowed();
@@ -40,8 +44,8 @@ public final class CachedFetch<T> {
   }
 
   /**
-   * A fresh value; else the fetch in flight, or a new one when allowed; else the last good value, or the last failure
-   * at once.
+   * A fresh value; else the fetch in flight, or a new one when allowed; else the last good value,
+   * or the last failure at once.
    */
   public synchronized Future<T> get() {
     if (value != null && !isStale()) {
@@ -50,7 +54,9 @@ public final class CachedFetch<T> {
     return startIfAllowed().orElseGet(this::lastKnown);
   }
 
-  /** Fetches again however fresh the value is (an unknown key id), at most once per retry interval. */
+  /**
+   * Fetches again however fresh the value is (an unknown key id), at most once per retry interval.
+   */
   synchronized Future<T> refresh() {
     return startIfAllowed().orElseGet(() -> Future.failedFuture(new RetryLater(retryIn())));
   }
@@ -74,7 +80,8 @@ public final class CachedFetch<T> {
   }
 
   private Future<T> lastKnown() {
-    return value != null ? Future.succeededFuture(value)
+    return value != null
+        ? Future.succeededFuture(value)
         : Future.failedFuture(failure != null ? failure : new RetryLater(retryIn()));
   }
 
@@ -115,8 +122,13 @@ public final class CachedFetch<T> {
     final Duration after;
 
     RetryLater(Duration after) {
-      super("fetched less than the retry interval ago; next attempt in " + Math.max(1, after.toSeconds()) + " s",
-          null, false, false);
+      super(
+          "fetched less than the retry interval ago; next attempt in "
+              + Math.max(1, after.toSeconds())
+              + " s",
+          null,
+          false,
+          false);
       this.after = after;
     }
   }

@@ -12,33 +12,39 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Pure checks of an OIDC token's claims as the issuer sent them (numbers, not yet dates), and the identity they name:
- * the stable one is the issuer and {@code sub}; {@code preferred_username} (or {@code email}) is only shown beside it.
+ * Pure checks of an OIDC token's claims as the issuer sent them (numbers, not yet dates), and the
+ * identity they name: the stable one is the issuer and {@code sub}; {@code preferred_username} (or
+ * {@code email}) is only shown beside it.
  */
 final class OidcClaims {
   static final Duration SKEW = Duration.ofSeconds(60);
-  // 9999-12-31T23:59:59Z: a NumericDate past it is no date a token can mean (and overflows milliseconds in a long)
+  // 9999-12-31T23:59:59Z: a NumericDate past it is no date a token can mean (and overflows
+  // milliseconds in a long)
   private static final long LAST_SECOND = 253_402_300_799L;
 
-  private OidcClaims() {
-  }
-
-  /** The caller: an id from issuer and subject, the audit actor (that id and the name shown) and the name shown. */
-  record Identity(UUID id, String actor, String name) {
-  }
+  private OidcClaims() {}
 
   /**
-   * When the token expires; 401 naming the claim when {@code exp}, {@code nbf} or {@code iat} is not a date, or now
-   * is outside them (with {@link #SKEW}).
+   * The caller: an id from issuer and subject, the audit actor (that id and the name shown) and the
+   * name shown.
+   */
+  record Identity(UUID id, String actor, String name) {}
+
+  /**
+   * When the token expires; 401 naming the claim when {@code exp}, {@code nbf} or {@code iat} is
+   * not a date, or now is outside them (with {@link #SKEW}).
    */
   static Instant validity(Map<String, Object> claims, Instant now) {
     Instant exp = date(claims, "exp").orElseThrow(() -> invalid("has no exp claim"));
     if (!exp.plus(SKEW).isAfter(now)) {
       throw invalid("has expired (exp)");
     }
-    date(claims, "nbf").filter(nbf -> nbf.minus(SKEW).isAfter(now)).ifPresent(nbf -> {
-      throw invalid("is not valid yet (nbf)");
-    });
+    date(claims, "nbf")
+        .filter(nbf -> nbf.minus(SKEW).isAfter(now))
+        .ifPresent(
+            nbf -> {
+              throw invalid("is not valid yet (nbf)");
+            });
     date(claims, "iat");
     return exp;
   }
@@ -59,11 +65,14 @@ final class OidcClaims {
     if (!(claims.get("sub") instanceof String subject) || subject.isBlank()) {
       throw invalid("has no sub claim, or an empty one (the subject identifies the caller)");
     }
-    String shown = sanitize(firstNonBlank(claims.get("preferred_username"), claims.get("email"), subject));
+    String shown =
+        sanitize(firstNonBlank(claims.get("preferred_username"), claims.get("email"), subject));
     byte[] key = (issuer + "\n" + subject).getBytes(StandardCharsets.UTF_8);
     String stable = HexFormat.of().formatHex(sha256(key), 0, 8);
-    return new Identity(UUID.nameUUIDFromBytes(("oidc|" + issuer + "|" + subject).getBytes(StandardCharsets.UTF_8)),
-        "token:oidc:" + stable + " (" + shown + ")", "oidc:" + shown);
+    return new Identity(
+        UUID.nameUUIDFromBytes(("oidc|" + issuer + "|" + subject).getBytes(StandardCharsets.UTF_8)),
+        "token:oidc:" + stable + " (" + shown + ")",
+        "oidc:" + shown);
   }
 
   static ApiException invalid(String problem) {

@@ -14,9 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The OIDC issuer's discovery document and signing keys (JWKS), each fetched by one caller at a time on two worker
- * threads of their own (never a request's), kept for an hour, and after a failure not asked again for
- * {@link OidcSettings#retry()}. Requests read what is cached and never wait on the issuer for it.
+ * The OIDC issuer's discovery document and signing keys (JWKS), each fetched by one caller at a
+ * time on two worker threads of their own (never a request's), kept for an hour, and after a
+ * failure not asked again for {@link OidcSettings#retry()}. Requests read what is cached and never
+ * wait on the issuer for it.
  */
 public final class OidcIssuer {
   private static final Logger LOG = LoggerFactory.getLogger(OidcIssuer.class);
@@ -26,8 +27,8 @@ public final class OidcIssuer {
 
   private final OidcSettings settings;
   private final WorkerExecutor worker;
-  private final DefaultResourceRetriever retriever = new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS,
-      MAX_DOCUMENT_BYTES);
+  private final DefaultResourceRetriever retriever =
+      new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS, MAX_DOCUMENT_BYTES);
   private final CachedFetch<JsonObject> discovery;
   private final CachedFetch<JWKSet> keys;
 
@@ -68,29 +69,58 @@ public final class OidcIssuer {
   private Future<JsonObject> fetchDiscovery() {
     String issuer = url();
     String base = issuer.endsWith("/") ? issuer.substring(0, issuer.length() - 1) : issuer;
-    return worker.executeBlocking(() -> {
-      JsonObject doc = new JsonObject(retriever.retrieveResource(URI.create(base + "/.well-known/openid-configuration")
-          .toURL()).getContent());
-      if (!issuer.equals(doc.getString("issuer"))) {
-        throw new IllegalStateException("the discovery document names another issuer");
-      }
-      return doc;
-    }, false).onFailure(e -> failed("discovery document", e));
+    return worker
+        .executeBlocking(
+            () -> {
+              JsonObject doc =
+                  new JsonObject(
+                      retriever
+                          .retrieveResource(
+                              URI.create(base + "/.well-known/openid-configuration").toURL())
+                          .getContent());
+              if (!issuer.equals(doc.getString("issuer"))) {
+                throw new IllegalStateException("the discovery document names another issuer");
+              }
+              return doc;
+            },
+            false)
+        .onFailure(e -> failed("discovery document", e));
   }
 
   private Future<JWKSet> fetchKeys() {
-    Future<String> url = settings.jwksUrl().map(Future::succeededFuture).orElseGet(() -> discovery.get().map(doc -> {
-      if (!(doc.getValue("jwks_uri") instanceof String jwks)) {
-        throw new IllegalStateException("the discovery document has no jwks_uri");
-      }
-      return jwks;
-    }));
-    return url.compose(jwks -> worker.executeBlocking(() -> JWKSet.parse(retriever.retrieveResource(URI.create(jwks)
-        .toURL()).getContent()), false).onFailure(e -> failed("keys (JWKS)", e)));
+    Future<String> url =
+        settings
+            .jwksUrl()
+            .map(Future::succeededFuture)
+            .orElseGet(
+                () ->
+                    discovery
+                        .get()
+                        .map(
+                            doc -> {
+                              if (!(doc.getValue("jwks_uri") instanceof String jwks)) {
+                                throw new IllegalStateException(
+                                    "the discovery document has no jwks_uri");
+                              }
+                              return jwks;
+                            }));
+    return url.compose(
+        jwks ->
+            worker
+                .executeBlocking(
+                    () ->
+                        JWKSet.parse(
+                            retriever.retrieveResource(URI.create(jwks).toURL()).getContent()),
+                    false)
+                .onFailure(e -> failed("keys (JWKS)", e)));
   }
 
   private void failed(String what, Throwable e) {
-    LOG.warn("OIDC issuer {}: its {} cannot be read ({}); next attempt in {} s at the earliest", url(), what,
-        e.toString(), settings.retry().toSeconds());
+    LOG.warn(
+        "OIDC issuer {}: its {} cannot be read ({}); next attempt in {} s at the earliest",
+        url(),
+        what,
+        e.toString(),
+        settings.retry().toSeconds());
   }
 }

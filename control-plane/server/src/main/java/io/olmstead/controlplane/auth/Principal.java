@@ -10,13 +10,14 @@ import java.util.UUID;
 import java.util.function.Function;
 
 /**
- * The caller behind an API token. A team-scoped principal ({@code teams} non-empty) sees and changes only what belongs
- * to one of its teams: clusters labelled {@value #TEAM_LABEL} with one of them, subscriptions and rollouts whose team
- * is one of them, enrollment tokens labelled with one of them, API tokens whose teams are all its own, and events
- * about those. Lists filter in SQL with {@link #teamFilter()} (so pages and cursors hold only what the caller may
- * see); a single object of another team is answered as if it did not exist (404). {@code actor} is how the audit log
- * names the caller: {@code token:<name>} for an API token, {@code token:oidc:<id> (<username>)} for single sign-on,
- * where the id stands for the issuer and subject and the username is only shown.
+ * The caller behind an API token. A team-scoped principal ({@code teams} non-empty) sees and
+ * changes only what belongs to one of its teams: clusters labelled {@value #TEAM_LABEL} with one of
+ * them, subscriptions and rollouts whose team is one of them, enrollment tokens labelled with one
+ * of them, API tokens whose teams are all its own, and events about those. Lists filter in SQL with
+ * {@link #teamFilter()} (so pages and cursors hold only what the caller may see); a single object
+ * of another team is answered as if it did not exist (404). {@code actor} is how the audit log
+ * names the caller: {@code token:<name>} for an API token, {@code token:oidc:<id> (<username>)} for
+ * single sign-on, where the id stands for the issuer and subject and the username is only shown.
  */
 public record Principal(UUID tokenId, String name, Role role, List<String> teams, String actor) {
   public static final String TEAM_LABEL = "olmstead.io/team";
@@ -31,8 +32,9 @@ public record Principal(UUID tokenId, String name, Role role, List<String> teams
   }
 
   /**
-   * Whether this caller signed in with OIDC rather than an API token: its id is the name-based (version 3) UUID of its
-   * issuer and subject, while API token ids are random (version 4); it has no row to revoke in {@code api_tokens}.
+   * Whether this caller signed in with OIDC rather than an API token: its id is the name-based
+   * (version 3) UUID of its issuer and subject, while API token ids are random (version 4); it has
+   * no row to revoke in {@code api_tokens}.
    */
   public boolean sso() {
     return tokenId.version() == 3;
@@ -43,21 +45,24 @@ public record Principal(UUID tokenId, String name, Role role, List<String> teams
   }
 
   /**
-   * The SQL parameter every team-filtered query takes, {@code ($n::text[] IS NULL OR team = ANY($n))}: null for a
-   * caller without a team scope (it sees every team), else its teams.
+   * The SQL parameter every team-filtered query takes, {@code ($n::text[] IS NULL OR team =
+   * ANY($n))}: null for a caller without a team scope (it sees every team), else its teams.
    */
   public String[] teamFilter() {
     return teamScoped() ? teams.toArray(new String[0]) : null;
   }
 
-  /** Whether this caller may see or touch something owned by {@code team} (null: owned by no team). */
+  /**
+   * Whether this caller may see or touch something owned by {@code team} (null: owned by no team).
+   */
   public boolean mayAccessTeam(String team) {
     return !teamScoped() || (team != null && teams.contains(team));
   }
 
   /**
-   * The object when this caller may see it; 404 when there is none or it belongs to a team the caller is not in (the
-   * same answer, so other teams' names cannot be probed; the second is audited as denied).
+   * The object when this caller may see it; 404 when there is none or it belongs to a team the
+   * caller is not in (the same answer, so other teams' names cannot be probed; the second is
+   * audited as denied).
    */
   public <T> T visible(Optional<T> found, Function<T, String> teamOf, String notFound) {
     T object = found.orElseThrow(() -> ApiException.notFound(notFound));
@@ -72,7 +77,10 @@ public record Principal(UUID tokenId, String name, Role role, List<String> teams
     return mayAccessTeam(labels == null ? null : labels.get(TEAM_LABEL));
   }
 
-  /** Whether every team of {@code others} is one of this caller's (a scoped caller grants only what it has). */
+  /**
+   * Whether every team of {@code others} is one of this caller's (a scoped caller grants only what
+   * it has).
+   */
   public boolean coversTeams(Collection<String> others) {
     return !teamScoped() || (!others.isEmpty() && teams.containsAll(others));
   }

@@ -13,15 +13,16 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Runs olm-core's webhook planning checks ({@link WebhookDefinitions}) on every bundle whose CSV the catalog carries
- * ({@code olm.bundle.object}): a bundle the agent would refuse to install is named with the field at fault. Pure and
- * blocking (decodes the objects): call it on a worker.
+ * Runs olm-core's webhook planning checks ({@link WebhookDefinitions}) on every bundle whose CSV
+ * the catalog carries ({@code olm.bundle.object}): a bundle the agent would refuse to install is
+ * named with the field at fault. Pure and blocking (decodes the objects): call it on a worker.
  */
 final class BundleWebhookCheck {
-  private BundleWebhookCheck() {
-  }
+  private BundleWebhookCheck() {}
 
-  /** One issue per bundle with a problem, field {@code bundles[<bundle>].csv.<field in the CSV>}. */
+  /**
+   * One issue per bundle with a problem, field {@code bundles[<bundle>].csv.<field in the CSV>}.
+   */
   static List<ValidationIssue> issues(Catalog catalog) {
     List<ValidationIssue> out = new ArrayList<>();
     for (CatalogPackage p : catalog.packages()) {
@@ -41,11 +42,26 @@ final class BundleWebhookCheck {
       try {
         manifests.add(object.manifest());
       } catch (FbcException e) {
-        return Optional.of(new ValidationIssue(pkg, null, bundle.name(), "bundles[" + bundle.name() + "].properties",
-            "bundle " + bundle.name() + " has an undecodable olm.bundle.object: " + e.getMessage()));
+        return Optional.of(
+            new ValidationIssue(
+                pkg,
+                null,
+                bundle.name(),
+                "bundles[" + bundle.name() + "].properties",
+                "bundle "
+                    + bundle.name()
+                    + " has an undecodable olm.bundle.object: "
+                    + e.getMessage()));
       }
     }
-    return WebhookDefinitions.check(manifests).map(problem -> new ValidationIssue(pkg, null, bundle.name(),
-        "bundles[" + bundle.name() + "].csv." + problem.field(), problem.message()));
+    return WebhookDefinitions.check(manifests)
+        .map(
+            problem ->
+                new ValidationIssue(
+                    pkg,
+                    null,
+                    bundle.name(),
+                    "bundles[" + bundle.name() + "].csv." + problem.field(),
+                    problem.message()));
   }
 }

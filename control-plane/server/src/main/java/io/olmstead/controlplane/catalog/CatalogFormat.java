@@ -30,7 +30,10 @@ public enum CatalogFormat {
     return fileName;
   }
 
-  /** The format of a {@code Content-Type} header value (parameters ignored; common aliases accepted). */
+  /**
+   * The format of a {@code Content-Type} header value (parameters ignored; common aliases
+   * accepted).
+   */
   public static Optional<CatalogFormat> ofContentType(String contentType) {
     if (contentType == null) {
       return Optional.empty();

@@ -19,16 +19,18 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * olm-core channel graphs of stored revisions, rebuilt from the query index (entries + bundle versions hold all a
- * graph needs, so the catalog content is never re-parsed) and kept in a small Caffeine cache keyed by content digest: a
- * digest's graphs never change.
+ * olm-core channel graphs of stored revisions, rebuilt from the query index (entries + bundle
+ * versions hold all a graph needs, so the catalog content is never re-parsed) and kept in a small
+ * Caffeine cache keyed by content digest: a digest's graphs never change.
  */
 public final class ChannelGraphs {
-  private static final String CHANNEL = "SELECT ch.entries FROM catalog_channels ch "
-      + "JOIN catalog_revisions r ON r.catalog = ch.catalog AND r.revision = ch.revision "
-      + "WHERE ch.catalog = $1 AND ch.revision = $2 AND ch.package = $3 AND ch.channel = $4";
-  private static final String VERSIONS = "SELECT b.bundle, b.version FROM catalog_bundles b "
-      + "WHERE b.catalog = $1 AND b.revision = $2 AND b.package = $3 AND $4 = ANY(b.channels)";
+  private static final String CHANNEL =
+      "SELECT ch.entries FROM catalog_channels ch "
+          + "JOIN catalog_revisions r ON r.catalog = ch.catalog AND r.revision = ch.revision "
+          + "WHERE ch.catalog = $1 AND ch.revision = $2 AND ch.package = $3 AND ch.channel = $4";
+  private static final String VERSIONS =
+      "SELECT b.bundle, b.version FROM catalog_bundles b "
+          + "WHERE b.catalog = $1 AND b.revision = $2 AND b.package = $3 AND $4 = ANY(b.channels)";
 
   private final Cache<String, ChannelGraph> cache;
 
@@ -36,31 +38,50 @@ public final class ChannelGraphs {
     this.cache = Caffeine.newBuilder().maximumSize(capacity).executor(Runnable::run).build();
   }
 
-  /** The graph of a channel of a catalog revision with the given digest; empty when there is no such channel. */
-  public Future<Optional<ChannelGraph>> graph(SqlClient client, String catalog, int revision, String digest,
-      String packageName, String channel) {
+  /**
+   * The graph of a channel of a catalog revision with the given digest; empty when there is no such
+   * channel.
+   */
+  public Future<Optional<ChannelGraph>> graph(
+      SqlClient client,
+      String catalog,
+      int revision,
+      String digest,
+      String packageName,
+      String channel) {
     String key = digest + "\n" + packageName + "\n" + channel;
     ChannelGraph cached = cache.getIfPresent(key);
     if (cached != null) {
       return Future.succeededFuture(Optional.of(cached));
     }
     Tuple args = Tuple.of(catalog, revision, packageName, channel);
-    return client.preparedQuery(CHANNEL).execute(args).compose(rows -> {
-      Optional<Row> row = CatalogStore.first(rows);
-      if (row.isEmpty()) {
-        return Future.succeededFuture(Optional.<ChannelGraph>empty());
-      }
-      JsonArray entries = (JsonArray) row.get().getValue(0);
-      return client.preparedQuery(VERSIONS).execute(args).map(versionRows -> {
-        Map<String, Version> versions = new HashMap<>();
-        for (Row v : versionRows) {
-          Version.tryParse(v.getString(1)).ifPresent(version -> versions.put(v.getString(0), version));
-        }
-        ChannelGraph graph = ChannelGraph.of(new Channel(packageName, channel, toEntries(entries)), versions);
-        cache.put(key, graph);
-        return Optional.of(graph);
-      });
-    });
+    return client
+        .preparedQuery(CHANNEL)
+        .execute(args)
+        .compose(
+            rows -> {
+              Optional<Row> row = CatalogStore.first(rows);
+              if (row.isEmpty()) {
+                return Future.succeededFuture(Optional.<ChannelGraph>empty());
+              }
+              JsonArray entries = (JsonArray) row.get().getValue(0);
+              return client
+                  .preparedQuery(VERSIONS)
+                  .execute(args)
+                  .map(
+                      versionRows -> {
+                        Map<String, Version> versions = new HashMap<>();
+                        for (Row v : versionRows) {
+                          Version.tryParse(v.getString(1))
+                              .ifPresent(version -> versions.put(v.getString(0), version));
+                        }
+                        ChannelGraph graph =
+                            ChannelGraph.of(
+                                new Channel(packageName, channel, toEntries(entries)), versions);
+                        cache.put(key, graph);
+                        return Optional.of(graph);
+                      });
+            });
   }
 
   static List<ChannelEntry> toEntries(JsonArray entries) {
@@ -70,7 +91,9 @@ public final class ChannelGraphs {
       JsonArray skips = e.getJsonArray("skips", new JsonArray());
       List<String> skipList = new ArrayList<>(skips.size());
       skips.forEach(s -> skipList.add(String.valueOf(s)));
-      out.add(new ChannelEntry(e.getString("name"), e.getString("replaces"), skipList, e.getString("skipRange")));
+      out.add(
+          new ChannelEntry(
+              e.getString("name"), e.getString("replaces"), skipList, e.getString("skipRange")));
     }
     return out;
   }

@@ -19,9 +19,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code POST /catalogs/{name}/revisions}: spools the body to a temporary file (bounded), parses and validates it on
- * a worker with olm-core, and stores a new immutable revision in one audited transaction; content identical to the
- * current revision returns that revision (200).
+ * {@code POST /catalogs/{name}/revisions}: spools the body to a temporary file (bounded), parses
+ * and validates it on a worker with olm-core, and stores a new immutable revision in one audited
+ * transaction; content identical to the current revision returns that revision (200).
  */
 public final class RevisionUpload {
   private final Vertx vertx;
@@ -38,59 +38,113 @@ public final class RevisionUpload {
     this.maxBytes = maxBytes;
   }
 
-  /** Handles one upload; {@code request} is still paused and its content type already checked against the spec. */
-  public Future<Reply> upload(Principal principal, String requestId, String name, String validation,
+  /**
+   * Handles one upload; {@code request} is still paused and its content type already checked
+   * against the spec.
+   */
+  public Future<Reply> upload(
+      Principal principal,
+      String requestId,
+      String name,
+      String validation,
       HttpServerRequest request) {
-    CatalogFormat format = CatalogFormat.ofContentType(request.getHeader(HttpHeaders.CONTENT_TYPE))
-        .orElseThrow(() -> ApiException.unsupportedMediaType("catalog content must be application/x-ndjson, "
-            + "application/json, application/yaml or application/gzip"));
-    ValidationMode mode = "lenient".equalsIgnoreCase(validation) ? ValidationMode.LENIENT : ValidationMode.STRICT;
+    CatalogFormat format =
+        CatalogFormat.ofContentType(request.getHeader(HttpHeaders.CONTENT_TYPE))
+            .orElseThrow(
+                () ->
+                    ApiException.unsupportedMediaType(
+                        "catalog content must be application/x-ndjson, "
+                            + "application/json, application/yaml or application/gzip"));
+    ValidationMode mode =
+        "lenient".equalsIgnoreCase(validation) ? ValidationMode.LENIENT : ValidationMode.STRICT;
     String declared = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-    if (declared != null && declared.trim().matches("\\d{1,19}") && Long.parseLong(declared.trim()) > maxBytes) {
+    if (declared != null
+        && declared.trim().matches("\\d{1,19}")
+        && Long.parseLong(declared.trim()) > maxBytes) {
       return refuseUnread(request, ApiException.bodyTooLarge(maxBytes));
     }
     return tx.read(conn -> store.get(conn, name))
-        .compose(found -> found.isPresent() ? BodySpool.spool(vertx, request, maxBytes)
-                .recover(e -> e instanceof ApiException api && api.status() == 413 ? refuseUnread(request, api)
-                    : Future.failedFuture(e))
-            : refuseUnread(request, CatalogService.notFound(name)))
+        .compose(
+            found ->
+                found.isPresent()
+                    ? BodySpool.spool(vertx, request, maxBytes)
+                        .recover(
+                            e ->
+                                e instanceof ApiException api && api.status() == 413
+                                    ? refuseUnread(request, api)
+                                    : Future.failedFuture(e))
+                    : refuseUnread(request, CatalogService.notFound(name)))
         .compose(path -> vertx.executeBlocking(() -> read(path), false))
-        .compose(content -> unchanged(name, content).compose(current -> current.isPresent()
-            ? Future.succeededFuture(Reply.ok(current.get().toJson().put("current", true)))
-            : vertx.executeBlocking(() -> ingest.ingest(content.bytes, content.digest, format, mode), false)
-                .compose(result -> store(principal, requestId, name, mode, result))));
+        .compose(
+            content ->
+                unchanged(name, content)
+                    .compose(
+                        current ->
+                            current.isPresent()
+                                ? Future.succeededFuture(
+                                    Reply.ok(current.get().toJson().put("current", true)))
+                                : vertx
+                                    .executeBlocking(
+                                        () ->
+                                            ingest.ingest(
+                                                content.bytes, content.digest, format, mode),
+                                        false)
+                                    .compose(
+                                        result ->
+                                            store(principal, requestId, name, mode, result))));
   }
 
   /**
-   * A revision read from a catalog image (a tar.gz of its FBC directory): validated like a strict upload and stored
-   * by the same steps; identical content answers 200 with the current revision. Fails like an upload (400/422).
+   * A revision read from a catalog image (a tar.gz of its FBC directory): validated like a strict
+   * upload and stored by the same steps; identical content answers 200 with the current revision.
+   * Fails like an upload (400/422).
    */
   public Future<Reply> fromImage(Principal poller, String name, byte[] tarGz) {
     Content content = new Content(tarGz, CatalogDigest.of(tarGz));
-    return unchanged(name, content).compose(current -> current.isPresent()
-        ? Future.succeededFuture(Reply.ok(current.get().toJson().put("current", true)))
-        : vertx.executeBlocking(() -> ingest.ingest(content.bytes, content.digest, CatalogFormat.TAR_GZ,
-            ValidationMode.STRICT), false).compose(result -> store(poller, null, name, ValidationMode.STRICT, result)));
+    return unchanged(name, content)
+        .compose(
+            current ->
+                current.isPresent()
+                    ? Future.succeededFuture(Reply.ok(current.get().toJson().put("current", true)))
+                    : vertx
+                        .executeBlocking(
+                            () ->
+                                ingest.ingest(
+                                    content.bytes,
+                                    content.digest,
+                                    CatalogFormat.TAR_GZ,
+                                    ValidationMode.STRICT),
+                            false)
+                        .compose(
+                            result -> store(poller, null, name, ValidationMode.STRICT, result)));
   }
 
   /** The uploaded bytes and their digest. */
-  private record Content(byte[] bytes, String digest) {
-  }
+  private record Content(byte[] bytes, String digest) {}
 
-  /** The current revision when it has exactly these bytes: an identical upload needs no parsing at all. */
+  /**
+   * The current revision when it has exactly these bytes: an identical upload needs no parsing at
+   * all.
+   */
   private Future<java.util.Optional<RevisionRecord>> unchanged(String name, Content content) {
-    return tx.read(conn -> store.get(conn, name).compose(catalog -> {
-      if (catalog.isEmpty() || catalog.get().currentRevision() == null
-          || !content.digest.equals(catalog.get().currentDigest())) {
-        return Future.succeededFuture(java.util.Optional.<RevisionRecord>empty());
-      }
-      return store.revision(conn, name, catalog.get().currentRevision());
-    }));
+    return tx.read(
+        conn ->
+            store
+                .get(conn, name)
+                .compose(
+                    catalog -> {
+                      if (catalog.isEmpty()
+                          || catalog.get().currentRevision() == null
+                          || !content.digest.equals(catalog.get().currentDigest())) {
+                        return Future.succeededFuture(java.util.Optional.<RevisionRecord>empty());
+                      }
+                      return store.revision(conn, name, catalog.get().currentRevision());
+                    }));
   }
 
   /**
-   * The body was not (fully) read: answer, then close the connection rather than read the rest for nothing (a client
-   * still sending would otherwise wait on a paused request forever).
+   * The body was not (fully) read: answer, then close the connection rather than read the rest for
+   * nothing (a client still sending would otherwise wait on a paused request forever).
    */
   private static <T> Future<T> refuseUnread(HttpServerRequest request, ApiException e) {
     request.response().putHeader(HttpHeaders.CONNECTION, "close");
@@ -111,7 +165,11 @@ public final class RevisionUpload {
     return new Content(content, CatalogDigest.of(content));
   }
 
-  private Future<Reply> store(Principal principal, String requestId, String name, ValidationMode mode,
+  private Future<Reply> store(
+      Principal principal,
+      String requestId,
+      String name,
+      ValidationMode mode,
       IngestResult result) {
     if (result instanceof IngestResult.Malformed m) {
       JsonObject error = new JsonObject().put("field", "body").put("message", m.message());
@@ -121,40 +179,91 @@ public final class RevisionUpload {
       if (m.line() > 0) {
         error.put("line", m.line()).put("column", m.column());
       }
-      return Future.failedFuture(new ApiException(400, "bad-request", "Bad Request", "the catalog content is "
-          + "malformed: " + location(m) + m.message(), new JsonArray().add(error)));
+      return Future.failedFuture(
+          new ApiException(
+              400,
+              "bad-request",
+              "Bad Request",
+              "the catalog content is " + "malformed: " + location(m) + m.message(),
+              new JsonArray().add(error)));
     }
     if (result instanceof IngestResult.Invalid invalid) {
-      return Future.failedFuture(ApiException.validationFailed("the catalog is invalid: " + invalid.errors().size()
-          + " error(s)", issues(invalid.errors())));
+      return Future.failedFuture(
+          ApiException.validationFailed(
+              "the catalog is invalid: " + invalid.errors().size() + " error(s)",
+              issues(invalid.errors())));
     }
     IngestResult.Accepted accepted = (IngestResult.Accepted) result;
     String validation = mode.name().toLowerCase(Locale.ROOT);
     JsonArray warnings = issues(accepted.warnings());
-    AuditEntry entry = new AuditEntry(principal.actor(), "catalog.revision.upload", "catalogs/" + name,
-        AuditEntry.SUCCESS, new JsonObject().put("digest", accepted.digest()).put("validation", validation), requestId);
-    return tx.audited(entry, conn -> store.lock(conn, name).compose(locked -> {
-      if (locked.isEmpty()) {
-        return Future.failedFuture(CatalogService.notFound(name));
-      }
-      Integer current = locked.get().currentRevision();
-      Future<Boolean> identical = current == null ? Future.succeededFuture(false)
-          : store.revision(conn, name, current).map(r -> r.map(rev -> rev.digest().equals(accepted.digest()))
-              .orElse(false));
-      return identical.compose(same -> {
-        if (same) {
-          return Future.succeededFuture(new Stored(current, false));
-        }
-        int next = current == null ? 1 : current + 1;
-        return store.insertRevision(conn, name, next, accepted, validation, warnings, principal.actor())
-            .map(new Stored(next, true));
-      }).compose(stored -> store.revision(conn, name, stored.revision)
-          .map(rev -> new Stored(stored.revision, stored.created, rev.orElseThrow())));
-    }), stored -> entry.detail().copy().put("revision", stored.revision).put("created", stored.created))
-        .map(stored -> {
-          JsonObject body = stored.record.toJson().put("current", true);
-          return stored.created ? Reply.created(body) : Reply.ok(body);
-        });
+    AuditEntry entry =
+        new AuditEntry(
+            principal.actor(),
+            "catalog.revision.upload",
+            "catalogs/" + name,
+            AuditEntry.SUCCESS,
+            new JsonObject().put("digest", accepted.digest()).put("validation", validation),
+            requestId);
+    return tx.audited(
+            entry,
+            conn ->
+                store
+                    .lock(conn, name)
+                    .compose(
+                        locked -> {
+                          if (locked.isEmpty()) {
+                            return Future.failedFuture(CatalogService.notFound(name));
+                          }
+                          Integer current = locked.get().currentRevision();
+                          Future<Boolean> identical =
+                              current == null
+                                  ? Future.succeededFuture(false)
+                                  : store
+                                      .revision(conn, name, current)
+                                      .map(
+                                          r ->
+                                              r.map(rev -> rev.digest().equals(accepted.digest()))
+                                                  .orElse(false));
+                          return identical
+                              .compose(
+                                  same -> {
+                                    if (same) {
+                                      return Future.succeededFuture(new Stored(current, false));
+                                    }
+                                    int next = current == null ? 1 : current + 1;
+                                    return store
+                                        .insertRevision(
+                                            conn,
+                                            name,
+                                            next,
+                                            accepted,
+                                            validation,
+                                            warnings,
+                                            principal.actor())
+                                        .map(new Stored(next, true));
+                                  })
+                              .compose(
+                                  stored ->
+                                      store
+                                          .revision(conn, name, stored.revision)
+                                          .map(
+                                              rev ->
+                                                  new Stored(
+                                                      stored.revision,
+                                                      stored.created,
+                                                      rev.orElseThrow())));
+                        }),
+            stored ->
+                entry
+                    .detail()
+                    .copy()
+                    .put("revision", stored.revision)
+                    .put("created", stored.created))
+        .map(
+            stored -> {
+              JsonObject body = stored.record.toJson().put("current", true);
+              return stored.created ? Reply.created(body) : Reply.ok(body);
+            });
   }
 
   private record Stored(int revision, boolean created, RevisionRecord record) {

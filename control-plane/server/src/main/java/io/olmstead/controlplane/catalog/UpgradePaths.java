@@ -9,12 +9,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The single upgrade steps from a bundle or version toward the channel head, never past a ceiling (pure). */
+/**
+ * The single upgrade steps from a bundle or version toward the channel head, never past a ceiling
+ * (pure).
+ */
 public final class UpgradePaths {
-  private UpgradePaths() {
-  }
+  private UpgradePaths() {}
 
-  /** Why a path could not be computed: a {@code to} that is no version (400) or an unknown {@code from} (404). */
+  /**
+   * Why a path could not be computed: a {@code to} that is no version (400) or an unknown {@code
+   * from} (404).
+   */
   public static final class PathException extends Exception {
     private final boolean notFound;
 
@@ -29,14 +34,17 @@ public final class UpgradePaths {
   }
 
   /**
-   * {@code from} is a bundle of the channel, or a version: the channel's bundle with that version, else an installed
-   * version outside the channel (only skipRange edges then lead out of it).
+   * {@code from} is a bundle of the channel, or a version: the channel's bundle with that version,
+   * else an installed version outside the channel (only skipRange edges then lead out of it).
    */
-  public static JsonObject compute(ChannelGraph graph, String from, String to) throws PathException {
+  public static JsonObject compute(ChannelGraph graph, String from, String to)
+      throws PathException {
     Version ceiling = null;
     if (to != null) {
-      ceiling = Version.tryParse(to).orElseThrow(() -> new PathException(false, "to \"" + to
-          + "\" is not a semantic version"));
+      ceiling =
+          Version.tryParse(to)
+              .orElseThrow(
+                  () -> new PathException(false, "to \"" + to + "\" is not a semantic version"));
     }
     List<ChannelEntry> steps = new ArrayList<>();
     String fromBundle;
@@ -46,8 +54,9 @@ public final class UpgradePaths {
     } else {
       Optional<Version> version = Version.tryParse(from);
       if (version.isEmpty()) {
-        throw new PathException(true, "\"" + from + "\" is neither a bundle of channel " + graph.name()
-            + " nor a version");
+        throw new PathException(
+            true,
+            "\"" + from + "\" is neither a bundle of channel " + graph.name() + " nor a version");
       }
       Optional<String> bundle = bundleWithVersion(graph, version.get());
       if (bundle.isPresent()) {
@@ -64,8 +73,10 @@ public final class UpgradePaths {
     }
     JsonArray json = new JsonArray();
     for (ChannelEntry step : steps) {
-      json.add(new JsonObject().put("bundle", step.name())
-          .put("version", graph.versionOf(step.name()).map(Version::toString).orElse("")));
+      json.add(
+          new JsonObject()
+              .put("bundle", step.name())
+              .put("version", graph.versionOf(step.name()).map(Version::toString).orElse("")));
     }
     return new JsonObject().put("from", fromBundle).put("to", to).put("steps", json);
   }

@@ -12,9 +12,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * An exclusive lock on a dev data directory, held for the life of the process (the operating system releases it
- * when the process ends, even on kill -9), so that a second {@code dev} neither wipes (--fresh) nor starts a
- * second PostgreSQL on a directory another one is using.
+ * An exclusive lock on a dev data directory, held for the life of the process (the operating system
+ * releases it when the process ends, even on kill -9), so that a second {@code dev} neither wipes
+ * (--fresh) nor starts a second PostgreSQL on a directory another one is using.
  */
 final class DataDirLock implements AutoCloseable {
   /** The lock file inside the data directory; {@code --fresh} keeps it. */
@@ -28,22 +28,33 @@ final class DataDirLock implements AutoCloseable {
     this.lock = lock;
   }
 
-  /** Takes the lock or fails with a one-line {@link StartupException} naming the directory and the holder. */
+  /**
+   * Takes the lock or fails with a one-line {@link StartupException} naming the directory and the
+   * holder.
+   */
   static DataDirLock acquire(Path dir) {
     Path file = dir.resolve(FILE);
     FileChannel channel = null;
     try {
       Files.createDirectories(dir);
-      channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      channel =
+          FileChannel.open(
+              file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
       FileLock lock = tryLock(channel);
       if (lock == null) {
         String holder = holder(file);
         channel.close();
-        throw new StartupException("data directory " + dir + " is in use by another 'dev'" + holder
-            + "; stop it first or choose another --data-dir");
+        throw new StartupException(
+            "data directory "
+                + dir
+                + " is in use by another 'dev'"
+                + holder
+                + "; stop it first or choose another --data-dir");
       }
       channel.truncate(0);
-      channel.write(ByteBuffer.wrap(String.valueOf(ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8)));
+      channel.write(
+          ByteBuffer.wrap(
+              String.valueOf(ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8)));
       channel.force(false);
       return new DataDirLock(channel, lock);
     } catch (IOException e) {

@@ -10,10 +10,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** Starts a control plane from the command line and keeps the process alive until it is told to stop. */
+/**
+ * Starts a control plane from the command line and keeps the process alive until it is told to
+ * stop.
+ */
 final class Foreground {
-  private Foreground() {
-  }
+  private Foreground() {}
 
   static ControlPlane start(ControlPlaneConfig config) {
     return start(config, StartupGate.open());
@@ -21,7 +23,10 @@ final class Foreground {
 
   static ControlPlane start(ControlPlaneConfig config, StartupGate gate) {
     try {
-      return ControlPlane.start(config, gate).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
+      return ControlPlane.start(config, gate)
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(5, TimeUnit.MINUTES);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof RuntimeException runtime) {
@@ -37,24 +42,27 @@ final class Foreground {
   }
 
   /**
-   * Blocks until SIGTERM/SIGINT, then runs {@code onStop} once and exits. The signals are caught here rather than left
-   * to shutdown hooks because hooks run concurrently: the embedded database's own hook (dev mode) would stop
-   * PostgreSQL while the control plane still holds connections. A hook still covers any other way the JVM ends.
+   * Blocks until SIGTERM/SIGINT, then runs {@code onStop} once and exits. The signals are caught
+   * here rather than left to shutdown hooks because hooks run concurrently: the embedded database's
+   * own hook (dev mode) would stop PostgreSQL while the control plane still holds connections. A
+   * hook still covers any other way the JVM ends.
    */
   static void awaitShutdown(Runnable onStop) {
     CountDownLatch signalled = new CountDownLatch(1);
     AtomicBoolean stopped = new AtomicBoolean();
-    Runnable stopOnce = () -> {
-      if (stopped.compareAndSet(false, true)) {
-        onStop.run();
-      }
-    };
+    Runnable stopOnce =
+        () -> {
+          if (stopped.compareAndSet(false, true)) {
+            onStop.run();
+          }
+        };
     Runtime.getRuntime().addShutdownHook(new Thread(stopOnce, "olmstead-shutdown"));
     for (String name : new String[] {"TERM", "INT"}) {
       try {
         sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> signalled.countDown());
       } catch (IllegalArgumentException e) {
-        // the platform does not know this signal (or the JVM reserves it): the shutdown hook covers it
+        // the platform does not know this signal (or the JVM reserves it): the shutdown hook covers
+        // it
       }
     }
     try {

@@ -11,9 +11,10 @@ import io.vertx.core.Future;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 
 /**
- * {@code POST /clusters/{name}/credential/revoke}: cuts a cluster's agent off without forgetting the cluster. The
- * credential row's trigger notifies every replica at commit, and the one holding the connection closes it with
- * {@code credential-revoked}, as when a delete or a re-enrollment replaces the credential.
+ * {@code POST /clusters/{name}/credential/revoke}: cuts a cluster's agent off without forgetting
+ * the cluster. The credential row's trigger notifies every replica at commit, and the one holding
+ * the connection closes it with {@code credential-revoked}, as when a delete or a re-enrollment
+ * replaces the credential.
  */
 public final class CredentialModule implements ApiModule {
   private final ClusterStore clusters = new ClusterStore();
@@ -29,15 +30,24 @@ public final class CredentialModule implements ApiModule {
     String name = request.path("name");
     Principal caller = request.principal();
     AuditEntry audit = request.audit("cluster.revoke-credential", "clusters/" + name);
-    return context.tx().audited(audit, conn -> clusters.findForUpdate(conn, name)
-            .map(found -> ClustersModule.visible(found, name, caller))
-            .compose(cluster -> CredentialStore.revoke(conn, name))
-            .compose(revoked -> clusters.disconnect(conn, name).map(cluster -> new Revoked(cluster, revoked))),
-        done -> audit.detail().copy().put("revoked", done.revoked()))
+    return context
+        .tx()
+        .audited(
+            audit,
+            conn ->
+                clusters
+                    .findForUpdate(conn, name)
+                    .map(found -> ClustersModule.visible(found, name, caller))
+                    .compose(cluster -> CredentialStore.revoke(conn, name))
+                    .compose(
+                        revoked ->
+                            clusters
+                                .disconnect(conn, name)
+                                .map(cluster -> new Revoked(cluster, revoked))),
+            done -> audit.detail().copy().put("revoked", done.revoked()))
         .map(done -> Reply.ok(done.cluster().toJson()).withEtag(done.cluster().resourceVersion()));
   }
 
   /** The cluster after the revocation, and whether a live credential was revoked. */
-  private record Revoked(Cluster cluster, boolean revoked) {
-  }
+  private record Revoked(Cluster cluster, boolean revoked) {}
 }

@@ -1,6 +1,9 @@
 package io.olmstead.controlplane.config;
 
-/** A setting (flag or environment variable) has a bad value; the message names the setting and what is wrong. */
+/**
+ * A setting (flag or environment variable) has a bad value; the message names the setting and what
+ * is wrong.
+ */
 public final class ConfigException extends RuntimeException {
   private final String setting;
 

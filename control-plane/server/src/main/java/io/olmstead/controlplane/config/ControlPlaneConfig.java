@@ -5,8 +5,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The control plane's typed configuration, read once from {@code OLMSTEAD_*} environment variables and flags (flags
- * win) and validated at start. Tests build it from a map.
+ * The control plane's typed configuration, read once from {@code OLMSTEAD_*} environment variables
+ * and flags (flags win) and validated at start. Tests build it from a map.
  */
 public record ControlPlaneConfig(
     String bindHost,
@@ -21,7 +21,8 @@ public record ControlPlaneConfig(
     HypershiftSettings hypershift,
     WebhookSettings webhooks,
     OidcSettings oidc,
-    MetricsSettings metrics, DatabaseHealthSettings databaseHealth,
+    MetricsSettings metrics,
+    DatabaseHealthSettings databaseHealth,
     PrometheusSettings prometheus,
     EdgeRiskSettings edgeRisk) {
 
@@ -35,16 +36,41 @@ public record ControlPlaneConfig(
   public static final String ADMIN_TOKEN = "OLMSTEAD_ADMIN_TOKEN";
   public static final String MAX_BODY_BYTES = "OLMSTEAD_MAX_BODY_BYTES";
 
-  /** Every environment variable the control plane reads; deploy manifests are checked against this list. */
+  /**
+   * Every environment variable the control plane reads; deploy manifests are checked against this
+   * list.
+   */
   public static final Set<String> ENVIRONMENT =
-      union(Set.of(PORT, BIND_HOST, DB_URL, DB_USER, DB_PASSWORD, DB_POOL_SIZE, DB_MIGRATE, ADMIN_TOKEN,
-          MAX_BODY_BYTES), union(GatewaySettings.ENVIRONMENT, union(RegistrySettings.ENVIRONMENT,
-          union(HypershiftSettings.ENVIRONMENT,
-              union(Set.of(WebhookSettings.ALLOW_PRIVATE),
-                  union(SignalSettings.ENVIRONMENT,
-                      union(OidcSettings.ENVIRONMENT,
-                          union(MetricsSettings.ENVIRONMENT, union(DatabaseHealthSettings.ENVIRONMENT,
-                              union(PrometheusSettings.ENVIRONMENT, EdgeRiskSettings.ENVIRONMENT))))))))));
+      union(
+          Set.of(
+              PORT,
+              BIND_HOST,
+              DB_URL,
+              DB_USER,
+              DB_PASSWORD,
+              DB_POOL_SIZE,
+              DB_MIGRATE,
+              ADMIN_TOKEN,
+              MAX_BODY_BYTES),
+          union(
+              GatewaySettings.ENVIRONMENT,
+              union(
+                  RegistrySettings.ENVIRONMENT,
+                  union(
+                      HypershiftSettings.ENVIRONMENT,
+                      union(
+                          Set.of(WebhookSettings.ALLOW_PRIVATE),
+                          union(
+                              SignalSettings.ENVIRONMENT,
+                              union(
+                                  OidcSettings.ENVIRONMENT,
+                                  union(
+                                      MetricsSettings.ENVIRONMENT,
+                                      union(
+                                          DatabaseHealthSettings.ENVIRONMENT,
+                                          union(
+                                              PrometheusSettings.ENVIRONMENT,
+                                              EdgeRiskSettings.ENVIRONMENT))))))))));
 
   private static Set<String> union(Set<String> a, Set<String> b) {
     java.util.Set<String> all = new java.util.HashSet<>(a);
@@ -70,19 +96,54 @@ public record ControlPlaneConfig(
   }
 
   /** The configuration with the default edge-risk settings. */
-  public ControlPlaneConfig(String bindHost, int port, Optional<DatabaseSettings> database, int dbPoolSize,
-      boolean migrateOnStart, Optional<String> adminToken, long maxBodyBytes, GatewaySettings agent,
-      RegistrySettings registry, HypershiftSettings hypershift, WebhookSettings webhooks, OidcSettings oidc,
-      MetricsSettings metrics, DatabaseHealthSettings databaseHealth, PrometheusSettings prometheus) {
-    this(bindHost, port, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes, agent, registry, hypershift,
-        webhooks, oidc, metrics, databaseHealth, prometheus, EdgeRiskSettings.DEFAULT);
+  public ControlPlaneConfig(
+      String bindHost,
+      int port,
+      Optional<DatabaseSettings> database,
+      int dbPoolSize,
+      boolean migrateOnStart,
+      Optional<String> adminToken,
+      long maxBodyBytes,
+      GatewaySettings agent,
+      RegistrySettings registry,
+      HypershiftSettings hypershift,
+      WebhookSettings webhooks,
+      OidcSettings oidc,
+      MetricsSettings metrics,
+      DatabaseHealthSettings databaseHealth,
+      PrometheusSettings prometheus) {
+    this(
+        bindHost,
+        port,
+        database,
+        dbPoolSize,
+        migrateOnStart,
+        adminToken,
+        maxBodyBytes,
+        agent,
+        registry,
+        hypershift,
+        webhooks,
+        oidc,
+        metrics,
+        databaseHealth,
+        prometheus,
+        EdgeRiskSettings.DEFAULT);
   }
 
-  /** Reads the environment; the database stays empty when {@code OLMSTEAD_DB_URL} is unset (dev mode brings its own). */
-  public static ControlPlaneConfig fromEnvironment(Map<String, String> environment, String defaultBindHost) {
+  /**
+   * Reads the environment; the database stays empty when {@code OLMSTEAD_DB_URL} is unset (dev mode
+   * brings its own).
+   */
+  public static ControlPlaneConfig fromEnvironment(
+      Map<String, String> environment, String defaultBindHost) {
     EnvReader env = new EnvReader(environment);
-    Optional<DatabaseSettings> database = env.string(DB_URL)
-        .map(url -> DatabaseSettings.parse(url, env.string(DB_USER).orElse(null), environment.get(DB_PASSWORD)));
+    Optional<DatabaseSettings> database =
+        env.string(DB_URL)
+            .map(
+                url ->
+                    DatabaseSettings.parse(
+                        url, env.string(DB_USER).orElse(null), environment.get(DB_PASSWORD)));
     return new ControlPlaneConfig(
         env.string(BIND_HOST).orElse(defaultBindHost),
         env.port(PORT, DEFAULT_PORT),
@@ -103,35 +164,109 @@ public record ControlPlaneConfig(
   }
 
   public ControlPlaneConfig withPort(int newPort) {
-    return new ControlPlaneConfig(bindHost, newPort, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus, edgeRisk);
+    return new ControlPlaneConfig(
+        bindHost,
+        newPort,
+        database,
+        dbPoolSize,
+        migrateOnStart,
+        adminToken,
+        maxBodyBytes,
+        agent,
+        registry,
+        hypershift,
+        webhooks,
+        oidc,
+        metrics,
+        databaseHealth,
+        prometheus,
+        edgeRisk);
   }
 
   public ControlPlaneConfig withDatabase(DatabaseSettings settings) {
-    return new ControlPlaneConfig(bindHost, port, Optional.of(settings), dbPoolSize, migrateOnStart, adminToken,
-        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus, edgeRisk);
+    return new ControlPlaneConfig(
+        bindHost,
+        port,
+        Optional.of(settings),
+        dbPoolSize,
+        migrateOnStart,
+        adminToken,
+        maxBodyBytes,
+        agent,
+        registry,
+        hypershift,
+        webhooks,
+        oidc,
+        metrics,
+        databaseHealth,
+        prometheus,
+        edgeRisk);
   }
 
   public ControlPlaneConfig withAdminToken(String token) {
-    return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, Optional.ofNullable(token),
-        maxBodyBytes, agent, registry, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus, edgeRisk);
+    return new ControlPlaneConfig(
+        bindHost,
+        port,
+        database,
+        dbPoolSize,
+        migrateOnStart,
+        Optional.ofNullable(token),
+        maxBodyBytes,
+        agent,
+        registry,
+        hypershift,
+        webhooks,
+        oidc,
+        metrics,
+        databaseHealth,
+        prometheus,
+        edgeRisk);
   }
 
-  /** The same configuration with other registry settings (the {@code --insecure-registry} flags). */
+  /**
+   * The same configuration with other registry settings (the {@code --insecure-registry} flags).
+   */
   public ControlPlaneConfig withRegistry(RegistrySettings settings) {
-    return new ControlPlaneConfig(bindHost, port, database, dbPoolSize, migrateOnStart, adminToken, maxBodyBytes,
-        agent, settings, hypershift, webhooks, oidc, metrics, databaseHealth, prometheus, edgeRisk);
+    return new ControlPlaneConfig(
+        bindHost,
+        port,
+        database,
+        dbPoolSize,
+        migrateOnStart,
+        adminToken,
+        maxBodyBytes,
+        agent,
+        settings,
+        hypershift,
+        webhooks,
+        oidc,
+        metrics,
+        databaseHealth,
+        prometheus,
+        edgeRisk);
   }
 
   /** The database, or a clear error naming the setting when none is configured. */
   public DatabaseSettings requireDatabase() {
-    return database.orElseThrow(() -> new ConfigException(DB_URL,
-        "is not set (expected postgresql://host:5432/olmstead; use the 'dev' command for an embedded database)"));
+    return database.orElseThrow(
+        () ->
+            new ConfigException(
+                DB_URL,
+                "is not set (expected postgresql://host:5432/olmstead; use the 'dev' command for an embedded database)"));
   }
 
   @Override
   public String toString() {
-    return "ControlPlaneConfig[bind=" + bindHost + ":" + port + ", database=" + database.map(DatabaseSettings::describe)
-        + ", adminToken=" + (adminToken.isPresent() ? "***" : "none") + ", metrics=" + metrics + "]";
+    return "ControlPlaneConfig[bind="
+        + bindHost
+        + ":"
+        + port
+        + ", database="
+        + database.map(DatabaseSettings::describe)
+        + ", adminToken="
+        + (adminToken.isPresent() ? "***" : "none")
+        + ", metrics="
+        + metrics
+        + "]";
   }
 }

@@ -7,35 +7,45 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Where the PostgreSQL database is: parsed once from {@code postgresql://} or {@code jdbc:postgresql://} URLs, and
- * handed to both Flyway (JDBC) and the Vert.x pool.
+ * Where the PostgreSQL database is: parsed once from {@code postgresql://} or {@code
+ * jdbc:postgresql://} URLs, and handed to both Flyway (JDBC) and the Vert.x pool.
  */
-public record DatabaseSettings(String host, int port, String database, String user, String password) {
+public record DatabaseSettings(
+    String host, int port, String database, String user, String password) {
 
   public static final String URL_SETTING = "OLMSTEAD_DB_URL";
+
   /**
-   * TCP keepalive on every database connection: probes after this much silence, then every
-   * {@link #KEEPALIVE_INTERVAL_SECONDS} ({@link #KEEPALIVE_COUNT} unanswered end it), so an idle session whose server
-   * or path went away (a failover, a half-open partition) ends within about 30 s instead of the kernel's two hours.
+   * TCP keepalive on every database connection: probes after this much silence, then every {@link
+   * #KEEPALIVE_INTERVAL_SECONDS} ({@link #KEEPALIVE_COUNT} unanswered end it), so an idle session
+   * whose server or path went away (a failover, a half-open partition) ends within about 30 s
+   * instead of the kernel's two hours.
    */
   public static final int KEEPALIVE_IDLE_SECONDS = 15;
+
   public static final int KEEPALIVE_INTERVAL_SECONDS = 5;
   public static final int KEEPALIVE_COUNT = 3;
 
   /** Parses a database URL; user and password given separately win over those in the URL. */
   public static DatabaseSettings parse(String url, String user, String password) {
     if (url == null || url.isBlank()) {
-      throw new ConfigException(URL_SETTING, "is not set (expected postgresql://host:5432/olmstead)");
+      throw new ConfigException(
+          URL_SETTING, "is not set (expected postgresql://host:5432/olmstead)");
     }
     String text = url.trim();
     if (text.startsWith("jdbc:")) {
       text = text.substring("jdbc:".length());
     }
     if (severalHosts(text)) {
-      // the Vert.x PostgreSQL client dials one address: it has neither several hosts nor target_session_attrs
-      throw new ConfigException(URL_SETTING, "'" + redact(url) + "' names several hosts; give one address that "
-          + "always leads to the read-write primary (CloudNativePG's <cluster>-rw Service, or HAProxy on Patroni's "
-          + "primary check): see docs/operations.md");
+      // the Vert.x PostgreSQL client dials one address: it has neither several hosts nor
+      // target_session_attrs
+      throw new ConfigException(
+          URL_SETTING,
+          "'"
+              + redact(url)
+              + "' names several hosts; give one address that "
+              + "always leads to the read-write primary (CloudNativePG's <cluster>-rw Service, or HAProxy on Patroni's "
+              + "primary check): see docs/operations.md");
     }
     URI uri;
     try {
@@ -62,10 +72,13 @@ public record DatabaseSettings(String host, int port, String database, String us
     }
     String finalUser = user != null && !user.isBlank() ? user : urlUser;
     String finalPassword = password != null ? password : urlPassword;
-    return new DatabaseSettings(host, port, path.substring(1), finalUser == null ? "postgres" : finalUser, finalPassword);
+    return new DatabaseSettings(
+        host, port, path.substring(1), finalUser == null ? "postgres" : finalUser, finalPassword);
   }
 
-  /** Whether the URL's host part (after any user:password@) lists several hosts, as libpq allows. */
+  /**
+   * Whether the URL's host part (after any user:password@) lists several hosts, as libpq allows.
+   */
   private static boolean severalHosts(String url) {
     int start = url.indexOf("://");
     if (start < 0) {
@@ -88,8 +101,11 @@ public record DatabaseSettings(String host, int port, String database, String us
   }
 
   private static ConfigException malformed(String url) {
-    return new ConfigException(URL_SETTING, "'" + redact(url)
-        + "' is not a PostgreSQL URL (expected postgresql://host:5432/database or jdbc:postgresql://host:5432/database)");
+    return new ConfigException(
+        URL_SETTING,
+        "'"
+            + redact(url)
+            + "' is not a PostgreSQL URL (expected postgresql://host:5432/database or jdbc:postgresql://host:5432/database)");
   }
 
   /** The URL with any password replaced, safe to print. */
@@ -107,14 +123,16 @@ public record DatabaseSettings(String host, int port, String database, String us
   }
 
   public PgConnectOptions connectOptions() {
-    PgConnectOptions options = new PgConnectOptions()
-        .setHost(host)
-        .setPort(port)
-        .setDatabase(database)
-        .setUser(user)
-        .setCachePreparedStatements(true)
-        .setPipeliningLimit(64);
-    options.setTcpKeepAlive(true)
+    PgConnectOptions options =
+        new PgConnectOptions()
+            .setHost(host)
+            .setPort(port)
+            .setDatabase(database)
+            .setUser(user)
+            .setCachePreparedStatements(true)
+            .setPipeliningLimit(64);
+    options
+        .setTcpKeepAlive(true)
         .setTcpKeepAliveIdleSeconds(KEEPALIVE_IDLE_SECONDS)
         .setTcpKeepAliveIntervalSeconds(KEEPALIVE_INTERVAL_SECONDS)
         .setTcpKeepAliveCount(KEEPALIVE_COUNT);

@@ -11,10 +11,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Who may read {@code /metrics}. By default anyone who can reach the port (as kube-state-metrics and Argo CD serve
- * theirs: keep it on a network only Prometheus reaches). With {@code OLMSTEAD_METRICS_TOKEN_FILE} set, only callers
- * presenting that file's token as {@code Authorization: Bearer ...}; the token is read once at start and kept only as
- * its SHA-256, compared in constant time, and never logged.
+ * Who may read {@code /metrics}. By default anyone who can reach the port (as kube-state-metrics
+ * and Argo CD serve theirs: keep it on a network only Prometheus reaches). With {@code
+ * OLMSTEAD_METRICS_TOKEN_FILE} set, only callers presenting that file's token as {@code
+ * Authorization: Bearer ...}; the token is read once at start and kept only as its SHA-256,
+ * compared in constant time, and never logged.
  */
 public final class MetricsSettings {
   public static final String TOKEN_FILE = "OLMSTEAD_METRICS_TOKEN_FILE";
@@ -48,8 +49,13 @@ public final class MetricsSettings {
       throw new ConfigException(TOKEN_FILE, "'" + path + "' is not a readable file");
     }
     if (token.length() < MIN_TOKEN_LENGTH || token.chars().anyMatch(c -> c <= ' ')) {
-      throw new ConfigException(TOKEN_FILE, "'" + path + "' must hold one token of at least " + MIN_TOKEN_LENGTH
-          + " characters without spaces");
+      throw new ConfigException(
+          TOKEN_FILE,
+          "'"
+              + path
+              + "' must hold one token of at least "
+              + MIN_TOKEN_LENGTH
+              + " characters without spaces");
     }
     return new MetricsSettings(Optional.of(path), sha256(token));
   }
@@ -59,15 +65,20 @@ public final class MetricsSettings {
     return tokenHash != null;
   }
 
-  /** Whether a request with this {@code Authorization} header (null when absent) may read the metrics. */
+  /**
+   * Whether a request with this {@code Authorization} header (null when absent) may read the
+   * metrics.
+   */
   public boolean allows(String authorization) {
     if (tokenHash == null) {
       return true;
     }
-    if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+    if (authorization == null
+        || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
       return false;
     }
-    return MessageDigest.isEqual(tokenHash, sha256(authorization.substring(BEARER.length()).strip()));
+    return MessageDigest.isEqual(
+        tokenHash, sha256(authorization.substring(BEARER.length()).strip()));
   }
 
   private static byte[] sha256(String token) {

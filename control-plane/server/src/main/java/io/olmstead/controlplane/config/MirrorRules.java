@@ -11,10 +11,11 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Source prefix → mirror prefixes, as in an ImageDigestMirrorSet, for disconnected sites. The longest matching source
- * wins; its mirrors are tried in order, then the source itself (OpenShift's default {@code AllowContactingSource}).
- * File: {@code imageDigestMirrors: [{source: quay.io/org, mirrors: [mirror:5000/org]}]} (YAML or JSON), or a whole
- * ImageDigestMirrorSet object (the same list under {@code spec}).
+ * Source prefix → mirror prefixes, as in an ImageDigestMirrorSet, for disconnected sites. The
+ * longest matching source wins; its mirrors are tried in order, then the source itself (OpenShift's
+ * default {@code AllowContactingSource}). File: {@code imageDigestMirrors: [{source: quay.io/org,
+ * mirrors: [mirror:5000/org]}]} (YAML or JSON), or a whole ImageDigestMirrorSet object (the same
+ * list under {@code spec}).
  */
 public record MirrorRules(List<Rule> rules) {
 
@@ -28,14 +29,20 @@ public record MirrorRules(List<Rule> rules) {
   }
 
   public MirrorRules {
-    rules = rules.stream().sorted(Comparator.comparingInt((Rule r) -> r.source().length()).reversed()).toList();
+    rules =
+        rules.stream()
+            .sorted(Comparator.comparingInt((Rule r) -> r.source().length()).reversed())
+            .toList();
   }
 
   public int size() {
     return rules.size();
   }
 
-  /** The references to try for {@code reference} (registry/repository[:tag][@digest]), mirrors first. */
+  /**
+   * The references to try for {@code reference} (registry/repository[:tag][@digest]), mirrors
+   * first.
+   */
   public List<String> candidates(String reference) {
     List<String> out = new ArrayList<>();
     for (Rule rule : rules) {
@@ -82,7 +89,8 @@ public record MirrorRules(List<Rule> rules) {
       String source = item.path("source").asText("");
       JsonNode mirrors = item.path("mirrors");
       if (source.isBlank() || !mirrors.isArray() || mirrors.isEmpty()) {
-        throw new ConfigException(setting, "imageDigestMirrors[" + i + "] needs a source and at least one mirror");
+        throw new ConfigException(
+            setting, "imageDigestMirrors[" + i + "] needs a source and at least one mirror");
       }
       List<String> ms = new ArrayList<>();
       mirrors.forEach(m -> ms.add(m.asText()));

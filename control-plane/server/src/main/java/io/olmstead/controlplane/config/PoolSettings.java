@@ -5,18 +5,24 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * How hosted clusters get their agents ({@code OLMSTEAD_HYPERSHIFT_AGENTS}): {@code pool} (the default: the hosted
- * agent pool serves them) or {@code per-cluster} (the control plane deploys one agent into each hosted control plane
- * namespace, as {@code hosted} describes); and how often each control plane replica recomputes the pool's assignment,
- * checks its pool connections and, as leader, the per-cluster agents ({@code OLMSTEAD_POOL_ASSIGN_SECONDS}).
+ * How hosted clusters get their agents ({@code OLMSTEAD_HYPERSHIFT_AGENTS}): {@code pool} (the
+ * default: the hosted agent pool serves them) or {@code per-cluster} (the control plane deploys one
+ * agent into each hosted control plane namespace, as {@code hosted} describes); and how often each
+ * control plane replica recomputes the pool's assignment, checks its pool connections and, as
+ * leader, the per-cluster agents ({@code OLMSTEAD_POOL_ASSIGN_SECONDS}).
  */
 public record PoolSettings(String agents, int assignSeconds, HostedAgentSettings hosted) {
   public static final String AGENTS = "OLMSTEAD_HYPERSHIFT_AGENTS";
   public static final String ASSIGN_SECONDS = "OLMSTEAD_POOL_ASSIGN_SECONDS";
   public static final String POOL = "pool";
   public static final String PER_CLUSTER = "per-cluster";
-  public static final Set<String> ENVIRONMENT = Set.of(AGENTS, ASSIGN_SECONDS, HostedAgentSettings.IMAGE,
-      HostedAgentSettings.CONTROL_PLANE_URL, HostedAgentSettings.CONTROL_PLANE_NAMESPACE);
+  public static final Set<String> ENVIRONMENT =
+      Set.of(
+          AGENTS,
+          ASSIGN_SECONDS,
+          HostedAgentSettings.IMAGE,
+          HostedAgentSettings.CONTROL_PLANE_URL,
+          HostedAgentSettings.CONTROL_PLANE_NAMESPACE);
 
   public PoolSettings {
     if (PER_CLUSTER.equals(agents)) {
@@ -31,8 +37,10 @@ public record PoolSettings(String agents, int assignSeconds, HostedAgentSettings
 
   public static PoolSettings fromEnvironment(Map<String, String> environment) {
     EnvReader env = new EnvReader(environment);
-    return new PoolSettings(env.string(AGENTS).map(s -> s.toLowerCase(Locale.ROOT)).orElse(POOL),
-        env.positiveInt(ASSIGN_SECONDS, 5), HostedAgentSettings.fromEnvironment(environment));
+    return new PoolSettings(
+        env.string(AGENTS).map(s -> s.toLowerCase(Locale.ROOT)).orElse(POOL),
+        env.positiveInt(ASSIGN_SECONDS, 5),
+        HostedAgentSettings.fromEnvironment(environment));
   }
 
   /** Whether the control plane deploys one agent per hosted cluster (and the pool serves none). */

@@ -3,10 +3,10 @@ package io.olmstead.controlplane.config;
 import java.util.Map;
 
 /**
- * Webhook delivery settings: {@code OLMSTEAD_WEBHOOK_ALLOW_PRIVATE} ({@code true} lets webhooks point at loopback or
- * private addresses, for receivers inside the cluster network and for tests; default {@code false}), and the
- * thresholds of the signals that raise events ({@link SignalSettings}), carried here so that every way of building
- * the configuration reads them.
+ * Webhook delivery settings: {@code OLMSTEAD_WEBHOOK_ALLOW_PRIVATE} ({@code true} lets webhooks
+ * point at loopback or private addresses, for receivers inside the cluster network and for tests;
+ * default {@code false}), and the thresholds of the signals that raise events ({@link
+ * SignalSettings}), carried here so that every way of building the configuration reads them.
  */
 public record WebhookSettings(boolean allowPrivate, SignalSettings signals) {
   public static final String ALLOW_PRIVATE = "OLMSTEAD_WEBHOOK_ALLOW_PRIVATE";

@@ -6,8 +6,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs a database outage seen by one kind of work as one WARN line when it starts and one INFO line when it ends,
- * instead of a stack trace per failed call (thousands while a fleet reconnects during the outage).
+ * Logs a database outage seen by one kind of work as one WARN line when it starts and one INFO line
+ * when it ends, instead of a stack trace per failed call (thousands while a fleet reconnects during
+ * the outage).
  */
 public final class DatabaseOutage {
   private static final Logger LOG = LoggerFactory.getLogger(DatabaseOutage.class);
@@ -25,7 +26,9 @@ public final class DatabaseOutage {
   public void failed(Throwable cause) {
     failures.incrementAndGet();
     if (down.compareAndSet(false, true)) {
-      LOG.warn("database unavailable for {}: {} (further failures are counted until it answers again)", work,
+      LOG.warn(
+          "database unavailable for {}: {} (further failures are counted until it answers again)",
+          work,
           firstLine(cause));
     }
   }
@@ -33,7 +36,10 @@ public final class DatabaseOutage {
   /** A call succeeded: ends the outage, if there was one, with its count of failed calls. */
   public void recovered() {
     if (down.compareAndSet(true, false)) {
-      LOG.info("database available again for {} ({} calls failed during the outage)", work, failures.getAndSet(0));
+      LOG.info(
+          "database available again for {} ({} calls failed during the outage)",
+          work,
+          failures.getAndSet(0));
     }
   }
 

@@ -13,24 +13,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Leadership for one replica-wide task (the rollout engine, the HyperShift watcher): {@code pg_try_advisory_lock} on a
- * dedicated connection, so the lock goes with the session when a replica dies and another replica's next attempt
- * takes it. {@code onChange} hears {@code true} when the lock is taken and {@code false} when this replica steps down.
+ * Leadership for one replica-wide task (the rollout engine, the HyperShift watcher): {@code
+ * pg_try_advisory_lock} on a dedicated connection, so the lock goes with the session when a replica
+ * dies and another replica's next attempt takes it. {@code onChange} hears {@code true} when the
+ * lock is taken and {@code false} when this replica steps down.
  *
- * <p>A replica is not always told that its session ended (a failover, a half-open path), so leadership is fenced:
- * taking the lock bumps the task's epoch in {@code leader_epochs}, each leader-only transaction starts with
- * {@link #fence}, which finds no row once another replica has bumped it, and each {@link #ensure()} asks the lock
- * session a cheap question with a short timeout. Either failing makes this replica step down.
+ * <p>A replica is not always told that its session ended (a failover, a half-open path), so
+ * leadership is fenced: taking the lock bumps the task's epoch in {@code leader_epochs}, each
+ * leader-only transaction starts with {@link #fence}, which finds no row once another replica has
+ * bumped it, and each {@link #ensure()} asks the lock session a cheap question with a short
+ * timeout. Either failing makes this replica step down.
  */
 public final class LeaderLock {
-  /** How long the lock session has to answer the check on each tick before this replica steps down. */
+  /**
+   * How long the lock session has to answer the check on each tick before this replica steps down.
+   */
   public static final long CHECK_MILLIS = 2_000;
+
   private static final Logger LOG = LoggerFactory.getLogger(LeaderLock.class);
   private static final String TRY = "SELECT pg_try_advisory_lock($1) AS locked";
-  private static final String BUMP = "INSERT INTO leader_epochs (lock_key, epoch) VALUES ($1, 1) ON CONFLICT (lock_key) "
-      + "DO UPDATE SET epoch = leader_epochs.epoch + 1 RETURNING epoch";
-  // FOR SHARE: a new leader's bump waits for this transaction, and this one sees the bump if it came first
-  private static final String FENCE = "SELECT 1 FROM leader_epochs WHERE lock_key = $1 AND epoch = $2 FOR SHARE";
+  private static final String BUMP =
+      "INSERT INTO leader_epochs (lock_key, epoch) VALUES ($1, 1) ON CONFLICT (lock_key) "
+          + "DO UPDATE SET epoch = leader_epochs.epoch + 1 RETURNING epoch";
+  // FOR SHARE: a new leader's bump waits for this transaction, and this one sees the bump if it
+  // came first
+  private static final String FENCE =
+      "SELECT 1 FROM leader_epochs WHERE lock_key = $1 AND epoch = $2 FOR SHARE";
 
   /** A leader-only write refused: another replica took the lock since this one did. */
   public static final class Deposed extends RuntimeException {
@@ -51,11 +59,21 @@ public final class LeaderLock {
   private long epoch;
   private boolean trying;
 
-  public LeaderLock(Vertx vertx, PgConnectOptions connectOptions, long key, String task, Consumer<Boolean> onChange) {
+  public LeaderLock(
+      Vertx vertx,
+      PgConnectOptions connectOptions,
+      long key,
+      String task,
+      Consumer<Boolean> onChange) {
     this(vertx, connectOptions, key, task, onChange, CHECK_MILLIS);
   }
 
-  public LeaderLock(Vertx vertx, PgConnectOptions connectOptions, long key, String task, Consumer<Boolean> onChange,
+  public LeaderLock(
+      Vertx vertx,
+      PgConnectOptions connectOptions,
+      long key,
+      String task,
+      Consumer<Boolean> onChange,
       long checkMillis) {
     this.vertx = vertx;
     this.connectOptions = connectOptions;
@@ -66,8 +84,9 @@ public final class LeaderLock {
   }
 
   /**
-   * Whether this replica holds the lock: checks that a held lock's session still answers (stepping down when it does
-   * not), or tries to take the lock when it is not held (and no attempt is under way).
+   * Whether this replica holds the lock: checks that a held lock's session still answers (stepping
+   * down when it does not), or tries to take the lock when it is not held (and no attempt is under
+   * way).
    */
   public Future<Boolean> ensure() {
     if (trying) {
@@ -84,8 +103,9 @@ public final class LeaderLock {
   }
 
   /**
-   * The first statement of a leader-only transaction: fails with {@link Deposed} (and this replica steps down) when
-   * this replica no longer holds the current epoch, so the transaction changes nothing.
+   * The first statement of a leader-only transaction: fails with {@link Deposed} (and this replica
+   * steps down) when this replica no longer holds the current epoch, so the transaction changes
+   * nothing.
    */
   public Future<Void> fence(SqlConnection tx) {
     PgConnection held = connection;
@@ -93,13 +113,16 @@ public final class LeaderLock {
       return Future.failedFuture(new Deposed(task));
     }
     long mine = epoch;
-    return tx.preparedQuery(FENCE).execute(Tuple.of(key, mine)).compose(rows -> {
-      if (rows.size() > 0) {
-        return Future.succeededFuture();
-      }
-      stepDown(held, "another replica took the lock (epoch " + mine + " is over)");
-      return Future.failedFuture(new Deposed(task));
-    });
+    return tx.preparedQuery(FENCE)
+        .execute(Tuple.of(key, mine))
+        .compose(
+            rows -> {
+              if (rows.size() > 0) {
+                return Future.succeededFuture();
+              }
+              stepDown(held, "another replica took the lock (epoch " + mine + " is over)");
+              return Future.failedFuture(new Deposed(task));
+            });
   }
 
   /** {@link #ensure()} for a timer: a failed attempt is only logged, the next one tries again. */
@@ -118,40 +141,56 @@ public final class LeaderLock {
   }
 
   private Future<Boolean> check(PgConnection conn) {
-    return within(conn.query("SELECT 1").execute()).map(true).recover(e -> {
-      stepDown(conn, "its lock session does not answer (" + e.getMessage() + ")");
-      return Future.succeededFuture(false);
-    });
+    return within(conn.query("SELECT 1").execute())
+        .map(true)
+        .recover(
+            e -> {
+              stepDown(conn, "its lock session does not answer (" + e.getMessage() + ")");
+              return Future.succeededFuture(false);
+            });
   }
 
   private Future<Boolean> take() {
     PgConnection kept = standby;
     standby = null;
     Future<PgConnection> session = kept != null ? Future.succeededFuture(kept) : connect();
-    return session.compose(conn -> within(conn.preparedQuery(TRY).execute(Tuple.of(key)))
-        .map(rows -> rows.iterator().next().getBoolean("locked"))
-        .compose(locked -> locked ? within(conn.preparedQuery(BUMP).execute(Tuple.of(key)))
-            .map(rows -> rows.iterator().next().getLong("epoch")) : Future.succeededFuture(0L))
-        .onFailure(e -> conn.close())
-        .map(taken -> {
-          if (taken == 0) {
-            standby = conn;
-            return false;
-          }
-          lead(conn, taken);
-          return true;
-        }));
+    return session.compose(
+        conn ->
+            within(conn.preparedQuery(TRY).execute(Tuple.of(key)))
+                .map(rows -> rows.iterator().next().getBoolean("locked"))
+                .compose(
+                    locked ->
+                        locked
+                            ? within(conn.preparedQuery(BUMP).execute(Tuple.of(key)))
+                                .map(rows -> rows.iterator().next().getLong("epoch"))
+                            : Future.succeededFuture(0L))
+                .onFailure(e -> conn.close())
+                .map(
+                    taken -> {
+                      if (taken == 0) {
+                        standby = conn;
+                        return false;
+                      }
+                      lead(conn, taken);
+                      return true;
+                    }));
   }
 
   /**
-   * A new lock session within the check's bound. One that connects after the bound (a loaded database or machine) is
-   * closed: left open, each attempt every 500 ms would keep one more idle session until max_connections is reached
-   * and the replicas' pools cannot open connections any more (issue 27).
+   * A new lock session within the check's bound. One that connects after the bound (a loaded
+   * database or machine) is closed: left open, each attempt every 500 ms would keep one more idle
+   * session until max_connections is reached and the replicas' pools cannot open connections any
+   * more (issue 27).
    */
   private Future<PgConnection> connect() {
-    Future<PgConnection> connecting = PgConnection.connect(vertx, connectOptions).onSuccess(conn ->
-        // without a handler the client prints the error to stderr (e.g. when the database shuts down first)
-        conn.exceptionHandler(e -> LOG.debug("{} lock connection: {}", task, e.toString())));
+    Future<PgConnection> connecting =
+        PgConnection.connect(vertx, connectOptions)
+            .onSuccess(
+                conn ->
+                    // without a handler the client prints the error to stderr (e.g. when the
+                    // database shuts down first)
+                    conn.exceptionHandler(
+                        e -> LOG.debug("{} lock connection: {}", task, e.toString())));
     return within(connecting).onFailure(e -> connecting.onSuccess(PgConnection::close));
   }
 
@@ -159,12 +198,13 @@ public final class LeaderLock {
     connection = conn;
     epoch = taken;
     // the session, and with it the lock, is gone: stop until the lock is taken again
-    conn.closeHandler(v -> {
-      if (connection == conn) {
-        connection = null;
-        onChange.accept(false);
-      }
-    });
+    conn.closeHandler(
+        v -> {
+          if (connection == conn) {
+            connection = null;
+            onChange.accept(false);
+          }
+        });
     LOG.info("{}: this replica leads (epoch {})", task, taken);
     onChange.accept(true);
   }
@@ -182,16 +222,19 @@ public final class LeaderLock {
   /** {@code future}, failed with a timeout when it has not completed within the check's bound. */
   private <T> Future<T> within(Future<T> future) {
     Promise<T> bounded = Promise.promise();
-    long timer = vertx.setTimer(checkMillis, id -> bounded.tryFail(new TimeoutException("no answer within "
-        + checkMillis + " ms")));
-    future.onComplete(ar -> {
-      vertx.cancelTimer(timer);
-      if (ar.succeeded()) {
-        bounded.tryComplete(ar.result());
-      } else {
-        bounded.tryFail(ar.cause());
-      }
-    });
+    long timer =
+        vertx.setTimer(
+            checkMillis,
+            id -> bounded.tryFail(new TimeoutException("no answer within " + checkMillis + " ms")));
+    future.onComplete(
+        ar -> {
+          vertx.cancelTimer(timer);
+          if (ar.succeeded()) {
+            bounded.tryComplete(ar.result());
+          } else {
+            bounded.tryFail(ar.cause());
+          }
+        });
     return bounded.future();
   }
 }

@@ -6,12 +6,14 @@ import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.output.MigrateResult;
 
-/** Runs the Flyway migrations packaged by db-migrations; blocking, so callers run it on a worker thread. */
+/**
+ * Runs the Flyway migrations packaged by db-migrations; blocking, so callers run it on a worker
+ * thread.
+ */
 public final class Migrations {
   public static final String LOCATION = "classpath:db/migration";
 
-  private Migrations() {
-  }
+  private Migrations() {}
 
   /** Applies pending migrations and returns the number applied. */
   public static int migrate(DatabaseSettings db) {
@@ -23,7 +25,9 @@ public final class Migrations {
     }
   }
 
-  /** The newest migration version packaged with this build: what readiness expects to find applied. */
+  /**
+   * The newest migration version packaged with this build: what readiness expects to find applied.
+   */
   public static String latestPackagedVersion(DatabaseSettings db) {
     try {
       String latest = null;
@@ -33,7 +37,8 @@ public final class Migrations {
         }
       }
       if (latest == null) {
-        throw new StartupException("no database migrations found on the classpath (" + LOCATION + ")");
+        throw new StartupException(
+            "no database migrations found on the classpath (" + LOCATION + ")");
       }
       return latest;
     } catch (StartupException e) {
@@ -52,7 +57,10 @@ public final class Migrations {
         .load();
   }
 
-  /** One line naming the database and the root cause, e.g. "database unreachable at h:5432/db: Connection refused". */
+  /**
+   * One line naming the database and the root cause, e.g. "database unreachable at h:5432/db:
+   * Connection refused".
+   */
   static String describeFailure(DatabaseSettings db, Throwable e) {
     Throwable root = e;
     boolean sql = false;
@@ -60,10 +68,19 @@ public final class Migrations {
       sql |= root instanceof SQLException;
       root = root.getCause();
     }
-    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage().lines()
-        .findFirst().orElse("");
-    if (root instanceof java.net.ConnectException || root instanceof java.net.UnknownHostException || sql) {
-      return "database unreachable at " + db.describe() + " (" + DatabaseSettings.URL_SETTING + "): " + message;
+    String message =
+        root.getMessage() == null
+            ? root.getClass().getSimpleName()
+            : root.getMessage().lines().findFirst().orElse("");
+    if (root instanceof java.net.ConnectException
+        || root instanceof java.net.UnknownHostException
+        || sql) {
+      return "database unreachable at "
+          + db.describe()
+          + " ("
+          + DatabaseSettings.URL_SETTING
+          + "): "
+          + message;
     }
     return "database migration failed at " + db.describe() + ": " + message;
   }

@@ -12,8 +12,9 @@ import io.vertx.sqlclient.SqlConnection;
 import java.util.function.Function;
 
 /**
- * The transaction helper every store shares: reads on a pooled connection, changes in one transaction together with
- * their audit entry. A change refused with 403, 404, 409 or 412 rolls back and is audited on its own as denied/failure.
+ * The transaction helper every store shares: reads on a pooled connection, changes in one
+ * transaction together with their audit entry. A change refused with 403, 404, 409 or 412 rolls
+ * back and is audited on its own as denied/failure.
  */
 public final class Tx {
   private final Pool pool;
@@ -37,34 +38,53 @@ public final class Tx {
     return pool.withConnection(work);
   }
 
-  /** Runs {@code work} in a transaction without an audit entry (for system bookkeeping such as heartbeats). */
+  /**
+   * Runs {@code work} in a transaction without an audit entry (for system bookkeeping such as
+   * heartbeats).
+   */
   public <T> Future<T> inTransaction(Function<SqlConnection, Future<T>> work) {
     return pool.withTransaction(work);
   }
 
   /**
-   * Runs {@code work} and writes {@code entry} (outcome success, detail from {@code detail}) in one transaction: both
-   * commit or neither does.
+   * Runs {@code work} and writes {@code entry} (outcome success, detail from {@code detail}) in one
+   * transaction: both commit or neither does.
    */
-  public <T> Future<T> audited(AuditEntry entry, Function<SqlConnection, Future<T>> work,
-      Function<T, JsonObject> detail) {
-    return pool.<T>withTransaction(conn -> work.apply(conn).compose(result -> Audit.record(conn,
-            entry.withOutcome(AuditEntry.SUCCESS, detail == null ? entry.detail() : detail.apply(result)))
-        .map(result)))
-        .recover(e -> {
-          Throwable mapped = e instanceof PgException pg && DatabaseProblems.fromDatabase(pg) != null
-              ? DatabaseProblems.fromDatabase(pg) : e;
-          return auditRefusal(entry, mapped).compose(v -> Future.failedFuture(mapped));
-        });
+  public <T> Future<T> audited(
+      AuditEntry entry, Function<SqlConnection, Future<T>> work, Function<T, JsonObject> detail) {
+    return pool.<T>withTransaction(
+            conn ->
+                work.apply(conn)
+                    .compose(
+                        result ->
+                            Audit.record(
+                                    conn,
+                                    entry.withOutcome(
+                                        AuditEntry.SUCCESS,
+                                        detail == null ? entry.detail() : detail.apply(result)))
+                                .map(result)))
+        .recover(
+            e -> {
+              Throwable mapped =
+                  e instanceof PgException pg && DatabaseProblems.fromDatabase(pg) != null
+                      ? DatabaseProblems.fromDatabase(pg)
+                      : e;
+              return auditRefusal(entry, mapped).compose(v -> Future.failedFuture(mapped));
+            });
   }
 
   private Future<Void> auditRefusal(AuditEntry entry, Throwable e) {
-    if (!(e instanceof ApiException api) || !(api.status() == 403 || api.status() == 404 || api.status() == 409
-        || api.status() == 412)) {
+    if (!(e instanceof ApiException api)
+        || !(api.status() == 403
+            || api.status() == 404
+            || api.status() == 409
+            || api.status() == 412)) {
       return Future.succeededFuture();
     }
-    String outcome = api.status() == 403 || api.teamDenied() ? AuditEntry.DENIED : AuditEntry.FAILURE;
-    return audit.recordDenied(entry.withOutcome(outcome, entry.detail().copy().put("status", api.status())
-        .put("code", api.code())));
+    String outcome =
+        api.status() == 403 || api.teamDenied() ? AuditEntry.DENIED : AuditEntry.FAILURE;
+    return audit.recordDenied(
+        entry.withOutcome(
+            outcome, entry.detail().copy().put("status", api.status()).put("code", api.code())));
   }
 }

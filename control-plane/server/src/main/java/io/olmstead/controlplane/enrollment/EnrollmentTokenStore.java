@@ -15,33 +15,60 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Enrollment tokens in {@code enrollment_tokens}, stored as SHA-256 digests. {@link #consume} is what the agent
- * gateway calls at enrollment: it atomically takes one use of a live token.
+ * Enrollment tokens in {@code enrollment_tokens}, stored as SHA-256 digests. {@link #consume} is
+ * what the agent gateway calls at enrollment: it atomically takes one use of a live token.
  */
 public final class EnrollmentTokenStore {
   private static final String COLUMNS =
       "id, labels, cluster_name, max_uses, uses, expires_at, created_by, created_at, revoked_at";
-  private static final String INSERT = """
+  private static final String INSERT =
+      """
       INSERT INTO enrollment_tokens (token_hash, labels, cluster_name, max_uses, expires_at, created_by)
-      VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6) RETURNING""" + " " + COLUMNS;
-  // $1: the caller's teams (null: every token); a scoped caller lists only tokens labelled with one of them
-  private static final String PAGE = "SELECT " + COLUMNS + " FROM enrollment_tokens"
-      + " WHERE ($1::text[] IS NULL OR labels ->> '" + Principal.TEAM_LABEL + "' = ANY($1))"
-      + " AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3)) ORDER BY created_at DESC, id DESC LIMIT $4";
+      VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6) RETURNING"""
+          + " "
+          + COLUMNS;
+  // $1: the caller's teams (null: every token); a scoped caller lists only tokens labelled with one
+  // of them
+  private static final String PAGE =
+      "SELECT "
+          + COLUMNS
+          + " FROM enrollment_tokens"
+          + " WHERE ($1::text[] IS NULL OR labels ->> '"
+          + Principal.TEAM_LABEL
+          + "' = ANY($1))"
+          + " AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3)) ORDER BY created_at DESC, id DESC LIMIT $4";
   private static final String FIND = "SELECT " + COLUMNS + " FROM enrollment_tokens WHERE id = $1";
-  private static final String REVOKE = "UPDATE enrollment_tokens SET revoked_at = now() WHERE id = $1"
-      + " AND revoked_at IS NULL RETURNING " + COLUMNS;
-  private static final String CONSUME = "UPDATE enrollment_tokens SET uses = uses + 1 WHERE token_hash = $1"
-      + " AND revoked_at IS NULL AND expires_at > now() AND uses < max_uses RETURNING " + COLUMNS;
+  private static final String REVOKE =
+      "UPDATE enrollment_tokens SET revoked_at = now() WHERE id = $1"
+          + " AND revoked_at IS NULL RETURNING "
+          + COLUMNS;
+  private static final String CONSUME =
+      "UPDATE enrollment_tokens SET uses = uses + 1 WHERE token_hash = $1"
+          + " AND revoked_at IS NULL AND expires_at > now() AND uses < max_uses RETURNING "
+          + COLUMNS;
 
   /** A stored enrollment token (never its secret). */
-  public record EnrollmentToken(UUID id, JsonObject labels, String clusterName, int maxUses, int uses,
-      OffsetDateTime expiresAt, String createdBy, OffsetDateTime createdAt, OffsetDateTime revokedAt) {
+  public record EnrollmentToken(
+      UUID id,
+      JsonObject labels,
+      String clusterName,
+      int maxUses,
+      int uses,
+      OffsetDateTime expiresAt,
+      String createdBy,
+      OffsetDateTime createdAt,
+      OffsetDateTime revokedAt) {
 
     public JsonObject toJson() {
-      return new JsonObject().put("id", id.toString()).put("labels", labels).put("clusterName", clusterName)
-          .put("maxUses", maxUses).put("uses", uses).put("expiresAt", expiresAt.toString())
-          .put("createdBy", createdBy).put("createdAt", createdAt.toString())
+      return new JsonObject()
+          .put("id", id.toString())
+          .put("labels", labels)
+          .put("clusterName", clusterName)
+          .put("maxUses", maxUses)
+          .put("uses", uses)
+          .put("expiresAt", expiresAt.toString())
+          .put("createdBy", createdBy)
+          .put("createdAt", createdAt.toString())
           .put("revokedAt", revokedAt == null ? null : revokedAt.toString());
     }
 
@@ -54,21 +81,34 @@ public final class EnrollmentTokenStore {
     }
   }
 
-  public Future<EnrollmentToken> insert(SqlClient client, byte[] hash, JsonObject labels, String clusterName,
-      int maxUses, long ttlSeconds, String createdBy) {
-    return client.preparedQuery(INSERT)
+  public Future<EnrollmentToken> insert(
+      SqlClient client,
+      byte[] hash,
+      JsonObject labels,
+      String clusterName,
+      int maxUses,
+      long ttlSeconds,
+      String createdBy) {
+    return client
+        .preparedQuery(INSERT)
         .execute(Tuple.of(hash, labels, clusterName, maxUses, (double) ttlSeconds, createdBy))
         .map(rows -> tokens(rows).get(0));
   }
 
   /**
-   * Tokens after the cursor key {@code (createdAt, id)} labelled with one of {@code teams} (null: every token), newest
-   * first, at most {@code limit + 1}.
+   * Tokens after the cursor key {@code (createdAt, id)} labelled with one of {@code teams} (null:
+   * every token), newest first, at most {@code limit + 1}.
    */
-  public Future<List<EnrollmentToken>> page(SqlClient client, String[] teams, Optional<JsonArray> after, int limit) {
-    return client.preparedQuery(PAGE).execute(Tuple.of(teams,
-            after.map(key -> OffsetDateTime.parse(key.getString(0))).orElse(null),
-            after.map(key -> UUID.fromString(key.getString(1))).orElse(null), limit + 1))
+  public Future<List<EnrollmentToken>> page(
+      SqlClient client, String[] teams, Optional<JsonArray> after, int limit) {
+    return client
+        .preparedQuery(PAGE)
+        .execute(
+            Tuple.of(
+                teams,
+                after.map(key -> OffsetDateTime.parse(key.getString(0))).orElse(null),
+                after.map(key -> UUID.fromString(key.getString(1))).orElse(null),
+                limit + 1))
         .map(EnrollmentTokenStore::tokens);
   }
 
@@ -82,8 +122,9 @@ public final class EnrollmentTokenStore {
   }
 
   /**
-   * Takes one use of the token with this digest when it is live (not revoked, not expired, uses left); empty otherwise.
-   * Run it in the enrollment's transaction so a failed enrollment gives the use back.
+   * Takes one use of the token with this digest when it is live (not revoked, not expired, uses
+   * left); empty otherwise. Run it in the enrollment's transaction so a failed enrollment gives the
+   * use back.
    */
   public Future<Optional<EnrollmentToken>> consume(SqlClient client, byte[] hash) {
     return client.preparedQuery(CONSUME).execute(Tuple.of(hash)).map(rows -> first(tokens(rows)));
@@ -97,10 +138,17 @@ public final class EnrollmentTokenStore {
     List<EnrollmentToken> tokens = new ArrayList<>();
     for (Row row : rows) {
       Object labels = row.getValue("labels");
-      tokens.add(new EnrollmentToken(row.getUUID("id"), labels instanceof JsonObject json ? json : new JsonObject(),
-          row.getString("cluster_name"), row.getInteger("max_uses"), row.getInteger("uses"),
-          row.getOffsetDateTime("expires_at"), row.getString("created_by"), row.getOffsetDateTime("created_at"),
-          row.getOffsetDateTime("revoked_at")));
+      tokens.add(
+          new EnrollmentToken(
+              row.getUUID("id"),
+              labels instanceof JsonObject json ? json : new JsonObject(),
+              row.getString("cluster_name"),
+              row.getInteger("max_uses"),
+              row.getInteger("uses"),
+              row.getOffsetDateTime("expires_at"),
+              row.getString("created_by"),
+              row.getOffsetDateTime("created_at"),
+              row.getOffsetDateTime("revoked_at")));
     }
     return tokens;
   }

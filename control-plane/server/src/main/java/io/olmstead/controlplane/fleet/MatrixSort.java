@@ -4,16 +4,23 @@ import io.olmstead.controlplane.problem.ApiException;
 import java.util.List;
 
 /**
- * The fleet matrix's order: by cluster name, or by one column's version or phase, ascending or ({@code -}) descending;
- * parsed from {@code name}, {@code version:SUB}, {@code phase:SUB}. Pure.
+ * The fleet matrix's order: by cluster name, or by one column's version or phase, ascending or
+ * ({@code -}) descending; parsed from {@code name}, {@code version:SUB}, {@code phase:SUB}. Pure.
  */
 record MatrixSort(Key key, String subscription, boolean descending) {
   /** What the rows are ordered by before the cluster name. */
-  enum Key { name, version, phase }
+  enum Key {
+    name,
+    version,
+    phase
+  }
 
   static final MatrixSort BY_NAME = new MatrixSort(Key.name, null, false);
 
-  /** Parses {@code text} (null: by name); a column not among {@code columns} is a 400 naming {@code query.sort}. */
+  /**
+   * Parses {@code text} (null: by name); a column not among {@code columns} is a 400 naming {@code
+   * query.sort}.
+   */
   static MatrixSort parse(String text, List<String> columns) {
     if (text == null || text.isEmpty()) {
       return BY_NAME;
@@ -31,12 +38,14 @@ record MatrixSort(Key key, String subscription, boolean descending) {
       key = null;
     }
     if (key == null || key == Key.name) {
-      throw ApiException.badRequest("sort must be name, version:SUBSCRIPTION or phase:SUBSCRIPTION, optionally "
-          + "after -", "query.sort");
+      throw ApiException.badRequest(
+          "sort must be name, version:SUBSCRIPTION or phase:SUBSCRIPTION, optionally " + "after -",
+          "query.sort");
     }
     String sub = body.substring(colon + 1);
     if (!columns.contains(sub)) {
-      throw ApiException.badRequest("sort names subscription " + sub + ", which is not a column of this matrix",
+      throw ApiException.badRequest(
+          "sort names subscription " + sub + ", which is not a column of this matrix",
           "query.sort");
     }
     return new MatrixSort(key, sub, descending);

@@ -9,10 +9,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The fleet matrix's rows as the API answers them: each cluster with its cells by subscription. Pure. */
+/**
+ * The fleet matrix's rows as the API answers them: each cluster with its cells by subscription.
+ * Pure.
+ */
 final class MatrixView {
-  private MatrixView() {
-  }
+  private MatrixView() {}
 
   static JsonArray items(List<ClusterRow> page, List<Cell> cells, Map<String, JsonObject> reasons) {
     Map<String, JsonObject> byCluster = new HashMap<>();
@@ -26,14 +28,20 @@ final class MatrixView {
       putSome(json, "agentMessage", cell.agentMessage());
       putSome(json, "updatedAt", cell.updatedAt() == null ? null : cell.updatedAt().toString());
       putSome(json, "reason", reasons.get(MatrixReasons.key(cell.cluster(), cell.subscription())));
-      byCluster.computeIfAbsent(cell.cluster(), k -> new JsonObject()).put(cell.subscription(), json);
+      byCluster
+          .computeIfAbsent(cell.cluster(), k -> new JsonObject())
+          .put(cell.subscription(), json);
     }
     JsonArray items = new JsonArray();
     for (ClusterRow row : page) {
-      items.add(new JsonObject().put("cluster", row.name()).put("status", row.status())
-          .put("labels", row.labels() == null ? new JsonObject() : row.labels())
-          .put("lastSeen", row.lastSeen() == null ? null : row.lastSeen().toInstant().toString())
-          .put("cells", byCluster.getOrDefault(row.name(), new JsonObject())));
+      items.add(
+          new JsonObject()
+              .put("cluster", row.name())
+              .put("status", row.status())
+              .put("labels", row.labels() == null ? new JsonObject() : row.labels())
+              .put(
+                  "lastSeen", row.lastSeen() == null ? null : row.lastSeen().toInstant().toString())
+              .put("cells", byCluster.getOrDefault(row.name(), new JsonObject())));
     }
     return items;
   }

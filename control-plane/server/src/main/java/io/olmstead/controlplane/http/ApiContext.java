@@ -8,9 +8,14 @@ import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 
 /**
- * What an {@link ApiModule} gets to build its stores and handlers: Vert.x, the pool, the transaction/audit helper, the
- * configuration (e.g. {@code maxBodyBytes} for streamed uploads), the token authenticator and the meter registry.
+ * What an {@link ApiModule} gets to build its stores and handlers: Vert.x, the pool, the
+ * transaction/audit helper, the configuration (e.g. {@code maxBodyBytes} for streamed uploads), the
+ * token authenticator and the meter registry.
  */
-public record ApiContext(Vertx vertx, Pool pool, Tx tx, ControlPlaneConfig config, TokenAuthenticator authenticator,
-    MeterRegistry registry) {
-}
+public record ApiContext(
+    Vertx vertx,
+    Pool pool,
+    Tx tx,
+    ControlPlaneConfig config,
+    TokenAuthenticator authenticator,
+    MeterRegistry registry) {}

@@ -21,18 +21,21 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The REST contract, api-spec's {@code openapi.yaml}, as published and as handed to vertx-openapi. vertx-openapi 4.5
- * validates JSON bodies only, so the copy it gets is adapted: response bodies are left out (not validated at runtime), raw-body operations lose their request body (the handler
- * streams it, the gate checks its content type) and {@code +json} media types are validated as JSON. The router gets a
- * copy without request bodies at all: vertx-openapi validates on one ordered worker queue per event loop, so one big
- * body would hold every other request; {@link BodyValidation} validates bodies against the adapted copy instead.
+ * The REST contract, api-spec's {@code openapi.yaml}, as published and as handed to vertx-openapi.
+ * vertx-openapi 4.5 validates JSON bodies only, so the copy it gets is adapted: response bodies are
+ * left out (not validated at runtime), raw-body operations lose their request body (the handler
+ * streams it, the gate checks its content type) and {@code +json} media types are validated as
+ * JSON. The router gets a copy without request bodies at all: vertx-openapi validates on one
+ * ordered worker queue per event loop, so one big body would hold every other request; {@link
+ * BodyValidation} validates bodies against the adapted copy instead.
  */
 public final class ApiContract {
   public static final String RESOURCE = "openapi.yaml";
   public static final String ROLE_EXTENSION = "x-olmstead-role";
   public static final String RAW_BODY_EXTENSION = "x-olmstead-raw-body";
   public static final String FLEET_WIDE_EXTENSION = "x-olmstead-fleet-wide";
-  private static final List<String> METHODS = List.of("get", "put", "post", "delete", "patch", "head", "options");
+  private static final List<String> METHODS =
+      List.of("get", "put", "post", "delete", "patch", "head", "options");
 
   private final JsonObject published;
   private final JsonObject adapted;
@@ -44,7 +47,8 @@ public final class ApiContract {
     this.basePath = published.getJsonArray("servers").getJsonObject(0).getString("url");
     this.adapted = published.copy();
     // vertx-openapi wants an absolute server URL; only its path matters for routing.
-    adapted.put("servers", new JsonArray().add(new JsonObject().put("url", "http://localhost" + basePath)));
+    adapted.put(
+        "servers", new JsonArray().add(new JsonObject().put("url", "http://localhost" + basePath)));
     this.policies = new LinkedHashMap<>();
     JsonObject paths = adapted.getJsonObject("paths");
     for (String path : paths.fieldNames()) {
@@ -65,7 +69,10 @@ public final class ApiContract {
     }
   }
 
-  /** Responses are not validated at runtime, and vertx-openapi rejects problem+json and streams there: drop them. */
+  /**
+   * Responses are not validated at runtime, and vertx-openapi rejects problem+json and streams
+   * there: drop them.
+   */
   private static void stripResponseContent(JsonObject responses) {
     if (responses == null) {
       return;
@@ -82,7 +89,8 @@ public final class ApiContract {
   public static ApiContract load() {
     try (InputStream in = ApiContract.class.getClassLoader().getResourceAsStream(RESOURCE)) {
       if (in == null) {
-        throw new IllegalStateException(RESOURCE + " is not on the classpath (api-spec jar missing)");
+        throw new IllegalStateException(
+            RESOURCE + " is not on the classpath (api-spec jar missing)");
       }
       @SuppressWarnings("unchecked")
       Map<String, Object> tree = new ObjectMapper(new YAMLFactory()).readValue(in, Map.class);
@@ -97,7 +105,10 @@ public final class ApiContract {
     return OpenAPIContract.from(vertx, adapted.copy());
   }
 
-  /** The contract the router is built from: parameters only, no request bodies (see {@link BodyValidation}). */
+  /**
+   * The contract the router is built from: parameters only, no request bodies (see {@link
+   * BodyValidation}).
+   */
   public Future<OpenAPIContract> toRouterOpenApi(Vertx vertx) {
     JsonObject routing = adapted.copy();
     JsonObject paths = routing.getJsonObject("paths");
@@ -134,21 +145,39 @@ public final class ApiContract {
     if (id == null) {
       throw new IllegalStateException(method + " " + path + " has no operationId");
     }
-    Optional<Role> role = Optional.ofNullable(operation.getString(ROLE_EXTENSION)).map(value -> Role.fromWire(value)
-        .orElseThrow(() -> new IllegalStateException(id + ": unknown " + ROLE_EXTENSION + " " + value)));
+    Optional<Role> role =
+        Optional.ofNullable(operation.getString(ROLE_EXTENSION))
+            .map(
+                value ->
+                    Role.fromWire(value)
+                        .orElseThrow(
+                            () ->
+                                new IllegalStateException(
+                                    id + ": unknown " + ROLE_EXTENSION + " " + value)));
     JsonArray security = operation.getJsonArray("security", published.getJsonArray("security"));
-    String scheme = security == null || security.isEmpty() ? "none"
-        : security.getJsonObject(0).fieldNames().iterator().next();
+    String scheme =
+        security == null || security.isEmpty()
+            ? "none"
+            : security.getJsonObject(0).fieldNames().iterator().next();
     if (scheme.equals(OperationPolicy.API_TOKEN) && role.isEmpty()) {
       throw new IllegalStateException(id + " uses API tokens but has no " + ROLE_EXTENSION);
     }
     JsonObject body = operation.getJsonObject("requestBody");
     Set<String> mediaTypes = new LinkedHashSet<>();
     if (body != null) {
-      body.getJsonObject("content").fieldNames().forEach(type -> mediaTypes.add(type.toLowerCase(Locale.ROOT)));
+      body.getJsonObject("content")
+          .fieldNames()
+          .forEach(type -> mediaTypes.add(type.toLowerCase(Locale.ROOT)));
     }
-    return new OperationPolicy(id, method.toUpperCase(Locale.ROOT), path, role, scheme, Set.copyOf(mediaTypes),
-        body != null && body.getBoolean("required", false), operation.getBoolean(RAW_BODY_EXTENSION, false),
+    return new OperationPolicy(
+        id,
+        method.toUpperCase(Locale.ROOT),
+        path,
+        role,
+        scheme,
+        Set.copyOf(mediaTypes),
+        body != null && body.getBoolean("required", false),
+        operation.getBoolean(RAW_BODY_EXTENSION, false),
         operation.getBoolean(FLEET_WIDE_EXTENSION, false));
   }
 
@@ -157,8 +186,10 @@ public final class ApiContract {
       operation.remove("requestBody");
       return;
     }
-    JsonObject content = operation.getJsonObject("requestBody") == null ? null
-        : operation.getJsonObject("requestBody").getJsonObject("content");
+    JsonObject content =
+        operation.getJsonObject("requestBody") == null
+            ? null
+            : operation.getJsonObject("requestBody").getJsonObject("content");
     if (content == null) {
       return;
     }
@@ -167,8 +198,8 @@ public final class ApiContract {
         continue;
       }
       if (!type.endsWith("+json") || content.containsKey(MediaType.APPLICATION_JSON)) {
-        throw new IllegalStateException(policy.operationId() + ": media type " + type
-            + " needs " + RAW_BODY_EXTENSION);
+        throw new IllegalStateException(
+            policy.operationId() + ": media type " + type + " needs " + RAW_BODY_EXTENSION);
       }
       content.put(MediaType.APPLICATION_JSON, content.remove(type));
     }

@@ -17,9 +17,10 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Everything an API request passes before schema validation, in order: find the operation, check the bearer token
- * (401) and the role (403), the content type (415) and the declared length (413); then read a JSON body within the
- * limit (413) and check it is sane JSON (400). Raw-body operations get the request still paused, for their handler to stream.
+ * Everything an API request passes before schema validation, in order: find the operation, check
+ * the bearer token (401) and the role (403), the content type (415) and the declared length (413);
+ * then read a JSON body within the limit (413) and check it is sane JSON (400). Raw-body operations
+ * get the request still paused, for their handler to stream.
  */
 public final class ApiGate {
   public static final String POLICY_KEY = "olmstead.policy";
@@ -33,32 +34,49 @@ public final class ApiGate {
   private final long rawBodyLimit;
   private final BodyHandler bodyHandler;
   private final BodyHandler unauthenticatedBodyHandler;
+
   /** Enough for any enrollment request (64 labels, 64 facts). */
   static final long UNAUTHENTICATED_BODY_LIMIT = 64 * 1024;
 
-  public ApiGate(OpenAPIContract openApi, ApiContract contract, TokenAuthenticator authenticator, Audit audit,
-      long jsonBodyLimit, long rawBodyLimit) {
+  public ApiGate(
+      OpenAPIContract openApi,
+      ApiContract contract,
+      TokenAuthenticator authenticator,
+      Audit audit,
+      long jsonBodyLimit,
+      long rawBodyLimit) {
     this.openApi = openApi;
     this.contract = contract;
     this.authenticator = authenticator;
     this.audit = audit;
     this.jsonBodyLimit = jsonBodyLimit;
     this.rawBodyLimit = rawBodyLimit;
-    this.bodyHandler = BodyHandler.create(false).setBodyLimit(jsonBodyLimit).setHandleFileUploads(false);
-    this.unauthenticatedBodyHandler = BodyHandler.create(false).setBodyLimit(UNAUTHENTICATED_BODY_LIMIT)
-        .setHandleFileUploads(false);
+    this.bodyHandler =
+        BodyHandler.create(false).setBodyLimit(jsonBodyLimit).setHandleFileUploads(false);
+    this.unauthenticatedBodyHandler =
+        BodyHandler.create(false)
+            .setBodyLimit(UNAUTHENTICATED_BODY_LIMIT)
+            .setHandleFileUploads(false);
   }
 
-  /** Operations not secured by an API token (enrollment) check their credential only after the body is read. */
+  /**
+   * Operations not secured by an API token (enrollment) check their credential only after the body
+   * is read.
+   */
   private long jsonLimit(OperationPolicy policy) {
-    return policy.apiTokenAuth() ? jsonBodyLimit : Math.min(jsonBodyLimit, UNAUTHENTICATED_BODY_LIMIT);
+    return policy.apiTokenAuth()
+        ? jsonBodyLimit
+        : Math.min(jsonBodyLimit, UNAUTHENTICATED_BODY_LIMIT);
   }
 
-  /** Content type, length and credentials; the request stays paused while the token is looked up. */
+  /**
+   * Content type, length and credentials; the request stays paused while the token is looked up.
+   */
   public void admit(RoutingContext ctx) {
     HttpServerRequest request = ctx.request();
     Operation operation = openApi.findOperation(request.path(), request.method());
-    Optional<OperationPolicy> found = operation == null ? Optional.empty() : contract.policy(operation.getOperationId());
+    Optional<OperationPolicy> found =
+        operation == null ? Optional.empty() : contract.policy(operation.getOperationId());
     if (found.isEmpty()) {
       ctx.next();
       return;
@@ -72,7 +90,8 @@ public final class ApiGate {
       ctx.next();
       return;
     }
-    authenticator.authenticate(request.getHeader(HttpHeaders.AUTHORIZATION))
+    authenticator
+        .authenticate(request.getHeader(HttpHeaders.AUTHORIZATION))
         .onSuccess(principal -> authorize(ctx, policy, principal))
         .onFailure(ctx::fail);
   }
@@ -80,20 +99,42 @@ public final class ApiGate {
   private void authorize(RoutingContext ctx, OperationPolicy policy, Principal principal) {
     ctx.put(PRINCIPAL_KEY, principal);
     if (policy.role().isPresent() && !principal.role().includes(policy.role().get())) {
-      ApiException denied = ApiException.forbidden("operation " + policy.operationId() + " needs the "
-          + policy.role().get().wireName() + " role; this token is " + principal.role().wireName());
+      ApiException denied =
+          ApiException.forbidden(
+              "operation "
+                  + policy.operationId()
+                  + " needs the "
+                  + policy.role().get().wireName()
+                  + " role; this token is "
+                  + principal.role().wireName());
       if (policy.mutation()) {
-        audit.recordDenied(new AuditEntry(principal.actor(), policy.operationId(), ctx.request().path(),
-            AuditEntry.DENIED, new JsonObject().put("reason", "role"), RequestIds.of(ctx)));
+        audit.recordDenied(
+            new AuditEntry(
+                principal.actor(),
+                policy.operationId(),
+                ctx.request().path(),
+                AuditEntry.DENIED,
+                new JsonObject().put("reason", "role"),
+                RequestIds.of(ctx)));
       }
       ctx.fail(denied);
       return;
     }
     if (policy.fleetWide() && principal.teamScoped()) {
-      audit.recordDenied(new AuditEntry(principal.actor(), policy.operationId(), ctx.request().path(),
-          AuditEntry.DENIED, new JsonObject().put("reason", "team"), RequestIds.of(ctx)));
-      ctx.fail(ApiException.forbidden("operation " + policy.operationId() + " changes what every team shares; "
-          + "a team-scoped token cannot call it"));
+      audit.recordDenied(
+          new AuditEntry(
+              principal.actor(),
+              policy.operationId(),
+              ctx.request().path(),
+              AuditEntry.DENIED,
+              new JsonObject().put("reason", "team"),
+              RequestIds.of(ctx)));
+      ctx.fail(
+          ApiException.forbidden(
+              "operation "
+                  + policy.operationId()
+                  + " changes what every team shares; "
+                  + "a team-scoped token cannot call it"));
       return;
     }
     try {
@@ -105,7 +146,10 @@ public final class ApiGate {
     ctx.next();
   }
 
-  /** Reads and checks a JSON body; raw bodies are left for the handler; bodies of body-less operations are drained. */
+  /**
+   * Reads and checks a JSON body; raw bodies are left for the handler; bodies of body-less
+   * operations are drained.
+   */
   public void readBody(RoutingContext ctx) {
     OperationPolicy policy = ctx.get(POLICY_KEY);
     if (policy == null || policy.rawBody()) {
@@ -118,7 +162,10 @@ public final class ApiGate {
     }
   }
 
-  /** Runs after {@link #readBody}: a required body must be there (its content is checked off the event loop). */
+  /**
+   * Runs after {@link #readBody}: a required body must be there (its content is checked off the
+   * event loop).
+   */
   public void checkJson(RoutingContext ctx) {
     OperationPolicy policy = ctx.get(POLICY_KEY);
     boolean empty = ctx.body() == null || ctx.body().buffer() == null || ctx.body().length() == 0;
@@ -132,8 +179,10 @@ public final class ApiGate {
     String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
     boolean chunked = request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
     long declared = parseLength(length);
-    // HTTP/2 needs neither header: there a body is coming unless the request already ended with its headers.
-    boolean http2Body = declared < 0 && request.version() == HttpVersion.HTTP_2 && !request.isEnded();
+    // HTTP/2 needs neither header: there a body is coming unless the request already ended with its
+    // headers.
+    boolean http2Body =
+        declared < 0 && request.version() == HttpVersion.HTTP_2 && !request.isEnded();
     boolean hasBody = chunked || declared > 0 || http2Body;
     if (!policy.acceptsBody()) {
       return;
@@ -146,14 +195,18 @@ public final class ApiGate {
     }
     String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
     if (type == null || !accepts(policy, type)) {
-      throw ApiException.unsupportedMediaType("Content-Type " + (type == null ? "(none)" : "'" + abbreviate(type) + "'")
-          + " is not accepted here; use one of " + String.join(", ", policy.mediaTypes().stream().sorted().toList()));
+      throw ApiException.unsupportedMediaType(
+          "Content-Type "
+              + (type == null ? "(none)" : "'" + abbreviate(type) + "'")
+              + " is not accepted here; use one of "
+              + String.join(", ", policy.mediaTypes().stream().sorted().toList()));
     }
     if (policy.jsonBody() && declared > jsonLimit(policy)) {
       throw ApiException.bodyTooLarge(jsonLimit(policy));
     }
     if (policy.rawBody() && declared > rawBodyLimit) {
-      // Streamed bodies are limited by their handler while reading; a declared length over the limit is refused now.
+      // Streamed bodies are limited by their handler while reading; a declared length over the
+      // limit is refused now.
       throw ApiException.bodyTooLarge(rawBodyLimit);
     }
   }

@@ -5,8 +5,9 @@ import io.vertx.ext.web.openapi.router.OpenAPIRoute;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 
 /**
- * A component's share of the REST API: binds handlers to the spec's operationIds. Modules are listed in
- * {@code ControlPlane.modules}; an operation no module binds answers 501 and fails {@code ApiSpecRoutesIT}.
+ * A component's share of the REST API: binds handlers to the spec's operationIds. Modules are
+ * listed in {@code ControlPlane.modules}; an operation no module binds answers 501 and fails {@code
+ * ApiSpecRoutesIT}.
  */
 public interface ApiModule {
 
@@ -14,19 +15,24 @@ public interface ApiModule {
 
   /** Binds a JSON handler to an operation of the spec; an unknown operationId fails at start. */
   static void bind(RouterBuilder builder, String operationId, ApiHandler handler) {
-    route(builder, operationId).addHandler(ctx -> {
-      Future<Reply> reply;
-      try {
-        reply = handler.handle(ApiRequest.of(ctx));
-      } catch (RuntimeException e) {
-        ctx.fail(e);
-        return;
-      }
-      reply.onSuccess(r -> r.send(ctx)).onFailure(ctx::fail);
-    });
+    route(builder, operationId)
+        .addHandler(
+            ctx -> {
+              Future<Reply> reply;
+              try {
+                reply = handler.handle(ApiRequest.of(ctx));
+              } catch (RuntimeException e) {
+                ctx.fail(e);
+                return;
+              }
+              reply.onSuccess(r -> r.send(ctx)).onFailure(ctx::fail);
+            });
   }
 
-  /** The route of an operation, for handlers that need the raw {@code RoutingContext} (streams, WebSockets). */
+  /**
+   * The route of an operation, for handlers that need the raw {@code RoutingContext} (streams,
+   * WebSockets).
+   */
   static OpenAPIRoute route(RouterBuilder builder, String operationId) {
     OpenAPIRoute route = builder.getRoute(operationId);
     if (route == null) {

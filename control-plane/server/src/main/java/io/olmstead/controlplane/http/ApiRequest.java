@@ -9,7 +9,10 @@ import io.vertx.openapi.validation.RequestParameter;
 import io.vertx.openapi.validation.ValidatedRequest;
 import java.util.Optional;
 
-/** A validated API request as handlers see it: caller, request id, typed parameters and the JSON body. */
+/**
+ * A validated API request as handlers see it: caller, request id, typed parameters and the JSON
+ * body.
+ */
 public final class ApiRequest {
   public static final int DEFAULT_LIMIT = 50;
 
@@ -42,10 +45,17 @@ public final class ApiRequest {
     return RequestIds.of(ctx);
   }
 
-  /** An audit entry for a change by this caller (the outcome is filled in by {@code Tx.audited}). */
+  /**
+   * An audit entry for a change by this caller (the outcome is filled in by {@code Tx.audited}).
+   */
   public AuditEntry audit(String action, String resource) {
-    return new AuditEntry(principal().actor(), action, resource, AuditEntry.SUCCESS,
-        new JsonObject().put("tokenId", principal().tokenId().toString()), requestId());
+    return new AuditEntry(
+        principal().actor(),
+        action,
+        resource,
+        AuditEntry.SUCCESS,
+        new JsonObject().put("tokenId", principal().tokenId().toString()),
+        requestId());
   }
 
   public String path(String name) {

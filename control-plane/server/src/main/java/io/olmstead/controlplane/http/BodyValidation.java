@@ -17,12 +17,16 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Checks and validates JSON request bodies on a small pool of its own, in parallel: never on an event loop, and never
- * queued behind another request (vertx-openapi validates on one ordered queue per event loop, so one big body held
- * every request behind it). Sane JSON first ({@link JsonBodyGuard}: encoding, size, NUL), then the operation's schema.
+ * Checks and validates JSON request bodies on a small pool of its own, in parallel: never on an
+ * event loop, and never queued behind another request (vertx-openapi validates on one ordered queue
+ * per event loop, so one big body held every request behind it). Sane JSON first ({@link
+ * JsonBodyGuard}: encoding, size, NUL), then the operation's schema.
  */
 public final class BodyValidation {
-  /** One thread: validation waits its turn rather than take CPU from the event loops (bodies are bounded). */
+  /**
+   * One thread: validation waits its turn rather than take CPU from the event loops (bodies are
+   * bounded).
+   */
   static final int THREADS = 1;
 
   private final Map<String, Validator> validators;
@@ -42,14 +46,21 @@ public final class BodyValidation {
       }
       MediaType json = operation.getRequestBody().getContent().get(MediaType.APPLICATION_JSON);
       if (json != null) {
-        validators.put(operation.getOperationId(), withBodies.getSchemaRepository().validator(json.getSchema()));
+        validators.put(
+            operation.getOperationId(),
+            withBodies.getSchemaRepository().validator(json.getSchema()));
       }
     }
-    return new BodyValidation(validators, vertx.createSharedWorkerExecutor("olmstead-body-validation", THREADS,
-        30, TimeUnit.SECONDS));
+    return new BodyValidation(
+        validators,
+        vertx.createSharedWorkerExecutor(
+            "olmstead-body-validation", THREADS, 30, TimeUnit.SECONDS));
   }
 
-  /** The parsed body, or a failed future: 400 (not sane JSON), 422 (NUL, schema) as {@link ApiFailureHandler} maps. */
+  /**
+   * The parsed body, or a failed future: 400 (not sane JSON), 422 (NUL, schema) as {@link
+   * ApiFailureHandler} maps.
+   */
   public Future<Object> validate(String operationId, Buffer body) {
     return workers.executeBlocking(() -> check(operationId, body), false);
   }

@@ -14,9 +14,10 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Seals cursors so that only this server's replicas can make or read them: AES-CTR hides the key inside (ids of
- * objects a caller may not see), HMAC-SHA256 over nonce and ciphertext proves the server made it (encrypt-then-MAC).
- * Both keys derive from one shared secret ({@code server_keys}). Format: base64url(nonce 16 | ciphertext | tag 16).
+ * Seals cursors so that only this server's replicas can make or read them: AES-CTR hides the key
+ * inside (ids of objects a caller may not see), HMAC-SHA256 over nonce and ciphertext proves the
+ * server made it (encrypt-then-MAC). Both keys derive from one shared secret ({@code server_keys}).
+ * Format: base64url(nonce 16 | ciphertext | tag 16).
  */
 final class CursorSealer implements Shareable {
   private static final int NONCE = 16;
@@ -30,10 +31,20 @@ final class CursorSealer implements Shareable {
     if (secret.length < 32) {
       throw new IllegalArgumentException("the cursor secret needs at least 32 bytes");
     }
-    this.encryption = new SecretKeySpec(Arrays.copyOf(hmac(new SecretKeySpec(secret, "HmacSHA256"),
-        "olmstead cursor encryption".getBytes(StandardCharsets.UTF_8)), 16), "AES");
-    this.authentication = new SecretKeySpec(hmac(new SecretKeySpec(secret, "HmacSHA256"),
-        "olmstead cursor authentication".getBytes(StandardCharsets.UTF_8)), "HmacSHA256");
+    this.encryption =
+        new SecretKeySpec(
+            Arrays.copyOf(
+                hmac(
+                    new SecretKeySpec(secret, "HmacSHA256"),
+                    "olmstead cursor encryption".getBytes(StandardCharsets.UTF_8)),
+                16),
+            "AES");
+    this.authentication =
+        new SecretKeySpec(
+            hmac(
+                new SecretKeySpec(secret, "HmacSHA256"),
+                "olmstead cursor authentication".getBytes(StandardCharsets.UTF_8)),
+            "HmacSHA256");
   }
 
   String seal(byte[] payload) {
@@ -42,8 +53,12 @@ final class CursorSealer implements Shareable {
     RANDOM.nextBytes(nonce);
     System.arraycopy(nonce, 0, out, 0, NONCE);
     System.arraycopy(crypt(nonce, payload), 0, out, NONCE, payload.length);
-    System.arraycopy(hmac(authentication, Arrays.copyOf(out, NONCE + payload.length)), 0, out,
-        NONCE + payload.length, TAG);
+    System.arraycopy(
+        hmac(authentication, Arrays.copyOf(out, NONCE + payload.length)),
+        0,
+        out,
+        NONCE + payload.length,
+        TAG);
     return Base64.getUrlEncoder().withoutPadding().encodeToString(out);
   }
 

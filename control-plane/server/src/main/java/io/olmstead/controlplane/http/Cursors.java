@@ -12,25 +12,34 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Opaque keyset cursors: the sort key of the last item of a page, sealed ({@link CursorSealer}: encrypted and signed
- * with the replicas' shared key) so that a client can neither read nor forge one. Keyset pages stay stable under
- * concurrent inserts (an item present for the whole walk is returned exactly once), which offsets do not.
+ * Opaque keyset cursors: the sort key of the last item of a page, sealed ({@link CursorSealer}:
+ * encrypted and signed with the replicas' shared key) so that a client can neither read nor forge
+ * one. Keyset pages stay stable under concurrent inserts (an item present for the whole walk is
+ * returned exactly once), which offsets do not.
  */
 public final class Cursors {
   private static final String SHARED_MAP = "olmstead.cursors";
 
-  private Cursors() {
-  }
+  private Cursors() {}
 
   /** Makes {@code secret} the cursor key of this Vert.x instance (see {@link CursorKey}). */
   public static void install(Vertx vertx, byte[] secret) {
-    vertx.sharedData().<String, CursorSealer>getLocalMap(SHARED_MAP).put(SHARED_MAP, new CursorSealer(secret));
+    vertx
+        .sharedData()
+        .<String, CursorSealer>getLocalMap(SHARED_MAP)
+        .put(SHARED_MAP, new CursorSealer(secret));
   }
 
   private static CursorSealer sealer() {
     Context context = Vertx.currentContext();
-    CursorSealer sealer = context == null ? null
-        : context.owner().sharedData().<String, CursorSealer>getLocalMap(SHARED_MAP).get(SHARED_MAP);
+    CursorSealer sealer =
+        context == null
+            ? null
+            : context
+                .owner()
+                .sharedData()
+                .<String, CursorSealer>getLocalMap(SHARED_MAP)
+                .get(SHARED_MAP);
     if (sealer == null) {
       throw new IllegalStateException("no cursor key installed for this Vert.x instance");
     }
@@ -41,10 +50,14 @@ public final class Cursors {
     return sealer().seal(key.encode().getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The key inside a cursor, checked to have {@code size} elements; 400 for anything this server did not issue. */
+  /**
+   * The key inside a cursor, checked to have {@code size} elements; 400 for anything this server
+   * did not issue.
+   */
   public static JsonArray decode(String cursor, int size) {
     try {
-      byte[] payload = sealer().open(cursor).orElseThrow(() -> new IllegalArgumentException("not sealed here"));
+      byte[] payload =
+          sealer().open(cursor).orElseThrow(() -> new IllegalArgumentException("not sealed here"));
       JsonArray key = new JsonArray(new String(payload, StandardCharsets.UTF_8));
       if (key.size() != size) {
         throw new IllegalArgumentException("wrong cursor size");
@@ -56,10 +69,11 @@ public final class Cursors {
   }
 
   /**
-   * A page from rows fetched with {@code LIMIT limit + 1}: {@code {items, nextCursor}}, where the extra row only tells
-   * that another page exists.
+   * A page from rows fetched with {@code LIMIT limit + 1}: {@code {items, nextCursor}}, where the
+   * extra row only tells that another page exists.
    */
-  public static <T> JsonObject page(List<T> rows, int limit, Function<T, JsonObject> toJson, Function<T, JsonArray> key) {
+  public static <T> JsonObject page(
+      List<T> rows, int limit, Function<T, JsonObject> toJson, Function<T, JsonArray> key) {
     List<T> items = rows.size() > limit ? rows.subList(0, limit) : rows;
     List<JsonObject> json = new ArrayList<>(items.size());
     items.forEach(item -> json.add(toJson.apply(item)));
@@ -68,8 +82,9 @@ public final class Cursors {
   }
 
   /**
-   * A decoded key whose numeric getters answer 400, not 500, when the element is of another type: a sealed cursor is
-   * not bound to its list, so one from a list keyed by name may be sent to a list keyed by number.
+   * A decoded key whose numeric getters answer 400, not 500, when the element is of another type: a
+   * sealed cursor is not bound to its list, so one from a list keyed by name may be sent to a list
+   * keyed by number.
    */
   private static final class Key extends JsonArray {
     Key(JsonArray key) {
@@ -89,7 +104,9 @@ public final class Cursors {
     @Override
     public boolean equals(Object other) {
       JsonArray plain = new JsonArray(getList());
-      return other instanceof Key key ? plain.equals(new JsonArray(key.getList())) : plain.equals(other);
+      return other instanceof Key key
+          ? plain.equals(new JsonArray(key.getList()))
+          : plain.equals(other);
     }
 
     @Override

@@ -8,15 +8,18 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * How an address is written in logs, audit rows, problem details and per-source keys, in one place: an IPv4-mapped
- * IPv6 address ({@code ::ffff:1.2.3.4}) as the IPv4 address it is, other IPv6 addresses in their short form
- * ({@code 2001:db8::1}), bracketed exactly once when a port follows ({@code [2001:db8::1]:443}); names as given.
+ * How an address is written in logs, audit rows, problem details and per-source keys, in one place:
+ * an IPv4-mapped IPv6 address ({@code ::ffff:1.2.3.4}) as the IPv4 address it is, other IPv6
+ * addresses in their short form ({@code 2001:db8::1}), bracketed exactly once when a port follows
+ * ({@code [2001:db8::1]:443}); names as given.
  */
 public final class HostAddresses {
-  private HostAddresses() {
-  }
+  private HostAddresses() {}
 
-  /** The host alone: brackets removed, IPv4-mapped addresses as IPv4, IPv6 shortened; a name unchanged. */
+  /**
+   * The host alone: brackets removed, IPv4-mapped addresses as IPv4, IPv6 shortened; a name
+   * unchanged.
+   */
   public static String host(String host) {
     if (host == null || host.indexOf(':') < 0) {
       return host;
@@ -26,7 +29,9 @@ public final class HostAddresses {
       return host;
     }
     // Java parses ::ffff:a.b.c.d as the IPv4 address itself
-    return literal.get() instanceof Inet6Address v6 ? shortIpv6(v6) : literal.get().getHostAddress();
+    return literal.get() instanceof Inet6Address v6
+        ? shortIpv6(v6)
+        : literal.get().getHostAddress();
   }
 
   /** {@code host:port}, an IPv6 host bracketed once whether or not it came bracketed. */
@@ -41,7 +46,10 @@ public final class HostAddresses {
     return remote == null || remote.hostAddress() == null ? "unknown" : host(remote.hostAddress());
   }
 
-  /** RFC 5952: lower case, leading zeros dropped, the longest run of two or more zero groups as {@code ::}. */
+  /**
+   * RFC 5952: lower case, leading zeros dropped, the longest run of two or more zero groups as
+   * {@code ::}.
+   */
   static String shortIpv6(Inet6Address address) {
     byte[] b = address.getAddress();
     int[] groups = new int[8];

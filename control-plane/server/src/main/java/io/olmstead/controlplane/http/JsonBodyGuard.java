@@ -14,31 +14,39 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Checks a JSON body before schema validation, in one linear pass: valid UTF-8, well-formed, no duplicate keys, bounded
- * nesting, no string longer than {@value #MAX_STRING_CHARS} characters and no array or object with more than
- * {@value #MAX_ENTRIES} entries (no field of the API needs one; the schema's {@code maxItems} are lower still, but a
- * free-form object such as {@code config.affinity} has none), all a 400; and no NUL character in any key or string
- * (PostgreSQL cannot store it in text), a 422 naming the field.
+ * Checks a JSON body before schema validation, in one linear pass: valid UTF-8, well-formed, no
+ * duplicate keys, bounded nesting, no string longer than {@value #MAX_STRING_CHARS} characters and
+ * no array or object with more than {@value #MAX_ENTRIES} entries (no field of the API needs one;
+ * the schema's {@code maxItems} are lower still, but a free-form object such as {@code
+ * config.affinity} has none), all a 400; and no NUL character in any key or string (PostgreSQL
+ * cannot store it in text), a 422 naming the field.
  */
 public final class JsonBodyGuard {
   public static final int MAX_STRING_CHARS = 65_536;
   public static final int MAX_DEPTH = 64;
   public static final int MAX_ENTRIES = 1_000;
-  private static final JsonFactory FACTORY = JsonFactory.builder()
-      .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH)
-          .maxStringLength(MAX_STRING_CHARS).maxNumberLength(64).build())
-      .build();
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(MAX_DEPTH)
+                  .maxStringLength(MAX_STRING_CHARS)
+                  .maxNumberLength(64)
+                  .build())
+          .build();
 
-  private JsonBodyGuard() {
-  }
+  private JsonBodyGuard() {}
 
   /** Throws a 400 {@link ApiException} naming what is wrong. */
   public static void check(Buffer body) {
     byte[] bytes = body.getBytes();
     try {
-      StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+      StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes));
     } catch (CharacterCodingException e) {
       throw ApiException.badRequest("the request body is not valid UTF-8");
     }
@@ -52,9 +60,13 @@ public final class JsonBodyGuard {
           continue;
         }
         if (depth > 0 && token != JsonToken.FIELD_NAME && ++entries[depth] > MAX_ENTRIES) {
-          throw ApiException.badRequest("an array or object in the request body has more than " + MAX_ENTRIES
-              + " entries", (token.isStructStart() ? parser.getParsingContext().getParent()
-              : parser.getParsingContext()).pathAsPointer().toString());
+          throw ApiException.badRequest(
+              "an array or object in the request body has more than " + MAX_ENTRIES + " entries",
+              (token.isStructStart()
+                      ? parser.getParsingContext().getParent()
+                      : parser.getParsingContext())
+                  .pathAsPointer()
+                  .toString());
         }
         if (token.isStructStart()) {
           entries[++depth] = 0;
@@ -63,15 +75,18 @@ public final class JsonBodyGuard {
         }
       }
     } catch (JsonProcessingException e) {
-      throw ApiException.badRequest("the request body is not valid JSON: " + firstLine(e.getOriginalMessage()));
+      throw ApiException.badRequest(
+          "the request body is not valid JSON: " + firstLine(e.getOriginalMessage()));
     } catch (IOException e) {
       throw ApiException.badRequest("the request body cannot be read as JSON");
     }
   }
 
   private static void checkText(JsonParser parser) throws IOException {
-    if (parser.currentToken() == JsonToken.VALUE_STRING && parser.getTextLength() > MAX_STRING_CHARS) {
-      throw ApiException.badRequest("a string in the request body is longer than " + MAX_STRING_CHARS);
+    if (parser.currentToken() == JsonToken.VALUE_STRING
+        && parser.getTextLength() > MAX_STRING_CHARS) {
+      throw ApiException.badRequest(
+          "a string in the request body is longer than " + MAX_STRING_CHARS);
     }
     char[] text = parser.getTextCharacters();
     int end = parser.getTextOffset() + parser.getTextLength();

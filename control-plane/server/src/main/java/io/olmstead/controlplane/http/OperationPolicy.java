@@ -5,10 +5,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What the gate enforces for one operation, read from the spec: the least role ({@code x-olmstead-role}), the security
- * scheme, the accepted request media types, whether the handler streams the body itself ({@code x-olmstead-raw-body}),
- * and whether it changes what every team shares, so that team-scoped tokens may not call it
- * ({@code x-olmstead-fleet-wide}).
+ * What the gate enforces for one operation, read from the spec: the least role ({@code
+ * x-olmstead-role}), the security scheme, the accepted request media types, whether the handler
+ * streams the body itself ({@code x-olmstead-raw-body}), and whether it changes what every team
+ * shares, so that team-scoped tokens may not call it ({@code x-olmstead-fleet-wide}).
  */
 public record OperationPolicy(
     String operationId,

@@ -1,9 +1,10 @@
 package io.olmstead.controlplane.http;
 
 /**
- * What a mode still does after the server listens before it may be called ready, besides the database check (dev:
- * loading the demo catalog). {@code /readyz} answers 503 with this reason while it is held; {@code serve} never holds
- * it, so production readiness is the database check alone.
+ * What a mode still does after the server listens before it may be called ready, besides the
+ * database check (dev: loading the demo catalog). {@code /readyz} answers 503 with this reason
+ * while it is held; {@code serve} never holds it, so production readiness is the database check
+ * alone.
  */
 public final class StartupGate {
   private volatile String reason;

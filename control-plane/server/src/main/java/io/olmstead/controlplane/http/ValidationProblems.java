@@ -15,15 +15,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Maps vertx-openapi's validation failures to problems: a body that breaks its schema is 422 {@code validation-failed}
- * with one entry per failing field (a JSON pointer); a bad or missing parameter is 400 {@code bad-request}.
+ * Maps vertx-openapi's validation failures to problems: a body that breaks its schema is 422 {@code
+ * validation-failed} with one entry per failing field (a JSON pointer); a bad or missing parameter
+ * is 400 {@code bad-request}.
  */
 final class ValidationProblems {
-  private static final Pattern PARAMETER = Pattern.compile("(?i)(query|path|header|cookie) parameter (\\S+)");
+  private static final Pattern PARAMETER =
+      Pattern.compile("(?i)(query|path|header|cookie) parameter (\\S+)");
   private static final int MAX_ERRORS = 50;
 
-  private ValidationProblems() {
-  }
+  private ValidationProblems() {}
 
   static ApiException toProblem(ValidatorException e) {
     String message = e.getMessage() == null ? "the request is invalid" : e.getMessage();
@@ -32,15 +33,17 @@ final class ValidationProblems {
       return ApiException.notFound("no such operation");
     }
     if (body && e instanceof SchemaValidationException schema) {
-      return ApiException.validationFailed("the request body does not match the schema", errors(schema.getOutputUnit(),
-          null));
+      return ApiException.validationFailed(
+          "the request body does not match the schema", errors(schema.getOutputUnit(), null));
     }
     if (body && message.contains("content type")) {
       return ApiException.unsupportedMediaType(message);
     }
     String field = parameterField(message);
-    JsonArray errors = e instanceof SchemaValidationException schema ? errors(schema.getOutputUnit(), field)
-        : new JsonArray().add(entry(field, message));
+    JsonArray errors =
+        e instanceof SchemaValidationException schema
+            ? errors(schema.getOutputUnit(), field)
+            : new JsonArray().add(entry(field, message));
     return new ApiException(400, "bad-request", "Bad Request", message, errors);
   }
 
@@ -81,7 +84,10 @@ final class ValidationProblems {
     children.forEach(child -> collect(child, leaves));
   }
 
-  /** vertx-json-schema reports {@code #/labels/env} or {@code /labels/env}; clients get the RFC 6901 pointer. */
+  /**
+   * vertx-json-schema reports {@code #/labels/env} or {@code /labels/env}; clients get the RFC 6901
+   * pointer.
+   */
   private static String pointer(String location) {
     if (location == null || location.equals("#")) {
       return "";

@@ -8,16 +8,29 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * What the watcher reads of a {@code hypershift.openshift.io/v1beta1} HostedCluster, parsed leniently from its generic
- * form (a map as fabric8 or Jackson give it): a missing or malformed field reads as absent, never as an exception, so a
- * broken object is skipped with a reason instead of stopping the watcher.
+ * What the watcher reads of a {@code hypershift.openshift.io/v1beta1} HostedCluster, parsed
+ * leniently from its generic form (a map as fabric8 or Jackson give it): a missing or malformed
+ * field reads as absent, never as an exception, so a broken object is skipped with a reason instead
+ * of stopping the watcher.
  */
-public record HostedCluster(String namespace, String name, String clusterId, Map<String, String> labels,
-    Map<String, String> annotations, boolean deleting, Map<String, String> conditions, String kubeconfigSecret,
-    String completedVersion, String desiredVersion, String releaseImage, String platform, String pausedUntil) {
+public record HostedCluster(
+    String namespace,
+    String name,
+    String clusterId,
+    Map<String, String> labels,
+    Map<String, String> annotations,
+    boolean deleting,
+    Map<String, String> conditions,
+    String kubeconfigSecret,
+    String completedVersion,
+    String desiredVersion,
+    String releaseImage,
+    String platform,
+    String pausedUntil) {
 
   /** The opt-out annotation; "false" keeps the HostedCluster out of Olmstead. */
   public static final String ENROLL_ANNOTATION = "olmstead.io/enroll";
+
   /** Names the Olmstead cluster instead of {@code <namespace>-<name>}. */
   public static final String NAME_ANNOTATION = "olmstead.io/cluster-name";
 
@@ -30,7 +43,8 @@ public record HostedCluster(String namespace, String name, String clusterId, Map
     Map<String, String> conditions = new TreeMap<>();
     for (Object c : list(status.get("conditions"))) {
       Map<String, Object> condition = map(c);
-      if (condition.get("type") instanceof String type && condition.get("status") instanceof String value) {
+      if (condition.get("type") instanceof String type
+          && condition.get("status") instanceof String value) {
         conditions.put(type, value);
       }
     }
@@ -43,11 +57,20 @@ public record HostedCluster(String namespace, String name, String clusterId, Map
         break;
       }
     }
-    return new HostedCluster(string(metadata.get("namespace")), string(metadata.get("name")),
-        string(spec.get("clusterID")), strings(metadata.get("labels")), strings(metadata.get("annotations")),
-        metadata.get("deletionTimestamp") != null, conditions, string(map(status.get("kubeconfig")).get("name")),
-        completed, string(map(version.get("desired")).get("version")), string(map(spec.get("release")).get("image")),
-        string(map(spec.get("platform")).get("type")), string(spec.get("pausedUntil")));
+    return new HostedCluster(
+        string(metadata.get("namespace")),
+        string(metadata.get("name")),
+        string(spec.get("clusterID")),
+        strings(metadata.get("labels")),
+        strings(metadata.get("annotations")),
+        metadata.get("deletionTimestamp") != null,
+        conditions,
+        string(map(status.get("kubeconfig")).get("name")),
+        completed,
+        string(map(version.get("desired")).get("version")),
+        string(map(spec.get("release")).get("image")),
+        string(map(spec.get("platform")).get("type")),
+        string(spec.get("pausedUntil")));
   }
 
   /** Whether the condition of this type is "True". */
@@ -59,14 +82,17 @@ public record HostedCluster(String namespace, String name, String clusterId, Map
     return "false".equalsIgnoreCase(annotations.getOrDefault(ENROLL_ANNOTATION, "").trim());
   }
 
-  /** {@code <namespace>-<name>} with "." replaced by "-": HyperShift's name for the hosted control plane namespace. */
+  /**
+   * {@code <namespace>-<name>} with "." replaced by "-": HyperShift's name for the hosted control
+   * plane namespace.
+   */
   public String controlPlaneNamespace() {
     return namespace + "-" + name.replace('.', '-');
   }
 
   /**
-   * Paused as HyperShift pauses: {@code spec.pausedUntil} is "true" or a time still ahead, or reconciliation is
-   * reported inactive.
+   * Paused as HyperShift pauses: {@code spec.pausedUntil} is "true" or a time still ahead, or
+   * reconciliation is reported inactive.
    */
   public boolean paused(Instant now) {
     if ("False".equals(conditions.get("ReconciliationActive"))) {
@@ -109,11 +135,13 @@ public record HostedCluster(String namespace, String name, String clusterId, Map
 
   private static Map<String, String> strings(Object value) {
     Map<String, String> out = new TreeMap<>();
-    map(value).forEach((k, v) -> {
-      if (v instanceof String s) {
-        out.put(k, s);
-      }
-    });
+    map(value)
+        .forEach(
+            (k, v) -> {
+              if (v instanceof String s) {
+                out.put(k, s);
+              }
+            });
     return out;
   }
 }

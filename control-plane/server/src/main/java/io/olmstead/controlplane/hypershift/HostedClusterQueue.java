@@ -17,15 +17,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The work {@link HostedClusterWatcher}'s events queue, and its handling: queued HostedClusters ({@code hc:<key>})
- * are decided and applied in order, up to {@link #BATCH} per transaction (one by one when a batch fails, so a broken
- * object delays nothing but itself); a vanished clusterID ({@code gone:<id>}) and the sweep are handled one at a time.
- * Everything runs on the watcher's one thread, never on an event loop. Skips and conflicts are logged when their
- * reason changes, not on every resync.
+ * The work {@link HostedClusterWatcher}'s events queue, and its handling: queued HostedClusters
+ * ({@code hc:<key>}) are decided and applied in order, up to {@link #BATCH} per transaction (one by
+ * one when a batch fails, so a broken object delays nothing but itself); a vanished clusterID
+ * ({@code gone:<id>}) and the sweep are handled one at a time. Everything runs on the watcher's one
+ * thread, never on an event loop. Skips and conflicts are logged when their reason changes, not on
+ * every resync.
  */
 final class HostedClusterQueue {
-  /** HostedClusters decided per transaction: bounded so one commit stays short (about seven statements each). */
+  /**
+   * HostedClusters decided per transaction: bounded so one commit stays short (about seven
+   * statements each).
+   */
   static final int BATCH = 50;
+
   static final String SWEEP = "sweep";
   private static final Logger LOG = LoggerFactory.getLogger(HostedClusterWatcher.class);
   private static final long APPLY_TIMEOUT_SECONDS = 30;
@@ -44,8 +49,9 @@ final class HostedClusterQueue {
     void watchSecretsOf(String namespace);
 
     /**
-     * Whether the Secrets of the namespace have been listed: until then a kubeconfig secret that exists is not in the
-     * cache yet, and its HostedCluster waits (re-queued once they are) rather than being reported without one.
+     * Whether the Secrets of the namespace have been listed: until then a kubeconfig secret that
+     * exists is not in the cache yet, and its HostedCluster waits (re-queued once they are) rather
+     * than being reported without one.
      */
     boolean secretsListed(String namespace);
   }
@@ -58,7 +64,11 @@ final class HostedClusterQueue {
   private final Set<String> pending = new LinkedHashSet<>();
   private final Map<String, String> reported = new ConcurrentHashMap<>();
 
-  HostedClusterQueue(Source source, HostedStore store, HypershiftMetrics metrics, UpgradeGuard guard,
+  HostedClusterQueue(
+      Source source,
+      HostedStore store,
+      HypershiftMetrics metrics,
+      UpgradeGuard guard,
       Executor worker) {
     this.source = source;
     this.store = store;
@@ -93,7 +103,10 @@ final class HostedClusterQueue {
     }
   }
 
-  /** The next run of up to {@value #BATCH} queued HostedClusters in order, or a single other item (sweep, gone). */
+  /**
+   * The next run of up to {@value #BATCH} queued HostedClusters in order, or a single other item
+   * (sweep, gone).
+   */
   private List<String> next() {
     List<String> batch = new ArrayList<>();
     synchronized (pending) {
@@ -115,8 +128,8 @@ final class HostedClusterQueue {
   }
 
   /**
-   * Decides a run of HostedClusters in one transaction (a burst turning Available at once is one commit); when that
-   * fails, one by one, so a HostedCluster that cannot be applied fails alone.
+   * Decides a run of HostedClusters in one transaction (a burst turning Available at once is one
+   * commit); when that fails, one by one, so a HostedCluster that cannot be applied fails alone.
    */
   private void decide(List<String> items) {
     List<String> keys = new ArrayList<>();
@@ -129,8 +142,9 @@ final class HostedClusterQueue {
           if (!source.secretsListed(hc.namespace())) {
             continue;
           }
-          inputs.add(new HostedStore.Input(hc, source.kubeconfigPresent(hc),
-              d -> !d.reason().equals(reported.get(item))));
+          inputs.add(
+              new HostedStore.Input(
+                  hc, source.kubeconfigPresent(hc), d -> !d.reason().equals(reported.get(item))));
           keys.add(item);
         }
       } catch (RuntimeException e) {
@@ -143,14 +157,21 @@ final class HostedClusterQueue {
       try {
         decisions = await(store.reconcileAll(inputs, Instant.now()));
       } catch (Exception e) {
-        LOG.debug("hypershift: a batch of {} failed ({}); deciding them one by one", inputs.size(), e.toString());
+        LOG.debug(
+            "hypershift: a batch of {} failed ({}); deciding them one by one",
+            inputs.size(),
+            e.toString());
       }
     }
     for (int i = 0; i < inputs.size(); i++) {
       HostedStore.Input input = inputs.get(i);
       try {
-        Decision decision = decisions != null ? decisions.get(i)
-            : await(store.reconcile(input.hc(), input.kubeconfigPresent(), Instant.now(), input.fresh()));
+        Decision decision =
+            decisions != null
+                ? decisions.get(i)
+                : await(
+                    store.reconcile(
+                        input.hc(), input.kubeconfigPresent(), Instant.now(), input.fresh()));
         decided(keys.get(i), input.hc(), decision);
       } catch (Exception e) {
         metrics.failed("apply");
@@ -161,7 +182,9 @@ final class HostedClusterQueue {
 
   private void decided(String item, HostedCluster hc, Decision decision) throws Exception {
     report(item, decision);
-    if (decision.kind() == Kind.ENROLL || decision.kind() == Kind.UPDATE || decision.kind() == Kind.UNCHANGED) {
+    if (decision.kind() == Kind.ENROLL
+        || decision.kind() == Kind.UPDATE
+        || decision.kind() == Kind.UNCHANGED) {
       await(guard.check(decision.cluster(), hc));
     } else {
       guard.clear(decision.cluster());
@@ -179,7 +202,10 @@ final class HostedClusterQueue {
     }
   }
 
-  /** Retires the clusters of live clusterIDs no HostedCluster carries any more (missed deletions, restarts). */
+  /**
+   * Retires the clusters of live clusterIDs no HostedCluster carries any more (missed deletions,
+   * restarts).
+   */
   private void sweep() throws Exception {
     List<HostedCluster> all = source.synced();
     if (all == null) {
@@ -195,22 +221,35 @@ final class HostedClusterQueue {
     }
   }
 
-  /** Logs (and counts) a decision; skips and conflicts are logged when their reason changes, not on every resync. */
+  /**
+   * Logs (and counts) a decision; skips and conflicts are logged when their reason changes, not on
+   * every resync.
+   */
   private void report(String item, Decision decision) {
     metrics.decided(decision);
     if (decision.kind() == Kind.IGNORE || decision.kind() == Kind.CONFLICT) {
       if (!decision.reason().equals(reported.put(item, decision.reason()))) {
-        LOG.info("hypershift: {} {} ({}): {}", decision.kind().name().toLowerCase(Locale.ROOT),
-            decision.cluster() == null ? item : decision.cluster(), decision.reason(), decision.detail());
+        LOG.info(
+            "hypershift: {} {} ({}): {}",
+            decision.kind().name().toLowerCase(Locale.ROOT),
+            decision.cluster() == null ? item : decision.cluster(),
+            decision.reason(),
+            decision.detail());
       }
     } else if (decision.kind() != Kind.UNCHANGED) {
       reported.remove(item);
-      LOG.info("hypershift: cluster {} {} ({})", decision.cluster(), decision.kind().name().toLowerCase(
-          Locale.ROOT), decision.reason());
+      LOG.info(
+          "hypershift: cluster {} {} ({})",
+          decision.cluster(),
+          decision.kind().name().toLowerCase(Locale.ROOT),
+          decision.reason());
     }
   }
 
   private static <T> T await(io.vertx.core.Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(APPLY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    return future
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(APPLY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
   }
 }

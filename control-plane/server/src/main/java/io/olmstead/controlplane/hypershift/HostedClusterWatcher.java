@@ -18,34 +18,46 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches the management cluster: polls for the HostedCluster CRD (it may arrive after the control plane), then runs
- * a fabric8 informer on HostedClusters in all namespaces and one on the Secrets of each namespace holding
- * HostedClusters (their kubeconfig secrets). Events only queue work on the {@link HostedClusterQueue}, which one
- * thread of its own decides and applies, never on an event loop. Every {@code resync} seconds every HostedCluster is
- * decided again and clusters whose HostedCluster is gone are retired.
+ * Watches the management cluster: polls for the HostedCluster CRD (it may arrive after the control
+ * plane), then runs a fabric8 informer on HostedClusters in all namespaces and one on the Secrets
+ * of each namespace holding HostedClusters (their kubeconfig secrets). Events only queue work on
+ * the {@link HostedClusterQueue}, which one thread of its own decides and applies, never on an
+ * event loop. Every {@code resync} seconds every HostedCluster is decided again and clusters whose
+ * HostedCluster is gone are retired.
  */
 final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.Source {
   static final String CRD = "hostedclusters.hypershift.openshift.io";
-  static final ResourceDefinitionContext HOSTED_CLUSTERS = new ResourceDefinitionContext.Builder()
-      .withGroup("hypershift.openshift.io").withVersion("v1beta1").withKind("HostedCluster")
-      .withPlural("hostedclusters").withNamespaced(true).build();
+  static final ResourceDefinitionContext HOSTED_CLUSTERS =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("hypershift.openshift.io")
+          .withVersion("v1beta1")
+          .withKind("HostedCluster")
+          .withPlural("hostedclusters")
+          .withNamespaced(true)
+          .build();
   private static final Logger LOG = LoggerFactory.getLogger(HostedClusterWatcher.class);
   private static final long CRD_POLL_SECONDS = 5;
 
   private final KubernetesClient client;
   private final HypershiftMetrics metrics;
   private final long resyncMillis;
-  private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread thread = new Thread(r, "olmstead-hypershift");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService worker =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "olmstead-hypershift");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final HostedClusterQueue queue;
   private final Map<String, SharedIndexInformer<Secret>> secrets = new ConcurrentHashMap<>();
   private volatile SharedIndexInformer<GenericKubernetesResource> hostedClusters;
-  private volatile BiConsumer<String, String> adminKubeconfigChanged = (namespace, name) -> { };
+  private volatile BiConsumer<String, String> adminKubeconfigChanged = (namespace, name) -> {};
 
-  HostedClusterWatcher(KubernetesClient client, HostedStore store, HypershiftMetrics metrics, int resyncSeconds,
+  HostedClusterWatcher(
+      KubernetesClient client,
+      HostedStore store,
+      HypershiftMetrics metrics,
+      int resyncSeconds,
       UpgradeGuard guard) {
     this.client = client;
     this.metrics = metrics;
@@ -54,8 +66,8 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
   }
 
   /**
-   * Told (namespace, HostedCluster name) when a {@code <name>-admin-kubeconfig} Secret arrives or its data changes:
-   * per-cluster agents that copy it roll at once rather than at the next resync.
+   * Told (namespace, HostedCluster name) when a {@code <name>-admin-kubeconfig} Secret arrives or
+   * its data changes: per-cluster agents that copy it roll at once rather than at the next resync.
    */
   void onAdminKubeconfigChange(BiConsumer<String, String> listener) {
     adminKubeconfigChanged = listener;
@@ -69,29 +81,43 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
   /** Starts watching when the CRD is there, stops when it went away (without retiring anything). */
   private void checkCrd() {
     try {
-      boolean present = client.apiextensions().v1().customResourceDefinitions().withName(CRD).get() != null;
+      boolean present =
+          client.apiextensions().v1().customResourceDefinitions().withName(CRD).get() != null;
       if (present && hostedClusters == null) {
-        LOG.info("HostedCluster CRD found on the management cluster: watching HostedClusters in all namespaces");
-        SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(HOSTED_CLUSTERS)
-            .inAnyNamespace().runnableInformer(resyncMillis);
+        LOG.info(
+            "HostedCluster CRD found on the management cluster: watching HostedClusters in all namespaces");
+        SharedIndexInformer<GenericKubernetesResource> informer =
+            client
+                .genericKubernetesResources(HOSTED_CLUSTERS)
+                .inAnyNamespace()
+                .runnableInformer(resyncMillis);
         informer.addEventHandler(new HostedClusterEvents());
         hostedClusters = informer;
-        informer.start().whenComplete((v, e) -> {
-          metrics.watching(e == null);
-          if (e != null) {
-            // forgotten, so that the next CRD check tries again (e.g. once RBAC allows the list)
-            metrics.failed("watch");
-            LOG.warn("cannot watch HostedClusters (trying again in {} s): {}", CRD_POLL_SECONDS, e.toString());
-            worker.execute(() -> {
-              if (hostedClusters == informer) {
-                hostedClusters = null;
-                informer.close();
-              }
-            });
-          }
-        });
+        informer
+            .start()
+            .whenComplete(
+                (v, e) -> {
+                  metrics.watching(e == null);
+                  if (e != null) {
+                    // forgotten, so that the next CRD check tries again (e.g. once RBAC allows the
+                    // list)
+                    metrics.failed("watch");
+                    LOG.warn(
+                        "cannot watch HostedClusters (trying again in {} s): {}",
+                        CRD_POLL_SECONDS,
+                        e.toString());
+                    worker.execute(
+                        () -> {
+                          if (hostedClusters == informer) {
+                            hostedClusters = null;
+                            informer.close();
+                          }
+                        });
+                  }
+                });
       } else if (!present && hostedClusters != null) {
-        LOG.warn("the HostedCluster CRD is gone from the management cluster: watching stopped, clusters kept");
+        LOG.warn(
+            "the HostedCluster CRD is gone from the management cluster: watching stopped, clusters kept");
         stopInformers();
       }
     } catch (RuntimeException e) {
@@ -121,7 +147,9 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
     if (informer == null || !informer.hasSynced()) {
       return null;
     }
-    return informer.getStore().list().stream().map(object -> HostedCluster.of(asMap(object))).toList();
+    return informer.getStore().list().stream()
+        .map(object -> HostedCluster.of(asMap(object)))
+        .toList();
   }
 
   @Override
@@ -131,8 +159,10 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
       return false;
     }
     Secret secret = informer.getStore().getByKey(hc.namespace() + "/" + hc.kubeconfigSecret());
-    return secret != null && ((secret.getData() != null && notBlank(secret.getData().get("kubeconfig")))
-        || (secret.getStringData() != null && notBlank(secret.getStringData().get("kubeconfig"))));
+    return secret != null
+        && ((secret.getData() != null && notBlank(secret.getData().get("kubeconfig")))
+            || (secret.getStringData() != null
+                && notBlank(secret.getStringData().get("kubeconfig"))));
   }
 
   /** One Secret informer per namespace holding HostedClusters (RBAC grants secrets there only). */
@@ -141,20 +171,26 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
     if (namespace == null || secrets.containsKey(namespace)) {
       return;
     }
-    SharedIndexInformer<Secret> informer = client.secrets().inNamespace(namespace).runnableInformer(resyncMillis);
+    SharedIndexInformer<Secret> informer =
+        client.secrets().inNamespace(namespace).runnableInformer(resyncMillis);
     informer.addEventHandler(new SecretEvents());
     secrets.put(namespace, informer);
-    informer.start().whenComplete((v, e) -> {
-      if (e == null) {
-        queueNamespace(namespace); // its HostedClusters waited for this listing
-      } else {
-        metrics.failed("secrets");
-        LOG.warn("cannot watch the secrets of namespace {} (its HostedClusters are not enrolled until it can): {}",
-            namespace, e.toString());
-        secrets.remove(namespace, informer);
-        informer.close();
-      }
-    });
+    informer
+        .start()
+        .whenComplete(
+            (v, e) -> {
+              if (e == null) {
+                queueNamespace(namespace); // its HostedClusters waited for this listing
+              } else {
+                metrics.failed("secrets");
+                LOG.warn(
+                    "cannot watch the secrets of namespace {} (its HostedClusters are not enrolled until it can): {}",
+                    namespace,
+                    e.toString());
+                secrets.remove(namespace, informer);
+                informer.close();
+              }
+            });
   }
 
   @Override
@@ -166,7 +202,8 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
   private void queueNamespace(String namespace) {
     SharedIndexInformer<GenericKubernetesResource> informer = hostedClusters;
     if (informer != null) {
-      informer.getStore().list().stream().filter(o -> namespace.equals(o.getMetadata().getNamespace()))
+      informer.getStore().list().stream()
+          .filter(o -> namespace.equals(o.getMetadata().getNamespace()))
           .forEach(o -> queue.enqueue("hc:" + namespace + "/" + o.getMetadata().getName()));
     }
   }
@@ -199,10 +236,12 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
   }
 
   /** HostedCluster events queue the HostedCluster; a deletion queues its clusterID's retirement. */
-  private final class HostedClusterEvents implements ResourceEventHandler<GenericKubernetesResource> {
+  private final class HostedClusterEvents
+      implements ResourceEventHandler<GenericKubernetesResource> {
     @Override
     public void onAdd(GenericKubernetesResource object) {
-      queue.enqueue("hc:" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName());
+      queue.enqueue(
+          "hc:" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName());
     }
 
     @Override
@@ -220,8 +259,9 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
   }
 
   /**
-   * A kubeconfig secret's arrival, change or removal queues the HostedClusters that name it; an admin kubeconfig's
-   * arrival or changed data is also told to {@link #onAdminKubeconfigChange} (not the informer's periodic resyncs).
+   * A kubeconfig secret's arrival, change or removal queues the HostedClusters that name it; an
+   * admin kubeconfig's arrival or changed data is also told to {@link #onAdminKubeconfigChange}
+   * (not the informer's periodic resyncs).
    */
   private final class SecretEvents implements ResourceEventHandler<Secret> {
     private static final String ADMIN_SUFFIX = "-admin-kubeconfig";
@@ -239,9 +279,11 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
       }
       String namespace = secret.getMetadata().getNamespace();
       String hostedCluster = name.substring(0, name.length() - ADMIN_SUFFIX.length());
-      // only for a HostedCluster we know: anyone writing Secrets there must not grow what the listener keeps
+      // only for a HostedCluster we know: anyone writing Secrets there must not grow what the
+      // listener keeps
       SharedIndexInformer<GenericKubernetesResource> informer = hostedClusters;
-      if (informer != null && informer.getStore().getByKey(namespace + "/" + hostedCluster) != null) {
+      if (informer != null
+          && informer.getStore().getByKey(namespace + "/" + hostedCluster) != null) {
         adminKubeconfigChanged.accept(namespace, hostedCluster);
       }
     }
@@ -253,7 +295,8 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
       }
       String namespace = secret.getMetadata().getNamespace();
       String name = secret.getMetadata().getName();
-      // read the one field in place: converting every HostedCluster on every secret event would cost O(n) parses
+      // read the one field in place: converting every HostedCluster on every secret event would
+      // cost O(n) parses
       for (GenericKubernetesResource object : informer.getStore().list()) {
         if (namespace.equals(object.getMetadata().getNamespace())
             && name.equals(object.get("status", "kubeconfig", "name"))) {

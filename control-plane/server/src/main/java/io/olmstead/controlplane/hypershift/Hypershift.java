@@ -23,12 +23,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HyperShift component as the control plane wires it: off unless a management cluster is configured; otherwise
- * every replica competes for the HyperShift advisory lock and only the holder runs the {@link HostedClusterWatcher}.
+ * The HyperShift component as the control plane wires it: off unless a management cluster is
+ * configured; otherwise every replica competes for the HyperShift advisory lock and only the holder
+ * runs the {@link HostedClusterWatcher}.
  */
 public final class Hypershift {
   /** The advisory lock key (an arbitrary constant: "olmshypr"), apart from the rollout engine's. */
   static final long LOCK_KEY = 0x6f6c6d7368797072L;
+
   static final long LEADER_POLL_MILLIS = 2000;
   private static final Logger LOG = LoggerFactory.getLogger(Hypershift.class);
 
@@ -43,21 +45,31 @@ public final class Hypershift {
   private io.olmstead.controlplane.hypershift.percluster.HostedAgents hostedAgents;
   private long timer = -1;
   private volatile boolean leader;
-  // fabric8's Vert.x HTTP client factory makes a Vertx of its own for each client; made on a Vert.x thread (an
-  // executeBlocking worker) Vert.x warns that a Vertx is being made inside another, so the clients are built, and
-  // closed, on this plain thread (one: a start and the stop after it run in order); its thread starts with the first
-  private final ExecutorService clients = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "hypershift-clients");
-    t.setDaemon(true);
-    return t;
-  });
+  // fabric8's Vert.x HTTP client factory makes a Vertx of its own for each client; made on a Vert.x
+  // thread (an
+  // executeBlocking worker) Vert.x warns that a Vertx is being made inside another, so the clients
+  // are built, and
+  // closed, on this plain thread (one: a start and the stop after it run in order); its thread
+  // starts with the first
+  private final ExecutorService clients =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "hypershift-clients");
+            t.setDaemon(true);
+            return t;
+          });
 
-  public Hypershift(Vertx vertx, Pool pool, PgConnectOptions connectOptions, MeterRegistry registry,
+  public Hypershift(
+      Vertx vertx,
+      Pool pool,
+      PgConnectOptions connectOptions,
+      MeterRegistry registry,
       HypershiftSettings settings) {
     this.vertx = vertx;
     this.settings = settings;
     this.pool = pool;
-    this.lock = new LeaderLock(vertx, connectOptions, LOCK_KEY, "HyperShift watcher", this::leadership);
+    this.lock =
+        new LeaderLock(vertx, connectOptions, LOCK_KEY, "HyperShift watcher", this::leadership);
     this.store = new HostedStore(pool, lock::fence);
     this.metrics = new HypershiftMetrics(registry);
     this.guard = new UpgradeGuard(pool, metrics);
@@ -65,7 +77,8 @@ public final class Hypershift {
 
   public Future<Void> start() {
     if (settings.enabled()) {
-      LOG.info("HyperShift watcher enabled (management cluster: {}); it runs on the replica holding its lock",
+      LOG.info(
+          "HyperShift watcher enabled (management cluster: {}); it runs on the replica holding its lock",
           settings.managementKubeconfig().get());
       lock.tryTake();
       timer = vertx.setPeriodic(LEADER_POLL_MILLIS, id -> lock.tryTake());
@@ -74,8 +87,8 @@ public final class Hypershift {
   }
 
   /**
-   * Resyncs this replica completed as leader (each decides every HostedCluster again, then sweeps): tests await them
-   * rather than waiting for time to pass.
+   * Resyncs this replica completed as leader (each decides every HostedCluster again, then sweeps):
+   * tests await them rather than waiting for time to pass.
    */
   public long completedResyncs() {
     return metrics.sweeps();
@@ -90,29 +103,36 @@ public final class Hypershift {
     leader = taken;
     if (taken) {
       LOG.info("this replica now runs the HyperShift watcher");
-      offContext(() -> {
-        HostedClusterWatcher started = new HostedClusterWatcher(client(settings), store, metrics,
-            settings.resyncSeconds(), guard);
-        started.start();
-        // per-cluster agents (or, in pool mode, the removal of any an earlier mode left): same leader, own client
-        io.olmstead.controlplane.hypershift.percluster.HostedAgents agents;
-        try {
-          agents = new io.olmstead.controlplane.hypershift.percluster.HostedAgents(client(settings), pool,
-              settings.agents(), settings.resyncSeconds());
-        } catch (IOException | RuntimeException e) {
-          started.close();
-          throw e;
-        }
-        started.onAdminKubeconfigChange(agents::adminKubeconfigChanged);
-        agents.start();
-        hostedAgents = agents;
-        return started;
-      }).onSuccess(w -> watcher = w).onFailure(e -> {
-        metrics.failed("client");
-        LOG.warn("HyperShift watcher not started: {}", e.toString());
-        lock.release();
-        leader = false;
-      });
+      offContext(
+              () -> {
+                HostedClusterWatcher started =
+                    new HostedClusterWatcher(
+                        client(settings), store, metrics, settings.resyncSeconds(), guard);
+                started.start();
+                // per-cluster agents (or, in pool mode, the removal of any an earlier mode left):
+                // same leader, own client
+                io.olmstead.controlplane.hypershift.percluster.HostedAgents agents;
+                try {
+                  agents =
+                      new io.olmstead.controlplane.hypershift.percluster.HostedAgents(
+                          client(settings), pool, settings.agents(), settings.resyncSeconds());
+                } catch (IOException | RuntimeException e) {
+                  started.close();
+                  throw e;
+                }
+                started.onAdminKubeconfigChange(agents::adminKubeconfigChanged);
+                agents.start();
+                hostedAgents = agents;
+                return started;
+              })
+          .onSuccess(w -> watcher = w)
+          .onFailure(
+              e -> {
+                metrics.failed("client");
+                LOG.warn("HyperShift watcher not started: {}", e.toString());
+                lock.release();
+                leader = false;
+              });
     } else {
       LOG.warn("HyperShift leader lock lost: watcher stopped until it is taken again");
       stopWatcher();
@@ -124,12 +144,18 @@ public final class Hypershift {
     String source = settings.managementKubeconfig().orElseThrow();
     Config config;
     try {
-      // the parse error never quotes the file: it holds the management cluster's credentials and is logged
-      config = HypershiftSettings.IN_CLUSTER.equals(source) ? Config.autoConfigure(null)
-          : Config.fromKubeconfig(Files.readString(Path.of(source)));
+      // the parse error never quotes the file: it holds the management cluster's credentials and is
+      // logged
+      config =
+          HypershiftSettings.IN_CLUSTER.equals(source)
+              ? Config.autoConfigure(null)
+              : Config.fromKubeconfig(Files.readString(Path.of(source)));
     } catch (RuntimeException e) {
-      throw new IOException(HypershiftSettings.MANAGEMENT_KUBECONFIG + ": the kubeconfig does not parse ("
-          + e.getClass().getSimpleName() + ")");
+      throw new IOException(
+          HypershiftSettings.MANAGEMENT_KUBECONFIG
+              + ": the kubeconfig does not parse ("
+              + e.getClass().getSimpleName()
+              + ")");
     }
     return new KubernetesClientBuilder().withConfig(config).build();
   }
@@ -139,30 +165,37 @@ public final class Hypershift {
     var agents = hostedAgents;
     watcher = null;
     hostedAgents = null;
-    return w == null && agents == null ? Future.succeededFuture() : offContext(() -> {
-      if (agents != null) {
-        agents.close();
-      }
-      if (w != null) {
-        w.close();
-      }
-      return null;
-    });
+    return w == null && agents == null
+        ? Future.succeededFuture()
+        : offContext(
+            () -> {
+              if (agents != null) {
+                agents.close();
+              }
+              if (w != null) {
+                w.close();
+              }
+              return null;
+            });
   }
 
-  /** Runs {@code work} on the plain client thread; the future completes on the caller's Vert.x context. */
+  /**
+   * Runs {@code work} on the plain client thread; the future completes on the caller's Vert.x
+   * context.
+   */
   private <T> Future<T> offContext(Callable<T> work) {
     Context context = vertx.getOrCreateContext();
     Promise<T> promise = Promise.promise();
     try {
-      clients.execute(() -> {
-        try {
-          T result = work.call();
-          context.runOnContext(v -> promise.complete(result));
-        } catch (Exception e) {
-          context.runOnContext(v -> promise.fail(e));
-        }
-      });
+      clients.execute(
+          () -> {
+            try {
+              T result = work.call();
+              context.runOnContext(v -> promise.complete(result));
+            } catch (Exception e) {
+              context.runOnContext(v -> promise.fail(e));
+            }
+          });
     } catch (RejectedExecutionException e) {
       promise.fail(e); // closed
     }
@@ -174,9 +207,12 @@ public final class Hypershift {
       vertx.cancelTimer(timer);
     }
     leader = false;
-    return stopWatcher().eventually(lock::release).eventually(() -> {
-      clients.shutdown();
-      return Future.succeededFuture();
-    });
+    return stopWatcher()
+        .eventually(lock::release)
+        .eventually(
+            () -> {
+              clients.shutdown();
+              return Future.succeededFuture();
+            });
   }
 }

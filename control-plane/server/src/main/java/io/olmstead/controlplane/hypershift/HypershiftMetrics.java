@@ -6,7 +6,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The watcher's metrics; labels are fixed codes (decision kinds and reasons), never names or ids. */
+/**
+ * The watcher's metrics; labels are fixed codes (decision kinds and reasons), never names or ids.
+ */
 final class HypershiftMetrics {
   private final MeterRegistry registry;
   private final AtomicInteger watching = new AtomicInteger();
@@ -17,12 +19,16 @@ final class HypershiftMetrics {
   HypershiftMetrics(MeterRegistry registry) {
     this.registry = registry;
     Gauge.builder("olmstead_hypershift_watching", watching, AtomicInteger::get)
-        .description("1 while this replica watches HostedClusters (leader, CRD present)").register(registry);
+        .description("1 while this replica watches HostedClusters (leader, CRD present)")
+        .register(registry);
     Gauge.builder("olmstead_hypershift_hosted_clusters", hostedClusters, AtomicInteger::get)
-        .description("HostedClusters seen on the management cluster").register(registry);
+        .description("HostedClusters seen on the management cluster")
+        .register(registry);
     Gauge.builder("olmstead_hypershift_upgrades_past_max", pastMax, AtomicInteger::get)
-        .description("hosted clusters whose desired OpenShift version passes an installed operator's"
-            + " olm.maxOpenShiftVersion").register(registry);
+        .description(
+            "hosted clusters whose desired OpenShift version passes an installed operator's"
+                + " olm.maxOpenShiftVersion")
+        .register(registry);
   }
 
   void pastMax(int clusters) {
@@ -30,20 +36,29 @@ final class HypershiftMetrics {
   }
 
   void pastMaxReported() {
-    Counter.builder("olmstead_hypershift_upgrade_past_max_total").description("reports of a hosted cluster moving"
-        + " to an OpenShift version past an installed operator's olm.maxOpenShiftVersion").register(registry)
+    Counter.builder("olmstead_hypershift_upgrade_past_max_total")
+        .description(
+            "reports of a hosted cluster moving"
+                + " to an OpenShift version past an installed operator's olm.maxOpenShiftVersion")
+        .register(registry)
         .increment();
   }
 
   void decided(Decision decision) {
-    Counter.builder("olmstead_hypershift_decisions_total").description("HostedCluster decisions by kind and reason")
-        .tag("decision", decision.kind().name().toLowerCase(java.util.Locale.ROOT)).tag("reason", decision.reason())
-        .register(registry).increment();
+    Counter.builder("olmstead_hypershift_decisions_total")
+        .description("HostedCluster decisions by kind and reason")
+        .tag("decision", decision.kind().name().toLowerCase(java.util.Locale.ROOT))
+        .tag("reason", decision.reason())
+        .register(registry)
+        .increment();
   }
 
   void failed(String stage) {
-    Counter.builder("olmstead_hypershift_errors_total").description("watcher failures by stage").tag("stage", stage)
-        .register(registry).increment();
+    Counter.builder("olmstead_hypershift_errors_total")
+        .description("watcher failures by stage")
+        .tag("stage", stage)
+        .register(registry)
+        .increment();
   }
 
   /** A resync's sweep ran: every HostedCluster queued before it has been decided. */

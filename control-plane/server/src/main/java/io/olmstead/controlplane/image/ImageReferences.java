@@ -12,10 +12,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Checks an image reference strictly before it is stored or pulled (jib's parser accepts ports over 65535, port 0
- * and short or upper-case digests): {@code [REGISTRY[:PORT]/]REPOSITORY[:TAG][@sha256:DIGEST]} with a port in
- * 1..65535, a tag of at most 128 characters of {@code [A-Za-z0-9_.-]} not starting with {@code .} or {@code -},
- * and a digest of {@code sha256:} and 64 lower-case hex digits. Pure; the message says which part is wrong.
+ * Checks an image reference strictly before it is stored or pulled (jib's parser accepts ports over
+ * 65535, port 0 and short or upper-case digests): {@code
+ * [REGISTRY[:PORT]/]REPOSITORY[:TAG][@sha256:DIGEST]} with a port in 1..65535, a tag of at most 128
+ * characters of {@code [A-Za-z0-9_.-]} not starting with {@code .} or {@code -}, and a digest of
+ * {@code sha256:} and 64 lower-case hex digits. Pure; the message says which part is wrong.
  */
 public final class ImageReferences {
 
@@ -23,12 +24,18 @@ public final class ImageReferences {
   private static final Pattern DIGEST = Pattern.compile("sha256:[a-f0-9]{64}");
   private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
   private static final Pattern PORT = Pattern.compile(".*:([0-9]+)");
-  private static final Set<String> METADATA_NAMES = Set.of("localhost", "metadata", "metadata.google.internal",
-      "metadata.goog", "instance-data", "instance-data.ec2.internal");
-  private static final Set<String> METADATA_ADDRESSES = Set.of("fd00:ec2:0:0:0:0:0:254", "100.100.100.200");
+  private static final Set<String> METADATA_NAMES =
+      Set.of(
+          "localhost",
+          "metadata",
+          "metadata.google.internal",
+          "metadata.goog",
+          "instance-data",
+          "instance-data.ec2.internal");
+  private static final Set<String> METADATA_ADDRESSES =
+      Set.of("fd00:ec2:0:0:0:0:0:254", "100.100.100.200");
 
-  private ImageReferences() {
-  }
+  private ImageReferences() {}
 
   /** What is wrong with {@code reference}; empty when it is a valid reference. */
   public static Optional<String> problem(String reference) {
@@ -43,7 +50,8 @@ public final class ImageReferences {
     if (at >= 0) {
       String digest = reference.substring(at + 1);
       if (!DIGEST.matcher(digest).matches()) {
-        return Optional.of("digest '" + digest + "' is not sha256: followed by 64 lower-case hex digits");
+        return Optional.of(
+            "digest '" + digest + "' is not sha256: followed by 64 lower-case hex digits");
       }
       name = reference.substring(0, at);
     }
@@ -52,8 +60,11 @@ public final class ImageReferences {
     if (colon > slash) {
       String tag = name.substring(colon + 1);
       if (!TAG.matcher(tag).matches()) {
-        return Optional.of("tag '" + abbreviate(tag) + "' must be 1 to 128 letters, digits, '_', '.' or '-', "
-            + "not starting with '.' or '-'");
+        return Optional.of(
+            "tag '"
+                + abbreviate(tag)
+                + "' must be 1 to 128 letters, digits, '_', '.' or '-', "
+                + "not starting with '.' or '-'");
       }
       name = name.substring(0, colon);
     }
@@ -68,19 +79,22 @@ public final class ImageReferences {
       ImageReference.parse(reference);
       return Optional.empty();
     } catch (Exception e) {
-      return Optional.of("'" + abbreviate(reference) + "' is not an image reference "
-          + "([REGISTRY[:PORT]/]REPOSITORY[:TAG][@sha256:DIGEST])");
+      return Optional.of(
+          "'"
+              + abbreviate(reference)
+              + "' is not an image reference "
+              + "([REGISTRY[:PORT]/]REPOSITORY[:TAG][@sha256:DIGEST])");
     }
   }
 
   /**
-   * {@link #problem}, then the registry's address judged without resolving it: a loopback, link-local or metadata
-   * address not listed in the settings is refused (pulls check the resolved addresses again).
+   * {@link #problem}, then the registry's address judged without resolving it: a loopback,
+   * link-local or metadata address not listed in the settings is refused (pulls check the resolved
+   * addresses again).
    */
   public static Optional<String> check(String reference, RegistrySettings settings) {
     Optional<String> problem = problem(reference);
-    return problem.isPresent() ? problem
-        : literalProblem(registryOf(reference), settings);
+    return problem.isPresent() ? problem : literalProblem(registryOf(reference), settings);
   }
 
   private static boolean validPort(String digits) {
@@ -95,27 +109,43 @@ public final class ImageReferences {
     return s.length() > 64 ? s.substring(0, 64) + "…" : s;
   }
 
-  /** Why {@code registry} ({@code HOST[:PORT]}) is refused, judged without resolving it (API validation). */
+  /**
+   * Why {@code registry} ({@code HOST[:PORT]}) is refused, judged without resolving it (API
+   * validation).
+   */
   public static Optional<String> literalProblem(String registry, RegistrySettings settings) {
-    boolean listed = settings.localAllowed().contains(registry)
-        || settings.localAllowed().contains(hostOf(registry));
-    return !listed && namedLocal(hostOf(registry)) ? Optional.of(localMessage(registry)) : Optional.empty();
+    boolean listed =
+        settings.localAllowed().contains(registry)
+            || settings.localAllowed().contains(hostOf(registry));
+    return !listed && namedLocal(hostOf(registry))
+        ? Optional.of(localMessage(registry))
+        : Optional.empty();
   }
 
-  /** The registry of {@code reference}: its first path element when it names a host, else docker.io. */
+  /**
+   * The registry of {@code reference}: its first path element when it names a host, else docker.io.
+   */
   public static String registryOf(String reference) {
     int slash = reference.indexOf('/');
     if (slash < 0) {
       return "docker.io";
     }
     String first = reference.substring(0, slash);
-    return first.contains(".") || first.contains(":") || first.equals("localhost") ? first : "docker.io";
+    return first.contains(".") || first.contains(":") || first.equals("localhost")
+        ? first
+        : "docker.io";
   }
 
-  /** A name that means this machine or a cloud metadata service, or a literal local address; never looked up. */
+  /**
+   * A name that means this machine or a cloud metadata service, or a literal local address; never
+   * looked up.
+   */
   public static boolean namedLocal(String host) {
-    return METADATA_NAMES.contains(host.toLowerCase(Locale.ROOT)) || AddressRanges.isLocalhostName(host)
-        || AddressRanges.literal(host).map(ImageReferences::local).orElse(false); // a literal: parsed, never looked up
+    return METADATA_NAMES.contains(host.toLowerCase(Locale.ROOT))
+        || AddressRanges.isLocalhostName(host)
+        || AddressRanges.literal(host)
+            .map(ImageReferences::local)
+            .orElse(false); // a literal: parsed, never looked up
   }
 
   /** A loopback, link-local or private address, or a cloud metadata address. */
@@ -136,7 +166,12 @@ public final class ImageReferences {
 
   /** Why a local registry is refused, naming the settings that allow it. */
   public static String localMessage(String registry) {
-    return "registry " + registry + " is a loopback, link-local or metadata address: list it in "
-        + RegistrySettings.ALLOW_LOCAL + " (or " + RegistrySettings.INSECURE + ") to pull from it";
+    return "registry "
+        + registry
+        + " is a loopback, link-local or metadata address: list it in "
+        + RegistrySettings.ALLOW_LOCAL
+        + " (or "
+        + RegistrySettings.INSECURE
+        + ") to pull from it";
   }
 }

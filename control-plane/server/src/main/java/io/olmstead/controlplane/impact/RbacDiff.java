@@ -11,18 +11,19 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The permissions the operator gains and loses between two CSVs (pure). Every rule of {@code permissions} (scope
- * {@code namespace}: a Role in the install and target namespaces, lifted to a ClusterRole when the operator watches
- * all namespaces) and {@code clusterPermissions} (scope {@code cluster}) is expanded to one grant per API group,
- * resource (with its resource names) or non-resource URL, with its verbs; the diff lists, per grant, the verbs added
- * and removed, whatever service account or rule carried them. A {@code *} is compared as written.
+ * The permissions the operator gains and loses between two CSVs (pure). Every rule of {@code
+ * permissions} (scope {@code namespace}: a Role in the install and target namespaces, lifted to a
+ * ClusterRole when the operator watches all namespaces) and {@code clusterPermissions} (scope
+ * {@code cluster}) is expanded to one grant per API group, resource (with its resource names) or
+ * non-resource URL, with its verbs; the diff lists, per grant, the verbs added and removed,
+ * whatever service account or rule carried them. A {@code *} is compared as written.
  */
 public final class RbacDiff {
-  private RbacDiff() {
-  }
+  private RbacDiff() {}
 
   /** One grant: where, on what. */
-  record Grant(String scope, String apiGroup, String resource, String resourceNames, String nonResourceUrl)
+  record Grant(
+      String scope, String apiGroup, String resource, String resourceNames, String nonResourceUrl)
       implements Comparable<Grant> {
     @Override
     public int compareTo(Grant o) {
@@ -30,8 +31,11 @@ public final class RbacDiff {
     }
 
     private String key() {
-      return scope + "\u0000" + (nonResourceUrl != null ? "~" + nonResourceUrl : apiGroup + "\u0000" + resource
-          + "\u0000" + resourceNames);
+      return scope
+          + "\u0000"
+          + (nonResourceUrl != null
+              ? "~" + nonResourceUrl
+              : apiGroup + "\u0000" + resource + "\u0000" + resourceNames);
     }
 
     JsonObject toJson(Set<String> verbs) {
@@ -57,15 +61,20 @@ public final class RbacDiff {
     JsonObject out = new JsonObject();
     Bounded.put(out, "added", added, limit);
     Bounded.put(out, "removed", removed, limit);
-    return out.put("clusterScopedChanged", added.stream().anyMatch(RbacDiff::clusterScoped)
-        || removed.stream().anyMatch(RbacDiff::clusterScoped));
+    return out.put(
+        "clusterScopedChanged",
+        added.stream().anyMatch(RbacDiff::clusterScoped)
+            || removed.stream().anyMatch(RbacDiff::clusterScoped));
   }
 
   private static boolean clusterScoped(JsonObject grant) {
     return "cluster".equals(grant.getString("scope"));
   }
 
-  /** The grants of a CSV's install strategy with their verbs, in a stable order; empty for a null CSV. */
+  /**
+   * The grants of a CSV's install strategy with their verbs, in a stable order; empty for a null
+   * CSV.
+   */
   static Map<Grant, Set<String>> grants(JsonNode csv) {
     Map<Grant, Set<String>> out = new TreeMap<>();
     if (csv == null) {
@@ -86,12 +95,15 @@ public final class RbacDiff {
         }
         String names = String.join(",", texts(rule.path("resourceNames")));
         for (String url : texts(rule.path("nonResourceURLs"))) {
-          out.computeIfAbsent(new Grant(scope, null, null, "", url), k -> new TreeSet<>()).addAll(verbs);
+          out.computeIfAbsent(new Grant(scope, null, null, "", url), k -> new TreeSet<>())
+              .addAll(verbs);
         }
         Set<String> groups = texts(rule.path("apiGroups"));
         for (String group : groups.isEmpty() && rule.has("resources") ? Set.of("") : groups) {
           for (String resource : texts(rule.path("resources"))) {
-            out.computeIfAbsent(new Grant(scope, group, resource, names, null), k -> new TreeSet<>()).addAll(verbs);
+            out.computeIfAbsent(
+                    new Grant(scope, group, resource, names, null), k -> new TreeSet<>())
+                .addAll(verbs);
           }
         }
       }
@@ -108,13 +120,14 @@ public final class RbacDiff {
 
   private static List<JsonObject> minus(Map<Grant, Set<String>> a, Map<Grant, Set<String>> b) {
     List<JsonObject> out = new ArrayList<>();
-    a.forEach((grant, verbs) -> {
-      Set<String> only = new TreeSet<>(verbs);
-      only.removeAll(b.getOrDefault(grant, Set.of()));
-      if (!only.isEmpty()) {
-        out.add(grant.toJson(only));
-      }
-    });
+    a.forEach(
+        (grant, verbs) -> {
+          Set<String> only = new TreeSet<>(verbs);
+          only.removeAll(b.getOrDefault(grant, Set.of()));
+          if (!only.isEmpty()) {
+            out.add(grant.toJson(only));
+          }
+        });
     return out;
   }
 }

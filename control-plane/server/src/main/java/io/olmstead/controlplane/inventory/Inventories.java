@@ -10,13 +10,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The inventory component: takes agents' inventory reports (from the agent gateway), serves the REST reads and keeps
- * the fleet gauges current (refreshed from the store every {@link #METRICS_REFRESH_MILLIS}).
+ * The inventory component: takes agents' inventory reports (from the agent gateway), serves the
+ * REST reads and keeps the fleet gauges current (refreshed from the store every {@link
+ * #METRICS_REFRESH_MILLIS}).
  */
 public final class Inventories {
   private static final Logger LOG = LoggerFactory.getLogger(Inventories.class);
+
   /** At most one stored report per cluster in this window; agents send at most every 60 s. */
   public static final long WINDOW_MILLIS = 5_000;
+
   static final long METRICS_REFRESH_MILLIS = 60_000;
 
   private final Vertx vertx;
@@ -37,7 +40,10 @@ public final class Inventories {
     return new InventoryModule(store);
   }
 
-  /** Takes a schema-valid report of {@code cluster}: what the agent gateway calls for every inventory message. */
+  /**
+   * Takes a schema-valid report of {@code cluster}: what the agent gateway calls for every
+   * inventory message.
+   */
   public void submit(String cluster, Inventory inventory) {
     ingestor.submit(cluster, inventory);
   }
@@ -49,12 +55,19 @@ public final class Inventories {
 
   /** Reads the fleet aggregates into the gauges (also a test hook). */
   public Future<Void> refreshMetrics() {
-    return pool.withConnection(conn -> store.customResourcesByCrd(conn, InventoryMetrics.MAX_CRD_SERIES)
-            .compose(byCrd -> store.totalsByPackage(conn, InventoryMetrics.MAX_PACKAGE_SERIES)
-                .map(byPackage -> {
-                  metrics.fleet(byCrd, byPackage);
-                  return (Void) null;
-                })))
+    return pool.withConnection(
+            conn ->
+                store
+                    .customResourcesByCrd(conn, InventoryMetrics.MAX_CRD_SERIES)
+                    .compose(
+                        byCrd ->
+                            store
+                                .totalsByPackage(conn, InventoryMetrics.MAX_PACKAGE_SERIES)
+                                .map(
+                                    byPackage -> {
+                                      metrics.fleet(byCrd, byPackage);
+                                      return (Void) null;
+                                    })))
         .onFailure(e -> LOG.warn("inventory metrics not refreshed: {}", e.toString()));
   }
 

@@ -5,16 +5,16 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * What the schema cannot say about an inventory report (it bounds every field on its own): an operator listed twice,
- * a CRD listed twice for one operator, a dependency of itself, a stack with more pods than the cluster could run.
- * Pure; a report that fails is ignored (counted), the connection stays open.
+ * What the schema cannot say about an inventory report (it bounds every field on its own): an
+ * operator listed twice, a CRD listed twice for one operator, a dependency of itself, a stack with
+ * more pods than the cluster could run. Pure; a report that fails is ignored (counted), the
+ * connection stays open.
  */
 final class InventoryCheck {
   /** More pods than this in one stack is absurd (Kubernetes supports 150,000 pods per cluster). */
   static final int MAX_STACK_PODS = 150_000;
 
-  private InventoryCheck() {
-  }
+  private InventoryCheck() {}
 
   /** Why the report is refused, or null when it is acceptable. */
   static String refusal(Inventory inventory) {

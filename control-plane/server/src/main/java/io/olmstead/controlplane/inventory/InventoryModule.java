@@ -17,8 +17,9 @@ import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.util.Optional;
 
 /**
- * {@code /clusters/{name}/inventory} and {@code /inventory}: what agents reported, filtered by team like every read
- * (another team's cluster is the same 404 as none; the fleet aggregate counts only the caller's teams' clusters).
+ * {@code /clusters/{name}/inventory} and {@code /inventory}: what agents reported, filtered by team
+ * like every read (another team's cluster is the same 404 as none; the fleet aggregate counts only
+ * the caller's teams' clusters).
  */
 final class InventoryModule implements ApiModule {
   private final ClusterStore clusters = new ClusterStore();
@@ -39,10 +40,22 @@ final class InventoryModule implements ApiModule {
   private Future<Reply> cluster(ApiRequest request) {
     String name = request.path("name");
     Principal caller = request.principal();
-    return context.tx().read(conn -> clusters.find(conn, name).compose(found -> {
-      Cluster cluster = caller.visible(found, c -> c.labelMap().get(Principal.TEAM_LABEL), "no cluster " + name);
-      return store.document(conn, cluster.name());
-    })).map(doc -> Reply.ok(json(name, doc)));
+    return context
+        .tx()
+        .read(
+            conn ->
+                clusters
+                    .find(conn, name)
+                    .compose(
+                        found -> {
+                          Cluster cluster =
+                              caller.visible(
+                                  found,
+                                  c -> c.labelMap().get(Principal.TEAM_LABEL),
+                                  "no cluster " + name);
+                          return store.document(conn, cluster.name());
+                        }))
+        .map(doc -> Reply.ok(json(name, doc)));
   }
 
   private static JsonObject json(String cluster, Optional<InventoryStore.Document> doc) {
@@ -52,13 +65,15 @@ final class InventoryModule implements ApiModule {
     }
     JsonArray operators = doc.get().operators().copy();
     // every operator answers customResources, even one the agent found none for
-    operators.forEach(o -> {
-      if (o instanceof JsonObject op && !op.containsKey("customResources")) {
-        op.put("customResources", new JsonArray());
-      }
-    });
+    operators.forEach(
+        o -> {
+          if (o instanceof JsonObject op && !op.containsKey("customResources")) {
+            op.put("customResources", new JsonArray());
+          }
+        });
     return out.put("reportedAt", doc.get().reportedAt().toInstant().toString())
-        .put("truncated", doc.get().truncated()).put("operators", operators);
+        .put("truncated", doc.get().truncated())
+        .put("operators", operators);
   }
 
   private Future<Reply> fleet(ApiRequest request) {
@@ -70,15 +85,24 @@ final class InventoryModule implements ApiModule {
     }
     String[] teams = teams(request.principal(), request.query("team"));
     if (teams != null && teams.length == 0) {
-      return Future.succeededFuture(Reply.ok(new JsonObject().put("items", new JsonArray()).putNull("nextCursor")
-          .put("truncated", false)));
+      return Future.succeededFuture(
+          Reply.ok(
+              new JsonObject()
+                  .put("items", new JsonArray())
+                  .putNull("nextCursor")
+                  .put("truncated", false)));
     }
     JsonArray after = request.cursor().map(c -> Cursors.decode(c, 2)).orElse(null);
-    return context.tx().read(conn -> FleetInventory.query(conn, selector, teams, request.limit(), after))
+    return context
+        .tx()
+        .read(conn -> FleetInventory.query(conn, selector, teams, request.limit(), after))
         .map(Reply::ok);
   }
 
-  /** The teams whose clusters count: the caller's, narrowed to {@code team} when given (null: every team). */
+  /**
+   * The teams whose clusters count: the caller's, narrowed to {@code team} when given (null: every
+   * team).
+   */
   static String[] teams(Principal caller, Optional<String> team) {
     if (team.isEmpty()) {
       return caller.teamFilter();

@@ -20,16 +20,18 @@ import java.util.Map;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Reports of bundles that a catalog names only by image, once the image is unpacked: the rules read the image's
- * objects (the catalog has none to give), so a metadata-only report is replaced by one checking every object rule.
- * Stored in place of the catalog report (same key: content digest, package, bundle) with the image digest in it, so
- * it is made once per content digest and image; made on a worker (gunzip and decode).
+ * Reports of bundles that a catalog names only by image, once the image is unpacked: the rules read
+ * the image's objects (the catalog has none to give), so a metadata-only report is replaced by one
+ * checking every object rule. Stored in place of the catalog report (same key: content digest,
+ * package, bundle) with the image digest in it, so it is made once per content digest and image;
+ * made on a worker (gunzip and decode).
  */
 final class ImageReports {
   private final Vertx vertx;
   private final Tx tx;
   private final MaturityStore store;
   private final MaturityAnalyzer analyzer = new MaturityAnalyzer();
+
   /** Computations under way by digest/package/bundle: concurrent requests share one. */
   private final Map<String, Future<JsonObject>> computing = new HashMap<>();
 
@@ -39,13 +41,18 @@ final class ImageReports {
     this.store = store;
   }
 
-  /** True when {@code stored} (may be null) is not yet the report of the unpacked image {@code imageDigest}. */
+  /**
+   * True when {@code stored} (may be null) is not yet the report of the unpacked image {@code
+   * imageDigest}.
+   */
   static boolean stale(JsonObject stored, String imageDigest) {
-    return imageDigest != null && (stored == null || !imageDigest.equals(stored.getString("imageDigest")));
+    return imageDigest != null
+        && (stored == null || !imageDigest.equals(stored.getString("imageDigest")));
   }
 
   /** The report of {@code bundle} from the objects of its unpacked image, stored. */
-  Future<JsonObject> report(String catalog, MaturityStore.Current cur, String pkg, String bundle, String imageDigest) {
+  Future<JsonObject> report(
+      String catalog, MaturityStore.Current cur, String pkg, String bundle, String imageDigest) {
     String key = cur.digest() + "/" + pkg + "/" + bundle;
     Future<JsonObject> run;
     synchronized (computing) {
@@ -53,33 +60,51 @@ final class ImageReports {
       if (inFlight != null) {
         return inFlight;
       }
-      run = tx.read(conn -> store.imageObjects(conn, imageDigest).compose(gz -> store.channelEntries(conn,
-              catalog, cur.revision(), pkg).map(entries -> new Input(gz, entries))))
-          .compose(in -> vertx.executeBlocking(() -> MaturityJson.report(pkg, cur.digest(),
-              analyzer.analyze(view(bundle, gunzip(in.objectsGz()), in.entries())))
-              .put("imageDigest", imageDigest), false))
-          .compose(r -> tx.inTransaction(conn -> store.upsert(conn, cur.digest(), r)).map(r));
+      run =
+          tx.read(
+                  conn ->
+                      store
+                          .imageObjects(conn, imageDigest)
+                          .compose(
+                              gz ->
+                                  store
+                                      .channelEntries(conn, catalog, cur.revision(), pkg)
+                                      .map(entries -> new Input(gz, entries))))
+              .compose(
+                  in ->
+                      vertx.executeBlocking(
+                          () ->
+                              MaturityJson.report(
+                                      pkg,
+                                      cur.digest(),
+                                      analyzer.analyze(
+                                          view(bundle, gunzip(in.objectsGz()), in.entries())))
+                                  .put("imageDigest", imageDigest),
+                          false))
+              .compose(r -> tx.inTransaction(conn -> store.upsert(conn, cur.digest(), r)).map(r));
       computing.put(key, run);
     }
-    return run.andThen(ar -> {
-      synchronized (computing) {
-        computing.remove(key);
-      }
-    });
+    return run.andThen(
+        ar -> {
+          synchronized (computing) {
+            computing.remove(key);
+          }
+        });
   }
 
-  private record Input(byte[] objectsGz, List<JsonObject> entries) {
-  }
+  private record Input(byte[] objectsGz, List<JsonObject> entries) {}
 
   /**
-   * The rules' view of an unpacked image ({@code {"objects":[{"data": base64}]}}); {@code entries} are the channel
-   * entries of the package ({@code [{name, replaces, skips, skipRange}]} per channel) for the upgrade-edge evidence.
+   * The rules' view of an unpacked image ({@code {"objects":[{"data": base64}]}}); {@code entries}
+   * are the channel entries of the package ({@code [{name, replaces, skips, skipRange}]} per
+   * channel) for the upgrade-edge evidence.
    */
   static BundleView view(String bundle, byte[] objectsJson, List<JsonObject> entries) {
     List<JsonNode> manifests = new ArrayList<>();
     List<String> bad = new ArrayList<>();
-    for (Object o : new JsonObject(new String(objectsJson, java.nio.charset.StandardCharsets.UTF_8))
-        .getJsonArray("objects", new JsonArray())) {
+    for (Object o :
+        new JsonObject(new String(objectsJson, java.nio.charset.StandardCharsets.UTF_8))
+            .getJsonArray("objects", new JsonArray())) {
       try {
         manifests.add(new BundleObject(bundle, ((JsonObject) o).getString("data")).manifest());
       } catch (FbcException | RuntimeException e) {
@@ -97,8 +122,10 @@ final class ImageReports {
       for (Object o : channel.getJsonArray("entries", new JsonArray())) {
         JsonObject e = (JsonObject) o;
         holds |= bundle.equals(e.getString("name"));
-        edge |= e.getString("replaces") != null || !e.getJsonArray("skips", new JsonArray()).isEmpty()
-            || e.getString("skipRange") != null;
+        edge |=
+            e.getString("replaces") != null
+                || !e.getJsonArray("skips", new JsonArray()).isEmpty()
+                || e.getString("skipRange") != null;
       }
       if (holds && edge) {
         return true;

@@ -9,27 +9,34 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Kubernetes versions as clusters report them against the {@code portability/removed-api} findings of a stored
- * maturity report (pure): which findings name an API the cluster's version no longer serves.
+ * Kubernetes versions as clusters report them against the {@code portability/removed-api} findings
+ * of a stored maturity report (pure): which findings name an API the cluster's version no longer
+ * serves.
  */
 public final class KubeVersions {
   public static final String REMOVED_RULE = "portability/removed-api";
   private static final Pattern MINOR = Pattern.compile("^v?(\\d{1,4})\\.(\\d{1,4})");
 
-  private KubeVersions() {
-  }
+  private KubeVersions() {}
 
-  /** {@code [major, minor]} of a Kubernetes version as clusters report it ({@code v1.29.3+k3s1}, {@code 1.25}). */
+  /**
+   * {@code [major, minor]} of a Kubernetes version as clusters report it ({@code v1.29.3+k3s1},
+   * {@code 1.25}).
+   */
   public static Optional<int[]> minor(String version) {
     if (version == null) {
       return Optional.empty();
     }
     Matcher m = MINOR.matcher(version.trim());
-    return m.find() ? Optional.of(new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))})
+    return m.find()
+        ? Optional.of(new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))})
         : Optional.empty();
   }
 
-  /** True when {@code runs} is at or past {@code removedIn} (both parsed; false when either does not parse). */
+  /**
+   * True when {@code runs} is at or past {@code removedIn} (both parsed; false when either does not
+   * parse).
+   */
   public static boolean reached(String runs, String removedIn) {
     Optional<int[]> a = minor(runs);
     Optional<int[]> b = minor(removedIn);
@@ -43,11 +50,15 @@ public final class KubeVersions {
 
   /** True when {@code report} (null: none) has any {@code portability/removed-api} finding. */
   public static boolean usesRemovedApis(JsonObject report) {
-    return report != null && report.getJsonArray("findings", new JsonArray()).stream()
-        .anyMatch(o -> o instanceof JsonObject f && REMOVED_RULE.equals(f.getString("rule")));
+    return report != null
+        && report.getJsonArray("findings", new JsonArray()).stream()
+            .anyMatch(o -> o instanceof JsonObject f && REMOVED_RULE.equals(f.getString("rule")));
   }
 
-  /** The {@code portability/removed-api} findings of {@code report} that a cluster on {@code kubeVersion} hits. */
+  /**
+   * The {@code portability/removed-api} findings of {@code report} that a cluster on {@code
+   * kubeVersion} hits.
+   */
   public static List<JsonObject> removedFor(JsonObject report, String kubeVersion) {
     List<JsonObject> out = new ArrayList<>();
     if (report == null || kubeVersion == null) {
@@ -55,7 +66,8 @@ public final class KubeVersions {
     }
     for (Object o : report.getJsonArray("findings", new JsonArray())) {
       JsonObject f = (JsonObject) o;
-      if (REMOVED_RULE.equals(f.getString("rule")) && reached(kubeVersion, f.getString("removedIn"))) {
+      if (REMOVED_RULE.equals(f.getString("rule"))
+          && reached(kubeVersion, f.getString("removedIn"))) {
         out.add(f);
       }
     }

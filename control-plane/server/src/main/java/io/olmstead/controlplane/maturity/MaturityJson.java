@@ -14,25 +14,37 @@ import java.util.Locale;
 /** The API's JSON for maturity reports and diffs (schemas MaturityReport, MaturityDiff); pure. */
 final class MaturityJson {
 
-  private MaturityJson() {
-  }
+  private MaturityJson() {}
 
-  /** The stored form: everything but the catalog name (content digests are shared between catalogs). */
+  /**
+   * The stored form: everything but the catalog name (content digests are shared between catalogs).
+   */
   static JsonObject report(String packageName, String digest, MaturityReport r) {
     JsonObject scores = new JsonObject();
     r.scores().forEach((c, s) -> scores.put(c.id(), s));
     JsonArray findings = new JsonArray();
     r.findings().forEach(f -> findings.add(finding(f)));
-    return new JsonObject().put("package", packageName).put("bundle", r.bundle()).put("digest", digest)
-        .put("declaredCapability", r.declaredCapability()).put("evidencedCapability", r.evidencedCapability())
-        .put("findings", findings).put("omittedFindings", r.omittedFindings()).put("scores", scores)
+    return new JsonObject()
+        .put("package", packageName)
+        .put("bundle", r.bundle())
+        .put("digest", digest)
+        .put("declaredCapability", r.declaredCapability())
+        .put("evidencedCapability", r.evidencedCapability())
+        .put("findings", findings)
+        .put("omittedFindings", r.omittedFindings())
+        .put("scores", scores)
         .put("notChecked", new JsonArray(new ArrayList<>(r.notChecked())));
   }
 
   static JsonObject finding(Finding f) {
-    JsonObject o = new JsonObject().put("rule", f.rule()).put("category", f.category().id())
-        .put("severity", f.severity().id()).put("object", f.object()).put("field", f.field() == null ? "" : f.field())
-        .put("message", f.message());
+    JsonObject o =
+        new JsonObject()
+            .put("rule", f.rule())
+            .put("category", f.category().id())
+            .put("severity", f.severity().id())
+            .put("object", f.object())
+            .put("field", f.field() == null ? "" : f.field())
+            .put("message", f.message());
     if (f.removedIn() != null) {
       o.put("removedIn", f.removedIn());
     }
@@ -44,9 +56,15 @@ final class MaturityJson {
     List<Finding> out = new ArrayList<>();
     for (Object o : report.getJsonArray("findings", new JsonArray())) {
       JsonObject f = (JsonObject) o;
-      out.add(new Finding(f.getString("rule"), Category.valueOf(f.getString("category").toUpperCase(Locale.ROOT)),
-          Severity.parse(f.getString("severity")), f.getString("object"), f.getString("field"),
-          f.getString("message"), f.getString("removedIn")));
+      out.add(
+          new Finding(
+              f.getString("rule"),
+              Category.valueOf(f.getString("category").toUpperCase(Locale.ROOT)),
+              Severity.parse(f.getString("severity")),
+              f.getString("object"),
+              f.getString("field"),
+              f.getString("message"),
+              f.getString("removedIn")));
     }
     return out;
   }
@@ -56,7 +74,10 @@ final class MaturityJson {
     d.introduced().forEach(f -> introduced.add(finding(f)));
     JsonArray resolved = new JsonArray();
     d.resolved().forEach(f -> resolved.add(finding(f)));
-    return new JsonObject().put("from", d.from()).put("to", d.to()).put("introduced", introduced)
+    return new JsonObject()
+        .put("from", d.from())
+        .put("to", d.to())
+        .put("introduced", introduced)
         .put("resolved", resolved);
   }
 }

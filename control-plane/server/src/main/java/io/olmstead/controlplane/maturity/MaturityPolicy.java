@@ -10,17 +10,19 @@ import java.util.TreeSet;
 
 /**
  * A subscription's {@code requirements.maturity} ({@code forbid} rule ids, {@code maxSeverity},
- * {@code minCapability}) against a stored maturity report; pure. Each violation is a {@code {field, message}} error.
+ * {@code minCapability}) against a stored maturity report; pure. Each violation is a {@code {field,
+ * message}} error.
  */
 public final class MaturityPolicy {
   static final String FIELD = "/requirements/maturity";
-  private static final List<String> LEVELS = List.of("Basic Install", "Seamless Upgrades", "Full Lifecycle",
-      "Deep Insights", "Auto Pilot");
+  private static final List<String> LEVELS =
+      List.of(
+          "Basic Install", "Seamless Upgrades", "Full Lifecycle", "Deep Insights", "Auto Pilot");
+
   /** At most this many findings are listed in a refusal; the count says how many more. */
   static final int MAX_LISTED = 50;
 
-  private MaturityPolicy() {
-  }
+  private MaturityPolicy() {}
 
   /** Rule ids in {@code forbid} that no rule has (checked before any report is computed). */
   public static JsonArray unknownRules(JsonObject requirements) {
@@ -40,7 +42,10 @@ public final class MaturityPolicy {
     return !maturity(requirements).isEmpty();
   }
 
-  /** The violations of {@code report} (a stored report: findings, evidencedCapability); empty when it complies. */
+  /**
+   * The violations of {@code report} (a stored report: findings, evidencedCapability); empty when
+   * it complies.
+   */
   public static JsonArray violations(JsonObject requirements, JsonObject report) {
     JsonObject m = maturity(requirements);
     JsonArray forbid = m.getJsonArray("forbid", new JsonArray());
@@ -52,8 +57,17 @@ public final class MaturityPolicy {
       boolean forbidden = forbid.contains(f.getString("rule"));
       if (forbidden || tooSevere(max, f)) {
         if (errors.size() < MAX_LISTED) {
-          errors.add(error(FIELD + (forbidden ? "/forbid" : "/maxSeverity"), "bundle " + report.getString("bundle")
-              + " breaks " + f.getString("rule") + " (" + f.getString("severity") + "): " + f.getString("message")));
+          errors.add(
+              error(
+                  FIELD + (forbidden ? "/forbid" : "/maxSeverity"),
+                  "bundle "
+                      + report.getString("bundle")
+                      + " breaks "
+                      + f.getString("rule")
+                      + " ("
+                      + f.getString("severity")
+                      + "): "
+                      + f.getString("message")));
         } else {
           over++;
         }
@@ -65,16 +79,26 @@ public final class MaturityPolicy {
     String min = m.getString("minCapability");
     if (belowCapability(min, report)) {
       String evidenced = report.getString("evidencedCapability");
-      errors.add(error(FIELD + "/minCapability", "bundle " + report.getString("bundle") + " evidences "
-          + (evidenced == null ? "no capability level (it carries no objects)" : "'" + evidenced + "'")
-          + ", less than '" + min + "'"));
+      errors.add(
+          error(
+              FIELD + "/minCapability",
+              "bundle "
+                  + report.getString("bundle")
+                  + " evidences "
+                  + (evidenced == null
+                      ? "no capability level (it carries no objects)"
+                      : "'" + evidenced + "'")
+                  + ", less than '"
+                  + min
+                  + "'"));
     }
     return errors;
   }
 
   /**
-   * The rule ids of {@code report}'s findings that break the requirements, sorted, with {@code minCapability} when
-   * the evidenced level is too low; empty when the bundle complies. What a hold names ({@code blockedReason}).
+   * The rule ids of {@code report}'s findings that break the requirements, sorted, with {@code
+   * minCapability} when the evidenced level is too low; empty when the bundle complies. What a hold
+   * names ({@code blockedReason}).
    */
   public static List<String> brokenRules(JsonObject requirements, JsonObject report) {
     JsonObject m = maturity(requirements);

@@ -9,15 +9,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The catalog-wide maturity summary (schema CatalogMaturityPackage): per package, the head bundle of every channel with
- * its findings counted by severity and by category, its scores and its declared and evidenced capability. Pure: it
- * reads stored reports.
+ * The catalog-wide maturity summary (schema CatalogMaturityPackage): per package, the head bundle
+ * of every channel with its findings counted by severity and by category, its scores and its
+ * declared and evidenced capability. Pure: it reads stored reports.
  */
 final class MaturitySummary {
 
   /**
-   * A channel of a package, its head and the head's stored report (null when none is stored), and the digest of the
-   * head's image when that is unpacked.
+   * A channel of a package, its head and the head's stored report (null when none is stored), and
+   * the digest of the head's image when that is unpacked.
    */
   record Head(String pkg, String channel, String bundle, JsonObject report, String image) {
     Head withReport(JsonObject r) {
@@ -25,14 +25,18 @@ final class MaturitySummary {
     }
   }
 
-  private MaturitySummary() {
-  }
+  private MaturitySummary() {}
 
   /** One item per package of {@code packages} (in that order), from the heads of its channels. */
   static List<JsonObject> items(List<String> packages, List<Head> heads) {
     Map<String, JsonObject> items = new LinkedHashMap<>();
     for (String p : packages) {
-      items.put(p, new JsonObject().put("package", p).put("channels", new JsonArray()).put("heads", new JsonArray()));
+      items.put(
+          p,
+          new JsonObject()
+              .put("package", p)
+              .put("channels", new JsonArray())
+              .put("heads", new JsonArray()));
     }
     Map<String, JsonObject> byBundle = new LinkedHashMap<>();
     for (Head h : heads) {
@@ -40,7 +44,8 @@ final class MaturitySummary {
       if (item == null) {
         continue;
       }
-      item.getJsonArray("channels").add(new JsonObject().put("channel", h.channel()).put("head", h.bundle()));
+      item.getJsonArray("channels")
+          .add(new JsonObject().put("channel", h.channel()).put("head", h.bundle()));
       if (h.bundle() == null) {
         continue;
       }
@@ -55,7 +60,10 @@ final class MaturitySummary {
     return List.copyOf(items.values());
   }
 
-  /** A head bundle's counts; a bundle without a stored report has none (its package's report could not be made). */
+  /**
+   * A head bundle's counts; a bundle without a stored report has none (its package's report could
+   * not be made).
+   */
   static JsonObject head(String bundle, JsonObject report) {
     JsonObject head = new JsonObject().put("bundle", bundle).put("channels", new JsonArray());
     if (report == null) {
@@ -71,12 +79,17 @@ final class MaturitySummary {
     }
     for (Object o : report.getJsonArray("findings", new JsonArray())) {
       JsonObject f = (JsonObject) o;
-      bySeverity.put(f.getString("severity"), bySeverity.getInteger(f.getString("severity"), 0) + 1);
-      byCategory.put(f.getString("category"), byCategory.getInteger(f.getString("category"), 0) + 1);
+      bySeverity.put(
+          f.getString("severity"), bySeverity.getInteger(f.getString("severity"), 0) + 1);
+      byCategory.put(
+          f.getString("category"), byCategory.getInteger(f.getString("category"), 0) + 1);
     }
-    return head.put("reported", true).put("declaredCapability", report.getString("declaredCapability"))
-        .put("evidencedCapability", report.getString("evidencedCapability")).put("bySeverity", bySeverity)
-        .put("byCategory", byCategory).put("omittedFindings", report.getInteger("omittedFindings", 0))
+    return head.put("reported", true)
+        .put("declaredCapability", report.getString("declaredCapability"))
+        .put("evidencedCapability", report.getString("evidencedCapability"))
+        .put("bySeverity", bySeverity)
+        .put("byCategory", byCategory)
+        .put("omittedFindings", report.getInteger("omittedFindings", 0))
         .put("scores", report.getJsonObject("scores", new JsonObject()));
   }
 }

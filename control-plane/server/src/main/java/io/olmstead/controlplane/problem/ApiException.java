@@ -4,8 +4,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * A failure meant for the client: status, stable code and a detail safe to show. Handlers and stores fail their
- * futures with it; the HTTP layer's {@code ApiFailureHandler} turns it into the problem document.
+ * A failure meant for the client: status, stable code and a detail safe to show. Handlers and
+ * stores fail their futures with it; the HTTP layer's {@code ApiFailureHandler} turns it into the
+ * problem document.
  */
 public final class ApiException extends RuntimeException {
   private final int status;
@@ -13,7 +14,8 @@ public final class ApiException extends RuntimeException {
   private final String title;
   private final JsonArray errors;
   private final boolean teamDenied;
-  // members a problem adds to the standard ones (RFC 9457 extensions) and response headers such as Retry-After
+  // members a problem adds to the standard ones (RFC 9457 extensions) and response headers such as
+  // Retry-After
   private final JsonObject extensions = new JsonObject();
   private final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
 
@@ -21,7 +23,8 @@ public final class ApiException extends RuntimeException {
     this(status, code, title, detail, errors, false);
   }
 
-  private ApiException(int status, String code, String title, String detail, JsonArray errors, boolean teamDenied) {
+  private ApiException(
+      int status, String code, String title, String detail, JsonArray errors, boolean teamDenied) {
     super(detail, null, false, false);
     this.status = status;
     this.code = code;
@@ -35,8 +38,12 @@ public final class ApiException extends RuntimeException {
   }
 
   public static ApiException badRequest(String detail, String field) {
-    return new ApiException(400, "bad-request", "Bad Request", detail, new JsonArray()
-        .add(new JsonObject().put("field", field).put("message", detail)));
+    return new ApiException(
+        400,
+        "bad-request",
+        "Bad Request",
+        detail,
+        new JsonArray().add(new JsonObject().put("field", field).put("message", detail)));
   }
 
   public static ApiException unauthorized(String detail) {
@@ -52,8 +59,8 @@ public final class ApiException extends RuntimeException {
   }
 
   /**
-   * 404 for an object of a team the caller is not in: the same answer as for a missing one, but audited as denied
-   * (the audit log is for unscoped admins only).
+   * 404 for an object of a team the caller is not in: the same answer as for a missing one, but
+   * audited as denied (the audit log is for unscoped admins only).
    */
   public static ApiException hiddenByTeam(String detail) {
     return new ApiException(404, "not-found", "Not Found", detail, null, true);
@@ -68,8 +75,12 @@ public final class ApiException extends RuntimeException {
   }
 
   public static ApiException bodyTooLarge(long limit) {
-    return new ApiException(413, "body-too-large", "Payload Too Large",
-        "the request body is over the limit of " + limit + " bytes", null);
+    return new ApiException(
+        413,
+        "body-too-large",
+        "Payload Too Large",
+        "the request body is over the limit of " + limit + " bytes",
+        null);
   }
 
   public static ApiException unsupportedMediaType(String detail) {
@@ -88,13 +99,14 @@ public final class ApiException extends RuntimeException {
   }
 
   /**
-   * Names the fields of one part of a request body: each error's field given as a bare name ({@code targetVersion})
-   * becomes {@code prefix/name}; JSON pointers stay. Returns this.
+   * Names the fields of one part of a request body: each error's field given as a bare name ({@code
+   * targetVersion}) becomes {@code prefix/name}; JSON pointers stay. Returns this.
    */
   public ApiException fieldsUnder(String prefix) {
     if (errors != null) {
       for (Object e : errors) {
-        if (e instanceof JsonObject error && error.getString("field") != null
+        if (e instanceof JsonObject error
+            && error.getString("field") != null
             && !error.getString("field").startsWith("/")) {
           error.put("field", prefix + "/" + error.getString("field"));
         }

@@ -8,28 +8,37 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What a PostgreSQL failure stands for: a client error (a unique or foreign key violation, a malformed value), or the
- * database being unavailable for now (unreachable, shutting down, read-only after a failover, a session it ended).
+ * What a PostgreSQL failure stands for: a client error (a unique or foreign key violation, a
+ * malformed value), or the database being unavailable for now (unreachable, shutting down,
+ * read-only after a failover, a session it ended).
  */
 public final class DatabaseProblems {
-  private DatabaseProblems() {
-  }
+  private DatabaseProblems() {}
 
-  /** SQLSTATEs that say the database cannot serve now, not that the request is wrong or the server broken. */
-  private static final Set<String> UNAVAILABLE_STATES = Set.of(
-      "25006", // read_only_sql_transaction: a demoted primary or a standby
-      "57P01", "57P02", "57P03", // admin or crash shutdown, cannot connect now
-      "53300"); // too_many_connections
-  /** What the SQL client's pool fails with when no session frees up in time (a plain VertxException). */
+  /**
+   * SQLSTATEs that say the database cannot serve now, not that the request is wrong or the server
+   * broken.
+   */
+  private static final Set<String> UNAVAILABLE_STATES =
+      Set.of(
+          "25006", // read_only_sql_transaction: a demoted primary or a standby
+          "57P01", "57P02", "57P03", // admin or crash shutdown, cannot connect now
+          "53300"); // too_many_connections
+
+  /**
+   * What the SQL client's pool fails with when no session frees up in time (a plain
+   * VertxException).
+   */
   static final String POOL_TIMEOUT = "Timeout waiting for connection";
 
   /**
-   * Why {@code failure} (or one of its causes) means the database is unavailable for now, in a few words for a log
-   * line; empty when it means something else.
+   * Why {@code failure} (or one of its causes) means the database is unavailable for now, in a few
+   * words for a log line; empty when it means something else.
    */
   public static Optional<String> unavailable(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof PgException pg && pg.getSqlState() != null
+      if (t instanceof PgException pg
+          && pg.getSqlState() != null
           && (UNAVAILABLE_STATES.contains(pg.getSqlState()) || pg.getSqlState().startsWith("08"))) {
         return Optional.of("SQLSTATE " + pg.getSqlState() + ": " + pg.getErrorMessage());
       }
@@ -48,8 +57,14 @@ public final class DatabaseProblems {
 
   /** The answer to a request the database could not serve now: 503, retried after a moment. */
   public static ApiException unavailableProblem() {
-    return new ApiException(503, "database-unavailable", "Service Unavailable", "the database is unavailable or "
-        + "read-only (a restart or failover may be under way); retry shortly", null).withHeader("Retry-After", "2");
+    return new ApiException(
+            503,
+            "database-unavailable",
+            "Service Unavailable",
+            "the database is unavailable or "
+                + "read-only (a restart or failover may be under way); retry shortly",
+            null)
+        .withHeader("Retry-After", "2");
   }
 
   /** The client error {@code e} stands for; null when it is a server error. */
@@ -60,8 +75,10 @@ public final class DatabaseProblems {
     }
     return switch (state) {
       case "23505" -> ApiException.conflict("an object with this name or key already exists");
-      case "23503" -> ApiException.conflict("the object is referenced by or refers to another object");
-      case "22001", "22P02", "23514", "22003", "22023" -> ApiException.badRequest("a value is out of range or malformed");
+      case "23503" ->
+          ApiException.conflict("the object is referenced by or refers to another object");
+      case "22001", "22P02", "23514", "22003", "22023" ->
+          ApiException.badRequest("a value is out of range or malformed");
       default -> null;
     };
   }

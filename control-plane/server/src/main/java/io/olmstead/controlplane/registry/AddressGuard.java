@@ -17,13 +17,14 @@ import org.apache.http.conn.socket.LayeredConnectionSocketFactory;
 import org.apache.http.protocol.HttpContext;
 
 /**
- * Refuses registries on loopback, link-local (cloud metadata at 169.254.169.254 included), unspecified and multicast
- * addresses, and the other well-known metadata endpoints, unless their {@code HOST[:PORT]} is listed in
- * {@code OLMSTEAD_REGISTRY_INSECURE} or {@code OLMSTEAD_REGISTRY_ALLOW_LOCAL}: a catalog source or bundle image
- * must not make the control plane probe its own host or its cloud's metadata service. Checked on the reference
- * (literal addresses, at the API), on the resolved addresses before a pull, and on the address every connection
- * actually dials (redirects and DNS changes included). Private ranges (10/8, 172.16/12, 192.168/16) stay allowed:
- * that is where disconnected sites keep their mirrors.
+ * Refuses registries on loopback, link-local (cloud metadata at 169.254.169.254 included),
+ * unspecified and multicast addresses, and the other well-known metadata endpoints, unless their
+ * {@code HOST[:PORT]} is listed in {@code OLMSTEAD_REGISTRY_INSECURE} or {@code
+ * OLMSTEAD_REGISTRY_ALLOW_LOCAL}: a catalog source or bundle image must not make the control plane
+ * probe its own host or its cloud's metadata service. Checked on the reference (literal addresses,
+ * at the API), on the resolved addresses before a pull, and on the address every connection
+ * actually dials (redirects and DNS changes included). Private ranges (10/8, 172.16/12, 192.168/16)
+ * stay allowed: that is where disconnected sites keep their mirrors.
  */
 final class AddressGuard {
 
@@ -40,12 +41,17 @@ final class AddressGuard {
     this.allowed = settings.localAllowed();
   }
 
-  /** Why {@code registry} ({@code HOST[:PORT]}) is refused, judged without resolving it (API validation). */
+  /**
+   * Why {@code registry} ({@code HOST[:PORT]}) is refused, judged without resolving it (API
+   * validation).
+   */
   static Optional<String> literalProblem(String registry, RegistrySettings settings) {
     return ImageReferences.literalProblem(registry, settings);
   }
 
-  /** Resolves {@code registry}'s host (blocking) and refuses it when any of its addresses is local. */
+  /**
+   * Resolves {@code registry}'s host (blocking) and refuses it when any of its addresses is local.
+   */
   void check(String registry) throws RegistryException {
     if (isListed(registry)) {
       return;
@@ -72,8 +78,14 @@ final class AddressGuard {
       }
 
       @Override
-      public Socket connectSocket(int timeout, Socket socket, HttpHost host, InetSocketAddress remote,
-          InetSocketAddress local, HttpContext context) throws IOException {
+      public Socket connectSocket(
+          int timeout,
+          Socket socket,
+          HttpHost host,
+          InetSocketAddress remote,
+          InetSocketAddress local,
+          HttpContext context)
+          throws IOException {
         String name = host.getHostName();
         // HttpHost keeps an IPv6 literal's brackets: bracketing it again wrote [[::1]]:5000
         String registry = HostAddresses.hostPort(name, remote.getPort());

@@ -4,9 +4,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A metric label whose values come from users (registry hosts, catalog names), held to a fixed number of distinct
- * values: the first {@code cap} values seen keep their own series, every later one shares {@value #OTHER}. A scrape
- * never grows with what users type.
+ * A metric label whose values come from users (registry hosts, catalog names), held to a fixed
+ * number of distinct values: the first {@code cap} values seen keep their own series, every later
+ * one shares {@value #OTHER}. A scrape never grows with what users type.
  */
 final class BoundedLabel {
   static final String OTHER = "other";

@@ -4,7 +4,10 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 
-/** Stops a download at a byte limit, so a registry cannot fill the disk by lying about a blob's size. */
+/**
+ * Stops a download at a byte limit, so a registry cannot fill the disk by lying about a blob's
+ * size.
+ */
 final class BoundedOutputStream extends FilterOutputStream {
 
   /** Thrown when the limit is passed. */

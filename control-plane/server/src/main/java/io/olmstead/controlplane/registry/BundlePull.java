@@ -16,15 +16,14 @@ import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Pulls one bundle image and unpacks it (blocking; runs on a registry worker): layers are streamed to temporary
- * files (digest-checked, bounded), then read in order by olm-core's {@link BundleUnpacker}. Heap holds the kept
- * manifests only, never a whole layer.
+ * Pulls one bundle image and unpacks it (blocking; runs on a registry worker): layers are streamed
+ * to temporary files (digest-checked, bounded), then read in order by olm-core's {@link
+ * BundleUnpacker}. Heap holds the kept manifests only, never a whole layer.
  */
 final class BundlePull {
 
   /** The stored form: gzip of {@code {"objects":[{"data":…}],"annotations":{…}}}. */
-  record Result(byte[] objectsGz, int count, long size) {
-  }
+  record Result(byte[] objectsGz, int count, long size) {}
 
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -38,17 +37,23 @@ final class BundlePull {
     this.unpacker = new BundleUnpacker(limits);
   }
 
-  Result pull(OciPuller puller, String image, String digest) throws RegistryException, BundleUnpackException {
+  Result pull(OciPuller puller, String image, String digest)
+      throws RegistryException, BundleUnpackException {
     ImageManifest manifest = puller.resolve(image);
     if (!manifest.digest().equals(digest)) {
-      throw new RegistryException(Kind.DIGEST_MISMATCH, image + " resolved to " + manifest.digest());
+      throw new RegistryException(
+          Kind.DIGEST_MISMATCH, image + " resolved to " + manifest.digest());
     }
-    try (PulledLayers layers = PulledLayers.fetch(puller, manifest, settings.maxLayerBytes(), limits.tar())) {
+    try (PulledLayers layers =
+        PulledLayers.fetch(puller, manifest, settings.maxLayerBytes(), limits.tar())) {
       return encode(unpacker.unpack(image, layers.streams()));
     }
   }
 
-  /** Streams the stored form into gzip (no whole document or base64 copy in between: heap stays near the objects). */
+  /**
+   * Streams the stored form into gzip (no whole document or base64 copy in between: heap stays near
+   * the objects).
+   */
   static Result encode(UnpackedBundle bundle) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     long size = 0;

@@ -3,7 +3,10 @@ package io.olmstead.controlplane.registry;
 import java.io.IOException;
 import java.util.function.Supplier;
 
-/** Counts bytes against a limit; passing it throws the caller's exception (shared by the bounded streams). */
+/**
+ * Counts bytes against a limit; passing it throws the caller's exception (shared by the bounded
+ * streams).
+ */
 final class ByteBudget {
   private final long max;
   private final Supplier<? extends IOException> exceeded;

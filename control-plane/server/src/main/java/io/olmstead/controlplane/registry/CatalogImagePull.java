@@ -17,8 +17,9 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 /**
  * Reads the FBC directory of a catalog image (blocking; a registry worker): the directory its label
- * {@code operators.operatorframework.io.index.configs.v1} names (default {@code /configs}), as a tar.gz with sorted
- * entries and fixed times, so unchanged content has the same digest on every poll.
+ * {@code operators.operatorframework.io.index.configs.v1} names (default {@code /configs}), as a
+ * tar.gz with sorted entries and fixed times, so unchanged content has the same digest on every
+ * poll.
  */
 final class CatalogImagePull {
   static final String CONFIGS_LABEL = "operators.operatorframework.io.index.configs.v1";
@@ -31,19 +32,24 @@ final class CatalogImagePull {
     this.limits = limits;
   }
 
-  byte[] read(OciPuller puller, ImageManifest image) throws RegistryException, BundleUnpackException {
+  byte[] read(OciPuller puller, ImageManifest image)
+      throws RegistryException, BundleUnpackException {
     String dir = "/configs";
     if (image.config() != null) {
-      JsonObject config = new JsonObject(io.vertx.core.buffer.Buffer.buffer(puller.readBlob(image, image.config())));
+      JsonObject config =
+          new JsonObject(
+              io.vertx.core.buffer.Buffer.buffer(puller.readBlob(image, image.config())));
       JsonObject labels = config.getJsonObject("config", new JsonObject()).getJsonObject("Labels");
       if (labels != null && labels.getString(CONFIGS_LABEL) != null) {
         dir = labels.getString(CONFIGS_LABEL);
       }
     }
-    try (PulledLayers layers = PulledLayers.fetch(puller, image, settings.maxLayerBytes(), limits)) {
+    try (PulledLayers layers =
+        PulledLayers.fetch(puller, image, settings.maxLayerBytes(), limits)) {
       Map<String, byte[]> files = ImageFiles.directory(layers.streams(), limits, dir);
       if (files.isEmpty()) {
-        throw new RegistryException(Kind.INVALID, image.source() + " has no file-based catalog in " + dir);
+        throw new RegistryException(
+            Kind.INVALID, image.source() + " has no file-based catalog in " + dir);
       }
       return tarGz(files);
     } catch (IOException e) {

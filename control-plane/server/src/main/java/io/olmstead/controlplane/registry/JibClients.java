@@ -15,17 +15,17 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Authenticated jib registry clients of one registry operation, one per repository, kept for a minute (bearer
- * tokens are scoped to a repository and short-lived). Credentials come from the auth file (containers auth.json /
- * docker config.json); plain HTTP (and unverified TLS) only for the hosts listed as insecure.
+ * Authenticated jib registry clients of one registry operation, one per repository, kept for a
+ * minute (bearer tokens are scoped to a repository and short-lived). Credentials come from the auth
+ * file (containers auth.json / docker config.json); plain HTTP (and unverified TLS) only for the
+ * hosts listed as insecure.
  */
 final class JibClients {
 
   private static final long TTL_NANOS = 60_000_000_000L;
   private static final String USER_AGENT = "olmstead";
 
-  private record Entry(RegistryClient client, long created) {
-  }
+  private record Entry(RegistryClient client, long created) {}
 
   private final RegistrySettings settings;
   private final RegistryHttp http;
@@ -60,7 +60,8 @@ final class JibClients {
     credential.ifPresent(factory::setCredential);
     RegistryClient registry = factory.newRegistryClient();
     try {
-      // bearer token flow when the registry asks for it (WWW-Authenticate: Bearer), else basic with the credential
+      // bearer token flow when the registry asks for it (WWW-Authenticate: Bearer), else basic with
+      // the credential
       if (!registry.doPullBearerAuth() && credential.isPresent()) {
         registry.configureBasicAuth();
       }
@@ -75,11 +76,17 @@ final class JibClients {
       return Optional.empty();
     }
     try {
-      return CredentialRetrieverFactory.forImage(ref, e -> { }).dockerConfig(settings.authFile().get()).retrieve();
+      return CredentialRetrieverFactory.forImage(ref, e -> {})
+          .dockerConfig(settings.authFile().get())
+          .retrieve();
     } catch (CredentialRetrievalException e) {
       // the message of a credential failure may quote the file's content: say only where to look
-      throw new RegistryException(Kind.DENIED, "cannot read credentials for " + ref.getRegistry() + " from "
-          + RegistrySettings.AUTH_FILE);
+      throw new RegistryException(
+          Kind.DENIED,
+          "cannot read credentials for "
+              + ref.getRegistry()
+              + " from "
+              + RegistrySettings.AUTH_FILE);
     }
   }
 }

@@ -8,8 +8,9 @@ import java.io.OutputStream;
 import java.util.Optional;
 
 /**
- * A layer as it is written to disk: its first {@link TarFormat#PREFIX_BYTES} bytes (or all of a shorter blob) must be
- * tar or gzip of tar, so anything else stops there instead of landing whole in the temporary directory.
+ * A layer as it is written to disk: its first {@link TarFormat#PREFIX_BYTES} bytes (or all of a
+ * shorter blob) must be tar or gzip of tar, so anything else stops there instead of landing whole
+ * in the temporary directory.
  */
 final class LayerCheck extends FilterOutputStream {
 
@@ -67,8 +68,9 @@ final class LayerCheck extends FilterOutputStream {
     checked = true;
     Optional<String> problem = TarFormat.problem(prefix, held);
     if (problem.isPresent()) {
-      throw new Refused(new RegistryException(Kind.INVALID, layer + " " + problem.get() + "; stopped after "
-          + held + " bytes"));
+      throw new Refused(
+          new RegistryException(
+              Kind.INVALID, layer + " " + problem.get() + "; stopped after " + held + " bytes"));
     }
   }
 }

@@ -13,18 +13,23 @@ import org.apache.http.protocol.HttpContext;
 import org.apache.http.protocol.HttpCoreContext;
 
 /**
- * Bounds manifest and index bodies while they arrive: jib reads a manifest whole into a string before parsing it, so
- * a registry answering with a huge (or endless) manifest would fill the heap. A declared length over the limit is
- * refused before reading; an undeclared or lying one is cut at the limit. Either way the connection is reset, not
- * closed: closing a response reads its body to the end (to reuse the connection), which for an endless body is
- * forever.
+ * Bounds manifest and index bodies while they arrive: jib reads a manifest whole into a string
+ * before parsing it, so a registry answering with a huge (or endless) manifest would fill the heap.
+ * A declared length over the limit is refused before reading; an undeclared or lying one is cut at
+ * the limit. Either way the connection is reset, not closed: closing a response reads its body to
+ * the end (to reuse the connection), which for an endless body is forever.
  */
 final class ManifestLimit implements HttpResponseInterceptor {
 
   /** A manifest over {@code OLMSTEAD_REGISTRY_MAX_MANIFEST_BYTES}. */
   static final class TooLarge extends IOException {
     TooLarge(long max) {
-      super("manifest over the limit of " + max + " bytes (" + RegistrySettings.MAX_MANIFEST_BYTES + ")");
+      super(
+          "manifest over the limit of "
+              + max
+              + " bytes ("
+              + RegistrySettings.MAX_MANIFEST_BYTES
+              + ")");
     }
   }
 
@@ -45,12 +50,13 @@ final class ManifestLimit implements HttpResponseInterceptor {
     if (entity.getContentLength() > max) {
       throw cut(connection, max);
     }
-    response.setEntity(new HttpEntityWrapper(entity) {
-      @Override
-      public InputStream getContent() throws IOException {
-        return new Bounded(super.getContent(), max, connection);
-      }
-    });
+    response.setEntity(
+        new HttpEntityWrapper(entity) {
+          @Override
+          public InputStream getContent() throws IOException {
+            return new Bounded(super.getContent(), max, connection);
+          }
+        });
   }
 
   /** Shuts the connection down (no more reading from it) and answers the error to throw. */

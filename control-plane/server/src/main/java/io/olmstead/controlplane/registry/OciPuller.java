@@ -22,11 +22,12 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * Pulls manifests and blobs from OCI/Docker v2 registries with jib-core (blocking: call it on a worker thread).
- * Tags resolve to digests, indexes to their linux/amd64 (or only) manifest, mirrors are tried before the source,
- * digests are checked on every manifest pulled by digest and on every blob (jib verifies blobs while streaming).
- * One instance serves one registry operation: {@link #abort()} (the operation's deadline, see {@link RegistryPool})
- * closes its connections, {@link #close()} releases them.
+ * Pulls manifests and blobs from OCI/Docker v2 registries with jib-core (blocking: call it on a
+ * worker thread). Tags resolve to digests, indexes to their linux/amd64 (or only) manifest, mirrors
+ * are tried before the source, digests are checked on every manifest pulled by digest and on every
+ * blob (jib verifies blobs while streaming). One instance serves one registry operation: {@link
+ * #abort()} (the operation's deadline, see {@link RegistryPool}) closes its connections, {@link
+ * #close()} releases them.
  */
 public final class OciPuller implements AutoCloseable {
 
@@ -42,7 +43,10 @@ public final class OciPuller implements AutoCloseable {
     this.clients = new JibClients(settings, http);
   }
 
-  /** Closes every connection now: a read blocked on a silent registry fails at once. Any thread may call it. */
+  /**
+   * Closes every connection now: a read blocked on a silent registry fails at once. Any thread may
+   * call it.
+   */
   void abort() {
     http.abort();
   }
@@ -59,7 +63,9 @@ public final class OciPuller implements AutoCloseable {
       try {
         return resolveAt(candidate);
       } catch (RegistryException e) {
-        if (e.kind() == Kind.INVALID || e.kind() == Kind.TOO_LARGE || e.kind() == Kind.DIGEST_MISMATCH) {
+        if (e.kind() == Kind.INVALID
+            || e.kind() == Kind.TOO_LARGE
+            || e.kind() == Kind.DIGEST_MISMATCH) {
           throw e; // content was served and is wrong: another mirror must not paper over it
         }
         last = e;
@@ -68,33 +74,58 @@ public final class OciPuller implements AutoCloseable {
     throw last;
   }
 
-  /** Streams a blob of {@code image} into {@code target}, at most {@code maxBytes}, its digest verified. */
+  /**
+   * Streams a blob of {@code image} into {@code target}, at most {@code maxBytes}, its digest
+   * verified.
+   */
   public void fetchBlob(ImageManifest image, ImageManifest.Blob blob, long maxBytes, Path target)
       throws RegistryException {
     fetchBlob(image, blob, maxBytes, target, UnaryOperator.identity());
   }
 
   /**
-   * As {@link #fetchBlob(ImageManifest, ImageManifest.Blob, long, Path)}, written through {@code checks} (a
-   * {@link LayerCheck.Refused} they throw stops the download with its error).
+   * As {@link #fetchBlob(ImageManifest, ImageManifest.Blob, long, Path)}, written through {@code
+   * checks} (a {@link LayerCheck.Refused} they throw stops the download with its error).
    */
-  void fetchBlob(ImageManifest image, ImageManifest.Blob blob, long maxBytes, Path target,
-      UnaryOperator<OutputStream> checks) throws RegistryException {
+  void fetchBlob(
+      ImageManifest image,
+      ImageManifest.Blob blob,
+      long maxBytes,
+      Path target,
+      UnaryOperator<OutputStream> checks)
+      throws RegistryException {
     ImageReference ref = parse(image.source());
     if (blob.size() > maxBytes) {
-      throw new RegistryException(Kind.TOO_LARGE, "blob " + blob.digest() + " of " + image.source() + " is "
-          + blob.size() + " bytes, over the limit of " + maxBytes);
+      throw new RegistryException(
+          Kind.TOO_LARGE,
+          "blob "
+              + blob.digest()
+              + " of "
+              + image.source()
+              + " is "
+              + blob.size()
+              + " bytes, over the limit of "
+              + maxBytes);
     }
     RegistryClient client = clients.forImage(ref);
-    try (OutputStream out = checks.apply(new BoundedOutputStream(Files.newOutputStream(target), maxBytes))) {
-      client.pullBlob(DescriptorDigest.fromDigest(blob.digest()), size -> { }, n -> { }).writeTo(out);
+    try (OutputStream out =
+        checks.apply(new BoundedOutputStream(Files.newOutputStream(target), maxBytes))) {
+      client.pullBlob(DescriptorDigest.fromDigest(blob.digest()), size -> {}, n -> {}).writeTo(out);
     } catch (LayerCheck.Refused e) {
       throw e.error;
     } catch (BoundedOutputStream.LimitExceeded e) {
-      throw new RegistryException(Kind.TOO_LARGE, "blob " + blob.digest() + " of " + image.source()
-          + " exceeds the limit of " + maxBytes + " bytes");
+      throw new RegistryException(
+          Kind.TOO_LARGE,
+          "blob "
+              + blob.digest()
+              + " of "
+              + image.source()
+              + " exceeds the limit of "
+              + maxBytes
+              + " bytes");
     } catch (DigestException e) {
-      throw new RegistryException(Kind.INVALID, "manifest of " + image.source() + " names an invalid digest");
+      throw new RegistryException(
+          Kind.INVALID, "manifest of " + image.source() + " names an invalid digest");
     } catch (IOException e) {
       throw JibErrors.map(ref, "blob " + blob.digest(), e);
     }
@@ -111,7 +142,8 @@ public final class OciPuller implements AutoCloseable {
         Files.deleteIfExists(tmp);
       }
     } catch (IOException e) {
-      throw new RegistryException(Kind.UNREACHABLE, "cannot buffer blob " + blob.digest() + ": " + e.getMessage());
+      throw new RegistryException(
+          Kind.UNREACHABLE, "cannot buffer blob " + blob.digest() + ": " + e.getMessage());
     }
   }
 
@@ -127,24 +159,33 @@ public final class OciPuller implements AutoCloseable {
       image = pull(client, ref, chosen);
     }
     if (!(image.getManifest() instanceof BuildableManifestTemplate m)) {
-      throw new RegistryException(Kind.INVALID, reference + " is not an OCI or Docker v2 image manifest"
-          + " (schema 1 and nested indexes are not supported)");
+      throw new RegistryException(
+          Kind.INVALID,
+          reference
+              + " is not an OCI or Docker v2 image manifest"
+              + " (schema 1 and nested indexes are not supported)");
     }
     if (m.getLayers().size() > settings.maxLayers()) {
-      throw new RegistryException(Kind.TOO_LARGE, reference + " has " + m.getLayers().size()
-          + " layers, over the limit of " + settings.maxLayers());
+      throw new RegistryException(
+          Kind.TOO_LARGE,
+          reference
+              + " has "
+              + m.getLayers().size()
+              + " layers, over the limit of "
+              + settings.maxLayers());
     }
     List<ImageManifest.Blob> layers = new ArrayList<>();
     for (BuildableManifestTemplate.ContentDescriptorTemplate l : m.getLayers()) {
       layers.add(new ImageManifest.Blob(l.getDigest().toString(), l.getSize()));
     }
     BuildableManifestTemplate.ContentDescriptorTemplate c = m.getContainerConfiguration();
-    ImageManifest.Blob config = c == null ? null : new ImageManifest.Blob(c.getDigest().toString(), c.getSize());
+    ImageManifest.Blob config =
+        c == null ? null : new ImageManifest.Blob(c.getDigest().toString(), c.getSize());
     return new ImageManifest(reference, digest, image.getDigest().toString(), config, layers);
   }
 
-  private ManifestAndDigest<ManifestTemplate> pull(RegistryClient client, ImageReference ref, String qualifier)
-      throws RegistryException {
+  private ManifestAndDigest<ManifestTemplate> pull(
+      RegistryClient client, ImageReference ref, String qualifier) throws RegistryException {
     ManifestAndDigest<ManifestTemplate> m;
     try {
       m = client.pullManifest(qualifier);
@@ -152,14 +193,26 @@ public final class OciPuller implements AutoCloseable {
       throw JibErrors.map(ref, "manifest " + qualifier, e);
     }
     if (qualifier.startsWith("sha256:") && !m.getDigest().toString().equals(qualifier)) {
-      throw new RegistryException(Kind.DIGEST_MISMATCH, "manifest " + qualifier + " of " + ref.getRegistry() + "/"
-          + ref.getRepository() + " has digest " + m.getDigest());
+      throw new RegistryException(
+          Kind.DIGEST_MISMATCH,
+          "manifest "
+              + qualifier
+              + " of "
+              + ref.getRegistry()
+              + "/"
+              + ref.getRepository()
+              + " has digest "
+              + m.getDigest());
     }
     return m;
   }
 
-  /** The digest of the linux/amd64 (or only) manifest of an index; null when {@code m} is an image manifest. */
-  private static String platformDigest(ImageReference ref, ManifestTemplate m) throws RegistryException {
+  /**
+   * The digest of the linux/amd64 (or only) manifest of an index; null when {@code m} is an image
+   * manifest.
+   */
+  private static String platformDigest(ImageReference ref, ManifestTemplate m)
+      throws RegistryException {
     List<String> all;
     List<String> amd64;
     if (m instanceof OciIndexTemplate index) {
@@ -177,8 +230,9 @@ public final class OciPuller implements AutoCloseable {
     if (all.size() == 1) {
       return all.get(0);
     }
-    throw new RegistryException(Kind.INVALID, ref + " is an index with " + all.size()
-        + " manifests and none for linux/amd64");
+    throw new RegistryException(
+        Kind.INVALID,
+        ref + " is an index with " + all.size() + " manifests and none for linux/amd64");
   }
 
   static ImageReference parse(String reference) throws RegistryException {

@@ -13,11 +13,12 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * An image's layers streamed to temporary files (each digest-verified and bounded), opened in manifest order for
- * olm-core to read; closing deletes them. Heap never holds a whole layer. While they are written, every layer must
- * start as tar or gzip of tar ({@link LayerCheck}) and all of them together stay within the pull's disk budget: what
- * the reader's {@link TarLimits#maxReadBytes()} can read, plus 1/64 for compression overhead (deflate adds about
- * 5 bytes per 64 KiB it cannot compress).
+ * An image's layers streamed to temporary files (each digest-verified and bounded), opened in
+ * manifest order for olm-core to read; closing deletes them. Heap never holds a whole layer. While
+ * they are written, every layer must start as tar or gzip of tar ({@link LayerCheck}) and all of
+ * them together stay within the pull's disk budget: what the reader's {@link
+ * TarLimits#maxReadBytes()} can read, plus 1/64 for compression overhead (deflate adds about 5
+ * bytes per 64 KiB it cannot compress).
  */
 final class PulledLayers implements AutoCloseable {
   private final Path dir;
@@ -27,16 +28,32 @@ final class PulledLayers implements AutoCloseable {
     this.dir = dir;
   }
 
-  static PulledLayers fetch(OciPuller puller, ImageManifest image, long maxLayerBytes, TarLimits limits)
+  static PulledLayers fetch(
+      OciPuller puller, ImageManifest image, long maxLayerBytes, TarLimits limits)
       throws RegistryException {
     long pullBytes = diskBudget(limits);
     long declared = image.layers().stream().mapToLong(ImageManifest.Blob::size).sum();
     if (declared > pullBytes) {
-      throw new RegistryException(Kind.TOO_LARGE, image.source() + " declares " + declared
-          + " bytes of layers, over the pull limit of " + pullBytes);
+      throw new RegistryException(
+          Kind.TOO_LARGE,
+          image.source()
+              + " declares "
+              + declared
+              + " bytes of layers, over the pull limit of "
+              + pullBytes);
     }
-    ByteBudget budget = new ByteBudget(pullBytes, () -> new LayerCheck.Refused(new RegistryException(Kind.TOO_LARGE,
-        "the layers of " + image.source() + " pass the pull limit of " + pullBytes + " bytes")));
+    ByteBudget budget =
+        new ByteBudget(
+            pullBytes,
+            () ->
+                new LayerCheck.Refused(
+                    new RegistryException(
+                        Kind.TOO_LARGE,
+                        "the layers of "
+                            + image.source()
+                            + " pass the pull limit of "
+                            + pullBytes
+                            + " bytes")));
     PulledLayers layers;
     try {
       layers = new PulledLayers(Files.createTempDirectory("olmstead-layers"));
@@ -47,7 +64,11 @@ final class PulledLayers implements AutoCloseable {
       for (int i = 0; i < image.layers().size(); i++) {
         Path file = layers.dir.resolve("layer-" + i);
         String name = "layer " + i + " of " + image.source();
-        puller.fetchBlob(image, image.layers().get(i), maxLayerBytes, file,
+        puller.fetchBlob(
+            image,
+            image.layers().get(i),
+            maxLayerBytes,
+            file,
             out -> new LayerCheck(new BoundedOutputStream(out, budget), name));
         layers.streams.add(Files.newInputStream(file));
       }

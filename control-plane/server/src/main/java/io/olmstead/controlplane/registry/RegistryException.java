@@ -5,9 +5,17 @@ public final class RegistryException extends Exception {
 
   /** What went wrong, so callers can decide whether to retry. */
   public enum Kind {
-    NOT_FOUND, DENIED, UNREACHABLE, INVALID, TOO_LARGE, DIGEST_MISMATCH;
+    NOT_FOUND,
+    DENIED,
+    UNREACHABLE,
+    INVALID,
+    TOO_LARGE,
+    DIGEST_MISMATCH;
 
-    /** Only a registry that did not answer (or answered 5xx) may answer later; the rest will not change by retrying. */
+    /**
+     * Only a registry that did not answer (or answered 5xx) may answer later; the rest will not
+     * change by retrying.
+     */
     public boolean retryable() {
       return this == UNREACHABLE;
     }

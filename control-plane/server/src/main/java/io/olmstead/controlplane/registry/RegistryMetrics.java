@@ -6,11 +6,12 @@ import io.olmstead.olmcore.bundle.BundleUnpackException;
 import java.util.Locale;
 
 /**
- * {@code olmstead_registry_requests_total{registry, outcome}}: registry operations (resolve a reference, pull an image)
- * by registry host and outcome ({@code success} or the failure's kind: {@code unreachable}, {@code denied},
- * {@code not_found}, {@code invalid}, {@code too_large}, {@code digest_mismatch}, {@code error}). Hosts are what users
- * write in image references, so at most {@value #MAX_REGISTRIES} keep their own label value; later ones count as
- * {@code other}. One instance is shared by every {@link RegistryPool} of a control plane.
+ * {@code olmstead_registry_requests_total{registry, outcome}}: registry operations (resolve a
+ * reference, pull an image) by registry host and outcome ({@code success} or the failure's kind:
+ * {@code unreachable}, {@code denied}, {@code not_found}, {@code invalid}, {@code too_large},
+ * {@code digest_mismatch}, {@code error}). Hosts are what users write in image references, so at
+ * most {@value #MAX_REGISTRIES} keep their own label value; later ones count as {@code other}. One
+ * instance is shared by every {@link RegistryPool} of a control plane.
  */
 public final class RegistryMetrics {
   static final int MAX_REGISTRIES = 50;
@@ -24,8 +25,11 @@ public final class RegistryMetrics {
 
   /** Counts one finished operation on {@code host}; {@code failure} is null when it succeeded. */
   void request(String host, Throwable failure) {
-    Counter.builder("olmstead.registry.requests").tag("registry", hosts.of(host)).tag("outcome", outcome(failure))
-        .description("Registry operations (resolve, pull) by registry host and outcome").register(registry)
+    Counter.builder("olmstead.registry.requests")
+        .tag("registry", hosts.of(host))
+        .tag("outcome", outcome(failure))
+        .description("Registry operations (resolve, pull) by registry host and outcome")
+        .register(registry)
         .increment();
   }
 

@@ -9,16 +9,19 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Which queued registry operation runs next (a pure decision, no threads): one FIFO queue per registry host, at most
- * {@code workers} operations running in all and at most {@code share} against one host, hosts served in turn. With
- * more than one worker the share is below the worker count, so a registry that never answers holds at most its share
- * and the others keep at least one worker. Not thread-safe: its owner serialises calls.
+ * Which queued registry operation runs next (a pure decision, no threads): one FIFO queue per
+ * registry host, at most {@code workers} operations running in all and at most {@code share}
+ * against one host, hosts served in turn. With more than one worker the share is below the worker
+ * count, so a registry that never answers holds at most its share and the others keep at least one
+ * worker. Not thread-safe: its owner serialises calls.
  */
 final class RegistryQueues<T> {
 
-  /** An operation taken to run, and the host whose share it counts against until {@link #done(String)}. */
-  record Taken<T>(String host, T item) {
-  }
+  /**
+   * An operation taken to run, and the host whose share it counts against until {@link
+   * #done(String)}.
+   */
+  record Taken<T>(String host, T item) {}
 
   private final int workers;
   private final int share;
@@ -35,7 +38,10 @@ final class RegistryQueues<T> {
     this.share = shareOf(workers, perRegistry);
   }
 
-  /** The most workers one registry may hold: the per-registry limit, and never every worker when there are two. */
+  /**
+   * The most workers one registry may hold: the per-registry limit, and never every worker when
+   * there are two.
+   */
   static int shareOf(int workers, int perRegistry) {
     return Math.max(1, Math.min(perRegistry, workers - 1));
   }
@@ -48,7 +54,10 @@ final class RegistryQueues<T> {
     q.addLast(item);
   }
 
-  /** The next operation to run now, counted as running; empty when every worker is busy or every queued host full. */
+  /**
+   * The next operation to run now, counted as running; empty when every worker is busy or every
+   * queued host full.
+   */
   Optional<Taken<T>> next() {
     if (runningTotal >= workers) {
       return Optional.empty();
@@ -73,7 +82,9 @@ final class RegistryQueues<T> {
     return Optional.empty();
   }
 
-  /** An operation of {@code host} taken by {@link #next()} finished: its worker and share are free. */
+  /**
+   * An operation of {@code host} taken by {@link #next()} finished: its worker and share are free.
+   */
   void done(String host) {
     running.computeIfPresent(host, (h, n) -> n > 1 ? n - 1 : null);
     runningTotal--;

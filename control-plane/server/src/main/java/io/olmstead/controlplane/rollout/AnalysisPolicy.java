@@ -8,7 +8,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** A strategy's {@code analysis}: the checks measured on each wave while it soaks, before the next wave opens. */
+/**
+ * A strategy's {@code analysis}: the checks measured on each wave while it soaks, before the next
+ * wave opens.
+ */
 public record AnalysisPolicy(List<AnalysisCheck> checks) {
   public static final int MAX_CHECKS = 20;
   public static final AnalysisPolicy NONE = new AnalysisPolicy(List.of());
@@ -17,14 +20,18 @@ public record AnalysisPolicy(List<AnalysisCheck> checks) {
     checks = List.copyOf(checks);
   }
 
-  /** Reads {@code analysis} of a strategy; a bad check throws {@link StrategyException} naming its field. */
+  /**
+   * Reads {@code analysis} of a strategy; a bad check throws {@link StrategyException} naming its
+   * field.
+   */
   static AnalysisPolicy fromStrategy(JsonObject strategy) {
     Object value = strategy.getValue("analysis");
     if (value == null) {
       return NONE;
     }
     if (!(value instanceof JsonArray list) || list.size() > MAX_CHECKS) {
-      throw new StrategyException("analysis", "analysis must be a list of at most " + MAX_CHECKS + " checks");
+      throw new StrategyException(
+          "analysis", "analysis must be a list of at most " + MAX_CHECKS + " checks");
     }
     List<AnalysisCheck> checks = new ArrayList<>();
     Set<String> names = new HashSet<>();
@@ -36,10 +43,12 @@ public record AnalysisPolicy(List<AnalysisCheck> checks) {
       try {
         check = AnalysisCheck.fromJson(json, false);
       } catch (AnalysisCheck.CheckException e) {
-        throw new StrategyException("analysis." + i + "." + e.field(), "analysis[" + i + "]: " + e.getMessage());
+        throw new StrategyException(
+            "analysis." + i + "." + e.field(), "analysis[" + i + "]: " + e.getMessage());
       }
       if (!names.add(check.name())) {
-        throw new StrategyException("analysis." + i + ".name", "analysis names " + check.name() + " twice");
+        throw new StrategyException(
+            "analysis." + i + ".name", "analysis names " + check.name() + " twice");
       }
       checks.add(check);
     }
@@ -57,7 +66,8 @@ public record AnalysisPolicy(List<AnalysisCheck> checks) {
           try {
             AnalysisCheck.checkRequest(json);
           } catch (AnalysisCheck.CheckException e) {
-            throw new StrategyException("analysis." + i + "." + e.field(), "analysis[" + i + "]: " + e.getMessage());
+            throw new StrategyException(
+                "analysis." + i + "." + e.field(), "analysis[" + i + "]: " + e.getMessage());
           }
         }
       }

@@ -14,13 +14,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The fleet calendar as one rollout step asks it, at one instant (pure): may this cluster change now, when may it
- * next, and how much of a past interval it could change in (the time its soak and progress-deadline clocks ran).
- * Clusters selected by the same windows and freezes share one schedule, computed once per step, so a step over
- * thousands of clusters in a few dozen time zones costs a few dozen calendar questions.
+ * The fleet calendar as one rollout step asks it, at one instant (pure): may this cluster change
+ * now, when may it next, and how much of a past interval it could change in (the time its soak and
+ * progress-deadline clocks ran). Clusters selected by the same windows and freezes share one
+ * schedule, computed once per step, so a step over thousands of clusters in a few dozen time zones
+ * costs a few dozen calendar questions.
  */
 public final class CalendarGate {
-  private static final Schedule OPEN = new Schedule(new MaintenanceCalendar(List.of(), List.of()), Map.of(), null);
+  private static final Schedule OPEN =
+      new Schedule(new MaintenanceCalendar(List.of(), List.of()), Map.of(), null);
 
   private final Map<String, Schedule> byCluster;
   private final Instant now;
@@ -30,36 +32,48 @@ public final class CalendarGate {
     this.now = now;
   }
 
-  /** Every cluster may change at any time: a rollout that ignores the calendar, or a fleet without one. */
+  /**
+   * Every cluster may change at any time: a rollout that ignores the calendar, or a fleet without
+   * one.
+   */
   public static CalendarGate alwaysOpen(Instant now) {
     return new CalendarGate(Map.of(), now);
   }
 
-  /** The gate for clusters with these labels at {@code now}; clusters not in {@code labels} are never limited. */
-  public static CalendarGate of(MaintenanceCalendar calendar, Map<String, Map<String, String>> labels, Instant now) {
+  /**
+   * The gate for clusters with these labels at {@code now}; clusters not in {@code labels} are
+   * never limited.
+   */
+  public static CalendarGate of(
+      MaintenanceCalendar calendar, Map<String, Map<String, String>> labels, Instant now) {
     if (calendar.isEmpty()) {
       return alwaysOpen(now);
     }
-    // a cluster's schedule is named by which windows and freezes select it: cheap to compute, cheap to hash
+    // a cluster's schedule is named by which windows and freezes select it: cheap to compute, cheap
+    // to hash
     List<MaintenanceWindow> windows = calendar.windows();
     List<Freeze> freezes = calendar.freezes();
     Map<BitSet, Schedule> shared = new HashMap<>();
     Map<String, Schedule> byCluster = new HashMap<>(labels.size() * 2);
-    labels.forEach((cluster, l) -> {
-      BitSet key = new BitSet(windows.size() + freezes.size());
-      for (int i = 0; i < windows.size(); i++) {
-        if (windows.get(i).selector().matches(l)) {
-          key.set(i);
-        }
-      }
-      for (int i = 0; i < freezes.size(); i++) {
-        if (freezes.get(i).selector().matches(l)) {
-          key.set(windows.size() + i);
-        }
-      }
-      byCluster.put(cluster, key.isEmpty() ? OPEN
-          : shared.computeIfAbsent(key, k -> new Schedule(calendar.restrictTo(l), l, now)));
-    });
+    labels.forEach(
+        (cluster, l) -> {
+          BitSet key = new BitSet(windows.size() + freezes.size());
+          for (int i = 0; i < windows.size(); i++) {
+            if (windows.get(i).selector().matches(l)) {
+              key.set(i);
+            }
+          }
+          for (int i = 0; i < freezes.size(); i++) {
+            if (freezes.get(i).selector().matches(l)) {
+              key.set(windows.size() + i);
+            }
+          }
+          byCluster.put(
+              cluster,
+              key.isEmpty()
+                  ? OPEN
+                  : shared.computeIfAbsent(key, k -> new Schedule(calendar.restrictTo(l), l, now)));
+        });
     return new CalendarGate(byCluster, now);
   }
 
@@ -72,26 +86,41 @@ public final class CalendarGate {
     return schedule(cluster).openNow();
   }
 
-  /** Whether a freeze that selects the cluster covers now (it is closed by a freeze, not only by its windows). */
+  /**
+   * Whether a freeze that selects the cluster covers now (it is closed by a freeze, not only by its
+   * windows).
+   */
   public boolean frozen(String cluster) {
     return schedule(cluster).calendar.freezes().stream().anyMatch(f -> f.covers(now));
   }
 
-    /** When the first of {@code clusters} may change, at or after now; empty if none can within the horizon. */
+  /**
+   * When the first of {@code clusters} may change, at or after now; empty if none can within the
+   * horizon.
+   */
   public Optional<Instant> nextOpening(Collection<String> clusters) {
     List<Schedule> schedules = distinct(clusters);
     if (schedules.contains(OPEN)) {
       return Optional.of(now);
     }
-    return schedules.stream().map(Schedule::nextOpening).flatMap(Optional::stream).min(Comparator.naturalOrder());
+    return schedules.stream()
+        .map(Schedule::nextOpening)
+        .flatMap(Optional::stream)
+        .min(Comparator.naturalOrder());
   }
 
-  /** How long, of {@code [from, now)}, the cluster could change: its deadline clock, stopped outside its windows. */
+  /**
+   * How long, of {@code [from, now)}, the cluster could change: its deadline clock, stopped outside
+   * its windows.
+   */
   public Duration openTime(String cluster, Instant from) {
     return openTimeOfAny(List.of(cluster), from);
   }
 
-  /** How long, of {@code [from, now)}, at least one of the clusters could change: the wave's soak clock. */
+  /**
+   * How long, of {@code [from, now)}, at least one of the clusters could change: the wave's soak
+   * clock.
+   */
   public Duration openTimeOfAny(Collection<String> clusters, Instant from) {
     if (from == null || !from.isBefore(now)) {
       return Duration.ZERO;
@@ -100,7 +129,8 @@ public final class CalendarGate {
     if (schedules.isEmpty() || schedules.contains(OPEN)) {
       return Duration.between(from, now);
     }
-    if (schedules.size() == 1) { // clusters approved together share the answer: a progressing wave asks it once
+    if (schedules.size()
+        == 1) { // clusters approved together share the answer: a progressing wave asks it once
       return schedules.get(0).openSince.computeIfAbsent(from, f -> measure(schedules, f));
     }
     return measure(schedules, from);
@@ -114,13 +144,18 @@ public final class CalendarGate {
       List<Schedule> open = schedules.stream().filter(s -> s.openAt(at)).toList();
       if (!open.isEmpty()) {
         // the union stays open at least until the last of the open ones closes
-        Instant end = open.stream().map(s -> s.closingAfter(at)).max(Comparator.naturalOrder()).orElse(now);
+        Instant end =
+            open.stream().map(s -> s.closingAfter(at)).max(Comparator.naturalOrder()).orElse(now);
         end = end.isAfter(now) ? now : end;
         total = total.plus(Duration.between(u, end));
         u = end;
       } else {
-        u = schedules.stream().map(s -> s.nextOpeningAfter(at)).flatMap(Optional::stream)
-            .min(Comparator.naturalOrder()).orElse(now);
+        u =
+            schedules.stream()
+                .map(s -> s.nextOpeningAfter(at))
+                .flatMap(Optional::stream)
+                .min(Comparator.naturalOrder())
+                .orElse(now);
       }
     }
     return total;
@@ -138,7 +173,10 @@ public final class CalendarGate {
     return out;
   }
 
-  /** One set of windows and freezes (asked with the labels of a cluster it selects), its answers at now remembered. */
+  /**
+   * One set of windows and freezes (asked with the labels of a cluster it selects), its answers at
+   * now remembered.
+   */
   private static final class Schedule {
     private final MaintenanceCalendar calendar;
     private final Map<String, String> labels;

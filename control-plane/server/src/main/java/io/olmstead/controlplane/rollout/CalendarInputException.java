@@ -1,6 +1,9 @@
 package io.olmstead.controlplane.rollout;
 
-/** A maintenance window or freeze that cannot be used, naming the offending field ({@code cron}, {@code timeZone}...). */
+/**
+ * A maintenance window or freeze that cannot be used, naming the offending field ({@code cron},
+ * {@code timeZone}...).
+ */
 public final class CalendarInputException extends IllegalArgumentException {
   private final String field;
 

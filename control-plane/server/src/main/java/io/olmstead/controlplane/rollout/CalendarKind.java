@@ -5,7 +5,10 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.function.Function;
 
-/** The two calendar resources: where they are stored, what audit calls them and how their spec is validated. */
+/**
+ * The two calendar resources: where they are stored, what audit calls them and how their spec is
+ * validated.
+ */
 enum CalendarKind {
   WINDOW("maintenance_windows", "maintenance-window", "maintenance window", CalendarKind::window),
   FREEZE("freezes", "freeze", "freeze", CalendarKind::freeze);
@@ -13,10 +16,12 @@ enum CalendarKind {
   final String table;
   final String auditName;
   final String noun;
+
   /** Validates the body (throwing {@link CalendarInputException}) and returns the spec to store. */
   final Function<JsonObject, JsonObject> validate;
 
-  CalendarKind(String table, String auditName, String noun, Function<JsonObject, JsonObject> validate) {
+  CalendarKind(
+      String table, String auditName, String noun, Function<JsonObject, JsonObject> validate) {
     this.table = table;
     this.auditName = auditName;
     this.noun = noun;
@@ -28,11 +33,19 @@ enum CalendarKind {
     String cron = body.getString("cron");
     Number given = body.getNumber("durationMinutes");
     // clamp, not intValue(): 2^32 + 1 must not wrap around to a valid 1
-    int minutes = given == null ? 0 : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE,
-        Math.floor(given.doubleValue())));
+    int minutes =
+        given == null
+            ? 0
+            : (int)
+                Math.max(
+                    Integer.MIN_VALUE,
+                    Math.min(Integer.MAX_VALUE, Math.floor(given.doubleValue())));
     String zone = body.getString("timeZone");
     MaintenanceWindow.of("", selector, cron, minutes, zone);
-    return new JsonObject().put("selector", selector).put("cron", cron.trim()).put("durationMinutes", minutes)
+    return new JsonObject()
+        .put("selector", selector)
+        .put("cron", cron.trim())
+        .put("durationMinutes", minutes)
         .put("timeZone", zone);
   }
 
@@ -41,8 +54,11 @@ enum CalendarKind {
     Instant start = instant(body, "start");
     Instant end = instant(body, "end");
     Freeze.of("", start, end, selector);
-    JsonObject spec = new JsonObject().put("start", start.toString()).put("end", end.toString())
-        .put("selector", selector);
+    JsonObject spec =
+        new JsonObject()
+            .put("start", start.toString())
+            .put("end", end.toString())
+            .put("selector", selector);
     return body.getString("reason") == null ? spec : spec.put("reason", body.getString("reason"));
   }
 

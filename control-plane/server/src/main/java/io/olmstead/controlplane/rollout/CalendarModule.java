@@ -4,7 +4,10 @@ import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 
-/** {@code /maintenance-windows} and {@code /freezes}: the fleet's calendar, fleet-wide like catalogs. */
+/**
+ * {@code /maintenance-windows} and {@code /freezes}: the fleet's calendar, fleet-wide like
+ * catalogs.
+ */
 public final class CalendarModule implements ApiModule {
 
   @Override
@@ -15,11 +18,16 @@ public final class CalendarModule implements ApiModule {
 
   /** Binds list{Kind}s, get{Kind}, put{Kind} and delete{Kind}. */
   private static void bind(RouterBuilder builder, CalendarService service, String kind) {
-    ApiModule.bind(builder, "list" + kind + "s", r -> service.list(r.limit(), r.cursor().orElse(null)));
+    ApiModule.bind(
+        builder, "list" + kind + "s", r -> service.list(r.limit(), r.cursor().orElse(null)));
     ApiModule.bind(builder, "get" + kind, r -> service.get(r.path("name")));
-    ApiModule.bind(builder, "put" + kind, r -> service.put(r.principal(), r.requestId(), r.path("name"), r.body(),
-        r.ifMatch()));
-    ApiModule.bind(builder, "delete" + kind, r -> service.delete(r.principal(), r.requestId(), r.path("name"),
-        r.ifMatch()));
+    ApiModule.bind(
+        builder,
+        "put" + kind,
+        r -> service.put(r.principal(), r.requestId(), r.path("name"), r.body(), r.ifMatch()));
+    ApiModule.bind(
+        builder,
+        "delete" + kind,
+        r -> service.delete(r.principal(), r.requestId(), r.path("name"), r.ifMatch()));
   }
 }

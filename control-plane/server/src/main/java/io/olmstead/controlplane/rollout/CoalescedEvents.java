@@ -8,16 +8,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Events that agents alone cause ({@code cluster.reason}), held between flushes so that a flood of agents cannot flood
- * the event stream: one pending event per key (a cluster and subscription; the newest replaces an older one in its
- * place, so a cluster that flaps sends its last state once), at most {@code maxPending} keys (a new key beyond that
- * is dropped and counted), and at most {@code maxPerFlush} events a flush, the oldest first; the rest wait for the
- * next flush. Thread-safe: notifications arrive on the listener's thread, flushes on a timer.
+ * Events that agents alone cause ({@code cluster.reason}), held between flushes so that a flood of
+ * agents cannot flood the event stream: one pending event per key (a cluster and subscription; the
+ * newest replaces an older one in its place, so a cluster that flaps sends its last state once), at
+ * most {@code maxPending} keys (a new key beyond that is dropped and counted), and at most {@code
+ * maxPerFlush} events a flush, the oldest first; the rest wait for the next flush. Thread-safe:
+ * notifications arrive on the listener's thread, flushes on a timer.
  */
 final class CoalescedEvents {
-  /** One event with the teams that may see it (every one of them, see {@link RolloutEvents#emit}). */
-  record Pending(JsonObject event, List<String> teams, List<String> alsoTeams) {
-  }
+  /**
+   * One event with the teams that may see it (every one of them, see {@link RolloutEvents#emit}).
+   */
+  record Pending(JsonObject event, List<String> teams, List<String> alsoTeams) {}
 
   private final int maxPerFlush;
   private final int maxPending;
@@ -29,7 +31,10 @@ final class CoalescedEvents {
     this.maxPending = maxPending;
   }
 
-  /** Holds {@code event} under {@code key}; false when it was dropped (the bound reached by other keys). */
+  /**
+   * Holds {@code event} under {@code key}; false when it was dropped (the bound reached by other
+   * keys).
+   */
   synchronized boolean offer(String key, Pending event) {
     if (!pending.containsKey(key) && pending.size() >= maxPending) {
       dropped++;

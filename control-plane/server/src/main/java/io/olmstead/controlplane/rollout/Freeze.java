@@ -3,7 +3,10 @@ package io.olmstead.controlplane.rollout;
 import io.olmstead.controlplane.selector.LabelSelector;
 import java.time.Instant;
 
-/** A change freeze over {@code [start, end)} for the clusters its selector matches (an empty selector: the fleet). */
+/**
+ * A change freeze over {@code [start, end)} for the clusters its selector matches (an empty
+ * selector: the fleet).
+ */
 public record Freeze(String name, Instant start, Instant end, LabelSelector selector) {
 
   /** Validates; the exception names the bad field. */

@@ -2,7 +2,10 @@ package io.olmstead.controlplane.rollout;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** At most {@code limit} of something at once on this replica (previews): an entry refused changes nothing. */
+/**
+ * At most {@code limit} of something at once on this replica (previews): an entry refused changes
+ * nothing.
+ */
 final class InFlight {
   private final int limit;
   private final AtomicInteger count = new AtomicInteger();

@@ -13,20 +13,29 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The fleet's calendar as pure functions: a cluster may change while it is inside one of the windows whose selector
- * matches its labels and outside every freeze that matches them. A cluster that no window selects is limited by
- * freezes only.
+ * The fleet's calendar as pure functions: a cluster may change while it is inside one of the
+ * windows whose selector matches its labels and outside every freeze that matches them. A cluster
+ * that no window selects is limited by freezes only.
  *
- * <p>Window starts are wall-clock times of the window's zone. A start that falls in a spring-forward gap moves later by
- * the length of the gap (02:30 becomes 03:30 in Europe/Berlin); a start in the repeated hour of a fall-back opens once,
- * at its first occurrence. A window then stays open for its duration in real time, whatever the clock shows.
+ * <p>Window starts are wall-clock times of the window's zone. A start that falls in a
+ * spring-forward gap moves later by the length of the gap (02:30 becomes 03:30 in Europe/Berlin); a
+ * start in the repeated hour of a fall-back opens once, at its first occurrence. A window then
+ * stays open for its duration in real time, whatever the clock shows.
  */
 public final class MaintenanceCalendar {
 
-  /** Longer than any daylight-saving shift, so searching this far around a wall time finds every start. */
+  /**
+   * Longer than any daylight-saving shift, so searching this far around a wall time finds every
+   * start.
+   */
   private static final Duration SLACK = Duration.ofHours(3);
-  /** Bounds the work of one question, whatever the cron (every minute) or the freezes (thousands, chained). */
+
+  /**
+   * Bounds the work of one question, whatever the cron (every minute) or the freezes (thousands,
+   * chained).
+   */
   private static final int MAX_STEPS = 2_000;
+
   /** How far ahead {@link #nextOpening} looks. */
   public static final Duration HORIZON = Duration.ofDays(400);
 
@@ -41,10 +50,14 @@ public final class MaintenanceCalendar {
   /** Whether a cluster with these labels may change at {@code t}. */
   public boolean isOpen(Map<String, String> labels, Instant t) {
     List<MaintenanceWindow> own = windowsOf(labels);
-    return freezes.stream().noneMatch(f -> f.selector().matches(labels) && f.covers(t)) && inWindow(own, t);
+    return freezes.stream().noneMatch(f -> f.selector().matches(labels) && f.covers(t))
+        && inWindow(own, t);
   }
 
-  /** The first instant at or after {@code t} when the cluster may change; empty if none within {@link #HORIZON}. */
+  /**
+   * The first instant at or after {@code t} when the cluster may change; empty if none within
+   * {@link #HORIZON}.
+   */
   public Optional<Instant> nextOpening(Map<String, String> labels, Instant t) {
     List<MaintenanceWindow> own = windowsOf(labels);
     List<Freeze> frozenBy = freezes.stream().filter(f -> f.selector().matches(labels)).toList();
@@ -52,15 +65,21 @@ public final class MaintenanceCalendar {
     Instant u = t;
     for (int step = 0; step < MAX_STEPS && !u.isAfter(limit); step++) {
       Instant at = u;
-      Optional<Instant> thaw = frozenBy.stream().filter(f -> f.covers(at)).map(Freeze::end)
-          .max(Comparator.naturalOrder());
+      Optional<Instant> thaw =
+          frozenBy.stream()
+              .filter(f -> f.covers(at))
+              .map(Freeze::end)
+              .max(Comparator.naturalOrder());
       if (thaw.isPresent()) {
         u = thaw.get();
       } else if (inWindow(own, u)) {
         return Optional.of(u);
       } else {
-        Optional<Instant> next = own.stream().map(w -> nextStartAfter(w, at)).filter(Objects::nonNull)
-            .min(Comparator.naturalOrder());
+        Optional<Instant> next =
+            own.stream()
+                .map(w -> nextStartAfter(w, at))
+                .filter(Objects::nonNull)
+                .min(Comparator.naturalOrder());
         if (next.isEmpty()) {
           return Optional.empty();
         }
@@ -70,10 +89,13 @@ public final class MaintenanceCalendar {
     return Optional.empty();
   }
 
-  /** Only the windows and freezes that select a cluster with these labels (clusters alike share one answer). */
+  /**
+   * Only the windows and freezes that select a cluster with these labels (clusters alike share one
+   * answer).
+   */
   public MaintenanceCalendar restrictTo(Map<String, String> labels) {
-    return new MaintenanceCalendar(windowsOf(labels), freezes.stream().filter(f -> f.selector().matches(labels))
-        .toList());
+    return new MaintenanceCalendar(
+        windowsOf(labels), freezes.stream().filter(f -> f.selector().matches(labels)).toList());
   }
 
   List<MaintenanceWindow> windows() {
@@ -90,18 +112,20 @@ public final class MaintenanceCalendar {
   }
 
   /**
-   * For a cluster that may change at {@code t}: the first instant after it when it may not (its windows, chained
-   * when they overlap, close, or a freeze starts); empty when that is not within {@link #HORIZON}.
+   * For a cluster that may change at {@code t}: the first instant after it when it may not (its
+   * windows, chained when they overlap, close, or a freeze starts); empty when that is not within
+   * {@link #HORIZON}.
    */
   public Optional<Instant> nextClosing(Map<String, String> labels, Instant t) {
     return nextClosing(labels, t, t.plus(HORIZON));
   }
 
   /**
-   * {@link #nextClosing(Map, Instant)} for a caller that needs the answer only up to {@code until} (the soak clock
-   * measures up to now): the chain of windows is followed until it reaches {@code until}, and the answer is then the
-   * chain's end so far, at or after it. Windows back to back (a 5-minute window every 5 minutes is always open) would
-   * otherwise be chained step by step up to the horizon: seconds of work for an instant nobody uses.
+   * {@link #nextClosing(Map, Instant)} for a caller that needs the answer only up to {@code until}
+   * (the soak clock measures up to now): the chain of windows is followed until it reaches {@code
+   * until}, and the answer is then the chain's end so far, at or after it. Windows back to back (a
+   * 5-minute window every 5 minutes is always open) would otherwise be chained step by step up to
+   * the horizon: seconds of work for an instant nobody uses.
    */
   public Optional<Instant> nextClosing(Map<String, String> labels, Instant t, Instant until) {
     List<MaintenanceWindow> own = windowsOf(labels);
@@ -112,10 +136,15 @@ public final class MaintenanceCalendar {
       end = t;
       for (int step = 0; step < MAX_STEPS && end.isBefore(stop); step++) {
         Instant at = end;
-        Optional<Instant> later = own.stream().map(w -> {
-          Instant start = latestStartAtOrBefore(w, at);
-          return start == null ? null : start.plus(w.duration());
-        }).filter(e -> e != null && e.isAfter(at)).max(Comparator.naturalOrder());
+        Optional<Instant> later =
+            own.stream()
+                .map(
+                    w -> {
+                      Instant start = latestStartAtOrBefore(w, at);
+                      return start == null ? null : start.plus(w.duration());
+                    })
+                .filter(e -> e != null && e.isAfter(at))
+                .max(Comparator.naturalOrder());
         if (later.isEmpty()) {
           break;
         }
@@ -123,8 +152,15 @@ public final class MaintenanceCalendar {
       }
     }
     Instant close = end;
-    Optional<Instant> frozen = freezes.stream().filter(f -> f.selector().matches(labels) && f.start().isAfter(t)
-        && f.start().isBefore(close)).map(Freeze::start).min(Comparator.naturalOrder());
+    Optional<Instant> frozen =
+        freezes.stream()
+            .filter(
+                f ->
+                    f.selector().matches(labels)
+                        && f.start().isAfter(t)
+                        && f.start().isBefore(close))
+            .map(Freeze::start)
+            .min(Comparator.naturalOrder());
     Instant result = frozen.orElse(close);
     return result.isBefore(limit) ? Optional.of(result) : Optional.empty();
   }
@@ -134,13 +170,19 @@ public final class MaintenanceCalendar {
   }
 
   private static boolean inWindow(List<MaintenanceWindow> own, Instant t) {
-    return own.isEmpty() || own.stream().anyMatch(w -> {
-      Instant start = latestStartAtOrBefore(w, t);
-      return start != null && t.isBefore(start.plus(w.duration()));
-    });
+    return own.isEmpty()
+        || own.stream()
+            .anyMatch(
+                w -> {
+                  Instant start = latestStartAtOrBefore(w, t);
+                  return start != null && t.isBefore(start.plus(w.duration()));
+                });
   }
 
-  /** The last start not after {@code t}, searching back from a little past t's wall time (offsets may reorder). */
+  /**
+   * The last start not after {@code t}, searching back from a little past t's wall time (offsets
+   * may reorder).
+   */
   static Instant latestStartAtOrBefore(MaintenanceWindow w, Instant t) {
     LocalDateTime wall = t.atZone(w.zone()).toLocalDateTime();
     LocalDateTime oldestUseful = wall.minus(w.duration()).minus(SLACK);
@@ -185,7 +227,10 @@ public final class MaintenanceCalendar {
     return best;
   }
 
-  /** java.time's rule: a gap moves the time later by the gap's length, an overlap takes the earlier offset. */
+  /**
+   * java.time's rule: a gap moves the time later by the gap's length, an overlap takes the earlier
+   * offset.
+   */
   private static Instant instant(LocalDateTime wall, ZoneId zone) {
     return ZonedDateTime.ofLocal(wall, zone, null).toInstant();
   }

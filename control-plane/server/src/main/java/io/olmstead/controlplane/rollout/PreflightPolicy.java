@@ -3,19 +3,28 @@ package io.olmstead.controlplane.rollout;
 import io.vertx.core.json.JsonObject;
 
 /**
- * A rollout's preflight settings, part of its strategy: {@code preflight} {@code Block} (the default: a cluster whose
- * check fails is held), {@code Warn} (it is approved, its findings noted) or {@code Off} (no check); and
- * {@code preflightTimeoutSeconds}, how long a connected cluster's agent may take to answer before the cluster is held
- * as {@code PreflightUnavailable} (in Block and Warn alike: never approved without an answer).
+ * A rollout's preflight settings, part of its strategy: {@code preflight} {@code Block} (the
+ * default: a cluster whose check fails is held), {@code Warn} (it is approved, its findings noted)
+ * or {@code Off} (no check); and {@code preflightTimeoutSeconds}, how long a connected cluster's
+ * agent may take to answer before the cluster is held as {@code PreflightUnavailable} (in Block and
+ * Warn alike: never approved without an answer).
  */
 public record PreflightPolicy(Mode mode, int timeoutSeconds) {
   /** What a failing check does. */
-  public enum Mode { Block, Warn, Off }
+  public enum Mode {
+    Block,
+    Warn,
+    Off
+  }
 
   public static final int DEFAULT_TIMEOUT_SECONDS = 60;
-  public static final PreflightPolicy DEFAULT = new PreflightPolicy(Mode.Block, DEFAULT_TIMEOUT_SECONDS);
+  public static final PreflightPolicy DEFAULT =
+      new PreflightPolicy(Mode.Block, DEFAULT_TIMEOUT_SECONDS);
 
-  /** Reads {@code preflight} and {@code preflightTimeoutSeconds} of a strategy; a bad value names its field. */
+  /**
+   * Reads {@code preflight} and {@code preflightTimeoutSeconds} of a strategy; a bad value names
+   * its field.
+   */
   static PreflightPolicy fromStrategy(JsonObject strategy) {
     Object mode = strategy.getValue("preflight");
     Mode parsed = Mode.Block;

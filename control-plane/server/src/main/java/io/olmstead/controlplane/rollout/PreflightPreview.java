@@ -11,12 +11,13 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The preview's preflight: asks every participating cluster to check the target against the catalog's current
- * revision (requester {@code preview:CATALOG@REVISION}; a check younger than {@link #RENEW_AFTER} is not asked again,
- * so polling the preview does not flood the agents, but a new catalog revision asks again at once and drops the
- * checks of older revisions) and reads the verdicts known so far for that revision, with the control plane's own
- * findings ({@link RolloutMaturity}); clusters whose agent has not answered yet show {@code Pending}. Only an operator
- * or admin asks the agents: a viewer sees the verdicts already stored.
+ * The preview's preflight: asks every participating cluster to check the target against the
+ * catalog's current revision (requester {@code preview:CATALOG@REVISION}; a check younger than
+ * {@link #RENEW_AFTER} is not asked again, so polling the preview does not flood the agents, but a
+ * new catalog revision asks again at once and drops the checks of older revisions) and reads the
+ * verdicts known so far for that revision, with the control plane's own findings ({@link
+ * RolloutMaturity}); clusters whose agent has not answered yet show {@code Pending}. Only an
+ * operator or admin asks the agents: a viewer sees the verdicts already stored.
  */
 final class PreflightPreview {
   static final String REQUESTER = "preview";
@@ -29,7 +30,10 @@ final class PreflightPreview {
     this.maturity = maturity;
   }
 
-  Future<PreflightView> verdicts(SqlClient client, RolloutPlanning.Plan plan, RolloutPlanning.Request request,
+  Future<PreflightView> verdicts(
+      SqlClient client,
+      RolloutPlanning.Plan plan,
+      RolloutPlanning.Request request,
       Principal caller) {
     PreflightPolicy policy = request.strategy().preflight();
     if (policy.mode() == PreflightPolicy.Mode.Off) {
@@ -39,23 +43,44 @@ final class PreflightPreview {
     String subscription = plan.subscription().name();
     String catalog = plan.subscription().spec().catalog();
     boolean asks = caller.role().includes(Role.OPERATOR);
-    return catalogs.get(client, catalog)
+    return catalogs
+        .get(client, catalog)
         .map(found -> requester(catalog, found.map(CatalogRecord::currentRevision).orElse(null)))
-        .compose(requester -> (asks ? ask(client, subscription, request.targetVersion(), requester, clusters)
-            : Future.<Void>succeededFuture())
-            .compose(v -> store.verdicts(client, subscription, request.targetVersion(), requester)))
-        .compose(found -> maturity.findings(client, plan.subscription().spec(), request.targetVersion(), clusters)
-            .map(checks -> new PreflightView(policy, found, checks)));
+        .compose(
+            requester ->
+                (asks
+                        ? ask(client, subscription, request.targetVersion(), requester, clusters)
+                        : Future.<Void>succeededFuture())
+                    .compose(
+                        v ->
+                            store.verdicts(
+                                client, subscription, request.targetVersion(), requester)))
+        .compose(
+            found ->
+                maturity
+                    .findings(client, plan.subscription().spec(), request.targetVersion(), clusters)
+                    .map(checks -> new PreflightView(policy, found, checks)));
   }
 
-  /** The requester of the preview's checks against {@code revision} of {@code catalog}: a new revision, new checks. */
+  /**
+   * The requester of the preview's checks against {@code revision} of {@code catalog}: a new
+   * revision, new checks.
+   */
   static String requester(String catalog, Integer revision) {
     return REQUESTER + ":" + catalog + "@" + revision;
   }
 
-  private Future<Void> ask(SqlClient client, String subscription, String version, String requester,
+  private Future<Void> ask(
+      SqlClient client,
+      String subscription,
+      String version,
+      String requester,
       List<String> clusters) {
-    return store.forgetOthers(client, subscription, version, REQUESTER + ":", requester)
-        .compose(v -> store.request(client, subscription, version, null, requester, clusters, RENEW_AFTER));
+    return store
+        .forgetOthers(client, subscription, version, REQUESTER + ":", requester)
+        .compose(
+            v ->
+                store.request(
+                    client, subscription, version, null, requester, clusters, RENEW_AFTER));
   }
 }

@@ -25,25 +25,32 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Plans a rollout from the database: the subscription's placed clusters, what each runs, each one's upgrade path
- * to the target (olm-core's channel graph), the clusters that cannot take part and why, and the waves.
+ * Plans a rollout from the database: the subscription's placed clusters, what each runs, each one's
+ * upgrade path to the target (olm-core's channel graph), the clusters that cannot take part and
+ * why, and the waves.
  */
 final class RolloutPlanning {
-  private static final String CLUSTERS = "SELECT name, labels, status FROM clusters WHERE status <> 'retired' "
-      + "ORDER BY name";
-  private static final String STATUS = "SELECT cluster, installed_version, target_version, phase, reason, message, "
-      + "EXISTS (SELECT 1 FROM "
-      + "jsonb_array_elements(conditions) e WHERE e->>'type' = 'Upgradeable' AND e->>'status' = 'False') AS blocked "
-      + "FROM subscription_status WHERE subscription = $1 AND NOT gone";
-  private static final String DEFAULT_CHANNEL = "SELECT default_channel FROM catalog_packages "
-      + "WHERE catalog = $1 AND revision = $2 AND package = $3";
+  private static final String CLUSTERS =
+      "SELECT name, labels, status FROM clusters WHERE status <> 'retired' " + "ORDER BY name";
+  private static final String STATUS =
+      "SELECT cluster, installed_version, target_version, phase, reason, message, "
+          + "EXISTS (SELECT 1 FROM "
+          + "jsonb_array_elements(conditions) e WHERE e->>'type' = 'Upgradeable' AND e->>'status' = 'False') AS blocked "
+          + "FROM subscription_status WHERE subscription = $1 AND NOT gone";
+  private static final String DEFAULT_CHANNEL =
+      "SELECT default_channel FROM catalog_packages "
+          + "WHERE catalog = $1 AND revision = $2 AND package = $3";
 
   private final SubscriptionStore subscriptions = new SubscriptionStore();
   private final CatalogStore catalogs = new CatalogStore();
   private final ChannelGraphs graphs = new ChannelGraphs(32);
 
-  /** A request, checked; {@code force}: start even when every placed cluster already runs the target. */
-  record Request(String subscription, String targetVersion, RolloutStrategy strategy, boolean force) {
+  /**
+   * A request, checked; {@code force}: start even when every placed cluster already runs the
+   * target.
+   */
+  record Request(
+      String subscription, String targetVersion, RolloutStrategy strategy, boolean force) {
     static Request parse(JsonObject body) {
       String subscription = body.getString("subscription");
       String target = body.getString("targetVersion");
@@ -51,16 +58,22 @@ final class RolloutPlanning {
         throw ApiException.badRequest("subscription and targetVersion are required");
       }
       if (Version.tryParse(target).isEmpty()) {
-        throw ApiException.badRequest("targetVersion " + target + " is not a semantic version", "targetVersion");
+        throw ApiException.badRequest(
+            "targetVersion " + target + " is not a semantic version", "targetVersion");
       }
       try {
         AnalysisPolicy.checkRequest(body.getJsonObject("strategy"));
-        return new Request(subscription, target, RolloutStrategy.fromJson(body.getJsonObject("strategy")),
+        return new Request(
+            subscription,
+            target,
+            RolloutStrategy.fromJson(body.getJsonObject("strategy")),
             body.getBoolean("force", false));
       } catch (StrategyException e) {
         // the schema passed; a rule across fields or about a value did not
-        throw ApiException.validationFailed(e.getMessage(), new JsonArray().add(new JsonObject()
-            .put("field", e.pointer()).put("message", e.getMessage())));
+        throw ApiException.validationFailed(
+            e.getMessage(),
+            new JsonArray()
+                .add(new JsonObject().put("field", e.pointer()).put("message", e.getMessage())));
       } catch (IllegalArgumentException e) {
         throw ApiException.badRequest(e.getMessage(), "strategy");
       }
@@ -68,14 +81,22 @@ final class RolloutPlanning {
   }
 
   /**
-   * The plan: waves, participants with current version and path, and who is left out; {@code held} are the excluded
-   * clusters that run a version, kept there while the rollout runs (they are not newcomers to admit later);
-   * {@code failing} are participants whose last report is {@code Failed} (they fail their wave unless the new
-   * version brings them back).
+   * The plan: waves, participants with current version and path, and who is left out; {@code held}
+   * are the excluded clusters that run a version, kept there while the rollout runs (they are not
+   * newcomers to admit later); {@code failing} are participants whose last report is {@code Failed}
+   * (they fail their wave unless the new version brings them back).
    */
-  record Plan(Subscription subscription, List<RolloutPlanner.PlannedWave> waves, Map<String, String> versions,
-      Map<String, JsonArray> paths, Map<String, String> excluded, Map<String, String> held, List<String> offline,
-      List<String> unreachable, Map<String, JsonObject> failing, Map<String, Map<String, String>> labels,
+  record Plan(
+      Subscription subscription,
+      List<RolloutPlanner.PlannedWave> waves,
+      Map<String, String> versions,
+      Map<String, JsonArray> paths,
+      Map<String, String> excluded,
+      Map<String, String> held,
+      List<String> offline,
+      List<String> unreachable,
+      Map<String, JsonObject> failing,
+      Map<String, Map<String, String>> labels,
       boolean alreadyAtTarget) {
     List<String> fromVersions() {
       return versions.values().stream().filter(v -> v != null).distinct().sorted().toList();
@@ -86,19 +107,25 @@ final class RolloutPlanning {
     }
 
     /**
-     * The preview; with a {@code gate} (the rollout respects the calendar), each wave says when the first of its
-     * clusters may change ({@code windowOpensAt}: now when one may now, null when none may within 400 days); with
-     * preflight on, each cluster carries {@code preflight: {verdict, findings}}.
+     * The preview; with a {@code gate} (the rollout respects the calendar), each wave says when the
+     * first of its clusters may change ({@code windowOpensAt}: now when one may now, null when none
+     * may within 400 days); with preflight on, each cluster carries {@code preflight: {verdict,
+     * findings}}.
      */
-    JsonObject toJson(CalendarGate gate, boolean grouped, PreflightView preflight, java.time.Instant now) {
+    JsonObject toJson(
+        CalendarGate gate, boolean grouped, PreflightView preflight, java.time.Instant now) {
       boolean checks = preflight.policy().mode() != PreflightPolicy.Mode.Off;
       JsonArray waveJson = new JsonArray();
       Map<String, JsonObject> groups = new java.util.LinkedHashMap<>();
       for (RolloutPlanner.PlannedWave w : waves) {
         JsonArray clusters = new JsonArray();
         for (String c : w.clusters()) {
-          JsonObject cluster = new JsonObject().put("name", c).put("currentVersion", versions.get(c))
-              .put("online", !offline.contains(c)).put("upgradePath", paths.getOrDefault(c, new JsonArray()));
+          JsonObject cluster =
+              new JsonObject()
+                  .put("name", c)
+                  .put("currentVersion", versions.get(c))
+                  .put("online", !offline.contains(c))
+                  .put("upgradePath", paths.getOrDefault(c, new JsonArray()));
           if (checks) {
             cluster.put("preflight", preflight.preview(c, !offline.contains(c), now));
           }
@@ -106,61 +133,109 @@ final class RolloutPlanning {
         }
         JsonObject wave = new JsonObject().put("name", w.name()).put("clusters", clusters);
         if (gate != null) {
-          wave.put("windowOpensAt", gate.nextOpening(w.clusters()).map(Object::toString).orElse(null));
+          wave.put(
+              "windowOpensAt", gate.nextOpening(w.clusters()).map(Object::toString).orElse(null));
         }
         if (grouped) {
           wave.put("group", w.group());
-          JsonObject group = groups.computeIfAbsent(String.valueOf(w.group()), k -> new JsonObject()
-              .put("value", w.group()).put("clusters", 0).put("waves", new JsonArray()));
+          JsonObject group =
+              groups.computeIfAbsent(
+                  String.valueOf(w.group()),
+                  k ->
+                      new JsonObject()
+                          .put("value", w.group())
+                          .put("clusters", 0)
+                          .put("waves", new JsonArray()));
           group.put("clusters", group.getInteger("clusters") + w.clusters().size());
           group.getJsonArray("waves").add(w.name());
         }
         waveJson.add(wave);
       }
       JsonArray out = new JsonArray();
-      new TreeMap<>(excluded).forEach((c, why) -> out.add(new JsonObject().put("name", c).put("reason", why)));
+      new TreeMap<>(excluded)
+          .forEach((c, why) -> out.add(new JsonObject().put("name", c).put("reason", why)));
       JsonArray failed = new JsonArray();
       new TreeMap<>(failing).values().forEach(failed::add);
-      JsonObject json = new JsonObject().put("subscription", subscription.name()).put("fromVersions", new JsonArray(
-          new ArrayList<>(fromVersions()))).put("waves", waveJson).put("excluded", out).put("failing", failed)
-          .put("alreadyAtTarget", alreadyAtTarget);
+      JsonObject json =
+          new JsonObject()
+              .put("subscription", subscription.name())
+              .put("fromVersions", new JsonArray(new ArrayList<>(fromVersions())))
+              .put("waves", waveJson)
+              .put("excluded", out)
+              .put("failing", failed)
+              .put("alreadyAtTarget", alreadyAtTarget);
       return grouped ? json.put("groups", new JsonArray(new ArrayList<>(groups.values()))) : json;
     }
   }
 
-  /** A preview's plan: reads only. A subscription {@code caller} may not see is answered as missing (404). */
+  /**
+   * A preview's plan: reads only. A subscription {@code caller} may not see is answered as missing
+   * (404).
+   */
   Future<Plan> plan(SqlClient conn, Request request, Principal caller) {
     return plan(conn, request, subscriptions.get(conn, request.subscription()), caller);
   }
 
   /**
-   * The plan a rollout is created from, with the subscription's row locked until the transaction ends, so a concurrent
-   * version change or delete of it waits and then sees this rollout (409) instead of slipping past it.
+   * The plan a rollout is created from, with the subscription's row locked until the transaction
+   * ends, so a concurrent version change or delete of it waits and then sees this rollout (409)
+   * instead of slipping past it.
    */
   Future<Plan> planLocked(SqlConnection tx, Request request, Principal caller) {
     return plan(tx, request, subscriptions.lock(tx, request.subscription()), caller);
   }
 
-  private Future<Plan> plan(SqlClient conn, Request request, Future<Optional<Subscription>> subscription,
+  private Future<Plan> plan(
+      SqlClient conn,
+      Request request,
+      Future<Optional<Subscription>> subscription,
       Principal caller) {
-    return subscription.compose(found -> {
-      Subscription sub = caller.visible(found, s -> s.spec().team(), "subscription " + request.subscription()
-          + " does not exist");
-      return graph(conn, sub).compose(graph -> conn.query(CLUSTERS).execute().compose(clusterRows -> conn
-          .preparedQuery(STATUS).execute(Tuple.of(sub.name())).map(statusRows -> build(request, sub, graph,
-              clusterRows, statusRows))));
-    });
+    return subscription.compose(
+        found -> {
+          Subscription sub =
+              caller.visible(
+                  found,
+                  s -> s.spec().team(),
+                  "subscription " + request.subscription() + " does not exist");
+          return graph(conn, sub)
+              .compose(
+                  graph ->
+                      conn.query(CLUSTERS)
+                          .execute()
+                          .compose(
+                              clusterRows ->
+                                  conn.preparedQuery(STATUS)
+                                      .execute(Tuple.of(sub.name()))
+                                      .map(
+                                          statusRows ->
+                                              build(
+                                                  request, sub, graph, clusterRows, statusRows))));
+        });
   }
 
-  private Plan build(Request request, Subscription sub, ChannelGraph graph, Iterable<Row> clusterRows,
+  private Plan build(
+      Request request,
+      Subscription sub,
+      ChannelGraph graph,
+      Iterable<Row> clusterRows,
       Iterable<Row> statusRows) {
     Version target = Version.tryParse(request.targetVersion()).orElseThrow();
-    boolean targetInChannel = graph.entries().stream().anyMatch(e -> graph.versionOf(e.name())
-        .filter(v -> v.compareTo(target) == 0).isPresent());
+    boolean targetInChannel =
+        graph.entries().stream()
+            .anyMatch(
+                e -> graph.versionOf(e.name()).filter(v -> v.compareTo(target) == 0).isPresent());
     if (!targetInChannel) {
-      throw ApiException.validationFailed("version " + target + " is not in channel " + graph.name()
-          + " of the subscription's catalog", new JsonArray().add(new JsonObject().put("field", "targetVersion")
-          .put("message", "not in the channel")));
+      throw ApiException.validationFailed(
+          "version "
+              + target
+              + " is not in channel "
+              + graph.name()
+              + " of the subscription's catalog",
+          new JsonArray()
+              .add(
+                  new JsonObject()
+                      .put("field", "targetVersion")
+                      .put("message", "not in the channel")));
     }
     Map<String, String> installed = new HashMap<>();
     Map<String, Boolean> blocked = new HashMap<>();
@@ -169,9 +244,13 @@ final class RolloutPlanning {
       installed.put(r.getString("cluster"), r.getString("installed_version"));
       blocked.put(r.getString("cluster"), Boolean.TRUE.equals(r.getBoolean("blocked")));
       if (RolloutMachine.FAILED.equals(r.getString("phase"))) {
-        failed.put(r.getString("cluster"), new JsonObject().put("name", r.getString("cluster"))
-            .put("targetVersion", r.getString("target_version")).put("reason", r.getString("reason"))
-            .put("message", r.getString("message")));
+        failed.put(
+            r.getString("cluster"),
+            new JsonObject()
+                .put("name", r.getString("cluster"))
+                .put("targetVersion", r.getString("target_version"))
+                .put("reason", r.getString("reason"))
+                .put("message", r.getString("message")));
       }
     }
     Map<String, JsonObject> failing = new HashMap<>();
@@ -202,7 +281,8 @@ final class RolloutPlanning {
       placed++;
       placedClusters.add(new RolloutPlanner.PlanCluster(name, labels));
       grouped |= groupBy != null && labels.containsKey(groupBy);
-      if (current != null && Version.tryParse(current).map(v -> v.compareTo(target) == 0).orElse(false)) {
+      if (current != null
+          && Version.tryParse(current).map(v -> v.compareTo(target) == 0).orElse(false)) {
         atTarget++;
       }
       if ("true".equals(labels.get(io.olmstead.controlplane.hypershift.HostedLabels.PAUSED))) {
@@ -241,25 +321,52 @@ final class RolloutPlanning {
     }
     if (groupBy != null && placed > 0 && !grouped) {
       String why = "no cluster the subscription places on has the label " + groupBy;
-      throw ApiException.validationFailed(why, new JsonArray().add(new JsonObject().put("field", "/strategy/groupBy")
-          .put("message", why)));
+      throw ApiException.validationFailed(
+          why,
+          new JsonArray()
+              .add(new JsonObject().put("field", "/strategy/groupBy").put("message", why)));
     }
     List<String> missing = RolloutPlanner.missingGroups(placedClusters, request.strategy());
     if (placed > 0 && !missing.isEmpty()) {
       JsonArray errors = new JsonArray();
       List<String> order = request.strategy().groupOrder();
-      missing.forEach(v -> errors.add(new JsonObject().put("field", "/strategy/groupOrder/" + order.indexOf(v))
-          .put("message", "no cluster the subscription places on has " + groupBy + "=" + v)));
-      throw ApiException.validationFailed("groupOrder lists " + String.join(", ", missing) + ": no cluster the "
-          + "subscription places on has " + groupBy + " set to " + (missing.size() == 1 ? "it" : "them"), errors);
+      missing.forEach(
+          v ->
+              errors.add(
+                  new JsonObject()
+                      .put("field", "/strategy/groupOrder/" + order.indexOf(v))
+                      .put(
+                          "message",
+                          "no cluster the subscription places on has " + groupBy + "=" + v)));
+      throw ApiException.validationFailed(
+          "groupOrder lists "
+              + String.join(", ", missing)
+              + ": no cluster the "
+              + "subscription places on has "
+              + groupBy
+              + " set to "
+              + (missing.size() == 1 ? "it" : "them"),
+          errors);
     }
-    return new Plan(sub, RolloutPlanner.plan(participants, request.strategy()), versions, paths, excluded, held,
-        offline, unreachable, failing, participantLabels, placed > 0 && atTarget == placed);
+    return new Plan(
+        sub,
+        RolloutPlanner.plan(participants, request.strategy()),
+        versions,
+        paths,
+        excluded,
+        held,
+        offline,
+        unreachable,
+        failing,
+        participantLabels,
+        placed > 0 && atTarget == placed);
   }
 
   /** The steps from {@code current} to {@code target}; empty when the target cannot be reached. */
   static Optional<JsonArray> path(ChannelGraph graph, String current, String target) {
-    if (Version.tryParse(current).map(v -> v.compareTo(Version.tryParse(target).orElseThrow()) == 0).orElse(false)) {
+    if (Version.tryParse(current)
+        .map(v -> v.compareTo(Version.tryParse(target).orElseThrow()) == 0)
+        .orElse(false)) {
       return Optional.of(new JsonArray());
     }
     try {
@@ -268,8 +375,10 @@ final class RolloutPlanning {
         return Optional.empty();
       }
       String last = steps.getJsonObject(steps.size() - 1).getString("version");
-      boolean reaches = Version.tryParse(last).map(v -> v.compareTo(Version.tryParse(target).orElseThrow()) == 0)
-          .orElse(false);
+      boolean reaches =
+          Version.tryParse(last)
+              .map(v -> v.compareTo(Version.tryParse(target).orElseThrow()) == 0)
+              .orElse(false);
       return reaches ? Optional.of(steps) : Optional.empty();
     } catch (UpgradePaths.PathException e) {
       return Optional.empty();
@@ -278,19 +387,45 @@ final class RolloutPlanning {
 
   private Future<ChannelGraph> graph(SqlClient conn, Subscription sub) {
     String catalog = sub.spec().catalog();
-    return catalogs.get(conn, catalog).compose(found -> {
-      if (found.isEmpty() || found.get().currentRevision() == null) {
-        return Future.failedFuture(ApiException.validationFailed("catalog " + catalog + " has no revision",
-            new JsonArray()));
-      }
-      int revision = found.get().currentRevision();
-      Future<String> channel = sub.spec().channel() != null ? Future.succeededFuture(sub.spec().channel())
-          : conn.preparedQuery(DEFAULT_CHANNEL).execute(Tuple.of(catalog, revision, sub.spec().packageName()))
-              .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0));
-      return channel.compose(ch -> ch == null ? Future.succeededFuture(Optional.<ChannelGraph>empty())
-              : graphs.graph(conn, catalog, revision, found.get().currentDigest(), sub.spec().packageName(), ch))
-          .map(g -> g.orElseThrow(() -> ApiException.validationFailed("the subscription's channel is not in "
-              + "catalog " + catalog, new JsonArray())));
-    });
+    return catalogs
+        .get(conn, catalog)
+        .compose(
+            found -> {
+              if (found.isEmpty() || found.get().currentRevision() == null) {
+                return Future.failedFuture(
+                    ApiException.validationFailed(
+                        "catalog " + catalog + " has no revision", new JsonArray()));
+              }
+              int revision = found.get().currentRevision();
+              Future<String> channel =
+                  sub.spec().channel() != null
+                      ? Future.succeededFuture(sub.spec().channel())
+                      : conn.preparedQuery(DEFAULT_CHANNEL)
+                          .execute(Tuple.of(catalog, revision, sub.spec().packageName()))
+                          .map(
+                              rows ->
+                                  rows.size() == 0 ? null : rows.iterator().next().getString(0));
+              return channel
+                  .compose(
+                      ch ->
+                          ch == null
+                              ? Future.succeededFuture(Optional.<ChannelGraph>empty())
+                              : graphs.graph(
+                                  conn,
+                                  catalog,
+                                  revision,
+                                  found.get().currentDigest(),
+                                  sub.spec().packageName(),
+                                  ch))
+                  .map(
+                      g ->
+                          g.orElseThrow(
+                              () ->
+                                  ApiException.validationFailed(
+                                      "the subscription's channel is not in "
+                                          + "catalog "
+                                          + catalog,
+                                      new JsonArray())));
+            });
   }
 }

@@ -21,11 +21,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One step of {@link RolloutMachine} (pure, a mutable working copy of the rollout): observe the clusters' reports,
- * check the failure budget, open, approve in, soak and complete waves under the calendar and the preflight verdicts;
- * a soaking wave completes only once its analysis checks passed on each of its clusters that runs the target. A
- * pending cluster whose upgrade edge is at risk on its facts ({@link EdgeHolds}) stays Pending with the hold's reason,
- * and its wave waits for it, until the risk is accepted or cleared.
+ * One step of {@link RolloutMachine} (pure, a mutable working copy of the rollout): observe the
+ * clusters' reports, check the failure budget, open, approve in, soak and complete waves under the
+ * calendar and the preflight verdicts; a soaking wave completes only once its analysis checks
+ * passed on each of its clusters that runs the target. A pending cluster whose upgrade edge is at
+ * risk on its facts ({@link EdgeHolds}) stays Pending with the hold's reason, and its wave waits
+ * for it, until the risk is accepted or cleared.
  */
 final class RolloutStepper {
   private static final String SUCCEEDED = RolloutMachine.SUCCEEDED;
@@ -46,8 +47,15 @@ final class RolloutStepper {
   private String message;
   private boolean promote;
 
-  RolloutStepper(Rollout in, Map<String, Report> reports, Instant now, CalendarGate gate, PreflightView preflight,
-      AnalysisView analysis, Map<String, EdgeHolds.Hold> edgeHolds, TargetGroup group) {
+  RolloutStepper(
+      Rollout in,
+      Map<String, Report> reports,
+      Instant now,
+      CalendarGate gate,
+      PreflightView preflight,
+      AnalysisView analysis,
+      Map<String, EdgeHolds.Hold> edgeHolds,
+      TargetGroup group) {
     this.in = in;
     this.group = group;
     this.analysis = analysis;
@@ -80,7 +88,10 @@ final class RolloutStepper {
           return RolloutMachine.rollBack(build(), reason, t);
         }
         // fail: the rollout ends Failed, its approvals stay where they are (as after an abort)
-        phase = in.strategy().onFailure() == RolloutStrategy.OnFailure.FAIL ? Phase.Failed : Phase.Paused;
+        phase =
+            in.strategy().onFailure() == RolloutStrategy.OnFailure.FAIL
+                ? Phase.Failed
+                : Phase.Paused;
         message = reason;
         t.add(new Transition(phase.name(), null, null, reason));
       } else {
@@ -91,22 +102,28 @@ final class RolloutStepper {
   }
 
   /**
-   * A check that ended without passing on a cluster of an open or soaking wave, running the target: with
-   * {@code onFailure: budget} the cluster fails (the failure budget decides); {@code abort} ends the rollout
-   * Aborted; {@code pause}, and any inconclusive check (never taken for a success), pause it.
+   * A check that ended without passing on a cluster of an open or soaking wave, running the target:
+   * with {@code onFailure: budget} the cluster fails (the failure budget decides); {@code abort}
+   * ends the rollout Aborted; {@code pause}, and any inconclusive check (never taken for a
+   * success), pause it.
    */
   private void applyAnalysis() {
     for (AnalysisView.Ended e : analysis.ended()) {
       Member m = members.get(e.key().cluster());
       Wave w = e.key().wave() < waves.size() ? waves.get(e.key().wave()) : null;
-      if (m == null || m.step() != Step.Succeeded || w == null
+      if (m == null
+          || m.step() != Step.Succeeded
+          || w == null
           || (w.state() != WaveState.Open && w.state() != WaveState.Soaking)) {
         continue;
       }
       String why = AnalysisView.describe(e);
       boolean failed = e.entry().status() == AnalysisVerdicts.Status.FAILED;
-      t.add(new Transition(failed ? "AnalysisFailed" : "AnalysisInconclusive", w.name(), m.cluster(), why));
-      AnalysisCheck.OnFailure policy = failed ? e.check().onFailure() : AnalysisCheck.OnFailure.PAUSE;
+      t.add(
+          new Transition(
+              failed ? "AnalysisFailed" : "AnalysisInconclusive", w.name(), m.cluster(), why));
+      AnalysisCheck.OnFailure policy =
+          failed ? e.check().onFailure() : AnalysisCheck.OnFailure.PAUSE;
       if (policy == AnalysisCheck.OnFailure.BUDGET) {
         set(m.with(Step.Failed, m.approvedVersion(), m.approvedAt(), why));
         t.add(new Transition("ClusterFailed", w.name(), m.cluster(), why));
@@ -127,7 +144,10 @@ final class RolloutStepper {
     return in.with(phase, waves, members, in.acceptedFailures(), promote, message);
   }
 
-  /** Progressing clusters become Succeeded, Failed or Blocked from their reports, or Failed past the deadline. */
+  /**
+   * Progressing clusters become Succeeded, Failed or Blocked from their reports, or Failed past the
+   * deadline.
+   */
   private void observe() {
     Duration deadline = Duration.ofSeconds(in.strategy().progressDeadlineSeconds());
     for (Member m : in.members().values()) {
@@ -140,26 +160,44 @@ final class RolloutStepper {
       }
       Report r = reports.get(m.cluster());
       String name = waves.get(m.wave()).name();
-      if (r != null && in.targetVersion().equals(r.installedVersion()) && SUCCEEDED.equals(r.phase())) {
-        set(m.with(Step.Succeeded, m.approvedVersion(), m.approvedAt(), "running " + in.targetVersion()));
-        t.add(new Transition("ClusterSucceeded", name, m.cluster(), "running " + in.targetVersion()));
+      if (r != null
+          && in.targetVersion().equals(r.installedVersion())
+          && SUCCEEDED.equals(r.phase())) {
+        set(
+            m.with(
+                Step.Succeeded,
+                m.approvedVersion(),
+                m.approvedAt(),
+                "running " + in.targetVersion()));
+        t.add(
+            new Transition("ClusterSucceeded", name, m.cluster(), "running " + in.targetVersion()));
       } else if (r != null && r.online() && FAILED.equals(r.phase())) {
         String why = r.message() == null ? "reported Failed" : r.message();
         set(m.with(Step.Failed, m.approvedVersion(), m.approvedAt(), why));
         t.add(new Transition("ClusterFailed", name, m.cluster(), why));
-      } else if (r != null && r.online() && r.failedBeforeApproval() && m.approvedAt() != null
+      } else if (r != null
+          && r.online()
+          && r.failedBeforeApproval()
+          && m.approvedAt() != null
           && !now.isBefore(deadlineStart(m, r).plus(min(STALE_FAILURE_GRACE, deadline)))) {
-        // failing before the rollout reached it: not the rollout's failure, so not the budget's (unless it fails again)
-        String why = "still Failed as before its approval: " + (r.message() == null ? "no message" : r.message());
+        // failing before the rollout reached it: not the rollout's failure, so not the budget's
+        // (unless it fails again)
+        String why =
+            "still Failed as before its approval: "
+                + (r.message() == null ? "no message" : r.message());
         set(m.with(Step.StillFailed, m.approvedVersion(), m.approvedAt(), why));
         t.add(new Transition("ClusterStillFailed", name, m.cluster(), why));
       } else if (r != null && r.online() && r.blocked()) {
         String why = r.message() == null ? "upgrade blocked" : r.message();
         set(m.with(Step.Blocked, m.approvedVersion(), m.approvedAt(), why));
         t.add(new Transition("ClusterBlocked", name, m.cluster(), why));
-      } else if (phase == Phase.Progressing && r != null && r.online() && m.approvedAt() != null
+      } else if (phase == Phase.Progressing
+          && r != null
+          && r.online()
+          && m.approvedAt() != null
           && gate.openTime(m.cluster(), deadlineStart(m, r)).compareTo(deadline) >= 0) {
-        // offline clusters wait: only a connected cluster that does not get there in time has failed
+        // offline clusters wait: only a connected cluster that does not get there in time has
+        // failed
         String why = "progress deadline of " + deadline.toSeconds() + "s exceeded";
         set(m.with(Step.Failed, m.approvedVersion(), m.approvedAt(), why));
         t.add(new Transition("ClusterFailed", name, m.cluster(), why));
@@ -167,12 +205,22 @@ final class RolloutStepper {
     }
   }
 
-  /** A cluster still failing as before: it succeeds, or fails again (then it counts), on a report about this step. */
+  /**
+   * A cluster still failing as before: it succeeds, or fails again (then it counts), on a report
+   * about this step.
+   */
   private void observeStillFailed(Member m) {
     Report r = reports.get(m.cluster());
     String name = waves.get(m.wave()).name();
-    if (r != null && in.targetVersion().equals(r.installedVersion()) && SUCCEEDED.equals(r.phase())) {
-      set(m.with(Step.Succeeded, m.approvedVersion(), m.approvedAt(), "running " + in.targetVersion()));
+    if (r != null
+        && in.targetVersion().equals(r.installedVersion())
+        && SUCCEEDED.equals(r.phase())) {
+      set(
+          m.with(
+              Step.Succeeded,
+              m.approvedVersion(),
+              m.approvedAt(),
+              "running " + in.targetVersion()));
       t.add(new Transition("ClusterSucceeded", name, m.cluster(), "running " + in.targetVersion()));
     } else if (r != null && r.online() && FAILED.equals(r.phase())) {
       String why = "failed again: " + (r.message() == null ? "reported Failed" : r.message());
@@ -187,14 +235,19 @@ final class RolloutStepper {
 
   /** The approval, or the cluster's return when it came back online after it. */
   private static Instant deadlineStart(Member m, Report r) {
-    return r.onlineSince() != null && r.onlineSince().isAfter(m.approvedAt()) ? r.onlineSince() : m.approvedAt();
+    return r.onlineSince() != null && r.onlineSince().isAfter(m.approvedAt())
+        ? r.onlineSince()
+        : m.approvedAt();
   }
 
   private void advance() {
     for (int i = 0; i < waves.size(); i++) {
       Wave w = waves.get(i);
       if (w.state() == WaveState.Succeeded) {
-        approve(i, Integer.MAX_VALUE); // a promoted wave's clusters outside their windows follow when they open
+        approve(
+            i,
+            Integer.MAX_VALUE); // a promoted wave's clusters outside their windows follow when they
+        // open
         continue;
       }
       if (promote) {
@@ -208,10 +261,17 @@ final class RolloutStepper {
         t.add(new Transition("WavePromoted", w.name(), null, "promoted before it completed"));
         continue;
       }
-      if (WaveWindows.waits(w, clusters(i), inWave(i).allMatch(m -> m.step().settled()), gate, now,
+      if (WaveWindows.waits(
+          w,
+          clusters(i),
+          inWave(i).allMatch(m -> m.step().settled()),
+          gate,
+          now,
           in.strategy().soakSeconds())) {
-        waves.set(i, WaveWindows.waiting(w, inWave(i).allMatch(m -> m.step().settled()), now, clusters(i), gate,
-            t));
+        waves.set(
+            i,
+            WaveWindows.waiting(
+                w, inWave(i).allMatch(m -> m.step().settled()), now, clusters(i), gate, t));
         return;
       }
       if (w.state() == WaveState.Pending || w.state() == WaveState.WaitingForWindow) {
@@ -224,11 +284,15 @@ final class RolloutStepper {
         waves.set(i, w);
         t.add(new Transition("WaveSoaking", w.name(), null, null));
       }
-      // a cluster that joined the wave while it soaked is approved (and settles) before the wave succeeds
-      if (w.state() == WaveState.Soaking && inWave(i).allMatch(m -> m.step().settled())
+      // a cluster that joined the wave while it soaked is approved (and settles) before the wave
+      // succeeds
+      if (w.state() == WaveState.Soaking
+          && inWave(i).allMatch(m -> m.step().settled())
           && gate.openTimeOfAny(clusters(i), w.soakingSince())
-          .compareTo(Duration.ofSeconds(in.strategy().soakSeconds())) >= 0
-          && analysis.passed(i, inWave(i).filter(m -> m.step() == Step.Succeeded).map(Member::cluster).toList())
+                  .compareTo(Duration.ofSeconds(in.strategy().soakSeconds()))
+              >= 0
+          && analysis.passed(
+              i, inWave(i).filter(m -> m.step() == Step.Succeeded).map(Member::cluster).toList())
           && group.laterSettled(i, clusters(i))) {
         waves.set(i, w.with(WaveState.Succeeded, w.openedAt(), w.soakingSince(), now));
         t.add(new Transition("WaveSucceeded", w.name(), null, null));
@@ -236,7 +300,8 @@ final class RolloutStepper {
       }
       return;
     }
-    List<Member> exceptions = members.values().stream().filter(m -> m.step() != Step.Succeeded).toList();
+    List<Member> exceptions =
+        members.values().stream().filter(m -> m.step() != Step.Succeeded).toList();
     if (exceptions.isEmpty()) {
       phase = Phase.Succeeded;
       message = null;
@@ -263,12 +328,15 @@ final class RolloutStepper {
   }
 
   /**
-   * Approves pending clusters of the wave in order while fewer than {@code limit} of its clusters are unavailable
-   * (approved and not yet settled, or offline).
+   * Approves pending clusters of the wave in order while fewer than {@code limit} of its clusters
+   * are unavailable (approved and not yet settled, or offline).
    */
   private void approve(int wave, int limit) {
-    long unavailable = inWave(wave).filter(m -> m.step() == Step.Progressing || (!m.step().settled()
-        && !online(m.cluster()))).count();
+    long unavailable =
+        inWave(wave)
+            .filter(
+                m -> m.step() == Step.Progressing || (!m.step().settled() && !online(m.cluster())))
+            .count();
     String name = waves.get(wave).name();
     for (Member m : inWave(wave).toList()) {
       if (m.step() != Step.Pending || !gate.open(m.cluster())) {
@@ -276,7 +344,8 @@ final class RolloutStepper {
       }
       Report report = reports.get(m.cluster());
       if (report != null && report.paused()) {
-        // never approved while its HostedCluster is paused: the wave waits for it, as HyperShift holds it
+        // never approved while its HostedCluster is paused: the wave waits for it, as HyperShift
+        // holds it
         if (!HostedLabels.PAUSED_HOLD.equals(m.message())) {
           set(m.with(Step.Pending, null, null, HostedLabels.PAUSED_HOLD));
         }
@@ -290,7 +359,8 @@ final class RolloutStepper {
         break;
       }
       Report r = reports.get(m.cluster());
-      PreflightView.Decision check = preflight.decide(m.cluster(), online, r == null ? null : r.onlineSince(), now);
+      PreflightView.Decision check =
+          preflight.decide(m.cluster(), online, r == null ? null : r.onlineSince(), now);
       if (check.kind() == PreflightView.Kind.WAIT) {
         continue;
       }
@@ -300,8 +370,14 @@ final class RolloutStepper {
         t.add(new Transition("ClusterHeld", name, m.cluster(), check.note()));
         continue;
       }
-      set(m.with(Step.Progressing, in.targetVersion(), now, "approved for " + in.targetVersion()
-          + (check.note() == null ? "" : "; " + check.note())));
+      set(
+          m.with(
+              Step.Progressing,
+              in.targetVersion(),
+              now,
+              "approved for "
+                  + in.targetVersion()
+                  + (check.note() == null ? "" : "; " + check.note())));
       t.add(new Transition("ClusterApproved", name, m.cluster(), in.targetVersion()));
       if (online) {
         unavailable++;
@@ -310,8 +386,9 @@ final class RolloutStepper {
   }
 
   /**
-   * Whether {@code m} waits for its providers (the earlier targets of its rollout) on its cluster, or is held because
-   * one failed there: held, it settles Blocked, never approved, with the provider named ({@link TargetGroup}).
+   * Whether {@code m} waits for its providers (the earlier targets of its rollout) on its cluster,
+   * or is held because one failed there: held, it settles Blocked, never approved, with the
+   * provider named ({@link TargetGroup}).
    */
   private boolean holdOnProvider(Member m, String wave) {
     TargetGroup.Gate gate = group.gate(m.cluster());
@@ -330,8 +407,9 @@ final class RolloutStepper {
   }
 
   /**
-   * Whether {@code m} waits on an edge at risk (recording the hold when its reason changed); a cluster no longer held
-   * (the risk was accepted or cleared) loses the hold's reason and may be approved.
+   * Whether {@code m} waits on an edge at risk (recording the hold when its reason changed); a
+   * cluster no longer held (the risk was accepted or cleared) loses the hold's reason and may be
+   * approved.
    */
   private boolean holdOnEdge(Member m, String wave) {
     EdgeHolds.Hold hold = edgeHolds.get(m.cluster());
@@ -345,7 +423,12 @@ final class RolloutStepper {
     String released = EdgeHolds.riskOf(m.message());
     if (released != null) {
       set(m.with(Step.Pending, null, null, null));
-      t.add(new Transition("ClusterReleased", wave, m.cluster(), "edge risk " + released + " accepted or cleared"));
+      t.add(
+          new Transition(
+              "ClusterReleased",
+              wave,
+              m.cluster(),
+              "edge risk " + released + " accepted or cleared"));
     }
     return false;
   }

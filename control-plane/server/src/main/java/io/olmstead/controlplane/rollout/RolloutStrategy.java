@@ -7,27 +7,56 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How a rollout proceeds: an optional canary wave, then batches; budgets; timing; what to do over budget. Parsed
- * from the API body ({@link #fromJson}) and stored as that JSON ({@link #toJson}) so a restart reads it back alike.
+ * How a rollout proceeds: an optional canary wave, then batches; budgets; timing; what to do over
+ * budget. Parsed from the API body ({@link #fromJson}) and stored as that JSON ({@link #toJson}) so
+ * a restart reads it back alike.
  */
-public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPercent, Integer maxUnavailable,
-    Budget maxFailures, int soakSeconds, int progressDeadlineSeconds, OnFailure onFailure, List<String> order,
-    String groupBy, Calendar maintenanceWindows, PreflightPolicy preflight, List<String> groupOrder,
+public record RolloutStrategy(
+    Canary canary,
+    Integer batchSize,
+    Integer batchPercent,
+    Integer maxUnavailable,
+    Budget maxFailures,
+    int soakSeconds,
+    int progressDeadlineSeconds,
+    OnFailure onFailure,
+    List<String> order,
+    String groupBy,
+    Calendar maintenanceWindows,
+    PreflightPolicy preflight,
+    List<String> groupOrder,
     AnalysisPolicy analysis) {
 
-  /** What the rollout does when failures exceed the budget: pause, roll back, or end {@code Failed}. */
-  public enum OnFailure { PAUSE, ROLLBACK, FAIL }
-
-  /** Whether approvals wait for the clusters' maintenance windows and freezes ({@code Respect}, the default). */
-  public enum Calendar { Respect, Ignore }
-
-  /** The first wave: {@code count} clusters, {@code percent} of them, or those matching {@code selector}. */
-  public record Canary(Integer count, Integer percent, String selector) {
+  /**
+   * What the rollout does when failures exceed the budget: pause, roll back, or end {@code Failed}.
+   */
+  public enum OnFailure {
+    PAUSE,
+    ROLLBACK,
+    FAIL
   }
+
+  /**
+   * Whether approvals wait for the clusters' maintenance windows and freezes ({@code Respect}, the
+   * default).
+   */
+  public enum Calendar {
+    Respect,
+    Ignore
+  }
+
+  /**
+   * The first wave: {@code count} clusters, {@code percent} of them, or those matching {@code
+   * selector}.
+   */
+  public record Canary(Integer count, Integer percent, String selector) {}
 
   /** A failure budget as a count or a percent of all participating clusters (both null: zero). */
   public record Budget(Integer count, Integer percent) {
-    /** How many failures are tolerated among {@code total} clusters (more than this exceeds the budget). */
+    /**
+     * How many failures are tolerated among {@code total} clusters (more than this exceeds the
+     * budget).
+     */
     public int allowed(int total) {
       if (count != null) {
         return count;
@@ -48,11 +77,14 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
       String text = value.toString().trim();
       try {
         if (text.endsWith("%")) {
-          return new Budget(null, checkPercent("maxFailures", Integer.parseInt(text.substring(0, text.length() - 1))));
+          return new Budget(
+              null,
+              checkPercent("maxFailures", Integer.parseInt(text.substring(0, text.length() - 1))));
         }
         return new Budget(nonNegative("maxFailures", Integer.parseInt(text)), null);
       } catch (NumberFormatException e) {
-        throw new StrategyException("maxFailures", "maxFailures must be a count or a percent such as \"10%\"");
+        throw new StrategyException(
+            "maxFailures", "maxFailures must be a count or a percent such as \"10%\"");
       }
     }
 
@@ -71,17 +103,54 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     analysis = analysis == null ? AnalysisPolicy.NONE : analysis;
   }
 
-  /** The strategy as before issue 16's fields: no grouping, windows respected, the default preflight. */
-  public RolloutStrategy(Canary canary, Integer batchSize, Integer batchPercent, Integer maxUnavailable,
-      Budget maxFailures, int soakSeconds, int progressDeadlineSeconds, OnFailure onFailure, List<String> order) {
-    this(canary, batchSize, batchPercent, maxUnavailable, maxFailures, soakSeconds, progressDeadlineSeconds,
-        onFailure, order, null, null, null, null, null);
+  /**
+   * The strategy as before issue 16's fields: no grouping, windows respected, the default
+   * preflight.
+   */
+  public RolloutStrategy(
+      Canary canary,
+      Integer batchSize,
+      Integer batchPercent,
+      Integer maxUnavailable,
+      Budget maxFailures,
+      int soakSeconds,
+      int progressDeadlineSeconds,
+      OnFailure onFailure,
+      List<String> order) {
+    this(
+        canary,
+        batchSize,
+        batchPercent,
+        maxUnavailable,
+        maxFailures,
+        soakSeconds,
+        progressDeadlineSeconds,
+        onFailure,
+        order,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   /** The same strategy with other analysis checks (those of its templates, resolved). */
   public RolloutStrategy withAnalysis(AnalysisPolicy checks) {
-    return new RolloutStrategy(canary, batchSize, batchPercent, maxUnavailable, maxFailures, soakSeconds,
-        progressDeadlineSeconds, onFailure, order, groupBy, maintenanceWindows, preflight, groupOrder, checks);
+    return new RolloutStrategy(
+        canary,
+        batchSize,
+        batchPercent,
+        maxUnavailable,
+        maxFailures,
+        soakSeconds,
+        progressDeadlineSeconds,
+        onFailure,
+        order,
+        groupBy,
+        maintenanceWindows,
+        preflight,
+        groupOrder,
+        checks);
   }
 
   /** Whether this rollout waits for maintenance windows and freezes. */
@@ -89,7 +158,9 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     return maintenanceWindows == Calendar.Respect;
   }
 
-  /** Parses and checks a strategy; a bad field throws {@link IllegalArgumentException} naming it. */
+  /**
+   * Parses and checks a strategy; a bad field throws {@link IllegalArgumentException} naming it.
+   */
   public static RolloutStrategy fromJson(JsonObject json) {
     JsonObject s = json == null ? new JsonObject() : json;
     Canary canary = null;
@@ -100,7 +171,8 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
       String selector = c.getString("selector");
       int given = (count != null ? 1 : 0) + (percent != null ? 1 : 0) + (selector != null ? 1 : 0);
       if (given != 1) {
-        throw new StrategyException("canary", "canary needs exactly one of count, percent, selector");
+        throw new StrategyException(
+            "canary", "canary needs exactly one of count, percent, selector");
       }
       if (count != null && count < 1) {
         throw new StrategyException("canary.count", "canary.count must be at least 1");
@@ -135,15 +207,18 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     int soak = nonNegative("soakSeconds", s.getInteger("soakSeconds", 0));
     int deadline = s.getInteger("progressDeadlineSeconds", 600);
     if (deadline < 1) {
-      throw new StrategyException("progressDeadlineSeconds", "progressDeadlineSeconds must be at least 1");
+      throw new StrategyException(
+          "progressDeadlineSeconds", "progressDeadlineSeconds must be at least 1");
     }
     String onFailure = s.getString("onFailure", "pause");
-    OnFailure policy = switch (onFailure) {
-      case "pause" -> OnFailure.PAUSE;
-      case "rollback" -> OnFailure.ROLLBACK;
-      case "fail" -> OnFailure.FAIL;
-      default -> throw new StrategyException("onFailure", "onFailure must be pause, rollback or fail");
-    };
+    OnFailure policy =
+        switch (onFailure) {
+          case "pause" -> OnFailure.PAUSE;
+          case "rollback" -> OnFailure.ROLLBACK;
+          case "fail" -> OnFailure.FAIL;
+          default ->
+              throw new StrategyException("onFailure", "onFailure must be pause, rollback or fail");
+        };
     List<String> order = new ArrayList<>();
     JsonArray keys = s.getJsonArray("order");
     if (keys != null) {
@@ -163,11 +238,24 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
     try {
       calendar = Calendar.valueOf(s.getString("maintenanceWindows", "Respect"));
     } catch (IllegalArgumentException e) {
-      throw new StrategyException("maintenanceWindows", "maintenanceWindows must be Respect or Ignore");
+      throw new StrategyException(
+          "maintenanceWindows", "maintenanceWindows must be Respect or Ignore");
     }
-    return new RolloutStrategy(canary, batchSize, batchPercent, maxUnavailable,
-        Budget.parse(s.getValue("maxFailures")), soak, deadline, policy, order, groupBy, calendar,
-        PreflightPolicy.fromStrategy(s), groupOrder, AnalysisPolicy.fromStrategy(s));
+    return new RolloutStrategy(
+        canary,
+        batchSize,
+        batchPercent,
+        maxUnavailable,
+        Budget.parse(s.getValue("maxFailures")),
+        soak,
+        deadline,
+        policy,
+        order,
+        groupBy,
+        calendar,
+        PreflightPolicy.fromStrategy(s),
+        groupOrder,
+        AnalysisPolicy.fromStrategy(s));
   }
 
   /** {@code groupOrder}: distinct label values, only with {@code groupBy}. */
@@ -177,10 +265,13 @@ public record RolloutStrategy(Canary canary, Integer batchSize, Integer batchPer
       return out;
     }
     if (groupBy == null) {
-      throw new StrategyException("groupOrder", "groupOrder orders the groups of groupBy: give groupBy too");
+      throw new StrategyException(
+          "groupOrder", "groupOrder orders the groups of groupBy: give groupBy too");
     }
     for (int i = 0; i < values.size(); i++) {
-      if (!(values.getValue(i) instanceof String value) || !LabelSelector.validValue(value) || value.isEmpty()) {
+      if (!(values.getValue(i) instanceof String value)
+          || !LabelSelector.validValue(value)
+          || value.isEmpty()) {
         throw new StrategyException("groupOrder." + i, "groupOrder must list label values");
       }
       if (out.contains(value)) {

@@ -10,17 +10,20 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The targets of a rollout request: {@code targets: [{subscription, targetVersion}, ...]} (1 to {@value #MAX}), or
- * the single {@code subscription} and {@code targetVersion} (one target). Pure checks of the body's shape; what needs
- * the database (visibility, catalog versions, dependency order) is {@link TargetBundles}.
+ * The targets of a rollout request: {@code targets: [{subscription, targetVersion}, ...]} (1 to
+ * {@value #MAX}), or the single {@code subscription} and {@code targetVersion} (one target). Pure
+ * checks of the body's shape; what needs the database (visibility, catalog versions, dependency
+ * order) is {@link TargetBundles}.
  */
 final class RolloutTargets {
   static final int MAX = 10;
 
-  private RolloutTargets() {
-  }
+  private RolloutTargets() {}
 
-  /** One target: a subscription and the version to move it to; {@code index}: its place in the request. */
+  /**
+   * One target: a subscription and the version to move it to; {@code index}: its place in the
+   * request.
+   */
   record Target(int index, String subscription, String targetVersion) {
     String field(String name) {
       return "/targets/" + index + "/" + name;
@@ -32,7 +35,10 @@ final class RolloutTargets {
     return body != null && body.containsKey("targets");
   }
 
-  /** The listed targets of {@code body}, checked: count, no duplicate subscription, semantic versions (else 422). */
+  /**
+   * The listed targets of {@code body}, checked: count, no duplicate subscription, semantic
+   * versions (else 422).
+   */
   static List<Target> parse(JsonObject body) {
     if (body.containsKey("subscription") || body.containsKey("targetVersion")) {
       throw invalid("targets replaces subscription and targetVersion: send one form", "/targets");
@@ -47,10 +53,13 @@ final class RolloutTargets {
       JsonObject t = list.getJsonObject(i);
       Target target = new Target(i, t.getString("subscription"), t.getString("targetVersion"));
       if (!seen.add(target.subscription())) {
-        throw invalid("subscription " + target.subscription() + " is listed twice", target.field("subscription"));
+        throw invalid(
+            "subscription " + target.subscription() + " is listed twice",
+            target.field("subscription"));
       }
       if (Version.tryParse(target.targetVersion()).isEmpty()) {
-        throw invalid("targetVersion " + target.targetVersion() + " is not a semantic version",
+        throw invalid(
+            "targetVersion " + target.targetVersion() + " is not a semantic version",
             target.field("targetVersion"));
       }
       out.add(target);
@@ -58,15 +67,19 @@ final class RolloutTargets {
     return out;
   }
 
-  /** The body of one target's rollout: its subscription and version, the request's strategy and force. */
+  /**
+   * The body of one target's rollout: its subscription and version, the request's strategy and
+   * force.
+   */
   static JsonObject single(JsonObject body, Target target) {
     JsonObject one = body.copy();
     one.remove("targets");
-    return one.put("subscription", target.subscription()).put("targetVersion", target.targetVersion());
+    return one.put("subscription", target.subscription())
+        .put("targetVersion", target.targetVersion());
   }
 
   static ApiException invalid(String message, String field) {
-    return ApiException.validationFailed(message, new JsonArray().add(new JsonObject().put("field", field)
-        .put("message", message)));
+    return ApiException.validationFailed(
+        message, new JsonArray().add(new JsonObject().put("field", field).put("message", message)));
   }
 }

@@ -11,19 +11,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Log lines for saved rollout transitions: one INFO line per change of the rollout's state or of a wave's (a few
- * per rollout), one DEBUG line per cluster step (thousands per rollout in a large fleet), each naming the rollout,
- * the subscription, the state before and after, and the reason.
+ * Log lines for saved rollout transitions: one INFO line per change of the rollout's state or of a
+ * wave's (a few per rollout), one DEBUG line per cluster step (thousands per rollout in a large
+ * fleet), each naming the rollout, the subscription, the state before and after, and the reason.
  */
 final class RolloutTransitions {
   private static final Logger LOG = LoggerFactory.getLogger(RolloutTransitions.class);
 
-  private RolloutTransitions() {
-  }
+  private RolloutTransitions() {}
 
   /** One line to log: INFO or DEBUG. */
-  record Line(boolean info, String text) {
-  }
+  record Line(boolean info, String text) {}
 
   static void log(Rollout before, StepResult result) {
     for (Line line : lines(before, result)) {
@@ -43,13 +41,38 @@ final class RolloutTransitions {
     for (Transition t : result.transitions()) {
       String reason = t.message() == null ? t.kind() : t.kind() + ": " + t.message();
       if (t.cluster() != null) {
-        out.add(new Line(false, prefix + " cluster " + t.cluster() + ": " + step(before, t.cluster()) + " -> "
-            + step(after, t.cluster()) + " (" + reason + ")"));
+        out.add(
+            new Line(
+                false,
+                prefix
+                    + " cluster "
+                    + t.cluster()
+                    + ": "
+                    + step(before, t.cluster())
+                    + " -> "
+                    + step(after, t.cluster())
+                    + " ("
+                    + reason
+                    + ")"));
       } else if (t.wave() != null) {
-        out.add(new Line(true, prefix + " wave " + t.wave() + ": " + wave(before, t.wave()) + " -> "
-            + wave(after, t.wave()) + " (" + reason + ")"));
+        out.add(
+            new Line(
+                true,
+                prefix
+                    + " wave "
+                    + t.wave()
+                    + ": "
+                    + wave(before, t.wave())
+                    + " -> "
+                    + wave(after, t.wave())
+                    + " ("
+                    + reason
+                    + ")"));
       } else {
-        out.add(new Line(true, prefix + ": " + before.phase() + " -> " + after.phase() + " (" + reason + ")"));
+        out.add(
+            new Line(
+                true,
+                prefix + ": " + before.phase() + " -> " + after.phase() + " (" + reason + ")"));
       }
     }
     return out;
@@ -61,7 +84,11 @@ final class RolloutTransitions {
   }
 
   private static String wave(Rollout r, String name) {
-    return r.waves().stream().filter(w -> name.equals(w.name())).findFirst().map(Wave::state).map(Enum::name)
+    return r.waves().stream()
+        .filter(w -> name.equals(w.name()))
+        .findFirst()
+        .map(Wave::state)
+        .map(Enum::name)
         .orElse("absent");
   }
 }

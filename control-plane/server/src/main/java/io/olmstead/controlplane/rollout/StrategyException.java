@@ -1,8 +1,9 @@
 package io.olmstead.controlplane.rollout;
 
 /**
- * A strategy that passes the schema but breaks a rule of its own (two exclusive fields, a bad selector, a label no
- * cluster has): the API answers 422 naming {@link #pointer()}, a JSON pointer into the request.
+ * A strategy that passes the schema but breaks a rule of its own (two exclusive fields, a bad
+ * selector, a label no cluster has): the API answers 422 naming {@link #pointer()}, a JSON pointer
+ * into the request.
  */
 final class StrategyException extends IllegalArgumentException {
   private final String field;
@@ -17,7 +18,10 @@ final class StrategyException extends IllegalArgumentException {
     return pointer("/strategy");
   }
 
-  /** The JSON pointer of the offending field under {@code root} (a subscription's {@code /rolloutStrategy}). */
+  /**
+   * The JSON pointer of the offending field under {@code root} (a subscription's {@code
+   * /rolloutStrategy}).
+   */
   String pointer(String root) {
     return root + (field.isEmpty() ? "" : "/" + field.replace('.', '/'));
   }

@@ -6,20 +6,24 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The order in which a rollout of several subscriptions moves its targets on each cluster (pure): a target whose
- * bundle requires a package ({@code olm.package.required}) or a GVK ({@code olm.gvk.required}) that another target's
- * bundle provides ({@code olm.package}, {@code olm.gvk}) goes after it; otherwise the request's order stands (of the
- * targets free to go, the one listed first goes first). A cycle is refused, naming the targets in it.
+ * The order in which a rollout of several subscriptions moves its targets on each cluster (pure): a
+ * target whose bundle requires a package ({@code olm.package.required}) or a GVK ({@code
+ * olm.gvk.required}) that another target's bundle provides ({@code olm.package}, {@code olm.gvk})
+ * goes after it; otherwise the request's order stands (of the targets free to go, the one listed
+ * first goes first). A cycle is refused, naming the targets in it.
  */
 final class TargetOrder {
-  private TargetOrder() {
-  }
+  private TargetOrder() {}
 
   /**
-   * A target bundle's dependency facts: the package it is, the GVKs it provides, the packages and GVKs it requires
-   * (a GVK as {@code group/version/kind}).
+   * A target bundle's dependency facts: the package it is, the GVKs it provides, the packages and
+   * GVKs it requires (a GVK as {@code group/version/kind}).
    */
-  record Facts(String subscription, String packageName, Set<String> providedGvks, Set<String> requiredPackages,
+  record Facts(
+      String subscription,
+      String packageName,
+      Set<String> providedGvks,
+      Set<String> requiredPackages,
       Set<String> requiredGvks) {
     boolean requires(Facts provider) {
       return requiredPackages.contains(provider.packageName())
@@ -60,11 +64,13 @@ final class TargetOrder {
       left.add(i);
     }
     while (!left.isEmpty()) {
-      Integer next = left.stream().filter(i -> out.containsAll(after.get(i))).findFirst().orElse(null);
+      Integer next =
+          left.stream().filter(i -> out.containsAll(after.get(i))).findFirst().orElse(null);
       if (next == null) {
         List<Integer> cycle = cycle(after, left);
         List<String> names = cycle.stream().map(i -> targets.get(i).subscription()).toList();
-        throw new CycleException(cycle, "targets " + String.join(", ", names) + " require one another in a cycle");
+        throw new CycleException(
+            cycle, "targets " + String.join(", ", names) + " require one another in a cycle");
       }
       out.add(next);
       left.remove(next);

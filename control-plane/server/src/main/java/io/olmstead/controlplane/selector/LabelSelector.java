@@ -6,19 +6,30 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * A Kubernetes label selector ({@code env=prod,region in (eu,us),!canary,tier!=db,gpu}) parsed into requirements
- * that all must hold. Pure: {@link #parse} checks syntax, key and value rules; {@link #matches} evaluates in memory and
- * {@link SelectorSql} turns it into parameterised SQL over the jsonb labels.
+ * A Kubernetes label selector ({@code env=prod,region in (eu,us),!canary,tier!=db,gpu}) parsed into
+ * requirements that all must hold. Pure: {@link #parse} checks syntax, key and value rules; {@link
+ * #matches} evaluates in memory and {@link SelectorSql} turns it into parameterised SQL over the
+ * jsonb labels.
  */
 public record LabelSelector(List<Requirement> requirements) {
   public static final int MAX_REQUIREMENTS = 64;
   public static final int MAX_VALUES = 64;
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
-  private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,18}");
 
   /** How a requirement compares a label with its values. */
-  public enum Operator { EQUALS, NOT_EQUALS, IN, NOT_IN, EXISTS, DOES_NOT_EXIST, GREATER_THAN, LESS_THAN }
+  public enum Operator {
+    EQUALS,
+    NOT_EQUALS,
+    IN,
+    NOT_IN,
+    EXISTS,
+    DOES_NOT_EXIST,
+    GREATER_THAN,
+    LESS_THAN
+  }
 
   /** One comma-separated term of a selector. */
   public record Requirement(String key, Operator operator, List<String> values) {
@@ -33,10 +44,14 @@ public record LabelSelector(List<Requirement> requirements) {
         case NOT_EQUALS, NOT_IN -> value == null || !values.contains(value);
         case EXISTS -> value != null;
         case DOES_NOT_EXIST -> value == null;
-        case GREATER_THAN -> value != null && INTEGER.matcher(value).matches()
-            && Long.parseLong(value) > Long.parseLong(values.get(0));
-        case LESS_THAN -> value != null && INTEGER.matcher(value).matches()
-            && Long.parseLong(value) < Long.parseLong(values.get(0));
+        case GREATER_THAN ->
+            value != null
+                && INTEGER.matcher(value).matches()
+                && Long.parseLong(value) > Long.parseLong(values.get(0));
+        case LESS_THAN ->
+            value != null
+                && INTEGER.matcher(value).matches()
+                && Long.parseLong(value) < Long.parseLong(values.get(0));
       };
     }
   }
@@ -71,7 +86,10 @@ public record LabelSelector(List<Requirement> requirements) {
     int slash = key.indexOf('/');
     String prefix = slash < 0 ? null : key.substring(0, slash);
     String name = slash < 0 ? key : key.substring(slash + 1);
-    if (prefix != null && (prefix.isEmpty() || prefix.length() > 253 || !DNS_SUBDOMAIN.matcher(prefix).matches())) {
+    if (prefix != null
+        && (prefix.isEmpty()
+            || prefix.length() > 253
+            || !DNS_SUBDOMAIN.matcher(prefix).matches())) {
       return false;
     }
     return !name.isEmpty() && name.length() <= 63 && NAME.matcher(name).matches();
@@ -127,7 +145,8 @@ public record LabelSelector(List<Requirement> requirements) {
         if (!INTEGER.matcher(number).matches()) {
           throw error("'" + number + "' is not an integer");
         }
-        return new Requirement(key, greater ? Operator.GREATER_THAN : Operator.LESS_THAN, List.of(number));
+        return new Requirement(
+            key, greater ? Operator.GREATER_THAN : Operator.LESS_THAN, List.of(number));
       }
       int mark = pos;
       String word = word();

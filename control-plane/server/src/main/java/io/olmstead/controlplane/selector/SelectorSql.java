@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Translates a {@link LabelSelector} into a SQL condition over a jsonb {@code labels} column. Keys and values only ever
- * travel as parameters ({@code $n}); the SQL text depends on the operators alone. Equality uses containment so the GIN
- * index on labels serves it.
+ * Translates a {@link LabelSelector} into a SQL condition over a jsonb {@code labels} column. Keys
+ * and values only ever travel as parameters ({@code $n}); the SQL text depends on the operators
+ * alone. Equality uses containment so the GIN index on labels serves it.
  */
 public final class SelectorSql {
   private final StringBuilder sql = new StringBuilder();
@@ -18,7 +18,10 @@ public final class SelectorSql {
     this.firstParam = firstParam;
   }
 
-  /** The condition ({@code TRUE} for an empty selector) with parameters numbered from {@code firstParam}. */
+  /**
+   * The condition ({@code TRUE} for an empty selector) with parameters numbered from {@code
+   * firstParam}.
+   */
   public static SelectorSql of(LabelSelector selector, String column, int firstParam) {
     SelectorSql out = new SelectorSql(firstParam);
     if (selector.isEmpty()) {
@@ -43,22 +46,53 @@ public final class SelectorSql {
 
   private void append(LabelSelector.Requirement r, String column) {
     switch (r.operator()) {
-      case EQUALS -> sql.append(column).append(" @> ").append(param(new JsonObject().put(r.key(), r.values().get(0))))
-          .append("::jsonb");
-      case NOT_EQUALS -> sql.append("(").append(column).append(" ->> ").append(param(r.key()))
-          .append("::text) IS DISTINCT FROM ").append(param(r.values().get(0))).append("::text");
-      case IN -> sql.append("(").append(column).append(" ->> ").append(param(r.key())).append("::text) = ANY(")
-          .append(param(r.values().toArray(new String[0]))).append("::text[])");
-      case NOT_IN -> sql.append("NOT COALESCE((").append(column).append(" ->> ").append(param(r.key()))
-          .append("::text) = ANY(").append(param(r.values().toArray(new String[0]))).append("::text[]), false)");
+      case EQUALS ->
+          sql.append(column)
+              .append(" @> ")
+              .append(param(new JsonObject().put(r.key(), r.values().get(0))))
+              .append("::jsonb");
+      case NOT_EQUALS ->
+          sql.append("(")
+              .append(column)
+              .append(" ->> ")
+              .append(param(r.key()))
+              .append("::text) IS DISTINCT FROM ")
+              .append(param(r.values().get(0)))
+              .append("::text");
+      case IN ->
+          sql.append("(")
+              .append(column)
+              .append(" ->> ")
+              .append(param(r.key()))
+              .append("::text) = ANY(")
+              .append(param(r.values().toArray(new String[0])))
+              .append("::text[])");
+      case NOT_IN ->
+          sql.append("NOT COALESCE((")
+              .append(column)
+              .append(" ->> ")
+              .append(param(r.key()))
+              .append("::text) = ANY(")
+              .append(param(r.values().toArray(new String[0])))
+              .append("::text[]), false)");
       case EXISTS -> sql.append(column).append(" ? ").append(param(r.key())).append("::text");
-      case DOES_NOT_EXIST -> sql.append("NOT (").append(column).append(" ? ").append(param(r.key())).append("::text)");
+      case DOES_NOT_EXIST ->
+          sql.append("NOT (").append(column).append(" ? ").append(param(r.key())).append("::text)");
       case GREATER_THAN, LESS_THAN -> {
         String key = param(r.key());
-        sql.append("(CASE WHEN (").append(column).append(" ->> ").append(key).append("::text) ~ '^-?[0-9]{1,18}$' THEN (")
-            .append(column).append(" ->> ").append(key).append("::text)::bigint ")
-            .append(r.operator() == LabelSelector.Operator.GREATER_THAN ? ">" : "<").append(" ")
-            .append(param(Long.parseLong(r.values().get(0)))).append("::bigint ELSE false END)");
+        sql.append("(CASE WHEN (")
+            .append(column)
+            .append(" ->> ")
+            .append(key)
+            .append("::text) ~ '^-?[0-9]{1,18}$' THEN (")
+            .append(column)
+            .append(" ->> ")
+            .append(key)
+            .append("::text)::bigint ")
+            .append(r.operator() == LabelSelector.Operator.GREATER_THAN ? ">" : "<")
+            .append(" ")
+            .append(param(Long.parseLong(r.values().get(0))))
+            .append("::bigint ELSE false END)");
       }
       default -> throw new IllegalStateException("unknown operator " + r.operator());
     }

@@ -21,13 +21,17 @@ import io.olmstead.controlplane.webhooks.WebhooksModule;
 import java.util.List;
 
 /**
- * The REST API's modules that need nothing but the store; {@link ControlPlane} adds those built with a component
- * (agent gateway, pool tokens, subscriptions with the rollouts they start...) when it starts.
+ * The REST API's modules that need nothing but the store; {@link ControlPlane} adds those built
+ * with a component (agent gateway, pool tokens, subscriptions with the rollouts they start...) when
+ * it starts.
  */
 final class ApiModules {
   private ApiModules() {}
 
-  /** The REST API's modules, each binding its operations of openapi.yaml; a component adds its one line here. */
+  /**
+   * The REST API's modules, each binding its operations of openapi.yaml; a component adds its one
+   * line here.
+   */
   static List<ApiModule> all() {
     return List.of(
         new TokensModule(),

@@ -39,8 +39,8 @@ import io.olmstead.controlplane.hypershift.pool.HostedAgentPool;
 import io.olmstead.controlplane.hypershift.pool.PoolTokensModule;
 import io.olmstead.controlplane.inventory.Inventories;
 import io.olmstead.controlplane.rollout.Rollouts;
-import io.olmstead.controlplane.subscription.SubscriptionsModule;
 import io.olmstead.controlplane.signals.SignalEvaluator;
+import io.olmstead.controlplane.subscription.SubscriptionsModule;
 import io.olmstead.controlplane.ui.Dashboard;
 import io.olmstead.controlplane.ui.OidcLogin;
 import io.olmstead.controlplane.ui.WebJars;
@@ -60,7 +60,10 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** A running control plane: one Vert.x, one database pool, one HTTP server; started and stopped as a unit. */
+/**
+ * A running control plane: one Vert.x, one database pool, one HTTP server; started and stopped as a
+ * unit.
+ */
 public final class ControlPlane implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
 
@@ -79,8 +82,15 @@ public final class ControlPlane implements AutoCloseable {
   private SignalEvaluator signals;
   private Adoption adoption;
 
-  private ControlPlane(Vertx vertx, Pool pool, HttpServer server, Optional<String> generatedAdminToken,
-      AgentGateway agentGateway, Notifications notifications, ApiRouter api, Router router) {
+  private ControlPlane(
+      Vertx vertx,
+      Pool pool,
+      HttpServer server,
+      Optional<String> generatedAdminToken,
+      AgentGateway agentGateway,
+      Notifications notifications,
+      ApiRouter api,
+      Router router) {
     this.vertx = vertx;
     this.pool = pool;
     this.server = server;
@@ -91,113 +101,202 @@ public final class ControlPlane implements AutoCloseable {
     this.router = router;
   }
 
-  /** Migrates the database (when configured), connects, and listens; fails with a {@link StartupException}. */
+  /**
+   * Migrates the database (when configured), connects, and listens; fails with a {@link
+   * StartupException}.
+   */
   public static Future<ControlPlane> start(ControlPlaneConfig config) {
     return start(config, StartupGate.open());
   }
 
-  /** As {@link #start(ControlPlaneConfig)}, with {@code /readyz} held by {@code gate} until the caller releases it. */
+  /**
+   * As {@link #start(ControlPlaneConfig)}, with {@code /readyz} held by {@code gate} until the
+   * caller releases it.
+   */
   public static Future<ControlPlane> start(ControlPlaneConfig config, StartupGate gate) {
     return start(config, gate, Clock.systemUTC());
   }
 
   /**
-   * As {@link #start(ControlPlaneConfig, StartupGate)}, reading the time from {@code clock} (token lifetimes, rollout
-   * windows, freezes, soaks and deadlines): tests move it instead of waiting for the real time to pass.
+   * As {@link #start(ControlPlaneConfig, StartupGate)}, reading the time from {@code clock} (token
+   * lifetimes, rollout windows, freezes, soaks and deadlines): tests move it instead of waiting for
+   * the real time to pass.
    */
-  public static Future<ControlPlane> start(ControlPlaneConfig config, StartupGate gate, Clock clock) {
+  public static Future<ControlPlane> start(
+      ControlPlaneConfig config, StartupGate gate, Clock clock) {
     DatabaseSettings db = config.requireDatabase();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Vertx vertx = Vertx.vertx(new VertxOptions()
-        .setMetricsOptions(new MicrometerMetricsOptions()
-            .setEnabled(true)
-            .setMicrometerRegistry(registry))
-        .setWarningExceptionTime(TimeUnit.SECONDS.toNanos(5)));
+    Vertx vertx =
+        Vertx.vertx(
+            new VertxOptions()
+                .setMetricsOptions(
+                    new MicrometerMetricsOptions().setEnabled(true).setMicrometerRegistry(registry))
+                .setWarningExceptionTime(TimeUnit.SECONDS.toNanos(5)));
     UnhandledExceptions.install(vertx);
     bindJvmMetrics(registry);
-    DatabasePool database = DatabasePool.create(vertx, db, config.databaseHealth(), config.dbPoolSize(),
-        config.agent().replica());
+    DatabasePool database =
+        DatabasePool.create(
+            vertx, db, config.databaseHealth(), config.dbPoolSize(), config.agent().replica());
     Pool pool = database.pool();
-    return vertx.<String>executeBlocking(() -> prepareSchema(config, db), false)
-        .compose(expectedVersion -> BootstrapAdmin.ensure(pool, config.adminToken())
-            .recover(e -> bootstrapFailed(config, db, e))
-            .compose(token -> {
-              // the one LISTEN connection: components subscribe to their channels here, it connects once all have
-              Notifications notifications = new Notifications(vertx, db.connectOptions(), pool);
-              AgentGateway gateway = new AgentGateway(vertx, pool, notifications, registry, config.agent(),
-                  config.maxBodyBytes(), config.edgeRisk(), clock);
-              OidcIssuer oidc = OidcIssuer.start(vertx, config.oidc(), clock);
-              ApiContext context = new ApiContext(vertx, pool, new Tx(pool), config,
-                  new TokenAuthenticator(pool, oidc, clock), registry);
-              List<ApiModule> modules = new java.util.ArrayList<>(ApiModules.all());
-              modules.add(new AgentApiModule(gateway));
-              var rollouts = new Rollouts(vertx, pool, db.connectOptions(), notifications, registry,
-                  config.maxBodyBytes(), clock, config.prometheus(), config.edgeRisk());
-              modules.add(rollouts.module());
-              modules.add(rollouts.templatesModule());
-              modules.add(new SubscriptionsModule(rollouts.declared()));
-              modules.add(new EdgeRisksModule(clock));
-              // a revocation made on another replica empties this replica's token cache at once, not after its lifetime
-              context.authenticator().followRevocations(notifications);
-              var inventory = new Inventories(vertx, pool, registry);
-              gateway.onInventory(inventory::submit);
-              modules.add(inventory.module());
-              var hypershift = new Hypershift(vertx, pool, db.connectOptions(),
-                  registry, config.hypershift());
-              var hostedPool = new HostedAgentPool(vertx, pool,
-                  config.hypershift().agents(), config.agent().replica(), gateway.handshakes(), clock);
-              modules.add(new PoolTokensModule(hostedPool));
-              var signals = new SignalEvaluator(vertx, pool, db.connectOptions(),
-                  registry, config.webhooks().signals());
-              var adoption = new Adoption(vertx, pool, db.connectOptions());
-              modules.add(adoption.module());
-              gateway.onHostedEnrolled(cluster -> hostedPool.assignSoon());
-              // a replica that cannot use the database lets its agents go (they redial another) until it can
-              database.watch().onChange(gateway::databaseReachable);
-              database.watch().start();
-              return startNotifications(notifications)
-                  .compose(v -> gateway.start()).compose(v -> rollouts.start()).compose(v -> inventory.start())
-                  .compose(v -> hypershift.start())
-                  .compose(v -> hostedPool.start())
-                  .compose(v -> signals.start())
-                  .compose(v -> adoption.start())
-                  .compose(v -> ApiRouter.create(context, modules))
-                  .compose(api -> {
-                    Router router = routes(vertx, pool, registry, expectedVersion, gateway, api, hostedPool,
-                        new OidcLogin(config.oidc(), oidc), gate, config.metrics(), database.watch());
-                    return listen(vertx, config, router)
-                        .map(server -> new ControlPlane(vertx, pool, server, token, gateway, notifications, api,
-                            router))
-                        .map(cp -> {
-                          cp.rollouts = rollouts;
-                          cp.hypershift = hypershift;
-                          cp.inventory = inventory;
-                          cp.hostedPool = hostedPool;
-                          cp.signals = signals;
-                          cp.adoption = adoption;
-                          return cp;
-                        });
-                  });
-            }))
+    return vertx
+        .<String>executeBlocking(() -> prepareSchema(config, db), false)
+        .compose(
+            expectedVersion ->
+                BootstrapAdmin.ensure(pool, config.adminToken())
+                    .recover(e -> bootstrapFailed(config, db, e))
+                    .compose(
+                        token -> {
+                          // the one LISTEN connection: components subscribe to their channels here,
+                          // it connects once all have
+                          Notifications notifications =
+                              new Notifications(vertx, db.connectOptions(), pool);
+                          AgentGateway gateway =
+                              new AgentGateway(
+                                  vertx,
+                                  pool,
+                                  notifications,
+                                  registry,
+                                  config.agent(),
+                                  config.maxBodyBytes(),
+                                  config.edgeRisk(),
+                                  clock);
+                          OidcIssuer oidc = OidcIssuer.start(vertx, config.oidc(), clock);
+                          ApiContext context =
+                              new ApiContext(
+                                  vertx,
+                                  pool,
+                                  new Tx(pool),
+                                  config,
+                                  new TokenAuthenticator(pool, oidc, clock),
+                                  registry);
+                          List<ApiModule> modules = new java.util.ArrayList<>(ApiModules.all());
+                          modules.add(new AgentApiModule(gateway));
+                          var rollouts =
+                              new Rollouts(
+                                  vertx,
+                                  pool,
+                                  db.connectOptions(),
+                                  notifications,
+                                  registry,
+                                  config.maxBodyBytes(),
+                                  clock,
+                                  config.prometheus(),
+                                  config.edgeRisk());
+                          modules.add(rollouts.module());
+                          modules.add(rollouts.templatesModule());
+                          modules.add(new SubscriptionsModule(rollouts.declared()));
+                          modules.add(new EdgeRisksModule(clock));
+                          // a revocation made on another replica empties this replica's token cache
+                          // at once, not after its lifetime
+                          context.authenticator().followRevocations(notifications);
+                          var inventory = new Inventories(vertx, pool, registry);
+                          gateway.onInventory(inventory::submit);
+                          modules.add(inventory.module());
+                          var hypershift =
+                              new Hypershift(
+                                  vertx, pool, db.connectOptions(), registry, config.hypershift());
+                          var hostedPool =
+                              new HostedAgentPool(
+                                  vertx,
+                                  pool,
+                                  config.hypershift().agents(),
+                                  config.agent().replica(),
+                                  gateway.handshakes(),
+                                  clock);
+                          modules.add(new PoolTokensModule(hostedPool));
+                          var signals =
+                              new SignalEvaluator(
+                                  vertx,
+                                  pool,
+                                  db.connectOptions(),
+                                  registry,
+                                  config.webhooks().signals());
+                          var adoption = new Adoption(vertx, pool, db.connectOptions());
+                          modules.add(adoption.module());
+                          gateway.onHostedEnrolled(cluster -> hostedPool.assignSoon());
+                          // a replica that cannot use the database lets its agents go (they redial
+                          // another) until it can
+                          database.watch().onChange(gateway::databaseReachable);
+                          database.watch().start();
+                          return startNotifications(notifications)
+                              .compose(v -> gateway.start())
+                              .compose(v -> rollouts.start())
+                              .compose(v -> inventory.start())
+                              .compose(v -> hypershift.start())
+                              .compose(v -> hostedPool.start())
+                              .compose(v -> signals.start())
+                              .compose(v -> adoption.start())
+                              .compose(v -> ApiRouter.create(context, modules))
+                              .compose(
+                                  api -> {
+                                    Router router =
+                                        routes(
+                                            vertx,
+                                            pool,
+                                            registry,
+                                            expectedVersion,
+                                            gateway,
+                                            api,
+                                            hostedPool,
+                                            new OidcLogin(config.oidc(), oidc),
+                                            gate,
+                                            config.metrics(),
+                                            database.watch());
+                                    return listen(vertx, config, router)
+                                        .map(
+                                            server ->
+                                                new ControlPlane(
+                                                    vertx,
+                                                    pool,
+                                                    server,
+                                                    token,
+                                                    gateway,
+                                                    notifications,
+                                                    api,
+                                                    router))
+                                        .map(
+                                            cp -> {
+                                              cp.rollouts = rollouts;
+                                              cp.hypershift = hypershift;
+                                              cp.inventory = inventory;
+                                              cp.hostedPool = hostedPool;
+                                              cp.signals = signals;
+                                              cp.adoption = adoption;
+                                              return cp;
+                                            });
+                                  });
+                        }))
         .onFailure(e -> vertx.close());
   }
 
-  /** A first connect that fails is not fatal: resyncs still converge and the connection is tried again. */
+  /**
+   * A first connect that fails is not fatal: resyncs still converge and the connection is tried
+   * again.
+   */
   private static Future<Void> startNotifications(Notifications notifications) {
-    return notifications.start().recover(e -> {
-      LOG.warn("database notifications unavailable at start: {}", e.toString());
-      return Future.succeededFuture();
-    });
+    return notifications
+        .start()
+        .recover(
+            e -> {
+              LOG.warn("database notifications unavailable at start: {}", e.toString());
+              return Future.succeededFuture();
+            });
   }
 
-  /** Without migrations at start the schema may be missing: serve anyway and let /readyz say why. */
-  private static Future<Optional<String>> bootstrapFailed(ControlPlaneConfig config, DatabaseSettings db, Throwable e) {
+  /**
+   * Without migrations at start the schema may be missing: serve anyway and let /readyz say why.
+   */
+  private static Future<Optional<String>> bootstrapFailed(
+      ControlPlaneConfig config, DatabaseSettings db, Throwable e) {
     if (!config.migrateOnStart()) {
-      LOG.warn("admin token not stored (schema not ready: {}); /readyz reports not ready", e.getMessage());
+      LOG.warn(
+          "admin token not stored (schema not ready: {}); /readyz reports not ready",
+          e.getMessage());
       return Future.succeededFuture(Optional.empty());
     }
-    return Future.failedFuture(new StartupException("database unreachable at " + db.describe() + ": "
-        + e.getMessage(), e));
+    return Future.failedFuture(
+        new StartupException(
+            "database unreachable at " + db.describe() + ": " + e.getMessage(), e));
   }
 
   private static String prepareSchema(ControlPlaneConfig config, DatabaseSettings db) {
@@ -208,13 +307,27 @@ public final class ControlPlane implements AutoCloseable {
     return Migrations.latestPackagedVersion(db);
   }
 
-  private static Router routes(Vertx vertx, Pool pool, PrometheusMeterRegistry registry, String expectedVersion,
-      AgentGateway gateway, ApiRouter api, HostedAgentPool hostedPool,
-      OidcLogin oidcLogin, StartupGate gate, MetricsSettings metricsAccess, DatabaseWatch watch) {
+  private static Router routes(
+      Vertx vertx,
+      Pool pool,
+      PrometheusMeterRegistry registry,
+      String expectedVersion,
+      AgentGateway gateway,
+      ApiRouter api,
+      HostedAgentPool hostedPool,
+      OidcLogin oidcLogin,
+      StartupGate gate,
+      MetricsSettings metricsAccess,
+      DatabaseWatch watch) {
     Router router = Router.router(vertx);
     router.route().handler(RequestIds::handle);
-    new OpsRoutes(new Readiness(vertx, pool, expectedVersion), registry, gate, metricsAccess,
-        watch::unhealthyReason).mount(router);
+    new OpsRoutes(
+            new Readiness(vertx, pool, expectedVersion),
+            registry,
+            gate,
+            metricsAccess,
+            watch::unhealthyReason)
+        .mount(router);
     oidcLogin.mount(router); // ahead of the dashboard's routes: /ui/config.json and its CSP
     WebJars.mount(router);
     Dashboard.mount(router);
@@ -226,25 +339,46 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private static Future<HttpServer> listen(Vertx vertx, ControlPlaneConfig config, Router router) {
-    HttpServerOptions options = new HttpServerOptions()
-        .setHost(config.bindHost())
-        .setPort(config.port())
-        .setCompressionSupported(true)
-        .setMaxHeaderSize(16 * 1024)
-        .setMaxInitialLineLength(8 * 1024)
-        // Idle connections (kept-alive or never finishing their request) are closed; agents and event streams
-        // stay busier than this with their heartbeats and pings.
-        .setIdleTimeout(config.agent().idleTimeoutSeconds())
-        // Above the gateway's own limits, so that it closes oversize agent messages with its clear reasons.
-        .setMaxWebSocketFrameSize(2 * config.agent().maxFrameBytes())
-        .setMaxWebSocketMessageSize(2 * config.agent().maxMessageBytes());
-    return vertx.createHttpServer(options).requestHandler(router)
-        .invalidRequestHandler(InvalidRequests::handle).listen()
-        .recover(e -> Future.failedFuture(e instanceof BindException
-            ? new StartupException("port " + config.port() + " on " + config.bindHost()
-                + " is already in use (choose another with --port or " + ControlPlaneConfig.PORT + ")")
-            : new StartupException("cannot listen on " + config.bindHost() + ":" + config.port() + ": "
-                + e.getMessage(), e)));
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setHost(config.bindHost())
+            .setPort(config.port())
+            .setCompressionSupported(true)
+            .setMaxHeaderSize(16 * 1024)
+            .setMaxInitialLineLength(8 * 1024)
+            // Idle connections (kept-alive or never finishing their request) are closed; agents and
+            // event streams
+            // stay busier than this with their heartbeats and pings.
+            .setIdleTimeout(config.agent().idleTimeoutSeconds())
+            // Above the gateway's own limits, so that it closes oversize agent messages with its
+            // clear reasons.
+            .setMaxWebSocketFrameSize(2 * config.agent().maxFrameBytes())
+            .setMaxWebSocketMessageSize(2 * config.agent().maxMessageBytes());
+    return vertx
+        .createHttpServer(options)
+        .requestHandler(router)
+        .invalidRequestHandler(InvalidRequests::handle)
+        .listen()
+        .recover(
+            e ->
+                Future.failedFuture(
+                    e instanceof BindException
+                        ? new StartupException(
+                            "port "
+                                + config.port()
+                                + " on "
+                                + config.bindHost()
+                                + " is already in use (choose another with --port or "
+                                + ControlPlaneConfig.PORT
+                                + ")")
+                        : new StartupException(
+                            "cannot listen on "
+                                + config.bindHost()
+                                + ":"
+                                + config.port()
+                                + ": "
+                                + e.getMessage(),
+                            e)));
   }
 
   private static void bindJvmMetrics(PrometheusMeterRegistry registry) {
@@ -283,7 +417,10 @@ public final class ControlPlane implements AutoCloseable {
     return rollouts;
   }
 
-  /** The HyperShift component (watcher on the leader replica, when a management cluster is configured). */
+  /**
+   * The HyperShift component (watcher on the leader replica, when a management cluster is
+   * configured).
+   */
   public Hypershift hypershift() {
     return hypershift;
   }
@@ -298,7 +435,10 @@ public final class ControlPlane implements AutoCloseable {
     return hostedPool;
   }
 
-  /** The subscription signals and cluster disconnection events (evaluated on the replica holding their lock). */
+  /**
+   * The subscription signals and cluster disconnection events (evaluated on the replica holding
+   * their lock).
+   */
   public SignalEvaluator signals() {
     return signals;
   }
@@ -312,7 +452,10 @@ public final class ControlPlane implements AutoCloseable {
     return agentGateway;
   }
 
-  /** The admin token generated at this start, to be shown once; empty when one was configured or already stored. */
+  /**
+   * The admin token generated at this start, to be shown once; empty when one was configured or
+   * already stored.
+   */
   public Optional<String> generatedAdminToken() {
     return generatedAdminToken;
   }
@@ -321,15 +464,21 @@ public final class ControlPlane implements AutoCloseable {
   public void close() {
     try {
       (hypershift == null ? Future.<Void>succeededFuture() : hypershift.close())
-          .eventually(() -> hostedPool == null ? Future.<Void>succeededFuture() : hostedPool.close())
+          .eventually(
+              () -> hostedPool == null ? Future.<Void>succeededFuture() : hostedPool.close())
           .eventually(() -> rollouts == null ? Future.<Void>succeededFuture() : rollouts.close())
           .eventually(() -> signals == null ? Future.<Void>succeededFuture() : signals.close())
           .eventually(() -> inventory == null ? Future.<Void>succeededFuture() : inventory.close())
           .eventually(() -> adoption == null ? Future.<Void>succeededFuture() : adoption.close())
-          .eventually(() -> agentGateway.close()).eventually(() -> notifications.close())
-          .eventually(() -> server.close()).eventually(() -> pool.close())
-          .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      // Vert.x completes its own close on a thread of its own, so it is awaited apart from the chain above.
+          .eventually(() -> agentGateway.close())
+          .eventually(() -> notifications.close())
+          .eventually(() -> server.close())
+          .eventually(() -> pool.close())
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(10, TimeUnit.SECONDS);
+      // Vert.x completes its own close on a thread of its own, so it is awaited apart from the
+      // chain above.
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       LOG.warn("control plane did not stop cleanly: {}", e.toString());

@@ -8,15 +8,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Semver-ish comparison of channel names: {@code stable-v2.1} is newer than {@code stable-v2.0} (same text around the
- * dotted number, a higher number); {@code fast-v2.1} and {@code stable} are not comparable with it.
+ * Semver-ish comparison of channel names: {@code stable-v2.1} is newer than {@code stable-v2.0}
+ * (same text around the dotted number, a higher number); {@code fast-v2.1} and {@code stable} are
+ * not comparable with it.
  */
 public final class ChannelNames {
   // the last dotted number of the name, with the text before and after it
-  private static final Pattern VERSIONED = Pattern.compile("^(.*?)(\\d{1,9}(?:\\.\\d{1,9})*)([^0-9]*)$");
+  private static final Pattern VERSIONED =
+      Pattern.compile("^(.*?)(\\d{1,9}(?:\\.\\d{1,9})*)([^0-9]*)$");
 
-  private ChannelNames() {
-  }
+  private ChannelNames() {}
 
   /** The newest channel among {@code channels} that is newer than {@code current}, if any. */
   public static Optional<String> newest(String current, Collection<String> channels) {
@@ -27,7 +28,9 @@ public final class ChannelNames {
     Parsed best = base.get();
     for (String name : channels) {
       Optional<Parsed> other = parse(name);
-      if (other.isPresent() && other.get().sameFamily(base.get()) && compare(other.get(), best) > 0) {
+      if (other.isPresent()
+          && other.get().sameFamily(base.get())
+          && compare(other.get(), best) > 0) {
         best = other.get();
       }
     }

@@ -7,13 +7,17 @@ import java.util.UUID;
 
 /** CloudEvents 1.0 in structured mode, as the V25 trigger writes the rollout ones. */
 final class CloudEvents {
-  private CloudEvents() {
-  }
+  private CloudEvents() {}
 
   static JsonObject event(String type, String source, String subject, JsonObject data) {
-    return new JsonObject().put("specversion", "1.0").put("id", UUID.randomUUID().toString()).put("source", source)
-        .put("type", type).put("subject", subject)
+    return new JsonObject()
+        .put("specversion", "1.0")
+        .put("id", UUID.randomUUID().toString())
+        .put("source", source)
+        .put("type", type)
+        .put("subject", subject)
         .put("time", Instant.now().truncatedTo(ChronoUnit.MILLIS).toString())
-        .put("datacontenttype", "application/json").put("data", data);
+        .put("datacontenttype", "application/json")
+        .put("data", data);
   }
 }

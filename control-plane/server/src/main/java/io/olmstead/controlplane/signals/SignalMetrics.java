@@ -10,16 +10,21 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Per-subscription gauges of the signals (label {@code subscription} only, never a cluster), exported by the replica
- * that evaluates them: {@code olmstead_subscription_upgrades_available} (channel versions above what the policy
- * allows), {@code olmstead_subscription_upgradable_clusters} (clusters below the newest of them),
- * {@code olmstead_subscription_deprecations}, {@code olmstead_subscription_newer_channel} (0 or 1) and
+ * Per-subscription gauges of the signals (label {@code subscription} only, never a cluster),
+ * exported by the replica that evaluates them: {@code olmstead_subscription_upgrades_available}
+ * (channel versions above what the policy allows), {@code
+ * olmstead_subscription_upgradable_clusters} (clusters below the newest of them), {@code
+ * olmstead_subscription_deprecations}, {@code olmstead_subscription_newer_channel} (0 or 1) and
  * {@code olmstead_subscription_stuck_clusters}.
  */
 final class SignalMetrics {
-  private static final List<String> NAMES = List.of("olmstead.subscription.upgrades.available",
-      "olmstead.subscription.upgradable.clusters", "olmstead.subscription.deprecations",
-      "olmstead.subscription.newer.channel", "olmstead.subscription.stuck.clusters");
+  private static final List<String> NAMES =
+      List.of(
+          "olmstead.subscription.upgrades.available",
+          "olmstead.subscription.upgradable.clusters",
+          "olmstead.subscription.deprecations",
+          "olmstead.subscription.newer.channel",
+          "olmstead.subscription.stuck.clusters");
 
   private final MeterRegistry registry;
   private final Map<String, double[]> values = new ConcurrentHashMap<>();
@@ -65,8 +70,11 @@ final class SignalMetrics {
     List<Gauge> registered = new java.util.ArrayList<>();
     for (int i = 0; i < NAMES.size(); i++) {
       int index = i;
-      registered.add(Gauge.builder(NAMES.get(i), v, a -> a[index]).tag("subscription", subscription)
-          .description("Subscription signal (see docs/api.md#subscription-signals)").register(registry));
+      registered.add(
+          Gauge.builder(NAMES.get(i), v, a -> a[index])
+              .tag("subscription", subscription)
+              .description("Subscription signal (see docs/api.md#subscription-signals)")
+              .register(registry));
     }
     gauges.put(subscription, registered);
     return v;

@@ -5,8 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What desired-state computation and subscription validation need from one catalog's current revision: its digest
- * and, per package, the channels with their head and the versions of the bundles in each channel.
+ * What desired-state computation and subscription validation need from one catalog's current
+ * revision: its digest and, per package, the channels with their head and the versions of the
+ * bundles in each channel.
  */
 public record CatalogView(String name, String digest, Map<String, PackageView> packages) {
 
@@ -31,7 +32,10 @@ public record CatalogView(String name, String digest, Map<String, PackageView> p
     }
   }
 
-  /** One channel: its head bundle (null when the graph has none) and each bundle's version (unversioned left out). */
+  /**
+   * One channel: its head bundle (null when the graph has none) and each bundle's version
+   * (unversioned left out).
+   */
   public record ChannelView(String name, String head, Map<String, Version> bundleVersions) {
     public ChannelView {
       bundleVersions = Map.copyOf(bundleVersions);
@@ -41,7 +45,9 @@ public record CatalogView(String name, String digest, Map<String, PackageView> p
       return Optional.ofNullable(head == null ? null : bundleVersions.get(head));
     }
 
-    /** The bundle of this channel carrying exactly this version (build metadata ignored), if any. */
+    /**
+     * The bundle of this channel carrying exactly this version (build metadata ignored), if any.
+     */
     public Optional<String> bundleWithVersion(Version version) {
       return bundleVersions.entrySet().stream()
           .filter(e -> e.getValue().compareTo(version) == 0)

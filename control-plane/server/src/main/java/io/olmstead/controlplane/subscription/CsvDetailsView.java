@@ -4,14 +4,17 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The stored {@code subscription_status.csv} (requirement status, webhooks, certificates as the agent reported them)
- * as the API shows it on a per-cluster status item, with OLM's {@code certsRotateAt}: the earliest {@code rotateAt}.
+ * The stored {@code subscription_status.csv} (requirement status, webhooks, certificates as the
+ * agent reported them) as the API shows it on a per-cluster status item, with OLM's {@code
+ * certsRotateAt}: the earliest {@code rotateAt}.
  */
 public final class CsvDetailsView {
-  private CsvDetailsView() {
-  }
+  private CsvDetailsView() {}
 
-  /** Adds the non-empty lists of {@code csv} (a stored jsonb value, or null) to {@code item}; returns {@code item}. */
+  /**
+   * Adds the non-empty lists of {@code csv} (a stored jsonb value, or null) to {@code item};
+   * returns {@code item}.
+   */
   public static JsonObject addTo(JsonObject item, Object csv) {
     if (!(csv instanceof JsonObject details)) {
       return item;

@@ -10,8 +10,9 @@ import io.vertx.core.json.JsonArray;
 import java.util.Optional;
 
 /**
- * Refuses a subscription whose target bundle (the channel's bundle at the version policy's ceiling) breaks its
- * {@code requirements.maturity}: 422 listing the findings. The report is the stored one (computed once per bundle).
+ * Refuses a subscription whose target bundle (the channel's bundle at the version policy's ceiling)
+ * breaks its {@code requirements.maturity}: 422 listing the findings. The report is the stored one
+ * (computed once per bundle).
  */
 final class MaturityGate {
   private final MaturityService maturity;
@@ -20,25 +21,39 @@ final class MaturityGate {
     this.maturity = maturity;
   }
 
-  /** Call after {@link SubscriptionValidation#againstCatalog} found no error (so package and channel exist). */
+  /**
+   * Call after {@link SubscriptionValidation#againstCatalog} found no error (so package and channel
+   * exist).
+   */
   Future<Void> check(SubscriptionSpec spec, CatalogView view) {
     if (!MaturityPolicy.present(spec.requirements())) {
       return Future.succeededFuture();
     }
-    Optional<ChannelView> channel = view.pkg(spec.packageName()).flatMap(p -> p.channel(spec.channel()));
-    String max = channel.map(c -> DesiredState.ceiling(spec.version(), c).maxVersion()).orElse(null);
-    Optional<String> bundle = Optional.ofNullable(max).flatMap(Version::tryParse)
-        .flatMap(v -> channel.flatMap(c -> c.bundleWithVersion(v)));
+    Optional<ChannelView> channel =
+        view.pkg(spec.packageName()).flatMap(p -> p.channel(spec.channel()));
+    String max =
+        channel.map(c -> DesiredState.ceiling(spec.version(), c).maxVersion()).orElse(null);
+    Optional<String> bundle =
+        Optional.ofNullable(max)
+            .flatMap(Version::tryParse)
+            .flatMap(v -> channel.flatMap(c -> c.bundleWithVersion(v)));
     if (bundle.isEmpty()) {
       return Future.succeededFuture();
     }
-    return maturity.stored(spec.catalog(), spec.packageName(), bundle.get()).map(report -> {
-      JsonArray errors = MaturityPolicy.violations(spec.requirements(), report);
-      if (!errors.isEmpty()) {
-        throw ApiException.validationFailed("bundle " + bundle.get() + " breaks the subscription's maturity "
-            + "requirements", errors);
-      }
-      return null;
-    });
+    return maturity
+        .stored(spec.catalog(), spec.packageName(), bundle.get())
+        .map(
+            report -> {
+              JsonArray errors = MaturityPolicy.violations(spec.requirements(), report);
+              if (!errors.isEmpty()) {
+                throw ApiException.validationFailed(
+                    "bundle "
+                        + bundle.get()
+                        + " breaks the subscription's maturity "
+                        + "requirements",
+                    errors);
+              }
+              return null;
+            });
   }
 }

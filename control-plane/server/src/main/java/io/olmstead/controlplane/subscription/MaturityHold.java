@@ -17,33 +17,37 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * Fleet policy on maturity when the catalog moves (pure): the bundle a version policy leads to must comply with the
- * subscription's {@code requirements.maturity} and, for one cluster, use no API its Kubernetes version removed
- * ({@code portability/removed-api}). When it does not, the subscription is held at the highest bundle below it (in
- * the channel, at or below the policy's ceiling, inside a range) that does, with a {@code blockedReason} naming each
- * skipped bundle and the rules it breaks; with none, it is blocked (nothing to install or upgrade to). A bundle
- * without a stored report is not checked (as at {@code PUT}). A pin is only checked, never lowered.
+ * Fleet policy on maturity when the catalog moves (pure): the bundle a version policy leads to must
+ * comply with the subscription's {@code requirements.maturity} and, for one cluster, use no API its
+ * Kubernetes version removed ({@code portability/removed-api}). When it does not, the subscription
+ * is held at the highest bundle below it (in the channel, at or below the policy's ceiling, inside
+ * a range) that does, with a {@code blockedReason} naming each skipped bundle and the rules it
+ * breaks; with none, it is blocked (nothing to install or upgrade to). A bundle without a stored
+ * report is not checked (as at {@code PUT}). A pin is only checked, never lowered.
  */
 public final class MaturityHold {
   /** At most this many skipped bundles are named in a reason; the count says how many more. */
   static final int MAX_NAMED = 5;
+
   private static final Comparator<Map.Entry<String, Version>> HIGHEST_FIRST =
       Map.Entry.<String, Version>comparingByValue().reversed().thenComparing(Map.Entry::getKey);
 
-  private MaturityHold() {
-  }
+  private MaturityHold() {}
 
   /** A ceiling after the policy, and why it is below the version policy's (null: not held). */
-  public record Held(Ceiling ceiling, String reason) {
-  }
+  public record Held(Ceiling ceiling, String reason) {}
 
   /**
-   * The ceiling {@code ceiling} becomes under the subscription's maturity policy. {@code reports}: bundle name to its
-   * stored report (null: none); {@code kubeVersion}: the cluster's reported version (null: all clusters, so only the
-   * requirements count).
+   * The ceiling {@code ceiling} becomes under the subscription's maturity policy. {@code reports}:
+   * bundle name to its stored report (null: none); {@code kubeVersion}: the cluster's reported
+   * version (null: all clusters, so only the requirements count).
    */
-  public static Held apply(SubscriptionSpec spec, ChannelView channel, Ceiling ceiling,
-      Function<String, JsonObject> reports, String kubeVersion) {
+  public static Held apply(
+      SubscriptionSpec spec,
+      ChannelView channel,
+      Ceiling ceiling,
+      Function<String, JsonObject> reports,
+      String kubeVersion) {
     if (ceiling.maxVersion() == null || !checked(spec, kubeVersion)) {
       return new Held(ceiling, null);
     }
@@ -54,7 +58,8 @@ public final class MaturityHold {
         if (skipped.isEmpty()) {
           return new Held(ceiling, null);
         }
-        return new Held(new Ceiling(candidate.getValue().toString(), candidate.getKey(), null),
+        return new Held(
+            new Ceiling(candidate.getValue().toString(), candidate.getKey(), null),
             "held at " + candidate.getKey() + ": " + named(skipped));
       }
       skipped.add(candidate.getKey() + " breaks " + String.join(", ", broken));
@@ -62,25 +67,39 @@ public final class MaturityHold {
     if (skipped.isEmpty()) {
       return new Held(ceiling, null);
     }
-    String reason = "no bundle of channel " + channel.name() + " complies with the maturity policy: "
-        + named(skipped);
+    String reason =
+        "no bundle of channel "
+            + channel.name()
+            + " complies with the maturity policy: "
+            + named(skipped);
     return new Held(Ceiling.blocked(reason), reason);
   }
 
-  /** The rules a bundle's report breaks for this subscription (and cluster), sorted; empty when it complies. */
+  /**
+   * The rules a bundle's report breaks for this subscription (and cluster), sorted; empty when it
+   * complies.
+   */
   static List<String> broken(SubscriptionSpec spec, JsonObject report, String kubeVersion) {
     if (report == null) {
       return List.of();
     }
-    List<String> out = new ArrayList<>(MaturityPolicy.present(spec.requirements())
-        ? MaturityPolicy.brokenRules(spec.requirements(), report) : List.of());
+    List<String> out =
+        new ArrayList<>(
+            MaturityPolicy.present(spec.requirements())
+                ? MaturityPolicy.brokenRules(spec.requirements(), report)
+                : List.of());
     TreeSet<String> removedIn = new TreeSet<>();
     for (JsonObject f : KubeVersions.removedFor(report, kubeVersion)) {
       removedIn.add(f.getString("removedIn"));
     }
     if (!removedIn.isEmpty()) {
-      out.add(KubeVersions.REMOVED_RULE + " (uses APIs removed in Kubernetes " + String.join(", ", removedIn)
-          + "; the cluster runs " + kubeVersion + ")");
+      out.add(
+          KubeVersions.REMOVED_RULE
+              + " (uses APIs removed in Kubernetes "
+              + String.join(", ", removedIn)
+              + "; the cluster runs "
+              + kubeVersion
+              + ")");
     }
     return out;
   }
@@ -89,9 +108,12 @@ public final class MaturityHold {
     return MaturityPolicy.present(spec.requirements()) || kubeVersion != null;
   }
 
-  /** The bundles the policy may land on, highest first: the pin alone, else every one at or below the ceiling. */
-  private static List<Map.Entry<String, Version>> candidates(VersionPolicy policy, ChannelView channel,
-      Ceiling ceiling) {
+  /**
+   * The bundles the policy may land on, highest first: the pin alone, else every one at or below
+   * the ceiling.
+   */
+  private static List<Map.Entry<String, Version>> candidates(
+      VersionPolicy policy, ChannelView channel, Ceiling ceiling) {
     Version max = Version.tryParse(ceiling.maxVersion()).orElse(null);
     if (max == null) {
       return List.of();
@@ -118,6 +140,8 @@ public final class MaturityHold {
 
   private static String named(List<String> skipped) {
     String listed = String.join("; ", skipped.subList(0, Math.min(MAX_NAMED, skipped.size())));
-    return skipped.size() <= MAX_NAMED ? listed : listed + "; and " + (skipped.size() - MAX_NAMED) + " more bundles";
+    return skipped.size() <= MAX_NAMED
+        ? listed
+        : listed + "; and " + (skipped.size() - MAX_NAMED) + " more bundles";
   }
 }

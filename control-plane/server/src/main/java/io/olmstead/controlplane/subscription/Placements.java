@@ -6,23 +6,30 @@ import io.olmstead.controlplane.selector.LabelSelector;
 import java.util.Map;
 
 /**
- * Whether a subscription's placement selects a cluster: the cluster is named in {@code clusters} or its labels
- * match {@code selector} (Kubernetes syntax; an empty selector matches every cluster, an absent one none). A
- * subscription owned by a team only ever selects clusters labelled {@code olmstead.io/team=<team>}.
+ * Whether a subscription's placement selects a cluster: the cluster is named in {@code clusters} or
+ * its labels match {@code selector} (Kubernetes syntax; an empty selector matches every cluster, an
+ * absent one none). A subscription owned by a team only ever selects clusters labelled {@code
+ * olmstead.io/team=<team>}.
  */
 public final class Placements {
   private static final int CACHE_SIZE = 1024;
   // placement evaluates the same few selectors against thousands of clusters: parse each once
-  private static final Cache<String, LabelSelector> CACHE = Caffeine.newBuilder().maximumSize(CACHE_SIZE)
-      .executor(Runnable::run).build();
-  private static final LabelSelector NOTHING = new LabelSelector(java.util.List.of(
-      new LabelSelector.Requirement("olmstead.io/never", LabelSelector.Operator.EXISTS, java.util.List.of()),
-      new LabelSelector.Requirement("olmstead.io/never", LabelSelector.Operator.DOES_NOT_EXIST, java.util.List.of())));
+  private static final Cache<String, LabelSelector> CACHE =
+      Caffeine.newBuilder().maximumSize(CACHE_SIZE).executor(Runnable::run).build();
+  private static final LabelSelector NOTHING =
+      new LabelSelector(
+          java.util.List.of(
+              new LabelSelector.Requirement(
+                  "olmstead.io/never", LabelSelector.Operator.EXISTS, java.util.List.of()),
+              new LabelSelector.Requirement(
+                  "olmstead.io/never",
+                  LabelSelector.Operator.DOES_NOT_EXIST,
+                  java.util.List.of())));
 
-  private Placements() {
-  }
+  private Placements() {}
 
-  public static boolean selects(SubscriptionSpec spec, String clusterName, Map<String, String> labels) {
+  public static boolean selects(
+      SubscriptionSpec spec, String clusterName, Map<String, String> labels) {
     if (spec.team() != null && !spec.team().equals(labels.get(SubscriptionSpec.TEAM_LABEL))) {
       return false;
     }

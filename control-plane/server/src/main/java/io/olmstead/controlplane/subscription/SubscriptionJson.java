@@ -7,23 +7,36 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Subscriptions to and from the API's JSON (the request body was validated against the spec's schema already). */
+/**
+ * Subscriptions to and from the API's JSON (the request body was validated against the spec's
+ * schema already).
+ */
 public final class SubscriptionJson {
-  private SubscriptionJson() {
-  }
+  private SubscriptionJson() {}
 
   public static SubscriptionSpec spec(String name, JsonObject body) {
     JsonObject placement = body.getJsonObject("placement", new JsonObject());
     JsonObject removal = body.getJsonObject("removal", new JsonObject());
     List<String> targets = strings(body.getJsonArray("targetNamespaces"));
-    String mode = OperatorGroup.declared(body.getString("installMode"), body.getString("namespace"), targets);
-    return new SubscriptionSpec(name, body.getString("catalog"), body.getString("package"), body.getString("channel"),
-        body.getString("namespace"), targets,
+    String mode =
+        OperatorGroup.declared(body.getString("installMode"), body.getString("namespace"), targets);
+    return new SubscriptionSpec(
+        name,
+        body.getString("catalog"),
+        body.getString("package"),
+        body.getString("channel"),
+        body.getString("namespace"),
+        targets,
         new Placement(placement.getString("selector"), strings(placement.getJsonArray("clusters"))),
-        policy(body.getJsonObject("version", new JsonObject())), body.getString("approval"),
-        body.getJsonObject("config", new JsonObject()), body.getString("team"),
-        removal.getString("crds", SubscriptionSpec.KEEP), body.getJsonObject("requirements"),
-        body.getString("crdUpgradeSafety", SubscriptionSpec.SAFETY_NONE), mode, body.getJsonObject("rolloutStrategy"));
+        policy(body.getJsonObject("version", new JsonObject())),
+        body.getString("approval"),
+        body.getJsonObject("config", new JsonObject()),
+        body.getString("team"),
+        removal.getString("crds", SubscriptionSpec.KEEP),
+        body.getJsonObject("requirements"),
+        body.getString("crdUpgradeSafety", SubscriptionSpec.SAFETY_NONE),
+        mode,
+        body.getJsonObject("rolloutStrategy"));
   }
 
   static VersionPolicy policy(JsonObject version) {
@@ -63,12 +76,18 @@ public final class SubscriptionJson {
         .put("createdBy", s.createdBy())
         .put("createdAt", s.createdAt() == null ? null : s.createdAt().toString())
         .put("updatedAt", s.updatedAt() == null ? null : s.updatedAt().toString())
-        .mergeIn(spec.requirements() == null ? new JsonObject()
-            : new JsonObject().put("requirements", spec.requirements()))
-        .mergeIn(spec.rolloutStrategy() == null ? new JsonObject()
-            : new JsonObject().put("rolloutStrategy", spec.rolloutStrategy()))
-        .mergeIn(s.applied() == null ? new JsonObject()
-            : new JsonObject().put("appliedVersion", s.applied().toJson()));
+        .mergeIn(
+            spec.requirements() == null
+                ? new JsonObject()
+                : new JsonObject().put("requirements", spec.requirements()))
+        .mergeIn(
+            spec.rolloutStrategy() == null
+                ? new JsonObject()
+                : new JsonObject().put("rolloutStrategy", spec.rolloutStrategy()))
+        .mergeIn(
+            s.applied() == null
+                ? new JsonObject()
+                : new JsonObject().put("appliedVersion", s.applied().toJson()));
   }
 
   private static List<String> strings(JsonArray array) {

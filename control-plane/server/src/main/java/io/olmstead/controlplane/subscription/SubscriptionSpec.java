@@ -4,11 +4,13 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /**
- * A fleet subscription as the user declared it: which package to run from which catalog and channel, where
- * (placement), up to which version (policy), with which approval, config and owning team. {@code installMode} is
- * {@code AllNamespaces|OwnNamespace|SingleNamespace|MultiNamespace} (the last two with {@code targetNamespaces}), null
- * when the bundle decides ({@link OperatorGroup}). {@code rolloutStrategy} (a rollout's {@code strategy} JSON, null:
- * none): a change of {@code version} rolls out under it instead of applying at once ({@link DeclaredRollouts}).
+ * A fleet subscription as the user declared it: which package to run from which catalog and
+ * channel, where (placement), up to which version (policy), with which approval, config and owning
+ * team. {@code installMode} is {@code AllNamespaces|OwnNamespace|SingleNamespace|MultiNamespace}
+ * (the last two with {@code targetNamespaces}), null when the bundle decides ({@link
+ * OperatorGroup}). {@code rolloutStrategy} (a rollout's {@code strategy} JSON, null: none): a
+ * change of {@code version} rolls out under it instead of applying at once ({@link
+ * DeclaredRollouts}).
  */
 public record SubscriptionSpec(
     String name,
@@ -32,9 +34,17 @@ public record SubscriptionSpec(
   public static final String MANUAL = "Manual";
   public static final String KEEP = "Keep";
   public static final String DELETE = "Delete";
-  /** {@code crdUpgradeSafety}: today's behaviour (stored versions and existing resources only, no schema rules). */
+
+  /**
+   * {@code crdUpgradeSafety}: today's behaviour (stored versions and existing resources only, no
+   * schema rules).
+   */
   public static final String SAFETY_NONE = "None";
-  /** Cluster label that assigns a cluster to a team; team subscriptions only place on their team's clusters. */
+
+  /**
+   * Cluster label that assigns a cluster to a team; team subscriptions only place on their team's
+   * clusters.
+   */
   public static final String TEAM_LABEL = "olmstead.io/team";
 
   public SubscriptionSpec {
@@ -45,35 +55,135 @@ public record SubscriptionSpec(
   }
 
   /** A spec without a rollout strategy: a change of its version applies at once. */
-  public SubscriptionSpec(String name, String catalog, String packageName, String channel, String namespace,
-      List<String> targetNamespaces, Placement placement, VersionPolicy version, String approval, JsonObject config,
-      String team, String crdRemoval, JsonObject requirements, String crdUpgradeSafety, String installMode) {
-    this(name, catalog, packageName, channel, namespace, targetNamespaces, placement, version, approval, config, team,
-        crdRemoval, requirements, crdUpgradeSafety, installMode, null);
+  public SubscriptionSpec(
+      String name,
+      String catalog,
+      String packageName,
+      String channel,
+      String namespace,
+      List<String> targetNamespaces,
+      Placement placement,
+      VersionPolicy version,
+      String approval,
+      JsonObject config,
+      String team,
+      String crdRemoval,
+      JsonObject requirements,
+      String crdUpgradeSafety,
+      String installMode) {
+    this(
+        name,
+        catalog,
+        packageName,
+        channel,
+        namespace,
+        targetNamespaces,
+        placement,
+        version,
+        approval,
+        config,
+        team,
+        crdRemoval,
+        requirements,
+        crdUpgradeSafety,
+        installMode,
+        null);
   }
 
   /** A spec whose install mode the bundle decides ({@code installMode} null). */
-  public SubscriptionSpec(String name, String catalog, String packageName, String channel, String namespace,
-      List<String> targetNamespaces, Placement placement, VersionPolicy version, String approval, JsonObject config,
-      String team, String crdRemoval, JsonObject requirements, String crdUpgradeSafety) {
-    this(name, catalog, packageName, channel, namespace, targetNamespaces, placement, version, approval, config, team,
-        crdRemoval, requirements, crdUpgradeSafety, null);
+  public SubscriptionSpec(
+      String name,
+      String catalog,
+      String packageName,
+      String channel,
+      String namespace,
+      List<String> targetNamespaces,
+      Placement placement,
+      VersionPolicy version,
+      String approval,
+      JsonObject config,
+      String team,
+      String crdRemoval,
+      JsonObject requirements,
+      String crdUpgradeSafety) {
+    this(
+        name,
+        catalog,
+        packageName,
+        channel,
+        namespace,
+        targetNamespaces,
+        placement,
+        version,
+        approval,
+        config,
+        team,
+        crdRemoval,
+        requirements,
+        crdUpgradeSafety,
+        null);
   }
 
   /** A spec with the default {@code crdUpgradeSafety} ({@code None}). */
-  public SubscriptionSpec(String name, String catalog, String packageName, String channel, String namespace,
-      List<String> targetNamespaces, Placement placement, VersionPolicy version, String approval, JsonObject config,
-      String team, String crdRemoval, JsonObject requirements) {
-    this(name, catalog, packageName, channel, namespace, targetNamespaces, placement, version, approval, config, team,
-        crdRemoval, requirements, null);
+  public SubscriptionSpec(
+      String name,
+      String catalog,
+      String packageName,
+      String channel,
+      String namespace,
+      List<String> targetNamespaces,
+      Placement placement,
+      VersionPolicy version,
+      String approval,
+      JsonObject config,
+      String team,
+      String crdRemoval,
+      JsonObject requirements) {
+    this(
+        name,
+        catalog,
+        packageName,
+        channel,
+        namespace,
+        targetNamespaces,
+        placement,
+        version,
+        approval,
+        config,
+        team,
+        crdRemoval,
+        requirements,
+        null);
   }
 
   /** A spec without requirements (null: none). */
-  public SubscriptionSpec(String name, String catalog, String packageName, String channel, String namespace,
-      List<String> targetNamespaces, Placement placement, VersionPolicy version, String approval, JsonObject config,
-      String team, String crdRemoval) {
-    this(name, catalog, packageName, channel, namespace, targetNamespaces, placement, version, approval, config, team,
-        crdRemoval, null);
+  public SubscriptionSpec(
+      String name,
+      String catalog,
+      String packageName,
+      String channel,
+      String namespace,
+      List<String> targetNamespaces,
+      Placement placement,
+      VersionPolicy version,
+      String approval,
+      JsonObject config,
+      String team,
+      String crdRemoval) {
+    this(
+        name,
+        catalog,
+        packageName,
+        channel,
+        namespace,
+        targetNamespaces,
+        placement,
+        version,
+        approval,
+        config,
+        team,
+        crdRemoval,
+        null);
   }
 
   /** Where a subscription applies: clusters matching the label selector and/or named clusters. */
@@ -83,11 +193,16 @@ public record SubscriptionSpec(
     }
   }
 
-  /** How far a subscription may upgrade: a pinned version, the highest version in a range, or the channel head. */
+  /**
+   * How far a subscription may upgrade: a pinned version, the highest version in a range, or the
+   * channel head.
+   */
   public record VersionPolicy(Kind kind, String value) {
     /** The three policies, with their JSON key. */
     public enum Kind {
-      PIN("pin"), RANGE("range"), FOLLOW("follow");
+      PIN("pin"),
+      RANGE("range"),
+      FOLLOW("follow");
 
       private final String key;
 

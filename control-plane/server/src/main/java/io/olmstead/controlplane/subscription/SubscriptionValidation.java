@@ -12,12 +12,12 @@ import io.vertx.core.json.JsonObject;
 import java.util.Optional;
 
 /**
- * The semantic checks of a subscription (its shape was checked by the schema): the selector parses, the version policy
- * parses, and package, channel and version exist in the catalog's current revision. Pure; every problem is listed.
+ * The semantic checks of a subscription (its shape was checked by the schema): the selector parses,
+ * the version policy parses, and package, channel and version exist in the catalog's current
+ * revision. Pure; every problem is listed.
  */
 public final class SubscriptionValidation {
-  private SubscriptionValidation() {
-  }
+  private SubscriptionValidation() {}
 
   /** Checks that need no catalog. */
   public static JsonArray syntax(SubscriptionSpec spec) {
@@ -58,19 +58,27 @@ public final class SubscriptionValidation {
   public static JsonArray againstCatalog(SubscriptionSpec spec, Optional<CatalogView> catalog) {
     JsonArray errors = new JsonArray();
     if (catalog.isEmpty()) {
-      errors.add(error("/catalog", "catalog " + spec.catalog() + " does not exist or has no revision yet"));
+      errors.add(
+          error(
+              "/catalog", "catalog " + spec.catalog() + " does not exist or has no revision yet"));
       return errors;
     }
     Optional<PackageView> pkg = catalog.get().pkg(spec.packageName());
     if (pkg.isEmpty()) {
-      errors.add(error("/package", "package " + spec.packageName() + " is not in catalog " + spec.catalog()));
+      errors.add(
+          error(
+              "/package",
+              "package " + spec.packageName() + " is not in catalog " + spec.catalog()));
       return errors;
     }
     Optional<ChannelView> channel = pkg.get().channel(spec.channel());
     if (channel.isEmpty()) {
-      errors.add(error("/channel", spec.channel() == null
-          ? "package " + spec.packageName() + " has no usable default channel"
-          : "channel " + spec.channel() + " is not in package " + spec.packageName()));
+      errors.add(
+          error(
+              "/channel",
+              spec.channel() == null
+                  ? "package " + spec.packageName() + " has no usable default channel"
+                  : "channel " + spec.channel() + " is not in package " + spec.packageName()));
       return errors;
     }
     DesiredState.Ceiling ceiling = DesiredState.ceiling(spec.version(), channel.get());

@@ -14,11 +14,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the dashboard needs for "Sign in with SSO" (authorization code with PKCE, run in the browser by ui/login.js):
- * {@code GET /ui/config.json}, unauthenticated, with the issuer's authorization and token endpoints (from its
- * discovery document, cached for an hour; a failure for {@code OLMSTEAD_OIDC_RETRY_SECONDS}), the public client id, the scopes and which token to keep. No secret is
- * in it: the client is public and PKCE stands in for a secret. When OIDC is configured the dashboard's
- * Content-Security-Policy lets the page call the issuer's origin and its token endpoint's (the code exchange).
+ * What the dashboard needs for "Sign in with SSO" (authorization code with PKCE, run in the browser
+ * by ui/login.js): {@code GET /ui/config.json}, unauthenticated, with the issuer's authorization
+ * and token endpoints (from its discovery document, cached for an hour; a failure for {@code
+ * OLMSTEAD_OIDC_RETRY_SECONDS}), the public client id, the scopes and which token to keep. No
+ * secret is in it: the client is public and PKCE stands in for a secret. When OIDC is configured
+ * the dashboard's Content-Security-Policy lets the page call the issuer's origin and its token
+ * endpoint's (the code exchange).
  */
 public final class OidcLogin {
   private static final Logger LOG = LoggerFactory.getLogger(OidcLogin.class);
@@ -28,8 +30,7 @@ public final class OidcLogin {
   private volatile Endpoints endpoints;
 
   /** The issuer's endpoints as its discovery document gave them. */
-  record Endpoints(String authorization, String token) {
-  }
+  record Endpoints(String authorization, String token) {}
 
   /** For {@code issuer}'s settings; without one (OIDC off) the config says so. */
   public OidcLogin(OidcSettings settings, OidcIssuer issuer) {
@@ -46,45 +47,78 @@ public final class OidcLogin {
   }
 
   private void config(RoutingContext ctx) {
-    Future<JsonObject> oidc = issuer != null ? endpoints().map(e -> new JsonObject()
-        .put("issuer", settings.issuer().orElseThrow()).put("clientId", settings.clientId())
-        .put("authorizationEndpoint", e.authorization()).put("tokenEndpoint", e.token())
-        .put("scopes", settings.scopes()).put("token", settings.dashboardToken())) : Future.succeededFuture(null);
-    oidc.onComplete(ar -> {
-      JsonObject body = new JsonObject().put("oidc", ar.succeeded() ? ar.result() : null);
-      if (ar.failed()) {
-        body.put("oidcError", "single sign-on is configured but the issuer cannot be reached; use an API token");
-        LOG.debug("OIDC discovery for the dashboard failed: {}", ar.cause().toString());
-      }
-      ctx.response().putHeader("Content-Type", "application/json").putHeader("Cache-Control", "no-store")
-          .end(body.encode());
-    });
+    Future<JsonObject> oidc =
+        issuer != null
+            ? endpoints()
+                .map(
+                    e ->
+                        new JsonObject()
+                            .put("issuer", settings.issuer().orElseThrow())
+                            .put("clientId", settings.clientId())
+                            .put("authorizationEndpoint", e.authorization())
+                            .put("tokenEndpoint", e.token())
+                            .put("scopes", settings.scopes())
+                            .put("token", settings.dashboardToken()))
+            : Future.succeededFuture(null);
+    oidc.onComplete(
+        ar -> {
+          JsonObject body = new JsonObject().put("oidc", ar.succeeded() ? ar.result() : null);
+          if (ar.failed()) {
+            body.put(
+                "oidcError",
+                "single sign-on is configured but the issuer cannot be reached; use an API token");
+            LOG.debug("OIDC discovery for the dashboard failed: {}", ar.cause().toString());
+          }
+          ctx.response()
+              .putHeader("Content-Type", "application/json")
+              .putHeader("Cache-Control", "no-store")
+              .end(body.encode());
+        });
   }
 
-  /** The endpoints from the issuer's discovery document (shared, cached, failures too: {@link OidcIssuer}). */
+  /**
+   * The endpoints from the issuer's discovery document (shared, cached, failures too: {@link
+   * OidcIssuer}).
+   */
   Future<Endpoints> endpoints() {
-    return issuer.discovery().get().map(doc -> new Endpoints(httpUrl(doc, "authorization_endpoint"),
-        httpUrl(doc, "token_endpoint"))).onSuccess(e -> endpoints = e);
+    return issuer
+        .discovery()
+        .get()
+        .map(
+            doc ->
+                new Endpoints(
+                    httpUrl(doc, "authorization_endpoint"), httpUrl(doc, "token_endpoint")))
+        .onSuccess(e -> endpoints = e);
   }
 
   private static String httpUrl(JsonObject doc, String key) {
     Object value = doc.getValue(key);
     URI uri = value instanceof String s ? URI.create(s) : null;
-    if (uri == null || !("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) || uri.getHost() == null) {
+    if (uri == null
+        || !("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
+        || uri.getHost() == null) {
       throw new IllegalStateException("the discovery document's " + key + " is not an http(s) URL");
     }
     return uri.toString();
   }
 
-  /** Adds the issuer's origins to connect-src once the dashboard's headers are set (they are written last). */
+  /**
+   * Adds the issuer's origins to connect-src once the dashboard's headers are set (they are written
+   * last).
+   */
   private void widenCsp(RoutingContext ctx) {
-    ctx.addHeadersEndHandler(v -> {
-      String csp = ctx.response().headers().get("Content-Security-Policy");
-      if (csp != null) {
-        ctx.response().headers().set("Content-Security-Policy", csp.replace("connect-src 'self'",
-            "connect-src 'self' " + String.join(" ", origins())));
-      }
-    });
+    ctx.addHeadersEndHandler(
+        v -> {
+          String csp = ctx.response().headers().get("Content-Security-Policy");
+          if (csp != null) {
+            ctx.response()
+                .headers()
+                .set(
+                    "Content-Security-Policy",
+                    csp.replace(
+                        "connect-src 'self'", "connect-src 'self' " + String.join(" ", origins())));
+          }
+        });
     ctx.next();
   }
 

@@ -10,8 +10,7 @@ import javax.crypto.spec.SecretKeySpec;
 public final class Signatures {
   public static final String HEADER = "X-Olmstead-Signature";
 
-  private Signatures() {
-  }
+  private Signatures() {}
 
   public static String sign(String secret, byte[] body) {
     try {

@@ -6,17 +6,22 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** {@code olmstead_webhook_deliveries_total{outcome}} (delivered, retry, failed) and the in-flight gauge. */
+/**
+ * {@code olmstead_webhook_deliveries_total{outcome}} (delivered, retry, failed) and the in-flight
+ * gauge.
+ */
 final class WebhookMetrics {
   private final Map<String, Counter> outcomes;
 
   WebhookMetrics(MeterRegistry registry, AtomicInteger inFlight) {
-    outcomes = Map.of(
-        "delivered", counter(registry, "delivered"),
-        "retry", counter(registry, "retry"),
-        "failed", counter(registry, "failed"));
+    outcomes =
+        Map.of(
+            "delivered", counter(registry, "delivered"),
+            "retry", counter(registry, "retry"),
+            "failed", counter(registry, "failed"));
     Gauge.builder("olmstead.webhook.in.flight", inFlight, AtomicInteger::get)
-        .description("Webhook deliveries being sent by this replica").register(registry);
+        .description("Webhook deliveries being sent by this replica")
+        .register(registry);
   }
 
   void outcome(String outcome) {
@@ -24,7 +29,9 @@ final class WebhookMetrics {
   }
 
   private static Counter counter(MeterRegistry registry, String outcome) {
-    return Counter.builder("olmstead.webhook.deliveries").tag("outcome", outcome)
-        .description("Webhook delivery attempts by outcome").register(registry);
+    return Counter.builder("olmstead.webhook.deliveries")
+        .tag("outcome", outcome)
+        .description("Webhook delivery attempts by outcome")
+        .register(registry);
   }
 }

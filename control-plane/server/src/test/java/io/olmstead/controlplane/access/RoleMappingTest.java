@@ -9,14 +9,19 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Groups to one role and its teams, never more than a matched entry grants; the setting's errors name it. */
+/**
+ * Groups to one role and its teams, never more than a matched entry grants; the setting's errors
+ * name it.
+ */
 class RoleMappingTest {
-  private static final List<RoleMapping.Entry> MAP = OidcSettings.parseRoleMap(
-      "platform=admin; viewers=viewer; payments-ops=operator:payments; billing-admins=admin:billing,ledger");
+  private static final List<RoleMapping.Entry> MAP =
+      OidcSettings.parseRoleMap(
+          "platform=admin; viewers=viewer; payments-ops=operator:payments; billing-admins=admin:billing,ledger");
 
   @Test
   void matchedEntriesGiveTheLowestRoleAndTeamsOnlyWhenAnyIsScoped() {
-    assertThat(RoleMapping.grant(MAP, List.of("platform"))).hasValue(new RoleMapping.Grant(Role.ADMIN, List.of()));
+    assertThat(RoleMapping.grant(MAP, List.of("platform")))
+        .hasValue(new RoleMapping.Grant(Role.ADMIN, List.of()));
     assertThat(RoleMapping.grant(MAP, List.of("payments-ops", "billing-admins")))
         .hasValue(new RoleMapping.Grant(Role.OPERATOR, List.of("payments", "billing", "ledger")));
     // a fleet-wide viewer who is also a payments operator is not a fleet-wide operator
@@ -28,14 +33,27 @@ class RoleMappingTest {
   @Test
   void badSettingsNameTheSetting() {
     for (String bad : new String[] {"platform", "platform=root", "x=admin:Not_A_Team", ";"}) {
-      assertThatThrownBy(() -> OidcSettings.parseRoleMap(bad)).as(bad).isInstanceOf(ConfigException.class)
+      assertThatThrownBy(() -> OidcSettings.parseRoleMap(bad))
+          .as(bad)
+          .isInstanceOf(ConfigException.class)
           .hasMessageContaining(OidcSettings.ROLE_MAP);
     }
-    assertThatThrownBy(() -> OidcSettings.fromEnvironment(Map.of(OidcSettings.ISSUER, "https://id.example")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining(OidcSettings.AUDIENCE);
-    assertThatThrownBy(() -> OidcSettings.fromEnvironment(Map.of(OidcSettings.ISSUER, "id.example",
-        OidcSettings.AUDIENCE, "a", OidcSettings.ROLE_MAP, "g=admin")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining(OidcSettings.ISSUER);
+    assertThatThrownBy(
+            () -> OidcSettings.fromEnvironment(Map.of(OidcSettings.ISSUER, "https://id.example")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(OidcSettings.AUDIENCE);
+    assertThatThrownBy(
+            () ->
+                OidcSettings.fromEnvironment(
+                    Map.of(
+                        OidcSettings.ISSUER,
+                        "id.example",
+                        OidcSettings.AUDIENCE,
+                        "a",
+                        OidcSettings.ROLE_MAP,
+                        "g=admin")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(OidcSettings.ISSUER);
     assertThat(OidcSettings.fromEnvironment(Map.of()).enabled()).isFalse();
   }
 }

@@ -41,9 +41,11 @@ class AsyncLimitTest {
   @Test
   void aFailedOrThrowingTaskGivesItsSlotBack() {
     AsyncLimit limit = new AsyncLimit(1);
-    Future<String> thrown = limit.run(() -> {
-      throw new IllegalStateException("boom");
-    });
+    Future<String> thrown =
+        limit.run(
+            () -> {
+              throw new IllegalStateException("boom");
+            });
     assertThat(thrown.failed()).isTrue();
     Future<String> failing = limit.run(this::task);
     Future<String> next = limit.run(this::task);

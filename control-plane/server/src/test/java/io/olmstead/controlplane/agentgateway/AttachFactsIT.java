@@ -19,22 +19,42 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** An agent's facts replace its last ones when it attaches; what the HyperShift watcher knows stays. */
+/**
+ * An agent's facts replace its last ones when it attaches; what the HyperShift watcher knows stays.
+ */
 class AttachFactsIT {
   @Test
   void attachingReplacesTheAgentsFactsAndKeepsTheHypershiftFacts() throws Exception {
     DatabaseSettings db = TestDatabase.create(AttachFactsIT.class);
     Migrations.migrate(db);
-    TestDatabase.execute(db, "INSERT INTO clusters (name, facts) VALUES ('hosted', '{\"nodes\":9,"
-        + "\"hypershift\":{\"clusterID\":\"id-1\",\"desiredVersion\":\"4.19.7\"}}'), ('plain', '{\"nodes\":2}')");
+    TestDatabase.execute(
+        db,
+        "INSERT INTO clusters (name, facts) VALUES ('hosted', '{\"nodes\":9,"
+            + "\"hypershift\":{\"clusterID\":\"id-1\",\"desiredVersion\":\"4.19.7\"}}'), ('plain', '{\"nodes\":2}')");
     Vertx vertx = Vertx.vertx();
-    Pool pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(2)).connectingTo(db.connectOptions())
-        .using(vertx).build();
+    Pool pool =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(2))
+            .connectingTo(db.connectOptions())
+            .using(vertx)
+            .build();
     try {
       ChannelStateStore store = new ChannelStateStore(pool);
       for (String cluster : List.of("hosted", "plain")) {
-        store.attach(cluster, "s-" + cluster, "r1", new Hello(1, "h", "0.1.0", List.of(1),
-            new Facts("v1.30.0", "4.19.7", 3, "hosted", true), 0L)).toCompletionStage().toCompletableFuture()
+        store
+            .attach(
+                cluster,
+                "s-" + cluster,
+                "r1",
+                new Hello(
+                    1,
+                    "h",
+                    "0.1.0",
+                    List.of(1),
+                    new Facts("v1.30.0", "4.19.7", 3, "hosted", true),
+                    0L))
+            .toCompletionStage()
+            .toCompletableFuture()
             .get(10, TimeUnit.SECONDS);
       }
       JsonObject hosted = facts(db, "hosted");
@@ -50,8 +70,9 @@ class AttachFactsIT {
 
   private static JsonObject facts(DatabaseSettings db, String cluster) throws Exception {
     try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-         ResultSet rs = c.createStatement().executeQuery("SELECT facts::text FROM clusters WHERE name = '"
-             + cluster + "'")) {
+        ResultSet rs =
+            c.createStatement()
+                .executeQuery("SELECT facts::text FROM clusters WHERE name = '" + cluster + "'")) {
       rs.next();
       return new JsonObject(rs.getString(1));
     }

@@ -10,7 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 
-/** The agent content cache's pure parts: one byte budget for catalogs and bundles, gzip, reading Accept-Encoding. */
+/**
+ * The agent content cache's pure parts: one byte budget for catalogs and bundles, gzip, reading
+ * Accept-Encoding.
+ */
 class CatalogContentCacheTest {
   @Test
   void catalogsAndBundlesShareOneBudget() {
@@ -20,7 +23,8 @@ class CatalogContentCacheTest {
 
     assertThat(cache.bytes()).isLessThanOrEqualTo(10);
     assertThat(cache.catalog("sha256:c").isPresent() ^ cache.bundle("sha256:b").isPresent())
-        .as("exactly one of two 6-byte contents fits a 10-byte budget").isTrue();
+        .as("exactly one of two 6-byte contents fits a 10-byte budget")
+        .isTrue();
   }
 
   @Test
@@ -48,8 +52,10 @@ class CatalogContentCacheTest {
   @Test
   void aGzippedCopyCountsAgainstTheBudget() {
     AgentContentCache cache = new AgentContentCache(100);
-    cache.putCatalog("sha256:z", new CatalogContent("application/json", Buffer.buffer("0123456789"),
-        Buffer.buffer("01234")));
+    cache.putCatalog(
+        "sha256:z",
+        new CatalogContent(
+            "application/json", Buffer.buffer("0123456789"), Buffer.buffer("01234")));
 
     assertThat(cache.bytes()).isEqualTo(15);
   }

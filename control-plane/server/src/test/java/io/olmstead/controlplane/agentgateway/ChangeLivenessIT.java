@@ -19,8 +19,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Approvals reach a replica's agents when its change notifications are missed: the periodic resync carries them, and
- * a LISTEN connection that stopped delivering without closing is found by its own ping and replaced.
+ * Approvals reach a replica's agents when its change notifications are missed: the periodic resync
+ * carries them, and a LISTEN connection that stopped delivering without closing is found by its own
+ * ping and replaced.
  */
 class ChangeLivenessIT {
   private static DatabaseSettings db;
@@ -40,13 +41,16 @@ class ChangeLivenessIT {
 
   @Test
   void anApprovalStoredWithoutItsNotificationReachesTheAgentAtTheNextResync() throws Exception {
-    try (TestControlPlane cp = TestControlPlane.start(db, Map.of(GatewaySettings.RESYNC_SECONDS, "2"))) {
+    try (TestControlPlane cp =
+        TestControlPlane.start(db, Map.of(GatewaySettings.RESYNC_SECONDS, "2"))) {
       fixtures = new ChannelFixtures(db);
       try (RawAgent agent = agent(cp, "missed-notify")) {
-        // Triggers off for this transaction: the row is stored and no replica is told, as when one missed it.
-        fixtures.update("BEGIN; SET LOCAL session_replication_role = replica; INSERT INTO cluster_approvals "
-            + "(cluster, subscription, bundle, approved_by) VALUES ('missed-notify', 'etcd', 'etcdoperator.v0.9.4', "
-            + "'test'); COMMIT");
+        // Triggers off for this transaction: the row is stored and no replica is told, as when one
+        // missed it.
+        fixtures.update(
+            "BEGIN; SET LOCAL session_replication_role = replica; INSERT INTO cluster_approvals "
+                + "(cluster, subscription, bundle, approved_by) VALUES ('missed-notify', 'etcd', 'etcdoperator.v0.9.4', "
+                + "'test'); COMMIT");
 
         Approve approve = agent.next(Approve.class);
 
@@ -57,18 +61,23 @@ class ChangeLivenessIT {
   }
 
   @Test
-  void anApprovalStoredWhileTheListenConnectionIsSilentlyDeadReachesTheAgentWithoutWaitingForTheResync()
-      throws Exception {
-    try (TestControlPlane cp = TestControlPlane.start(db, Map.of(GatewaySettings.RESYNC_SECONDS, "600"))) {
+  void
+      anApprovalStoredWhileTheListenConnectionIsSilentlyDeadReachesTheAgentWithoutWaitingForTheResync()
+          throws Exception {
+    try (TestControlPlane cp =
+        TestControlPlane.start(db, Map.of(GatewaySettings.RESYNC_SECONDS, "600"))) {
       fixtures = new ChannelFixtures(db);
       try (RawAgent agent = agent(cp, "dead-listen")) {
         long listener = listenerBackend();
         Optional<ProcessHandle> backend = ProcessHandle.of(listener);
         assumeThat(backend).as("the database server runs on this machine").isPresent();
-        signal("STOP", listener); // the socket stays open: the replica sees nothing wrong, notifications stop
+        signal(
+            "STOP",
+            listener); // the socket stays open: the replica sees nothing wrong, notifications stop
         try {
-          fixtures.update("INSERT INTO cluster_approvals (cluster, subscription, bundle, approved_by) VALUES "
-              + "('dead-listen', 'etcd', 'etcdoperator.v0.9.4', 'test')");
+          fixtures.update(
+              "INSERT INTO cluster_approvals (cluster, subscription, bundle, approved_by) VALUES "
+                  + "('dead-listen', 'etcd', 'etcdoperator.v0.9.4', 'test')");
 
           Approve approve = agent.next(Approve.class, Duration.ofSeconds(30));
 
@@ -90,14 +99,18 @@ class ChangeLivenessIT {
   }
 
   private static long listenerBackend() {
-    List<Map<String, Object>> rows = fixtures.query("SELECT pid FROM pg_stat_activity WHERE datname = "
-        + "current_database() AND query LIKE 'LISTEN %'");
-    // the replica's one LISTEN connection (db.Notifications), which carries the agent changes among its channels
+    List<Map<String, Object>> rows =
+        fixtures.query(
+            "SELECT pid FROM pg_stat_activity WHERE datname = "
+                + "current_database() AND query LIKE 'LISTEN %'");
+    // the replica's one LISTEN connection (db.Notifications), which carries the agent changes among
+    // its channels
     assertThat(rows).as("one LISTEN connection").hasSize(1);
     return ((Number) rows.get(0).get("pid")).longValue();
   }
 
   private static void signal(String name, long pid) throws IOException, InterruptedException {
-    assertThat(new ProcessBuilder("kill", "-" + name, Long.toString(pid)).start().waitFor()).isZero();
+    assertThat(new ProcessBuilder("kill", "-" + name, Long.toString(pid)).start().waitFor())
+        .isZero();
   }
 }

@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A status batch and a desired-state update touching the same clusters' agent_channel_state rows, forced into the
- * interleaving that deadlocked when each locked rows in its own order: both complete, neither is a deadlock victim.
+ * A status batch and a desired-state update touching the same clusters' agent_channel_state rows,
+ * forced into the interleaving that deadlocked when each locked rows in its own order: both
+ * complete, neither is a deadlock victim.
  */
 class ChannelLockOrderIT {
   private static final List<String> A = List.of("a-0", "a-1", "a-2");
@@ -37,22 +38,34 @@ class ChannelLockOrderIT {
     physical.addAll(A);
     for (String cluster : physical) {
       TestDatabase.execute(db, "INSERT INTO clusters (name) VALUES ('" + cluster + "')");
-      TestDatabase.execute(db, "INSERT INTO agent_channel_state (cluster) VALUES ('" + cluster + "')");
+      TestDatabase.execute(
+          db, "INSERT INTO agent_channel_state (cluster) VALUES ('" + cluster + "')");
     }
     Vertx vertx = Vertx.vertx();
-    Pool pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(4)).connectingTo(db.connectOptions())
-        .using(vertx).build();
+    Pool pool =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(4))
+            .connectingTo(db.connectOptions())
+            .using(vertx)
+            .build();
     try (Connection blocker = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
       blocker.setAutoCommit(false);
-      blocker.createStatement().execute("SELECT 1 FROM agent_channel_state WHERE cluster = 'b-2' FOR UPDATE");
+      blocker
+          .createStatement()
+          .execute("SELECT 1 FROM agent_channel_state WHERE cluster = 'b-2' FOR UPDATE");
       // the desired-state update goes first and waits on b-2, holding what it locked before it
-      Future<?> generations = new ChannelStateStore(pool).generations(physical, physical.stream().map(c -> "h")
-          .toList());
+      Future<?> generations =
+          new ChannelStateStore(pool)
+              .generations(physical, physical.stream().map(c -> "h").toList());
       await().atMost(Duration.ofSeconds(10)).until(() -> waitingOnLocks(db) == 1);
       // then a batch: status reports for A, acks for B
-      List<StatusBatchWriter.Report> reports = A.stream().map(c -> new StatusBatchWriter.Report(c,
-          new Status(1, null, c, 5, false, List.of()))).toList();
-      List<StatusBatchWriter.AckRow> acks = B.stream().map(c -> new StatusBatchWriter.AckRow(c, 1)).toList();
+      List<StatusBatchWriter.Report> reports =
+          A.stream()
+              .map(
+                  c -> new StatusBatchWriter.Report(c, new Status(1, null, c, 5, false, List.of())))
+              .toList();
+      List<StatusBatchWriter.AckRow> acks =
+          B.stream().map(c -> new StatusBatchWriter.AckRow(c, 1)).toList();
       Future<?> batch = new StatusBatchWriter(pool).write(reports, acks);
       await().atMost(Duration.ofSeconds(10)).until(() -> waitingOnLocks(db) == 2);
       blocker.commit();
@@ -66,13 +79,20 @@ class ChannelLockOrderIT {
   }
 
   private static Throwable outcome(Future<?> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().handle((v, e) -> e).get(20, TimeUnit.SECONDS);
+    return future
+        .toCompletionStage()
+        .toCompletableFuture()
+        .handle((v, e) -> e)
+        .get(20, TimeUnit.SECONDS);
   }
 
   private static int waitingOnLocks(DatabaseSettings db) throws Exception {
     try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-         ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM pg_stat_activity WHERE datname = "
-             + "current_database() AND wait_event_type = 'Lock'")) {
+        ResultSet rs =
+            c.createStatement()
+                .executeQuery(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                        + "current_database() AND wait_event_type = 'Lock'")) {
       rs.next();
       return rs.getInt(1);
     }

@@ -26,18 +26,19 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A replica whose path to the database hangs (half-open: connections stay open, nothing passes) does not stay wedged:
- * its hung pooled connections are cut after the read timeout, and once the database has not answered for the
- * unreachable bound it closes its agents' connections with 1001 (they redial another replica), refuses new ones, and
- * {@code /healthz} fails; when the path works again it serves again. The database is reached through a TCP proxy the
- * test freezes.
+ * A replica whose path to the database hangs (half-open: connections stay open, nothing passes)
+ * does not stay wedged: its hung pooled connections are cut after the read timeout, and once the
+ * database has not answered for the unreachable bound it closes its agents' connections with 1001
+ * (they redial another replica), refuses new ones, and {@code /healthz} fails; when the path works
+ * again it serves again. The database is reached through a TCP proxy the test freezes.
  */
 class DatabaseWedgeIT {
   private static Vertx vertx;
   private static TcpBalancer proxy;
   private static TestControlPlane cp;
   private static ChannelFixtures fixtures;
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @BeforeAll
   static void start() throws Exception {
@@ -46,11 +47,21 @@ class DatabaseWedgeIT {
     vertx = Vertx.vertx();
     proxy = TcpBalancer.start(vertx);
     proxy.addBackend(direct.port());
-    DatabaseSettings viaProxy = new DatabaseSettings("127.0.0.1", proxy.port(), direct.database(), direct.user(),
-        direct.password());
-    cp = TestControlPlane.start(viaProxy, Map.of(DatabaseHealthSettings.STATEMENT_TIMEOUT, "1",
-        DatabaseHealthSettings.READ_TIMEOUT, "2", DatabaseHealthSettings.CONNECT_TIMEOUT, "1",
-        DatabaseHealthSettings.UNREACHABLE, "3"));
+    DatabaseSettings viaProxy =
+        new DatabaseSettings(
+            "127.0.0.1", proxy.port(), direct.database(), direct.user(), direct.password());
+    cp =
+        TestControlPlane.start(
+            viaProxy,
+            Map.of(
+                DatabaseHealthSettings.STATEMENT_TIMEOUT,
+                "1",
+                DatabaseHealthSettings.READ_TIMEOUT,
+                "2",
+                DatabaseHealthSettings.CONNECT_TIMEOUT,
+                "1",
+                DatabaseHealthSettings.UNREACHABLE,
+                "3"));
     fixtures = new ChannelFixtures(direct);
   }
 
@@ -66,7 +77,8 @@ class DatabaseWedgeIT {
   }
 
   @Test
-  void aReplicaWhoseDatabasePathHangsLetsItsAgentsGoFailsLivenessAndServesAgainWhenItWorks() throws Exception {
+  void aReplicaWhoseDatabasePathHangsLetsItsAgentsGoFailsLivenessAndServesAgainWhenItWorks()
+      throws Exception {
     String token = fixtures.enrollmentToken(2, 600, "{}", null);
     String credential = Enroll.credential(cp.baseUrl(), token, "wedged");
     try (RawAgent agent = RawAgent.connect(vertx, cp.port(), credential)) {
@@ -75,11 +87,14 @@ class DatabaseWedgeIT {
 
       proxy.freeze();
       assertThat(agent.closeCode.get(30, TimeUnit.SECONDS))
-          .as("let go, to redial another replica").isEqualTo(CloseReason.SHUTTING_DOWN.code());
+          .as("let go, to redial another replica")
+          .isEqualTo(CloseReason.SHUTTING_DOWN.code());
       HttpResponse<String> down = healthz();
       assertThat(down.statusCode()).isEqualTo(503);
       assertThat(new JsonObject(down.body()).getString("reason")).contains("database");
-      assertThat(connectStatus(credential)).as("no new agent while the database is unreachable").isEqualTo(503);
+      assertThat(connectStatus(credential))
+          .as("no new agent while the database is unreachable")
+          .isEqualTo(503);
     }
 
     proxy.thaw();
@@ -90,15 +105,28 @@ class DatabaseWedgeIT {
   }
 
   private static HttpResponse<String> healthz() throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/healthz")).timeout(Duration.ofSeconds(5))
-        .build(), HttpResponse.BodyHandlers.ofString());
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/healthz"))
+            .timeout(Duration.ofSeconds(5))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static int connectStatus(String credential) throws Exception {
-    Throwable refused = vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
-            .setPort(cp.port()).setURI("/api/v1/agent/connect").putHeader("Authorization", "Bearer " + credential))
-        .map(ws -> (Throwable) null).otherwise(e -> e).toCompletionStage().toCompletableFuture()
-        .get(10, TimeUnit.SECONDS);
+    Throwable refused =
+        vertx
+            .createWebSocketClient()
+            .connect(
+                new WebSocketConnectOptions()
+                    .setHost("127.0.0.1")
+                    .setPort(cp.port())
+                    .setURI("/api/v1/agent/connect")
+                    .putHeader("Authorization", "Bearer " + credential))
+            .map(ws -> (Throwable) null)
+            .otherwise(e -> e)
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
     assertThat(refused).isInstanceOf(UpgradeRejectedException.class);
     return ((UpgradeRejectedException) refused).getStatus();
   }

@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The handshake limits: per source before the credential check, per credential and in all after it. */
+/**
+ * The handshake limits: per source before the credential check, per credential and in all after it.
+ */
 class HandshakeLimitsTest {
   @Test
   void aBogusCredentialNeverHoldsAHandshakeSlot() {

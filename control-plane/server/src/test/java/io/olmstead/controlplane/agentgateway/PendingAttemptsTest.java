@@ -6,7 +6,10 @@ import io.olmstead.controlplane.edgerisk.ReportedEdge.Attempt;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The queue of reported edge attempts stays bounded whatever an agent sends, and one agent cannot fill it. */
+/**
+ * The queue of reported edge attempts stays bounded whatever an agent sends, and one agent cannot
+ * fill it.
+ */
 class PendingAttemptsTest {
   private static PendingAttempts.Pending failure(String cluster, String to) {
     return new PendingAttempts.Pending(cluster, "sub", new Attempt("1.0.0", to, true, "boom"));
@@ -16,8 +19,9 @@ class PendingAttemptsTest {
   void aLaterReportOfTheSameEdgeReplacesTheEarlierOne() {
     PendingAttempts q = new PendingAttempts(10, 5);
     assertThat(q.offer(failure("c1", "2.0.0"))).isTrue();
-    PendingAttempts.Pending success = new PendingAttempts.Pending("c1", "sub", new Attempt("1.0.0", "2.0.0", false,
-        "running 2.0.0"));
+    PendingAttempts.Pending success =
+        new PendingAttempts.Pending(
+            "c1", "sub", new Attempt("1.0.0", "2.0.0", false, "running 2.0.0"));
     assertThat(q.offer(success)).isTrue();
     assertThat(q.take(10)).containsExactly(success);
     assertThat(q.size()).isZero();

@@ -17,9 +17,17 @@ class PresenceTickerTest {
   private final AtomicLong clock = new AtomicLong(1_000 * SECOND);
   private final List<FakeSession> sessions = new ArrayList<>();
   // heartbeat 10 s, disconnect window 30 s: a tick every 3.3 s
-  private final PresenceTicker ticker = new PresenceTicker(() -> sessions,
-      new ChannelStateStore(null), GatewaySettings.fromEnvironment(
-      Map.of(GatewaySettings.HEARTBEAT_SECONDS, "10", GatewaySettings.DISCONNECT_SECONDS, "30")), clock::get);
+  private final PresenceTicker ticker =
+      new PresenceTicker(
+          () -> sessions,
+          new ChannelStateStore(null),
+          GatewaySettings.fromEnvironment(
+              Map.of(
+                  GatewaySettings.HEARTBEAT_SECONDS,
+                  "10",
+                  GatewaySettings.DISCONNECT_SECONDS,
+                  "30")),
+          clock::get);
 
   @Test
   void aTickLateAfterTheReplicaWasPausedClosesNoSession() {

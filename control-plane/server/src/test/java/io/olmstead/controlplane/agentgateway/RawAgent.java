@@ -18,7 +18,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** A hand-driven agent connection for protocol-level tests: sends raw text, records messages and the close frame. */
+/**
+ * A hand-driven agent connection for protocol-level tests: sends raw text, records messages and the
+ * close frame.
+ */
 final class RawAgent implements AutoCloseable {
   final BlockingQueue<AgentMessage> received = new LinkedBlockingQueue<>();
   final CompletableFuture<Integer> closeCode = new CompletableFuture<>();
@@ -29,30 +32,43 @@ final class RawAgent implements AutoCloseable {
   private RawAgent(WebSocketClient client, WebSocket ws) {
     this.client = client;
     this.ws = ws;
-    ws.textMessageHandler(text -> {
-      try {
-        received.add(ProtocolCodec.decode(text));
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    ws.closeHandler(v -> {
-      closeReason = ws.closeReason();
-      closeCode.complete(ws.closeStatusCode() == null ? 1006 : (int) ws.closeStatusCode());
-    });
+    ws.textMessageHandler(
+        text -> {
+          try {
+            received.add(ProtocolCodec.decode(text));
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+    ws.closeHandler(
+        v -> {
+          closeReason = ws.closeReason();
+          closeCode.complete(ws.closeStatusCode() == null ? 1006 : (int) ws.closeStatusCode());
+        });
   }
 
   static RawAgent connect(Vertx vertx, int port, String credential) throws Exception {
-    WebSocketClient client = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxMessageSize(16 * 1024 * 1024));
-    WebSocket ws = client.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
-            .setURI("/api/v1/agent/connect").putHeader("Authorization", "Bearer " + credential))
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    WebSocketClient client =
+        vertx.createWebSocketClient(
+            new WebSocketClientOptions().setMaxMessageSize(16 * 1024 * 1024));
+    WebSocket ws =
+        client
+            .connect(
+                new WebSocketConnectOptions()
+                    .setHost("127.0.0.1")
+                    .setPort(port)
+                    .setURI("/api/v1/agent/connect")
+                    .putHeader("Authorization", "Bearer " + credential))
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
     return new RawAgent(client, ws);
   }
 
   /** Sends hello and returns the welcome. */
   Welcome handshake() throws Exception {
-    sendMessage(new Hello(1, null, "test", List.of(1), new Facts("v1.30.0", null, 1, "hollow"), null));
+    sendMessage(
+        new Hello(1, null, "test", List.of(1), new Facts("v1.30.0", null, 1, "hollow"), null));
     return next(Welcome.class);
   }
 

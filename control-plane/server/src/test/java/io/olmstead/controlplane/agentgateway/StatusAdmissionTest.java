@@ -15,12 +15,15 @@ class StatusAdmissionTest {
     StatusAdmission admission = new StatusAdmission(0, Set.of("being-removed"));
     assertThat(admission.desiredKnown()).isFalse();
     admission.desiredSent(List.of("mine"));
-    StatusAdmission.Accept accept = (StatusAdmission.Accept) admission.admit(report(1, "mine", "theirs",
-        "being-removed", "not-yet"));
-    assertThat(accept.status().subscriptions()).extracting(SubscriptionStatus::name)
+    StatusAdmission.Accept accept =
+        (StatusAdmission.Accept)
+            admission.admit(report(1, "mine", "theirs", "being-removed", "not-yet"));
+    assertThat(accept.status().subscriptions())
+        .extracting(SubscriptionStatus::name)
         .containsExactly("mine", "being-removed");
     assertThat(accept.dropped()).containsExactly("theirs", "not-yet");
-    // a subscription removed from the desired state stays reportable for the session (the agent removes it)
+    // a subscription removed from the desired state stays reportable for the session (the agent
+    // removes it)
     admission.desiredSent(List.of());
     assertThat(((StatusAdmission.Accept) admission.admit(report(2, "mine"))).dropped()).isEmpty();
   }
@@ -33,12 +36,23 @@ class StatusAdmissionTest {
     assertThat(admission.admit(report(7 + Status.MAX_SEQ_JUMP + 1, "mine")))
         .isInstanceOf(StatusAdmission.Refuse.class);
     assertThat(admission.lastAcceptedSeq()).isEqualTo(7);
-    assertThat(admission.admit(report(7 + Status.MAX_SEQ_JUMP, "mine"))).isInstanceOf(StatusAdmission.Accept.class);
+    assertThat(admission.admit(report(7 + Status.MAX_SEQ_JUMP, "mine")))
+        .isInstanceOf(StatusAdmission.Accept.class);
     assertThat(admission.lastAcceptedSeq()).isEqualTo(7 + Status.MAX_SEQ_JUMP);
   }
 
   private static Status report(long seq, String... names) {
-    return new Status(1, null, null, seq, true, java.util.Arrays.stream(names)
-        .map(n -> new SubscriptionStatus(n, null, null, null, "Succeeded", null, null, null, null)).toList());
+    return new Status(
+        1,
+        null,
+        null,
+        seq,
+        true,
+        java.util.Arrays.stream(names)
+            .map(
+                n ->
+                    new SubscriptionStatus(
+                        n, null, null, null, "Succeeded", null, null, null, null))
+            .toList());
   }
 }

@@ -9,8 +9,8 @@ import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.apispec.protocol.CsvDetails;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
 import io.olmstead.controlplane.config.GatewaySettings;
-import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;
@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An agent's report with requirement status, webhooks and certificates is stored and shown on both per-cluster status
- * endpoints; a later report without them (an older agent) clears them.
+ * An agent's report with requirement status, webhooks and certificates is stored and shown on both
+ * per-cluster status endpoints; a later report without them (an older agent) clears them.
  */
 class StatusCsvDetailsIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
@@ -39,8 +39,10 @@ class StatusCsvDetailsIT {
 
   @BeforeAll
   static void start() {
-    cp = TestControlPlane.start(TestDatabase.create(StatusCsvDetailsIT.class),
-        Map.of(GatewaySettings.RESYNC_SECONDS, "300"));
+    cp =
+        TestControlPlane.start(
+            TestDatabase.create(StatusCsvDetailsIT.class),
+            Map.of(GatewaySettings.RESYNC_SECONDS, "300"));
     api = new ApiClient(cp);
     fixtures = new ChannelFixtures(cp.database());
     fixtures.catalog(ChannelFixtures.DIGEST_1, "{\"schema\":\"olm.package\",\"name\":\"etcd\"}\n");
@@ -55,40 +57,90 @@ class StatusCsvDetailsIT {
   }
 
   @Test
-  void certificatesWithTheirExpiryAndRequirementStatusReachBothStatusEndpoints(@TempDir Path dir) throws Exception {
-    ChannelClient client = client("certs-1", fixtures.enrollmentToken(5, 600, "{\"env\":\"prod\"}", null),
-        dir.resolve("credential"));
+  void certificatesWithTheirExpiryAndRequirementStatusReachBothStatusEndpoints(@TempDir Path dir)
+      throws Exception {
+    ChannelClient client =
+        client(
+            "certs-1",
+            fixtures.enrollmentToken(5, 600, "{\"env\":\"prod\"}", null),
+            dir.resolve("credential"));
     client.start();
     try {
-      CsvDetails csv = new CsvDetails(
-          List.of(new CsvDetails.RequirementStatus("operators.coreos.com", "v1alpha1", "ClusterServiceVersion",
-              "etcdoperator.v0.9.2", "Present", "CSV minKubeVersion (1.11.0) less than server version (v1.31.0)")),
-          List.of(new CsvDetails.WebhookStatus("ValidatingAdmissionWebhook", "vbinding.kb.io",
-              "messaging-topology-operator", "messaging-topology-operator-service")),
-          List.of(new CsvDetails.CertificateStatus("messaging-topology-operator-service",
-                  "messaging-topology-operator-service-cert", "2028-11-27T10:00:00Z", "2028-11-26T10:00:00Z"),
-              new CsvDetails.CertificateStatus("other-service", "other-service-cert", "2027-03-02T08:00:00Z",
-                  "2027-03-01T08:00:00Z")));
-      client.report(new SubscriptionStatus("etcd", "etcdoperator.v0.9.2", "0.9.2", "0.9.2", "Succeeded",
-          "InstallSucceeded", "ok", List.of(), 1L, csv));
-      await().atMost(Duration.ofSeconds(20)).until(() -> item("/api/v1/subscriptions/etcd/status") != null);
+      CsvDetails csv =
+          new CsvDetails(
+              List.of(
+                  new CsvDetails.RequirementStatus(
+                      "operators.coreos.com",
+                      "v1alpha1",
+                      "ClusterServiceVersion",
+                      "etcdoperator.v0.9.2",
+                      "Present",
+                      "CSV minKubeVersion (1.11.0) less than server version (v1.31.0)")),
+              List.of(
+                  new CsvDetails.WebhookStatus(
+                      "ValidatingAdmissionWebhook",
+                      "vbinding.kb.io",
+                      "messaging-topology-operator",
+                      "messaging-topology-operator-service")),
+              List.of(
+                  new CsvDetails.CertificateStatus(
+                      "messaging-topology-operator-service",
+                      "messaging-topology-operator-service-cert",
+                      "2028-11-27T10:00:00Z",
+                      "2028-11-26T10:00:00Z"),
+                  new CsvDetails.CertificateStatus(
+                      "other-service",
+                      "other-service-cert",
+                      "2027-03-02T08:00:00Z",
+                      "2027-03-01T08:00:00Z")));
+      client.report(
+          new SubscriptionStatus(
+              "etcd",
+              "etcdoperator.v0.9.2",
+              "0.9.2",
+              "0.9.2",
+              "Succeeded",
+              "InstallSucceeded",
+              "ok",
+              List.of(),
+              1L,
+              csv));
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> item("/api/v1/subscriptions/etcd/status") != null);
 
-      for (String path : List.of("/api/v1/subscriptions/etcd/status", "/api/v1/clusters/certs-1/subscriptions")) {
+      for (String path :
+          List.of("/api/v1/subscriptions/etcd/status", "/api/v1/clusters/certs-1/subscriptions")) {
         JsonObject item = item(path);
         assertThat(item.getJsonArray("certificates")).as(path).hasSize(2);
         JsonObject certificate = item.getJsonArray("certificates").getJsonObject(0);
-        assertThat(certificate.getString("service")).isEqualTo("messaging-topology-operator-service");
+        assertThat(certificate.getString("service"))
+            .isEqualTo("messaging-topology-operator-service");
         assertThat(certificate.getString("expiresAt")).isEqualTo("2028-11-27T10:00:00Z");
         assertThat(item.getString("certsRotateAt")).as(path).isEqualTo("2027-03-01T08:00:00Z");
         assertThat(item.getJsonArray("webhooks").getJsonObject(0).getString("generateName"))
             .isEqualTo("vbinding.kb.io");
-        assertThat(item.getJsonArray("requirementStatus").getJsonObject(0).getString("status")).isEqualTo("Present");
+        assertThat(item.getJsonArray("requirementStatus").getJsonObject(0).getString("status"))
+            .isEqualTo("Present");
       }
 
-      client.report(new SubscriptionStatus("etcd", "etcdoperator.v0.9.2", "0.9.2", "0.9.2", "Succeeded",
-          "InstallSucceeded", "ok again", List.of(), 1L));
-      await().atMost(Duration.ofSeconds(20)).until(() -> "ok again".equals(item("/api/v1/subscriptions/etcd/status")
-          .getString("message")));
+      client.report(
+          new SubscriptionStatus(
+              "etcd",
+              "etcdoperator.v0.9.2",
+              "0.9.2",
+              "0.9.2",
+              "Succeeded",
+              "InstallSucceeded",
+              "ok again",
+              List.of(),
+              1L));
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  "ok again"
+                      .equals(item("/api/v1/subscriptions/etcd/status").getString("message")));
       assertThat(item("/api/v1/clusters/certs-1/subscriptions").fieldNames())
           .doesNotContain("certificates", "webhooks", "requirementStatus", "certsRotateAt");
     } finally {
@@ -105,9 +157,16 @@ class StatusCsvDetailsIT {
   }
 
   private static ChannelClient client(String name, String token, Path credential) {
-    ChannelOptions options = ChannelOptions.of(URI.create(cp.baseUrl()), name, token)
-        .withLabels(Map.of("region", "eu")).withBackoff(Duration.ofMillis(100), Duration.ofSeconds(1));
-    return new ChannelClient(agentVertx, agentVertx.createHttpClient(), agentVertx.createWebSocketClient(), options,
-        CredentialStorage.file(credential), new AgentChannelIT.Recorder());
+    ChannelOptions options =
+        ChannelOptions.of(URI.create(cp.baseUrl()), name, token)
+            .withLabels(Map.of("region", "eu"))
+            .withBackoff(Duration.ofMillis(100), Duration.ofSeconds(1));
+    return new ChannelClient(
+        agentVertx,
+        agentVertx.createHttpClient(),
+        agentVertx.createWebSocketClient(),
+        options,
+        CredentialStorage.file(credential),
+        new AgentChannelIT.Recorder());
   }
 }

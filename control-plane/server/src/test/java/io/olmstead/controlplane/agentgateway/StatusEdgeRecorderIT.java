@@ -25,10 +25,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Edge attempts from agents' status reports outside rollouts, on PostgreSQL: what the status batch returns, what is
- * recorded (the subscription's team as stored, never the agent's word), what a replay, a repeated failure and a
- * cluster an active rollout moves record (nothing), and a flood of failures from one agent (bounded, another team's
- * attempt still recorded).
+ * Edge attempts from agents' status reports outside rollouts, on PostgreSQL: what the status batch
+ * returns, what is recorded (the subscription's team as stored, never the agent's word), what a
+ * replay, a repeated failure and a cluster an active rollout moves record (nothing), and a flood of
+ * failures from one agent (bounded, another team's attempt still recorded).
  */
 class StatusEdgeRecorderIT {
   private static DatabaseSettings db;
@@ -41,22 +41,31 @@ class StatusEdgeRecorderIT {
   static void start() {
     db = TestDatabase.create(StatusEdgeRecorderIT.class);
     Migrations.migrate(db);
-    TestDatabase.execute(db, "INSERT INTO clusters (name, labels, facts) VALUES "
-        + "('red-1', '{\"fips\":\"true\"}', '{\"kubernetesVersion\":\"v1.29.4\"}'), "
-        + "('blue-1', '{\"fips\":\"true\"}', '{\"kubernetesVersion\":\"v1.29.1\"}'), "
-        + "('flood-1', '{\"fips\":\"false\"}', '{}'), ('moved-1', '{\"fips\":\"true\"}', '{}'), ('next-1', '{}', '{}')");
+    TestDatabase.execute(
+        db,
+        "INSERT INTO clusters (name, labels, facts) VALUES "
+            + "('red-1', '{\"fips\":\"true\"}', '{\"kubernetesVersion\":\"v1.29.4\"}'), "
+            + "('blue-1', '{\"fips\":\"true\"}', '{\"kubernetesVersion\":\"v1.29.1\"}'), "
+            + "('flood-1', '{\"fips\":\"false\"}', '{}'), ('moved-1', '{\"fips\":\"true\"}', '{}'), ('next-1', '{}', '{}')");
     TestDatabase.execute(db, "INSERT INTO catalogs (name) VALUES ('ocp')");
-    TestDatabase.execute(db, "INSERT INTO subscriptions (name, catalog, package, namespace, version_kind, "
-        + "version_value, approval, team, created_by) VALUES "
-        + "('op-red', 'ocp', 'op', 'op', 'pin', '2.0.0', 'Automatic', 'red', 'test'), "
-        + "('op-blue', 'ocp', 'op', 'op', 'pin', '2.0.0', 'Automatic', 'blue', 'test'), "
-        + "('op-flood', 'ocp', 'flood', 'op', 'pin', '2.0.0', 'Automatic', 'flood', 'test')");
+    TestDatabase.execute(
+        db,
+        "INSERT INTO subscriptions (name, catalog, package, namespace, version_kind, "
+            + "version_value, approval, team, created_by) VALUES "
+            + "('op-red', 'ocp', 'op', 'op', 'pin', '2.0.0', 'Automatic', 'red', 'test'), "
+            + "('op-blue', 'ocp', 'op', 'op', 'pin', '2.0.0', 'Automatic', 'blue', 'test'), "
+            + "('op-flood', 'ocp', 'flood', 'op', 'pin', '2.0.0', 'Automatic', 'flood', 'test')");
     vertx = Vertx.vertx();
-    pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(4)).connectingTo(db.connectOptions()).using(vertx)
-        .build();
+    pool =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(4))
+            .connectingTo(db.connectOptions())
+            .using(vertx)
+            .build();
     writer = new StatusBatchWriter(pool);
-    recorder = new StatusEdgeRecorder(vertx, pool, new EdgeRiskSettings(List.of("fips"), 5, 40, 14, 10),
-        Clock.systemUTC());
+    recorder =
+        new StatusEdgeRecorder(
+            vertx, pool, new EdgeRiskSettings(List.of("fips"), 5, 40, 14, 10), Clock.systemUTC());
   }
 
   @AfterAll
@@ -68,13 +77,33 @@ class StatusEdgeRecorderIT {
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
-  private static List<PendingAttempts.Pending> report(String cluster, long seq, String sub, String installed,
-      String target, String phase) throws Exception {
-    Status status = new Status(1, "s" + seq, cluster, seq, false, List.of(new SubscriptionStatus(sub, null,
-        installed, target, phase, "Failed".equals(phase) ? "InstallCheckFailed" : null, "install failed", List.of(),
-        1L)));
-    List<PendingAttempts.Pending> attempts = writer.write(List.of(new StatusBatchWriter.Report(cluster, status)),
-        List.of()).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  private static List<PendingAttempts.Pending> report(
+      String cluster, long seq, String sub, String installed, String target, String phase)
+      throws Exception {
+    Status status =
+        new Status(
+            1,
+            "s" + seq,
+            cluster,
+            seq,
+            false,
+            List.of(
+                new SubscriptionStatus(
+                    sub,
+                    null,
+                    installed,
+                    target,
+                    phase,
+                    "Failed".equals(phase) ? "InstallCheckFailed" : null,
+                    "install failed",
+                    List.of(),
+                    1L)));
+    List<PendingAttempts.Pending> attempts =
+        writer
+            .write(List.of(new StatusBatchWriter.Report(cluster, status)), List.of())
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
     recorder.submit(attempts);
     return attempts;
   }
@@ -88,43 +117,82 @@ class StatusEdgeRecorderIT {
   }
 
   @Test
-  void recordsTheSubscriptionsTeamsFailureAndAnotherTeamsSuccessOnMatchingFactsAndNothingForAReplay()
-      throws Exception {
+  void
+      recordsTheSubscriptionsTeamsFailureAndAnotherTeamsSuccessOnMatchingFactsAndNothingForAReplay()
+          throws Exception {
     assertThat(report("red-1", 1, "op-red", "1.0.0", "1.0.0", "Succeeded")).isEmpty();
     assertThat(report("red-1", 2, "op-red", "1.0.0", "2.0.0", "Failed")).hasSize(1);
-    await().atMost(Duration.ofSeconds(30)).until(() -> count("SELECT count(*) FROM edge_risk_observations WHERE "
-        + "team = 'red' AND cluster = 'red-1' AND failed AND from_version = '1.0.0' AND to_version = '2.0.0' "
-        + "AND source = 'subscriptions/op-red' AND detail = 'InstallCheckFailed: install failed'") == 1);
-    assertThat(report("red-1", 2, "op-red", "1.0.0", "2.0.0", "Failed")).as("a replay changes no row").isEmpty();
-    assertThat(report("red-1", 3, "op-red", "1.0.0", "2.0.0", "Failed")).as("the same failure again").isEmpty();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                count(
+                        "SELECT count(*) FROM edge_risk_observations WHERE "
+                            + "team = 'red' AND cluster = 'red-1' AND failed AND from_version = '1.0.0' AND to_version = '2.0.0' "
+                            + "AND source = 'subscriptions/op-red' AND detail = 'InstallCheckFailed: install failed'")
+                    == 1);
+    assertThat(report("red-1", 2, "op-red", "1.0.0", "2.0.0", "Failed"))
+        .as("a replay changes no row")
+        .isEmpty();
+    assertThat(report("red-1", 3, "op-red", "1.0.0", "2.0.0", "Failed"))
+        .as("the same failure again")
+        .isEmpty();
 
-    // another team's cluster with the same facts takes the edge: its success is recorded as its team's
+    // another team's cluster with the same facts takes the edge: its success is recorded as its
+    // team's
     report("blue-1", 1, "op-blue", "1.0.0", "1.0.0", "Succeeded");
     assertThat(report("blue-1", 2, "op-blue", "2.0.0", "2.0.0", "Succeeded")).hasSize(1);
-    await().atMost(Duration.ofSeconds(30)).until(() -> count("SELECT count(*) FROM edge_risk_observations WHERE "
-        + "team = 'blue' AND cluster = 'blue-1' AND NOT failed") == 1);
-    assertThat(count("SELECT count(DISTINCT risk_id) FROM edge_risk_observations WHERE package = 'op' "
-        + "AND to_version = '2.0.0'")).as("one risk: both clusters' facts match").isEqualTo(1);
-    assertThat(count("SELECT count(*) FROM audit_log WHERE action = 'edgerisk.record' AND actor = "
-        + "'system:status-intake' AND resource = 'subscriptions/op-red'")).isEqualTo(1);
-    assertThat(count("SELECT count(*) FROM audit_log WHERE action = 'edgerisk.record' AND actor = "
-        + "'system:status-intake' AND resource = 'subscriptions/op-blue'")).isGreaterThanOrEqualTo(1);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                count(
+                        "SELECT count(*) FROM edge_risk_observations WHERE "
+                            + "team = 'blue' AND cluster = 'blue-1' AND NOT failed")
+                    == 1);
+    assertThat(
+            count(
+                "SELECT count(DISTINCT risk_id) FROM edge_risk_observations WHERE package = 'op' "
+                    + "AND to_version = '2.0.0'"))
+        .as("one risk: both clusters' facts match")
+        .isEqualTo(1);
+    assertThat(
+            count(
+                "SELECT count(*) FROM audit_log WHERE action = 'edgerisk.record' AND actor = "
+                    + "'system:status-intake' AND resource = 'subscriptions/op-red'"))
+        .isEqualTo(1);
+    assertThat(
+            count(
+                "SELECT count(*) FROM audit_log WHERE action = 'edgerisk.record' AND actor = "
+                    + "'system:status-intake' AND resource = 'subscriptions/op-blue'"))
+        .isGreaterThanOrEqualTo(1);
   }
 
   @Test
   void aClusterAnActiveRolloutMovesIsLeftToTheEngine() throws Exception {
-    TestDatabase.execute(db, "INSERT INTO rollouts (id, subscription, target_version, state, strategy, created_by) "
-        + "VALUES ('r-moved', 'op-red', '2.0.0', 'Progressing', '{}', 'test')");
-    TestDatabase.execute(db, "INSERT INTO rollout_clusters (rollout_id, cluster, wave, step) "
-        + "VALUES ('r-moved', 'moved-1', 0, 'Progressing')");
+    TestDatabase.execute(
+        db,
+        "INSERT INTO rollouts (id, subscription, target_version, state, strategy, created_by) "
+            + "VALUES ('r-moved', 'op-red', '2.0.0', 'Progressing', '{}', 'test')");
+    TestDatabase.execute(
+        db,
+        "INSERT INTO rollout_clusters (rollout_id, cluster, wave, step) "
+            + "VALUES ('r-moved', 'moved-1', 0, 'Progressing')");
     report("moved-1", 1, "op-red", "1.0.0", "1.0.0", "Succeeded");
     assertThat(report("moved-1", 2, "op-red", "1.0.0", "2.0.0", "Failed")).hasSize(1);
     // a later attempt of another cluster is recorded once the queue got past moved-1's
     report("next-1", 1, "op-blue", "1.0.0", "1.0.0", "Succeeded");
     report("next-1", 2, "op-blue", "1.0.0", "9.9.9", "Failed");
-    await().atMost(Duration.ofSeconds(30)).until(() -> count("SELECT count(*) FROM edge_risk_observations WHERE "
-        + "cluster = 'next-1' AND to_version = '9.9.9'") == 1);
-    assertThat(count("SELECT count(*) FROM edge_risk_observations WHERE cluster = 'moved-1'")).isZero();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                count(
+                        "SELECT count(*) FROM edge_risk_observations WHERE "
+                            + "cluster = 'next-1' AND to_version = '9.9.9'")
+                    == 1);
+    assertThat(count("SELECT count(*) FROM edge_risk_observations WHERE cluster = 'moved-1'"))
+        .isZero();
   }
 
   @Test
@@ -135,9 +203,16 @@ class StatusEdgeRecorderIT {
     }
     report("blue-1", 100, "op-blue", "2.0.0", "2.0.0", "Succeeded");
     assertThat(report("blue-1", 101, "op-blue", "2.0.0", "2.5.0", "Failed")).hasSize(1);
-    await().atMost(Duration.ofSeconds(60)).until(() -> count("SELECT count(*) FROM edge_risk_observations WHERE "
-        + "team = 'blue' AND to_version = '2.5.0'") == 1);
-    assertThat(count("SELECT count(*) FROM edge_risk_observations WHERE team = 'flood'")).as("the team's bound")
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                count(
+                        "SELECT count(*) FROM edge_risk_observations WHERE "
+                            + "team = 'blue' AND to_version = '2.5.0'")
+                    == 1);
+    assertThat(count("SELECT count(*) FROM edge_risk_observations WHERE team = 'flood'"))
+        .as("the team's bound")
         .isLessThanOrEqualTo(40);
   }
 }

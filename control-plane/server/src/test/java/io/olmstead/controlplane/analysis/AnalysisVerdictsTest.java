@@ -18,19 +18,39 @@ class AnalysisVerdictsTest {
 
   static Stream<Arguments> measurements() {
     return Stream.of(
-        Arguments.of("every sample meets the condition", new QueryOutcome.Samples(List.of(0.0, 0.005)),
+        Arguments.of(
+            "every sample meets the condition",
+            new QueryOutcome.Samples(List.of(0.0, 0.005)),
             Result.SUCCESS),
-        Arguments.of("one sample does not", new QueryOutcome.Samples(List.of(0.0, 0.5)), Result.FAILURE),
-        Arguments.of("a value exactly at the threshold of <", new QueryOutcome.Samples(List.of(0.01)),
+        Arguments.of(
+            "one sample does not", new QueryOutcome.Samples(List.of(0.0, 0.5)), Result.FAILURE),
+        Arguments.of(
+            "a value exactly at the threshold of <",
+            new QueryOutcome.Samples(List.of(0.01)),
             Result.FAILURE),
-        Arguments.of("no data (no series matched)", new QueryOutcome.Samples(List.of()), Result.INCONCLUSIVE),
-        Arguments.of("NaN (0/0 in PromQL)", new QueryOutcome.Samples(List.of(Double.NaN)), Result.INCONCLUSIVE),
-        Arguments.of("+Inf", new QueryOutcome.Samples(List.of(Double.POSITIVE_INFINITY)), Result.INCONCLUSIVE),
-        Arguments.of("Prometheus down", new QueryOutcome.Unavailable("Connection refused"), Result.INCONCLUSIVE),
-        Arguments.of("Prometheus timed out", new QueryOutcome.Unavailable("no answer within 10s"),
+        Arguments.of(
+            "no data (no series matched)",
+            new QueryOutcome.Samples(List.of()),
+            Result.INCONCLUSIVE),
+        Arguments.of(
+            "NaN (0/0 in PromQL)",
+            new QueryOutcome.Samples(List.of(Double.NaN)),
+            Result.INCONCLUSIVE),
+        Arguments.of(
+            "+Inf",
+            new QueryOutcome.Samples(List.of(Double.POSITIVE_INFINITY)),
+            Result.INCONCLUSIVE),
+        Arguments.of(
+            "Prometheus down",
+            new QueryOutcome.Unavailable("Connection refused"),
+            Result.INCONCLUSIVE),
+        Arguments.of(
+            "Prometheus timed out",
+            new QueryOutcome.Unavailable("no answer within 10s"),
             Result.INCONCLUSIVE),
         Arguments.of("garbage", PromResponse.parse(200, "<html>oops</html>"), Result.INCONCLUSIVE),
-        Arguments.of("a refused query", new QueryOutcome.Refused("parse error"), Result.INCONCLUSIVE));
+        Arguments.of(
+            "a refused query", new QueryOutcome.Refused("parse error"), Result.INCONCLUSIVE));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -62,7 +82,9 @@ class AnalysisVerdictsTest {
   void noDataAndAnOutageNeverMakeACheckPassWhateverTheLimits() {
     Tally tally = Tally.NONE;
     for (int i = 0; i < 5; i++) {
-      tally = tally.plus(AnalysisVerdicts.measure(BELOW_1PCT, new QueryOutcome.Samples(List.of())).result());
+      tally =
+          tally.plus(
+              AnalysisVerdicts.measure(BELOW_1PCT, new QueryOutcome.Samples(List.of())).result());
       assertThat(AnalysisVerdicts.status(tally, 1, 0, 0)).isNotEqualTo(Status.PASSED);
     }
     assertThat(AnalysisVerdicts.status(new Tally(0, 0, 1), 1, 0, 0)).isEqualTo(Status.INCONCLUSIVE);
@@ -70,7 +92,9 @@ class AnalysisVerdictsTest {
 
   @Test
   void aFailureNamesTheValueThatFailed() {
-    var m = AnalysisVerdicts.measure(SuccessIf.parse(">= 0.99"), new QueryOutcome.Samples(List.of(1.0, 0.5)));
+    var m =
+        AnalysisVerdicts.measure(
+            SuccessIf.parse(">= 0.99"), new QueryOutcome.Samples(List.of(1.0, 0.5)));
     assertThat(m.result()).isEqualTo(Result.FAILURE);
     assertThat(m.value()).isEqualTo(0.5);
     assertThat(m.reason()).contains(">= 0.99");

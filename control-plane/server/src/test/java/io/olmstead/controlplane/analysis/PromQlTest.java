@@ -8,20 +8,26 @@ import org.junit.jupiter.api.Test;
 
 /** Variables in analysis queries and the success condition. */
 class PromQlTest {
-  private static final Map<String, String> VALUES = Map.of("cluster", "sim-01", "wave", "canary",
-      "namespace", "etcd", "package", "etcd-operator");
+  private static final Map<String, String> VALUES =
+      Map.of(
+          "cluster", "sim-01", "wave", "canary", "namespace", "etcd", "package", "etcd-operator");
 
   @Test
   void substitutesTheFourVariables() {
-    assertThat(PromQl.substitute("sum(rate(errors{cluster=\"$cluster\",namespace=\"$namespace\",package="
-        + "\"$package\",wave=\"$wave\"}[5m]))", VALUES)).isEqualTo("sum(rate(errors{cluster=\"sim-01\","
-        + "namespace=\"etcd\",package=\"etcd-operator\",wave=\"canary\"}[5m]))");
+    assertThat(
+            PromQl.substitute(
+                "sum(rate(errors{cluster=\"$cluster\",namespace=\"$namespace\",package="
+                    + "\"$package\",wave=\"$wave\"}[5m]))",
+                VALUES))
+        .isEqualTo(
+            "sum(rate(errors{cluster=\"sim-01\","
+                + "namespace=\"etcd\",package=\"etcd-operator\",wave=\"canary\"}[5m]))");
   }
 
   @Test
   void leavesOtherDollarWordsAlone() {
-    assertThat(PromQl.substitute("x{a=\"$clusters\",b=\"$other\"}", VALUES)).isEqualTo("x{a=\"$clusters\","
-        + "b=\"$other\"}");
+    assertThat(PromQl.substitute("x{a=\"$clusters\",b=\"$other\"}", VALUES))
+        .isEqualTo("x{a=\"$clusters\"," + "b=\"$other\"}");
   }
 
   @Test
@@ -41,7 +47,9 @@ class PromQlTest {
     assertThat(SuccessIf.parse(" > 1e3 ").toString()).isEqualTo("> 1000");
     assertThat(SuccessIf.parse("<= -2.5").toString()).isEqualTo("<= -2.5");
     for (String bad : new String[] {"", "0.01", "< x", "=< 1", "< 1 2", "< NaN", "< Infinity"}) {
-      assertThatThrownBy(() -> SuccessIf.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> SuccessIf.parse(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class);
     }
   }
 }

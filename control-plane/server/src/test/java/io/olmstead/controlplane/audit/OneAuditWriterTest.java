@@ -10,13 +10,16 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** audit_log has one writer, {@link Audit}: no other main source file holds SQL that inserts into it. */
+/**
+ * audit_log has one writer, {@link Audit}: no other main source file holds SQL that inserts into
+ * it.
+ */
 class OneAuditWriterTest {
   private static final Path MAIN = Path.of("src/main/java");
   private static final Path AUDIT_PACKAGE = MAIN.resolve("io/olmstead/controlplane/audit");
   // across string concatenation and text-block line breaks: "INSERT INTO " + "audit_log" counts too
-  private static final Pattern INSERT = Pattern.compile("insert\\s+into\\s+(\\w+\\.)?\"?audit_log\\b",
-      Pattern.CASE_INSENSITIVE);
+  private static final Pattern INSERT =
+      Pattern.compile("insert\\s+into\\s+(\\w+\\.)?\"?audit_log\\b", Pattern.CASE_INSENSITIVE);
   private static final Pattern CONCATENATION = Pattern.compile("\"\\s*\\+\\s*\"");
 
   static boolean insertsIntoAuditLog(String source) {
@@ -28,10 +31,16 @@ class OneAuditWriterTest {
     assertThat(MAIN).isDirectory();
     List<Path> writers;
     try (Stream<Path> files = Files.walk(MAIN)) {
-      writers = files.filter(f -> f.toString().endsWith(".java")).filter(f -> !f.startsWith(AUDIT_PACKAGE))
-          .filter(f -> insertsIntoAuditLog(read(f))).toList();
+      writers =
+          files
+              .filter(f -> f.toString().endsWith(".java"))
+              .filter(f -> !f.startsWith(AUDIT_PACKAGE))
+              .filter(f -> insertsIntoAuditLog(read(f)))
+              .toList();
     }
-    assertThat(writers).as("raw INSERT INTO audit_log outside the audit package: call Audit instead").isEmpty();
+    assertThat(writers)
+        .as("raw INSERT INTO audit_log outside the audit package: call Audit instead")
+        .isEmpty();
   }
 
   @Test
@@ -41,7 +50,9 @@ class OneAuditWriterTest {
 
   @Test
   void theScanSeesInsertsSplitAcrossConcatenationAndLines() {
-    assertThat(insertsIntoAuditLog("String s = \"INSERT INTO \" + \"audit_log (actor) VALUES ($1)\";")).isTrue();
+    assertThat(
+            insertsIntoAuditLog("String s = \"INSERT INTO \" + \"audit_log (actor) VALUES ($1)\";"))
+        .isTrue();
     assertThat(insertsIntoAuditLog("\"\"\"\n  insert into\n   audit_log (actor)")).isTrue();
     assertThat(insertsIntoAuditLog("SELECT actor FROM audit_log")).isFalse();
     assertThat(insertsIntoAuditLog("INSERT INTO audit_logs_archive")).isFalse();

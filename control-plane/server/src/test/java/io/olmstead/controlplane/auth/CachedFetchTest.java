@@ -15,7 +15,10 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** One fetch at a time, failures remembered for the retry interval, at most one forced refresh per interval. */
+/**
+ * One fetch at a time, failures remembered for the retry interval, at most one forced refresh per
+ * interval.
+ */
 class CachedFetchTest {
   private static final Duration FRESH = Duration.ofHours(1);
   private static final Duration RETRY = Duration.ofSeconds(15);

@@ -20,25 +20,36 @@ final class EventRecorder implements AutoCloseable {
   private final HttpResponse<Stream<String>> response;
 
   EventRecorder(String baseUrl, String token) throws Exception {
-    response = HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/v1/events?follow=true"))
-        .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofLines());
+    response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(baseUrl + "/api/v1/events?follow=true"))
+                .header("Authorization", "Bearer " + token)
+                .build(),
+            HttpResponse.BodyHandlers.ofLines());
     if (response.statusCode() != 200) {
       throw new IllegalStateException("event stream answered " + response.statusCode());
     }
-    Thread reader = new Thread(() -> {
-      try {
-        response.body().filter(l -> l.startsWith("data: ")).forEach(l -> events.add(new JsonObject(l.substring(6))));
-      } catch (RuntimeException closed) {
-        // the stream was closed by close()
-      }
-    }, "sse-recorder");
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                response
+                    .body()
+                    .filter(l -> l.startsWith("data: "))
+                    .forEach(l -> events.add(new JsonObject(l.substring(6))));
+              } catch (RuntimeException closed) {
+                // the stream was closed by close()
+              }
+            },
+            "sse-recorder");
     reader.setDaemon(true);
     reader.start();
   }
 
   /**
-   * Every event up to and including the first of {@code type} about {@code id} (at most 15 s); events arrive in
-   * commit order, so all changes committed before that one have been delivered by then.
+   * Every event up to and including the first of {@code type} about {@code id} (at most 15 s);
+   * events arrive in commit order, so all changes committed before that one have been delivered by
+   * then.
    */
   List<JsonObject> until(String type, String id) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);

@@ -9,8 +9,10 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class PrincipalTest {
-  private static final Principal UNSCOPED = new Principal(UUID.randomUUID(), "ops", Role.OPERATOR, List.of());
-  private static final Principal TEAM_A = new Principal(UUID.randomUUID(), "a", Role.ADMIN, List.of("team-a"));
+  private static final Principal UNSCOPED =
+      new Principal(UUID.randomUUID(), "ops", Role.OPERATOR, List.of());
+  private static final Principal TEAM_A =
+      new Principal(UUID.randomUUID(), "a", Role.ADMIN, List.of("team-a"));
 
   @Test
   void rolesIncludeTheOnesBelowThem() {
@@ -46,7 +48,9 @@ class PrincipalTest {
     assertThat(TokenAuthenticator.bearer("Bearer ")).isEmpty();
     assertThat(TokenAuthenticator.bearer("Bearer a b")).isEmpty();
     assertThat(TokenAuthenticator.bearer("Bearer " + "x".repeat(8192))).contains("x".repeat(8192));
-    assertThat(TokenAuthenticator.bearer("Bearer " + "x".repeat(8193))).as("JWTs fit; longer is refused").isEmpty();
+    assertThat(TokenAuthenticator.bearer("Bearer " + "x".repeat(8193)))
+        .as("JWTs fit; longer is refused")
+        .isEmpty();
     assertThat(TokenAuthenticator.bearer(null)).isEmpty();
   }
 }

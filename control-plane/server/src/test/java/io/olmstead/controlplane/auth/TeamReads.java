@@ -39,7 +39,8 @@ final class TeamReads {
     Response response = get(path);
     Response none = get(path.replace(foreign, ghost));
     assertThat(response.status()).as(path + ": " + response.body()).isEqualTo(404);
-    assertThat(withoutRequestId(response.body().replace(foreign, ghost))).isEqualTo(withoutRequestId(none.body()));
+    assertThat(withoutRequestId(response.body().replace(foreign, ghost)))
+        .isEqualTo(withoutRequestId(none.body()));
   }
 
   void hiddenPreview(String subscription) {
@@ -50,20 +51,28 @@ final class TeamReads {
   }
 
   Response preview(String subscription) {
-    return world.api.json("POST", "/api/v1/rollouts/preview", token, new JsonObject()
-        .put("subscription", subscription).put("targetVersion", "0.9.4"));
+    return world.api.json(
+        "POST",
+        "/api/v1/rollouts/preview",
+        token,
+        new JsonObject().put("subscription", subscription).put("targetVersion", "0.9.4"));
   }
 
   /**
-   * Every page of a list, one item a page: each page but the last is full (the team filter is part of the query),
-   * and no cursor carries a foreign key (its base64url parts are decoded and searched).
+   * Every page of a list, one item a page: each page but the last is full (the team filter is part
+   * of the query), and no cursor carries a foreign key (its base64url parts are decoded and
+   * searched).
    */
   List<JsonObject> walk(String path) {
     List<JsonObject> items = new ArrayList<>();
     String cursor = null;
     for (int page = 0; page < 100; page++) {
-      Response response = visible(path + (path.contains("?") ? "&" : "?") + "limit=1"
-          + (cursor == null ? "" : "&cursor=" + cursor));
+      Response response =
+          visible(
+              path
+                  + (path.contains("?") ? "&" : "?")
+                  + "limit=1"
+                  + (cursor == null ? "" : "&cursor=" + cursor));
       response.items().forEach(item -> items.add((JsonObject) item));
       cursor = response.json().getString("nextCursor");
       if (cursor == null) {
@@ -88,9 +97,15 @@ final class TeamReads {
   }
 
   void patchLabel(String as, String cluster, int round) {
-    TeamWorld.expect(world.api.send("PATCH", "/api/v1/clusters/" + cluster, as, "application/merge-patch+json",
-        ("{\"labels\":{\"round\":\"" + round + "\"}}").getBytes(StandardCharsets.UTF_8),
-        Map.of()), 200);
+    TeamWorld.expect(
+        world.api.send(
+            "PATCH",
+            "/api/v1/clusters/" + cluster,
+            as,
+            "application/merge-patch+json",
+            ("{\"labels\":{\"round\":\"" + round + "\"}}").getBytes(StandardCharsets.UTF_8),
+            Map.of()),
+        200);
   }
 
   void noForeign(Response response) {
@@ -100,7 +115,9 @@ final class TeamReads {
   void noForeign(String text) {
     String lower = text.toLowerCase(Locale.ROOT);
     for (String foreign : world.foreign) {
-      assertThat(lower).as("must not mention " + foreign).doesNotContain(foreign.toLowerCase(Locale.ROOT));
+      assertThat(lower)
+          .as("must not mention " + foreign)
+          .doesNotContain(foreign.toLowerCase(Locale.ROOT));
     }
   }
 

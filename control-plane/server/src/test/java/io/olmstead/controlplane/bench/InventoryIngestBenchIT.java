@@ -34,11 +34,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Benchmark (runs with {@code -Dolmstead.bench=true}): inventory ingestion. {@code olmstead.bench.agents} hollow agents
- * (no Kubernetes: JDK WebSocket clients speaking the protocol, so their threads are not the control plane's) each send
- * an inventory of 20 operators every {@code olmstead.bench.periodSeconds}, after a baseline of the same agents sending
- * only heartbeats. Reports the control plane's CPU (its Vert.x and worker threads, by thread CPU time) and
- * PostgreSQL's (the embedded server's processes) above the baseline, per core, and the reports stored per second.
+ * Benchmark (runs with {@code -Dolmstead.bench=true}): inventory ingestion. {@code
+ * olmstead.bench.agents} hollow agents (no Kubernetes: JDK WebSocket clients speaking the protocol,
+ * so their threads are not the control plane's) each send an inventory of 20 operators every {@code
+ * olmstead.bench.periodSeconds}, after a baseline of the same agents sending only heartbeats.
+ * Reports the control plane's CPU (its Vert.x and worker threads, by thread CPU time) and
+ * PostgreSQL's (the embedded server's processes) above the baseline, per core, and the reports
+ * stored per second.
  */
 class InventoryIngestBenchIT {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -49,7 +51,8 @@ class InventoryIngestBenchIT {
     int agents = Integer.getInteger("olmstead.bench.agents", 500);
     int period = Integer.getInteger("olmstead.bench.periodSeconds", 6);
     int seconds = Integer.getInteger("olmstead.bench.seconds", 60);
-    try (TestControlPlane cp = TestControlPlane.start(TestDatabase.create(InventoryIngestBenchIT.class), Map.of())) {
+    try (TestControlPlane cp =
+        TestControlPlane.start(TestDatabase.create(InventoryIngestBenchIT.class), Map.of())) {
       String token = enrollmentToken(cp, agents);
       List<WebSocket> sockets = new ArrayList<>();
       for (int i = 0; i < agents; i++) {
@@ -58,18 +61,26 @@ class InventoryIngestBenchIT {
       ScheduledExecutorService timers = Executors.newScheduledThreadPool(2);
       try {
         for (WebSocket ws : sockets) {
-          timers.scheduleAtFixedRate(() -> send(ws, ProtocolCodec.encode(new Heartbeat(1, null))), 5, 10,
+          timers.scheduleAtFixedRate(
+              () -> send(ws, ProtocolCodec.encode(new Heartbeat(1, null))),
+              5,
+              10,
               TimeUnit.SECONDS);
         }
         Thread.sleep(10_000);
         Sample baseline = Sample.take(seconds);
         for (int i = 0; i < sockets.size(); i++) {
           WebSocket ws = sockets.get(i);
-          // each agent's own rounds: its every report differs from its last (a shared counter advanced by the number
-          // of agents between two reports of one agent, a multiple of 50 at 300 or 1,000 agents, so most were equal)
+          // each agent's own rounds: its every report differs from its last (a shared counter
+          // advanced by the number
+          // of agents between two reports of one agent, a multiple of 50 at 300 or 1,000 agents, so
+          // most were equal)
           AtomicLong round = new AtomicLong();
-          timers.scheduleAtFixedRate(() -> send(ws, ProtocolCodec.encode(inventory(round.incrementAndGet()))),
-              ThreadLocalRandom.current().nextLong(period * 1000L), period * 1000L, TimeUnit.MILLISECONDS);
+          timers.scheduleAtFixedRate(
+              () -> send(ws, ProtocolCodec.encode(inventory(round.incrementAndGet()))),
+              ThreadLocalRandom.current().nextLong(period * 1000L),
+              period * 1000L,
+              TimeUnit.MILLISECONDS);
         }
         Thread.sleep(period * 1000L);
         double storedBefore = reports(cp, "stored");
@@ -79,14 +90,27 @@ class InventoryIngestBenchIT {
         double storedPerSecond = (reports(cp, "stored") - storedBefore) / seconds;
         double coalescedPerSecond = (reports(cp, "coalesced") - coalescedBefore) / seconds;
         double unchangedPerSecond = (reports(cp, "unchanged") - unchangedBefore) / seconds;
-        String database = Sample.databaseMeasured() ? String.format("PostgreSQL %.1f%% above (%.1f%% -> %.1f%%)",
-            load.database - baseline.database, baseline.database, load.database)
-            : "PostgreSQL not measured (not a child process of this JVM)";
-        System.out.printf("BENCH inventory ingestion: %d agents x 20 operators every %d s (%.0f reports/s offered), "
+        String database =
+            Sample.databaseMeasured()
+                ? String.format(
+                    "PostgreSQL %.1f%% above (%.1f%% -> %.1f%%)",
+                    load.database - baseline.database, baseline.database, load.database)
+                : "PostgreSQL not measured (not a child process of this JVM)";
+        System.out.printf(
+            "BENCH inventory ingestion: %d agents x 20 operators every %d s (%.0f reports/s offered), "
                 + "stored %.1f reports/s, unchanged %.1f/s, coalesced %.1f/s; control plane CPU %.1f%% of a core above the heartbeat "
-                + "baseline (%.1f%% -> %.1f%%); %s; %d s windows%n", agents, period, agents / (double) period,
-            storedPerSecond, unchangedPerSecond, coalescedPerSecond, load.controlPlane - baseline.controlPlane, baseline.controlPlane,
-            load.controlPlane, database, seconds);
+                + "baseline (%.1f%% -> %.1f%%); %s; %d s windows%n",
+            agents,
+            period,
+            agents / (double) period,
+            storedPerSecond,
+            unchangedPerSecond,
+            coalescedPerSecond,
+            load.controlPlane - baseline.controlPlane,
+            baseline.controlPlane,
+            load.controlPlane,
+            database,
+            seconds);
         assertThat(storedPerSecond).isPositive();
       } finally {
         timers.shutdownNow();
@@ -95,7 +119,9 @@ class InventoryIngestBenchIT {
     }
   }
 
-  /** CPU per core in percent over a window: the control plane's threads, and PostgreSQL's processes. */
+  /**
+   * CPU per core in percent over a window: the control plane's threads, and PostgreSQL's processes.
+   */
   private record Sample(double controlPlane, double database) {
     static Sample take(int seconds) throws Exception {
       long cp0 = controlPlaneNanos();
@@ -103,7 +129,8 @@ class InventoryIngestBenchIT {
       long t0 = System.nanoTime();
       Thread.sleep(seconds * 1000L);
       double wall = System.nanoTime() - t0;
-      return new Sample(100.0 * (controlPlaneNanos() - cp0) / wall,
+      return new Sample(
+          100.0 * (controlPlaneNanos() - cp0) / wall,
           100.0 * (databaseTicks() - db0) * 10_000_000L / wall);
     }
 
@@ -111,7 +138,9 @@ class InventoryIngestBenchIT {
       ThreadMXBean mx = ManagementFactory.getThreadMXBean();
       long sum = 0;
       for (ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
-        if (info != null && (info.getThreadName().startsWith("vert.x-") || info.getThreadName().startsWith("olmstead"))) {
+        if (info != null
+            && (info.getThreadName().startsWith("vert.x-")
+                || info.getThreadName().startsWith("olmstead"))) {
           sum += Math.max(0, mx.getThreadCpuTime(info.getThreadId()));
         }
       }
@@ -119,19 +148,31 @@ class InventoryIngestBenchIT {
     }
 
     static boolean databaseMeasured() {
-      return ProcessHandle.current().descendants().anyMatch(p -> p.info().command().orElse("").contains("postgres"));
+      return ProcessHandle.current()
+          .descendants()
+          .anyMatch(p -> p.info().command().orElse("").contains("postgres"));
     }
 
-    /** utime + stime (clock ticks, 100 per second) of the JVM's child processes: the embedded PostgreSQL. */
+    /**
+     * utime + stime (clock ticks, 100 per second) of the JVM's child processes: the embedded
+     * PostgreSQL.
+     */
     private static long databaseTicks() {
-      return ProcessHandle.current().descendants().mapToLong(p -> {
-        try {
-          String[] stat = Files.readString(Path.of("/proc/" + p.pid() + "/stat")).replaceAll(".*\\) ", "").split(" ");
-          return Long.parseLong(stat[11]) + Long.parseLong(stat[12]);
-        } catch (Exception e) {
-          return 0;
-        }
-      }).sum();
+      return ProcessHandle.current()
+          .descendants()
+          .mapToLong(
+              p -> {
+                try {
+                  String[] stat =
+                      Files.readString(Path.of("/proc/" + p.pid() + "/stat"))
+                          .replaceAll(".*\\) ", "")
+                          .split(" ");
+                  return Long.parseLong(stat[11]) + Long.parseLong(stat[12]);
+                } catch (Exception e) {
+                  return 0;
+                }
+              })
+          .sum();
     }
   }
 
@@ -139,12 +180,24 @@ class InventoryIngestBenchIT {
     Inventory.Resources r = new Inventory.Resources(100, 128L << 20);
     List<Inventory.Operator> ops = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
-      ops.add(new Inventory.Operator("op-" + i, "ns-" + i, "package-" + i, "package-" + i + ".v1.0." + (i % 3),
-          "1.0." + (i % 3), "Succeeded", "InstallSucceeded", i % 5 == 0 ? null : "op-0", List.of(
-              new Inventory.CustomResources("things" + i + ".example.com", "Thing", (round + i) % 50, null),
-              new Inventory.CustomResources("others" + i + ".example.com", "Other", 3, null)),
-          new Inventory.Pods(1, 0, r, r, null), List.of(new Inventory.Stack("Thing", "app", "thing-1",
-              new Inventory.Pods(2, 0, r, null, null)))));
+      ops.add(
+          new Inventory.Operator(
+              "op-" + i,
+              "ns-" + i,
+              "package-" + i,
+              "package-" + i + ".v1.0." + (i % 3),
+              "1.0." + (i % 3),
+              "Succeeded",
+              "InstallSucceeded",
+              i % 5 == 0 ? null : "op-0",
+              List.of(
+                  new Inventory.CustomResources(
+                      "things" + i + ".example.com", "Thing", (round + i) % 50, null),
+                  new Inventory.CustomResources("others" + i + ".example.com", "Other", 3, null)),
+              new Inventory.Pods(1, 0, r, r, null),
+              List.of(
+                  new Inventory.Stack(
+                      "Thing", "app", "thing-1", new Inventory.Pods(2, 0, r, null, null)))));
     }
     return new Inventory(1, null, null, ops, null);
   }
@@ -157,46 +210,76 @@ class InventoryIngestBenchIT {
 
   private static WebSocket connect(TestControlPlane cp, String credential) throws Exception {
     CompletableFuture<Void> welcomed = new CompletableFuture<>();
-    WebSocket ws = HTTP.newWebSocketBuilder().header("Authorization", "Bearer " + credential)
-        .buildAsync(URI.create("ws://127.0.0.1:" + cp.port() + "/api/v1/agent/connect"), new WebSocket.Listener() {
-          @Override
-          public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
-            if (data.toString().contains("\"welcome\"")) {
-              welcomed.complete(null);
-            }
-            socket.request(1);
-            return null;
-          }
-        }).get(30, TimeUnit.SECONDS);
-    send(ws, ProtocolCodec.encode(new Hello(1, null, "bench", List.of(1), new Facts("v1.30.0", null, 1, "hollow"),
-        null)));
+    WebSocket ws =
+        HTTP.newWebSocketBuilder()
+            .header("Authorization", "Bearer " + credential)
+            .buildAsync(
+                URI.create("ws://127.0.0.1:" + cp.port() + "/api/v1/agent/connect"),
+                new WebSocket.Listener() {
+                  @Override
+                  public CompletionStage<?> onText(
+                      WebSocket socket, CharSequence data, boolean last) {
+                    if (data.toString().contains("\"welcome\"")) {
+                      welcomed.complete(null);
+                    }
+                    socket.request(1);
+                    return null;
+                  }
+                })
+            .get(30, TimeUnit.SECONDS);
+    send(
+        ws,
+        ProtocolCodec.encode(
+            new Hello(
+                1, null, "bench", List.of(1), new Facts("v1.30.0", null, 1, "hollow"), null)));
     welcomed.get(30, TimeUnit.SECONDS);
     return ws;
   }
 
   private static String enrollmentToken(TestControlPlane cp, int uses) throws Exception {
-    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/enrollment-tokens"))
-        .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("ttlSeconds", 3600).put("maxUses", uses)
-            .encode())).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/enrollment-tokens"))
+                .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN)
+                .header("Content-Type", "application/json")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        new JsonObject().put("ttlSeconds", 3600).put("maxUses", uses).encode()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
     return new JsonObject(r.body()).getString("token");
   }
 
-  private static String credential(TestControlPlane cp, String token, String name) throws Exception {
-    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/agent/enroll"))
-        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("clusterName", name)
-            .put("facts", new JsonObject().put("kubernetesVersion", "v1.30.0")).encode())).build(),
-        HttpResponse.BodyHandlers.ofString());
+  private static String credential(TestControlPlane cp, String token, String name)
+      throws Exception {
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/agent/enroll"))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        new JsonObject()
+                            .put("clusterName", name)
+                            .put("facts", new JsonObject().put("kubernetesVersion", "v1.30.0"))
+                            .encode()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
     return new JsonObject(r.body()).getString("credential");
   }
 
   private static double reports(TestControlPlane cp, String outcome) throws Exception {
-    String metrics = HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/metrics")).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
-    return metrics.lines().filter(l -> l.startsWith("olmstead_inventory_reports_total{outcome=\"" + outcome + "\"}"))
-        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    String metrics =
+        HTTP.send(
+                HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    return metrics
+        .lines()
+        .filter(l -> l.startsWith("olmstead_inventory_reports_total{outcome=\"" + outcome + "\"}"))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .sum();
   }
 }

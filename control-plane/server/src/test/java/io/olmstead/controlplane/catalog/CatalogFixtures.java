@@ -14,30 +14,41 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 
-/** Small inline catalogs, the shared real catalogs when present, and a tar.gz writer for directory uploads. */
+/**
+ * Small inline catalogs, the shared real catalogs when present, and a tar.gz writer for directory
+ * uploads.
+ */
 public final class CatalogFixtures {
-  private CatalogFixtures() {
-  }
+  private CatalogFixtures() {}
 
-  /** etcd with channel stable 0.9.0 -> 0.9.2 -> 0.9.4 (skipRange >=0.9.0 <0.9.4) and channel fast with 1.0.0. */
+  /**
+   * etcd with channel stable 0.9.0 -> 0.9.2 -> 0.9.4 (skipRange >=0.9.0 <0.9.4) and channel fast
+   * with 1.0.0.
+   */
   public static String etcdNdjson() {
-    return String.join("\n",
+    return String.join(
+        "\n",
         "{\"schema\":\"olm.package\",\"name\":\"etcd\",\"defaultChannel\":\"stable\"}",
         "{\"schema\":\"olm.channel\",\"package\":\"etcd\",\"name\":\"stable\",\"entries\":["
             + "{\"name\":\"etcd.v0.9.0\"},{\"name\":\"etcd.v0.9.2\",\"replaces\":\"etcd.v0.9.0\"},"
             + "{\"name\":\"etcd.v0.9.4\",\"replaces\":\"etcd.v0.9.2\",\"skipRange\":\">=0.9.0 <0.9.4\"}]}",
         "{\"schema\":\"olm.channel\",\"package\":\"etcd\",\"name\":\"fast\",\"entries\":["
             + "{\"name\":\"etcd.v0.9.4\"},{\"name\":\"etcd.v1.0.0\",\"replaces\":\"etcd.v0.9.4\"}]}",
-        bundle("etcd", "0.9.0"), bundle("etcd", "0.9.2"), bundle("etcd", "0.9.4"), bundle("etcd", "1.0.0"),
+        bundle("etcd", "0.9.0"),
+        bundle("etcd", "0.9.2"),
+        bundle("etcd", "0.9.4"),
+        bundle("etcd", "1.0.0"),
         "");
   }
 
   /** A second package, for catalogs with more than one. */
   public static String redisNdjson() {
-    return String.join("\n",
+    return String.join(
+        "\n",
         "{\"schema\":\"olm.package\",\"name\":\"redis\",\"defaultChannel\":\"alpha\"}",
         "{\"schema\":\"olm.channel\",\"package\":\"redis\",\"name\":\"alpha\",\"entries\":[{\"name\":\"redis.v1.2.3\"}]}",
-        bundle("redis", "1.2.3"), "");
+        bundle("redis", "1.2.3"),
+        "");
   }
 
   public static String etcdYaml() {
@@ -72,52 +83,82 @@ public final class CatalogFixtures {
         """;
   }
 
-  /** Two independent errors: a channel entry without a bundle, and a package whose default channel does not exist. */
+  /**
+   * Two independent errors: a channel entry without a bundle, and a package whose default channel
+   * does not exist.
+   */
   public static String invalidNdjson() {
-    return String.join("\n",
+    return String.join(
+        "\n",
         "{\"schema\":\"olm.package\",\"name\":\"etcd\",\"defaultChannel\":\"stable\"}",
         "{\"schema\":\"olm.channel\",\"package\":\"etcd\",\"name\":\"stable\",\"entries\":[{\"name\":\"etcd.v0.9.0\"},"
             + "{\"name\":\"etcd.v0.9.9\",\"replaces\":\"etcd.v0.9.0\"}]}",
         bundle("etcd", "0.9.0"),
         "{\"schema\":\"olm.package\",\"name\":\"redis\",\"defaultChannel\":\"missing\"}",
         "{\"schema\":\"olm.channel\",\"package\":\"redis\",\"name\":\"alpha\",\"entries\":[{\"name\":\"redis.v1.2.3\"}]}",
-        bundle("redis", "1.2.3"), "");
+        bundle("redis", "1.2.3"),
+        "");
   }
 
   /**
-   * Package etcdoperator, one bundle etcdoperator.v0.9.4 carrying its CSV as an {@code olm.bundle.object}, with three
-   * validating webhooks on deployment etcd-operator; the third names {@code thirdDeployment}.
+   * Package etcdoperator, one bundle etcdoperator.v0.9.4 carrying its CSV as an {@code
+   * olm.bundle.object}, with three validating webhooks on deployment etcd-operator; the third names
+   * {@code thirdDeployment}.
    */
   public static String webhookNdjson(String thirdDeployment) {
     StringBuilder hooks = new StringBuilder();
     String[] deployments = {"etcd-operator", "etcd-operator", thirdDeployment};
     for (int i = 0; i < deployments.length; i++) {
-      hooks.append(i == 0 ? "" : ",").append("{\"type\":\"ValidatingAdmissionWebhook\",\"generateName\":\"v").append(i)
-          .append(".etcd.database.coreos.com\",\"deploymentName\":\"").append(deployments[i])
-          .append("\",\"containerPort\":443,\"admissionReviewVersions\":[\"v1\"],\"sideEffects\":\"None\"}");
+      hooks
+          .append(i == 0 ? "" : ",")
+          .append("{\"type\":\"ValidatingAdmissionWebhook\",\"generateName\":\"v")
+          .append(i)
+          .append(".etcd.database.coreos.com\",\"deploymentName\":\"")
+          .append(deployments[i])
+          .append(
+              "\",\"containerPort\":443,\"admissionReviewVersions\":[\"v1\"],\"sideEffects\":\"None\"}");
     }
-    String csv = "{\"apiVersion\":\"operators.coreos.com/v1alpha1\",\"kind\":\"ClusterServiceVersion\","
-        + "\"metadata\":{\"name\":\"etcdoperator.v0.9.4\"},\"spec\":{\"installModes\":[{\"type\":\"AllNamespaces\","
-        + "\"supported\":true}],\"webhookdefinitions\":[" + hooks + "],\"install\":{\"strategy\":\"deployment\","
-        + "\"spec\":{\"deployments\":[{\"name\":\"etcd-operator\",\"spec\":{\"selector\":{\"matchLabels\":"
-        + "{\"name\":\"etcd-operator\"}},\"template\":{\"metadata\":{\"labels\":{\"name\":\"etcd-operator\"}},"
-        + "\"spec\":{\"containers\":[{\"name\":\"etcd-operator\",\"image\":\"quay.io/coreos/etcd-operator\"}]}}}}]}}}}";
+    String csv =
+        "{\"apiVersion\":\"operators.coreos.com/v1alpha1\",\"kind\":\"ClusterServiceVersion\","
+            + "\"metadata\":{\"name\":\"etcdoperator.v0.9.4\"},\"spec\":{\"installModes\":[{\"type\":\"AllNamespaces\","
+            + "\"supported\":true}],\"webhookdefinitions\":["
+            + hooks
+            + "],\"install\":{\"strategy\":\"deployment\","
+            + "\"spec\":{\"deployments\":[{\"name\":\"etcd-operator\",\"spec\":{\"selector\":{\"matchLabels\":"
+            + "{\"name\":\"etcd-operator\"}},\"template\":{\"metadata\":{\"labels\":{\"name\":\"etcd-operator\"}},"
+            + "\"spec\":{\"containers\":[{\"name\":\"etcd-operator\",\"image\":\"quay.io/coreos/etcd-operator\"}]}}}}]}}}}";
     String data = Base64.getEncoder().encodeToString(csv.getBytes(StandardCharsets.UTF_8));
-    return String.join("\n",
+    return String.join(
+        "\n",
         "{\"schema\":\"olm.package\",\"name\":\"etcdoperator\",\"defaultChannel\":\"stable\"}",
         "{\"schema\":\"olm.channel\",\"package\":\"etcdoperator\",\"name\":\"stable\",\"entries\":["
             + "{\"name\":\"etcdoperator.v0.9.4\"}]}",
         "{\"schema\":\"olm.bundle\",\"package\":\"etcdoperator\",\"name\":\"etcdoperator.v0.9.4\","
             + "\"image\":\"quay.io/example/etcdoperator:0.9.4\",\"properties\":[{\"type\":\"olm.package\","
             + "\"value\":{\"packageName\":\"etcdoperator\",\"version\":\"0.9.4\"}},"
-            + "{\"type\":\"olm.bundle.object\",\"value\":{\"data\":\"" + data + "\"}}]}",
+            + "{\"type\":\"olm.bundle.object\",\"value\":{\"data\":\""
+            + data
+            + "\"}}]}",
         "");
   }
 
   static String bundle(String pkg, String version) {
-    return "{\"schema\":\"olm.bundle\",\"package\":\"" + pkg + "\",\"name\":\"" + pkg + ".v" + version
-        + "\",\"image\":\"quay.io/example/" + pkg + ":" + version + "\",\"properties\":[{\"type\":\"olm.package\","
-        + "\"value\":{\"packageName\":\"" + pkg + "\",\"version\":\"" + version + "\"}}]}";
+    return "{\"schema\":\"olm.bundle\",\"package\":\""
+        + pkg
+        + "\",\"name\":\""
+        + pkg
+        + ".v"
+        + version
+        + "\",\"image\":\"quay.io/example/"
+        + pkg
+        + ":"
+        + version
+        + "\",\"properties\":[{\"type\":\"olm.package\","
+        + "\"value\":{\"packageName\":\""
+        + pkg
+        + "\",\"version\":\""
+        + version
+        + "\"}}]}";
   }
 
   /** The shared catalogs directory ({@link SharedFolder}), when present. */
@@ -125,7 +166,9 @@ public final class CatalogFixtures {
     return SharedFolder.find("catalogs");
   }
 
-  /** A gzip-compressed ustar archive of every regular file under {@code dir}, paths relative to it. */
+  /**
+   * A gzip-compressed ustar archive of every regular file under {@code dir}, paths relative to it.
+   */
   public static byte[] tarGz(Path dir) {
     Map<String, byte[]> files = new TreeMap<>();
     try (Stream<Path> walk = Files.walk(dir)) {

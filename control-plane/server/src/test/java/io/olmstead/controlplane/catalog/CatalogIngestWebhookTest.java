@@ -7,7 +7,10 @@ import io.olmstead.olmcore.fbc.ValidationMode;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** Strict ingest runs olm-core's webhook planning checks on every bundle's CSV; lenient keeps them as warnings. */
+/**
+ * Strict ingest runs olm-core's webhook planning checks on every bundle's CSV; lenient keeps them
+ * as warnings.
+ */
 class CatalogIngestWebhookTest {
   private final CatalogIngest ingest = new CatalogIngest(16L * 1024 * 1024);
 
@@ -17,21 +20,26 @@ class CatalogIngestWebhookTest {
 
   @Test
   void strictRefusesABundleWhoseWebhookNamesAnAbsentDeploymentNamingTheBundleAndTheField() {
-    IngestResult result = ingest(CatalogFixtures.webhookNdjson("etcd-backup-operator"), ValidationMode.STRICT);
+    IngestResult result =
+        ingest(CatalogFixtures.webhookNdjson("etcd-backup-operator"), ValidationMode.STRICT);
 
     assertThat(result).isInstanceOf(IngestResult.Invalid.class);
     ValidationIssue issue = ((IngestResult.Invalid) result).errors().get(0);
     assertThat(((IngestResult.Invalid) result).errors()).hasSize(1);
     assertThat(issue.packageName()).isEqualTo("etcdoperator");
     assertThat(issue.bundle()).isEqualTo("etcdoperator.v0.9.4");
-    assertThat(issue.field()).isEqualTo("bundles[etcdoperator.v0.9.4].csv.spec.webhookdefinitions[2].deploymentName");
-    assertThat(issue.message()).isEqualTo("spec.webhookdefinitions[2].deploymentName \"etcd-backup-operator\" names "
-        + "no deployment of spec.install.spec.deployments");
+    assertThat(issue.field())
+        .isEqualTo("bundles[etcdoperator.v0.9.4].csv.spec.webhookdefinitions[2].deploymentName");
+    assertThat(issue.message())
+        .isEqualTo(
+            "spec.webhookdefinitions[2].deploymentName \"etcd-backup-operator\" names "
+                + "no deployment of spec.install.spec.deployments");
   }
 
   @Test
   void strictAcceptsTheSameBundleWhenEveryWebhookNamesADeploymentOfTheCsv() {
-    IngestResult result = ingest(CatalogFixtures.webhookNdjson("etcd-operator"), ValidationMode.STRICT);
+    IngestResult result =
+        ingest(CatalogFixtures.webhookNdjson("etcd-operator"), ValidationMode.STRICT);
 
     assertThat(result).isInstanceOf(IngestResult.Accepted.class);
     assertThat(((IngestResult.Accepted) result).warnings()).isEmpty();
@@ -39,10 +47,13 @@ class CatalogIngestWebhookTest {
 
   @Test
   void lenientKeepsTheCatalogAndReportsTheWebhookProblemAsAWarning() {
-    IngestResult result = ingest(CatalogFixtures.webhookNdjson("etcd-backup-operator"), ValidationMode.LENIENT);
+    IngestResult result =
+        ingest(CatalogFixtures.webhookNdjson("etcd-backup-operator"), ValidationMode.LENIENT);
 
     assertThat(result).isInstanceOf(IngestResult.Accepted.class);
-    assertThat(((IngestResult.Accepted) result).warnings()).extracting(ValidationIssue::field)
-        .containsExactly("bundles[etcdoperator.v0.9.4].csv.spec.webhookdefinitions[2].deploymentName");
+    assertThat(((IngestResult.Accepted) result).warnings())
+        .extracting(ValidationIssue::field)
+        .containsExactly(
+            "bundles[etcdoperator.v0.9.4].csv.spec.webhookdefinitions[2].deploymentName");
   }
 }

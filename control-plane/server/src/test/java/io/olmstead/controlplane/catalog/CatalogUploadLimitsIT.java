@@ -17,7 +17,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Upload size limits over a raw HTTP/1.1 socket: a declared or streamed body over the limit is 413, stores nothing. */
+/**
+ * Upload size limits over a raw HTTP/1.1 socket: a declared or streamed body over the limit is 413,
+ * stores nothing.
+ */
 class CatalogUploadLimitsIT {
   private static final int LIMIT = 64 * 1024;
   private static TestControlPlane cp;
@@ -25,10 +28,13 @@ class CatalogUploadLimitsIT {
 
   @BeforeAll
   static void start() {
-    cp = TestControlPlane.start(TestDatabase.create(CatalogUploadLimitsIT.class),
-        Map.of("OLMSTEAD_MAX_BODY_BYTES", String.valueOf(LIMIT)));
+    cp =
+        TestControlPlane.start(
+            TestDatabase.create(CatalogUploadLimitsIT.class),
+            Map.of("OLMSTEAD_MAX_BODY_BYTES", String.valueOf(LIMIT)));
     api = new ApiClient(cp.baseUrl(), TestControlPlane.ADMIN_TOKEN);
-    assertThat(api.putJson("/catalogs/small", new JsonObject(), Map.of()).statusCode()).isEqualTo(201);
+    assertThat(api.putJson("/catalogs/small", new JsonObject(), Map.of()).statusCode())
+        .isEqualTo(201);
   }
 
   @AfterAll
@@ -38,8 +44,11 @@ class CatalogUploadLimitsIT {
 
   private static String head(String framing) {
     return "POST /api/v1/catalogs/small/revisions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        + "Authorization: Bearer " + TestControlPlane.ADMIN_TOKEN + "\r\nContent-Type: application/x-ndjson\r\n"
-        + framing + "\r\n\r\n";
+        + "Authorization: Bearer "
+        + TestControlPlane.ADMIN_TOKEN
+        + "\r\nContent-Type: application/x-ndjson\r\n"
+        + framing
+        + "\r\n\r\n";
   }
 
   /** The status line's code of the first response on the socket, read with a timeout. */
@@ -58,7 +67,9 @@ class CatalogUploadLimitsIT {
   void declaredLengthOverTheLimitIs413BeforeTheBodyIsSent() throws Exception {
     Map<String, Long> before = ApiClient.counts(cp.database());
     try (Socket socket = new Socket("127.0.0.1", cp.port())) {
-      socket.getOutputStream().write(head("Content-Length: " + (LIMIT * 10)).getBytes(StandardCharsets.US_ASCII));
+      socket
+          .getOutputStream()
+          .write(head("Content-Length: " + (LIMIT * 10)).getBytes(StandardCharsets.US_ASCII));
       socket.getOutputStream().flush();
       assertThat(status(socket)).isEqualTo(413);
     }
@@ -75,7 +86,8 @@ class CatalogUploadLimitsIT {
       out.write(head("Transfer-Encoding: chunked").getBytes(StandardCharsets.US_ASCII));
       try {
         for (int i = 0; i < (LIMIT / chunk.length) * 3; i++) {
-          out.write((Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+          out.write(
+              (Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
           out.write(chunk);
           out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
         }
@@ -91,8 +103,11 @@ class CatalogUploadLimitsIT {
 
   @Test
   void aBodyWithinTheLimitStillUploads() {
-    HttpResponse<String> response = api.post("/catalogs/small/revisions",
-        CatalogFixtures.etcdNdjson().getBytes(StandardCharsets.UTF_8), "application/x-ndjson");
+    HttpResponse<String> response =
+        api.post(
+            "/catalogs/small/revisions",
+            CatalogFixtures.etcdNdjson().getBytes(StandardCharsets.UTF_8),
+            "application/x-ndjson");
     assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
   }
 }

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Uploads the real catalogs of ../shared/catalogs (skipped when absent): community-v4.20 as JSON Lines (timed, with the
- * JVM's peak heap), one package's catalog.yaml, and bundled/ as a tar.gz built here.
+ * Uploads the real catalogs of ../shared/catalogs (skipped when absent): community-v4.20 as JSON
+ * Lines (timed, with the JVM's peak heap), one package's catalog.yaml, and bundled/ as a tar.gz
+ * built here.
  */
 class SharedCatalogsIT {
   private static TestControlPlane cp;
@@ -43,13 +44,15 @@ class SharedCatalogsIT {
   void community420JsonLinesUploadsAndIsMeasured() throws Exception {
     Path file = SharedFolder.require("catalogs/community-v4.20.jsonl");
     byte[] content = Files.readAllBytes(file);
-    assertThat(api.putJson("/catalogs/community", new JsonObject(), Map.of()).statusCode()).isEqualTo(201);
+    assertThat(api.putJson("/catalogs/community", new JsonObject(), Map.of()).statusCode())
+        .isEqualTo(201);
 
     System.gc();
     long baseline = usedHeap();
     resetPeaks();
     long start = System.nanoTime();
-    HttpResponse<String> response = api.post("/catalogs/community/revisions", content, "application/x-ndjson");
+    HttpResponse<String> response =
+        api.post("/catalogs/community/revisions", content, "application/x-ndjson");
     long millis = (System.nanoTime() - start) / 1_000_000;
     long peak = peakHeap();
     assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
@@ -57,14 +60,17 @@ class SharedCatalogsIT {
     assertThat(revision.getInteger("packages")).isEqualTo(37);
     assertThat(revision.getInteger("bundles")).isEqualTo(803);
     assertThat(revision.getString("digest")).isEqualTo(CatalogDigest.of(content));
-    System.out.printf("MEASURE community-v4.20.jsonl upload: %d bytes, %d ms, JVM heap before %d MiB, peak %d MiB "
-        + "(peak over baseline %d MiB; client and server share this JVM)%n", content.length, millis,
-        baseline >> 20, peak >> 20, (peak - baseline) >> 20);
+    System.out.printf(
+        "MEASURE community-v4.20.jsonl upload: %d bytes, %d ms, JVM heap before %d MiB, peak %d MiB "
+            + "(peak over baseline %d MiB; client and server share this JVM)%n",
+        content.length, millis, baseline >> 20, peak >> 20, (peak - baseline) >> 20);
 
     long againStart = System.nanoTime();
-    HttpResponse<String> again = api.post("/catalogs/community/revisions", content, "application/x-ndjson");
+    HttpResponse<String> again =
+        api.post("/catalogs/community/revisions", content, "application/x-ndjson");
     assertThat(again.statusCode()).isEqualTo(200);
-    System.out.printf("MEASURE identical re-upload: %d ms%n", (System.nanoTime() - againStart) / 1_000_000);
+    System.out.printf(
+        "MEASURE identical re-upload: %d ms%n", (System.nanoTime() - againStart) / 1_000_000);
 
     JsonObject path = json(api.get("/catalogs/community/packages"));
     assertThat(path.getJsonArray("items")).isNotEmpty();
@@ -75,11 +81,17 @@ class SharedCatalogsIT {
     Path dir = SharedFolder.require("catalogs/community-v4.20");
     Path yaml;
     try (var list = Files.list(dir)) {
-      yaml = list.sorted().map(p -> p.resolve("catalog.yaml")).filter(Files::isRegularFile).findFirst().orElseThrow();
+      yaml =
+          list.sorted()
+              .map(p -> p.resolve("catalog.yaml"))
+              .filter(Files::isRegularFile)
+              .findFirst()
+              .orElseThrow();
     }
-    assertThat(api.putJson("/catalogs/one-yaml", new JsonObject(), Map.of()).statusCode()).isEqualTo(201);
-    HttpResponse<String> response = api.post("/catalogs/one-yaml/revisions", Files.readAllBytes(yaml),
-        "application/yaml");
+    assertThat(api.putJson("/catalogs/one-yaml", new JsonObject(), Map.of()).statusCode())
+        .isEqualTo(201);
+    HttpResponse<String> response =
+        api.post("/catalogs/one-yaml/revisions", Files.readAllBytes(yaml), "application/yaml");
     assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
     assertThat(json(response).getInteger("packages")).isEqualTo(1);
   }
@@ -88,18 +100,29 @@ class SharedCatalogsIT {
   void bundledDirectoryUploadsAsTarGzAndAnswersUpgradePaths() {
     Path dir = SharedFolder.require("catalogs/bundled");
     byte[] tar = CatalogFixtures.tarGz(dir);
-    assertThat(api.putJson("/catalogs/bundled", new JsonObject(), Map.of()).statusCode()).isEqualTo(201);
-    HttpResponse<String> response = api.post("/catalogs/bundled/revisions", tar, "application/gzip");
+    assertThat(api.putJson("/catalogs/bundled", new JsonObject(), Map.of()).statusCode())
+        .isEqualTo(201);
+    HttpResponse<String> response =
+        api.post("/catalogs/bundled/revisions", tar, "application/gzip");
     assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
     assertThat(json(response).getInteger("packages")).isEqualTo(5);
     assertThat(json(response).getInteger("bundles")).isEqualTo(29);
 
     JsonObject etcd = json(api.get("/catalogs/bundled/packages/etcd"));
     JsonObject channel = etcd.getJsonArray("channels").getJsonObject(0);
-    String tail = channel.getJsonArray("entries").stream().map(JsonObject.class::cast)
-        .map(e -> e.getString("name")).sorted().findFirst().orElseThrow();
-    HttpResponse<String> path = api.get("/catalogs/bundled/packages/etcd/channels/" + channel.getString("name")
-        + "/upgrade-path?from=" + tail);
+    String tail =
+        channel.getJsonArray("entries").stream()
+            .map(JsonObject.class::cast)
+            .map(e -> e.getString("name"))
+            .sorted()
+            .findFirst()
+            .orElseThrow();
+    HttpResponse<String> path =
+        api.get(
+            "/catalogs/bundled/packages/etcd/channels/"
+                + channel.getString("name")
+                + "/upgrade-path?from="
+                + tail);
     assertThat(path.statusCode()).as(path.body()).isEqualTo(200);
   }
 

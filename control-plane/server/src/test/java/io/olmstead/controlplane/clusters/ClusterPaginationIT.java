@@ -32,9 +32,12 @@ class ClusterPaginationIT {
   static void start() {
     cp = TestControlPlane.start(ClusterPaginationIT.class);
     api = new ApiClient(cp);
-    TestDatabase.execute(cp.database(), "INSERT INTO clusters (name, labels) SELECT 'c-' || lpad(i::text, 4, '0'), "
-        + "jsonb_build_object('env', CASE WHEN i % 2 = 0 THEN 'prod' ELSE 'dev' END) FROM generate_series(1, "
-        + EXISTING + ") i");
+    TestDatabase.execute(
+        cp.database(),
+        "INSERT INTO clusters (name, labels) SELECT 'c-' || lpad(i::text, 4, '0'), "
+            + "jsonb_build_object('env', CASE WHEN i % 2 = 0 THEN 'prod' ELSE 'dev' END) FROM generate_series(1, "
+            + EXISTING
+            + ") i");
   }
 
   @AfterAll
@@ -43,32 +46,42 @@ class ClusterPaginationIT {
   }
 
   @Test
-  void everyClusterPresentThroughoutIsListedExactlyOnceInOrderDespiteConcurrentInserts() throws Exception {
+  void everyClusterPresentThroughoutIsListedExactlyOnceInOrderDespiteConcurrentInserts()
+      throws Exception {
     AtomicBoolean walking = new AtomicBoolean(true);
     AtomicInteger inserted = new AtomicInteger();
     ExecutorService writer = Executors.newSingleThreadExecutor();
-    Future<?> writes = writer.submit(() -> {
-      int i = 0;
-      while (walking.get() && i < 400) {
-        // Names that sort before, between and after the existing ones.
-        String name = switch (i % 3) {
-          case 0 -> "a-new-" + i;
-          case 1 -> "c-" + String.format("%04d", 1 + i % EXISTING) + "-x" + i;
-          default -> "z-new-" + i;
-        };
-        TestDatabase.execute(cp.database(), "INSERT INTO clusters (name, labels) VALUES ('" + name
-            + "', '{\"env\":\"prod\"}')");
-        inserted.incrementAndGet();
-        i++;
-      }
-    });
+    Future<?> writes =
+        writer.submit(
+            () -> {
+              int i = 0;
+              while (walking.get() && i < 400) {
+                // Names that sort before, between and after the existing ones.
+                String name =
+                    switch (i % 3) {
+                      case 0 -> "a-new-" + i;
+                      case 1 -> "c-" + String.format("%04d", 1 + i % EXISTING) + "-x" + i;
+                      default -> "z-new-" + i;
+                    };
+                TestDatabase.execute(
+                    cp.database(),
+                    "INSERT INTO clusters (name, labels) VALUES ('"
+                        + name
+                        + "', '{\"env\":\"prod\"}')");
+                inserted.incrementAndGet();
+                i++;
+              }
+            });
     List<String> seen = new ArrayList<>();
     String cursor = null;
     int pages = 0;
     try {
       do {
-        Response page = api.get("/api/v1/clusters?limit=7&selector=env%3Dprod"
-            + (cursor == null ? "" : "&cursor=" + cursor), ADMIN);
+        Response page =
+            api.get(
+                "/api/v1/clusters?limit=7&selector=env%3Dprod"
+                    + (cursor == null ? "" : "&cursor=" + cursor),
+                ADMIN);
         assertThat(page.status()).isEqualTo(200);
         page.items().forEach(item -> seen.add(((JsonObject) item).getString("name")));
         cursor = page.json().getString("nextCursor");

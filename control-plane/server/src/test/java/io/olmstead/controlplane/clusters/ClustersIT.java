@@ -2,8 +2,8 @@ package io.olmstead.controlplane.clusters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.http.ApiClient;
+import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.http.DbSnapshot;
 import io.olmstead.controlplane.selector.LabelSelector;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
@@ -41,8 +41,15 @@ class ClustersIT {
   }
 
   static void insert(String name, String labels, String status) {
-    TestDatabase.execute(cp.database(), "INSERT INTO clusters (name, labels, status, kubernetes_version) VALUES ('"
-        + name + "', '" + labels + "'::jsonb, '" + status + "', 'v1.30.2')");
+    TestDatabase.execute(
+        cp.database(),
+        "INSERT INTO clusters (name, labels, status, kubernetes_version) VALUES ('"
+            + name
+            + "', '"
+            + labels
+            + "'::jsonb, '"
+            + status
+            + "', 'v1.30.2')");
   }
 
   private static List<String> names(Response response) {
@@ -69,18 +76,24 @@ class ClustersIT {
 
   @Test
   void filtersByKubernetesLabelSelector() {
-    assertThat(names(api.get("/api/v1/clusters?selector=" + q("env=prod,region in (eu,us),!canary"), ADMIN)))
+    assertThat(
+            names(
+                api.get(
+                    "/api/v1/clusters?selector=" + q("env=prod,region in (eu,us),!canary"), ADMIN)))
         .containsExactly("prod-eu-1");
     assertThat(names(api.get("/api/v1/clusters?selector=" + q("env==prod,tier!=db"), ADMIN)))
         .containsExactly("prod-eu-1", "prod-us-1");
-    assertThat(names(api.get("/api/v1/clusters?selector=" + q("tier"), ADMIN))).containsExactly("dev-eu-1", "prod-ap-1");
+    assertThat(names(api.get("/api/v1/clusters?selector=" + q("tier"), ADMIN)))
+        .containsExactly("dev-eu-1", "prod-ap-1");
     assertThat(names(api.get("/api/v1/clusters?selector=" + q("region notin (eu, ap)"), ADMIN)))
-        .contains("prod-us-1").doesNotContain("prod-eu-1", "prod-ap-1", "dev-eu-1");
+        .contains("prod-us-1")
+        .doesNotContain("prod-eu-1", "prod-ap-1", "dev-eu-1");
   }
 
   @Test
   void filtersByStatus() {
-    assertThat(names(api.get("/api/v1/clusters?status=connected", ADMIN))).containsExactly("prod-eu-1", "prod-us-1");
+    assertThat(names(api.get("/api/v1/clusters?status=connected", ADMIN)))
+        .containsExactly("prod-eu-1", "prod-us-1");
   }
 
   @Test
@@ -102,7 +115,8 @@ class ClustersIT {
     Response bad = api.get("/api/v1/clusters?selector=" + q("env in (prod"), ADMIN);
     assertThat(bad.status()).isEqualTo(400);
     assertThat(bad.code()).isEqualTo("bad-request");
-    assertThat(bad.json().getJsonArray("errors").getJsonObject(0).getString("field")).isEqualTo("query.selector");
+    assertThat(bad.json().getJsonArray("errors").getJsonObject(0).getString("field"))
+        .isEqualTo("query.selector");
     assertThat(api.get("/api/v1/clusters?cursor=bm90LWEtY3Vyc29y", ADMIN).status()).isEqualTo(400);
     assertThat(api.get("/api/v1/clusters?status=asleep", ADMIN).status()).isEqualTo(400);
     assertThat(api.get("/api/v1/clusters?limit=0", ADMIN).status()).isEqualTo(400);
@@ -113,7 +127,8 @@ class ClustersIT {
     Response response = api.get("/api/v1/clusters/prod-ap-1", ADMIN);
     assertThat(response.status()).isEqualTo(200);
     assertThat(response.json().getJsonObject("labels").getString("tier")).isEqualTo("db");
-    assertThat(response.header("ETag")).isEqualTo("\"" + response.json().getLong("resourceVersion") + "\"");
+    assertThat(response.header("ETag"))
+        .isEqualTo("\"" + response.json().getLong("resourceVersion") + "\"");
     Response missing = api.get("/api/v1/clusters/no-such-cluster", ADMIN);
     assertThat(missing.status()).isEqualTo(404);
     assertThat(missing.code()).isEqualTo("not-found");
@@ -123,11 +138,18 @@ class ClustersIT {
   @Test
   void mergePatchSetsAndRemovesLabelsBumpsTheVersionAndIsAudited() {
     insert("patch-me", "{\"env\":\"dev\",\"old\":\"x\"}", "pending");
-    Response patched = api.send("PATCH", "/api/v1/clusters/patch-me", ADMIN, "application/merge-patch+json",
-        "{\"labels\":{\"env\":\"prod\",\"old\":null,\"new\":\"y\"}}".getBytes(StandardCharsets.UTF_8),
-        Map.of("If-Match", "\"1\""));
+    Response patched =
+        api.send(
+            "PATCH",
+            "/api/v1/clusters/patch-me",
+            ADMIN,
+            "application/merge-patch+json",
+            "{\"labels\":{\"env\":\"prod\",\"old\":null,\"new\":\"y\"}}"
+                .getBytes(StandardCharsets.UTF_8),
+            Map.of("If-Match", "\"1\""));
     assertThat(patched.status()).as(patched.body()).isEqualTo(200);
-    assertThat(patched.json().getJsonObject("labels").getMap()).isEqualTo(Map.of("env", "prod", "new", "y"));
+    assertThat(patched.json().getJsonObject("labels").getMap())
+        .isEqualTo(Map.of("env", "prod", "new", "y"));
     assertThat(patched.json().getLong("resourceVersion")).isEqualTo(2L);
     assertThat(patched.header("ETag")).isEqualTo("\"2\"");
     Response audit = api.get("/api/v1/audit?limit=5", ADMIN);
@@ -143,20 +165,29 @@ class ClustersIT {
   void staleIfMatchIs412AndChangesNothing() {
     insert("stale", "{\"env\":\"dev\"}", "pending");
     Map<String, String> before = DbSnapshot.of(cp.database());
-    Response response = api.send("PATCH", "/api/v1/clusters/stale", ADMIN, "application/merge-patch+json",
-        "{\"labels\":{\"env\":\"prod\"}}".getBytes(StandardCharsets.UTF_8), Map.of("If-Match", "\"7\""));
+    Response response =
+        api.send(
+            "PATCH",
+            "/api/v1/clusters/stale",
+            ADMIN,
+            "application/merge-patch+json",
+            "{\"labels\":{\"env\":\"prod\"}}".getBytes(StandardCharsets.UTF_8),
+            Map.of("If-Match", "\"7\""));
     assertThat(response.status()).isEqualTo(412);
     assertThat(response.code()).isEqualTo("precondition-failed");
     Map<String, String> after = DbSnapshot.of(cp.database());
     assertThat(after.get("clusters")).isEqualTo(before.get("clusters"));
-    Response delete = api.send("DELETE", "/api/v1/clusters/stale", ADMIN, null, null, Map.of("If-Match", "\"9\""));
+    Response delete =
+        api.send(
+            "DELETE", "/api/v1/clusters/stale", ADMIN, null, null, Map.of("If-Match", "\"9\""));
     assertThat(delete.status()).isEqualTo(412);
     assertThat(api.get("/api/v1/clusters/stale", ADMIN).status()).isEqualTo(200);
   }
 
   @Test
   void patchNeedsTheMergePatchContentType() {
-    Response response = api.json("PATCH", "/api/v1/clusters/prod-eu-1", ADMIN, "{\"labels\":{\"a\":\"b\"}}");
+    Response response =
+        api.json("PATCH", "/api/v1/clusters/prod-eu-1", ADMIN, "{\"labels\":{\"a\":\"b\"}}");
     assertThat(response.status()).isEqualTo(415);
     assertThat(response.code()).isEqualTo("unsupported-media-type");
   }
@@ -164,11 +195,14 @@ class ClustersIT {
   @Test
   void deleteRemovesTheClusterAndIsAudited() {
     insert("delete-me", "{}", "pending");
-    Response response = api.send("DELETE", "/api/v1/clusters/delete-me", ADMIN, null, null, Map.of("If-Match", "\"1\""));
+    Response response =
+        api.send(
+            "DELETE", "/api/v1/clusters/delete-me", ADMIN, null, null, Map.of("If-Match", "\"1\""));
     assertThat(response.status()).isEqualTo(204);
     assertThat(api.get("/api/v1/clusters/delete-me", ADMIN).status()).isEqualTo(404);
     assertThat(api.delete("/api/v1/clusters/delete-me", ADMIN).status()).isEqualTo(404);
-    assertThat(api.get("/api/v1/audit?limit=50", ADMIN).body()).contains("cluster.delete", "clusters/delete-me");
+    assertThat(api.get("/api/v1/audit?limit=50", ADMIN).body())
+        .contains("cluster.delete", "clusters/delete-me");
   }
 
   @Test
@@ -192,13 +226,26 @@ class ClustersIT {
       generated.put(name, labels);
       insert(name, new JsonObject(new HashMap<>(labels)).encode(), "connected");
     }
-    List<String> selectors = List.of("gen,env=prod", "gen,region in (eu,us),!canary", "gen,region notin (eu)",
-        "gen,env!=dev,canary", "gen,size>10", "gen,size<3,env in (staging)", "gen,!region", "gen,region");
+    List<String> selectors =
+        List.of(
+            "gen,env=prod",
+            "gen,region in (eu,us),!canary",
+            "gen,region notin (eu)",
+            "gen,env!=dev,canary",
+            "gen,size>10",
+            "gen,size<3,env in (staging)",
+            "gen,!region",
+            "gen,region");
     for (String text : selectors) {
       LabelSelector selector = LabelSelector.parse(text);
-      List<String> expected = generated.entrySet().stream().filter(e -> selector.matches(e.getValue()))
-          .map(Map.Entry::getKey).sorted().toList();
-      assertThat(names(api.get("/api/v1/clusters?limit=500&selector=" + q(text), ADMIN))).as(text)
+      List<String> expected =
+          generated.entrySet().stream()
+              .filter(e -> selector.matches(e.getValue()))
+              .map(Map.Entry::getKey)
+              .sorted()
+              .toList();
+      assertThat(names(api.get("/api/v1/clusters?limit=500&selector=" + q(text), ADMIN)))
+          .as(text)
           .containsExactlyElementsOf(expected);
     }
   }

@@ -12,7 +12,9 @@ class MergePatchTest {
   @Test
   void nullRemovesAndValuesSetWithoutTouchingTheRest() {
     JsonObject labels = new JsonObject().put("env", "dev").put("old", "x").put("keep", "y");
-    JsonObject merged = ClustersModule.merge(labels, new JsonObject().put("env", "prod").putNull("old").put("new", "z"));
+    JsonObject merged =
+        ClustersModule.merge(
+            labels, new JsonObject().put("env", "prod").putNull("old").put("new", "z"));
     assertThat(merged.getMap()).containsOnlyKeys("env", "keep", "new").containsEntry("env", "prod");
     assertThat(labels.getString("old")).as("input untouched").isEqualTo("x");
   }
@@ -24,6 +26,8 @@ class MergePatchTest {
       labels.put("k" + i, "v");
     }
     assertThatThrownBy(() -> ClustersModule.merge(labels, new JsonObject().put("one-more", "v")))
-        .isInstanceOf(ApiException.class).extracting(e -> ((ApiException) e).status()).isEqualTo(422);
+        .isInstanceOf(ApiException.class)
+        .extracting(e -> ((ApiException) e).status())
+        .isEqualTo(422);
   }
 }

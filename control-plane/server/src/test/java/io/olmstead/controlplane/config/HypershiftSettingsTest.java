@@ -11,37 +11,62 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The watcher's settings are read with the control plane's and refused at start with the setting named. */
+/**
+ * The watcher's settings are read with the control plane's and refused at start with the setting
+ * named.
+ */
 class HypershiftSettingsTest {
   @Test
   void isOffUnlessAManagementClusterIsNamed() {
-    assertThat(ControlPlaneConfig.fromEnvironment(Map.of(), "127.0.0.1").hypershift().enabled()).isFalse();
-    HypershiftSettings inCluster = HypershiftSettings.fromEnvironment(Map.of(
-        HypershiftSettings.MANAGEMENT_KUBECONFIG, "in-cluster", HypershiftSettings.RESYNC_SECONDS, "30"));
+    assertThat(ControlPlaneConfig.fromEnvironment(Map.of(), "127.0.0.1").hypershift().enabled())
+        .isFalse();
+    HypershiftSettings inCluster =
+        HypershiftSettings.fromEnvironment(
+            Map.of(
+                HypershiftSettings.MANAGEMENT_KUBECONFIG,
+                "in-cluster",
+                HypershiftSettings.RESYNC_SECONDS,
+                "30"));
     assertThat(inCluster.enabled()).isTrue();
     assertThat(inCluster.resyncSeconds()).isEqualTo(30);
-    assertThat(ControlPlaneConfig.ENVIRONMENT).contains(HypershiftSettings.MANAGEMENT_KUBECONFIG,
-        HypershiftSettings.RESYNC_SECONDS);
+    assertThat(ControlPlaneConfig.ENVIRONMENT)
+        .contains(HypershiftSettings.MANAGEMENT_KUBECONFIG, HypershiftSettings.RESYNC_SECONDS);
   }
 
   @Test
   void refusesAKubeconfigThatCannotBeReadAndABadResyncNamingTheSetting() {
-    assertThatThrownBy(() -> ControlPlaneConfig.fromEnvironment(Map.of(HypershiftSettings.MANAGEMENT_KUBECONFIG,
-        "/nonexistent/kubeconfig"), "127.0.0.1"))
-        .isInstanceOf(ConfigException.class).hasMessageStartingWith("OLMSTEAD_MANAGEMENT_KUBECONFIG: ");
-    assertThatThrownBy(() -> HypershiftSettings.fromEnvironment(Map.of(HypershiftSettings.RESYNC_SECONDS, "0")))
-        .isInstanceOf(ConfigException.class).hasMessageStartingWith("OLMSTEAD_HYPERSHIFT_RESYNC_SECONDS: ");
+    assertThatThrownBy(
+            () ->
+                ControlPlaneConfig.fromEnvironment(
+                    Map.of(HypershiftSettings.MANAGEMENT_KUBECONFIG, "/nonexistent/kubeconfig"),
+                    "127.0.0.1"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("OLMSTEAD_MANAGEMENT_KUBECONFIG: ");
+    assertThatThrownBy(
+            () ->
+                HypershiftSettings.fromEnvironment(Map.of(HypershiftSettings.RESYNC_SECONDS, "0")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("OLMSTEAD_HYPERSHIFT_RESYNC_SECONDS: ");
   }
 
-  /** The watcher logs why it did not start: a YAML parser's message would quote the line holding the token. */
+  /**
+   * The watcher logs why it did not start: a YAML parser's message would quote the line holding the
+   * token.
+   */
   @Test
-  void aKubeconfigThatDoesNotParseFailsNamingTheSettingAndNotItsToken(@TempDir Path dir) throws Exception {
-    Path file = Files.writeString(dir.resolve("kubeconfig"),
-        "apiVersion: v1\nusers:\n- name: olmstead\n  user:\n    token: sha256~MGMTSECRET: [\n");
-    HypershiftSettings settings = HypershiftSettings.fromEnvironment(Map.of(HypershiftSettings.MANAGEMENT_KUBECONFIG,
-        file.toString()));
-    assertThatThrownBy(() -> Hypershift.client(settings)).isInstanceOf(IOException.class)
+  void aKubeconfigThatDoesNotParseFailsNamingTheSettingAndNotItsToken(@TempDir Path dir)
+      throws Exception {
+    Path file =
+        Files.writeString(
+            dir.resolve("kubeconfig"),
+            "apiVersion: v1\nusers:\n- name: olmstead\n  user:\n    token: sha256~MGMTSECRET: [\n");
+    HypershiftSettings settings =
+        HypershiftSettings.fromEnvironment(
+            Map.of(HypershiftSettings.MANAGEMENT_KUBECONFIG, file.toString()));
+    assertThatThrownBy(() -> Hypershift.client(settings))
+        .isInstanceOf(IOException.class)
         .hasMessageStartingWith("OLMSTEAD_MANAGEMENT_KUBECONFIG: the kubeconfig does not parse")
-        .hasMessageNotContaining("MGMTSECRET").hasNoCause();
+        .hasMessageNotContaining("MGMTSECRET")
+        .hasNoCause();
   }
 }

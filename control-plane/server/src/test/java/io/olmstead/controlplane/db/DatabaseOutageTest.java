@@ -26,11 +26,15 @@ class DatabaseOutageTest {
       outage.recovered();
       outage.recovered();
       outage.failed(new ConnectException("Connection refused"));
-      assertThat(logged.list).extracting(ILoggingEvent::getLevel).containsExactly(Level.WARN, Level.INFO, Level.WARN);
+      assertThat(logged.list)
+          .extracting(ILoggingEvent::getLevel)
+          .containsExactly(Level.WARN, Level.INFO, Level.WARN);
       assertThat(logged.list).allSatisfy(e -> assertThat(e.getThrowableProxy()).isNull());
-      assertThat(logged.list.get(0).getFormattedMessage()).isEqualTo("database unavailable for agent credential "
-          + "lookups: ConnectException: Connection refused: 127.0.0.1/127.0.0.1:5432 (further failures are counted "
-          + "until it answers again)");
+      assertThat(logged.list.get(0).getFormattedMessage())
+          .isEqualTo(
+              "database unavailable for agent credential "
+                  + "lookups: ConnectException: Connection refused: 127.0.0.1/127.0.0.1:5432 (further failures are counted "
+                  + "until it answers again)");
       assertThat(logged.list.get(1).getFormattedMessage()).contains("500 calls failed");
     } finally {
       logger.detachAppender(logged);

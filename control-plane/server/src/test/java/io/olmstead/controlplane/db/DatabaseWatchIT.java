@@ -14,8 +14,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A pool kept busy is not a database that does not answer: the watch asks on a connection of its own, so a replica
- * whose every pooled connection runs a slow statement for longer than the unreachable bound keeps its agents.
+ * A pool kept busy is not a database that does not answer: the watch asks on a connection of its
+ * own, so a replica whose every pooled connection runs a slow statement for longer than the
+ * unreachable bound keeps its agents.
  */
 class DatabaseWatchIT {
   private static Vertx vertx;
@@ -26,7 +27,8 @@ class DatabaseWatchIT {
     DatabaseSettings db = TestDatabase.create(DatabaseWatchIT.class);
     vertx = Vertx.vertx();
     // one pooled connection, unreachable after 1 s, statements may run 30 s
-    database = DatabasePool.create(vertx, db, new DatabaseHealthSettings(30, 45, 5, 1), 1, "watch-it");
+    database =
+        DatabasePool.create(vertx, db, new DatabaseHealthSettings(30, 45, 5, 1), 1, "watch-it");
   }
 
   @AfterAll
@@ -41,9 +43,15 @@ class DatabaseWatchIT {
     List<Boolean> changes = new CopyOnWriteArrayList<>();
     database.watch().onChange(changes::add);
     database.watch().start();
-    // the pool's only connection is taken for 5 s: five probes and more than three unreachable bounds (1 s + the
+    // the pool's only connection is taken for 5 s: five probes and more than three unreachable
+    // bounds (1 s + the
     // probe's own 2 s bound) pass while it is busy
-    database.pool().query("SELECT pg_sleep(5)").execute().toCompletionStage().toCompletableFuture()
+    database
+        .pool()
+        .query("SELECT pg_sleep(5)")
+        .execute()
+        .toCompletionStage()
+        .toCompletableFuture()
         .get(30, TimeUnit.SECONDS);
     assertThat(changes).as("never told the database went away").isEmpty();
     assertThat(database.watch().unhealthyReason()).isNull();

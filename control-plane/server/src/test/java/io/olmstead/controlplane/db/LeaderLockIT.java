@@ -28,8 +28,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A leader whose lock session ended without its knowing (its path to the database is half-open: a frozen TCP proxy)
- * while another replica took the lock: its leader-only writes change no row, and it steps down.
+ * A leader whose lock session ended without its knowing (its path to the database is half-open: a
+ * frozen TCP proxy) while another replica took the lock: its leader-only writes change no row, and
+ * it steps down.
  */
 class LeaderLockIT {
   private static Vertx vertx;
@@ -45,8 +46,12 @@ class LeaderLockIT {
     TestDatabase.execute(db, "INSERT INTO marker VALUES (1, 'nobody')");
     vertx = Vertx.vertx();
     context = vertx.getOrCreateContext();
-    pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(4)).connectingTo(db.connectOptions()).using(vertx)
-        .build();
+    pool =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(4))
+            .connectingTo(db.connectOptions())
+            .using(vertx)
+            .build();
   }
 
   @AfterAll
@@ -62,28 +67,46 @@ class LeaderLockIT {
     TcpBalancer path = TcpBalancer.start(vertx);
     path.addBackend(db.port());
     List<Boolean> first = new CopyOnWriteArrayList<>();
-    LeaderLock old = new LeaderLock(vertx, db.connectOptions().setPort(path.port()), key, "test", first::add);
-    LeaderLock next = new LeaderLock(vertx, db.connectOptions(), key, "test", held -> { });
+    LeaderLock old =
+        new LeaderLock(vertx, db.connectOptions().setPort(path.port()), key, "test", first::add);
+    LeaderLock next = new LeaderLock(vertx, db.connectOptions(), key, "test", held -> {});
     assertThat(on(old::ensure)).isTrue();
     assertThat(value(old::epoch)).isEqualTo(1);
     assertThat(on(next::ensure)).as("the lock is held").isFalse();
 
     // the database ends the leader's session; the frozen path tells the leader nothing
     path.freeze();
-    TestDatabase.execute(db, "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted "
-        + "AND objid = " + key);
+    TestDatabase.execute(
+        db,
+        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+            + "AND objid = "
+            + key);
     await().atMost(Duration.ofSeconds(30)).until(() -> on(next::ensure));
     assertThat(value(next::epoch)).isEqualTo(2);
     assertThat(first).as("not told yet").containsExactly(true);
 
-    Future<Void> write = started(() -> pool.withTransaction(tx -> old.fence(tx)
-        .compose(v -> tx.query("UPDATE marker SET owner = 'old leader'").execute()).mapEmpty()));
+    Future<Void> write =
+        started(
+            () ->
+                pool.withTransaction(
+                    tx ->
+                        old.fence(tx)
+                            .compose(
+                                v -> tx.query("UPDATE marker SET owner = 'old leader'").execute())
+                            .mapEmpty()));
     assertThatThrownBy(() -> get(write)).hasCauseInstanceOf(LeaderLock.Deposed.class);
     assertThat(owner()).isEqualTo("nobody");
     assertThat(first).as("stepped down").containsExactly(true, false);
 
-    Future<Void> nextWrite = started(() -> pool.withTransaction(tx -> next.fence(tx)
-        .compose(v -> tx.query("UPDATE marker SET owner = 'new leader'").execute()).mapEmpty()));
+    Future<Void> nextWrite =
+        started(
+            () ->
+                pool.withTransaction(
+                    tx ->
+                        next.fence(tx)
+                            .compose(
+                                v -> tx.query("UPDATE marker SET owner = 'new leader'").execute())
+                            .mapEmpty()));
     get(nextWrite);
     assertThat(owner()).isEqualTo("new leader");
     on(next::release);
@@ -95,7 +118,9 @@ class LeaderLockIT {
     TcpBalancer path = TcpBalancer.start(vertx);
     path.addBackend(db.port());
     List<Boolean> changes = new CopyOnWriteArrayList<>();
-    LeaderLock lock = new LeaderLock(vertx, db.connectOptions().setPort(path.port()), 102, "test", changes::add, 300);
+    LeaderLock lock =
+        new LeaderLock(
+            vertx, db.connectOptions().setPort(path.port()), 102, "test", changes::add, 300);
     assertThat(on(lock::ensure)).isTrue();
     path.freeze();
     assertThat(on(lock::ensure)).as("the check times out").isFalse();
@@ -106,8 +131,8 @@ class LeaderLockIT {
 
   @Test
   void aStandbyTriesTheLockOnOneSessionRatherThanANewConnectionEachTime() throws Exception {
-    LeaderLock holder = new LeaderLock(vertx, db.connectOptions(), 103, "test", held -> { });
-    LeaderLock standby = new LeaderLock(vertx, db.connectOptions(), 103, "test", held -> { });
+    LeaderLock holder = new LeaderLock(vertx, db.connectOptions(), 103, "test", held -> {});
+    LeaderLock standby = new LeaderLock(vertx, db.connectOptions(), 103, "test", held -> {});
     assertThat(on(holder::ensure)).isTrue();
     List<Integer> before = sessions();
     assertThat(on(standby::ensure)).isFalse();
@@ -124,44 +149,69 @@ class LeaderLockIT {
 
   @Test
   void aLockSessionThatConnectsAfterTheBoundIsClosedRatherThanLeftOpen() throws Exception {
-    // a path that reaches the database only a second after the client dialled, past the lock's 300 ms bound
+    // a path that reaches the database only a second after the client dialled, past the lock's 300
+    // ms bound
     NetClient client = vertx.createNetClient();
     AtomicInteger opened = new AtomicInteger();
     AtomicInteger closed = new AtomicInteger();
-    NetServer slow = vertx.createNetServer().connectHandler(in -> {
-      in.pause();
-      vertx.setTimer(1000, id -> client.connect(db.port(), "127.0.0.1").onSuccess(out -> {
-        opened.incrementAndGet();
-        in.handler(out::write);
-        out.handler(in::write);
-        in.closeHandler(v -> {
-          closed.incrementAndGet();
-          out.close();
-        });
-        out.closeHandler(v -> in.close());
-        in.resume();
-      }).onFailure(e -> in.close()));
-    });
+    NetServer slow =
+        vertx
+            .createNetServer()
+            .connectHandler(
+                in -> {
+                  in.pause();
+                  vertx.setTimer(
+                      1000,
+                      id ->
+                          client
+                              .connect(db.port(), "127.0.0.1")
+                              .onSuccess(
+                                  out -> {
+                                    opened.incrementAndGet();
+                                    in.handler(out::write);
+                                    out.handler(in::write);
+                                    in.closeHandler(
+                                        v -> {
+                                          closed.incrementAndGet();
+                                          out.close();
+                                        });
+                                    out.closeHandler(v -> in.close());
+                                    in.resume();
+                                  })
+                              .onFailure(e -> in.close()));
+                });
     get(slow.listen(0, "127.0.0.1"));
-    LeaderLock lock = new LeaderLock(vertx, db.connectOptions().setPort(slow.actualPort()), 104, "test",
-        held -> { }, 300);
-    assertThatThrownBy(() -> on(lock::ensure)).as("no session within the bound").hasMessageContaining("no answer");
+    LeaderLock lock =
+        new LeaderLock(
+            vertx, db.connectOptions().setPort(slow.actualPort()), 104, "test", held -> {}, 300);
+    assertThatThrownBy(() -> on(lock::ensure))
+        .as("no session within the bound")
+        .hasMessageContaining("no answer");
     await().atMost(Duration.ofSeconds(30)).until(() -> opened.get() == 1);
-    await("the late session is closed").atMost(Duration.ofSeconds(30)).until(() -> closed.get() == 1);
+    await("the late session is closed")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> closed.get() == 1);
     assertThat(value(lock::epoch)).isZero();
     get(slow.close());
   }
 
   private static List<Integer> sessions() throws Exception {
-    return get(pool.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() ORDER BY pid")
-        .execute().map(rows -> {
-          List<Integer> pids = new ArrayList<>();
-          rows.forEach(r -> pids.add(r.getInteger(0)));
-          return pids;
-        }));
+    return get(
+        pool.query(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() ORDER BY pid")
+            .execute()
+            .map(
+                rows -> {
+                  List<Integer> pids = new ArrayList<>();
+                  rows.forEach(r -> pids.add(r.getInteger(0)));
+                  return pids;
+                }));
   }
 
-  /** Runs {@code work} on the lock's event-loop context, as the components do, and waits for its outcome. */
+  /**
+   * Runs {@code work} on the lock's event-loop context, as the components do, and waits for its
+   * outcome.
+   */
   private static <T> T on(Supplier<Future<T>> work) throws Exception {
     return get(started(work));
   }
@@ -177,7 +227,10 @@ class LeaderLockIT {
   }
 
   private static String owner() throws Exception {
-    return get(pool.query("SELECT owner FROM marker").execute().map(rows -> rows.iterator().next().getString(0)));
+    return get(
+        pool.query("SELECT owner FROM marker")
+            .execute()
+            .map(rows -> rows.iterator().next().getString(0)));
   }
 
   private static <T> T get(Future<T> future) throws Exception {

@@ -20,7 +20,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The one LISTEN connection: every subscriber of a channel hears it, each resyncs when its channel is listened to. */
+/**
+ * The one LISTEN connection: every subscriber of a channel hears it, each resyncs when its channel
+ * is listened to.
+ */
 class NotificationsIT {
   private static DatabaseSettings db;
   private static Vertx vertx;
@@ -30,8 +33,12 @@ class NotificationsIT {
   static void setUp() {
     db = TestDatabase.create(NotificationsIT.class);
     vertx = Vertx.vertx();
-    pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(2)).connectingTo(db.connectOptions()).using(vertx)
-        .build();
+    pool =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(2))
+            .connectingTo(db.connectOptions())
+            .using(vertx)
+            .build();
   }
 
   @AfterAll
@@ -53,16 +60,32 @@ class NotificationsIT {
     notifications.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     try {
       await().atMost(Duration.ofSeconds(30)).until(() -> resyncs.get() == 1);
-      pool.preparedQuery("SELECT pg_notify($1, $2)").execute(Tuple.of("test_channel_a", "one"))
-          .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      pool.preparedQuery("SELECT pg_notify($1, $2)")
+          .execute(Tuple.of("test_channel_a", "one"))
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(30, TimeUnit.SECONDS);
 
-      await().atMost(Duration.ofSeconds(30)).until(() -> first.contains("one") && second.contains("one"));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> first.contains("one") && second.contains("one"));
       assertThat(other).isEmpty();
-      assertThat(pool.query("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-          + "AND query LIKE 'LISTEN %'").execute().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS)
-          .iterator().next().getLong(0)).as("one LISTEN connection for both channels").isEqualTo(1);
-      assertThatThrownBy(() -> notifications.subscribe("test_channel_c", payload -> { }))
-          .isInstanceOf(IllegalStateException.class).hasMessageContaining("test_channel_c");
+      assertThat(
+              pool.query(
+                      "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                          + "AND query LIKE 'LISTEN %'")
+                  .execute()
+                  .toCompletionStage()
+                  .toCompletableFuture()
+                  .get(30, TimeUnit.SECONDS)
+                  .iterator()
+                  .next()
+                  .getLong(0))
+          .as("one LISTEN connection for both channels")
+          .isEqualTo(1);
+      assertThatThrownBy(() -> notifications.subscribe("test_channel_c", payload -> {}))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("test_channel_c");
     } finally {
       notifications.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
@@ -77,13 +100,20 @@ class NotificationsIT {
     notifications.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     try {
       await().atMost(Duration.ofSeconds(30)).until(() -> resyncs.get() == 1);
-      pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
-          + "AND query LIKE 'LISTEN %'").execute()
-          .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      pool.query(
+              "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+                  + "AND query LIKE 'LISTEN %'")
+          .execute()
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(30, TimeUnit.SECONDS);
 
       await().atMost(Duration.ofSeconds(60)).until(() -> resyncs.get() >= 2);
-      pool.preparedQuery("SELECT pg_notify($1, $2)").execute(Tuple.of("test_channel_d", "after"))
-          .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      pool.preparedQuery("SELECT pg_notify($1, $2)")
+          .execute(Tuple.of("test_channel_d", "after"))
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(30, TimeUnit.SECONDS);
       await().atMost(Duration.ofSeconds(30)).until(() -> heard.contains("after"));
     } finally {
       notifications.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -92,19 +122,32 @@ class NotificationsIT {
 
   @Test
   void aPingThatWaitsForABusyPoolIsNotTakenForADeadConnection() throws Exception {
-    // one pooled connection, held by a 2 s query: every ping in that time waits for it, at 100 ms a ping
-    Pool busy = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(db.connectOptions()).using(vertx)
-        .build();
-    Notifications notifications = new Notifications(vertx, db.connectOptions(), busy, 100, System::nanoTime);
+    // one pooled connection, held by a 2 s query: every ping in that time waits for it, at 100 ms a
+    // ping
+    Pool busy =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(1))
+            .connectingTo(db.connectOptions())
+            .using(vertx)
+            .build();
+    Notifications notifications =
+        new Notifications(vertx, db.connectOptions(), busy, 100, System::nanoTime);
     List<String> heard = new CopyOnWriteArrayList<>();
     AtomicInteger resyncs = new AtomicInteger();
     notifications.subscribe("test_channel_e", heard::add, resyncs::incrementAndGet);
     notifications.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     try {
       await().atMost(Duration.ofSeconds(30)).until(() -> resyncs.get() == 1);
-      busy.query("SELECT pg_sleep(2)").execute().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-      busy.preparedQuery("SELECT pg_notify($1, $2)").execute(Tuple.of("test_channel_e", "after the busy pool"))
-          .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      busy.query("SELECT pg_sleep(2)")
+          .execute()
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(30, TimeUnit.SECONDS);
+      busy.preparedQuery("SELECT pg_notify($1, $2)")
+          .execute(Tuple.of("test_channel_e", "after the busy pool"))
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(30, TimeUnit.SECONDS);
 
       await().atMost(Duration.ofSeconds(30)).until(() -> heard.contains("after the busy pool"));
       assertThat(resyncs.get()).as("the LISTEN connection kept, no resync").isEqualTo(1);

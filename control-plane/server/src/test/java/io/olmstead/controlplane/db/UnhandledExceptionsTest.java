@@ -34,12 +34,28 @@ class UnhandledExceptionsTest {
       try (ServerSocket s = new ServerSocket(0)) {
         closedPort = s.getLocalPort();
       }
-      Pool pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(1).setConnectionTimeout(1)
-              .setConnectionTimeoutUnit(TimeUnit.SECONDS))
-          .connectingTo(new PgConnectOptions().setHost("127.0.0.1").setPort(closedPort).setDatabase("x").setUser("x"))
-          .using(vertx).build();
-      Throwable failure = pool.query("SELECT 1").execute().toCompletionStage().toCompletableFuture()
-          .handle((rows, e) -> e).get(10, TimeUnit.SECONDS);
+      Pool pool =
+          PgBuilder.pool()
+              .with(
+                  new PoolOptions()
+                      .setMaxSize(1)
+                      .setConnectionTimeout(1)
+                      .setConnectionTimeoutUnit(TimeUnit.SECONDS))
+              .connectingTo(
+                  new PgConnectOptions()
+                      .setHost("127.0.0.1")
+                      .setPort(closedPort)
+                      .setDatabase("x")
+                      .setUser("x"))
+              .using(vertx)
+              .build();
+      Throwable failure =
+          pool.query("SELECT 1")
+              .execute()
+              .toCompletionStage()
+              .toCompletableFuture()
+              .handle((rows, e) -> e)
+              .get(10, TimeUnit.SECONDS);
       assertThat(failure).isNotNull();
       // the race: the pool's 1 s wait timer fails the already failed promise again
       await().atMost(Duration.ofSeconds(5)).until(() -> !logged.list.isEmpty());
@@ -47,10 +63,13 @@ class UnhandledExceptionsTest {
       assertThat(logged.list).extracting(ILoggingEvent::getLevel).containsOnly(Level.DEBUG);
       assertThat(logged.list.get(0).getFormattedMessage()).contains("vertx-sql-client#1706");
 
-      vertx.runOnContext(v -> {
-        throw new IllegalStateException("something else");
-      });
-      await().atMost(Duration.ofSeconds(5)).until(() -> logged.list.stream().anyMatch(e -> e.getLevel() == Level.ERROR));
+      vertx.runOnContext(
+          v -> {
+            throw new IllegalStateException("something else");
+          });
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> logged.list.stream().anyMatch(e -> e.getLevel() == Level.ERROR));
     } finally {
       logger.detachAppender(logged);
       logger.setLevel(level);

@@ -12,15 +12,22 @@ import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 /**
- * What an image the poms build runs, read from the Jib configuration (the parent pom's shared part, then the module's):
- * the entrypoint is {@code java <jvmFlags> -cp <classpath> <mainClass>}, the default arguments, the user and the
- * environment the image sets.
+ * What an image the poms build runs, read from the Jib configuration (the parent pom's shared part,
+ * then the module's): the entrypoint is {@code java <jvmFlags> -cp <classpath> <mainClass>}, the
+ * default arguments, the user and the environment the image sets.
  */
-record JibImage(List<String> jvmFlags, String mainClass, List<String> args, String user,
-                Map<String, String> environment) {
+record JibImage(
+    List<String> jvmFlags,
+    String mainClass,
+    List<String> args,
+    String user,
+    Map<String, String> environment) {
   static final Path ROOT = Path.of("..", "..");
 
-  /** The image of {@code module} (a folder under the repository root, e.g. {@code cluster-agent/agent}). */
+  /**
+   * The image of {@code module} (a folder under the repository root, e.g. {@code
+   * cluster-agent/agent}).
+   */
   static JibImage of(String module) throws Exception {
     Element parent = parse(ROOT.resolve("pom.xml"));
     Element shared = container(parent);
@@ -31,11 +38,18 @@ record JibImage(List<String> jvmFlags, String mainClass, List<String> args, Stri
     Map<String, String> environment = new LinkedHashMap<>();
     map(shared, "environment").forEach((k, v) -> environment.put(k, interpolate(v, properties)));
     map(own, "environment").forEach((k, v) -> environment.put(k, interpolate(v, properties)));
-    return new JibImage(flags.isEmpty() ? list(shared, "jvmFlags") : flags, text(own, "mainClass").orElseThrow(),
-        list(own, "args"), text(own, "user").or(() -> text(shared, "user")).orElseThrow(), environment);
+    return new JibImage(
+        flags.isEmpty() ? list(shared, "jvmFlags") : flags,
+        text(own, "mainClass").orElseThrow(),
+        list(own, "args"),
+        text(own, "user").or(() -> text(shared, "user")).orElseThrow(),
+        environment);
   }
 
-  /** The entrypoint with the image's classpath replaced by {@code jar} (the shaded jar holds the same classes). */
+  /**
+   * The entrypoint with the image's classpath replaced by {@code jar} (the shaded jar holds the
+   * same classes).
+   */
   List<String> command(String java, Path jar, List<String> arguments) {
     List<String> command = new ArrayList<>();
     command.add(java);
@@ -56,11 +70,15 @@ record JibImage(List<String> jvmFlags, String mainClass, List<String> args, Stri
 
   /** The value of a {@code -D} system property among the flags. */
   Optional<String> systemProperty(String name) {
-    return jvmFlags.stream().filter(f -> f.startsWith("-D" + name + "=")).map(f -> f.substring(name.length() + 3))
+    return jvmFlags.stream()
+        .filter(f -> f.startsWith("-D" + name + "="))
+        .map(f -> f.substring(name.length() + 3))
         .findFirst();
   }
 
-  /** {@code ${name}} replaced by the parent pom's property (the images' properties are all there). */
+  /**
+   * {@code ${name}} replaced by the parent pom's property (the images' properties are all there).
+   */
   private static String interpolate(String value, Map<String, String> properties) {
     String result = value;
     for (Map.Entry<String, String> property : properties.entrySet()) {

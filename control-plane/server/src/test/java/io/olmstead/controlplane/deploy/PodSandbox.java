@@ -20,10 +20,11 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One container of a pod spec run as a kubelet would, in Debian's {@code bubblewrap}: the host's root read-only, the
- * container's user id (its security context, else the image's), only its {@code emptyDir} mounts writable, its secret
- * volumes read-only with the test's content, the service account token mounted unless the pod turns it off, and only
- * the image's and the container's environment. The network is the host's, so tests give ports of their own.
+ * One container of a pod spec run as a kubelet would, in Debian's {@code bubblewrap}: the host's
+ * root read-only, the container's user id (its security context, else the image's), only its {@code
+ * emptyDir} mounts writable, its secret volumes read-only with the test's content, the service
+ * account token mounted unless the pod turns it off, and only the image's and the container's
+ * environment. The network is the host's, so tests give ports of their own.
  */
 final class PodSandbox implements AutoCloseable {
   static final String SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -39,17 +40,25 @@ final class PodSandbox implements AutoCloseable {
     this.writable = writable;
   }
 
-  /** Why sandboxes cannot run here (no {@code bwrap}, or no user namespaces), or empty when they can. */
+  /**
+   * Why sandboxes cannot run here (no {@code bwrap}, or no user namespaces), or empty when they
+   * can.
+   */
   static Optional<String> unavailable() {
     try {
-      Process probe = new ProcessBuilder(BWRAP, "--ro-bind", "/", "/", "--unshare-user", "--uid", "65532", "true")
-          .redirectErrorStream(true).start();
+      Process probe =
+          new ProcessBuilder(
+                  BWRAP, "--ro-bind", "/", "/", "--unshare-user", "--uid", "65532", "true")
+              .redirectErrorStream(true)
+              .start();
       if (!probe.waitFor(30, TimeUnit.SECONDS)) {
         probe.destroyForcibly();
         return Optional.of("bwrap did not answer within 30 s");
       }
-      String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-      return probe.exitValue() == 0 ? Optional.empty()
+      String output =
+          new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      return probe.exitValue() == 0
+          ? Optional.empty()
           : Optional.of("bwrap cannot create a user namespace here: " + output);
     } catch (IOException e) {
       return Optional.of("bwrap is not installed (apt-get install bubblewrap)");
@@ -60,19 +69,36 @@ final class PodSandbox implements AutoCloseable {
   }
 
   /**
-   * What the kubelet gives a pod besides its spec: the pod's name, secret values by {@code secret/key}, the files of
-   * secret volumes by secret name, and environment variables the test sets over the container's (ports, the API).
+   * What the kubelet gives a pod besides its spec: the pod's name, secret values by {@code
+   * secret/key}, the files of secret volumes by secret name, and environment variables the test
+   * sets over the container's (ports, the API).
    */
-  record Kubelet(String podName, Map<String, String> secretKeys, Map<String, Map<String, String>> secretVolumes,
-                 Map<String, String> environment) {
-  }
+  record Kubelet(
+      String podName,
+      Map<String, String> secretKeys,
+      Map<String, Map<String, String>> secretVolumes,
+      Map<String, String> environment) {}
 
-  /** Starts {@code image}'s entrypoint with the container's arguments; files go under {@code work}. */
-  static PodSandbox start(JibImage image, Path jar, PodSpec pod, Container container, Kubelet kubelet, Path work)
+  /**
+   * Starts {@code image}'s entrypoint with the container's arguments; files go under {@code work}.
+   */
+  static PodSandbox start(
+      JibImage image, Path jar, PodSpec pod, Container container, Kubelet kubelet, Path work)
       throws IOException {
-    List<String> command = new ArrayList<>(List.of(BWRAP, "--unshare-user", "--unshare-pid", "--die-with-parent",
-        "--uid", String.valueOf(uid(image, pod, container)), "--gid", String.valueOf(image.gid()), "--chdir", "/",
-        "--clearenv"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                BWRAP,
+                "--unshare-user",
+                "--unshare-pid",
+                "--die-with-parent",
+                "--uid",
+                String.valueOf(uid(image, pod, container)),
+                "--gid",
+                String.valueOf(image.gid()),
+                "--chdir",
+                "/",
+                "--clearenv"));
     boolean serviceAccount = !Boolean.FALSE.equals(pod.getAutomountServiceAccountToken());
     Set<String> mountPaths = new HashSet<>();
     container.getVolumeMounts().forEach(m -> mountPaths.add(m.getMountPath()));
@@ -82,20 +108,25 @@ final class PodSandbox implements AutoCloseable {
     command.addAll(hostRoot(mountPaths));
     Map<String, Path> writable = new LinkedHashMap<>();
     for (VolumeMount mount : container.getVolumeMounts()) {
-      Volume volume = pod.getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst()
-          .orElseThrow(() -> new IllegalStateException("no volume named " + mount.getName()));
+      Volume volume =
+          pod.getVolumes().stream()
+              .filter(v -> v.getName().equals(mount.getName()))
+              .findFirst()
+              .orElseThrow(() -> new IllegalStateException("no volume named " + mount.getName()));
       Path dir = Files.createDirectories(work.resolve("volume-" + volume.getName()));
       if (volume.getEmptyDir() != null && !Boolean.TRUE.equals(mount.getReadOnly())) {
         writable.put(mount.getMountPath(), dir);
         command.addAll(List.of("--bind", dir.toString(), mount.getMountPath()));
       } else if (volume.getSecret() != null) {
-        Map<String, String> files = kubelet.secretVolumes().getOrDefault(volume.getSecret().getSecretName(), Map.of());
+        Map<String, String> files =
+            kubelet.secretVolumes().getOrDefault(volume.getSecret().getSecretName(), Map.of());
         for (Map.Entry<String, String> file : files.entrySet()) {
           Files.writeString(dir.resolve(file.getKey()), file.getValue());
         }
         command.addAll(List.of("--ro-bind", dir.toString(), mount.getMountPath()));
       } else {
-        throw new IllegalStateException("volume " + volume.getName() + ": only emptyDir and secret volumes are run");
+        throw new IllegalStateException(
+            "volume " + volume.getName() + ": only emptyDir and secret volumes are run");
       }
     }
     if (serviceAccount) {
@@ -114,16 +145,19 @@ final class PodSandbox implements AutoCloseable {
     }
     environment.putAll(kubelet.environment());
     environment.forEach((name, value) -> command.addAll(List.of("--setenv", name, value)));
-    command.addAll(image.command(ProcessHandle.current().info().command().orElse("java"), jar, container.getArgs()));
+    command.addAll(
+        image.command(
+            ProcessHandle.current().info().command().orElse("java"), jar, container.getArgs()));
     Path log = work.resolve("container.log");
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     return new PodSandbox(process, log, writable);
   }
 
   /**
-   * The host's root as the image's: its folders read-only in a root where the mount points are made as a container
-   * runtime makes them (a folder holding one is rebuilt from its entries), then read-only too; an empty {@code /tmp}
-   * (the image has one) and no {@code /var} or {@code /run}.
+   * The host's root as the image's: its folders read-only in a root where the mount points are made
+   * as a container runtime makes them (a folder holding one is rebuilt from its entries), then
+   * read-only too; an empty {@code /tmp} (the image has one) and no {@code /var} or {@code /run}.
    */
   private static List<String> hostRoot(Set<String> mountPaths) throws IOException {
     List<String> args = new ArrayList<>(List.of("--tmpfs", "/"));
@@ -132,8 +166,8 @@ final class PodSandbox implements AutoCloseable {
     return args;
   }
 
-  private static void expose(Path dir, Set<String> mountPaths, Set<String> skipped, List<String> args)
-      throws IOException {
+  private static void expose(
+      Path dir, Set<String> mountPaths, Set<String> skipped, List<String> args) throws IOException {
     try (var entries = Files.list(dir)) {
       for (Path entry : entries.sorted().toList()) {
         String path = entry.toString();
@@ -155,8 +189,11 @@ final class PodSandbox implements AutoCloseable {
   }
 
   private static int uid(JibImage image, PodSpec pod, Container container) {
-    Long uid = Optional.ofNullable(container.getSecurityContext()).map(SecurityContext::getRunAsUser)
-        .orElse(pod.getSecurityContext() == null ? null : pod.getSecurityContext().getRunAsUser());
+    Long uid =
+        Optional.ofNullable(container.getSecurityContext())
+            .map(SecurityContext::getRunAsUser)
+            .orElse(
+                pod.getSecurityContext() == null ? null : pod.getSecurityContext().getRunAsUser());
     return uid == null ? image.uid() : uid.intValue();
   }
 
@@ -168,8 +205,8 @@ final class PodSandbox implements AutoCloseable {
       var ref = env.getValueFrom().getSecretKeyRef();
       String value = kubelet.secretKeys().get(ref.getName() + "/" + ref.getKey());
       if (value == null && !Boolean.TRUE.equals(ref.getOptional())) {
-        throw new IllegalStateException(env.getName() + ": the test gives no value for " + ref.getName() + "/"
-            + ref.getKey());
+        throw new IllegalStateException(
+            env.getName() + ": the test gives no value for " + ref.getName() + "/" + ref.getKey());
       }
       return Optional.ofNullable(value);
     }
@@ -199,8 +236,14 @@ final class PodSandbox implements AutoCloseable {
 
   /** The JVM's command line, read from inside the sandbox's process tree. */
   List<String> javaArguments() {
-    return process.descendants().filter(p -> p.info().command().filter(c -> c.endsWith("/java")).isPresent())
-        .map(p -> p.info().arguments()).flatMap(Optional::stream).map(List::of).findFirst().orElse(List.of());
+    return process
+        .descendants()
+        .filter(p -> p.info().command().filter(c -> c.endsWith("/java")).isPresent())
+        .map(p -> p.info().arguments())
+        .flatMap(Optional::stream)
+        .map(List::of)
+        .findFirst()
+        .orElse(List.of());
   }
 
   /** Stops the container as the kubelet does: SIGTERM, then SIGKILL after a grace period. */

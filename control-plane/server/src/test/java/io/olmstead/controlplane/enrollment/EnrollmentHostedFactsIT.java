@@ -14,14 +14,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code facts.hypershift} is what the HyperShift watcher wrote (clusterID, desired version, control plane namespace):
- * an agent enrolling with an enrollment token (what dev's simulated hosted agents do, and an admin can do for a
- * watcher-enrolled cluster) replaces its own facts but neither drops nor writes {@code facts.hypershift}.
+ * {@code facts.hypershift} is what the HyperShift watcher wrote (clusterID, desired version,
+ * control plane namespace): an agent enrolling with an enrollment token (what dev's simulated
+ * hosted agents do, and an admin can do for a watcher-enrolled cluster) replaces its own facts but
+ * neither drops nor writes {@code facts.hypershift}.
  */
 class EnrollmentHostedFactsIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
-  private static final JsonObject WATCHERS = new JsonObject().put("clusterID", "8c9b-watcher")
-      .put("desiredVersion", "4.19.7").put("controlPlaneNamespace", "clusters-hc-01");
+  private static final JsonObject WATCHERS =
+      new JsonObject()
+          .put("clusterID", "8c9b-watcher")
+          .put("desiredVersion", "4.19.7")
+          .put("controlPlaneNamespace", "clusters-hc-01");
   private static TestControlPlane cp;
   private static ApiClient api;
 
@@ -29,8 +33,12 @@ class EnrollmentHostedFactsIT {
   static void start() {
     cp = TestControlPlane.start(EnrollmentHostedFactsIT.class);
     api = new ApiClient(cp);
-    TestDatabase.execute(cp.database(), "INSERT INTO clusters (name, labels, status, facts) VALUES ('clusters-hc-01',"
-        + " '{\"olmstead.io/source\":\"hypershift\"}', 'pending', '{\"hypershift\":" + WATCHERS.encode() + "}')");
+    TestDatabase.execute(
+        cp.database(),
+        "INSERT INTO clusters (name, labels, status, facts) VALUES ('clusters-hc-01',"
+            + " '{\"olmstead.io/source\":\"hypershift\"}', 'pending', '{\"hypershift\":"
+            + WATCHERS.encode()
+            + "}')");
   }
 
   @AfterAll
@@ -41,8 +49,14 @@ class EnrollmentHostedFactsIT {
   @Test
   void reEnrollingAHostedClusterKeepsTheWatchersFactsAndTakesTheAgentsOthers() {
     String bound = token("clusters-hc-01");
-    Response enrolled = enroll(bound, "clusters-hc-01", new JsonObject().put("kubernetesVersion", "v1.32.0")
-        .put("mode", "simulated").put("hypershift", new JsonObject().put("clusterID", "claimed-by-the-agent")));
+    Response enrolled =
+        enroll(
+            bound,
+            "clusters-hc-01",
+            new JsonObject()
+                .put("kubernetesVersion", "v1.32.0")
+                .put("mode", "simulated")
+                .put("hypershift", new JsonObject().put("clusterID", "claimed-by-the-agent")));
     assertThat(enrolled.status()).as(enrolled.body()).isEqualTo(201);
 
     JsonObject facts = facts("clusters-hc-01");
@@ -53,8 +67,13 @@ class EnrollmentHostedFactsIT {
 
   @Test
   void aNewClusterGetsNoHypershiftFactsFromItsAgent() {
-    Response enrolled = enroll(token(null), "plain-1", new JsonObject().put("kubernetesVersion", "v1.30.0")
-        .put("hypershift", new JsonObject().put("desiredVersion", "9.99.0")));
+    Response enrolled =
+        enroll(
+            token(null),
+            "plain-1",
+            new JsonObject()
+                .put("kubernetesVersion", "v1.30.0")
+                .put("hypershift", new JsonObject().put("desiredVersion", "9.99.0")));
     assertThat(enrolled.status()).as(enrolled.body()).isEqualTo(201);
 
     JsonObject facts = facts("plain-1");
@@ -73,9 +92,18 @@ class EnrollmentHostedFactsIT {
   }
 
   private static Response enroll(String token, String cluster, JsonObject facts) {
-    return api.send("POST", "/api/v1/agent/enroll", token, "application/json", new JsonObject()
-        .put("clusterName", cluster).put("labels", new JsonObject()).put("facts", facts).encode()
-        .getBytes(StandardCharsets.UTF_8), Map.of());
+    return api.send(
+        "POST",
+        "/api/v1/agent/enroll",
+        token,
+        "application/json",
+        new JsonObject()
+            .put("clusterName", cluster)
+            .put("labels", new JsonObject())
+            .put("facts", facts)
+            .encode()
+            .getBytes(StandardCharsets.UTF_8),
+        Map.of());
   }
 
   private static JsonObject facts(String cluster) {

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Enrollment never moves a cluster into another team: not with a token a team admin binds to another team's cluster,
- * not with a token whose cluster changed team after it was made, and not by an agent naming a team itself.
+ * Enrollment never moves a cluster into another team: not with a token a team admin binds to
+ * another team's cluster, not with a token whose cluster changed team after it was made, and not by
+ * an agent naming a team itself.
  */
 class EnrollmentTakeoverIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
@@ -66,16 +67,28 @@ class EnrollmentTakeoverIT {
     String alpha = token(alphaAdmin, null, "alpha").json().getString("token");
     assertThat(enroll(alpha, "moving-1", Map.of()).status()).isEqualTo(201);
     String rebind = token(alphaAdmin, "moving-1", "alpha").json().getString("token");
-    Response moved = api.send("PATCH", "/api/v1/clusters/moving-1", ADMIN, "application/merge-patch+json",
-        ("{\"labels\":{\"" + TEAM + "\":\"beta\"}}").getBytes(StandardCharsets.UTF_8), Map.of());
+    Response moved =
+        api.send(
+            "PATCH",
+            "/api/v1/clusters/moving-1",
+            ADMIN,
+            "application/merge-patch+json",
+            ("{\"labels\":{\"" + TEAM + "\":\"beta\"}}").getBytes(StandardCharsets.UTF_8),
+            Map.of());
     assertThat(moved.status()).isEqualTo(200);
 
     Response refused = enroll(rebind, "moving-1", Map.of());
     assertThat(refused.status()).as(refused.body()).isEqualTo(403);
     assertThat(team("moving-1")).isEqualTo("beta");
-    // the refused enrollment did not spend the token's use: once the cluster is alpha's again it works
-    api.send("PATCH", "/api/v1/clusters/moving-1", ADMIN, "application/merge-patch+json",
-        ("{\"labels\":{\"" + TEAM + "\":\"alpha\"}}").getBytes(StandardCharsets.UTF_8), Map.of());
+    // the refused enrollment did not spend the token's use: once the cluster is alpha's again it
+    // works
+    api.send(
+        "PATCH",
+        "/api/v1/clusters/moving-1",
+        ADMIN,
+        "application/merge-patch+json",
+        ("{\"labels\":{\"" + TEAM + "\":\"alpha\"}}").getBytes(StandardCharsets.UTF_8),
+        Map.of());
     assertThat(enroll(rebind, "moving-1", Map.of()).status()).isEqualTo(201);
   }
 
@@ -103,14 +116,26 @@ class EnrollmentTakeoverIT {
   @Test
   void theEnrollmentsAuditEntryCarriesItsRequestId() {
     String token = token(ADMIN, null, null).json().getString("token");
-    Response enrolled = api.send("POST", "/api/v1/agent/enroll", token, "application/json", new JsonObject()
-        .put("clusterName", "audited-1").put("facts", new JsonObject()).encode().getBytes(StandardCharsets.UTF_8),
-        Map.of("X-Request-Id", "enroll-audited-1"));
+    Response enrolled =
+        api.send(
+            "POST",
+            "/api/v1/agent/enroll",
+            token,
+            "application/json",
+            new JsonObject()
+                .put("clusterName", "audited-1")
+                .put("facts", new JsonObject())
+                .encode()
+                .getBytes(StandardCharsets.UTF_8),
+            Map.of("X-Request-Id", "enroll-audited-1"));
     assertThat(enrolled.status()).as(enrolled.body()).isEqualTo(201);
-    JsonObject entry = api.get("/api/v1/audit?limit=500", ADMIN).items().stream()
-        .map(JsonObject.class::cast).filter(e -> "agent.enroll".equals(e.getString("action")))
-        .filter(e -> "clusters/audited-1".equals(e.getString("resource")))
-        .findFirst().orElseThrow();
+    JsonObject entry =
+        api.get("/api/v1/audit?limit=500", ADMIN).items().stream()
+            .map(JsonObject.class::cast)
+            .filter(e -> "agent.enroll".equals(e.getString("action")))
+            .filter(e -> "clusters/audited-1".equals(e.getString("resource")))
+            .findFirst()
+            .orElseThrow();
     assertThat(entry.getString("requestId")).isEqualTo("enroll-audited-1");
     assertThat(entry.getString("actor")).startsWith("enrollment-token:");
     assertThat(entry.getString("outcome")).isEqualTo("success");
@@ -128,9 +153,18 @@ class EnrollmentTakeoverIT {
   }
 
   private static Response enroll(String token, String cluster, Map<String, String> labels) {
-    return api.send("POST", "/api/v1/agent/enroll", token, "application/json", new JsonObject()
-        .put("clusterName", cluster).put("labels", new JsonObject(new java.util.HashMap<String, Object>(labels)))
-        .put("facts", new JsonObject()).encode().getBytes(StandardCharsets.UTF_8), Map.of());
+    return api.send(
+        "POST",
+        "/api/v1/agent/enroll",
+        token,
+        "application/json",
+        new JsonObject()
+            .put("clusterName", cluster)
+            .put("labels", new JsonObject(new java.util.HashMap<String, Object>(labels)))
+            .put("facts", new JsonObject())
+            .encode()
+            .getBytes(StandardCharsets.UTF_8),
+        Map.of());
   }
 
   private static String team(String cluster) {

@@ -39,8 +39,13 @@ class EnrollmentTokensIT {
 
   @Test
   void createReturnsTheSecretOnceWithExpiryAndLabels() {
-    Response created = create(new JsonObject().put("ttlSeconds", 3600).put("maxUses", 5)
-        .put("labels", new JsonObject().put("env", "prod")).put("clusterName", "prod-eu-1"));
+    Response created =
+        create(
+            new JsonObject()
+                .put("ttlSeconds", 3600)
+                .put("maxUses", 5)
+                .put("labels", new JsonObject().put("env", "prod"))
+                .put("clusterName", "prod-eu-1"));
     assertThat(created.status()).as(created.body()).isEqualTo(201);
     JsonObject token = created.json();
     assertThat(token.getString("token")).startsWith("olm_enroll_");
@@ -48,7 +53,8 @@ class EnrollmentTokensIT {
     assertThat(token.getInteger("uses")).isZero();
     assertThat(token.getString("clusterName")).isEqualTo("prod-eu-1");
     assertThat(token.getJsonObject("labels").getString("env")).isEqualTo("prod");
-    Duration ttl = Duration.between(OffsetDateTime.now(), OffsetDateTime.parse(token.getString("expiresAt")));
+    Duration ttl =
+        Duration.between(OffsetDateTime.now(), OffsetDateTime.parse(token.getString("expiresAt")));
     assertThat(ttl).isBetween(Duration.ofMinutes(55), Duration.ofMinutes(61));
     Response fetched = api.get("/api/v1/enrollment-tokens/" + token.getString("id"), ADMIN);
     assertThat(fetched.status()).isEqualTo(200);
@@ -59,12 +65,16 @@ class EnrollmentTokensIT {
   void listsNewestFirstWithoutSecrets() {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      ids.add(create(new JsonObject().put("ttlSeconds", 60).put("maxUses", 1)).json().getString("id"));
+      ids.add(
+          create(new JsonObject().put("ttlSeconds", 60).put("maxUses", 1)).json().getString("id"));
     }
     List<String> listed = new ArrayList<>();
     String cursor = null;
     do {
-      Response page = api.get("/api/v1/enrollment-tokens?limit=2" + (cursor == null ? "" : "&cursor=" + cursor), ADMIN);
+      Response page =
+          api.get(
+              "/api/v1/enrollment-tokens?limit=2" + (cursor == null ? "" : "&cursor=" + cursor),
+              ADMIN);
       assertThat(page.body()).doesNotContain("olm_enroll_");
       page.items().forEach(item -> listed.add(((JsonObject) item).getString("id")));
       cursor = page.json().getString("nextCursor");
@@ -79,7 +89,8 @@ class EnrollmentTokensIT {
     String id = created.json().getString("id");
     byte[] hash = Tokens.hash(created.json().getString("token"));
     assertThat(api.delete("/api/v1/enrollment-tokens/" + id, ADMIN).status()).isEqualTo(204);
-    assertThat(api.get("/api/v1/enrollment-tokens/" + id, ADMIN).json().getString("revokedAt")).isNotNull();
+    assertThat(api.get("/api/v1/enrollment-tokens/" + id, ADMIN).json().getString("revokedAt"))
+        .isNotNull();
     assertThat(consume(hash)).isEmpty();
     assertThat(api.delete("/api/v1/enrollment-tokens/" + id, ADMIN).status()).isEqualTo(404);
   }
@@ -96,26 +107,49 @@ class EnrollmentTokensIT {
 
   @Test
   void unknownIdIs404AndAMalformedIdIs400() {
-    assertThat(api.get("/api/v1/enrollment-tokens/2b1f9a64-1111-4222-8333-944455556666", ADMIN).status()).isEqualTo(404);
+    assertThat(
+            api.get("/api/v1/enrollment-tokens/2b1f9a64-1111-4222-8333-944455556666", ADMIN)
+                .status())
+        .isEqualTo(404);
     assertThat(api.get("/api/v1/enrollment-tokens/not-a-uuid", ADMIN).status()).isEqualTo(400);
   }
 
   @Test
   void aTeamScopedAdminMustLabelTokensWithItsTeam() {
     String teamAdmin = api.createToken(ADMIN, "enroll-team-admin", "admin", List.of("team-a"));
-    Response unlabelled = api.json("POST", "/api/v1/enrollment-tokens", teamAdmin,
-        new JsonObject().put("ttlSeconds", 60).put("maxUses", 1));
+    Response unlabelled =
+        api.json(
+            "POST",
+            "/api/v1/enrollment-tokens",
+            teamAdmin,
+            new JsonObject().put("ttlSeconds", 60).put("maxUses", 1));
     assertThat(unlabelled.status()).isEqualTo(403);
-    Response labelled = api.json("POST", "/api/v1/enrollment-tokens", teamAdmin, new JsonObject().put("ttlSeconds", 60)
-        .put("maxUses", 1).put("labels", new JsonObject().put("olmstead.io/team", "team-a")));
+    Response labelled =
+        api.json(
+            "POST",
+            "/api/v1/enrollment-tokens",
+            teamAdmin,
+            new JsonObject()
+                .put("ttlSeconds", 60)
+                .put("maxUses", 1)
+                .put("labels", new JsonObject().put("olmstead.io/team", "team-a")));
     assertThat(labelled.status()).isEqualTo(201);
     Response listed = api.get("/api/v1/enrollment-tokens?limit=500", teamAdmin);
-    assertThat(listed.items()).allSatisfy(item -> assertThat(((JsonObject) item).getJsonObject("labels")
-        .getString("olmstead.io/team")).isEqualTo("team-a"));
+    assertThat(listed.items())
+        .allSatisfy(
+            item ->
+                assertThat(
+                        ((JsonObject) item).getJsonObject("labels").getString("olmstead.io/team"))
+                    .isEqualTo("team-a"));
   }
 
-  private static Optional<EnrollmentTokenStore.EnrollmentToken> consume(byte[] hash) throws Exception {
-    return cp.controlPlane().pool().withTransaction(conn -> new EnrollmentTokenStore().consume(conn, hash))
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  private static Optional<EnrollmentTokenStore.EnrollmentToken> consume(byte[] hash)
+      throws Exception {
+    return cp.controlPlane()
+        .pool()
+        .withTransaction(conn -> new EnrollmentTokenStore().consume(conn, hash))
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
   }
 }

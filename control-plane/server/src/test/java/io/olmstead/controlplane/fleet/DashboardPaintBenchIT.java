@@ -18,50 +18,77 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
- * Benchmark (runs with {@code -Dolmstead.bench=true}): the Fleet and Matrix pages in headless Chromium over 10,000
- * clusters x 20 subscriptions (FleetMatrixBenchIT's fleet: 200,000 status rows written by SQL, not connected agents).
- * Each page is loaded afresh several times; per load, from navigation start, the first contentful paint (Performance
- * API) and the moment its data is drawn (the dashboard's {@code olmstead:rendered} mark, with the page's
- * {@code data-test} element present); p50 and max of each.
+ * Benchmark (runs with {@code -Dolmstead.bench=true}): the Fleet and Matrix pages in headless
+ * Chromium over 10,000 clusters x 20 subscriptions (FleetMatrixBenchIT's fleet: 200,000 status rows
+ * written by SQL, not connected agents). Each page is loaded afresh several times; per load, from
+ * navigation start, the first contentful paint (Performance API) and the moment its data is drawn
+ * (the dashboard's {@code olmstead:rendered} mark, with the page's {@code data-test} element
+ * present); p50 and max of each.
  */
 class DashboardPaintBenchIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
-  private static final String FCP = "const e = performance.getEntriesByName('first-contentful-paint')[0]; "
-      + "return e ? e.startTime : null";
-  // the slowest API call of the load (the page's calls run in parallel or one after the other: an upper bound of
+  private static final String FCP =
+      "const e = performance.getEntriesByName('first-contentful-paint')[0]; "
+          + "return e ? e.startTime : null";
+  // the slowest API call of the load (the page's calls run in parallel or one after the other: an
+  // upper bound of
   // the server's share is the sum, a lower bound the slowest)
-  private static final String API = "const d = performance.getEntriesByType('resource').filter((e) => "
-      + "e.name.includes('/api/v1/') && !e.name.includes('/events')).map((e) => e.duration); "
-      + "return [Math.max(0, ...d), d.reduce((a, b) => a + b, 0)]";
-  private static final String RENDERED = "const e = performance.getEntriesByName('olmstead:rendered')[0]; "
-      + "return e && document.querySelector(arguments[0]) ? e.startTime : null";
+  private static final String API =
+      "const d = performance.getEntriesByType('resource').filter((e) => "
+          + "e.name.includes('/api/v1/') && !e.name.includes('/events')).map((e) => e.duration); "
+          + "return [Math.max(0, ...d), d.reduce((a, b) => a + b, 0)]";
+  private static final String RENDERED =
+      "const e = performance.getEntriesByName('olmstead:rendered')[0]; "
+          + "return e && document.querySelector(arguments[0]) ? e.startTime : null";
 
   @Test
   void fleetAndMatrixPagesPaintOverTenThousandClusters() throws Exception {
     assumeTrue(Boolean.getBoolean("olmstead.bench"), "benchmark: run with -Dolmstead.bench=true");
     int clusters = Integer.getInteger("olmstead.bench.clusters", 10_000);
     int loads = Integer.getInteger("olmstead.bench.loads", 7);
-    try (TestControlPlane cp = TestControlPlane.start(TestDatabase.create(DashboardPaintBenchIT.class), Map.of())) {
+    try (TestControlPlane cp =
+        TestControlPlane.start(TestDatabase.create(DashboardPaintBenchIT.class), Map.of())) {
       FleetMatrixBenchIT.populate(cp, clusters);
-      // rows, not agents: seen "in the future" so that the gateway's presence sweep leaves the 98% connected ones
-      // connected while the pages are measured (a hollow fleet would keep them so by its heartbeats)
-      TestDatabase.execute(cp.database(), "UPDATE clusters SET last_seen = now() + interval '1 day' "
-          + "WHERE status = 'connected'");
+      // rows, not agents: seen "in the future" so that the gateway's presence sweep leaves the 98%
+      // connected ones
+      // connected while the pages are measured (a hollow fleet would keep them so by its
+      // heartbeats)
+      TestDatabase.execute(
+          cp.database(),
+          "UPDATE clusters SET last_seen = now() + interval '1 day' "
+              + "WHERE status = 'connected'");
       ChromeDriver browser = Browsers.headless();
       List<String> report = new ArrayList<>();
-      report.add(String.format("%,d clusters x 20 subscriptions (%,d status rows), %d fresh loads a page", clusters,
-          clusters * 20, loads));
+      report.add(
+          String.format(
+              "%,d clusters x 20 subscriptions (%,d status rows), %d fresh loads a page",
+              clusters, clusters * 20, loads));
       try {
         Browsers.signIn(browser, cp.baseUrl(), ADMIN);
-        await().atMost(Duration.ofSeconds(60)).until(() -> js(browser, "return document.getElementById("
-            + "'clusters-total') && document.getElementById('clusters-total').textContent") != null);
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(
+                () ->
+                    js(
+                            browser,
+                            "return document.getElementById("
+                                + "'clusters-total') && document.getElementById('clusters-total').textContent")
+                        != null);
         assertThat(js(browser, "return document.getElementById('clusters-total').textContent"))
             .isEqualTo(String.valueOf(clusters));
-        report.add(measure(browser, cp.baseUrl() + "/ui/#/", "[data-test=subscription]", "Fleet page", loads));
-        report.add(measure(browser, cp.baseUrl() + "/ui/#/matrix", "#matrix [data-test=phase]", "Matrix page",
-            loads));
+        report.add(
+            measure(
+                browser, cp.baseUrl() + "/ui/#/", "[data-test=subscription]", "Fleet page", loads));
+        report.add(
+            measure(
+                browser,
+                cp.baseUrl() + "/ui/#/matrix",
+                "#matrix [data-test=phase]",
+                "Matrix page",
+                loads));
         // the matrix draws one page of 50 clusters, never the fleet
-        assertThat(js(browser, "return document.querySelectorAll('#matrix tr[data-cluster]').length"))
+        assertThat(
+                js(browser, "return document.querySelectorAll('#matrix tr[data-cluster]').length"))
             .isEqualTo(50L);
       } finally {
         browser.quit();
@@ -73,8 +100,11 @@ class DashboardPaintBenchIT {
     }
   }
 
-  /** Loads {@code url} afresh {@code loads} times (after one warm-up load) and reports both paints. */
-  private static String measure(ChromeDriver browser, String url, String dataElement, String name, int loads) {
+  /**
+   * Loads {@code url} afresh {@code loads} times (after one warm-up load) and reports both paints.
+   */
+  private static String measure(
+      ChromeDriver browser, String url, String dataElement, String name, int loads) {
     double[] fcp = new double[loads];
     double[] rendered = new double[loads];
     double[] slowest = new double[loads];
@@ -82,8 +112,9 @@ class DashboardPaintBenchIT {
     for (int i = -1; i < loads; i++) {
       browser.get("about:blank");
       browser.get(url);
-      await().atMost(Duration.ofSeconds(60)).until(() -> js(browser, RENDERED, dataElement) != null
-          && js(browser, FCP) != null);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> js(browser, RENDERED, dataElement) != null && js(browser, FCP) != null);
       if (i >= 0) {
         rendered[i] = ((Number) js(browser, RENDERED, dataElement)).doubleValue();
         fcp[i] = ((Number) js(browser, FCP)).doubleValue();
@@ -92,9 +123,17 @@ class DashboardPaintBenchIT {
         sum[i] = ((Number) api.get(1)).doubleValue();
       }
     }
-    String line = String.format("%s: first contentful paint p50 %.0f ms (max %.0f), data drawn p50 %.0f ms (max %.0f);"
-        + " its API calls: slowest p50 %.0f ms, all together p50 %.0f ms", name, pct(fcp, 50), pct(fcp, 100),
-        pct(rendered, 50), pct(rendered, 100), pct(slowest, 50), pct(sum, 50));
+    String line =
+        String.format(
+            "%s: first contentful paint p50 %.0f ms (max %.0f), data drawn p50 %.0f ms (max %.0f);"
+                + " its API calls: slowest p50 %.0f ms, all together p50 %.0f ms",
+            name,
+            pct(fcp, 50),
+            pct(fcp, 100),
+            pct(rendered, 50),
+            pct(rendered, 100),
+            pct(slowest, 50),
+            pct(sum, 50));
     System.out.println("BENCH " + line);
     return line;
   }
@@ -106,6 +145,7 @@ class DashboardPaintBenchIT {
   private static double pct(double[] values, int percentile) {
     double[] sorted = values.clone();
     Arrays.sort(sorted);
-    return sorted[Math.min(sorted.length - 1, (int) Math.ceil(percentile / 100.0 * sorted.length) - 1)];
+    return sorted[
+        Math.min(sorted.length - 1, (int) Math.ceil(percentile / 100.0 * sorted.length) - 1)];
   }
 }

@@ -16,7 +16,8 @@ import java.util.Map;
 
 /** A small blocking client for API ITs: raw bytes in, status/headers/JSON out. */
 public final class ApiClient {
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final String baseUrl;
 
   public ApiClient(TestControlPlane cp) {
@@ -51,14 +52,30 @@ public final class ApiClient {
   }
 
   public Response json(String method, String path, String token, Object body) {
-    return send(method, path, token, "application/json", String.valueOf(body).getBytes(StandardCharsets.UTF_8),
+    return send(
+        method,
+        path,
+        token,
+        "application/json",
+        String.valueOf(body).getBytes(StandardCharsets.UTF_8),
         Map.of());
   }
 
-  public Response send(String method, String path, String token, String contentType, byte[] body,
+  public Response send(
+      String method,
+      String path,
+      String token,
+      String contentType,
+      byte[] body,
       Map<String, String> headers) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(baseUrl + path))
+            .timeout(Duration.ofSeconds(30))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(body));
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
@@ -67,10 +84,16 @@ public final class ApiClient {
     }
     headers.forEach(request::header);
     try {
-      HttpResponse<InputStream> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+      HttpResponse<InputStream> response =
+          HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
       try (InputStream in = response.body()) {
         // An event stream never ends: its status and headers are all a test can wait for.
-        boolean stream = response.headers().firstValue("content-type").orElse("").startsWith("text/event-stream");
+        boolean stream =
+            response
+                .headers()
+                .firstValue("content-type")
+                .orElse("")
+                .startsWith("text/event-stream");
         String text = stream ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
         return new Response(response.statusCode(), response.headers(), text);
       }
@@ -81,10 +104,18 @@ public final class ApiClient {
 
   /** Creates an API token and returns its secret. */
   public String createToken(String adminToken, String name, String role, List<String> teams) {
-    Response response = json("POST", "/api/v1/tokens", adminToken,
-        new JsonObject().put("name", name).put("role", role).put("teams", new JsonArray(teams)));
+    Response response =
+        json(
+            "POST",
+            "/api/v1/tokens",
+            adminToken,
+            new JsonObject()
+                .put("name", name)
+                .put("role", role)
+                .put("teams", new JsonArray(teams)));
     if (response.status() != 201) {
-      throw new IllegalStateException("token not created: " + response.status() + " " + response.body());
+      throw new IllegalStateException(
+          "token not created: " + response.status() + " " + response.body());
     }
     return response.json().getString("token");
   }

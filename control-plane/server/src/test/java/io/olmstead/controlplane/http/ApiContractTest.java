@@ -22,12 +22,16 @@ class ApiContractTest {
   void everyOperationUnderApiV1HasAnOperationIdAndApiTokenOperationsHaveARole() {
     assertThat(contract.basePath()).isEqualTo("/api/v1");
     assertThat(contract.policies()).isNotEmpty();
-    contract.policies().values().forEach(policy -> {
-      assertThat(policy.path()).startsWith("/api/v1/");
-      if (policy.apiTokenAuth()) {
-        assertThat(policy.role()).as(policy.operationId()).isPresent();
-      }
-    });
+    contract
+        .policies()
+        .values()
+        .forEach(
+            policy -> {
+              assertThat(policy.path()).startsWith("/api/v1/");
+              if (policy.apiTokenAuth()) {
+                assertThat(policy.role()).as(policy.operationId()).isPresent();
+              }
+            });
   }
 
   @Test
@@ -35,13 +39,16 @@ class ApiContractTest {
     OperationPolicy upload = contract.policy("uploadCatalogRevision").orElseThrow();
     assertThat(upload.rawBody()).isTrue();
     assertThat(upload.role()).contains(Role.ADMIN);
-    assertThat(upload.mediaTypes()).contains("application/x-ndjson", "application/yaml", "application/gzip",
-        "application/json");
+    assertThat(upload.mediaTypes())
+        .contains(
+            "application/x-ndjson", "application/yaml", "application/gzip", "application/json");
     OperationPolicy patch = contract.policy("patchCluster").orElseThrow();
     assertThat(patch.mediaTypes()).containsExactly("application/merge-patch+json");
     assertThat(patch.jsonBody()).isTrue();
-    assertThat(contract.policy("putSubscription").flatMap(OperationPolicy::role)).contains(Role.OPERATOR);
-    assertThat(contract.policy("listClusters").flatMap(OperationPolicy::role)).contains(Role.VIEWER);
+    assertThat(contract.policy("putSubscription").flatMap(OperationPolicy::role))
+        .contains(Role.OPERATOR);
+    assertThat(contract.policy("listClusters").flatMap(OperationPolicy::role))
+        .contains(Role.VIEWER);
     OperationPolicy enroll = contract.policy("enrollAgent").orElseThrow();
     assertThat(enroll.apiTokenAuth()).isFalse();
     assertThat(enroll.role()).isEqualTo(Optional.empty());
@@ -51,11 +58,18 @@ class ApiContractTest {
   void theAdaptedContractLoadsIntoVertxOpenApi() throws Exception {
     Vertx vertx = Vertx.vertx();
     try {
-      OpenAPIContract openApi = contract.toOpenApi(vertx).toCompletionStage().toCompletableFuture()
-          .get(30, TimeUnit.SECONDS);
+      OpenAPIContract openApi =
+          contract
+              .toOpenApi(vertx)
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(30, TimeUnit.SECONDS);
       assertThat(openApi.operations()).hasSize(contract.policies().size());
-      assertThat(openApi.findOperation("/api/v1/clusters/prod-1", io.vertx.core.http.HttpMethod.PATCH)
-          .getOperationId()).isEqualTo("patchCluster");
+      assertThat(
+              openApi
+                  .findOperation("/api/v1/clusters/prod-1", io.vertx.core.http.HttpMethod.PATCH)
+                  .getOperationId())
+          .isEqualTo("patchCluster");
       assertThat(openApi.operation("uploadCatalogRevision").getRequestBody()).isNull();
     } finally {
       vertx.close();
@@ -70,18 +84,30 @@ class ApiContractTest {
     for (String path : paths.fieldNames()) {
       for (String method : paths.getJsonObject(path).fieldNames()) {
         Object operation = paths.getJsonObject(path).getValue(method);
-        if (operation instanceof JsonObject op && op.getJsonObject("requestBody") != null
+        if (operation instanceof JsonObject op
+            && op.getJsonObject("requestBody") != null
             && !op.getBoolean(ApiContract.RAW_BODY_EXTENSION, false)) {
           JsonObject content = op.getJsonObject("requestBody").getJsonObject("content");
-          content.fieldNames().forEach(type -> walk(spec, content.getJsonObject(type).getValue("schema"),
-              op.getString("operationId"), new HashSet<>(), unbounded));
+          content
+              .fieldNames()
+              .forEach(
+                  type ->
+                      walk(
+                          spec,
+                          content.getJsonObject(type).getValue("schema"),
+                          op.getString("operationId"),
+                          new HashSet<>(),
+                          unbounded));
         }
       }
     }
-    assertThat(unbounded).as("request arrays without maxItems (or above %d)", JsonBodyGuard.MAX_ENTRIES).isEmpty();
+    assertThat(unbounded)
+        .as("request arrays without maxItems (or above %d)", JsonBodyGuard.MAX_ENTRIES)
+        .isEmpty();
   }
 
-  private static void walk(JsonObject spec, Object node, String where, Set<String> seen, List<String> unbounded) {
+  private static void walk(
+      JsonObject spec, Object node, String where, Set<String> seen, List<String> unbounded) {
     if (node instanceof JsonArray list) {
       list.forEach(item -> walk(spec, item, where, seen, unbounded));
       return;
@@ -91,11 +117,18 @@ class ApiContractTest {
     }
     String ref = schema.getString("$ref");
     if (ref != null && seen.add(ref)) {
-      walk(spec, spec.getJsonObject("components").getJsonObject("schemas")
-          .getJsonObject(ref.substring(ref.lastIndexOf('/') + 1)), ref, seen, unbounded);
+      walk(
+          spec,
+          spec.getJsonObject("components")
+              .getJsonObject("schemas")
+              .getJsonObject(ref.substring(ref.lastIndexOf('/') + 1)),
+          ref,
+          seen,
+          unbounded);
     }
     Object type = schema.getValue("type");
-    boolean array = "array".equals(type) || (type instanceof JsonArray types && types.contains("array"));
+    boolean array =
+        "array".equals(type) || (type instanceof JsonArray types && types.contains("array"));
     Integer max = schema.getInteger("maxItems");
     if (array && (max == null || max > JsonBodyGuard.MAX_ENTRIES)) {
       unbounded.add(where);
@@ -105,8 +138,10 @@ class ApiContractTest {
     }
     JsonObject properties = schema.getJsonObject("properties");
     if (properties != null) {
-      properties.fieldNames().forEach(name -> walk(spec, properties.getValue(name), where + "/" + name, seen,
-          unbounded));
+      properties
+          .fieldNames()
+          .forEach(
+              name -> walk(spec, properties.getValue(name), where + "/" + name, seen, unbounded));
     }
   }
 }

@@ -36,21 +36,54 @@ class ApiFailureHandlerTest {
     vertx = Vertx.vertx();
     Router router = Router.router(vertx);
     router.route().handler(RequestIds::handle);
-    router.get("/boom").handler(ctx -> {
-      throw new IllegalStateException("password=hunter2 at db.internal:5432");
-    });
+    router
+        .get("/boom")
+        .handler(
+            ctx -> {
+              throw new IllegalStateException("password=hunter2 at db.internal:5432");
+            });
     router.get("/async-boom").handler(ctx -> ctx.fail(new RuntimeException("stack of internals")));
-    router.get("/duplicate").handler(ctx -> ctx.fail(new PgException("duplicate key value violates unique "
-        + "constraint \"clusters_pkey\"", "ERROR", "23505", "Key (name)=(x) already exists.")));
+    router
+        .get("/duplicate")
+        .handler(
+            ctx ->
+                ctx.fail(
+                    new PgException(
+                        "duplicate key value violates unique " + "constraint \"clusters_pkey\"",
+                        "ERROR",
+                        "23505",
+                        "Key (name)=(x) already exists.")));
     router.get("/gone").handler(ctx -> ctx.fail(ApiException.notFound("no cluster x")));
-    router.get("/read-only").handler(ctx -> ctx.fail(new PgException("cannot execute UPDATE in a read-only "
-        + "transaction", "ERROR", "25006", null)));
+    router
+        .get("/read-only")
+        .handler(
+            ctx ->
+                ctx.fail(
+                    new PgException(
+                        "cannot execute UPDATE in a read-only " + "transaction",
+                        "ERROR",
+                        "25006",
+                        null)));
     router.get("/ended").handler(ctx -> ctx.fail(ClosedConnectionException.INSTANCE));
-    router.get("/terminated").handler(ctx -> ctx.fail(new PgException("terminating connection due to administrator "
-        + "command", "FATAL", "57P01", null)));
+    router
+        .get("/terminated")
+        .handler(
+            ctx ->
+                ctx.fail(
+                    new PgException(
+                        "terminating connection due to administrator " + "command",
+                        "FATAL",
+                        "57P01",
+                        null)));
     router.route().failureHandler(ApiFailureHandler::handle);
-    server = vertx.createHttpServer().requestHandler(router).listen(0).toCompletionStage().toCompletableFuture()
-        .get(10, TimeUnit.SECONDS);
+    server =
+        vertx
+            .createHttpServer()
+            .requestHandler(router)
+            .listen(0)
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
   }
 
   @AfterAll
@@ -59,8 +92,11 @@ class ApiFailureHandlerTest {
   }
 
   private static HttpResponse<String> get(String path) throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.actualPort() + path))
-        .header("X-Request-Id", "rid-42").build(), HttpResponse.BodyHandlers.ofString());
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.actualPort() + path))
+            .header("X-Request-Id", "rid-42")
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
@@ -68,11 +104,13 @@ class ApiFailureHandlerTest {
     for (String path : new String[] {"/boom", "/async-boom"}) {
       HttpResponse<String> response = get(path);
       assertThat(response.statusCode()).isEqualTo(500);
-      assertThat(response.headers().firstValue("content-type")).hasValue("application/problem+json");
+      assertThat(response.headers().firstValue("content-type"))
+          .hasValue("application/problem+json");
       JsonObject problem = new JsonObject(response.body());
       assertThat(problem.getString("code")).isEqualTo("internal");
       assertThat(problem.getString("requestId")).isEqualTo("rid-42");
-      assertThat(response.body()).doesNotContain("hunter2", "db.internal", "internals", "Exception", "at io.");
+      assertThat(response.body())
+          .doesNotContain("hunter2", "db.internal", "internals", "Exception", "at io.");
     }
   }
 
@@ -108,11 +146,14 @@ class ApiFailureHandlerTest {
         assertThat(problem.getString("detail")).contains("database");
         assertThat(response.body()).doesNotContain("read-only transaction", "administrator");
       }
-      assertThat(logged.list).hasSize(3).allSatisfy(e -> {
-        assertThat(e.getLevel()).isEqualTo(Level.WARN);
-        assertThat(e.getThrowableProxy()).isNull();
-        assertThat(e.getFormattedMessage()).contains("the database is unavailable");
-      });
+      assertThat(logged.list)
+          .hasSize(3)
+          .allSatisfy(
+              e -> {
+                assertThat(e.getLevel()).isEqualTo(Level.WARN);
+                assertThat(e.getThrowableProxy()).isNull();
+                assertThat(e.getFormattedMessage()).contains("the database is unavailable");
+              });
     } finally {
       logger.detachAppender(logged);
     }
@@ -120,13 +161,24 @@ class ApiFailureHandlerTest {
 
   @Test
   void theClassificationTellsAnOutageFromAServerOrClientError() {
-    assertThat(DatabaseProblems.unavailable(new PgException("x", "ERROR", "08006", null))).isPresent();
-    assertThat(DatabaseProblems.unavailable(new RuntimeException("wrapped", new PgException("x", "ERROR", "25006",
-        null)))).get().asString().contains("25006");
-    assertThat(DatabaseProblems.unavailable(new VertxException("Timeout waiting for connection", true))).isPresent();
-    assertThat(DatabaseProblems.unavailable(new ConnectException("Connection refused"))).isPresent();
-    assertThat(DatabaseProblems.unavailable(new PgException("dup", "ERROR", "23505", null))).isEmpty();
-    assertThat(DatabaseProblems.unavailable(new PgException("bug", "ERROR", "42P01", null))).isEmpty();
+    assertThat(DatabaseProblems.unavailable(new PgException("x", "ERROR", "08006", null)))
+        .isPresent();
+    assertThat(
+            DatabaseProblems.unavailable(
+                new RuntimeException("wrapped", new PgException("x", "ERROR", "25006", null))))
+        .get()
+        .asString()
+        .contains("25006");
+    assertThat(
+            DatabaseProblems.unavailable(
+                new VertxException("Timeout waiting for connection", true)))
+        .isPresent();
+    assertThat(DatabaseProblems.unavailable(new ConnectException("Connection refused")))
+        .isPresent();
+    assertThat(DatabaseProblems.unavailable(new PgException("dup", "ERROR", "23505", null)))
+        .isEmpty();
+    assertThat(DatabaseProblems.unavailable(new PgException("bug", "ERROR", "42P01", null)))
+        .isEmpty();
     assertThat(DatabaseProblems.unavailable(new IllegalStateException("boom"))).isEmpty();
   }
 }

@@ -16,7 +16,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Fails when the routes the server serves under /api/v1 and the operations of openapi.yaml disagree. */
+/**
+ * Fails when the routes the server serves under /api/v1 and the operations of openapi.yaml
+ * disagree.
+ */
 class ApiSpecRoutesIT {
   private static TestControlPlane cp;
   private static ApiClient api;
@@ -35,13 +38,15 @@ class ApiSpecRoutesIT {
   }
 
   /**
-   * Modules written by other components in parallel, by the spec tag of their operations: an operation of such a tag
-   * is tolerated as unbound only while its module class does not exist at all; once it does, it must be bound.
+   * Modules written by other components in parallel, by the spec tag of their operations: an
+   * operation of such a tag is tolerated as unbound only while its module class does not exist at
+   * all; once it does, it must be bound.
    */
-  private static final Map<String, String> MODULE_OF_TAG = Map.of(
-      "catalogs", "io.olmstead.controlplane.catalog.CatalogsModule",
-      "subscriptions", "io.olmstead.controlplane.subscription.SubscriptionsModule",
-      "rollouts", "io.olmstead.controlplane.rollout.RolloutsModule");
+  private static final Map<String, String> MODULE_OF_TAG =
+      Map.of(
+          "catalogs", "io.olmstead.controlplane.catalog.CatalogsModule",
+          "subscriptions", "io.olmstead.controlplane.subscription.SubscriptionsModule",
+          "rollouts", "io.olmstead.controlplane.rollout.RolloutsModule");
 
   private static boolean moduleNotWrittenYet(String operationId) {
     String module = MODULE_OF_TAG.get(tagOf(operationId));
@@ -60,7 +65,8 @@ class ApiSpecRoutesIT {
     JsonObject paths = contract.published().getJsonObject("paths");
     for (String path : paths.fieldNames()) {
       for (Map.Entry<String, Object> entry : paths.getJsonObject(path)) {
-        if (entry.getValue() instanceof JsonObject operation && operationId.equals(operation.getString("operationId"))) {
+        if (entry.getValue() instanceof JsonObject operation
+            && operationId.equals(operation.getString("operationId"))) {
           JsonArray tags = operation.getJsonArray("tags");
           return tags == null || tags.isEmpty() ? null : tags.getString(0);
         }
@@ -72,7 +78,8 @@ class ApiSpecRoutesIT {
   @Test
   void everyOperationOfTheSpecHasAHandlerBound() {
     assertThat(cp.controlPlane().api().unbound().stream().filter(id -> !moduleNotWrittenYet(id)))
-        .as("operations in openapi.yaml no ApiModule binds").isEmpty();
+        .as("operations in openapi.yaml no ApiModule binds")
+        .isEmpty();
   }
 
   @Test
@@ -81,7 +88,9 @@ class ApiSpecRoutesIT {
     for (Route route : cp.controlPlane().api().router().getRoutes()) {
       String operationId = route.getMetadata("openApiOperationId");
       if (operationId == null) {
-        assertThat(route.getPath()).as("only the gate and failure routes lack an operation").isNull();
+        assertThat(route.getPath())
+            .as("only the gate and failure routes lack an operation")
+            .isNull();
         continue;
       }
       assertThat(routed.add(operationId)).as("one route per operation: " + operationId).isTrue();
@@ -94,8 +103,10 @@ class ApiSpecRoutesIT {
 
   @Test
   void noRouteUnderTheApiPathExistsOutsideTheSpec() {
-    Set<String> specified = contract.policies().values().stream().map(p -> p.method() + " " + p.path())
-        .collect(Collectors.toSet());
+    Set<String> specified =
+        contract.policies().values().stream()
+            .map(p -> p.method() + " " + p.path())
+            .collect(Collectors.toSet());
     for (Route route : cp.controlPlane().router().getRoutes()) {
       String path = route.getPath();
       if (path == null || !path.startsWith(contract.basePath())) {
@@ -106,32 +117,46 @@ class ApiSpecRoutesIT {
       }
       String specPath = path.replaceAll(":([A-Za-z0-9_]+)", "{$1}");
       assertThat(route.methods()).as("route " + path + " must name its methods").isNotNull();
-      route.methods().forEach(method -> assertThat(specified).as("route outside openapi.yaml")
-          .contains(method.name() + " " + specPath));
+      route
+          .methods()
+          .forEach(
+              method ->
+                  assertThat(specified)
+                      .as("route outside openapi.yaml")
+                      .contains(method.name() + " " + specPath));
     }
   }
 
   @Test
   void everyOperationIsReachableAndUnknownPathsOrMethodsAreProblems() {
     for (OperationPolicy policy : contract.policies().values()) {
-      String path = policy.path().replace("{name}", "x").replace("{package}", "p").replace("{channel}", "c")
-          .replace("{bundle}", "b").replace("{id}", "00000000-0000-4000-8000-000000000000")
-          .replace("{digest}", "sha256:" + "0".repeat(64));
+      String path =
+          policy
+              .path()
+              .replace("{name}", "x")
+              .replace("{package}", "p")
+              .replace("{channel}", "c")
+              .replace("{bundle}", "b")
+              .replace("{id}", "00000000-0000-4000-8000-000000000000")
+              .replace("{digest}", "sha256:" + "0".repeat(64));
       byte[] body = policy.acceptsBody() ? "{}".getBytes(StandardCharsets.UTF_8) : null;
       String type = policy.acceptsBody() ? policy.mediaTypes().iterator().next() : null;
       Response response = api.send(policy.method(), path, null, type, body, Map.of());
       if (!moduleNotWrittenYet(policy.operationId())) {
-        assertThat(response.status()).as(policy.operationId() + ": " + response.body()).isNotIn(404, 405, 501);
+        assertThat(response.status())
+            .as(policy.operationId() + ": " + response.body())
+            .isNotIn(404, 405, 501);
       }
     }
     Response unknown = api.get("/api/v1/not-in-the-spec", TestControlPlane.ADMIN_TOKEN);
     assertThat(unknown.status()).isEqualTo(404);
     assertThat(unknown.header("content-type")).isEqualTo("application/problem+json");
-    Response wrongMethod = api.send("POST", "/api/v1/clusters", TestControlPlane.ADMIN_TOKEN, null, null, Map.of());
+    Response wrongMethod =
+        api.send("POST", "/api/v1/clusters", TestControlPlane.ADMIN_TOKEN, null, null, Map.of());
     assertThat(wrongMethod.status()).isEqualTo(405);
     assertThat(wrongMethod.code()).isEqualTo("method-not-allowed");
-    assertThat(contract.policies().values()).allSatisfy(policy ->
-        assertThat(policy.operationId()).matches("[a-z][A-Za-z]+"));
+    assertThat(contract.policies().values())
+        .allSatisfy(policy -> assertThat(policy.operationId()).matches("[a-z][A-Za-z]+"));
     assertThat(contract.published().getString("openapi")).startsWith("3.1");
   }
 }

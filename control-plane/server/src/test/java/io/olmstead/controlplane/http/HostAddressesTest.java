@@ -28,7 +28,8 @@ class HostAddressesTest {
   void namesAndIpv4AddressesAreLeftAsGiven() {
     assertThat(HostAddresses.host("registry.example.com")).isEqualTo("registry.example.com");
     assertThat(HostAddresses.host("10.0.0.1")).isEqualTo("10.0.0.1");
-    assertThat(HostAddresses.hostPort("registry.example.com", 443)).isEqualTo("registry.example.com:443");
+    assertThat(HostAddresses.hostPort("registry.example.com", 443))
+        .isEqualTo("registry.example.com:443");
     assertThat(HostAddresses.host(null)).isNull();
   }
 }

@@ -27,14 +27,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code /metrics} is open by default; with {@code OLMSTEAD_METRICS_TOKEN_FILE} only the file's bearer token reads it,
- * every other caller gets a 401 problem, and the configuration never prints the token.
+ * {@code /metrics} is open by default; with {@code OLMSTEAD_METRICS_TOKEN_FILE} only the file's
+ * bearer token reads it, every other caller gets a 401 problem, and the configuration never prints
+ * the token.
  */
 class MetricsAccessTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final String TOKEN = "metrics-scrape-token-0123456789";
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private Vertx vertx;
 
   @AfterEach
@@ -50,14 +50,23 @@ class MetricsAccessTest {
     registry.counter("olmstead.probe").increment();
     Router router = Router.router(vertx);
     // /readyz is not called here: its readiness check never runs
-    new OpsRoutes(new Readiness(vertx, null, "44"), registry, StartupGate.open(), access, () -> null).mount(router);
-    HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    new OpsRoutes(
+            new Readiness(vertx, null, "44"), registry, StartupGate.open(), access, () -> null)
+        .mount(router);
+    HttpServer server =
+        vertx
+            .createHttpServer()
+            .requestHandler(router)
+            .listen(0, "127.0.0.1")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
     return server.actualPort();
   }
 
   private static HttpResponse<String> scrape(int port, String authorization) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"));
     if (authorization != null) {
       request.header("Authorization", authorization);
     }
@@ -83,13 +92,16 @@ class MetricsAccessTest {
   void withATokenFileOnlyItsBearerTokenReadsTheMetrics() throws Exception {
     MetricsSettings access = withTokenFile(TOKEN + "\n"); // a Secret's file may end with a newline
     int port = serve(access);
-    for (String refused : new String[] {null, "Bearer wrong-token-0123456789", "Basic " + TOKEN, "Bearer " + TOKEN
-        + "x"}) {
+    for (String refused :
+        new String[] {
+          null, "Bearer wrong-token-0123456789", "Basic " + TOKEN, "Bearer " + TOKEN + "x"
+        }) {
       HttpResponse<String> r = scrape(port, refused);
       assertThat(r.statusCode()).as(String.valueOf(refused)).isEqualTo(401);
       assertThat(r.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"metrics\"");
       assertThat(r.headers().firstValue("content-type")).hasValue(Problems.CONTENT_TYPE);
-      assertThat(new JsonObject(r.body()).getString("detail")).contains(MetricsSettings.TOKEN_FILE)
+      assertThat(new JsonObject(r.body()).getString("detail"))
+          .contains(MetricsSettings.TOKEN_FILE)
           .doesNotContain(TOKEN);
     }
     HttpResponse<String> allowed = scrape(port, "Bearer " + TOKEN);
@@ -101,8 +113,9 @@ class MetricsAccessTest {
   void theConfigurationNamesTheFileNeverTheToken() throws Exception {
     Path file = dir.resolve("token");
     Files.writeString(file, TOKEN);
-    ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(Map.of(MetricsSettings.TOKEN_FILE,
-        file.toString()), "127.0.0.1");
+    ControlPlaneConfig config =
+        ControlPlaneConfig.fromEnvironment(
+            Map.of(MetricsSettings.TOKEN_FILE, file.toString()), "127.0.0.1");
     assertThat(config.metrics().tokenRequired()).isTrue();
     assertThat(ControlPlaneConfig.ENVIRONMENT).contains(MetricsSettings.TOKEN_FILE);
     assertThat(config.toString()).contains("metrics=token from " + file).doesNotContain(TOKEN);
@@ -110,12 +123,19 @@ class MetricsAccessTest {
 
   @Test
   void aMissingShortOrSpacedTokenFileIsRefusedAtStartNamingTheSetting() throws Exception {
-    assertThatThrownBy(() -> MetricsSettings.fromEnvironment(Map.of(MetricsSettings.TOKEN_FILE,
-        dir.resolve("absent").toString()))).isInstanceOf(ConfigException.class)
-        .hasMessageStartingWith(MetricsSettings.TOKEN_FILE).hasMessageContaining("not a readable file");
-    assertThatThrownBy(() -> withTokenFile("short")).isInstanceOf(ConfigException.class)
+    assertThatThrownBy(
+            () ->
+                MetricsSettings.fromEnvironment(
+                    Map.of(MetricsSettings.TOKEN_FILE, dir.resolve("absent").toString())))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith(MetricsSettings.TOKEN_FILE)
+        .hasMessageContaining("not a readable file");
+    assertThatThrownBy(() -> withTokenFile("short"))
+        .isInstanceOf(ConfigException.class)
         .hasMessageContaining("at least 16 characters");
-    assertThatThrownBy(() -> withTokenFile("two tokens-0123456789")).isInstanceOf(ConfigException.class)
-        .hasMessageContaining("without spaces").hasMessageNotContaining("0123456789");
+    assertThatThrownBy(() -> withTokenFile("two tokens-0123456789"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("without spaces")
+        .hasMessageNotContaining("0123456789");
   }
 }

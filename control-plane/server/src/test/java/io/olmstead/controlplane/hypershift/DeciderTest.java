@@ -16,7 +16,10 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
-/** The watcher's decisions on the real example HostedCluster of the shared folder and variants of it. */
+/**
+ * The watcher's decisions on the real example HostedCluster of the shared folder and variants of
+ * it.
+ */
 class DeciderTest {
   private static final String ID = "2b6a8d0e-6f1c-4b7e-9a0d-3c5e7f9b1d24";
   private static final String OTHER_ID = "9f9f9f9f-0000-4000-8000-000000000001";
@@ -36,39 +39,71 @@ class DeciderTest {
     return decide(hc, Known.NOTHING);
   }
 
-  private static Known live(Map<String, String> clusterLabels, Map<String, String> applied, JsonObject facts) {
-    return new Known(Optional.of(new Identity(ID, "clusters-example", false, applied)),
+  private static Known live(
+      Map<String, String> clusterLabels, Map<String, String> applied, JsonObject facts) {
+    return new Known(
+        Optional.of(new Identity(ID, "clusters-example", false, applied)),
         Optional.of(new Holder("clusters-example", "connected", clusterLabels, facts, ID)));
   }
 
   @Test
   void enrollsTheExampleAsNamespaceDashNameWithItsLabelsAndFacts() {
-    Decision d = enrolledAs(example(o -> { }));
+    Decision d = enrolledAs(example(o -> {}));
     assertThat(d.kind()).isEqualTo(Kind.ENROLL);
     assertThat(d.mode()).isEqualTo(Mode.NEW);
     assertThat(d.cluster()).isEqualTo("clusters-example");
-    assertThat(d.labels()).containsExactlyInAnyOrderEntriesOf(Map.of("env", "dev", "olmstead.io/source", "hypershift",
-        "hypershift.olmstead.io/platform", "AWS", "hypershift.olmstead.io/version", "4.19.7",
-        "hypershift.olmstead.io/namespace", "clusters", "hypershift.olmstead.io/name", "example"));
-    assertThat(d.facts()).isEqualTo(new JsonObject().put("clusterID", ID)
-        .put("releaseImage", "quay.io/openshift-release-dev/ocp-release:4.19.7-multi").put("desiredVersion", "4.19.7")
-        .put("controlPlaneNamespace", "clusters-example").put("hostedCluster", "clusters/example"));
+    assertThat(d.labels())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "env",
+                "dev",
+                "olmstead.io/source",
+                "hypershift",
+                "hypershift.olmstead.io/platform",
+                "AWS",
+                "hypershift.olmstead.io/version",
+                "4.19.7",
+                "hypershift.olmstead.io/namespace",
+                "clusters",
+                "hypershift.olmstead.io/name",
+                "example"));
+    assertThat(d.facts())
+        .isEqualTo(
+            new JsonObject()
+                .put("clusterID", ID)
+                .put("releaseImage", "quay.io/openshift-release-dev/ocp-release:4.19.7-multi")
+                .put("desiredVersion", "4.19.7")
+                .put("controlPlaneNamespace", "clusters-example")
+                .put("hostedCluster", "clusters/example"));
   }
 
   @Test
   void theClusterNameAnnotationOverridesTheNameAndDotsBecomeDashes() {
-    assertThat(enrolledAs(example(o -> at(o, "metadata", "annotations").put("olmstead.io/cluster-name", "prod-eu-1")))
-        .cluster()).isEqualTo("prod-eu-1");
-    assertThat(enrolledAs(example(o -> at(o, "metadata").put("name", "a.b"))).cluster()).isEqualTo("clusters-a-b");
+    assertThat(
+            enrolledAs(
+                    example(
+                        o ->
+                            at(o, "metadata", "annotations")
+                                .put("olmstead.io/cluster-name", "prod-eu-1")))
+                .cluster())
+        .isEqualTo("prod-eu-1");
+    assertThat(enrolledAs(example(o -> at(o, "metadata").put("name", "a.b"))).cluster())
+        .isEqualTo("clusters-a-b");
   }
 
   @Test
   void isNotEnrolledUntilAvailableWithItsKubeconfigAndACompletedVersion() {
-    HostedCluster notAvailable = example(o -> conditions(o).stream().filter(c -> "Available".equals(c.get("type")))
-        .forEach(c -> c.put("status", "False")));
+    HostedCluster notAvailable =
+        example(
+            o ->
+                conditions(o).stream()
+                    .filter(c -> "Available".equals(c.get("type")))
+                    .forEach(c -> c.put("status", "False")));
     assertThat(enrolledAs(notAvailable).reason()).isEqualTo("not-available");
-    assertThat(Decider.decide(example(o -> { }), false, Known.NOTHING, NOW).reason()).isEqualTo("no-kubeconfig");
-    assertThat(enrolledAs(example(o -> at(o, "status").remove("kubeconfig"))).reason()).isEqualTo("no-kubeconfig");
+    assertThat(Decider.decide(example(o -> {}), false, Known.NOTHING, NOW).reason())
+        .isEqualTo("no-kubeconfig");
+    assertThat(enrolledAs(example(o -> at(o, "status").remove("kubeconfig"))).reason())
+        .isEqualTo("no-kubeconfig");
     HostedCluster partial = example(o -> history(o).forEach(h -> h.put("state", "Partial")));
     assertThat(enrolledAs(partial).kind()).isEqualTo(Kind.IGNORE);
     assertThat(enrolledAs(partial).reason()).isEqualTo("no-completed-version");
@@ -79,36 +114,59 @@ class DeciderTest {
     assertThat(enrolledAs(example(o -> o.remove("status"))).reason()).isEqualTo("not-available");
     assertThat(enrolledAs(example(o -> at(o, "status").put("conditions", "garbage"))).reason())
         .isEqualTo("not-available");
-    assertThat(enrolledAs(example(o -> at(o, "spec").remove("clusterID"))).reason()).isEqualTo("no-cluster-id");
+    assertThat(enrolledAs(example(o -> at(o, "spec").remove("clusterID"))).reason())
+        .isEqualTo("no-cluster-id");
   }
 
   @Test
   void optOutAndDeletionKeepANewHostedClusterOut() {
-    Decision optOut = enrolledAs(example(o -> at(o, "metadata", "annotations").put("olmstead.io/enroll", "false")));
+    Decision optOut =
+        enrolledAs(
+            example(o -> at(o, "metadata", "annotations").put("olmstead.io/enroll", "false")));
     assertThat(optOut.kind()).isEqualTo(Kind.IGNORE);
     assertThat(optOut.reason()).isEqualTo("opted-out");
-    Decision deleting = enrolledAs(example(o -> at(o, "metadata").put("deletionTimestamp", "2026-08-30T00:00:00Z")));
+    Decision deleting =
+        enrolledAs(
+            example(o -> at(o, "metadata").put("deletionTimestamp", "2026-08-30T00:00:00Z")));
     assertThat(deleting.kind()).isEqualTo(Kind.IGNORE);
     assertThat(deleting.reason()).isEqualTo("deleting");
   }
 
   @Test
   void optOutDeletionOrDisappearanceRetiresAnEnrolledCluster() {
-    Known known = live(enrolledAs(example(o -> { })).labels(), Map.of(), new JsonObject());
-    Decision optOut = decide(example(o -> at(o, "metadata", "annotations").put("olmstead.io/enroll", "false")), known);
+    Known known = live(enrolledAs(example(o -> {})).labels(), Map.of(), new JsonObject());
+    Decision optOut =
+        decide(
+            example(o -> at(o, "metadata", "annotations").put("olmstead.io/enroll", "false")),
+            known);
     assertThat(optOut.kind()).isEqualTo(Kind.RETIRE);
     assertThat(optOut.cluster()).isEqualTo("clusters-example");
-    assertThat(decide(example(o -> at(o, "metadata").put("deletionTimestamp", "2026-08-30T00:00:00Z")), known).kind())
+    assertThat(
+            decide(
+                    example(
+                        o -> at(o, "metadata").put("deletionTimestamp", "2026-08-30T00:00:00Z")),
+                    known)
+                .kind())
         .isEqualTo(Kind.RETIRE);
-    assertThat(Decider.gone(new Identity(ID, "clusters-example", false, Map.of())).kind()).isEqualTo(Kind.RETIRE);
-    assertThat(Decider.gone(new Identity(ID, "clusters-example", true, Map.of())).kind()).isEqualTo(Kind.UNCHANGED);
+    assertThat(Decider.gone(new Identity(ID, "clusters-example", false, Map.of())).kind())
+        .isEqualTo(Kind.RETIRE);
+    assertThat(Decider.gone(new Identity(ID, "clusters-example", true, Map.of())).kind())
+        .isEqualTo(Kind.UNCHANGED);
   }
 
   @Test
   void neverTakesOverAClusterEnrolledOtherwise() {
-    Known tokenEnrolled = new Known(Optional.empty(),
-        Optional.of(new Holder("clusters-example", "connected", Map.of("env", "prod"), new JsonObject(), null)));
-    Decision d = decide(example(o -> { }), tokenEnrolled);
+    Known tokenEnrolled =
+        new Known(
+            Optional.empty(),
+            Optional.of(
+                new Holder(
+                    "clusters-example",
+                    "connected",
+                    Map.of("env", "prod"),
+                    new JsonObject(),
+                    null)));
+    Decision d = decide(example(o -> {}), tokenEnrolled);
     assertThat(d.kind()).isEqualTo(Kind.CONFLICT);
     assertThat(d.reason()).isEqualTo("enrolled-otherwise");
     assertThat(d.detail()).contains("clusters-example", ID);
@@ -116,14 +174,25 @@ class DeciderTest {
 
   @Test
   void theSameNameWithAnotherClusterIdIsAnotherCluster() {
-    Known otherLive = new Known(Optional.empty(),
-        Optional.of(new Holder("clusters-example", "connected", Map.of(), new JsonObject(), OTHER_ID)));
-    Decision conflict = decide(example(o -> { }), otherLive);
+    Known otherLive =
+        new Known(
+            Optional.empty(),
+            Optional.of(
+                new Holder("clusters-example", "connected", Map.of(), new JsonObject(), OTHER_ID)));
+    Decision conflict = decide(example(o -> {}), otherLive);
     assertThat(conflict.kind()).isEqualTo(Kind.CONFLICT);
     assertThat(conflict.reason()).isEqualTo("name-taken");
-    Known otherRetired = new Known(Optional.empty(),
-        Optional.of(new Holder("clusters-example", "retired", Map.of("old", "x"), new JsonObject(), OTHER_ID)));
-    Decision replace = decide(example(o -> { }), otherRetired);
+    Known otherRetired =
+        new Known(
+            Optional.empty(),
+            Optional.of(
+                new Holder(
+                    "clusters-example",
+                    "retired",
+                    Map.of("old", "x"),
+                    new JsonObject(),
+                    OTHER_ID)));
+    Decision replace = decide(example(o -> {}), otherRetired);
     assertThat(replace.kind()).isEqualTo(Kind.ENROLL);
     assertThat(replace.mode()).isEqualTo(Mode.REPLACE);
     assertThat(replace.labels()).doesNotContainKey("old");
@@ -131,43 +200,68 @@ class DeciderTest {
 
   @Test
   void aRetiredClusterComesBackWhenItsOptOutIsLifted() {
-    Known retired = new Known(Optional.of(new Identity(ID, "clusters-example", true, Map.of("env", "dev"))),
-        Optional.of(new Holder("clusters-example", "retired", Map.of("env", "dev", "team", "a"), new JsonObject(),
-            ID)));
-    Decision d = decide(example(o -> { }), retired);
+    Known retired =
+        new Known(
+            Optional.of(new Identity(ID, "clusters-example", true, Map.of("env", "dev"))),
+            Optional.of(
+                new Holder(
+                    "clusters-example",
+                    "retired",
+                    Map.of("env", "dev", "team", "a"),
+                    new JsonObject(),
+                    ID)));
+    Decision d = decide(example(o -> {}), retired);
     assertThat(d.kind()).isEqualTo(Kind.ENROLL);
     assertThat(d.mode()).isEqualTo(Mode.REVIVE);
-    assertThat(d.labels()).containsEntry("team", "a").containsEntry("olmstead.io/source", "hypershift");
+    assertThat(d.labels())
+        .containsEntry("team", "a")
+        .containsEntry("olmstead.io/source", "hypershift");
   }
 
   @Test
   void aVersionChangeUpdatesTheLabelsAndKeepsWhatAnAdminAdded() {
-    Decision first = enrolledAs(example(o -> { }));
+    Decision first = enrolledAs(example(o -> {}));
     Map<String, String> clusterLabels = new TreeMap<>(first.labels());
     clusterLabels.put("olmstead.io/team", "payments");
-    Known known = live(clusterLabels, first.managed(), new JsonObject().put("hypershift", first.facts()));
-    assertThat(decide(example(o -> { }), known).kind()).isEqualTo(Kind.UNCHANGED);
+    Known known =
+        live(clusterLabels, first.managed(), new JsonObject().put("hypershift", first.facts()));
+    assertThat(decide(example(o -> {}), known).kind()).isEqualTo(Kind.UNCHANGED);
 
-    Decision upgraded = decide(example(o -> {
-      history(o).get(0).put("version", "4.19.9");
-      at(o, "metadata", "labels").remove("env");
-    }), known);
+    Decision upgraded =
+        decide(
+            example(
+                o -> {
+                  history(o).get(0).put("version", "4.19.9");
+                  at(o, "metadata", "labels").remove("env");
+                }),
+            known);
     assertThat(upgraded.kind()).isEqualTo(Kind.UPDATE);
-    assertThat(upgraded.labels()).containsEntry("hypershift.olmstead.io/version", "4.19.9")
-        .containsEntry("olmstead.io/team", "payments").doesNotContainKey("env");
+    assertThat(upgraded.labels())
+        .containsEntry("hypershift.olmstead.io/version", "4.19.9")
+        .containsEntry("olmstead.io/team", "payments")
+        .doesNotContainKey("env");
   }
 
   @Test
   void aPausedHostedClusterIsLabelledPaused() {
     assertThat(enrolledAs(example(o -> at(o, "spec").put("pausedUntil", "true"))).labels())
         .containsEntry("hypershift.olmstead.io/paused", "true");
-    assertThat(enrolledAs(example(o -> at(o, "spec").put("pausedUntil", "2027-01-01T00:00:00Z"))).labels())
+    assertThat(
+            enrolledAs(example(o -> at(o, "spec").put("pausedUntil", "2027-01-01T00:00:00Z")))
+                .labels())
         .containsEntry("hypershift.olmstead.io/paused", "true");
-    assertThat(enrolledAs(example(o -> at(o, "spec").put("pausedUntil", "2026-01-01T00:00:00Z"))).labels())
+    assertThat(
+            enrolledAs(example(o -> at(o, "spec").put("pausedUntil", "2026-01-01T00:00:00Z")))
+                .labels())
         .doesNotContainKey("hypershift.olmstead.io/paused");
-    HostedCluster inactive = example(o -> conditions(o).stream()
-        .filter(c -> "ReconciliationActive".equals(c.get("type"))).forEach(c -> c.put("status", "False")));
-    assertThat(enrolledAs(inactive).labels()).containsEntry("hypershift.olmstead.io/paused", "true");
+    HostedCluster inactive =
+        example(
+            o ->
+                conditions(o).stream()
+                    .filter(c -> "ReconciliationActive".equals(c.get("type")))
+                    .forEach(c -> c.put("status", "False")));
+    assertThat(enrolledAs(inactive).labels())
+        .containsEntry("hypershift.olmstead.io/paused", "true");
   }
 
   @Test
@@ -176,31 +270,46 @@ class DeciderTest {
     Decision tooLong = enrolledAs(example(o -> at(o, "metadata").put("name", longName)));
     assertThat(tooLong.kind()).isEqualTo(Kind.IGNORE);
     assertThat(tooLong.reason()).isEqualTo("invalid-name");
-    assertThat(enrolledAs(example(o -> at(o, "metadata", "annotations").put("olmstead.io/cluster-name", "Bad_Name")))
-        .reason()).isEqualTo("invalid-name");
-    Decision manyLabels = enrolledAs(example(o -> {
-      for (int i = 0; i < 70; i++) {
-        at(o, "metadata", "labels").put("l" + i, "v");
-      }
-    }));
+    assertThat(
+            enrolledAs(
+                    example(
+                        o ->
+                            at(o, "metadata", "annotations")
+                                .put("olmstead.io/cluster-name", "Bad_Name")))
+                .reason())
+        .isEqualTo("invalid-name");
+    Decision manyLabels =
+        enrolledAs(
+            example(
+                o -> {
+                  for (int i = 0; i < 70; i++) {
+                    at(o, "metadata", "labels").put("l" + i, "v");
+                  }
+                }));
     assertThat(manyLabels.kind()).isEqualTo(Kind.IGNORE);
     assertThat(manyLabels.reason()).isEqualTo("too-many-labels");
   }
 
   @Test
   void aKnownClusterIdKeepsItsNameAndIsEnrolledAgainWhenItsRowWasDeleted() {
-    Known rowDeleted = new Known(Optional.of(new Identity(ID, "first-name", false, Map.of())), Optional.empty());
-    Decision d = decide(example(o -> at(o, "metadata", "annotations").put("olmstead.io/cluster-name", "other")),
-        rowDeleted);
+    Known rowDeleted =
+        new Known(Optional.of(new Identity(ID, "first-name", false, Map.of())), Optional.empty());
+    Decision d =
+        decide(
+            example(o -> at(o, "metadata", "annotations").put("olmstead.io/cluster-name", "other")),
+            rowDeleted);
     assertThat(d.kind()).isEqualTo(Kind.ENROLL);
     assertThat(d.cluster()).isEqualTo("first-name");
   }
 
   @Test
   void aNameRetakenByATokenEnrolledClusterAfterAnAdminDeletedOursIsAConflict() {
-    Known retaken = new Known(Optional.of(new Identity(ID, "clusters-example", false, Map.of())),
-        Optional.of(new Holder("clusters-example", "connected", Map.of(), new JsonObject(), null)));
-    Decision d = decide(example(o -> { }), retaken);
+    Known retaken =
+        new Known(
+            Optional.of(new Identity(ID, "clusters-example", false, Map.of())),
+            Optional.of(
+                new Holder("clusters-example", "connected", Map.of(), new JsonObject(), null)));
+    Decision d = decide(example(o -> {}), retaken);
     assertThat(d.kind()).isEqualTo(Kind.CONFLICT);
     assertThat(d.reason()).isEqualTo("enrolled-otherwise");
   }

@@ -11,19 +11,23 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-/** The HyperShift data of the shared folder ({@code ../shared/hypershift}); tests skip, saying so, without it. */
+/**
+ * The HyperShift data of the shared folder ({@code ../shared/hypershift}); tests skip, saying so,
+ * without it.
+ */
 public final class HypershiftFixtures {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-  private HypershiftFixtures() {
-  }
+  private HypershiftFixtures() {}
 
   /** The shared hypershift folder, or the test is skipped with a message. */
   public static Path dir() {
     return SharedFolder.require("hypershift/example-hostedcluster-with-status.yaml").getParent();
   }
 
-  /** A fresh, mutable copy of the example HostedCluster (the first document of the example file). */
+  /**
+   * A fresh, mutable copy of the example HostedCluster (the first document of the example file).
+   */
   public static Map<String, Object> example() {
     return documents(dir().resolve("example-hostedcluster-with-status.yaml")).get(0);
   }
@@ -34,7 +38,8 @@ public final class HypershiftFixtures {
 
   @SuppressWarnings("unchecked")
   public static List<Map<String, Object>> documents(Path file) {
-    try (MappingIterator<Map<String, Object>> docs = YAML.readerFor(Map.class).readValues(Files.readString(file))) {
+    try (MappingIterator<Map<String, Object>> docs =
+        YAML.readerFor(Map.class).readValues(Files.readString(file))) {
       return (List<Map<String, Object>>) (List<?>) docs.readAll();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -45,9 +50,9 @@ public final class HypershiftFixtures {
   public static Map<String, Object> at(Map<String, Object> object, String... path) {
     Map<String, Object> current = object;
     for (String key : path) {
-      current = (Map<String, Object>) current.computeIfAbsent(key, k -> new java.util.LinkedHashMap<>());
+      current =
+          (Map<String, Object>) current.computeIfAbsent(key, k -> new java.util.LinkedHashMap<>());
     }
     return current;
   }
-
 }

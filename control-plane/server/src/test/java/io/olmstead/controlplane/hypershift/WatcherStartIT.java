@@ -17,15 +17,17 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A control plane starting beside HostedClusters whose kubeconfig secrets exist enrolls them as soon as it has listed
- * their namespace's Secrets, without first reporting them as lacking a kubeconfig (the Secret informer of a namespace
- * starts when its first HostedCluster is seen, so its cache is empty for a moment), and without waiting for a resync.
+ * A control plane starting beside HostedClusters whose kubeconfig secrets exist enrolls them as
+ * soon as it has listed their namespace's Secrets, without first reporting them as lacking a
+ * kubeconfig (the Secret informer of a namespace starts when its first HostedCluster is seen, so
+ * its cache is empty for a moment), and without waiting for a resync.
  */
 class WatcherStartIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
 
   @Test
-  void hostedClustersPresentAtStartAreEnrolledWithoutAFalseNoKubeconfigDecisionOrAResync() throws Exception {
+  void hostedClustersPresentAtStartAreEnrolledWithoutAFalseNoKubeconfigDecisionOrAResync()
+      throws Exception {
     KubernetesMockServer server = PoolFixtures.crudServer();
     KubernetesClient management = server.createClient();
     TestControlPlane cp = null;
@@ -36,18 +38,36 @@ class WatcherStartIT {
       }
       Path kubeconfig = Files.createTempFile("management", ".kubeconfig");
       Files.writeString(kubeconfig, PoolFixtures.kubeconfig(management.getMasterUrl().toString()));
-      // resync 10 minutes: only the Secrets' listing can bring the HostedClusters back within the test
-      cp = TestControlPlane.start(TestDatabase.create(WatcherStartIT.class), Map.of(
-          HypershiftSettings.MANAGEMENT_KUBECONFIG, kubeconfig.toString(), HypershiftSettings.RESYNC_SECONDS, "600"));
+      // resync 10 minutes: only the Secrets' listing can bring the HostedClusters back within the
+      // test
+      cp =
+          TestControlPlane.start(
+              TestDatabase.create(WatcherStartIT.class),
+              Map.of(
+                  HypershiftSettings.MANAGEMENT_KUBECONFIG,
+                  kubeconfig.toString(),
+                  HypershiftSettings.RESYNC_SECONDS,
+                  "600"));
       ApiClient api = new ApiClient(cp);
-      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() ->
-          api.get("/api/v1/clusters/clusters-one", ADMIN).status() == 200
-              && api.get("/api/v1/clusters/clusters-two", ADMIN).status() == 200
-              && api.get("/api/v1/clusters/clusters-three", ADMIN).status() == 200);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(250))
+          .until(
+              () ->
+                  api.get("/api/v1/clusters/clusters-one", ADMIN).status() == 200
+                      && api.get("/api/v1/clusters/clusters-two", ADMIN).status() == 200
+                      && api.get("/api/v1/clusters/clusters-three", ADMIN).status() == 200);
 
-      assertThat(api.get("/metrics", ADMIN).body().lines()
-          .filter(l -> l.startsWith("olmstead_hypershift_decisions_total") && l.contains("no-kubeconfig")))
-          .as("no HostedCluster was reported without a kubeconfig").isEmpty();
+      assertThat(
+              api.get("/metrics", ADMIN)
+                  .body()
+                  .lines()
+                  .filter(
+                      l ->
+                          l.startsWith("olmstead_hypershift_decisions_total")
+                              && l.contains("no-kubeconfig")))
+          .as("no HostedCluster was reported without a kubeconfig")
+          .isEmpty();
     } finally {
       if (cp != null) {
         cp.close();

@@ -7,8 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 final class Manifests {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private Manifests() {
-  }
+  private Manifests() {}
 
   static JsonNode json(String singleQuoted) {
     try {
@@ -18,16 +17,29 @@ final class Manifests {
     }
   }
 
-  /** A CSV with these {@code permissions} and {@code clusterPermissions} rules (JSON arrays of rules). */
+  /**
+   * A CSV with these {@code permissions} and {@code clusterPermissions} rules (JSON arrays of
+   * rules).
+   */
   static JsonNode csv(String permissionRules, String clusterRules) {
-    return json("{'kind':'ClusterServiceVersion','spec':{'install':{'spec':{"
-        + "'permissions':[{'serviceAccountName':'op','rules':" + permissionRules + "}],"
-        + "'clusterPermissions':[{'serviceAccountName':'op','rules':" + clusterRules + "}]}}}}");
+    return json(
+        "{'kind':'ClusterServiceVersion','spec':{'install':{'spec':{"
+            + "'permissions':[{'serviceAccountName':'op','rules':"
+            + permissionRules
+            + "}],"
+            + "'clusterPermissions':[{'serviceAccountName':'op','rules':"
+            + clusterRules
+            + "}]}}}}");
   }
 
   /** A CRD with versions {@code [name, storage, schema properties]}. */
   static JsonNode crd(String name, String versionsJson) {
-    return json("{'kind':'CustomResourceDefinition','metadata':{'name':'" + name + "'},'spec':{'group':'x.io',"
-        + "'scope':'Namespaced','names':{'kind':'Thing'},'versions':" + versionsJson + "}}");
+    return json(
+        "{'kind':'CustomResourceDefinition','metadata':{'name':'"
+            + name
+            + "'},'spec':{'group':'x.io',"
+            + "'scope':'Namespaced','names':{'kind':'Thing'},'versions':"
+            + versionsJson
+            + "}}");
   }
 }

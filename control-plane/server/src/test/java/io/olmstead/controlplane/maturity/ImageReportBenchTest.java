@@ -19,11 +19,12 @@ import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Benchmark (runs with {@code -Dolmstead.bench=true}, like the other benchmarks: timings are not unit tests). Times
- * the report of each of the 29 bundles of bundled/ made from their unpacked images as stored (gzip of
- * {@code {"objects":[{"data": base64}]}}, what the unpacker writes): gunzip, decode every object, run the rules, and
- * prints the median. The issue's goal is a median below 5 ms; this path is not there yet (docs/performance.md), so the
- * test only fails on a gross regression (50 ms).
+ * Benchmark (runs with {@code -Dolmstead.bench=true}, like the other benchmarks: timings are not
+ * unit tests). Times the report of each of the 29 bundles of bundled/ made from their unpacked
+ * images as stored (gzip of {@code {"objects":[{"data": base64}]}}, what the unpacker writes):
+ * gunzip, decode every object, run the rules, and prints the median. The issue's goal is a median
+ * below 5 ms; this path is not there yet (docs/performance.md), so the test only fails on a gross
+ * regression (50 ms).
  */
 class ImageReportBenchTest {
   private static final int WARMUP = 20;
@@ -51,8 +52,10 @@ class ImageReportBenchTest {
     for (int round = 0; round < WARMUP + ROUNDS; round++) {
       for (int i = 0; i < bundles.size(); i++) {
         long start = System.nanoTime();
-        MaturityReport r = analyzer.analyze(ImageReports.view(bundles.get(i).name(),
-            ImageReports.gunzip(stored.get(i)), List.of()));
+        MaturityReport r =
+            analyzer.analyze(
+                ImageReports.view(
+                    bundles.get(i).name(), ImageReports.gunzip(stored.get(i)), List.of()));
         long t = System.nanoTime() - start;
         assertThat(r.evidencedCapability()).isNotNull();
         if (round >= WARMUP) {
@@ -62,14 +65,19 @@ class ImageReportBenchTest {
     }
     Arrays.sort(times);
     double median = times[times.length / 2] / 1e6;
-    System.out.printf("maturity report from unpacked images, %d bundles x %d rounds: median %.3f ms per bundle "
-        + "(gunzip + decode + rules)%n", bundles.size(), ROUNDS, median);
+    System.out.printf(
+        "maturity report from unpacked images, %d bundles x %d rounds: median %.3f ms per bundle "
+            + "(gunzip + decode + rules)%n",
+        bundles.size(), ROUNDS, median);
     printPhases(bundles, stored);
     assertThat(bundles).hasSize(29);
     assertThat(median).isLessThan(50.0);
   }
 
-  /** Where the time goes: the mean per bundle of each phase, timed apart (so the sum is a little above the whole). */
+  /**
+   * Where the time goes: the mean per bundle of each phase, timed apart (so the sum is a little
+   * above the whole).
+   */
   private static void printPhases(List<Bundle> bundles, List<byte[]> stored) throws Exception {
     long[] phases = new long[4];
     for (int round = 0; round < WARMUP + ROUNDS; round++) {
@@ -77,10 +85,12 @@ class ImageReportBenchTest {
         long t0 = System.nanoTime();
         byte[] json = ImageReports.gunzip(stored.get(i));
         long t1 = System.nanoTime();
-        JsonArray objects = new JsonObject(new String(json, StandardCharsets.UTF_8)).getJsonArray("objects");
+        JsonArray objects =
+            new JsonObject(new String(json, StandardCharsets.UTF_8)).getJsonArray("objects");
         long t2 = System.nanoTime();
         for (Object o : objects) {
-          assertThat(new BundleObject("b", ((JsonObject) o).getString("data")).manifest()).isNotNull();
+          assertThat(new BundleObject("b", ((JsonObject) o).getString("data")).manifest())
+              .isNotNull();
         }
         long t3 = System.nanoTime();
         new MaturityAnalyzer().analyze(ImageReports.view(bundles.get(i).name(), json, List.of()));
@@ -94,8 +104,9 @@ class ImageReportBenchTest {
       }
     }
     double n = ROUNDS * bundles.size() * 1e6;
-    System.out.printf("maturity report from unpacked images, mean per bundle: gunzip %.3f ms, JSON parse %.3f ms, "
-        + "decode of every object %.3f ms, the whole report again (parse + decode + rules) %.3f ms%n",
+    System.out.printf(
+        "maturity report from unpacked images, mean per bundle: gunzip %.3f ms, JSON parse %.3f ms, "
+            + "decode of every object %.3f ms, the whole report again (parse + decode + rules) %.3f ms%n",
         phases[0] / n, phases[1] / n, phases[2] / n, phases[3] / n);
   }
 }

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Upgrade readiness through the REST API on real PostgreSQL: a catalog whose bundles carry olm.maxOpenShiftVersion,
- * clusters whose versions come from each source (HostedCluster, agent, label, none), and the operators they run.
+ * Upgrade readiness through the REST API on real PostgreSQL: a catalog whose bundles carry
+ * olm.maxOpenShiftVersion, clusters whose versions come from each source (HostedCluster, agent,
+ * label, none), and the operators they run.
  */
 class ReadinessIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
@@ -29,27 +30,40 @@ class ReadinessIT {
   static void start() {
     cp = TestControlPlane.start(ReadinessIT.class);
     api = new ApiClient(cp);
-    assertThat(api.json("PUT", "/api/v1/catalogs/ocp", ADMIN, new JsonObject()).status()).isEqualTo(201);
-    Response uploaded = api.send("POST", "/api/v1/catalogs/ocp/revisions", ADMIN, "application/x-ndjson",
-        catalog().getBytes(StandardCharsets.UTF_8), Map.of());
+    assertThat(api.json("PUT", "/api/v1/catalogs/ocp", ADMIN, new JsonObject()).status())
+        .isEqualTo(201);
+    Response uploaded =
+        api.send(
+            "POST",
+            "/api/v1/catalogs/ocp/revisions",
+            ADMIN,
+            "application/x-ndjson",
+            catalog().getBytes(StandardCharsets.UTF_8),
+            Map.of());
     assertThat(uploaded.status()).as(uploaded.body()).isEqualTo(201);
-    TestDatabase.execute(cp.database(), "INSERT INTO clusters (name, labels, status, facts) VALUES "
-        + "('hosted-1', '{\"olmstead.io/team\":\"alpha\"}', 'connected',"
-        + " '{\"hypershift\":{\"desiredVersion\":\"4.16.2\"},\"openshiftVersion\":\"4.15.9\"}'),"
-        + "('agent-1', '{\"olmstead.io/team\":\"alpha\"}', 'connected', '{\"openshiftVersion\":\"4.16.0\"}'),"
-        + "('labelled-1', '{\"hypershift.olmstead.io/version\":\"4.19.1\"}', 'connected', '{}'),"
-        + "('plain-1', '{}', 'connected', '{\"kubernetesVersion\":\"v1.30.0\"}'),"
-        + "('beta-1', '{\"olmstead.io/team\":\"beta\",\"hypershift.olmstead.io/version\":\"4.16.0\"}', 'connected',"
-        + " '{}'), ('gone-1', '{\"hypershift.olmstead.io/version\":\"4.16.0\"}', 'retired', '{}')");
-    TestDatabase.execute(cp.database(), "INSERT INTO subscriptions (name, catalog, package, namespace, version_kind,"
-        + " version_value, approval, team, created_by) VALUES"
-        + " ('op-alpha', 'ocp', 'op', 'op-ns', 'follow', 'stable', 'Automatic', 'alpha', 'test'),"
-        + " ('legacy-beta', 'ocp', 'legacy', 'legacy-ns', 'follow', 'stable', 'Automatic', 'beta', 'test')");
-    TestDatabase.execute(cp.database(), "INSERT INTO subscription_status (subscription, cluster, installed_bundle,"
-        + " installed_version, phase, seq) VALUES ('op-alpha', 'hosted-1', 'op.v1.0.0', '1.0.0', 'Succeeded', 1),"
-        + " ('legacy-beta', 'hosted-1', 'legacy.v1.0.0', '1.0.0', 'Succeeded', 1),"
-        + " ('op-alpha', 'agent-1', 'op.v1.1.0', '1.1.0', 'Succeeded', 1),"
-        + " ('op-alpha', 'beta-1', 'op.v1.0.0', '1.0.0', 'Succeeded', 1)");
+    TestDatabase.execute(
+        cp.database(),
+        "INSERT INTO clusters (name, labels, status, facts) VALUES "
+            + "('hosted-1', '{\"olmstead.io/team\":\"alpha\"}', 'connected',"
+            + " '{\"hypershift\":{\"desiredVersion\":\"4.16.2\"},\"openshiftVersion\":\"4.15.9\"}'),"
+            + "('agent-1', '{\"olmstead.io/team\":\"alpha\"}', 'connected', '{\"openshiftVersion\":\"4.16.0\"}'),"
+            + "('labelled-1', '{\"hypershift.olmstead.io/version\":\"4.19.1\"}', 'connected', '{}'),"
+            + "('plain-1', '{}', 'connected', '{\"kubernetesVersion\":\"v1.30.0\"}'),"
+            + "('beta-1', '{\"olmstead.io/team\":\"beta\",\"hypershift.olmstead.io/version\":\"4.16.0\"}', 'connected',"
+            + " '{}'), ('gone-1', '{\"hypershift.olmstead.io/version\":\"4.16.0\"}', 'retired', '{}')");
+    TestDatabase.execute(
+        cp.database(),
+        "INSERT INTO subscriptions (name, catalog, package, namespace, version_kind,"
+            + " version_value, approval, team, created_by) VALUES"
+            + " ('op-alpha', 'ocp', 'op', 'op-ns', 'follow', 'stable', 'Automatic', 'alpha', 'test'),"
+            + " ('legacy-beta', 'ocp', 'legacy', 'legacy-ns', 'follow', 'stable', 'Automatic', 'beta', 'test')");
+    TestDatabase.execute(
+        cp.database(),
+        "INSERT INTO subscription_status (subscription, cluster, installed_bundle,"
+            + " installed_version, phase, seq) VALUES ('op-alpha', 'hosted-1', 'op.v1.0.0', '1.0.0', 'Succeeded', 1),"
+            + " ('legacy-beta', 'hosted-1', 'legacy.v1.0.0', '1.0.0', 'Succeeded', 1),"
+            + " ('op-alpha', 'agent-1', 'op.v1.1.0', '1.1.0', 'Succeeded', 1),"
+            + " ('op-alpha', 'beta-1', 'op.v1.0.0', '1.0.0', 'Succeeded', 1)");
     alphaViewer = api.createToken(ADMIN, "alpha-viewer", "viewer", List.of("alpha"));
   }
 
@@ -59,10 +73,13 @@ class ReadinessIT {
   }
 
   @Test
-  void aClusterIsBlockedFromItsNextMinorByAnOperatorWhoseMaximumIsBelowItWithTheVersionsThatWouldUnblockIt() {
+  void
+      aClusterIsBlockedFromItsNextMinorByAnOperatorWhoseMaximumIsBelowItWithTheVersionsThatWouldUnblockIt() {
     JsonObject r = ok("/api/v1/clusters/hosted-1/upgrade-readiness", ADMIN);
     assertThat(r.getString("version")).isEqualTo("4.16.2");
-    assertThat(r.getString("versionSource")).as("the HostedCluster's desired version wins").isEqualTo("hostedCluster");
+    assertThat(r.getString("versionSource"))
+        .as("the HostedCluster's desired version wins")
+        .isEqualTo("hostedCluster");
     assertThat(r.getString("target")).isEqualTo("4.17");
     assertThat(r.getBoolean("upgradeable")).isFalse();
     assertThat(r.getInteger("operators")).isEqualTo(2);
@@ -75,8 +92,10 @@ class ReadinessIT {
     assertThat(op.getString("bundle")).isEqualTo("op.v1.0.0");
     assertThat(op.getString("maxOpenShiftVersion")).isEqualTo("4.16");
     assertThat(op.getJsonArray("unblockedBy").getList()).containsExactly("1.1.0", "2.0.0");
-    assertThat(r.getString("message")).startsWith("The following operators block OpenShift upgrades: ")
-        .contains("Operator op.v1.0.0 in namespace op-ns is not compatible with OpenShift versions greater than 4.16");
+    assertThat(r.getString("message"))
+        .startsWith("The following operators block OpenShift upgrades: ")
+        .contains(
+            "Operator op.v1.0.0 in namespace op-ns is not compatible with OpenShift versions greater than 4.16");
 
     JsonObject agent = ok("/api/v1/clusters/agent-1/upgrade-readiness", ADMIN);
     assertThat(agent.getString("versionSource")).isEqualTo("agent");
@@ -94,13 +113,16 @@ class ReadinessIT {
     assertThat(names(r.getJsonArray("unknown"))).containsExactly("plain-1");
     assertThat(names(r.getJsonArray("ready"))).isEmpty();
     JsonObject agent = r.getJsonArray("blocked").getJsonObject(0);
-    assertThat(agent.getJsonArray("blocking").getJsonObject(0).getJsonArray("unblockedBy").getList())
-        .as("1.1.0 stops at 4.17").containsExactly("2.0.0");
+    assertThat(
+            agent.getJsonArray("blocking").getJsonObject(0).getJsonArray("unblockedBy").getList())
+        .as("1.1.0 stops at 4.17")
+        .containsExactly("2.0.0");
 
     JsonObject next = ok("/api/v1/upgrade-readiness", ADMIN);
     assertThat(next.getValue("version")).isNull();
-    assertThat(names(next.getJsonArray("ready"))).as("each against its own next minor").containsExactly("agent-1",
-        "labelled-1");
+    assertThat(names(next.getJsonArray("ready")))
+        .as("each against its own next minor")
+        .containsExactly("agent-1", "labelled-1");
     assertThat(names(next.getJsonArray("blocked"))).containsExactly("beta-1", "hosted-1");
   }
 
@@ -112,13 +134,20 @@ class ReadinessIT {
       all.addAll(names(fleet.getJsonArray(group)));
     }
     assertThat(all).containsExactlyInAnyOrder("hosted-1", "agent-1");
-    assertThat(api.get("/api/v1/clusters/beta-1/upgrade-readiness", alphaViewer).status()).isEqualTo(404);
+    assertThat(api.get("/api/v1/clusters/beta-1/upgrade-readiness", alphaViewer).status())
+        .isEqualTo(404);
     JsonObject hosted = ok("/api/v1/clusters/hosted-1/upgrade-readiness", alphaViewer);
     assertThat(hosted.getBoolean("upgradeable")).isFalse();
-    JsonObject hidden = hosted.getJsonArray("blocking").stream().map(JsonObject.class::cast)
-        .filter(b -> b.getBoolean("hidden", false)).findFirst().orElseThrow();
+    JsonObject hidden =
+        hosted.getJsonArray("blocking").stream()
+            .map(JsonObject.class::cast)
+            .filter(b -> b.getBoolean("hidden", false))
+            .findFirst()
+            .orElseThrow();
     assertThat(hidden.encode()).doesNotContain("legacy");
-    assertThat(hosted.getString("message")).doesNotContain("legacy").contains("An operator of another team");
+    assertThat(hosted.getString("message"))
+        .doesNotContain("legacy")
+        .contains("An operator of another team");
   }
 
   @Test
@@ -142,20 +171,38 @@ class ReadinessIT {
   }
 
   private static String catalog() {
-    return String.join("\n",
+    return String.join(
+        "\n",
         "{\"schema\":\"olm.package\",\"name\":\"op\",\"defaultChannel\":\"stable\"}",
         "{\"schema\":\"olm.channel\",\"package\":\"op\",\"name\":\"stable\",\"entries\":[{\"name\":\"op.v1.0.0\"},"
             + "{\"name\":\"op.v1.1.0\",\"replaces\":\"op.v1.0.0\"},{\"name\":\"op.v2.0.0\",\"replaces\":\"op.v1.1.0\"}]}",
-        bundle("op", "1.0.0", "4.16"), bundle("op", "1.1.0", "4.17"), bundle("op", "2.0.0", null),
+        bundle("op", "1.0.0", "4.16"),
+        bundle("op", "1.1.0", "4.17"),
+        bundle("op", "2.0.0", null),
         "{\"schema\":\"olm.package\",\"name\":\"legacy\",\"defaultChannel\":\"stable\"}",
         "{\"schema\":\"olm.channel\",\"package\":\"legacy\",\"name\":\"stable\",\"entries\":[{\"name\":\"legacy.v1.0.0\"}]}",
-        bundle("legacy", "1.0.0", "4.16"), "");
+        bundle("legacy", "1.0.0", "4.16"),
+        "");
   }
 
   private static String bundle(String pkg, String version, String max) {
-    return "{\"schema\":\"olm.bundle\",\"package\":\"" + pkg + "\",\"name\":\"" + pkg + ".v" + version
-        + "\",\"image\":\"quay.io/example/" + pkg + ":" + version + "\",\"properties\":[{\"type\":\"olm.package\","
-        + "\"value\":{\"packageName\":\"" + pkg + "\",\"version\":\"" + version + "\"}}"
-        + (max == null ? "" : ",{\"type\":\"olm.maxOpenShiftVersion\",\"value\":\"" + max + "\"}") + "]}";
+    return "{\"schema\":\"olm.bundle\",\"package\":\""
+        + pkg
+        + "\",\"name\":\""
+        + pkg
+        + ".v"
+        + version
+        + "\",\"image\":\"quay.io/example/"
+        + pkg
+        + ":"
+        + version
+        + "\",\"properties\":[{\"type\":\"olm.package\","
+        + "\"value\":{\"packageName\":\""
+        + pkg
+        + "\",\"version\":\""
+        + version
+        + "\"}}"
+        + (max == null ? "" : ",{\"type\":\"olm.maxOpenShiftVersion\",\"value\":\"" + max + "\"}")
+        + "]}";
   }
 }

@@ -14,8 +14,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Benchmark (runs with {@code -Dolmstead.bench=true}): pull + unpack of the 29 bundle images of {@code bundled/}
- * from a local registry, one after the other, against {@code skopeo copy} of the same images to an OCI directory.
+ * Benchmark (runs with {@code -Dolmstead.bench=true}): pull + unpack of the 29 bundle images of
+ * {@code bundled/} from a local registry, one after the other, against {@code skopeo copy} of the
+ * same images to an OCI directory.
  */
 class BundlePullBenchIT {
 
@@ -36,7 +37,8 @@ class BundlePullBenchIT {
         BundlePull pull = new BundlePull(settings, BundleLimits.defaults());
         long objects = 0;
         for (String image : images) {
-          try (OciPuller puller = new OciPuller(settings)) { // one puller per operation, as RegistryPool does
+          try (OciPuller puller =
+              new OciPuller(settings)) { // one puller per operation, as RegistryPool does
             objects += pull.pull(puller, image, image.substring(image.indexOf('@') + 1)).count();
           }
         }
@@ -45,14 +47,28 @@ class BundlePullBenchIT {
         long t1 = System.nanoTime();
         int n = 0;
         for (String image : images) {
-          Process p = new ProcessBuilder("skopeo", "copy", "--quiet", "--src-tls-verify=false",
-              "docker://" + image, "oci:" + oci + ":b" + n++).redirectErrorStream(true).start();
+          Process p =
+              new ProcessBuilder(
+                      "skopeo",
+                      "copy",
+                      "--quiet",
+                      "--src-tls-verify=false",
+                      "docker://" + image,
+                      "oci:" + oci + ":b" + n++)
+                  .redirectErrorStream(true)
+                  .start();
           String out = new String(p.getInputStream().readAllBytes());
           assertThat(p.waitFor()).as(out).isZero();
         }
         long skopeo = System.nanoTime() - t1;
-        System.out.printf("BENCH round %d: olmstead pull+unpack %d images (%d objects) %d ms; skopeo copy %d ms;"
-            + " ratio %.2f%n", round, images.size(), objects, ours / 1_000_000, skopeo / 1_000_000,
+        System.out.printf(
+            "BENCH round %d: olmstead pull+unpack %d images (%d objects) %d ms; skopeo copy %d ms;"
+                + " ratio %.2f%n",
+            round,
+            images.size(),
+            objects,
+            ours / 1_000_000,
+            skopeo / 1_000_000,
             (double) ours / skopeo);
       }
     }

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A bundle image's digest keeps every reference it was named by: a Failed digest named by a new reference is tried
- * again, falling back to older references; and a pull waiting for a worker shows Pending, not Unpacking.
+ * A bundle image's digest keeps every reference it was named by: a Failed digest named by a new
+ * reference is tried again, falling back to older references; and a pull waiting for a worker shows
+ * Pending, not Unpacking.
  */
 class BundleRetryIT {
   static TestRegistry registry;
@@ -41,8 +42,12 @@ class BundleRetryIT {
     DatabaseSettings db = TestDatabase.create(BundleRetryIT.class);
     Migrations.migrate(db);
     vertx = Vertx.vertx();
-    pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(4)).connectingTo(db.connectOptions()).using(vertx)
-        .build();
+    pool =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(4))
+            .connectingTo(db.connectOptions())
+            .using(vertx)
+            .build();
   }
 
   @AfterAll
@@ -60,8 +65,14 @@ class BundleRetryIT {
   }
 
   static BundleUnpacks unpacks(RegistrySettings settings, MeterRegistry meters) {
-    return new BundleUnpacks(vertx, pool, settings, BundleLimits.defaults(), Duration.ofSeconds(1),
-        new RegistryMetrics(meters), meters);
+    return new BundleUnpacks(
+        vertx,
+        pool,
+        settings,
+        BundleLimits.defaults(),
+        Duration.ofSeconds(1),
+        new RegistryMetrics(meters),
+        meters);
   }
 
   static <T> T get(io.vertx.core.Future<T> f) throws Exception {
@@ -69,8 +80,11 @@ class BundleRetryIT {
   }
 
   static BundleImage settled(BundleUnpacks unpacks, String digest) {
-    return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-        .until(() -> unpacks.get(digest).toCompletionStage().toCompletableFuture().get().orElseThrow(),
+    return await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> unpacks.get(digest).toCompletionStage().toCompletableFuture().get().orElseThrow(),
             b -> b.state().equals(BundleImage.UNPACKED) || b.state().equals(BundleImage.FAILED));
   }
 
@@ -99,21 +113,36 @@ class BundleRetryIT {
     // a bundle no other test of this class (one database) unpacks
     String good = BundleImages.push(registry, BundleImages.bundle(catalog, "etcdoperator.v0.6.1"));
     String digest = BundleUnpacks.digestOf(good).orElseThrow();
-    String missing = registry.host() + "/missing/etcd@" + digest; // never pushed: the registry answers 404
+    String missing =
+        registry.host() + "/missing/etcd@" + digest; // never pushed: the registry answers 404
     try (BundleUnpacks unpacks = unpacks(RegistrySettings.defaults(registry.host()), meters)) {
       get(unpacks.request(missing, false));
       assertThat(settled(unpacks, digest).state()).isEqualTo(BundleImage.FAILED);
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(meters.scrape())
-          .contains("olmstead_bundle_unpacks_total{outcome=\"failed\"} 1.0",
-              "olmstead_bundle_unpacks_total{outcome=\"unpacked\"} 0.0",
-              "olmstead_registry_requests_total{outcome=\"not_found\",registry=\"" + registry.host() + "\"} 1.0"));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () ->
+                  assertThat(meters.scrape())
+                      .contains(
+                          "olmstead_bundle_unpacks_total{outcome=\"failed\"} 1.0",
+                          "olmstead_bundle_unpacks_total{outcome=\"unpacked\"} 0.0",
+                          "olmstead_registry_requests_total{outcome=\"not_found\",registry=\""
+                              + registry.host()
+                              + "\"} 1.0"));
       get(unpacks.request(good, false));
       assertThat(settled(unpacks, digest).state()).isEqualTo(BundleImage.UNPACKED);
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(meters.scrape())
-          .contains("olmstead_bundle_unpacks_total{outcome=\"unpacked\"} 1.0",
-              "olmstead_bundle_unpacks_total{outcome=\"retry\"} 0.0",
-              "olmstead_bundle_unpack_duration_seconds_count{outcome=\"unpacked\"} 1",
-              "olmstead_registry_requests_total{outcome=\"success\",registry=\"" + registry.host() + "\"} 1.0"));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () ->
+                  assertThat(meters.scrape())
+                      .contains(
+                          "olmstead_bundle_unpacks_total{outcome=\"unpacked\"} 1.0",
+                          "olmstead_bundle_unpacks_total{outcome=\"retry\"} 0.0",
+                          "olmstead_bundle_unpack_duration_seconds_count{outcome=\"unpacked\"} 1",
+                          "olmstead_registry_requests_total{outcome=\"success\",registry=\""
+                              + registry.host()
+                              + "\"} 1.0"));
     }
   }
 
@@ -126,10 +155,18 @@ class BundleRetryIT {
     try (BundleUnpacks unpacks = unpacks(RegistrySettings.defaults(registry.host()))) {
       get(unpacks.request(later, false));
       assertThat(settled(unpacks, digest).state()).isEqualTo(BundleImage.FAILED);
-      registry.pusher().image("later/etcd", "v1", ImagePusher.OCI_MANIFEST,
-          java.util.Map.of("operators.operatorframework.io.bundle.mediatype.v1", "registry+v1",
-              "operators.operatorframework.io.bundle.package.v1", bundle.packageName()),
-          java.util.List.of(BundleImages.layer(bundle)));
+      registry
+          .pusher()
+          .image(
+              "later/etcd",
+              "v1",
+              ImagePusher.OCI_MANIFEST,
+              java.util.Map.of(
+                  "operators.operatorframework.io.bundle.mediatype.v1",
+                  "registry+v1",
+                  "operators.operatorframework.io.bundle.package.v1",
+                  bundle.packageName()),
+              java.util.List.of(BundleImages.layer(bundle)));
       get(unpacks.request(wrong, false));
       BundleImage b = settled(unpacks, digest);
       assertThat(b.state()).as(b.toString()).isEqualTo(BundleImage.UNPACKED);
@@ -141,15 +178,22 @@ class BundleRetryIT {
     String live = BundleImages.push(registry, BundleImages.bundle(catalog, "etcdoperator.v0.9.0"));
     String liveDigest = BundleUnpacks.digestOf(live).orElseThrow();
     try (StuckRegistry silent = StuckRegistry.silent();
-         BundleUnpacks unpacks = unpacks(RegistrySettings.defaults(registry.host(), silent.host()).withWorkers(1)
-             .withTimeout(Duration.ofSeconds(6)))) {
+        BundleUnpacks unpacks =
+            unpacks(
+                RegistrySettings.defaults(registry.host(), silent.host())
+                    .withWorkers(1)
+                    .withTimeout(Duration.ofSeconds(6)))) {
       String stuckDigest = "sha256:" + "c".repeat(64);
       get(unpacks.request(silent.host() + "/stuck/b@" + stuckDigest, false));
-      await().atMost(Duration.ofSeconds(5)).until(() -> get(unpacks.get(stuckDigest)).orElseThrow().state(),
-          BundleImage.UNPACKING::equals);
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(
+              () -> get(unpacks.get(stuckDigest)).orElseThrow().state(),
+              BundleImage.UNPACKING::equals);
       get(unpacks.request(live, false));
       for (int i = 0; i < 5; i++) { // while the only worker waits on the silent registry
-        assertThat(get(unpacks.get(liveDigest)).orElseThrow().state()).isEqualTo(BundleImage.PENDING);
+        assertThat(get(unpacks.get(liveDigest)).orElseThrow().state())
+            .isEqualTo(BundleImage.PENDING);
         Thread.sleep(300);
       }
       assertThat(settled(unpacks, liveDigest).state()).isEqualTo(BundleImage.UNPACKED);

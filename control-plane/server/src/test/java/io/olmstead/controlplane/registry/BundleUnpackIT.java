@@ -26,7 +26,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** {@code POST /bundles} and {@code GET /bundles/{digest}} against a real registry and a real database. */
+/**
+ * {@code POST /bundles} and {@code GET /bundles/{digest}} against a real registry and a real
+ * database.
+ */
 class BundleUnpackIT {
   static final HttpClient HTTP = HttpClient.newHttpClient();
   static TestRegistry registry;
@@ -37,8 +40,10 @@ class BundleUnpackIT {
   static void start() throws Exception {
     catalog = BundleImages.bundledCatalog();
     registry = TestRegistry.start();
-    cp = TestControlPlane.start(TestDatabase.create(BundleUnpackIT.class),
-        Map.of(RegistrySettings.INSECURE, registry.host()));
+    cp =
+        TestControlPlane.start(
+            TestDatabase.create(BundleUnpackIT.class),
+            Map.of(RegistrySettings.INSECURE, registry.host()));
   }
 
   @AfterAll
@@ -52,22 +57,35 @@ class BundleUnpackIT {
   }
 
   static HttpResponse<String> post(String image) throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/bundles"))
-        .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("image", image).encode())).build(),
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/bundles"))
+            .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN)
+            .header("Content-Type", "application/json")
+            .POST(
+                HttpRequest.BodyPublishers.ofString(new JsonObject().put("image", image).encode()))
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   static JsonObject get(String digest) throws Exception {
-    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/bundles/" + digest))
-        .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN).build(), HttpResponse.BodyHandlers.ofString());
-    return new JsonObject().put("status", r.statusCode()).put("body", r.statusCode() == 200
-        ? new JsonObject(r.body()) : new JsonObject());
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/bundles/" + digest))
+                .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN)
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    return new JsonObject()
+        .put("status", r.statusCode())
+        .put("body", r.statusCode() == 200 ? new JsonObject(r.body()) : new JsonObject());
   }
 
   static JsonObject settled(String digest) {
-    return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> get(digest)
-        .getJsonObject("body"), b -> b.getString("state", "").matches("Unpacked|Failed"));
+    return await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> get(digest).getJsonObject("body"),
+            b -> b.getString("state", "").matches("Unpacked|Failed"));
   }
 
   static String digestOf(String image) {
@@ -79,14 +97,19 @@ class BundleUnpackIT {
     Bundle etcd = BundleImages.bundle(catalog, "etcdoperator.v0.9.4");
     String image = BundleImages.push(registry, etcd);
     long before = manifestGets(digestOf(image));
-    List<CompletableFuture<HttpResponse<String>>> calls = IntStream.range(0, 8).mapToObj(i ->
-        CompletableFuture.supplyAsync(() -> {
-          try {
-            return post(image);
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        })).toList();
+    List<CompletableFuture<HttpResponse<String>>> calls =
+        IntStream.range(0, 8)
+            .mapToObj(
+                i ->
+                    CompletableFuture.supplyAsync(
+                        () -> {
+                          try {
+                            return post(image);
+                          } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                          }
+                        }))
+            .toList();
     for (CompletableFuture<HttpResponse<String>> c : calls) {
       assertThat(c.get().statusCode()).isEqualTo(202);
     }
@@ -94,7 +117,8 @@ class BundleUnpackIT {
     assertThat(state.getString("state")).isEqualTo("Unpacked");
     assertThat(state.getInteger("objects")).isEqualTo(etcd.objects().size());
     assertThat(state.getInteger("attempts")).isEqualTo(1);
-    // one pull: the manifest by digest was fetched once, however many asked, and asking again pulls nothing
+    // one pull: the manifest by digest was fetched once, however many asked, and asking again pulls
+    // nothing
     assertThat(post(image).statusCode()).isEqualTo(202);
     assertThat(settled(digestOf(image)).getInteger("attempts")).isEqualTo(1);
     assertThat(manifestGets(digestOf(image)) - before).isEqualTo(1);
@@ -111,8 +135,16 @@ class BundleUnpackIT {
 
   @Test
   void anImageWithoutManifestsIsNotABundle() throws Exception {
-    String digest = registry.pusher().image("catalogs/not-a-bundle", "v1", ImagePusher.OCI_MANIFEST, Map.of(),
-        List.of(CatalogFixtures.tarGz(Map.of("configs/etcd/catalog.json", "{}".getBytes()))));
+    String digest =
+        registry
+            .pusher()
+            .image(
+                "catalogs/not-a-bundle",
+                "v1",
+                ImagePusher.OCI_MANIFEST,
+                Map.of(),
+                List.of(
+                    CatalogFixtures.tarGz(Map.of("configs/etcd/catalog.json", "{}".getBytes()))));
     String image = registry.host() + "/catalogs/not-a-bundle@" + digest;
     post(image);
     JsonObject state = settled(digest);
@@ -125,7 +157,10 @@ class BundleUnpackIT {
   }
 
   static JsonObject failed(byte[] layer, String repository) throws Exception {
-    String digest = registry.pusher().image(repository, "v1", ImagePusher.OCI_MANIFEST, Map.of(), List.of(layer));
+    String digest =
+        registry
+            .pusher()
+            .image(repository, "v1", ImagePusher.OCI_MANIFEST, Map.of(), List.of(layer));
     assertThat(post(registry.host() + "/" + repository + "@" + digest).statusCode()).isEqualTo(202);
     JsonObject state = settled(digest);
     assertThat(state.getString("state")).isEqualTo("Failed");
@@ -134,7 +169,9 @@ class BundleUnpackIT {
 
   @Test
   void aBundleImageOfLinksToOneBigManifestFailsAtTheKeptBytesLimit() throws Exception {
-    assertThat(failed(HostileImages.linkBomb("manifests", 2 << 20, 200), "hostile/links").getString("message"))
+    assertThat(
+            failed(HostileImages.linkBomb("manifests", 2 << 20, 200), "hostile/links")
+                .getString("message"))
         .contains("kept bytes limit of " + TarLimits.bundleImage().maxKeptBytes());
   }
 
@@ -147,7 +184,8 @@ class BundleUnpackIT {
   @Test
   void aLayerThatIsNotTarFailsWhileItDownloads() throws Exception {
     assertThat(failed(HostileImages.notTar(8 << 20), "hostile/nottar").getString("message"))
-        .contains("is not a tar stream").contains("stopped after " + TarFormat.PREFIX_BYTES + " bytes");
+        .contains("is not a tar stream")
+        .contains("stopped after " + TarFormat.PREFIX_BYTES + " bytes");
   }
 
   @Test
@@ -160,6 +198,7 @@ class BundleUnpackIT {
 
   private static long manifestGets(String digest) throws Exception {
     return Files.readAllLines(registry.log()).stream()
-        .filter(l -> l.contains("GET /v2/") && l.contains("/manifests/" + digest)).count();
+        .filter(l -> l.contains("GET /v2/") && l.contains("/manifests/" + digest))
+        .count();
   }
 }

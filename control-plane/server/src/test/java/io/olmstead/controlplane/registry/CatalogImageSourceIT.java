@@ -28,7 +28,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Catalog images as a catalog source: polled, a new revision when the digest changes, errors kept visible. */
+/**
+ * Catalog images as a catalog source: polled, a new revision when the digest changes, errors kept
+ * visible.
+ */
 class CatalogImageSourceIT {
   static final HttpClient HTTP = HttpClient.newHttpClient();
   static TestRegistry registry;
@@ -39,11 +42,21 @@ class CatalogImageSourceIT {
   static void start() {
     registry = TestRegistry.start();
     stuck = StuckRegistry.silent();
-    // one unpack worker, so a stuck unpack holds all of them (the poller must not need one); due polls are taken
+    // one unpack worker, so a stuck unpack holds all of them (the poller must not need one); due
+    // polls are taken
     // every second and the poll gauges read every two, not every 5 and 10 s
-    cp = TestControlPlane.start(TestDatabase.create(CatalogImageSourceIT.class),
-        Map.of(RegistrySettings.INSECURE, registry.host() + "," + stuck.host(), RegistrySettings.WORKERS, "1",
-            RegistrySettings.TIMEOUT_SECONDS, "90", RegistrySettings.SWEEP_SECONDS, "1"));
+    cp =
+        TestControlPlane.start(
+            TestDatabase.create(CatalogImageSourceIT.class),
+            Map.of(
+                RegistrySettings.INSECURE,
+                registry.host() + "," + stuck.host(),
+                RegistrySettings.WORKERS,
+                "1",
+                RegistrySettings.TIMEOUT_SECONDS,
+                "90",
+                RegistrySettings.SWEEP_SECONDS,
+                "1"));
   }
 
   @AfterAll
@@ -60,29 +73,56 @@ class CatalogImageSourceIT {
   }
 
   static String pushCatalog(String repo, String tag, String dir, String fbc) {
-    return registry.pusher().image(repo, tag, ImagePusher.OCI_MANIFEST,
-        Map.of(CatalogImagePull.CONFIGS_LABEL, "/" + dir),
-        List.of(CatalogFixtures.tarGz(Map.of(dir + "/etcd/catalog.json", fbc.getBytes(StandardCharsets.UTF_8),
-            "bin/opm", new byte[] {1, 2, 3}))));
+    return registry
+        .pusher()
+        .image(
+            repo,
+            tag,
+            ImagePusher.OCI_MANIFEST,
+            Map.of(CatalogImagePull.CONFIGS_LABEL, "/" + dir),
+            List.of(
+                CatalogFixtures.tarGz(
+                    Map.of(
+                        dir + "/etcd/catalog.json",
+                        fbc.getBytes(StandardCharsets.UTF_8),
+                        "bin/opm",
+                        new byte[] {1, 2, 3}))));
   }
 
   static HttpResponse<String> put(String name, String image, int interval) throws Exception {
-    String body = new JsonObject().put("source", new JsonObject().put("image", image)
-        .put("pollIntervalSeconds", interval)).encode();
-    return HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/catalogs/" + name))
-        .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN).header("Content-Type", "application/json")
-        .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    String body =
+        new JsonObject()
+            .put(
+                "source", new JsonObject().put("image", image).put("pollIntervalSeconds", interval))
+            .encode();
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/catalogs/" + name))
+            .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN)
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   static JsonObject get(String name) throws Exception {
-    return new JsonObject(HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/catalogs/" + name))
-        .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN).build(),
-        HttpResponse.BodyHandlers.ofString()).body());
+    return new JsonObject(
+        HTTP.send(
+                HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/catalogs/" + name))
+                    .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN)
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body());
   }
 
   static JsonObject polled(String name) {
-    return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() -> get(name),
-        c -> c.containsKey("lastPollAt") && (c.containsKey("resolvedDigest") || c.containsKey("lastError")));
+    return await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(300))
+        .until(
+            () -> get(name),
+            c ->
+                c.containsKey("lastPollAt")
+                    && (c.containsKey("resolvedDigest") || c.containsKey("lastError")));
   }
 
   @Test
@@ -90,16 +130,26 @@ class CatalogImageSourceIT {
     String first = pushCatalog("catalogs/etcd", "latest", "configs", CatalogFixtures.etcdNdjson());
     HttpResponse<String> created = put("from-image", registry.host() + "/catalogs/etcd:latest", 60);
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    assertThat(new JsonObject(created.body()).getJsonObject("source").getInteger("pollIntervalSeconds")).isEqualTo(60);
+    assertThat(
+            new JsonObject(created.body())
+                .getJsonObject("source")
+                .getInteger("pollIntervalSeconds"))
+        .isEqualTo(60);
     JsonObject catalog = polled("from-image");
     assertThat(catalog.getString("resolvedDigest")).isEqualTo(first);
     assertThat(catalog.getInteger("currentRevision")).isEqualTo(1);
     assertThat(catalog.containsKey("lastError")).isFalse();
 
-    String second = pushCatalog("catalogs/etcd", "latest", "configs",
-        CatalogFixtures.etcdNdjson() + CatalogFixtures.redisNdjson());
+    String second =
+        pushCatalog(
+            "catalogs/etcd",
+            "latest",
+            "configs",
+            CatalogFixtures.etcdNdjson() + CatalogFixtures.redisNdjson());
     pollNow("from-image");
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(300))
         .until(() -> second.equals(get("from-image").getString("resolvedDigest")));
     assertThat(get("from-image").getInteger("currentRevision")).isEqualTo(2);
   }
@@ -109,12 +159,16 @@ class CatalogImageSourceIT {
     pushCatalog("catalogs/bad", "v1", "configs", CatalogFixtures.etcdNdjson());
     put("bad-image", registry.host() + "/catalogs/bad:v1", 60);
     assertThat(polled("bad-image").getInteger("currentRevision")).isEqualTo(1);
-    String broken = "{\"schema\":\"olm.package\",\"name\":\"etcd\",\"defaultChannel\":\"stable\"}\n"
-        + "{\"schema\":\"olm.channel\",\"package\":\"etcd\",\"name\":\"stable\",\"entries\":[{\"name\":\"etcd.v9\"}]}\n";
+    String broken =
+        "{\"schema\":\"olm.package\",\"name\":\"etcd\",\"defaultChannel\":\"stable\"}\n"
+            + "{\"schema\":\"olm.channel\",\"package\":\"etcd\",\"name\":\"stable\",\"entries\":[{\"name\":\"etcd.v9\"}]}\n";
     pushCatalog("catalogs/bad", "v1", "configs", broken);
     pollNow("bad-image");
-    JsonObject after = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
-        .until(() -> get("bad-image"), c -> c.containsKey("lastError"));
+    JsonObject after =
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(300))
+            .until(() -> get("bad-image"), c -> c.containsKey("lastError"));
     assertThat(after.getString("lastError")).contains("etcd.v9");
     assertThat(after.getInteger("currentRevision")).isEqualTo(1);
   }
@@ -122,10 +176,17 @@ class CatalogImageSourceIT {
   @Test
   void anImageWithoutTheCatalogDirectoryOrMissingIsAnErrorNotARevision() throws Exception {
     pushCatalog("catalogs/elsewhere", "v1", "other", CatalogFixtures.etcdNdjson());
-    registry.pusher().image("catalogs/nodir", "v1", ImagePusher.OCI_MANIFEST, Map.of(),
-        List.of(CatalogFixtures.tarGz(Map.of("etc/x", new byte[] {1}))));
+    registry
+        .pusher()
+        .image(
+            "catalogs/nodir",
+            "v1",
+            ImagePusher.OCI_MANIFEST,
+            Map.of(),
+            List.of(CatalogFixtures.tarGz(Map.of("etc/x", new byte[] {1}))));
     put("no-dir", registry.host() + "/catalogs/nodir:v1", 60);
-    assertThat(polled("no-dir").getString("lastError")).contains("no file-based catalog in /configs");
+    assertThat(polled("no-dir").getString("lastError"))
+        .contains("no file-based catalog in /configs");
     put("missing", registry.host() + "/catalogs/absent:v1", 60);
     JsonObject missing = polled("missing");
     assertThat(missing.getString("lastError")).contains("not found");
@@ -134,11 +195,18 @@ class CatalogImageSourceIT {
 
   @Test
   void aCatalogImageOfLinksToOneBigFileIsAnErrorNamingTheKeptBytesLimit() throws Exception {
-    registry.pusher().image("catalogs/links", "v1", ImagePusher.OCI_MANIFEST, Map.of(),
-        List.of(HostileImages.linkBomb("configs", 8 << 20, 100)));
+    registry
+        .pusher()
+        .image(
+            "catalogs/links",
+            "v1",
+            ImagePusher.OCI_MANIFEST,
+            Map.of(),
+            List.of(HostileImages.linkBomb("configs", 8 << 20, 100)));
     put("links", registry.host() + "/catalogs/links:v1", 60);
     JsonObject links = polled("links");
-    assertThat(links.getString("lastError")).contains("kept bytes limit of " + TarLimits.catalogImage().maxKeptBytes());
+    assertThat(links.getString("lastError"))
+        .contains("kept bytes limit of " + TarLimits.catalogImage().maxKeptBytes());
     assertThat(links.containsKey("currentRevision")).isFalse();
   }
 
@@ -152,16 +220,27 @@ class CatalogImageSourceIT {
   @Test
   void anUnpackStuckOnASilentRegistryDoesNotDelayAPoll() throws Exception {
     String digest = "sha256:" + "d".repeat(64);
-    HttpResponse<String> held = HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/bundles"))
-        .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("image", stuck.host() + "/b/x@" + digest)
-            .encode())).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> held =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/bundles"))
+                .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN)
+                .header("Content-Type", "application/json")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        new JsonObject().put("image", stuck.host() + "/b/x@" + digest).encode()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(held.statusCode()).as(held.body()).isEqualTo(202);
-    await().atMost(Duration.ofSeconds(10)).until(() -> stuck.connections() > 0); // the only unpack worker is taken
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> stuck.connections() > 0); // the only unpack worker is taken
     String image = pushCatalog("catalogs/isolated", "v1", "configs", CatalogFixtures.etcdNdjson());
     put("isolated", registry.host() + "/catalogs/isolated:v1", 60);
-    JsonObject polled = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
-        .until(() -> get("isolated"), c -> c.containsKey("resolvedDigest"));
+    JsonObject polled =
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(300))
+            .until(() -> get("isolated"), c -> c.containsKey("resolvedDigest"));
     assertThat(polled.getString("resolvedDigest")).isEqualTo(image);
     assertThat(stuck.connections()).isPositive();
   }
@@ -169,19 +248,38 @@ class CatalogImageSourceIT {
   @Test
   void aCatalogStuckInErrorShowsOnMetricsUntilAPollSucceeds() throws Exception {
     String series = "{catalog=\"watched\"}";
-    put("watched", registry.host() + "/catalogs/watched:v1", 60); // not pushed yet: the registry answers 404
+    put(
+        "watched",
+        registry.host() + "/catalogs/watched:v1",
+        60); // not pushed yet: the registry answers 404
     assertThat(polled("watched").getString("lastError")).contains("not found");
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-        assertThat(metrics()).contains("olmstead_catalog_poll_error" + series + " 1.0",
-            "olmstead_catalog_poll_last_success_timestamp_seconds" + series + " 0.0",
-            "olmstead_catalog_poll_failures_total" + series + " 1.0",
-            "olmstead_registry_requests_total{outcome=\"not_found\",registry=\"" + registry.host() + "\"}"));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(500))
+        .untilAsserted(
+            () ->
+                assertThat(metrics())
+                    .contains(
+                        "olmstead_catalog_poll_error" + series + " 1.0",
+                        "olmstead_catalog_poll_last_success_timestamp_seconds" + series + " 0.0",
+                        "olmstead_catalog_poll_failures_total" + series + " 1.0",
+                        "olmstead_registry_requests_total{outcome=\"not_found\",registry=\""
+                            + registry.host()
+                            + "\"}"));
 
     // the alert rules on these metrics name only series this control plane exports
-    Set<String> exported = new TreeSet<>(metrics().lines().filter(l -> !l.startsWith("#") && !l.isBlank())
-        .map(l -> l.split("[{ ]", 2)[0]).toList());
-    Matcher used = Pattern.compile("\\bolmstead_(catalog|bundle|registry|webhook)_[a-z_]+")
-        .matcher(Files.readString(Path.of("..", "..", "deploy", "prometheus", "olmstead.rules.yaml")));
+    Set<String> exported =
+        new TreeSet<>(
+            metrics()
+                .lines()
+                .filter(l -> !l.startsWith("#") && !l.isBlank())
+                .map(l -> l.split("[{ ]", 2)[0])
+                .toList());
+    Matcher used =
+        Pattern.compile("\\bolmstead_(catalog|bundle|registry|webhook)_[a-z_]+")
+            .matcher(
+                Files.readString(
+                    Path.of("..", "..", "deploy", "prometheus", "olmstead.rules.yaml")));
     Set<String> inRules = new TreeSet<>();
     while (used.find()) {
       inRules.add(used.group());
@@ -191,26 +289,38 @@ class CatalogImageSourceIT {
     pushCatalog("catalogs/watched", "v1", "configs", CatalogFixtures.etcdNdjson());
     double before = System.currentTimeMillis() / 1000.0;
     pollNow("watched");
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-        assertThat(metrics()).contains("olmstead_catalog_poll_error" + series + " 0.0"));
-    double lastSuccess = metrics().lines()
-        .filter(l -> l.startsWith("olmstead_catalog_poll_last_success_timestamp_seconds" + series))
-        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElseThrow();
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(500))
+        .untilAsserted(
+            () -> assertThat(metrics()).contains("olmstead_catalog_poll_error" + series + " 0.0"));
+    double lastSuccess =
+        metrics()
+            .lines()
+            .filter(
+                l -> l.startsWith("olmstead_catalog_poll_last_success_timestamp_seconds" + series))
+            .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+            .findFirst()
+            .orElseThrow();
     // the database's clock against this JVM's: the same machine, a second of slack for the rounding
     assertThat(lastSuccess).isGreaterThan(before - 1);
     assertThat(metrics()).contains("olmstead_catalog_poll_failures_total" + series + " 1.0");
   }
 
   static String metrics() throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/metrics")).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
+    return HTTP.send(
+            HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
   /** The interval is at least a minute: make the catalog due now instead of waiting. */
   static void pollNow(String name) throws Exception {
     var db = cp.database();
     try (var c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-         var s = c.prepareStatement("UPDATE catalogs SET last_poll_at = now() - interval '1 day' WHERE name = ?")) {
+        var s =
+            c.prepareStatement(
+                "UPDATE catalogs SET last_poll_at = now() - interval '1 day' WHERE name = ?")) {
       s.setString(1, name);
       s.executeUpdate();
     }

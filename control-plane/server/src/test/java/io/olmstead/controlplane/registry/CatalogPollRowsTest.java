@@ -17,11 +17,16 @@ class CatalogPollRowsTest {
 
   @Test
   void catalogsPastTheCapFoldIntoOneOtherRowFailingWhenAnyIsWithTheOldestSuccess() {
-    List<Row> rows = List.of(new Row("a", false, 100), new Row("b", false, 300), new Row("c", true, 200),
-        new Row("d", false, 250));
-    assertThat(CatalogPollRows.fold(rows, 2)).containsExactly(new Row("a", false, 100),
-        new Row("other", true, 200));
-    assertThat(CatalogPollRows.fold(rows.subList(0, 3), 2).get(1)).isEqualTo(new Row("other", true, 200));
+    List<Row> rows =
+        List.of(
+            new Row("a", false, 100),
+            new Row("b", false, 300),
+            new Row("c", true, 200),
+            new Row("d", false, 250));
+    assertThat(CatalogPollRows.fold(rows, 2))
+        .containsExactly(new Row("a", false, 100), new Row("other", true, 200));
+    assertThat(CatalogPollRows.fold(rows.subList(0, 3), 2).get(1))
+        .isEqualTo(new Row("other", true, 200));
     assertThat(CatalogPollRows.fold(List.of(rows.get(0), rows.get(1), rows.get(3)), 2).get(1))
         .isEqualTo(new Row("other", false, 250));
   }

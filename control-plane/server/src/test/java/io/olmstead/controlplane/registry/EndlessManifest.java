@@ -12,10 +12,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * How a {@link StuckRegistry#endlessManifest} answers a connection: {@code GET /v2/} 200 (no auth), every
- * {@code /manifests/} request a chunked body of spaces written until the client goes away (or 1 GiB, so a client
- * that reads on does not hold the test forever); a TLS handshake is hung up on, so the client falls back to HTTP.
- * Counts the manifest bytes it managed to write.
+ * How a {@link StuckRegistry#endlessManifest} answers a connection: {@code GET /v2/} 200 (no auth),
+ * every {@code /manifests/} request a chunked body of spaces written until the client goes away (or
+ * 1 GiB, so a client that reads on does not hold the test forever); a TLS handshake is hung up on,
+ * so the client falls back to HTTP. Counts the manifest bytes it managed to write.
  */
 final class EndlessManifest {
   static final long CAP = 1L << 30;
@@ -24,7 +24,10 @@ final class EndlessManifest {
   private final AtomicLong served = new AtomicLong();
   private final AtomicBoolean clientGone = new AtomicBoolean();
 
-  /** Manifest bytes written into the socket (what the client read, plus what the kernel buffers held). */
+  /**
+   * Manifest bytes written into the socket (what the client read, plus what the kernel buffers
+   * held).
+   */
   long served() {
     return served.get();
   }
@@ -46,13 +49,16 @@ final class EndlessManifest {
       in.reset();
       for (String head = head(in); head != null; head = head(in)) {
         if (!head.contains("/manifests/")) {
-          out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
-              .getBytes(StandardCharsets.US_ASCII));
+          out.write(
+              ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+                  .getBytes(StandardCharsets.US_ASCII));
           out.flush();
           continue;
         }
-        out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/vnd.oci.image.manifest.v1+json\r\n"
-            + "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(
+            ("HTTP/1.1 200 OK\r\nContent-Type: application/vnd.oci.image.manifest.v1+json\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         while (served.get() < CAP) {
           out.write(CHUNK);
           served.addAndGet(CHUNK.length);

@@ -14,21 +14,25 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
 /** Layers of hostile images for end-to-end tests, small as served and large as read. */
 final class HostileImages {
 
-  private HostileImages() {
-  }
+  private HostileImages() {}
 
-  /** A gzip layer: {@code dir}/big.json of about {@code bytes} and {@code links} symbolic links to it. */
+  /**
+   * A gzip layer: {@code dir}/big.json of about {@code bytes} and {@code links} symbolic links to
+   * it.
+   */
   static byte[] linkBomb(String dir, int bytes, int links) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new GZIPOutputStream(out))) {
-      byte[] big = ("{\"kind\":\"ConfigMap\",\"data\":{\"x\":\"" + "a".repeat(bytes) + "\"}}").getBytes();
+      byte[] big =
+          ("{\"kind\":\"ConfigMap\",\"data\":{\"x\":\"" + "a".repeat(bytes) + "\"}}").getBytes();
       TarArchiveEntry file = new TarArchiveEntry(dir + "/big.json");
       file.setSize(big.length);
       tar.putArchiveEntry(file);
       tar.write(big);
       tar.closeArchiveEntry();
       for (int i = 0; i < links; i++) {
-        TarArchiveEntry link = new TarArchiveEntry(dir + "/link-" + i + ".json", TarConstants.LF_SYMLINK);
+        TarArchiveEntry link =
+            new TarArchiveEntry(dir + "/link-" + i + ".json", TarConstants.LF_SYMLINK);
         link.setLinkName("big.json");
         tar.putArchiveEntry(link);
         tar.closeArchiveEntry();
@@ -39,9 +43,13 @@ final class HostileImages {
     return out.toByteArray();
   }
 
-  /** A gzip layer starting with a PAX header of {@code size} bytes: one path record as long as the header. */
+  /**
+   * A gzip layer starting with a PAX header of {@code size} bytes: one path record as long as the
+   * header.
+   */
   static byte[] hugePaxHeader(int size) {
-    TarArchiveEntry pax = new TarArchiveEntry("PaxHeader", TarConstants.LF_PAX_EXTENDED_HEADER_LC, true);
+    TarArchiveEntry pax =
+        new TarArchiveEntry("PaxHeader", TarConstants.LF_PAX_EXTENDED_HEADER_LC, true);
     pax.setSize(size);
     byte[] header = new byte[512];
     pax.writeEntryHeader(header);

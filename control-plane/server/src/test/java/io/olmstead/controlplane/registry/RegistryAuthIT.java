@@ -22,13 +22,15 @@ class RegistryAuthIT {
   static String digest;
   static byte[] layer = CatalogFixtures.tarGz(Map.of("manifests/x.yaml", new byte[] {'a'}));
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @BeforeAll
   static void start() {
     registry = TestRegistry.start("olmstead", PASSWORD);
-    digest = registry.pusher().image("private/etcd", "v1", ImagePusher.OCI_MANIFEST, Map.of(), List.of(layer));
+    digest =
+        registry
+            .pusher()
+            .image("private/etcd", "v1", ImagePusher.OCI_MANIFEST, Map.of(), List.of(layer));
   }
 
   @AfterAll
@@ -40,8 +42,9 @@ class RegistryAuthIT {
 
   @Test
   void pullsWithBasicCredentialsFromAnAuthFile() throws Exception {
-    RegistrySettings s = RegistrySettings.defaults(registry.host())
-        .withAuthFile(registry.writeAuthFile("olmstead", PASSWORD));
+    RegistrySettings s =
+        RegistrySettings.defaults(registry.host())
+            .withAuthFile(registry.writeAuthFile("olmstead", PASSWORD));
     OciPuller p = new OciPuller(s);
     ImageManifest image = p.resolve(registry.host() + "/private/etcd:v1");
     assertThat(image.digest()).isEqualTo(digest);
@@ -53,16 +56,20 @@ class RegistryAuthIT {
   void withoutCredentialsTheRegistryDeniesAndTheMessageNamesIt() {
     OciPuller p = new OciPuller(RegistrySettings.defaults(registry.host()));
     assertThatThrownBy(() -> p.resolve(registry.host() + "/private/etcd:v1"))
-        .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.DENIED))
+        .isInstanceOfSatisfying(
+            RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.DENIED))
         .hasMessageContaining(registry.host());
   }
 
   @Test
   void aWrongPasswordIsDeniedWithoutQuotingIt() {
-    OciPuller p = new OciPuller(RegistrySettings.defaults(registry.host())
-        .withAuthFile(registry.writeAuthFile("olmstead", "wrong-password-123")));
+    OciPuller p =
+        new OciPuller(
+            RegistrySettings.defaults(registry.host())
+                .withAuthFile(registry.writeAuthFile("olmstead", "wrong-password-123")));
     assertThatThrownBy(() -> p.resolve(registry.host() + "/private/etcd:v1"))
-        .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.DENIED))
+        .isInstanceOfSatisfying(
+            RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.DENIED))
         .hasMessageContaining(registry.host())
         .hasMessageNotContaining("wrong-password-123");
   }

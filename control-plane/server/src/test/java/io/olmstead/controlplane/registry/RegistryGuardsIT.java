@@ -18,7 +18,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Pulls refuse unlisted loopback registries before connecting, and manifests over the limit before reading them. */
+/**
+ * Pulls refuse unlisted loopback registries before connecting, and manifests over the limit before
+ * reading them.
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RegistryGuardsIT {
   static TestRegistry registry;
@@ -27,8 +30,12 @@ class RegistryGuardsIT {
   @BeforeAll
   static void start() {
     registry = TestRegistry.start();
-    byte[] layer = CatalogFixtures.tarGz(Map.of("manifests/a.yaml", "kind: ConfigMap\n".getBytes(StandardCharsets.UTF_8)));
-    registry.pusher().image("guarded/app", "v1", ImagePusher.OCI_MANIFEST, Map.of(), List.of(layer));
+    byte[] layer =
+        CatalogFixtures.tarGz(
+            Map.of("manifests/a.yaml", "kind: ConfigMap\n".getBytes(StandardCharsets.UTF_8)));
+    registry
+        .pusher()
+        .image("guarded/app", "v1", ImagePusher.OCI_MANIFEST, Map.of(), List.of(layer));
     image = registry.host() + "/guarded/app:v1";
   }
 
@@ -41,10 +48,13 @@ class RegistryGuardsIT {
 
   @Test
   void anUnlistedLoopbackRegistryIsRefusedWithoutConnecting() {
-    try (StuckRegistry probe = StuckRegistry.silent(); OciPuller p = new OciPuller(RegistrySettings.defaults())) {
+    try (StuckRegistry probe = StuckRegistry.silent();
+        OciPuller p = new OciPuller(RegistrySettings.defaults())) {
       assertThatThrownBy(() -> p.resolve(probe.host() + "/a/b:c"))
-          .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.INVALID))
-          .hasMessageContaining(probe.host()).hasMessageContaining(RegistrySettings.ALLOW_LOCAL);
+          .isInstanceOfSatisfying(
+              RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.INVALID))
+          .hasMessageContaining(probe.host())
+          .hasMessageContaining(RegistrySettings.ALLOW_LOCAL);
       assertThat(probe.connections()).isZero();
     }
   }
@@ -52,11 +62,13 @@ class RegistryGuardsIT {
   @Test
   void aHostNameThatResolvesToLoopbackIsRefusedToo() throws Exception {
     String name = InetAddress.getLocalHost().getHostName();
-    org.junit.jupiter.api.Assumptions.assumeTrue(InetAddress.getByName(name).isLoopbackAddress(),
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        InetAddress.getByName(name).isLoopbackAddress(),
         "this machine's name does not resolve to a loopback address");
     try (OciPuller p = new OciPuller(RegistrySettings.defaults(registry.host()))) {
       assertThatThrownBy(() -> p.resolve(name + ":" + registry.port() + "/guarded/app:v1"))
-          .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.INVALID))
+          .isInstanceOfSatisfying(
+              RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.INVALID))
           .hasMessageContaining(RegistrySettings.ALLOW_LOCAL);
     }
   }
@@ -72,11 +84,14 @@ class RegistryGuardsIT {
 
   @Test
   void aManifestOverTheLimitIsRefusedWithAClearMessage() {
-    RegistrySettings small = RegistrySettings.defaults(registry.host()).withLimits(100, 1 << 20, 64);
+    RegistrySettings small =
+        RegistrySettings.defaults(registry.host()).withLimits(100, 1 << 20, 64);
     try (OciPuller p = new OciPuller(small)) {
       assertThatThrownBy(() -> p.resolve(image))
-          .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.TOO_LARGE))
-          .hasMessageContaining("over the limit of 100 bytes").hasMessageContaining(RegistrySettings.MAX_MANIFEST_BYTES);
+          .isInstanceOfSatisfying(
+              RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.TOO_LARGE))
+          .hasMessageContaining("over the limit of 100 bytes")
+          .hasMessageContaining(RegistrySettings.MAX_MANIFEST_BYTES);
     }
   }
 
@@ -85,14 +100,19 @@ class RegistryGuardsIT {
     long limit = 64 << 10;
     EndlessManifest endless = new EndlessManifest();
     try (StuckRegistry server = StuckRegistry.endlessManifest(endless);
-        OciPuller p = new OciPuller(RegistrySettings.defaults(server.host()).withLimits(limit, 1 << 20, 64))) {
+        OciPuller p =
+            new OciPuller(
+                RegistrySettings.defaults(server.host()).withLimits(limit, 1 << 20, 64))) {
       assertThatThrownBy(() -> p.resolve(server.host() + "/endless/app:v1"))
-          .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.TOO_LARGE))
+          .isInstanceOfSatisfying(
+              RegistryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.TOO_LARGE))
           .hasMessageContaining("over the limit of " + limit + " bytes")
           .hasMessageContaining(RegistrySettings.MAX_MANIFEST_BYTES);
       await().atMost(Duration.ofSeconds(20)).until(endless::clientGone);
-      System.out.printf("endless manifest: %d bytes served against a limit of %d%n", endless.served(), limit);
-      // what the client read up to the limit, plus what the two kernels' socket buffers held when it hung up
+      System.out.printf(
+          "endless manifest: %d bytes served against a limit of %d%n", endless.served(), limit);
+      // what the client read up to the limit, plus what the two kernels' socket buffers held when
+      // it hung up
       assertThat(endless.served()).as("manifest bytes served").isLessThan(limit + (16L << 20));
     }
   }

@@ -14,9 +14,10 @@ import java.util.function.Consumer;
 
 /**
  * A registry that is stuck, on 127.0.0.1: {@link #silent()} accepts connections and never answers;
- * {@link #dripping()} answers every request with a chunked body that sends one byte every 200 ms forever (no read
- * timeout ever fires); {@link #endlessManifest()} answers manifests with a body that never ends (see
- * {@link EndlessManifest}). Counts the connections it accepted. Threads and sockets end with {@link #close()}.
+ * {@link #dripping()} answers every request with a chunked body that sends one byte every 200 ms
+ * forever (no read timeout ever fires); {@link #endlessManifest()} answers manifests with a body
+ * that never ends (see {@link EndlessManifest}). Counts the connections it accepted. Threads and
+ * sockets end with {@link #close()}.
  */
 final class StuckRegistry implements AutoCloseable {
   private final ServerSocket server;
@@ -79,8 +80,10 @@ final class StuckRegistry implements AutoCloseable {
     try (s) {
       s.getInputStream().read(new byte[8192]); // the request line and headers (enough to answer)
       OutputStream out = s.getOutputStream();
-      out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/vnd.oci.image.manifest.v1+json\r\n"
-          + "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("HTTP/1.1 200 OK\r\nContent-Type: application/vnd.oci.image.manifest.v1+json\r\n"
+                  + "Transfer-Encoding: chunked\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       for (int i = 0; i < 3000; i++) { // bounded: 10 minutes at most
         out.write("1\r\n \r\n".getBytes(StandardCharsets.US_ASCII));

@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 import org.mindrot.jbcrypt.BCrypt;
 
 /**
- * A real OCI registry for tests: Debian's {@code docker-registry} (distribution v2) on 127.0.0.1, a free port and a
- * temporary storage directory, optionally with htpasswd basic auth. Tests skip, saying so, when it is not installed.
+ * A real OCI registry for tests: Debian's {@code docker-registry} (distribution v2) on 127.0.0.1, a
+ * free port and a temporary storage directory, optionally with htpasswd basic auth. Tests skip,
+ * saying so, when it is not installed.
  */
 public final class TestRegistry implements AutoCloseable {
 
@@ -39,10 +40,15 @@ public final class TestRegistry implements AutoCloseable {
     this.password = password;
   }
 
-  /** Skips the calling test when docker-registry is absent (install the Debian package docker-registry). */
+  /**
+   * Skips the calling test when docker-registry is absent (install the Debian package
+   * docker-registry).
+   */
   public static void assumeInstalled() {
-    assumeTrue(Files.isExecutable(BINARY), "docker-registry is not installed (apt-get install docker-registry): "
-        + "the registry tests need a real registry");
+    assumeTrue(
+        Files.isExecutable(BINARY),
+        "docker-registry is not installed (apt-get install docker-registry): "
+            + "the registry tests need a real registry");
   }
 
   public static TestRegistry start() {
@@ -51,23 +57,38 @@ public final class TestRegistry implements AutoCloseable {
 
   /** Starts a registry; with a user, every request needs basic auth with that user and password. */
   public static TestRegistry start(String user, String password) {
-    return start(dir -> {
-      if (user == null) {
-        return "";
-      }
-      Files.writeString(dir.resolve("htpasswd"), user + ":" + BCrypt.hashpw(password, BCrypt.gensalt(4)) + "\n");
-      return "auth:\n  htpasswd:\n    realm: olmstead-test\n    path: " + dir.resolve("htpasswd") + "\n";
-    }, user, password);
+    return start(
+        dir -> {
+          if (user == null) {
+            return "";
+          }
+          Files.writeString(
+              dir.resolve("htpasswd"),
+              user + ":" + BCrypt.hashpw(password, BCrypt.gensalt(4)) + "\n");
+          return "auth:\n  htpasswd:\n    realm: olmstead-test\n    path: "
+              + dir.resolve("htpasswd")
+              + "\n";
+        },
+        user,
+        password);
   }
 
   /**
-   * Starts a registry with distribution's {@code auth: token}: every request needs a bearer token issued by
-   * {@code realm} for service {@code olmstead-test} and issuer {@code olmstead-test-issuer}, signed by the key of the
-   * certificate {@code rootCert}.
+   * Starts a registry with distribution's {@code auth: token}: every request needs a bearer token
+   * issued by {@code realm} for service {@code olmstead-test} and issuer {@code
+   * olmstead-test-issuer}, signed by the key of the certificate {@code rootCert}.
    */
   public static TestRegistry startWithTokenAuth(String realm, Path rootCert) {
-    return start(dir -> "auth:\n  token:\n    realm: " + realm + "\n    service: olmstead-test\n"
-        + "    issuer: olmstead-test-issuer\n    rootcertbundle: " + rootCert + "\n", null, null);
+    return start(
+        dir ->
+            "auth:\n  token:\n    realm: "
+                + realm
+                + "\n    service: olmstead-test\n"
+                + "    issuer: olmstead-test-issuer\n    rootcertbundle: "
+                + rootCert
+                + "\n",
+        null,
+        null);
   }
 
   private interface AuthConfig {
@@ -80,11 +101,21 @@ public final class TestRegistry implements AutoCloseable {
       Path dir = Files.createTempDirectory("olmstead-registry");
       int port = freePort();
       String auth = authConfig.yaml(dir);
-      Files.writeString(dir.resolve("config.yml"), "version: 0.1\nlog:\n  level: error\n"
-          + "storage:\n  filesystem:\n    rootdirectory: " + dir.resolve("storage") + "\n  delete:\n    enabled: true\n"
-          + "http:\n  addr: 127.0.0.1:" + port + "\n  secret: olmstead-test\n" + auth);
-      Process p = new ProcessBuilder(BINARY.toString(), "serve", dir.resolve("config.yml").toString())
-          .redirectErrorStream(true).redirectOutput(dir.resolve("registry.log").toFile()).start();
+      Files.writeString(
+          dir.resolve("config.yml"),
+          "version: 0.1\nlog:\n  level: error\n"
+              + "storage:\n  filesystem:\n    rootdirectory: "
+              + dir.resolve("storage")
+              + "\n  delete:\n    enabled: true\n"
+              + "http:\n  addr: 127.0.0.1:"
+              + port
+              + "\n  secret: olmstead-test\n"
+              + auth);
+      Process p =
+          new ProcessBuilder(BINARY.toString(), "serve", dir.resolve("config.yml").toString())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("registry.log").toFile())
+              .start();
       TestRegistry r = new TestRegistry(p, dir, port, user, password);
       r.awaitUp();
       return r;
@@ -110,12 +141,15 @@ public final class TestRegistry implements AutoCloseable {
   /** Where the registry keeps a blob's bytes (tests corrupt it to prove digests are checked). */
   public Path blobData(String digest) {
     String hex = digest.substring("sha256:".length());
-    return dir.resolve("storage/docker/registry/v2/blobs/sha256/" + hex.substring(0, 2) + "/" + hex + "/data");
+    return dir.resolve(
+        "storage/docker/registry/v2/blobs/sha256/" + hex.substring(0, 2) + "/" + hex + "/data");
   }
 
   /** A docker config.json / containers auth.json granting this registry's user. */
   public Path writeAuthFile(String user, String password) {
-    String token = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    String token =
+        Base64.getEncoder()
+            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     Path file = dir.resolve("auth-" + System.nanoTime() + ".json");
     try {
       Files.writeString(file, "{\"auths\":{\"" + host() + "\":{\"auth\":\"" + token + "\"}}}");
@@ -133,8 +167,11 @@ public final class TestRegistry implements AutoCloseable {
   /** Serves again on the same port from the same storage (the log is appended to). */
   public void restart() {
     try {
-      process = new ProcessBuilder(BINARY.toString(), "serve", dir.resolve("config.yml").toString())
-          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile())).start();
+      process =
+          new ProcessBuilder(BINARY.toString(), "serve", dir.resolve("config.yml").toString())
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
+              .start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -158,7 +195,8 @@ public final class TestRegistry implements AutoCloseable {
         throw new IllegalStateException("docker-registry exited; see " + log());
       }
       try {
-        http.send(HttpRequest.newBuilder(URI.create("http://" + host() + "/v2/")).build(),
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://" + host() + "/v2/")).build(),
             HttpResponse.BodyHandlers.discarding());
         return;
       } catch (IOException e) {

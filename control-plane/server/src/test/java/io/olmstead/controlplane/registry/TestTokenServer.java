@@ -24,10 +24,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A bearer-token server for distribution's {@code auth: token} on 127.0.0.1: an RSA key and self-signed certificate
- * made by {@code openssl}; {@code GET /token?service=&scope=} with the right basic credentials answers an RS256 JWT
- * (certificate in {@code x5c}) granting the requested repository actions, without credentials a token granting
- * nothing, with wrong ones 401.
+ * A bearer-token server for distribution's {@code auth: token} on 127.0.0.1: an RSA key and
+ * self-signed certificate made by {@code openssl}; {@code GET /token?service=&scope=} with the
+ * right basic credentials answers an RS256 JWT (certificate in {@code x5c}) granting the requested
+ * repository actions, without credentials a token granting nothing, with wrong ones 401.
  */
 final class TestTokenServer implements AutoCloseable {
   private final HttpServer server;
@@ -43,14 +43,31 @@ final class TestTokenServer implements AutoCloseable {
     this.user = user;
     this.password = password;
     this.certificate = dir.resolve("token.crt");
-    Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-        "-subj", "/CN=olmstead-test-token", "-keyout", dir.resolve("token.key").toString(),
-        "-out", certificate.toString()).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "1",
+                "-subj",
+                "/CN=olmstead-test-token",
+                "-keyout",
+                dir.resolve("token.key").toString(),
+                "-out",
+                certificate.toString())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
       throw new IllegalStateException("openssl failed: " + out);
     }
-    this.key = KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(pem(dir.resolve("token.key"))));
+    this.key =
+        KeyFactory.getInstance("RSA")
+            .generatePrivate(new PKCS8EncodedKeySpec(pem(dir.resolve("token.key"))));
     this.certificateDer = Base64.getEncoder().encodeToString(pem(certificate));
     this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/token", this::token);
@@ -58,8 +75,9 @@ final class TestTokenServer implements AutoCloseable {
   }
 
   static TestTokenServer start(Path dir, String user, String password) {
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/openssl")), "openssl is not installed: the token server needs "
-        + "it for its certificate");
+    assumeTrue(
+        Files.isExecutable(Path.of("/usr/bin/openssl")),
+        "openssl is not installed: the token server needs " + "it for its certificate");
     try {
       return new TestTokenServer(dir, user, password);
     } catch (Exception e) {
@@ -91,8 +109,13 @@ final class TestTokenServer implements AutoCloseable {
 
   /** A token granting {@code actions} on {@code repository} (for the test's own pushes). */
   String token(String repository, String actions) {
-    return jwt(new JsonArray().add(new JsonObject().put("type", "repository").put("name", repository)
-        .put("actions", new JsonArray(java.util.List.of(actions.split(","))))));
+    return jwt(
+        new JsonArray()
+            .add(
+                new JsonObject()
+                    .put("type", "repository")
+                    .put("name", repository)
+                    .put("actions", new JsonArray(java.util.List.of(actions.split(","))))));
   }
 
   private void token(HttpExchange exchange) throws IOException {
@@ -100,8 +123,10 @@ final class TestTokenServer implements AutoCloseable {
     JsonArray access = new JsonArray();
     if (basic != null) {
       credentialed.incrementAndGet();
-      String expected = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password)
-          .getBytes(StandardCharsets.UTF_8));
+      String expected =
+          "Basic "
+              + Base64.getEncoder()
+                  .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
       if (!basic.equals(expected)) {
         exchange.sendResponseHeaders(401, -1);
         exchange.close();
@@ -111,12 +136,19 @@ final class TestTokenServer implements AutoCloseable {
       String scope = query(exchange).getOrDefault("scope", "");
       String[] parts = scope.split(":");
       if (parts.length == 3 && parts[0].equals("repository")) {
-        access.add(new JsonObject().put("type", "repository").put("name", parts[1])
-            .put("actions", new JsonArray(java.util.List.of(parts[2].split(",")))));
+        access.add(
+            new JsonObject()
+                .put("type", "repository")
+                .put("name", parts[1])
+                .put("actions", new JsonArray(java.util.List.of(parts[2].split(",")))));
       }
     }
-    byte[] body = new JsonObject().put("token", jwt(access)).put("expires_in", 300).encode()
-        .getBytes(StandardCharsets.UTF_8);
+    byte[] body =
+        new JsonObject()
+            .put("token", jwt(access))
+            .put("expires_in", 300)
+            .encode()
+            .getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().add("Content-Type", "application/json");
     exchange.sendResponseHeaders(200, body.length);
     exchange.getResponseBody().write(body);
@@ -125,11 +157,21 @@ final class TestTokenServer implements AutoCloseable {
 
   private String jwt(JsonArray access) {
     long now = System.currentTimeMillis() / 1000;
-    JsonObject header = new JsonObject().put("typ", "JWT").put("alg", "RS256")
-        .put("x5c", new JsonArray().add(certificateDer));
-    JsonObject claims = new JsonObject().put("iss", "olmstead-test-issuer").put("sub", user)
-        .put("aud", "olmstead-test").put("exp", now + 300).put("nbf", now - 10).put("iat", now)
-        .put("jti", UUID.randomUUID().toString()).put("access", access);
+    JsonObject header =
+        new JsonObject()
+            .put("typ", "JWT")
+            .put("alg", "RS256")
+            .put("x5c", new JsonArray().add(certificateDer));
+    JsonObject claims =
+        new JsonObject()
+            .put("iss", "olmstead-test-issuer")
+            .put("sub", user)
+            .put("aud", "olmstead-test")
+            .put("exp", now + 300)
+            .put("nbf", now - 10)
+            .put("iat", now)
+            .put("jti", UUID.randomUUID().toString())
+            .put("access", access);
     String signed = b64(header.encode()) + "." + b64(claims.encode());
     try {
       Signature rs256 = Signature.getInstance("SHA256withRSA");
@@ -142,7 +184,9 @@ final class TestTokenServer implements AutoCloseable {
   }
 
   private static String b64(String json) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(json.getBytes(StandardCharsets.UTF_8));
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(json.getBytes(StandardCharsets.UTF_8));
   }
 
   private static Map<String, String> query(HttpExchange exchange) {
@@ -152,7 +196,8 @@ final class TestTokenServer implements AutoCloseable {
       for (String kv : q.split("&")) {
         int eq = kv.indexOf('=');
         if (eq > 0) {
-          out.put(URLDecoder.decode(kv.substring(0, eq), StandardCharsets.UTF_8),
+          out.put(
+              URLDecoder.decode(kv.substring(0, eq), StandardCharsets.UTF_8),
               URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8));
         }
       }

@@ -22,14 +22,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A cluster's reason changed by its agent alone, with no rollout (V58 and {@link RolloutEvents}): a {@code cluster.reason}
- * event on {@code GET /events} with the reason code when a subscription's install becomes {@code Failed} or the agent
- * goes away, and a null reason when that ends; a team-scoped client sees it only for its teams' clusters and
- * subscriptions.
+ * A cluster's reason changed by its agent alone, with no rollout (V58 and {@link RolloutEvents}): a
+ * {@code cluster.reason} event on {@code GET /events} with the reason code when a subscription's
+ * install becomes {@code Failed} or the agent goes away, and a null reason when that ends; a
+ * team-scoped client sees it only for its teams' clusters and subscriptions.
  */
 class ClusterReasonEventsIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
-  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private static TestControlPlane cp;
   private static RolloutFixtures fx;
   private static ApiClient api;
@@ -42,12 +43,14 @@ class ClusterReasonEventsIT {
     fx.catalog();
     fx.subscription("cr", "fleet=cr", "0.9.2");
     fx.update("UPDATE subscriptions SET team = 'alpha' WHERE name = 'cr'");
-    fx.update("INSERT INTO clusters (name, labels, status, last_seen) VALUES "
-        + "('cr-alpha', '{\"fleet\":\"cr\",\"olmstead.io/team\":\"alpha\"}', 'connected', now() + interval '1 hour'), "
-        + "('cr-beta', '{\"fleet\":\"cr\",\"olmstead.io/team\":\"beta\"}', 'connected', now() + interval '1 hour'), "
-        + "('cr-beta-2', '{\"olmstead.io/team\":\"beta\"}', 'connected', now() + interval '1 hour')");
-    fx.update("INSERT INTO subscription_status (subscription, cluster, installed_version, target_version, phase, seq) "
-        + "SELECT 'cr', n, '0.9.2', '0.9.2', 'Succeeded', 1 FROM unnest(ARRAY['cr-alpha', 'cr-beta']) n");
+    fx.update(
+        "INSERT INTO clusters (name, labels, status, last_seen) VALUES "
+            + "('cr-alpha', '{\"fleet\":\"cr\",\"olmstead.io/team\":\"alpha\"}', 'connected', now() + interval '1 hour'), "
+            + "('cr-beta', '{\"fleet\":\"cr\",\"olmstead.io/team\":\"beta\"}', 'connected', now() + interval '1 hour'), "
+            + "('cr-beta-2', '{\"olmstead.io/team\":\"beta\"}', 'connected', now() + interval '1 hour')");
+    fx.update(
+        "INSERT INTO subscription_status (subscription, cluster, installed_version, target_version, phase, seq) "
+            + "SELECT 'cr', n, '0.9.2', '0.9.2', 'Succeeded', 1 FROM unnest(ARRAY['cr-alpha', 'cr-beta']) n");
   }
 
   @AfterAll
@@ -56,15 +59,22 @@ class ClusterReasonEventsIT {
   }
 
   @Test
-  void anAgentsFailureAndDisconnectionOutsideARolloutAreEventsWithTheirCodeToTheClustersTeamOnly() throws Exception {
+  void anAgentsFailureAndDisconnectionOutsideARolloutAreEventsWithTheirCodeToTheClustersTeamOnly()
+      throws Exception {
     BlockingQueue<JsonObject> admin = follow(ADMIN);
-    BlockingQueue<JsonObject> alpha = follow(api.createToken(ADMIN, "alpha-viewer", "viewer", List.of("alpha")));
-    BlockingQueue<JsonObject> beta = follow(api.createToken(ADMIN, "beta-viewer", "viewer", List.of("beta")));
+    BlockingQueue<JsonObject> alpha =
+        follow(api.createToken(ADMIN, "alpha-viewer", "viewer", List.of("alpha")));
+    BlockingQueue<JsonObject> beta =
+        follow(api.createToken(ADMIN, "beta-viewer", "viewer", List.of("beta")));
 
-    fx.update("UPDATE subscription_status SET phase = 'Failed', reason = 'InstallCheckFailed', message = 'not ready', "
-        + "seq = 2 WHERE subscription = 'cr' AND cluster = 'cr-alpha'");
-    Predicate<JsonObject> failedAlpha = e -> "cr-alpha".equals(e.getString("id")) && "cr".equals(e.getString(
-        "subscription")) && e.getJsonObject("reason") != null;
+    fx.update(
+        "UPDATE subscription_status SET phase = 'Failed', reason = 'InstallCheckFailed', message = 'not ready', "
+            + "seq = 2 WHERE subscription = 'cr' AND cluster = 'cr-alpha'");
+    Predicate<JsonObject> failedAlpha =
+        e ->
+            "cr-alpha".equals(e.getString("id"))
+                && "cr".equals(e.getString("subscription"))
+                && e.getJsonObject("reason") != null;
     JsonObject failed = next(admin, failedAlpha);
     assertThat(failed.getJsonObject("reason").getString("code")).isEqualTo("Failed");
     assertThat(failed.getJsonObject("reason").getString("subject")).isEqualTo("InstallCheckFailed");
@@ -72,61 +82,92 @@ class ClusterReasonEventsIT {
     assertThat(next(alpha, failedAlpha)).isNotNull();
 
     // the install recovers: the reason is gone
-    fx.update("UPDATE subscription_status SET phase = 'Succeeded', reason = NULL, message = NULL, seq = 3 "
-        + "WHERE subscription = 'cr' AND cluster = 'cr-alpha'");
-    assertThat(next(admin, e -> "cr-alpha".equals(e.getString("id")) && e.getValue("reason") == null)
-        .getString("subscription")).isEqualTo("cr");
+    fx.update(
+        "UPDATE subscription_status SET phase = 'Succeeded', reason = NULL, message = NULL, seq = 3 "
+            + "WHERE subscription = 'cr' AND cluster = 'cr-alpha'");
+    assertThat(
+            next(admin, e -> "cr-alpha".equals(e.getString("id")) && e.getValue("reason") == null)
+                .getString("subscription"))
+        .isEqualTo("cr");
 
     // beta's cluster runs alpha's subscription: its failure is for clients that may see both teams
-    fx.update("UPDATE subscription_status SET phase = 'Failed', reason = 'ImagePullBackOff', seq = 2 "
-        + "WHERE subscription = 'cr' AND cluster = 'cr-beta'");
-    assertThat(next(admin, e -> "cr-beta".equals(e.getString("id")) && e.getJsonObject("reason") != null))
+    fx.update(
+        "UPDATE subscription_status SET phase = 'Failed', reason = 'ImagePullBackOff', seq = 2 "
+            + "WHERE subscription = 'cr' AND cluster = 'cr-beta'");
+    assertThat(
+            next(
+                admin,
+                e -> "cr-beta".equals(e.getString("id")) && e.getJsonObject("reason") != null))
         .isNotNull();
 
     // the agent goes away: Disconnected, since it was last seen
-    fx.update("UPDATE clusters SET status = 'disconnected', last_seen = '2026-11-27T08:00:00Z' WHERE name = 'cr-alpha'");
-    JsonObject away = next(alpha, e -> "cr-alpha".equals(e.getString("id")) && e.getValue("subscription") == null);
+    fx.update(
+        "UPDATE clusters SET status = 'disconnected', last_seen = '2026-11-27T08:00:00Z' WHERE name = 'cr-alpha'");
+    JsonObject away =
+        next(
+            alpha, e -> "cr-alpha".equals(e.getString("id")) && e.getValue("subscription") == null);
     assertThat(away.getJsonObject("reason").getString("code")).isEqualTo("Disconnected");
     assertThat(away.getJsonObject("reason").getString("at")).isEqualTo("2026-11-27T08:00:00.000Z");
     fx.update("UPDATE clusters SET status = 'disconnected' WHERE name = 'cr-beta'");
-    assertThat(next(admin, e -> "cr-beta".equals(e.getString("id")) && e.getValue("subscription") == null))
+    assertThat(
+            next(
+                admin,
+                e -> "cr-beta".equals(e.getString("id")) && e.getValue("subscription") == null))
         .isNotNull();
 
-    // a marker the beta client may see, a cluster.reason sent after everything above (they go out oldest first)
+    // a marker the beta client may see, a cluster.reason sent after everything above (they go out
+    // oldest first)
     fx.update("UPDATE clusters SET status = 'disconnected' WHERE name = 'cr-beta-2'");
     List<JsonObject> betaSaw = new ArrayList<>();
     long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (betaSaw.stream().noneMatch(e -> "cr-beta-2".equals(e.getString("id"))) && System.nanoTime() < until) {
+    while (betaSaw.stream().noneMatch(e -> "cr-beta-2".equals(e.getString("id")))
+        && System.nanoTime() < until) {
       JsonObject e = beta.poll(1, TimeUnit.SECONDS);
       if (e != null && RolloutEvents.CLUSTER_REASON.equals(e.getString("type"))) {
         betaSaw.add(e);
       }
     }
-    assertThat(betaSaw).as("beta's events").anyMatch(e -> "cr-beta-2".equals(e.getString("id")))
+    assertThat(betaSaw)
+        .as("beta's events")
+        .anyMatch(e -> "cr-beta-2".equals(e.getString("id")))
         .anyMatch(e -> "cr-beta".equals(e.getString("id")) && e.getValue("subscription") == null)
         .noneMatch(e -> "cr-alpha".equals(e.getString("id")))
-        .as("alpha's subscription failing on beta's cluster").noneMatch(e -> "cr".equals(e.getString("subscription")));
+        .as("alpha's subscription failing on beta's cluster")
+        .noneMatch(e -> "cr".equals(e.getString("subscription")));
   }
 
   private static BlockingQueue<JsonObject> follow(String token) throws Exception {
     BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
-    HttpResponse<Stream<String>> stream = HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl()
-        + "/api/v1/events?follow=true")).header("Authorization", "Bearer " + token).build(),
-        HttpResponse.BodyHandlers.ofLines());
-    Thread reader = new Thread(() -> {
-      try {
-        stream.body().filter(l -> l.startsWith("data: ")).forEach(l -> events.add(new JsonObject(l.substring(6))));
-      } catch (RuntimeException e) {
-        // closed at the end of the test
-      }
-    }, "sse-reader");
+    HttpResponse<Stream<String>> stream =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/events?follow=true"))
+                .header("Authorization", "Bearer " + token)
+                .build(),
+            HttpResponse.BodyHandlers.ofLines());
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                stream
+                    .body()
+                    .filter(l -> l.startsWith("data: "))
+                    .forEach(l -> events.add(new JsonObject(l.substring(6))));
+              } catch (RuntimeException e) {
+                // closed at the end of the test
+              }
+            },
+            "sse-reader");
     reader.setDaemon(true);
     reader.start();
     return events;
   }
 
-  /** The first cluster.reason event (or one {@code match} accepts) within 20 s, the others before it skipped. */
-  private static JsonObject next(BlockingQueue<JsonObject> events, Predicate<JsonObject> match) throws Exception {
+  /**
+   * The first cluster.reason event (or one {@code match} accepts) within 20 s, the others before it
+   * skipped.
+   */
+  private static JsonObject next(BlockingQueue<JsonObject> events, Predicate<JsonObject> match)
+      throws Exception {
     long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (System.nanoTime() < until) {
       JsonObject e = events.poll(1, TimeUnit.SECONDS);

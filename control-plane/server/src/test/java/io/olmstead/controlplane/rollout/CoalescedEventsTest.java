@@ -7,10 +7,14 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A flood of agents' reason events held to one event per cluster and subscription, a bounded number a flush. */
+/**
+ * A flood of agents' reason events held to one event per cluster and subscription, a bounded number
+ * a flush.
+ */
 class CoalescedEventsTest {
   private static Pending event(String cluster, String code) {
-    return new Pending(new JsonObject().put("id", cluster).put("reason", code), List.of("t"), List.of());
+    return new Pending(
+        new JsonObject().put("id", cluster).put("reason", code), List.of("t"), List.of());
   }
 
   @Test

@@ -18,11 +18,15 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The step with edge holds: a held cluster stays Pending with the hold's reason, its wave waits, a release moves it. */
+/**
+ * The step with edge holds: a held cluster stays Pending with the hold's reason, its wave waits, a
+ * release moves it.
+ */
 class EdgeHoldStepTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-  private static final String HOLD = "EdgeAtRisk (risk 0123456789abcdef: sub 1.0.0 -> 2.0.0 failed on 1 cluster and "
-      + "succeeded on 0 with matching facts fips=true; accept with POST /api/v1/edge-risks/0123456789abcdef/accept)";
+  private static final String HOLD =
+      "EdgeAtRisk (risk 0123456789abcdef: sub 1.0.0 -> 2.0.0 failed on 1 cluster and "
+          + "succeeded on 0 with matching facts fips=true; accept with POST /api/v1/edge-risks/0123456789abcdef/accept)";
   private final Map<String, Report> reports = new HashMap<>();
 
   @Test
@@ -40,20 +44,23 @@ class EdgeHoldStepTest {
 
     upgraded("c0", "c2");
     StepResult waiting = step(first.rollout(), holds, T0.plusSeconds(600));
-    assertThat(waiting.rollout().waves().get(0).state()).as("held, the wave cannot soak").isEqualTo(WaveState.Open);
-    assertThat(step(waiting.rollout(), holds, T0.plusSeconds(601)).transitions()).as("held again: nothing new")
+    assertThat(waiting.rollout().waves().get(0).state())
+        .as("held, the wave cannot soak")
+        .isEqualTo(WaveState.Open);
+    assertThat(step(waiting.rollout(), holds, T0.plusSeconds(601)).transitions())
+        .as("held again: nothing new")
         .isEmpty();
 
     StepResult released = step(waiting.rollout(), EdgeHolds.NONE, T0.plusSeconds(602));
     assertThat(approved(released.rollout())).contains("c1");
-    assertThat(released.transitions().stream().map(Transition::kind)).containsSubsequence("ClusterReleased",
-        "ClusterApproved");
+    assertThat(released.transitions().stream().map(Transition::kind))
+        .containsSubsequence("ClusterReleased", "ClusterApproved");
     assertThat(ClusterReason.held(released.rollout().members().get("c1"))).isNull();
   }
 
   private StepResult step(Rollout r, Map<String, EdgeHolds.Hold> holds, Instant now) {
-    return RolloutMachine.step(r, reports, now, CalendarGate.alwaysOpen(now), PreflightView.OFF, AnalysisView.NONE,
-        holds);
+    return RolloutMachine.step(
+        r, reports, now, CalendarGate.alwaysOpen(now), PreflightView.OFF, AnalysisView.NONE, holds);
   }
 
   private Rollout rollout(int clusters) {
@@ -75,6 +82,9 @@ class EdgeHoldStepTest {
   }
 
   private static List<String> approved(Rollout r) {
-    return r.members().values().stream().filter(m -> m.approvedVersion() != null).map(Member::cluster).toList();
+    return r.members().values().stream()
+        .filter(m -> m.approvedVersion() != null)
+        .map(Member::cluster)
+        .toList();
   }
 }

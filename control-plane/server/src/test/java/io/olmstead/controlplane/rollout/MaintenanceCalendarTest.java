@@ -37,45 +37,100 @@ class MaintenanceCalendarTest {
     MaintenanceWindow midnightBerlin = window("0 0 * * *", 240, "Europe/Berlin");
     MaintenanceWindow twoNewYork = window("0 2 * * *", 60, "America/New_York");
     MaintenanceWindow halfPastOneNewYork = window("30 1 * * *", 30, "America/New_York");
-    MaintenanceCalendar overlapping = calendar(window("0 1 * * *", 120, "UTC"), window("0 2 * * *", 120, "UTC"));
+    MaintenanceCalendar overlapping =
+        calendar(window("0 1 * * *", 120, "UTC"), window("0 2 * * *", 120, "UTC"));
     MaintenanceCalendar sundayNight = calendar(window("0 23 * * 0", 120, "UTC"));
     return Stream.of(
         // a window crossing midnight: 22:00-02:00 Berlin (CET = UTC+1), the end excluded
-        Arguments.of("before a window crossing midnight", calendar(nightBerlin), "2026-01-15T20:59:00Z", false),
-        Arguments.of("late in a window crossing midnight", calendar(nightBerlin), "2026-01-15T22:30:00Z", true),
+        Arguments.of(
+            "before a window crossing midnight",
+            calendar(nightBerlin),
+            "2026-01-15T20:59:00Z",
+            false),
+        Arguments.of(
+            "late in a window crossing midnight",
+            calendar(nightBerlin),
+            "2026-01-15T22:30:00Z",
+            true),
         Arguments.of("after midnight in it", calendar(nightBerlin), "2026-01-16T00:59:00Z", true),
         Arguments.of("at its end", calendar(nightBerlin), "2026-01-16T01:00:00Z", false),
-        // Berlin springs forward on 2026-03-29 at 02:00 CET: 02:30 does not exist and moves to 03:30 CEST = 01:30Z
-        Arguments.of("spring forward: before the moved start", calendar(halfPastTwoBerlin), "2026-03-29T01:29:00Z",
+        // Berlin springs forward on 2026-03-29 at 02:00 CET: 02:30 does not exist and moves to
+        // 03:30 CEST = 01:30Z
+        Arguments.of(
+            "spring forward: before the moved start",
+            calendar(halfPastTwoBerlin),
+            "2026-03-29T01:29:00Z",
             false),
-        Arguments.of("spring forward: at the moved start", calendar(halfPastTwoBerlin), "2026-03-29T01:30:00Z", true),
-        Arguments.of("spring forward: an hour of real time", calendar(halfPastTwoBerlin), "2026-03-29T02:30:00Z",
-            false),
-        Arguments.of("spring forward: duration is real time", calendar(oneBerlin), "2026-03-29T02:59:00Z", true),
-        Arguments.of("spring forward: ends after 180 real minutes", calendar(oneBerlin), "2026-03-29T03:00:00Z",
-            false),
-        // Berlin falls back on 2026-10-25 at 03:00 CEST: 02:30 happens twice, the window opens at the first (00:30Z)
-        Arguments.of("fall back: first 02:30", calendar(halfPastTwoBerlin), "2026-10-25T00:30:00Z", true),
-        Arguments.of("fall back: 02:00 CET still inside", calendar(halfPastTwoBerlin), "2026-10-25T01:00:00Z", true),
-        Arguments.of("fall back: second 02:30 does not reopen", calendar(halfPastTwoBerlin), "2026-10-25T01:30:00Z",
-            false),
-        Arguments.of("fall back: 240 real minutes from 00:00 CEST", calendar(midnightBerlin), "2026-10-25T01:59:00Z",
+        Arguments.of(
+            "spring forward: at the moved start",
+            calendar(halfPastTwoBerlin),
+            "2026-03-29T01:30:00Z",
             true),
-        Arguments.of("fall back: closed at 03:00 CET", calendar(midnightBerlin), "2026-10-25T02:00:00Z", false),
+        Arguments.of(
+            "spring forward: an hour of real time",
+            calendar(halfPastTwoBerlin),
+            "2026-03-29T02:30:00Z",
+            false),
+        Arguments.of(
+            "spring forward: duration is real time",
+            calendar(oneBerlin),
+            "2026-03-29T02:59:00Z",
+            true),
+        Arguments.of(
+            "spring forward: ends after 180 real minutes",
+            calendar(oneBerlin),
+            "2026-03-29T03:00:00Z",
+            false),
+        // Berlin falls back on 2026-10-25 at 03:00 CEST: 02:30 happens twice, the window opens at
+        // the first (00:30Z)
+        Arguments.of(
+            "fall back: first 02:30", calendar(halfPastTwoBerlin), "2026-10-25T00:30:00Z", true),
+        Arguments.of(
+            "fall back: 02:00 CET still inside",
+            calendar(halfPastTwoBerlin),
+            "2026-10-25T01:00:00Z",
+            true),
+        Arguments.of(
+            "fall back: second 02:30 does not reopen",
+            calendar(halfPastTwoBerlin),
+            "2026-10-25T01:30:00Z",
+            false),
+        Arguments.of(
+            "fall back: 240 real minutes from 00:00 CEST",
+            calendar(midnightBerlin),
+            "2026-10-25T01:59:00Z",
+            true),
+        Arguments.of(
+            "fall back: closed at 03:00 CET",
+            calendar(midnightBerlin),
+            "2026-10-25T02:00:00Z",
+            false),
         // New York springs forward on 2026-03-08 at 02:00 EST: 02:00 becomes 03:00 EDT = 07:00Z
-        Arguments.of("NY spring forward: before", calendar(twoNewYork), "2026-03-08T06:59:00Z", false),
-        Arguments.of("NY spring forward: at 03:00 EDT", calendar(twoNewYork), "2026-03-08T07:00:00Z", true),
+        Arguments.of(
+            "NY spring forward: before", calendar(twoNewYork), "2026-03-08T06:59:00Z", false),
+        Arguments.of(
+            "NY spring forward: at 03:00 EDT", calendar(twoNewYork), "2026-03-08T07:00:00Z", true),
         Arguments.of("NY spring forward: end", calendar(twoNewYork), "2026-03-08T08:00:00Z", false),
-        Arguments.of("NY the day after: 02:00 EDT", calendar(twoNewYork), "2026-03-09T06:00:00Z", true),
+        Arguments.of(
+            "NY the day after: 02:00 EDT", calendar(twoNewYork), "2026-03-09T06:00:00Z", true),
         // New York falls back on 2026-11-01 at 02:00 EDT: 01:30 happens twice, EDT first (05:30Z)
-        Arguments.of("NY fall back: first 01:30", calendar(halfPastOneNewYork), "2026-11-01T05:45:00Z", true),
-        Arguments.of("NY fall back: second 01:30 is closed", calendar(halfPastOneNewYork), "2026-11-01T06:30:00Z",
+        Arguments.of(
+            "NY fall back: first 01:30",
+            calendar(halfPastOneNewYork),
+            "2026-11-01T05:45:00Z",
+            true),
+        Arguments.of(
+            "NY fall back: second 01:30 is closed",
+            calendar(halfPastOneNewYork),
+            "2026-11-01T06:30:00Z",
             false),
         Arguments.of("overlapping windows: first", overlapping, "2026-06-10T01:30:00Z", true),
-        Arguments.of("overlapping windows: only the second", overlapping, "2026-06-10T03:30:00Z", true),
+        Arguments.of(
+            "overlapping windows: only the second", overlapping, "2026-06-10T03:30:00Z", true),
         Arguments.of("overlapping windows: after both", overlapping, "2026-06-10T04:00:00Z", false),
         Arguments.of("weekly window into Monday", sundayNight, "2026-06-15T00:30:00Z", true),
-        Arguments.of("weekly window: not on Monday night", sundayNight, "2026-06-15T23:30:00Z", false));
+        Arguments.of(
+            "weekly window: not on Monday night", sundayNight, "2026-06-15T23:30:00Z", false));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -87,30 +142,48 @@ class MaintenanceCalendarTest {
   static Stream<Arguments> freezes() {
     MaintenanceWindow dawn = window("0 0 * * *", 360, "UTC");
     List<Freeze> fleet = List.of(freeze("2026-06-10T02:00:00Z", "2026-06-10T03:00:00Z", ""));
-    List<Freeze> euOnly = List.of(freeze("2026-06-10T02:00:00Z", "2026-06-10T03:00:00Z", "region=eu"));
+    List<Freeze> euOnly =
+        List.of(freeze("2026-06-10T02:00:00Z", "2026-06-10T03:00:00Z", "region=eu"));
     return Stream.of(
-        Arguments.of("before a freeze inside the window", fleet, EU, "2026-06-10T01:59:00Z", true),
-        Arguments.of("at the freeze's start", fleet, EU, "2026-06-10T02:00:00Z", false),
-        Arguments.of("late in the freeze", fleet, EU, "2026-06-10T02:59:00Z", false),
-        Arguments.of("at the freeze's end the window is open again", fleet, EU, "2026-06-10T03:00:00Z", true),
-        Arguments.of("a freeze for eu holds eu", euOnly, EU, "2026-06-10T02:30:00Z", false),
-        Arguments.of("a freeze for eu leaves us", euOnly, US, "2026-06-10T02:30:00Z", true))
-        .map(a -> Arguments.of(a.get()[0], new MaintenanceCalendar(List.of(dawn), (List<Freeze>) a.get()[1]),
-            a.get()[2], a.get()[3], a.get()[4]));
+            Arguments.of(
+                "before a freeze inside the window", fleet, EU, "2026-06-10T01:59:00Z", true),
+            Arguments.of("at the freeze's start", fleet, EU, "2026-06-10T02:00:00Z", false),
+            Arguments.of("late in the freeze", fleet, EU, "2026-06-10T02:59:00Z", false),
+            Arguments.of(
+                "at the freeze's end the window is open again",
+                fleet,
+                EU,
+                "2026-06-10T03:00:00Z",
+                true),
+            Arguments.of("a freeze for eu holds eu", euOnly, EU, "2026-06-10T02:30:00Z", false),
+            Arguments.of("a freeze for eu leaves us", euOnly, US, "2026-06-10T02:30:00Z", true))
+        .map(
+            a ->
+                Arguments.of(
+                    a.get()[0],
+                    new MaintenanceCalendar(List.of(dawn), (List<Freeze>) a.get()[1]),
+                    a.get()[2],
+                    a.get()[3],
+                    a.get()[4]));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("freezes")
-  void holdsClustersInsideAFreeze(String name, MaintenanceCalendar calendar, Map<String, String> labels, String at,
+  void holdsClustersInsideAFreeze(
+      String name,
+      MaintenanceCalendar calendar,
+      Map<String, String> labels,
+      String at,
       boolean open) {
     assertThat(calendar.isOpen(labels, Instant.parse(at))).isEqualTo(open);
   }
 
   @Test
   void aClusterNoWindowSelectsIsLimitedByFreezesOnly() {
-    MaintenanceCalendar calendar = new MaintenanceCalendar(
-        List.of(MaintenanceWindow.of("eu-nights", "region=eu", "0 1 * * *", 60, "UTC")),
-        List.of(freeze("2026-06-10T12:00:00Z", "2026-06-10T13:00:00Z", "")));
+    MaintenanceCalendar calendar =
+        new MaintenanceCalendar(
+            List.of(MaintenanceWindow.of("eu-nights", "region=eu", "0 1 * * *", 60, "UTC")),
+            List.of(freeze("2026-06-10T12:00:00Z", "2026-06-10T13:00:00Z", "")));
     assertThat(calendar.isOpen(US, Instant.parse("2026-06-10T11:00:00Z"))).isTrue();
     assertThat(calendar.isOpen(US, Instant.parse("2026-06-10T12:30:00Z"))).isFalse();
     assertThat(calendar.isOpen(EU, Instant.parse("2026-06-10T11:00:00Z"))).isFalse();
@@ -119,35 +192,74 @@ class MaintenanceCalendarTest {
   static Stream<Arguments> nextOpenings() {
     MaintenanceWindow dawn = window("0 0 * * *", 360, "UTC");
     return Stream.of(
-        Arguments.of("inside a window: now", List.of(dawn), List.of(), "2026-06-10T01:00:00Z",
+        Arguments.of(
+            "inside a window: now",
+            List.of(dawn),
+            List.of(),
+            "2026-06-10T01:00:00Z",
             "2026-06-10T01:00:00Z"),
-        Arguments.of("the next start", List.of(dawn), List.of(), "2026-06-10T07:00:00Z", "2026-06-11T00:00:00Z"),
-        Arguments.of("Berlin spring forward: the moved start", List.of(window("30 2 * * *", 60, "Europe/Berlin")),
-            List.of(), "2026-03-28T23:00:00Z", "2026-03-29T01:30:00Z"),
-        Arguments.of("New York fall back: not the repeated hour", List.of(window("30 1 * * *", 30,
-            "America/New_York")), List.of(), "2026-11-01T06:00:00Z", "2026-11-02T06:30:00Z"),
-        Arguments.of("a freeze ending inside the window", List.of(dawn),
-            List.of(freeze("2026-06-09T23:00:00Z", "2026-06-10T02:00:00Z", "")), "2026-06-09T22:00:00Z",
-            "2026-06-10T02:00:00Z"),
-        Arguments.of("a freeze over the whole window", List.of(dawn),
-            List.of(freeze("2026-06-09T23:00:00Z", "2026-06-10T07:00:00Z", "")), "2026-06-09T22:00:00Z",
+        Arguments.of(
+            "the next start",
+            List.of(dawn),
+            List.of(),
+            "2026-06-10T07:00:00Z",
             "2026-06-11T00:00:00Z"),
-        Arguments.of("overlapping freezes", List.of(dawn),
-            List.of(freeze("2026-06-10T00:00:00Z", "2026-06-10T02:00:00Z", ""),
-                freeze("2026-06-10T01:00:00Z", "2026-06-10T03:00:00Z", "")), "2026-06-10T00:30:00Z",
-            "2026-06-10T03:00:00Z"),
-        Arguments.of("no window for the cluster: after the freeze", List.of(),
-            List.of(freeze("2026-06-10T00:00:00Z", "2026-06-10T02:00:00Z", "")), "2026-06-10T00:30:00Z",
+        Arguments.of(
+            "Berlin spring forward: the moved start",
+            List.of(window("30 2 * * *", 60, "Europe/Berlin")),
+            List.of(),
+            "2026-03-28T23:00:00Z",
+            "2026-03-29T01:30:00Z"),
+        Arguments.of(
+            "New York fall back: not the repeated hour",
+            List.of(window("30 1 * * *", 30, "America/New_York")),
+            List.of(),
+            "2026-11-01T06:00:00Z",
+            "2026-11-02T06:30:00Z"),
+        Arguments.of(
+            "a freeze ending inside the window",
+            List.of(dawn),
+            List.of(freeze("2026-06-09T23:00:00Z", "2026-06-10T02:00:00Z", "")),
+            "2026-06-09T22:00:00Z",
             "2026-06-10T02:00:00Z"),
-        Arguments.of("frozen beyond the horizon: never", List.of(dawn),
-            List.of(freeze("2026-06-10T00:00:00Z", "2028-01-01T00:00:00Z", "")), "2026-06-10T00:30:00Z", null));
+        Arguments.of(
+            "a freeze over the whole window",
+            List.of(dawn),
+            List.of(freeze("2026-06-09T23:00:00Z", "2026-06-10T07:00:00Z", "")),
+            "2026-06-09T22:00:00Z",
+            "2026-06-11T00:00:00Z"),
+        Arguments.of(
+            "overlapping freezes",
+            List.of(dawn),
+            List.of(
+                freeze("2026-06-10T00:00:00Z", "2026-06-10T02:00:00Z", ""),
+                freeze("2026-06-10T01:00:00Z", "2026-06-10T03:00:00Z", "")),
+            "2026-06-10T00:30:00Z",
+            "2026-06-10T03:00:00Z"),
+        Arguments.of(
+            "no window for the cluster: after the freeze",
+            List.of(),
+            List.of(freeze("2026-06-10T00:00:00Z", "2026-06-10T02:00:00Z", "")),
+            "2026-06-10T00:30:00Z",
+            "2026-06-10T02:00:00Z"),
+        Arguments.of(
+            "frozen beyond the horizon: never",
+            List.of(dawn),
+            List.of(freeze("2026-06-10T00:00:00Z", "2028-01-01T00:00:00Z", "")),
+            "2026-06-10T00:30:00Z",
+            null));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("nextOpenings")
-  void findsTheNextOpening(String name, List<MaintenanceWindow> windows, List<Freeze> freezes, String from,
+  void findsTheNextOpening(
+      String name,
+      List<MaintenanceWindow> windows,
+      List<Freeze> freezes,
+      String from,
       String expected) {
-    Optional<Instant> next = new MaintenanceCalendar(windows, freezes).nextOpening(EU, Instant.parse(from));
+    Optional<Instant> next =
+        new MaintenanceCalendar(windows, freezes).nextOpening(EU, Instant.parse(from));
     assertThat(next).isEqualTo(Optional.ofNullable(expected).map(Instant::parse));
   }
 
@@ -178,7 +290,8 @@ class MaintenanceCalendarTest {
   @MethodSource("badWindows")
   void rejectsABadWindowNamingTheField(String cron, int minutes, String zone, String field) {
     assertThatThrownBy(() -> MaintenanceWindow.of("w", "", cron, minutes, zone))
-        .isInstanceOfSatisfying(CalendarInputException.class, e -> assertThat(e.field()).isEqualTo(field))
+        .isInstanceOfSatisfying(
+            CalendarInputException.class, e -> assertThat(e.field()).isEqualTo(field))
         .hasMessageStartingWith(field + ": ");
   }
 
@@ -190,22 +303,27 @@ class MaintenanceCalendarTest {
   @Test
   void rejectsABadSelectorOrFreezeNamingTheField() {
     assertThatThrownBy(() -> MaintenanceWindow.of("w", "region in (", "0 2 * * *", 60, "UTC"))
-        .isInstanceOfSatisfying(CalendarInputException.class, e -> assertThat(e.field()).isEqualTo("selector"));
+        .isInstanceOfSatisfying(
+            CalendarInputException.class, e -> assertThat(e.field()).isEqualTo("selector"));
     assertThatThrownBy(() -> freeze("2026-06-10T02:00:00Z", "2026-06-10T02:00:00Z", ""))
-        .isInstanceOfSatisfying(CalendarInputException.class, e -> assertThat(e.field()).isEqualTo("end"));
+        .isInstanceOfSatisfying(
+            CalendarInputException.class, e -> assertThat(e.field()).isEqualTo("end"));
   }
 
   @Test
   void windowsBackToBackAreChainedOnlyAsFarAsTheCallerNeeds() {
-    // a 5-minute window every 5 minutes never closes: chained to the horizon it cost 13 s (red-team pass, stop 20)
+    // a 5-minute window every 5 minutes never closes: chained to the horizon it cost 13 s (red-team
+    // pass, stop 20)
     MaintenanceCalendar always = calendar(window("*/5 * * * *", 5, "UTC"));
     Instant t = Instant.parse("2026-03-10T10:02:00Z");
     Instant until = Instant.parse("2026-03-10T11:00:00Z");
-    assertThat(always.nextClosing(EU, t, until)).hasValueSatisfying(c -> assertThat(c)
-        .isAfterOrEqualTo(until).isBeforeOrEqualTo(until.plusSeconds(300)));
+    assertThat(always.nextClosing(EU, t, until))
+        .hasValueSatisfying(
+            c -> assertThat(c).isAfterOrEqualTo(until).isBeforeOrEqualTo(until.plusSeconds(300)));
     // a window that really closes before the bound is answered exactly, as without one
     MaintenanceCalendar night = calendar(window("0 1 * * *", 60, "UTC"));
-    assertThat(night.nextClosing(EU, Instant.parse("2026-03-10T01:30:00Z"), until.plusSeconds(86_400)))
+    assertThat(
+            night.nextClosing(EU, Instant.parse("2026-03-10T01:30:00Z"), until.plusSeconds(86_400)))
         .isEqualTo(night.nextClosing(EU, Instant.parse("2026-03-10T01:30:00Z")))
         .contains(Instant.parse("2026-03-10T02:00:00Z"));
   }

@@ -21,7 +21,8 @@ class RolloutDeployFilesTest {
   private static Set<String> exported() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RolloutMetrics metrics = new RolloutMetrics(registry);
-    metrics.stepped(java.util.List.of(new RolloutModel.Transition("ClusterFailed", null, "c", null)), 1000);
+    metrics.stepped(
+        java.util.List.of(new RolloutModel.Transition("ClusterFailed", null, "c", null)), 1000);
     Set<String> names = new TreeSet<>();
     Matcher m = METRIC.matcher(registry.scrape());
     while (m.find()) {
@@ -35,7 +36,8 @@ class RolloutDeployFilesTest {
     Set<String> names = new TreeSet<>();
     Matcher m = METRIC.matcher(text);
     while (m.find()) {
-      // the inventory's metrics are checked by InventoryDeployFilesTest; the catalog, bundle, registry and webhook
+      // the inventory's metrics are checked by InventoryDeployFilesTest; the catalog, bundle,
+      // registry and webhook
       // ones on a live control plane's scrape by CatalogImageSourceIT
       if (!m.group().matches("olmstead_(inventory|catalog|bundle|registry|webhook)_.*")) {
         names.add(m.group());
@@ -52,7 +54,11 @@ class RolloutDeployFilesTest {
     assertThat(new JsonObject(dashboard).getJsonArray("panels")).isNotEmpty();
     assertThat(used(rules)).isNotEmpty().isSubsetOf(exported);
     assertThat(used(dashboard)).isNotEmpty().isSubsetOf(exported);
-    assertThat(rules).contains("OlmsteadRolloutPausedByFailures", "OlmsteadAgentsOffline", "OlmsteadResolutionFailures");
+    assertThat(rules)
+        .contains(
+            "OlmsteadRolloutPausedByFailures",
+            "OlmsteadAgentsOffline",
+            "OlmsteadResolutionFailures");
   }
 
   @Test
@@ -61,10 +67,14 @@ class RolloutDeployFilesTest {
     new RolloutMetrics(registry);
     String scrape = registry.scrape();
     for (String command : RolloutMetrics.COMMANDS) {
-      assertThat(scrape).contains("olmstead_rollout_commands_total{command=\"" + command + "\"} 0.0");
+      assertThat(scrape)
+          .contains("olmstead_rollout_commands_total{command=\"" + command + "\"} 0.0");
     }
-    assertThat(scrape).contains("olmstead_rollout_transitions_total{kind=\"ClusterFailed\"} 0.0",
-        "olmstead_rollout_transitions_total{kind=\"Paused\"} 0.0", "olmstead_rollout_transitions_total{kind=\"other\"} 0.0");
+    assertThat(scrape)
+        .contains(
+            "olmstead_rollout_transitions_total{kind=\"ClusterFailed\"} 0.0",
+            "olmstead_rollout_transitions_total{kind=\"Paused\"} 0.0",
+            "olmstead_rollout_transitions_total{kind=\"other\"} 0.0");
   }
 
   @Test
@@ -74,10 +84,18 @@ class RolloutDeployFilesTest {
     metrics.leader(true);
     metrics.fleet(java.util.Map.of("connected", 7L), java.util.Map.of("Failed", 2L), 3);
     assertThat(registry.get("olmstead.fleet.resolution.failures").gauge().value()).isEqualTo(3.0);
-    assertThat(registry.get("olmstead.fleet.clusters").tag("status", "connected").gauge().value()).isEqualTo(7.0);
+    assertThat(registry.get("olmstead.fleet.clusters").tag("status", "connected").gauge().value())
+        .isEqualTo(7.0);
     metrics.leader(false);
     assertThat(registry.get("olmstead.fleet.resolution.failures").gauge().value()).isZero();
-    assertThat(registry.get("olmstead.fleet.clusters").tag("status", "connected").gauge().value()).isZero();
-    assertThat(registry.get("olmstead.fleet.subscription.clusters").tag("phase", "Failed").gauge().value()).isZero();
+    assertThat(registry.get("olmstead.fleet.clusters").tag("status", "connected").gauge().value())
+        .isZero();
+    assertThat(
+            registry
+                .get("olmstead.fleet.subscription.clusters")
+                .tag("phase", "Failed")
+                .gauge()
+                .value())
+        .isZero();
   }
 }

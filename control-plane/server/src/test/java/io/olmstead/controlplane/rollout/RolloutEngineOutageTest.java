@@ -28,31 +28,50 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * Through a database outage a standby (and a leader that stepped down) tries the lock on every engine tick, and logs
- * one WARN when the ticks start failing, not one per tick.
+ * Through a database outage a standby (and a leader that stepped down) tries the lock on every
+ * engine tick, and logs one WARN when the ticks start failing, not one per tick.
  */
 class RolloutEngineOutageTest {
 
   @Test
   void anOutageIsOneWarningNotOnePerTick() throws Exception {
-    List<Logger> loggers = List.of((Logger) LoggerFactory.getLogger(RolloutEngine.class),
-        (Logger) LoggerFactory.getLogger(LeaderLock.class));
+    List<Logger> loggers =
+        List.of(
+            (Logger) LoggerFactory.getLogger(RolloutEngine.class),
+            (Logger) LoggerFactory.getLogger(LeaderLock.class));
     ListAppender<ILoggingEvent> logged = new ListAppender<>();
     logged.start();
     loggers.forEach(l -> l.addAppender(logged));
     Vertx vertx = Vertx.vertx();
-    PgConnectOptions nowhere = new PgConnectOptions().setHost("127.0.0.1").setPort(closedPort()).setDatabase("x")
-        .setUser("x").setPassword("x").setConnectTimeout(1_000);
+    PgConnectOptions nowhere =
+        new PgConnectOptions()
+            .setHost("127.0.0.1")
+            .setPort(closedPort())
+            .setDatabase("x")
+            .setUser("x")
+            .setPassword("x")
+            .setConnectTimeout(1_000);
     Pool pool = PgBuilder.pool().connectingTo(nowhere).using(vertx).build();
-    RolloutEngine engine = new RolloutEngine(vertx, pool, nowhere, new RolloutMetrics(new SimpleMeterRegistry()), 20,
-        new RolloutMaturity(new MaturityService(vertx, new Tx(pool), 1 << 20)), Clock.systemUTC(),
-        new PrometheusClient(vertx, PrometheusSettings.fromEnvironment(Map.of())), EdgeRiskSettings.DEFAULT);
+    RolloutEngine engine =
+        new RolloutEngine(
+            vertx,
+            pool,
+            nowhere,
+            new RolloutMetrics(new SimpleMeterRegistry()),
+            20,
+            new RolloutMaturity(new MaturityService(vertx, new Tx(pool), 1 << 20)),
+            Clock.systemUTC(),
+            new PrometheusClient(vertx, PrometheusSettings.fromEnvironment(Map.of())),
+            EdgeRiskSettings.DEFAULT);
     try {
       engine.start();
       await().atMost(Duration.ofSeconds(60)).until(() -> engine.completedTicks() >= 25);
 
-      assertThat(logged.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
-          .extracting(ILoggingEvent::getFormattedMessage).singleElement().asString()
+      assertThat(logged.list)
+          .filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
+          .extracting(ILoggingEvent::getFormattedMessage)
+          .singleElement()
+          .asString()
           .startsWith("rollout engine step failed (logged again when it recovers)");
     } finally {
       loggers.forEach(l -> l.detachAppender(logged));

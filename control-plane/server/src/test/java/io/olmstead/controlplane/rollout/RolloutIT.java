@@ -22,7 +22,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Rollouts end to end: real PostgreSQL, the whole control plane, hollow agents on the real channel client. */
+/**
+ * Rollouts end to end: real PostgreSQL, the whole control plane, hollow agents on the real channel
+ * client.
+ */
 class RolloutIT {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static DatabaseSettings db;
@@ -41,9 +44,16 @@ class RolloutIT {
   }
 
   private static ControlPlane start(int port) throws Exception {
-    ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(Map.of(), "127.0.0.1").withPort(port)
-        .withDatabase(db).withAdminToken(TestControlPlane.ADMIN_TOKEN);
-    ControlPlane cp = ControlPlane.start(config).toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
+    ControlPlaneConfig config =
+        ControlPlaneConfig.fromEnvironment(Map.of(), "127.0.0.1")
+            .withPort(port)
+            .withDatabase(db)
+            .withAdminToken(TestControlPlane.ADMIN_TOKEN);
+    ControlPlane cp =
+        ControlPlane.start(config)
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(2, TimeUnit.MINUTES);
     if (fx == null) {
       fx = new RolloutFixtures(db);
       fx.catalog();
@@ -51,25 +61,47 @@ class RolloutIT {
     return cp;
   }
 
-  private static HollowFleet fleet(int port, String prefix, int count, String labelsJson, double failureRate) {
+  private static HollowFleet fleet(
+      int port, String prefix, int count, String labelsJson, double failureRate) {
     String token = fx.enrollmentToken(count, labelsJson);
-    return HollowFleet.start(vertx, new HollowFleet.Settings(count, URI.create("http://127.0.0.1:" + port), token,
-        prefix, Duration.ofMillis(300), failureRate, Map.of(), null, 0));
+    return HollowFleet.start(
+        vertx,
+        new HollowFleet.Settings(
+            count,
+            URI.create("http://127.0.0.1:" + port),
+            token,
+            prefix,
+            Duration.ofMillis(300),
+            failureRate,
+            Map.of(),
+            null,
+            0));
   }
 
-  static HttpResponse<String> call(int port, String method, String path, String body) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1" + path))
-        .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN);
+  static HttpResponse<String> call(int port, String method, String path, String body)
+      throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1" + path))
+            .header("Authorization", "Bearer " + TestControlPlane.ADMIN_TOKEN);
     if (body != null) {
       b.header("Content-Type", "application/json");
     }
-    return HTTP.send(b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-        : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    return HTTP.send(
+        b.method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private long installed(String subscription, String version) {
-    return fx.count("SELECT count(*) FROM subscription_status WHERE subscription = ? AND installed_version = ? "
-        + "AND phase = 'Succeeded'", subscription, version);
+    return fx.count(
+        "SELECT count(*) FROM subscription_status WHERE subscription = ? AND installed_version = ? "
+            + "AND phase = 'Succeeded'",
+        subscription,
+        version);
   }
 
   private static String state(int port, String id) throws Exception {
@@ -77,7 +109,8 @@ class RolloutIT {
   }
 
   @Test
-  void hundredClustersCanaryThenBatchesCompleteAcrossARestartWithoutApprovingTwice() throws Exception {
+  void hundredClustersCanaryThenBatchesCompleteAcrossARestartWithoutApprovingTwice()
+      throws Exception {
     ControlPlane first = start(0);
     int port = first.port();
     fx.subscription("etcd", "fleet=big", "0.9.2");
@@ -85,48 +118,88 @@ class RolloutIT {
     ControlPlane second = null;
     try {
       await().atMost(Duration.ofSeconds(60)).until(() -> installed("etcd", "0.9.2") == 100);
-      HttpResponse<String> created = call(port, "POST", "/rollouts", "{\"subscription\":\"etcd\","
-          + "\"targetVersion\":\"0.9.4\",\"strategy\":{\"canary\":{\"count\":5},\"batchSize\":40,\"soakSeconds\":1,"
-          + "\"progressDeadlineSeconds\":30}}");
+      HttpResponse<String> created =
+          call(
+              port,
+              "POST",
+              "/rollouts",
+              "{\"subscription\":\"etcd\","
+                  + "\"targetVersion\":\"0.9.4\",\"strategy\":{\"canary\":{\"count\":5},\"batchSize\":40,\"soakSeconds\":1,"
+                  + "\"progressDeadlineSeconds\":30}}");
       assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
       JsonObject rollout = new JsonObject(created.body());
       String id = rollout.getString("id");
       assertThat(rollout.getJsonArray("waves")).hasSize(4);
       assertThat(rollout.getJsonArray("fromVersions")).containsExactly("0.9.2");
 
-      HttpResponse<String> again = call(port, "POST", "/rollouts", "{\"subscription\":\"etcd\","
-          + "\"targetVersion\":\"0.9.4\"}");
+      HttpResponse<String> again =
+          call(
+              port,
+              "POST",
+              "/rollouts",
+              "{\"subscription\":\"etcd\"," + "\"targetVersion\":\"0.9.4\"}");
       assertThat(again.statusCode()).as(again.body()).isEqualTo(409);
 
       // the canary moves alone
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-        String body = call(port, "GET", "/rollouts/" + id, null).body();
-        assertThat(new JsonObject(body).getJsonObject("counts").getInteger("pending")).as(body).isEqualTo(95);
-      });
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () -> {
+                String body = call(port, "GET", "/rollouts/" + id, null).body();
+                assertThat(new JsonObject(body).getJsonObject("counts").getInteger("pending"))
+                    .as(body)
+                    .isEqualTo(95);
+              });
       await().atMost(Duration.ofSeconds(20)).until(() -> installed("etcd", "0.9.4") >= 5);
       assertThat(installed("etcd", "0.9.4")).isLessThanOrEqualTo(5);
       // restart mid-rollout, once the first batch is approved
-      await().atMost(Duration.ofSeconds(20)).until(() -> fx.count("SELECT count(*) FROM rollout_clusters WHERE "
-          + "rollout_id = ? AND approved_version = '0.9.4'", id) > 5);
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  fx.count(
+                          "SELECT count(*) FROM rollout_clusters WHERE "
+                              + "rollout_id = ? AND approved_version = '0.9.4'",
+                          id)
+                      > 5);
       first.close();
       second = start(port);
       int port2 = second.port();
       await().atMost(Duration.ofSeconds(60)).until(() -> "Succeeded".equals(state(port2, id)));
       assertThat(installed("etcd", "0.9.4")).isEqualTo(100);
-      assertThat(fx.count("SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'ClusterApproved'",
-          id)).isEqualTo(100);
-      assertThat(fx.count("SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'WaveSucceeded'",
-          id)).isEqualTo(4);
-      assertThat(fx.count("SELECT count(*) FROM audit_log WHERE action = 'rollout.step' AND resource = ?",
-          "rollouts/" + id)).isPositive();
+      assertThat(
+              fx.count(
+                  "SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'ClusterApproved'",
+                  id))
+          .isEqualTo(100);
+      assertThat(
+              fx.count(
+                  "SELECT count(*) FROM rollout_history WHERE rollout_id = ? AND kind = 'WaveSucceeded'",
+                  id))
+          .isEqualTo(4);
+      assertThat(
+              fx.count(
+                  "SELECT count(*) FROM audit_log WHERE action = 'rollout.step' AND resource = ?",
+                  "rollouts/" + id))
+          .isPositive();
       JsonObject done = new JsonObject(call(port2, "GET", "/rollouts/" + id, null).body());
       assertThat(done.getJsonObject("counts").getInteger("succeeded")).isEqualTo(100);
-      assertThat(new JsonObject(call(port2, "GET", "/rollouts?subscription=etcd&state=Succeeded", null).body())
-          .getJsonArray("items")).hasSize(1);
-      String metrics = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port2 + "/metrics")).build(),
-          HttpResponse.BodyHandlers.ofString()).body();
-      assertThat(metrics).contains("olmstead_rollout_transitions_total{kind=\"WaveSucceeded\"}")
-          .contains("olmstead_rollout_engine_leader 1.0").contains("olmstead_fleet_clusters{status=\"connected\"}");
+      assertThat(
+              new JsonObject(
+                      call(port2, "GET", "/rollouts?subscription=etcd&state=Succeeded", null)
+                          .body())
+                  .getJsonArray("items"))
+          .hasSize(1);
+      String metrics =
+          HTTP.send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port2 + "/metrics"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      assertThat(metrics)
+          .contains("olmstead_rollout_transitions_total{kind=\"WaveSucceeded\"}")
+          .contains("olmstead_rollout_engine_leader 1.0")
+          .contains("olmstead_fleet_clusters{status=\"connected\"}");
     } finally {
       agents.close();
       if (second != null) {

@@ -17,9 +17,15 @@ import org.junit.jupiter.api.Test;
 class RolloutLeaderIT {
 
   private static ControlPlane start(DatabaseSettings db) throws Exception {
-    ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(Map.of(), "127.0.0.1").withPort(0)
-        .withDatabase(db).withAdminToken(TestControlPlane.ADMIN_TOKEN);
-    return ControlPlane.start(config).toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
+    ControlPlaneConfig config =
+        ControlPlaneConfig.fromEnvironment(Map.of(), "127.0.0.1")
+            .withPort(0)
+            .withDatabase(db)
+            .withAdminToken(TestControlPlane.ADMIN_TOKEN);
+    return ControlPlane.start(config)
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(2, TimeUnit.MINUTES);
   }
 
   @Test
@@ -30,13 +36,18 @@ class RolloutLeaderIT {
     ControlPlane c = null;
     ControlPlane stopped = null;
     try {
-      await().atMost(Duration.ofSeconds(10)).until(() -> a.rollouts().engine().leader()
-          || b.rollouts().engine().leader());
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> a.rollouts().engine().leader() || b.rollouts().engine().leader());
       // several ticks of both: the other replica must keep failing to take the lock
       long ticksA = a.rollouts().engine().completedTicks();
       long ticksB = b.rollouts().engine().completedTicks();
-      await().atMost(Duration.ofSeconds(30)).until(() -> a.rollouts().engine().completedTicks() >= ticksA + 3
-          && b.rollouts().engine().completedTicks() >= ticksB + 3);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  a.rollouts().engine().completedTicks() >= ticksA + 3
+                      && b.rollouts().engine().completedTicks() >= ticksB + 3);
       assertThat(a.rollouts().engine().leader()).isNotEqualTo(b.rollouts().engine().leader());
       ControlPlane leader = a.rollouts().engine().leader() ? a : b;
       ControlPlane follower = leader == a ? b : a;
@@ -45,7 +56,9 @@ class RolloutLeaderIT {
       await().atMost(Duration.ofSeconds(10)).until(() -> follower.rollouts().engine().leader());
       c = start(db);
       ControlPlane late = c;
-      await().atMost(Duration.ofSeconds(30)).until(() -> late.rollouts().engine().completedTicks() >= 3);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> late.rollouts().engine().completedTicks() >= 3);
       assertThat(c.rollouts().engine().leader()).isFalse();
     } finally {
       if (stopped != a) {

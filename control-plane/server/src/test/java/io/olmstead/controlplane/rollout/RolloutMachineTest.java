@@ -44,7 +44,10 @@ class RolloutMachineTest {
   }
 
   private static List<String> approved(Rollout r) {
-    return r.members().values().stream().filter(m -> m.approvedVersion() != null).map(Member::cluster).toList();
+    return r.members().values().stream()
+        .filter(m -> m.approvedVersion() != null)
+        .map(Member::cluster)
+        .toList();
   }
 
   private static List<String> kinds(StepResult s) {
@@ -53,7 +56,8 @@ class RolloutMachineTest {
 
   @Test
   void firstStepOpensTheCanaryAndApprovesOnlyItsClusters() {
-    StepResult s = RolloutMachine.step(rollout(5, "{\"canary\":{\"count\":1},\"batchSize\":2}"), reports, T0);
+    StepResult s =
+        RolloutMachine.step(rollout(5, "{\"canary\":{\"count\":1},\"batchSize\":2}"), reports, T0);
     assertThat(approved(s.rollout())).containsExactly("c0");
     assertThat(s.rollout().waves().get(0).state()).isEqualTo(WaveState.Open);
     assertThat(s.rollout().waves().get(1).state()).isEqualTo(WaveState.Pending);
@@ -66,11 +70,15 @@ class RolloutMachineTest {
     reports.put("c1", Report.connected("1.0.0", "Succeeded").whilePaused());
     StepResult s = RolloutMachine.step(r, reports, T0);
     assertThat(approved(s.rollout())).containsExactly("c0", "c2");
-    assertThat(s.rollout().members().get("c1").message()).isEqualTo("held: its HostedCluster is paused");
+    assertThat(s.rollout().members().get("c1").message())
+        .isEqualTo("held: its HostedCluster is paused");
     upgraded("c0", "c2");
     StepResult waiting = RolloutMachine.step(s.rollout(), reports, T0.plusSeconds(600));
-    assertThat(waiting.rollout().waves().get(0).state()).as("held, the wave cannot soak").isEqualTo(WaveState.Open);
-    assertThat(RolloutMachine.step(waiting.rollout(), reports, T0.plusSeconds(601)).changed()).isFalse();
+    assertThat(waiting.rollout().waves().get(0).state())
+        .as("held, the wave cannot soak")
+        .isEqualTo(WaveState.Open);
+    assertThat(RolloutMachine.step(waiting.rollout(), reports, T0.plusSeconds(601)).changed())
+        .isFalse();
 
     reports.put("c1", Report.connected("1.0.0", "Succeeded"));
     StepResult resumed = RolloutMachine.step(waiting.rollout(), reports, T0.plusSeconds(602));
@@ -79,7 +87,8 @@ class RolloutMachineTest {
 
   @Test
   void steppingAgainWithTheSameInputsChangesNothing() {
-    StepResult first = RolloutMachine.step(rollout(5, "{\"canary\":{\"count\":1},\"batchSize\":2}"), reports, T0);
+    StepResult first =
+        RolloutMachine.step(rollout(5, "{\"canary\":{\"count\":1},\"batchSize\":2}"), reports, T0);
     StepResult again = RolloutMachine.step(first.rollout(), reports, T0);
     assertThat(again.changed()).isFalse();
     assertThat(again.rollout()).isEqualTo(first.rollout());
@@ -87,8 +96,12 @@ class RolloutMachineTest {
 
   @Test
   void waveSucceedsOnlyAfterItsClustersReportTheTargetAndTheSoakPassed() {
-    Rollout r = RolloutMachine.step(rollout(3, "{\"canary\":{\"count\":1},\"batchSize\":2,\"soakSeconds\":60}"),
-        reports, T0).rollout();
+    Rollout r =
+        RolloutMachine.step(
+                rollout(3, "{\"canary\":{\"count\":1},\"batchSize\":2,\"soakSeconds\":60}"),
+                reports,
+                T0)
+            .rollout();
     upgraded("c0");
     StepResult soaking = RolloutMachine.step(r, reports, T0.plusSeconds(5));
     assertThat(kinds(soaking)).containsExactly("ClusterSucceeded", "WaveSoaking");
@@ -96,7 +109,8 @@ class RolloutMachineTest {
     StepResult early = RolloutMachine.step(soaking.rollout(), reports, T0.plusSeconds(64));
     assertThat(early.changed()).isFalse();
     StepResult next = RolloutMachine.step(soaking.rollout(), reports, T0.plusSeconds(65));
-    assertThat(kinds(next)).containsExactly("WaveSucceeded", "WaveOpened", "ClusterApproved", "ClusterApproved");
+    assertThat(kinds(next))
+        .containsExactly("WaveSucceeded", "WaveOpened", "ClusterApproved", "ClusterApproved");
     assertThat(approved(next.rollout())).containsExactly("c0", "c1", "c2");
   }
 
@@ -114,8 +128,10 @@ class RolloutMachineTest {
 
   @Test
   void aClusterPastTheProgressDeadlineFailsAndOverBudgetPauses() {
-    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"progressDeadlineSeconds\":30}"), reports, T0)
-        .rollout();
+    Rollout r =
+        RolloutMachine.step(
+                rollout(4, "{\"batchSize\":2,\"progressDeadlineSeconds\":30}"), reports, T0)
+            .rollout();
     upgraded("c0");
     StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(30));
     assertThat(s.rollout().members().get("c1").step()).isEqualTo(Step.Failed);
@@ -126,7 +142,9 @@ class RolloutMachineTest {
 
   @Test
   void failuresWithinTheBudgetLetTheRolloutContinue() {
-    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"maxFailures\":1}"), reports, T0).rollout();
+    Rollout r =
+        RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"maxFailures\":1}"), reports, T0)
+            .rollout();
     upgraded("c0");
     reports.put("c1", Report.connected("1.0.0", "Failed").withMessage("install plan failed"));
     StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1));
@@ -136,25 +154,39 @@ class RolloutMachineTest {
   }
 
   @Test
-  void aClusterAlreadyFailingWhenApprovedThatSaysNothingNewIsStillFailedAfterTheGraceOutsideTheBudget() {
+  void
+      aClusterAlreadyFailingWhenApprovedThatSaysNothingNewIsStillFailedAfterTheGraceOutsideTheBudget() {
     Rollout r = RolloutMachine.step(rollout(2, "{\"batchSize\":2}"), reports, T0).rollout();
-    reports.put("c1", Report.connected(null, null)
-        .withMessage("InstallCheckFailed: deployment op exceeded its progress deadline").failingBeforeItsApproval());
-    StepResult early = RolloutMachine.step(r, reports, T0.plus(RolloutMachine.STALE_FAILURE_GRACE).minusSeconds(1));
-    assertThat(early.rollout().members().get("c1").step()).as("the agent may still answer").isEqualTo(Step.Progressing);
+    reports.put(
+        "c1",
+        Report.connected(null, null)
+            .withMessage("InstallCheckFailed: deployment op exceeded its progress deadline")
+            .failingBeforeItsApproval());
+    StepResult early =
+        RolloutMachine.step(
+            r, reports, T0.plus(RolloutMachine.STALE_FAILURE_GRACE).minusSeconds(1));
+    assertThat(early.rollout().members().get("c1").step())
+        .as("the agent may still answer")
+        .isEqualTo(Step.Progressing);
     StepResult s = RolloutMachine.step(r, reports, T0.plus(RolloutMachine.STALE_FAILURE_GRACE));
     assertThat(s.rollout().members().get("c1").step()).isEqualTo(Step.StillFailed);
-    assertThat(s.rollout().members().get("c1").message()).startsWith("still Failed as before its approval: ")
+    assertThat(s.rollout().members().get("c1").message())
+        .startsWith("still Failed as before its approval: ")
         .contains("InstallCheckFailed");
     assertThat(kinds(s)).contains("ClusterStillFailed");
-    assertThat(s.rollout().phase()).as("failing before the rollout is not the rollout's failure")
+    assertThat(s.rollout().phase())
+        .as("failing before the rollout is not the rollout's failure")
         .isEqualTo(Phase.Progressing);
   }
 
   @Test
   void aClusterStillFailedThatFailsAgainCountsAgainstTheBudget() {
     Rollout r = RolloutMachine.step(rollout(2, "{\"batchSize\":1}"), reports, T0).rollout();
-    reports.put("c0", Report.connected(null, null).withMessage("InstallCheckFailed: old").failingBeforeItsApproval());
+    reports.put(
+        "c0",
+        Report.connected(null, null)
+            .withMessage("InstallCheckFailed: old")
+            .failingBeforeItsApproval());
     r = RolloutMachine.step(r, reports, T0.plus(RolloutMachine.STALE_FAILURE_GRACE)).rollout();
     assertThat(r.members().get("c0").step()).isEqualTo(Step.StillFailed);
     assertThat(r.phase()).isEqualTo(Phase.Progressing);
@@ -162,27 +194,32 @@ class RolloutMachineTest {
     reports.put("c0", Report.connected("1.0.0", "Failed").withMessage("InstallCheckFailed: new"));
     StepResult again = RolloutMachine.step(r, reports, T0.plusSeconds(60));
     assertThat(again.rollout().members().get("c0").step()).isEqualTo(Step.Failed);
-    assertThat(again.rollout().members().get("c0").message()).isEqualTo("failed again: InstallCheckFailed: new");
+    assertThat(again.rollout().members().get("c0").message())
+        .isEqualTo("failed again: InstallCheckFailed: new");
     assertThat(again.rollout().phase()).isEqualTo(Phase.Paused);
   }
 
   @Test
   void overBudgetWithOnFailureFailEndsTheRolloutFailedAndKeepsItsApprovals() {
-    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"onFailure\":\"fail\"}"), reports, T0)
-        .rollout();
+    Rollout r =
+        RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"onFailure\":\"fail\"}"), reports, T0)
+            .rollout();
     reports.put("c1", Report.connected("1.0.0", "Failed").withMessage("boom"));
     StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1));
     assertThat(s.rollout().phase()).isEqualTo(Phase.Failed);
     assertThat(s.rollout().message()).contains("exceed the budget");
     assertThat(kinds(s)).endsWith("Failed");
     assertThat(approved(s.rollout())).containsExactly("c0", "c1");
-    assertThat(RolloutMachine.step(s.rollout(), reports, T0.plusSeconds(2)).changed()).as("Failed is final").isFalse();
+    assertThat(RolloutMachine.step(s.rollout(), reports, T0.plusSeconds(2)).changed())
+        .as("Failed is final")
+        .isFalse();
   }
 
   @Test
   void overBudgetWithRollbackReturnsApprovedClustersToTheirPreviousVersion() {
-    Rollout r = RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"onFailure\":\"rollback\"}"), reports, T0)
-        .rollout();
+    Rollout r =
+        RolloutMachine.step(rollout(4, "{\"batchSize\":2,\"onFailure\":\"rollback\"}"), reports, T0)
+            .rollout();
     upgraded("c0");
     reports.put("c1", Report.connected("1.0.0", "Failed").withMessage("boom"));
     StepResult s = RolloutMachine.step(r, reports, T0.plusSeconds(1));
@@ -199,7 +236,8 @@ class RolloutMachineTest {
     Rollout r = rollout(4, "{\"batchSize\":4,\"maxUnavailable\":2,\"progressDeadlineSeconds\":10}");
     reports.put("c0", Report.disconnected("1.0.0", "Succeeded"));
     StepResult s = RolloutMachine.step(r, reports, T0);
-    // c0 offline counts as unavailable, c1 fills the second slot; c2 and c3 wait; c0 is approved for when it returns
+    // c0 offline counts as unavailable, c1 fills the second slot; c2 and c3 wait; c0 is approved
+    // for when it returns
     assertThat(approved(s.rollout())).containsExactly("c0", "c1");
     StepResult later = RolloutMachine.step(s.rollout(), reports, T0.plusSeconds(100));
     assertThat(later.rollout().members().get("c0").step()).isEqualTo(Step.Progressing);
@@ -208,7 +246,9 @@ class RolloutMachineTest {
 
   @Test
   void maxUnavailableApprovesMoreAsClustersFinish() {
-    Rollout r = RolloutMachine.step(rollout(3, "{\"batchSize\":3,\"maxUnavailable\":1}"), reports, T0).rollout();
+    Rollout r =
+        RolloutMachine.step(rollout(3, "{\"batchSize\":3,\"maxUnavailable\":1}"), reports, T0)
+            .rollout();
     assertThat(approved(r)).containsExactly("c0");
     upgraded("c0");
     r = RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout();
@@ -277,16 +317,21 @@ class RolloutMachineTest {
 
   @Test
   void aRolloutThatEndsWithClustersNotAtTheTargetSucceedsWithExceptionsNamingEachAndItsReason() {
-    Rollout r = RolloutMachine.step(rollout(3, "{\"batchSize\":3,\"maxFailures\":1}"), reports, T0).rollout();
+    Rollout r =
+        RolloutMachine.step(rollout(3, "{\"batchSize\":3,\"maxFailures\":1}"), reports, T0)
+            .rollout();
     upgraded("c0");
-    reports.put("c1", Report.connected("1.0.0", "Succeeded").blockedBy("Upgradeable=False: migrating"));
+    reports.put(
+        "c1", Report.connected("1.0.0", "Succeeded").blockedBy("Upgradeable=False: migrating"));
     reports.put("c2", Report.connected("1.0.0", "Failed").withMessage("image pull failed"));
     StepResult done = RolloutMachine.step(r, reports, T0.plusSeconds(1));
 
     assertThat(done.rollout().phase()).isEqualTo(Phase.SucceededWithExceptions);
     assertThat(done.rollout().phase().completed()).isTrue();
-    assertThat(done.rollout().message()).isEqualTo("2 of 3 clusters not at 2.0.0: "
-        + "c1 (Blocked: Upgradeable=False: migrating); c2 (Failed: image pull failed)");
+    assertThat(done.rollout().message())
+        .isEqualTo(
+            "2 of 3 clusters not at 2.0.0: "
+                + "c1 (Blocked: Upgradeable=False: migrating); c2 (Failed: image pull failed)");
     assertThat(kinds(done)).endsWith("SucceededWithExceptions");
     assertThat(RolloutMachine.step(done.rollout(), reports, T0.plusSeconds(3)).changed()).isFalse();
   }
@@ -297,10 +342,16 @@ class RolloutMachineTest {
     for (int i = 0; i < 25; i++) {
       reports.put("c" + i, Report.connected("1.0.0", "Succeeded").blockedBy("Upgradeable=False"));
     }
-    Rollout done = RolloutMachine.step(RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout(), reports,
-        T0.plusSeconds(2)).rollout();
+    Rollout done =
+        RolloutMachine.step(
+                RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout(),
+                reports,
+                T0.plusSeconds(2))
+            .rollout();
     assertThat(done.phase()).isEqualTo(Phase.SucceededWithExceptions);
-    assertThat(done.message()).startsWith("25 of 25 clusters not at 2.0.0: ").endsWith("; and 5 more");
+    assertThat(done.message())
+        .startsWith("25 of 25 clusters not at 2.0.0: ")
+        .endsWith("; and 5 more");
     assertThat(done.message().split("\\(Blocked: Upgradeable=False\\)", -1)).hasSize(21);
   }
 
@@ -333,14 +384,26 @@ class RolloutMachineTest {
     assertThat(late.rollout().members().get("c0").step()).isEqualTo(Step.Failed);
   }
 
-  /** A rollout of {@code c0} (ran 1.0.0) and {@code fresh} (ran nothing; its approval before was {@code prior}). */
+  /**
+   * A rollout of {@code c0} (ran 1.0.0) and {@code fresh} (ran nothing; its approval before was
+   * {@code prior}).
+   */
   private Rollout withFreshCluster(String prior) {
     Rollout r = rollout(1, "{\"batchSize\":2}");
     Map<String, Member> members = new java.util.LinkedHashMap<>(r.members());
     members.put("fresh", new Member("fresh", 0, Step.Pending, null, null, null, null, prior));
     reports.put("fresh", Report.connected(null, null));
-    return new Rollout(r.id(), r.subscription(), r.targetVersion(), r.strategy(), r.phase(), r.waves(), members, 0,
-        false, null);
+    return new Rollout(
+        r.id(),
+        r.subscription(),
+        r.targetVersion(),
+        r.strategy(),
+        r.phase(),
+        r.waves(),
+        members,
+        0,
+        false,
+        null);
   }
 
   @Test
@@ -373,12 +436,26 @@ class RolloutMachineTest {
     Map<String, Member> members = new java.util.LinkedHashMap<>(r.members());
     members.put("late", new Member("late", 0, Step.Pending, "1.0.0", null, null, null, "1.0.0"));
     reports.put("late", Report.connected("1.0.0", "Succeeded"));
-    r = new Rollout(r.id(), r.subscription(), r.targetVersion(), r.strategy(), r.phase(), r.waves(), members, 0,
-        false, null);
+    r =
+        new Rollout(
+            r.id(),
+            r.subscription(),
+            r.targetVersion(),
+            r.strategy(),
+            r.phase(),
+            r.waves(),
+            members,
+            0,
+            false,
+            null);
     // closed for the joiner only: the soak time passes, the wave does not succeed without it
-    CalendarGate closed = CalendarGate.of(new MaintenanceCalendar(List.of(), List.of(Freeze.of("f",
-        T0.minusSeconds(60), T0.plusSeconds(3600), "late=yes"))), Map.of("late", Map.of("late", "yes"), "c0", Map.of(),
-        "c1", Map.of()), T0.plusSeconds(20));
+    CalendarGate closed =
+        CalendarGate.of(
+            new MaintenanceCalendar(
+                List.of(),
+                List.of(Freeze.of("f", T0.minusSeconds(60), T0.plusSeconds(3600), "late=yes"))),
+            Map.of("late", Map.of("late", "yes"), "c0", Map.of(), "c1", Map.of()),
+            T0.plusSeconds(20));
     StepResult held = RolloutMachine.step(r, reports, T0.plusSeconds(20), closed);
     assertThat(held.rollout().members().get("late").step()).isEqualTo(Step.Pending);
     assertThat(held.rollout().phase()).isEqualTo(Phase.Progressing);
@@ -396,6 +473,7 @@ class RolloutMachineTest {
     assertThat(RolloutMachine.promote(r, waiting, "alice").rollout().promoteRequested()).isTrue();
     assertThat(RolloutMachine.promote(r, null, "alice").rollout().promoteRequested()).isTrue();
     assertThatThrownBy(() -> RolloutMachine.promote(r, "no-such-wave", "alice"))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("the waiting wave is " + waiting);
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("the waiting wave is " + waiting);
   }
 }

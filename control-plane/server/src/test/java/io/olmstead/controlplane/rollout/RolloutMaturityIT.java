@@ -30,18 +30,22 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Maturity in the rollout's preflight and preview, on hollow clusters (real PostgreSQL): the etcd catalog of
- * {@code ../shared/catalogs/bundled} with 0.9.4's first CRD served as {@code apiextensions.k8s.io/v1beta1} (removed
- * in Kubernetes 1.22). The preview shows the maturity diff from 0.9.2 to 0.9.4 and fails the cluster on 1.29 with
- * {@code RemovedApi}; a forbidden rule 0.9.4 breaks fails every cluster with {@code MaturityRequirement}, and a
- * Block rollout holds them all at 0.9.2. A viewer's preview does not ask the agents for a preflight.
+ * Maturity in the rollout's preflight and preview, on hollow clusters (real PostgreSQL): the etcd
+ * catalog of {@code ../shared/catalogs/bundled} with 0.9.4's first CRD served as {@code
+ * apiextensions.k8s.io/v1beta1} (removed in Kubernetes 1.22). The preview shows the maturity diff
+ * from 0.9.2 to 0.9.4 and fails the cluster on 1.29 with {@code RemovedApi}; a forbidden rule 0.9.4
+ * breaks fails every cluster with {@code MaturityRequirement}, and a Block rollout holds them all
+ * at 0.9.2. A viewer's preview does not ask the agents for a preflight.
  */
 public class RolloutMaturityIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
-  private static final String BODY = "{\"subscription\":\"mt\",\"targetVersion\":\"0.9.4\",\"strategy\":"
-      + "{\"batchSize\":3,\"preflightTimeoutSeconds\":20}}";
+  private static final String BODY =
+      "{\"subscription\":\"mt\",\"targetVersion\":\"0.9.4\",\"strategy\":"
+          + "{\"batchSize\":3,\"preflightTimeoutSeconds\":20}}";
+
   /** The bundled etcd catalog of the shared folder: the class is skipped, saying so, without it. */
   public static final String ETCD = "catalogs/bundled/etcd/catalog.json";
+
   private static TestControlPlane cp;
   private static ApiClient api;
   private static RolloutFixtures fx;
@@ -53,15 +57,34 @@ public class RolloutMaturityIT {
     cp = TestControlPlane.start(TestDatabase.create(RolloutMaturityIT.class), Map.of());
     api = new ApiClient(cp);
     fx = new RolloutFixtures(cp.database());
-    assertThat(api.json("PUT", "/api/v1/catalogs/mt", ADMIN, new JsonObject()).status()).isEqualTo(201);
-    ApiClient.Response up = api.send("POST", "/api/v1/catalogs/mt/revisions", ADMIN, "application/x-ndjson",
-        etcdWithRemovedApi().getBytes(StandardCharsets.UTF_8), Map.of());
+    assertThat(api.json("PUT", "/api/v1/catalogs/mt", ADMIN, new JsonObject()).status())
+        .isEqualTo(201);
+    ApiClient.Response up =
+        api.send(
+            "POST",
+            "/api/v1/catalogs/mt/revisions",
+            ADMIN,
+            "application/x-ndjson",
+            etcdWithRemovedApi().getBytes(StandardCharsets.UTF_8),
+            Map.of());
     assertThat(up.status()).as(up.body()).isEqualTo(201);
-    fx.update("INSERT INTO subscriptions (name, catalog, package, channel, namespace, placement_selector, "
-        + "version_kind, version_value, approval, created_by) VALUES ('mt', 'mt', 'etcd', 'singlenamespace-alpha', "
-        + "'etcd', 'fleet=mt', 'pin', '0.9.2', 'Automatic', 'test')");
-    fleet = HollowFleet.start(cp.controlPlane().vertx(), new HollowFleet.Settings(3, URI.create(cp.baseUrl()),
-        fx.enrollmentToken(3, "{\"fleet\":\"mt\"}"), "mt-", Duration.ofMillis(300), 0.0, Map.of(), null, 0));
+    fx.update(
+        "INSERT INTO subscriptions (name, catalog, package, channel, namespace, placement_selector, "
+            + "version_kind, version_value, approval, created_by) VALUES ('mt', 'mt', 'etcd', 'singlenamespace-alpha', "
+            + "'etcd', 'fleet=mt', 'pin', '0.9.2', 'Automatic', 'test')");
+    fleet =
+        HollowFleet.start(
+            cp.controlPlane().vertx(),
+            new HollowFleet.Settings(
+                3,
+                URI.create(cp.baseUrl()),
+                fx.enrollmentToken(3, "{\"fleet\":\"mt\"}"),
+                "mt-",
+                Duration.ofMillis(300),
+                0.0,
+                Map.of(),
+                null,
+                0));
   }
 
   @AfterAll
@@ -74,13 +97,18 @@ public class RolloutMaturityIT {
     }
   }
 
-  /** The bundled etcd catalog as NDJSON, 0.9.4's first CRD rewritten to apiextensions.k8s.io/v1beta1. */
+  /**
+   * The bundled etcd catalog as NDJSON, 0.9.4's first CRD rewritten to
+   * apiextensions.k8s.io/v1beta1.
+   */
   public static String etcdWithRemovedApi() throws Exception {
     ObjectMapper json = new ObjectMapper();
     Path file = SharedFolder.require(ETCD);
     List<String> lines = new ArrayList<>();
-    try (MappingIterator<JsonNode> docs = json.readerFor(JsonNode.class).with(JsonParser.Feature.AUTO_CLOSE_SOURCE)
-        .readValues(Files.readString(file))) {
+    try (MappingIterator<JsonNode> docs =
+        json.readerFor(JsonNode.class)
+            .with(JsonParser.Feature.AUTO_CLOSE_SOURCE)
+            .readValues(Files.readString(file))) {
       boolean done = false;
       while (docs.hasNext()) {
         JsonNode doc = docs.next();
@@ -91,8 +119,8 @@ public class RolloutMaturityIT {
               ObjectNode o = (ObjectNode) json.readTree(Base64.getDecoder().decode(data.asText()));
               if ("CustomResourceDefinition".equals(o.path("kind").asText())) {
                 o.put("apiVersion", "apiextensions.k8s.io/v1beta1");
-                ((ObjectNode) p.path("value")).put("data", Base64.getEncoder().encodeToString(json
-                    .writeValueAsBytes(o)));
+                ((ObjectNode) p.path("value"))
+                    .put("data", Base64.getEncoder().encodeToString(json.writeValueAsBytes(o)));
                 done = true;
               }
             }
@@ -115,7 +143,9 @@ public class RolloutMaturityIT {
   }
 
   private static List<String> codes(JsonObject verdict) {
-    return verdict.getJsonArray("findings").stream().map(o -> ((JsonObject) o).getString("code")).toList();
+    return verdict.getJsonArray("findings").stream()
+        .map(o -> ((JsonObject) o).getString("code"))
+        .toList();
   }
 
   private static JsonObject preview(String token) {
@@ -126,15 +156,23 @@ public class RolloutMaturityIT {
 
   @Test
   void previewShowsTheMaturityDiffAndRemovedApisAndABlockRolloutHoldsWhatBreaksTheRequirements() {
-    await().atMost(Duration.ofSeconds(60)).until(() -> fx.count("SELECT count(*) FROM subscription_status WHERE "
-        + "subscription = 'mt' AND installed_version = '0.9.2' AND phase = 'Succeeded'") == 3);
-    fx.update("UPDATE clusters SET kubernetes_version = CASE name WHEN 'mt-0001' THEN 'v1.29.3' "
-        + "ELSE 'v1.21.14' END WHERE name LIKE 'mt-%'");
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                fx.count(
+                        "SELECT count(*) FROM subscription_status WHERE "
+                            + "subscription = 'mt' AND installed_version = '0.9.2' AND phase = 'Succeeded'")
+                    == 3);
+    fx.update(
+        "UPDATE clusters SET kubernetes_version = CASE name WHEN 'mt-0001' THEN 'v1.29.3' "
+            + "ELSE 'v1.21.14' END WHERE name LIKE 'mt-%'");
 
     // a viewer sees what is stored and asks no agent
     String viewer = api.createToken(ADMIN, "mt-viewer", "viewer", List.of());
     JsonObject seen = preview(viewer);
-    assertThat(fx.count("SELECT count(*) FROM preflight_checks WHERE subscription = 'mt'")).isZero();
+    assertThat(fx.count("SELECT count(*) FROM preflight_checks WHERE subscription = 'mt'"))
+        .isZero();
     assertThat(verdicts(seen).get("mt-0002").getString("verdict")).isEqualTo("Pending");
 
     JsonObject preview = preview(ADMIN);
@@ -142,33 +180,60 @@ public class RolloutMaturityIT {
     assertThat(diff).hasSize(1);
     assertThat(diff.getJsonObject(0).getString("fromVersion")).isEqualTo("0.9.2");
     assertThat(diff.getJsonObject(0).getString("to")).isEqualTo("etcdoperator.v0.9.4");
-    assertThat(diff.getJsonObject(0).getJsonArray("introduced").stream()
-        .map(o -> ((JsonObject) o).getString("rule"))).contains("portability/removed-api");
+    assertThat(
+            diff.getJsonObject(0).getJsonArray("introduced").stream()
+                .map(o -> ((JsonObject) o).getString("rule")))
+        .contains("portability/removed-api");
     Map<String, JsonObject> verdicts = verdicts(preview);
     assertThat(verdicts.get("mt-0001").getString("verdict")).isEqualTo("Fail");
     assertThat(codes(verdicts.get("mt-0001"))).contains(MaturityChecks.REMOVED_API);
-    assertThat(verdicts.get("mt-0001").encode()).contains("apiextensions.k8s.io/v1beta1").contains("v1.29.3");
+    assertThat(verdicts.get("mt-0001").encode())
+        .contains("apiextensions.k8s.io/v1beta1")
+        .contains("v1.29.3");
     assertThat(codes(verdicts.get("mt-0002"))).doesNotContain(MaturityChecks.REMOVED_API);
-    assertThat(fx.count("SELECT count(*) FROM preflight_checks WHERE subscription = 'mt' "
-        + "AND requester LIKE 'preview:%'")).isEqualTo(3);
+    assertThat(
+            fx.count(
+                "SELECT count(*) FROM preflight_checks WHERE subscription = 'mt' "
+                    + "AND requester LIKE 'preview:%'"))
+        .isEqualTo(3);
 
-    // requirements forbidding a rule 0.9.4 breaks: every cluster fails its preflight and a Block rollout holds it
-    fx.update("UPDATE subscriptions SET requirements = '{\"maturity\":{\"forbid\":[\"portability/removed-api\"]}}' "
-        + "WHERE name = 'mt'");
+    // requirements forbidding a rule 0.9.4 breaks: every cluster fails its preflight and a Block
+    // rollout holds it
+    fx.update(
+        "UPDATE subscriptions SET requirements = '{\"maturity\":{\"forbid\":[\"portability/removed-api\"]}}' "
+            + "WHERE name = 'mt'");
     Map<String, JsonObject> forbidden = verdicts(preview(ADMIN));
-    assertThat(forbidden.values()).allSatisfy(v -> {
-      assertThat(v.getString("verdict")).isEqualTo("Fail");
-      assertThat(codes(v)).contains(MaturityChecks.REQUIREMENT);
-    });
+    assertThat(forbidden.values())
+        .allSatisfy(
+            v -> {
+              assertThat(v.getString("verdict")).isEqualTo("Fail");
+              assertThat(codes(v)).contains(MaturityChecks.REQUIREMENT);
+            });
     ApiClient.Response created = api.json("POST", "/api/v1/rollouts", ADMIN, BODY);
     assertThat(created.status()).as(created.body()).isEqualTo(201);
     String id = created.json().getString("id");
-    await().atMost(Duration.ofSeconds(30)).until(() -> fx.count("SELECT count(*) FROM rollout_clusters WHERE "
-        + "rollout_id = ? AND step = 'Blocked'", id) == 3);
-    assertThat(fx.count("SELECT count(*) FROM rollout_clusters WHERE rollout_id = ? AND approved_version IS NOT NULL",
-        id)).isZero();
-    assertThat(fx.query("SELECT message FROM rollout_clusters WHERE rollout_id = ? AND cluster = 'mt-0001'", id)
-        .get(0).get("message").toString()).startsWith("PreflightFailed: MaturityRequirement")
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                fx.count(
+                        "SELECT count(*) FROM rollout_clusters WHERE "
+                            + "rollout_id = ? AND step = 'Blocked'",
+                        id)
+                    == 3);
+    assertThat(
+            fx.count(
+                "SELECT count(*) FROM rollout_clusters WHERE rollout_id = ? AND approved_version IS NOT NULL",
+                id))
+        .isZero();
+    assertThat(
+            fx.query(
+                    "SELECT message FROM rollout_clusters WHERE rollout_id = ? AND cluster = 'mt-0001'",
+                    id)
+                .get(0)
+                .get("message")
+                .toString())
+        .startsWith("PreflightFailed: MaturityRequirement")
         .contains("RemovedApi");
   }
 }

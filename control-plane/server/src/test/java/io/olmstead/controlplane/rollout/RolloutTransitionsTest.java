@@ -15,28 +15,47 @@ import org.junit.jupiter.api.Test;
 class RolloutTransitionsTest {
   private static Rollout rollout() {
     RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject("{\"batchSize\":1}"));
-    List<RolloutPlanner.PlanCluster> fleet = List.of(new RolloutPlanner.PlanCluster("c0", Map.of()));
-    return RolloutMachine.initial("ro-1", "web", "2.0.0", s, RolloutPlanner.plan(fleet, s), Map.of("c0", "1.0.0"));
+    List<RolloutPlanner.PlanCluster> fleet =
+        List.of(new RolloutPlanner.PlanCluster("c0", Map.of()));
+    return RolloutMachine.initial(
+        "ro-1", "web", "2.0.0", s, RolloutPlanner.plan(fleet, s), Map.of("c0", "1.0.0"));
   }
 
   @Test
   void aCommandIsOneInfoLineNamingRolloutSubscriptionStatesAndReason() {
     Rollout before = rollout();
     StepResult paused = RolloutMachine.command(before, "pause", "token:ops");
-    assertThat(RolloutTransitions.lines(before, paused)).containsExactly(new Line(true,
-        "rollout ro-1 subscription web: Progressing -> Paused (Paused: paused by token:ops)"));
+    assertThat(RolloutTransitions.lines(before, paused))
+        .containsExactly(
+            new Line(
+                true,
+                "rollout ro-1 subscription web: Progressing -> Paused (Paused: paused by token:ops)"));
   }
 
   @Test
   void wavesAreInfoAndClusterStepsDebug() {
     Rollout before = rollout();
-    StepResult step = RolloutMachine.step(before, Map.of("c0", Report.connected("1.0.0", "Succeeded")),
-        Instant.parse("2026-01-01T00:00:00Z"));
+    StepResult step =
+        RolloutMachine.step(
+            before,
+            Map.of("c0", Report.connected("1.0.0", "Succeeded")),
+            Instant.parse("2026-01-01T00:00:00Z"));
     List<Line> lines = RolloutTransitions.lines(before, step);
     assertThat(lines).hasSize(step.transitions().size()).isNotEmpty();
-    assertThat(lines).filteredOn(Line::info).isNotEmpty().allSatisfy(l -> assertThat(l.text())
-        .startsWith("rollout ro-1 subscription web wave ").contains(" -> "));
-    assertThat(lines).filteredOn(l -> !l.info()).allSatisfy(l -> assertThat(l.text())
-        .startsWith("rollout ro-1 subscription web cluster c0: Pending -> Progressing (ClusterApproved"));
+    assertThat(lines)
+        .filteredOn(Line::info)
+        .isNotEmpty()
+        .allSatisfy(
+            l ->
+                assertThat(l.text())
+                    .startsWith("rollout ro-1 subscription web wave ")
+                    .contains(" -> "));
+    assertThat(lines)
+        .filteredOn(l -> !l.info())
+        .allSatisfy(
+            l ->
+                assertThat(l.text())
+                    .startsWith(
+                        "rollout ro-1 subscription web cluster c0: Pending -> Progressing (ClusterApproved"));
   }
 }

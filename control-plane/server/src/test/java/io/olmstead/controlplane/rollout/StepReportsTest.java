@@ -12,29 +12,39 @@ class StepReportsTest {
 
   @Test
   void aReportAboutTheApprovedVersionCountsWhenever() {
-    assertThat(StepReports.aboutThisStep("1.2.0", "1.0.0", "1.0.0", "1.2.0", BEFORE, APPROVED)).isTrue();
-    assertThat(StepReports.aboutThisStep(null, "1.2.0", "1.0.0", "1.2.0", BEFORE, APPROVED)).isTrue();
+    assertThat(StepReports.aboutThisStep("1.2.0", "1.0.0", "1.0.0", "1.2.0", BEFORE, APPROVED))
+        .isTrue();
+    assertThat(StepReports.aboutThisStep(null, "1.2.0", "1.0.0", "1.2.0", BEFORE, APPROVED))
+        .isTrue();
   }
 
   @Test
   void anIntermediateStepOfThePathCountsOnlyWhenReportedAfterTheApproval() {
-    assertThat(StepReports.aboutThisStep("1.1.0", "1.0.0", "1.0.0", "1.2.0", AFTER, APPROVED)).isTrue();
-    assertThat(StepReports.aboutThisStep("1.1.0", "1.0.0", "1.0.0", "1.2.0", BEFORE, APPROVED)).isFalse();
+    assertThat(StepReports.aboutThisStep("1.1.0", "1.0.0", "1.0.0", "1.2.0", AFTER, APPROVED))
+        .isTrue();
+    assertThat(StepReports.aboutThisStep("1.1.0", "1.0.0", "1.0.0", "1.2.0", BEFORE, APPROVED))
+        .isFalse();
   }
 
   @Test
   void aTargetOutsideThePathSaysNothingAboutThisStep() {
     // the version it ran before, an earlier failed attempt above the target, or something unrelated
-    assertThat(StepReports.aboutThisStep("1.0.0", "1.0.0", "1.0.0", "1.2.0", AFTER, APPROVED)).isFalse();
-    assertThat(StepReports.aboutThisStep("1.3.0", "1.0.0", "1.0.0", "1.2.0", AFTER, APPROVED)).isFalse();
-    assertThat(StepReports.aboutThisStep("0.9.0", "1.0.0", "1.0.0", "1.2.0", AFTER, APPROVED)).isFalse();
-    assertThat(StepReports.aboutThisStep("not-semver", "1.0.0", "1.0.0", "1.2.0", AFTER, APPROVED)).isFalse();
+    assertThat(StepReports.aboutThisStep("1.0.0", "1.0.0", "1.0.0", "1.2.0", AFTER, APPROVED))
+        .isFalse();
+    assertThat(StepReports.aboutThisStep("1.3.0", "1.0.0", "1.0.0", "1.2.0", AFTER, APPROVED))
+        .isFalse();
+    assertThat(StepReports.aboutThisStep("0.9.0", "1.0.0", "1.0.0", "1.2.0", AFTER, APPROVED))
+        .isFalse();
+    assertThat(StepReports.aboutThisStep("not-semver", "1.0.0", "1.0.0", "1.2.0", AFTER, APPROVED))
+        .isFalse();
   }
 
   @Test
   void goingBackTheStepsLieBelowWhatRanBefore() {
-    assertThat(StepReports.aboutThisStep("1.1.0", "1.2.0", "1.2.0", "1.0.0", AFTER, APPROVED)).isTrue();
-    assertThat(StepReports.aboutThisStep("1.3.0", "1.2.0", "1.2.0", "1.0.0", AFTER, APPROVED)).isFalse();
+    assertThat(StepReports.aboutThisStep("1.1.0", "1.2.0", "1.2.0", "1.0.0", AFTER, APPROVED))
+        .isTrue();
+    assertThat(StepReports.aboutThisStep("1.3.0", "1.2.0", "1.2.0", "1.0.0", AFTER, APPROVED))
+        .isFalse();
   }
 
   @Test

@@ -9,11 +9,21 @@ class SelectorSqlTest {
 
   @Test
   void keysAndValuesTravelOnlyAsParameters() {
-    SelectorSql sql = SelectorSql.of(LabelSelector.parse("env=prod,region in (eu,us),!canary,tier!=db"), "labels", 3);
-    assertThat(sql.sql()).doesNotContain("prod", "region", "canary", "tier", "db", "eu")
-        .contains("$3", "$4", "$5", "$6", "$7", "$8").doesNotContain("$9");
-    assertThat(sql.params()).containsExactly(new JsonObject().put("env", "prod"), "region",
-        new String[] {"eu", "us"}, "canary", "tier", "db");
+    SelectorSql sql =
+        SelectorSql.of(
+            LabelSelector.parse("env=prod,region in (eu,us),!canary,tier!=db"), "labels", 3);
+    assertThat(sql.sql())
+        .doesNotContain("prod", "region", "canary", "tier", "db", "eu")
+        .contains("$3", "$4", "$5", "$6", "$7", "$8")
+        .doesNotContain("$9");
+    assertThat(sql.params())
+        .containsExactly(
+            new JsonObject().put("env", "prod"),
+            "region",
+            new String[] {"eu", "us"},
+            "canary",
+            "tier",
+            "db");
   }
 
   @Test

@@ -29,7 +29,8 @@ class ControlPlaneIT {
   }
 
   private static HttpResponse<String> get(String path) throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(cp.baseUrl() + path)).GET().build(),
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(cp.baseUrl() + path)).GET().build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
@@ -52,8 +53,10 @@ class ControlPlaneIT {
     get("/healthz");
     HttpResponse<String> response = get("/metrics");
     assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(response.headers().firstValue("content-type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
-    assertThat(response.body()).contains("jvm_memory_used_bytes", "vertx_http_server_requests_total", "vertx_pool_");
+    assertThat(response.headers().firstValue("content-type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+    assertThat(response.body())
+        .contains("jvm_memory_used_bytes", "vertx_http_server_requests_total", "vertx_pool_");
   }
 
   @Test
@@ -66,26 +69,35 @@ class ControlPlaneIT {
 
   @Test
   void storesOnlyTheHashOfTheAdminToken() throws Exception {
-    try (var connection = java.sql.DriverManager.getConnection(cp.database().jdbcUrl(), cp.database().user(),
-        cp.database().password());
-         var rs = connection.createStatement().executeQuery("SELECT token_hash FROM api_tokens WHERE name = 'bootstrap-admin'")) {
+    try (var connection =
+            java.sql.DriverManager.getConnection(
+                cp.database().jdbcUrl(), cp.database().user(), cp.database().password());
+        var rs =
+            connection
+                .createStatement()
+                .executeQuery("SELECT token_hash FROM api_tokens WHERE name = 'bootstrap-admin'")) {
       assertThat(rs.next()).isTrue();
       byte[] hash = rs.getBytes(1);
       assertThat(hash).hasSize(32).isNotEqualTo(TestControlPlane.ADMIN_TOKEN.getBytes());
-      assertThat(hash).isEqualTo(io.olmstead.controlplane.auth.Tokens.hash(TestControlPlane.ADMIN_TOKEN));
+      assertThat(hash)
+          .isEqualTo(io.olmstead.controlplane.auth.Tokens.hash(TestControlPlane.ADMIN_TOKEN));
     }
   }
 
   @Test
   void readyzIsNotReadyWhenMigrationsAreMissing() throws Exception {
     DatabaseSettings empty = TestDatabase.create(ControlPlaneIT.class);
-    try (TestControlPlane unmigrated = TestControlPlane.start(empty, Map.of("OLMSTEAD_DB_MIGRATE", "false"))) {
-      HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(unmigrated.baseUrl() + "/readyz"))
-          .build(), HttpResponse.BodyHandlers.ofString());
+    try (TestControlPlane unmigrated =
+        TestControlPlane.start(empty, Map.of("OLMSTEAD_DB_MIGRATE", "false"))) {
+      HttpResponse<String> response =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create(unmigrated.baseUrl() + "/readyz")).build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(response.statusCode()).isEqualTo(503);
       assertThat(response.body()).contains("migrations not applied");
     } catch (IllegalStateException e) {
-      throw new AssertionError("a control plane without migrations must still start and report not ready", e);
+      throw new AssertionError(
+          "a control plane without migrations must still start and report not ready", e);
     }
   }
 }

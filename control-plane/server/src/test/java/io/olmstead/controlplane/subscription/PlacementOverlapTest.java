@@ -11,10 +11,21 @@ import org.junit.jupiter.api.Test;
 /** When two subscriptions for one package and namespace could select a common cluster. */
 class PlacementOverlapTest {
 
-  private static SubscriptionSpec sub(String name, String selector, List<String> clusters, String team) {
-    return new SubscriptionSpec(name, "cat", "etcd", null, "etcd", List.of(), new SubscriptionSpec.Placement(selector,
-        clusters), new SubscriptionSpec.VersionPolicy(SubscriptionSpec.VersionPolicy.Kind.FOLLOW, "channel"),
-        "Automatic", new JsonObject(), team, "Keep");
+  private static SubscriptionSpec sub(
+      String name, String selector, List<String> clusters, String team) {
+    return new SubscriptionSpec(
+        name,
+        "cat",
+        "etcd",
+        null,
+        "etcd",
+        List.of(),
+        new SubscriptionSpec.Placement(selector, clusters),
+        new SubscriptionSpec.VersionPolicy(SubscriptionSpec.VersionPolicy.Kind.FOLLOW, "channel"),
+        "Automatic",
+        new JsonObject(),
+        team,
+        "Keep");
   }
 
   private static boolean disjoint(String a, String b) {
@@ -41,28 +52,57 @@ class PlacementOverlapTest {
   @Test
   void overlapNeedsTheSamePackageAndNamespaceAndNoTwoDifferentTeams() {
     SubscriptionSpec a = sub("a", "env=prod", List.of(), null);
-    assertThat(PlacementOverlap.between(a, sub("b", "region=eu", List.of(), null), Map.of())).isPresent();
-    SubscriptionSpec otherNs = new SubscriptionSpec("b", "cat", "etcd", null, "elsewhere", List.of(),
-        a.placement(), a.version(), "Automatic", new JsonObject(), null, "Keep");
-    assertThat(PlacementOverlap.between(a, otherNs, Map.of())).isEmpty();
-    assertThat(PlacementOverlap.between(sub("a", "", List.of(), "red"), sub("b", "", List.of(), "blue"), Map.of()))
-        .isEmpty();
-    assertThat(PlacementOverlap.between(sub("a", "", List.of(), "red"), sub("b", "", List.of(), null), Map.of()))
+    assertThat(PlacementOverlap.between(a, sub("b", "region=eu", List.of(), null), Map.of()))
         .isPresent();
-    assertThat(PlacementOverlap.between(sub("a", "olmstead.io/team=blue", List.of(), null),
-        sub("b", "", List.of(), "red"), Map.of())).as("the team requirement conflicts with the selector").isEmpty();
+    SubscriptionSpec otherNs =
+        new SubscriptionSpec(
+            "b",
+            "cat",
+            "etcd",
+            null,
+            "elsewhere",
+            List.of(),
+            a.placement(),
+            a.version(),
+            "Automatic",
+            new JsonObject(),
+            null,
+            "Keep");
+    assertThat(PlacementOverlap.between(a, otherNs, Map.of())).isEmpty();
+    assertThat(
+            PlacementOverlap.between(
+                sub("a", "", List.of(), "red"), sub("b", "", List.of(), "blue"), Map.of()))
+        .isEmpty();
+    assertThat(
+            PlacementOverlap.between(
+                sub("a", "", List.of(), "red"), sub("b", "", List.of(), null), Map.of()))
+        .isPresent();
+    assertThat(
+            PlacementOverlap.between(
+                sub("a", "olmstead.io/team=blue", List.of(), null),
+                sub("b", "", List.of(), "red"),
+                Map.of()))
+        .as("the team requirement conflicts with the selector")
+        .isEmpty();
   }
 
   @Test
   void namedClustersOverlapWhenBothNameThemOrTheOtherSelectorMatchesThemNow() {
-    Map<String, Map<String, String>> labels = Map.of("lab-1", Map.of("env", "lab"), "prod-1", Map.of("env", "prod"));
+    Map<String, Map<String, String>> labels =
+        Map.of("lab-1", Map.of("env", "lab"), "prod-1", Map.of("env", "prod"));
     SubscriptionSpec selector = sub("a", "env=prod", List.of(), null);
-    assertThat(PlacementOverlap.between(sub("b", null, List.of("lab-1"), null), sub("c", null, List.of("lab-1"), null),
-        labels)).hasValueSatisfying(why -> assertThat(why).contains("lab-1"));
+    assertThat(
+            PlacementOverlap.between(
+                sub("b", null, List.of("lab-1"), null),
+                sub("c", null, List.of("lab-1"), null),
+                labels))
+        .hasValueSatisfying(why -> assertThat(why).contains("lab-1"));
     assertThat(PlacementOverlap.between(selector, sub("b", null, List.of("prod-1"), null), labels))
         .hasValueSatisfying(why -> assertThat(why).contains("prod-1"));
-    assertThat(PlacementOverlap.between(selector, sub("b", null, List.of("lab-1"), null), labels)).isEmpty();
-    assertThat(PlacementOverlap.between(sub("a", null, List.of(), null), selector, labels)).as("absent selector")
+    assertThat(PlacementOverlap.between(selector, sub("b", null, List.of("lab-1"), null), labels))
+        .isEmpty();
+    assertThat(PlacementOverlap.between(sub("a", null, List.of(), null), selector, labels))
+        .as("absent selector")
         .isEmpty();
   }
 }

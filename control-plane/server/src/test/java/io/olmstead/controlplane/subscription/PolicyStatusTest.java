@@ -9,18 +9,38 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code removedApiClusters} of a subscription's status from the placed clusters' versions, bounded. */
+/**
+ * {@code removedApiClusters} of a subscription's status from the placed clusters' versions,
+ * bounded.
+ */
 class PolicyStatusTest {
-  private static final JsonObject REPORT = new JsonObject().put("bundle", "op.v2").put("findings", new JsonArray(
-      List.of(new JsonObject().put("rule", "portability/removed-api").put("removedIn", "1.22")
-              .put("message", "CustomResourceDefinition a uses apiextensions.k8s.io/v1beta1, removed in Kubernetes 1.22"),
-          new JsonObject().put("rule", "portability/removed-api").put("removedIn", "1.25")
-              .put("message", "PodDisruptionBudget b uses policy/v1beta1, removed in Kubernetes 1.25"),
-          new JsonObject().put("rule", "security/rbac-wildcard").put("message", "* in verbs"))));
+  private static final JsonObject REPORT =
+      new JsonObject()
+          .put("bundle", "op.v2")
+          .put(
+              "findings",
+              new JsonArray(
+                  List.of(
+                      new JsonObject()
+                          .put("rule", "portability/removed-api")
+                          .put("removedIn", "1.22")
+                          .put(
+                              "message",
+                              "CustomResourceDefinition a uses apiextensions.k8s.io/v1beta1, removed in Kubernetes 1.22"),
+                      new JsonObject()
+                          .put("rule", "portability/removed-api")
+                          .put("removedIn", "1.25")
+                          .put(
+                              "message",
+                              "PodDisruptionBudget b uses policy/v1beta1, removed in Kubernetes 1.25"),
+                      new JsonObject()
+                          .put("rule", "security/rbac-wildcard")
+                          .put("message", "* in verbs"))));
 
   @Test
   void countsEveryClusterOnAVersionThatRemovedAnApiAndListsThoseGivenWithTheirApis() {
-    Map<String, Long> counts = Map.of("v1.21.14", 5000L, "v1.23.1", 3000L, "v1.29.3+k3s1", 2000L, "garbage", 7L);
+    Map<String, Long> counts =
+        Map.of("v1.21.14", 5000L, "v1.23.1", 3000L, "v1.29.3+k3s1", 2000L, "garbage", 7L);
     Map<String, String> listed = new LinkedHashMap<>();
     listed.put("a-0001", "v1.23.1");
     listed.put("a-0002", "v1.29.3+k3s1");

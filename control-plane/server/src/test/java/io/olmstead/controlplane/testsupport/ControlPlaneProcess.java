@@ -13,9 +13,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A control-plane replica in a JVM of its own ({@code serve} on the given database, 127.0.0.1, a free port), so a
- * test can kill it as an OOM killer or a lost node would: {@link #kill()} is SIGKILL, no shutdown hook runs. It runs
- * the packaged jar when built (failsafe runs after {@code package}), else this JVM's class path (an IDE run).
+ * A control-plane replica in a JVM of its own ({@code serve} on the given database, 127.0.0.1, a
+ * free port), so a test can kill it as an OOM killer or a lost node would: {@link #kill()} is
+ * SIGKILL, no shutdown hook runs. It runs the packaged jar when built (failsafe runs after {@code
+ * package}), else this JVM's class path (an IDE run).
  */
 public final class ControlPlaneProcess implements AutoCloseable {
   private static final Path JAR = Path.of("target", "olmstead-control-plane.jar");
@@ -31,21 +32,34 @@ public final class ControlPlaneProcess implements AutoCloseable {
     this.port = port;
   }
 
-  /** Starts {@code serve} and waits (at most 90 s) for the line naming its port; {@code env} adds OLMSTEAD_* settings. */
-  public static ControlPlaneProcess start(DatabaseSettings db, Map<String, String> env, Path log) throws Exception {
-    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-        "-Xmx384m", "-XX:+UseSerialGC"));
+  /**
+   * Starts {@code serve} and waits (at most 90 s) for the line naming its port; {@code env} adds
+   * OLMSTEAD_* settings.
+   */
+  public static ControlPlaneProcess start(DatabaseSettings db, Map<String, String> env, Path log)
+      throws Exception {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx384m",
+                "-XX:+UseSerialGC"));
     if (Files.isRegularFile(JAR)) {
       command.addAll(List.of("-jar", JAR.toString()));
     } else {
-      command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.olmstead.controlplane.Main"));
+      command.addAll(
+          List.of("-cp", System.getProperty("java.class.path"), "io.olmstead.controlplane.Main"));
     }
     command.add("serve");
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().keySet().removeIf(name -> name.startsWith("OLMSTEAD_"));
     builder.environment().putAll(env);
-    builder.environment().put(ControlPlaneConfig.DB_URL, "postgresql://" + db.host() + ":" + db.port() + "/"
-        + db.database());
+    builder
+        .environment()
+        .put(
+            ControlPlaneConfig.DB_URL,
+            "postgresql://" + db.host() + ":" + db.port() + "/" + db.database());
     builder.environment().put(ControlPlaneConfig.DB_USER, db.user());
     if (db.password() != null) {
       builder.environment().put(ControlPlaneConfig.DB_PASSWORD, db.password());

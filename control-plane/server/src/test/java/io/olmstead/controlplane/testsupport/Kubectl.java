@@ -13,8 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /** The installed kubectl, for tests that drive it (they skip, saying so, when it is absent). */
 public final class Kubectl {
-  private Kubectl() {
-  }
+  private Kubectl() {}
 
   /** The kubectl executable on PATH, or null. */
   public static String path() {
@@ -28,12 +27,20 @@ public final class Kubectl {
   }
 
   /**
-   * Runs kubectl with {@code args} against {@code kubeconfig} (its discovery cache next to the kubeconfig, not in the
-   * user's home) and checks that it exits 0 within 60 s; returns what it printed (stdout and stderr), trimmed.
+   * Runs kubectl with {@code args} against {@code kubeconfig} (its discovery cache next to the
+   * kubeconfig, not in the user's home) and checks that it exits 0 within 60 s; returns what it
+   * printed (stdout and stderr), trimmed.
    */
-  public static String run(Path kubeconfig, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(path(), "--kubeconfig", kubeconfig.toString(), "--cache-dir",
-        kubeconfig.toAbsolutePath().getParent().resolve("kube-cache").toString()));
+  public static String run(Path kubeconfig, String... args)
+      throws IOException, InterruptedException {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                path(),
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                kubeconfig.toAbsolutePath().getParent().resolve("kube-cache").toString()));
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();

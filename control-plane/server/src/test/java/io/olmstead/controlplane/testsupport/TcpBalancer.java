@@ -12,11 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A TCP load balancer on 127.0.0.1 in front of control-plane replicas, as a Kubernetes Service is: each new
- * connection goes to the next backend in turn, skipping one that refuses; when a backend dies its connections close,
- * so clients reconnect and land on a live replica. {@link #freeze()} makes every path through it half-open, as a
- * partition does: connections stay open on both sides but nothing passes, not even a close; {@link #thaw()} ends the
- * partition for new connections (the frozen ones stay silent, as after a real one).
+ * A TCP load balancer on 127.0.0.1 in front of control-plane replicas, as a Kubernetes Service is:
+ * each new connection goes to the next backend in turn, skipping one that refuses; when a backend
+ * dies its connections close, so clients reconnect and land on a live replica. {@link #freeze()}
+ * makes every path through it half-open, as a partition does: connections stay open on both sides
+ * but nothing passes, not even a close; {@link #thaw()} ends the partition for new connections (the
+ * frozen ones stay silent, as after a real one).
  */
 public final class TcpBalancer implements AutoCloseable {
   private final NetServer server;
@@ -35,7 +36,12 @@ public final class TcpBalancer implements AutoCloseable {
   /** Listens on a free port of 127.0.0.1. */
   public static TcpBalancer start(Vertx vertx) throws Exception {
     TcpBalancer balancer = new TcpBalancer(vertx);
-    balancer.server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    balancer
+        .server
+        .listen(0, "127.0.0.1")
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
     return balancer;
   }
 
@@ -64,23 +70,28 @@ public final class TcpBalancer implements AutoCloseable {
       return;
     }
     int mine = generation;
-    connect(next.getAndIncrement(), backends.size()).onSuccess(out -> {
-      in.closeHandler(v -> closeUnlessFrozen(out, mine));
-      out.closeHandler(v -> closeUnlessFrozen(in, mine));
-      in.exceptionHandler(e -> closeUnlessFrozen(out, mine));
-      out.exceptionHandler(e -> closeUnlessFrozen(in, mine));
-      in.handler(b -> {
-        if (passes(mine)) {
-          out.write(b);
-        }
-      });
-      out.handler(b -> {
-        if (passes(mine)) {
-          in.write(b);
-        }
-      });
-      in.resume();
-    }).onFailure(e -> in.close());
+    connect(next.getAndIncrement(), backends.size())
+        .onSuccess(
+            out -> {
+              in.closeHandler(v -> closeUnlessFrozen(out, mine));
+              out.closeHandler(v -> closeUnlessFrozen(in, mine));
+              in.exceptionHandler(e -> closeUnlessFrozen(out, mine));
+              out.exceptionHandler(e -> closeUnlessFrozen(in, mine));
+              in.handler(
+                  b -> {
+                    if (passes(mine)) {
+                      out.write(b);
+                    }
+                  });
+              out.handler(
+                  b -> {
+                    if (passes(mine)) {
+                      in.write(b);
+                    }
+                  });
+              in.resume();
+            })
+        .onFailure(e -> in.close());
   }
 
   private boolean passes(int connectionGeneration) {
@@ -104,7 +115,13 @@ public final class TcpBalancer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.close().eventually(() -> client.close()).toCompletionStage().toCompletableFuture()
-        .orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();
+    server
+        .close()
+        .eventually(() -> client.close())
+        .toCompletionStage()
+        .toCompletableFuture()
+        .orTimeout(10, TimeUnit.SECONDS)
+        .exceptionally(e -> null)
+        .join();
   }
 }

@@ -12,7 +12,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** A control plane on a random port and its own database, with an admin token and a client, for ITs. */
+/**
+ * A control plane on a random port and its own database, with an admin token and a client, for ITs.
+ */
 public final class TestControlPlane implements AutoCloseable {
   public static final String ADMIN_TOKEN = "olm_admin_test-token-0123456789";
 
@@ -25,8 +27,10 @@ public final class TestControlPlane implements AutoCloseable {
     this.controlPlane = controlPlane;
     this.database = database;
     this.clientVertx = Vertx.vertx();
-    this.client = WebClient.create(clientVertx, new WebClientOptions().setDefaultHost("127.0.0.1")
-        .setDefaultPort(controlPlane.port()));
+    this.client =
+        WebClient.create(
+            clientVertx,
+            new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(controlPlane.port()));
   }
 
   /** Starts on a fresh database for this test class. */
@@ -40,33 +44,44 @@ public final class TestControlPlane implements AutoCloseable {
   }
 
   /**
-   * As above on {@code port} (0: a random one), for a test whose settings must name the control plane's URL before it
-   * listens (see {@link #freePort}).
+   * As above on {@code port} (0: a random one), for a test whose settings must name the control
+   * plane's URL before it listens (see {@link #freePort}).
    */
-  public static TestControlPlane start(DatabaseSettings database, Map<String, String> env, int port) {
+  public static TestControlPlane start(
+      DatabaseSettings database, Map<String, String> env, int port) {
     return start(database, env, port, Clock.systemUTC());
   }
 
-  /** As above, reading the time from {@code clock} (token cache and lifetimes, rollout windows and soaks). */
-  public static TestControlPlane start(DatabaseSettings database, Map<String, String> env, int port, Clock clock) {
-    ControlPlaneConfig config = ControlPlaneConfig.fromEnvironment(env, "127.0.0.1")
-        .withPort(port)
-        .withDatabase(database);
+  /**
+   * As above, reading the time from {@code clock} (token cache and lifetimes, rollout windows and
+   * soaks).
+   */
+  public static TestControlPlane start(
+      DatabaseSettings database, Map<String, String> env, int port, Clock clock) {
+    ControlPlaneConfig config =
+        ControlPlaneConfig.fromEnvironment(env, "127.0.0.1").withPort(port).withDatabase(database);
     if (config.adminToken().isEmpty()) {
       config = config.withAdminToken(ADMIN_TOKEN);
     }
     try {
-      ControlPlane controlPlane = ControlPlane.start(config, StartupGate.open(), clock).toCompletionStage().toCompletableFuture()
-          .get(2, TimeUnit.MINUTES);
+      ControlPlane controlPlane =
+          ControlPlane.start(config, StartupGate.open(), clock)
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(2, TimeUnit.MINUTES);
       return new TestControlPlane(controlPlane, database);
     } catch (Exception e) {
       throw new IllegalStateException("control plane did not start", e);
     }
   }
 
-  /** A port free now on 127.0.0.1 (another process may take it before it is used: rare, and the test then fails). */
+  /**
+   * A port free now on 127.0.0.1 (another process may take it before it is used: rare, and the test
+   * then fails).
+   */
   public static int freePort() {
-    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (java.net.ServerSocket socket =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     } catch (java.io.IOException e) {
       throw new IllegalStateException("no free port", e);

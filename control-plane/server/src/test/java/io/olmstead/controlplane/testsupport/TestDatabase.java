@@ -15,31 +15,40 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.PostgreSQLContainer;
 
 /**
- * A real PostgreSQL server for tests, and a fresh database on it for each test class: {@code OLMSTEAD_TEST_PG_URL}
- * when set (a URL whose user may create databases), else Testcontainers when a Docker engine answers, else zonky's
- * embedded PostgreSQL. The server is started once per JVM.
+ * A real PostgreSQL server for tests, and a fresh database on it for each test class: {@code
+ * OLMSTEAD_TEST_PG_URL} when set (a URL whose user may create databases), else Testcontainers when
+ * a Docker engine answers, else zonky's embedded PostgreSQL. The server is started once per JVM.
  */
 public final class TestDatabase {
   private static final Logger LOG = LoggerFactory.getLogger(TestDatabase.class);
   private static final AtomicInteger COUNTER = new AtomicInteger();
   private static DatabaseSettings server;
 
-  private TestDatabase() {
-  }
+  private TestDatabase() {}
 
-  /** A new, empty database named after the test class (migrations are applied by whoever starts on it). */
+  /**
+   * A new, empty database named after the test class (migrations are applied by whoever starts on
+   * it).
+   */
   public static DatabaseSettings create(Class<?> testClass) {
     DatabaseSettings admin = server();
-    String name = ("t_" + testClass.getSimpleName() + "_" + ProcessHandle.current().pid() + "_"
-        + COUNTER.incrementAndGet()).toLowerCase(Locale.ROOT);
+    String name =
+        ("t_"
+                + testClass.getSimpleName()
+                + "_"
+                + ProcessHandle.current().pid()
+                + "_"
+                + COUNTER.incrementAndGet())
+            .toLowerCase(Locale.ROOT);
     execute(admin, "CREATE DATABASE " + name);
     return new DatabaseSettings(admin.host(), admin.port(), name, admin.user(), admin.password());
   }
 
   /** Runs one statement on a database (for fixtures and for checking what a test stored). */
   public static void execute(DatabaseSettings db, String sql) {
-    try (Connection connection = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-         Statement statement = connection.createStatement()) {
+    try (Connection connection =
+            DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        Statement statement = connection.createStatement()) {
       statement.execute(sql);
     } catch (SQLException e) {
       throw new IllegalStateException("test database statement failed: " + sql, e);
@@ -57,31 +66,40 @@ public final class TestDatabase {
     String url = System.getenv("OLMSTEAD_TEST_PG_URL");
     if (url != null && !url.isBlank()) {
       LOG.info("tests use the PostgreSQL server at OLMSTEAD_TEST_PG_URL");
-      return DatabaseSettings.parse(url, System.getenv("OLMSTEAD_TEST_PG_USER"), System.getenv("OLMSTEAD_TEST_PG_PASSWORD"));
+      return DatabaseSettings.parse(
+          url, System.getenv("OLMSTEAD_TEST_PG_USER"), System.getenv("OLMSTEAD_TEST_PG_PASSWORD"));
     }
     if (dockerMayAnswer() && DockerClientFactory.instance().isDockerAvailable()) {
       LOG.info("tests use PostgreSQL in a Testcontainers container");
       PostgreSQLContainer<?> container = new PostgreSQLContainer<>("postgres:16-alpine");
       container.start();
       Runtime.getRuntime().addShutdownHook(new Thread(container::stop));
-      return new DatabaseSettings(container.getHost(), container.getFirstMappedPort(), container.getDatabaseName(),
-          container.getUsername(), container.getPassword());
+      return new DatabaseSettings(
+          container.getHost(),
+          container.getFirstMappedPort(),
+          container.getDatabaseName(),
+          container.getUsername(),
+          container.getPassword());
     }
     LOG.info("no OLMSTEAD_TEST_PG_URL and no Docker engine: tests use embedded PostgreSQL");
     try {
-      EmbeddedPostgres postgres = EmbeddedPostgres.builder()
-          .setServerConfig("fsync", "off")
-          .setServerConfig("synchronous_commit", "off")
-          .setServerConfig("full_page_writes", "off")
-          .setServerConfig("max_connections", "300")
-          .start();
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        try {
-          postgres.close();
-        } catch (Exception e) {
-          // the JVM is exiting
-        }
-      }));
+      EmbeddedPostgres postgres =
+          EmbeddedPostgres.builder()
+              .setServerConfig("fsync", "off")
+              .setServerConfig("synchronous_commit", "off")
+              .setServerConfig("full_page_writes", "off")
+              .setServerConfig("max_connections", "300")
+              .start();
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      postgres.close();
+                    } catch (Exception e) {
+                      // the JVM is exiting
+                    }
+                  }));
       return new DatabaseSettings("127.0.0.1", postgres.getPort(), "postgres", "postgres", null);
     } catch (Exception e) {
       throw new IllegalStateException("cannot start embedded PostgreSQL for tests", e);
@@ -90,7 +108,8 @@ public final class TestDatabase {
 
   /** Skips Testcontainers' slower probe when no Docker socket or host is configured at all. */
   private static boolean dockerMayAnswer() {
-    return System.getenv("DOCKER_HOST") != null || new File("/var/run/docker.sock").exists()
+    return System.getenv("DOCKER_HOST") != null
+        || new File("/var/run/docker.sock").exists()
         || new File(System.getProperty("user.home"), ".docker/run/docker.sock").exists()
         || new File(System.getProperty("user.home"), ".testcontainers.properties").exists();
   }

@@ -44,14 +44,23 @@ class TokensIT {
 
   @Test
   void createdTokenIsShownOnceAndWorksWithItsRole() {
-    Response created = api.json("POST", "/api/v1/tokens", ADMIN,
-        new JsonObject().put("name", "ci-viewer").put("role", "viewer"));
+    Response created =
+        api.json(
+            "POST",
+            "/api/v1/tokens",
+            ADMIN,
+            new JsonObject().put("name", "ci-viewer").put("role", "viewer"));
     assertThat(created.status()).as(created.body()).isEqualTo(201);
     String secret = created.json().getString("token");
     assertThat(secret).startsWith("olm_v_").hasSizeGreaterThan(40);
     assertThat(created.json().getString("role")).isEqualTo("viewer");
     assertThat(api.get("/api/v1/clusters", secret).status()).isEqualTo(200);
-    Response denied = api.json("POST", "/api/v1/tokens", secret, new JsonObject().put("name", "x").put("role", "admin"));
+    Response denied =
+        api.json(
+            "POST",
+            "/api/v1/tokens",
+            secret,
+            new JsonObject().put("name", "x").put("role", "admin"));
     assertThat(denied.status()).isEqualTo(403);
     assertThat(denied.code()).isEqualTo("forbidden");
     Response me = api.get("/api/v1/whoami", secret);
@@ -72,17 +81,25 @@ class TokensIT {
     List<String> names = new ArrayList<>();
     String cursor = null;
     do {
-      Response next = api.get("/api/v1/tokens?limit=2" + (cursor == null ? "" : "&cursor=" + cursor), ADMIN);
+      Response next =
+          api.get("/api/v1/tokens?limit=2" + (cursor == null ? "" : "&cursor=" + cursor), ADMIN);
       next.items().forEach(item -> names.add(((JsonObject) item).getString("name")));
       cursor = next.json().getString("nextCursor");
     } while (cursor != null);
-    assertThat(names).isSorted().contains("bootstrap-admin", "list-a", "list-b", "list-c").doesNotHaveDuplicates();
+    assertThat(names)
+        .isSorted()
+        .contains("bootstrap-admin", "list-a", "list-b", "list-c")
+        .doesNotHaveDuplicates();
   }
 
   @Test
   void revokedTokenStopsWorkingAtOnce() {
-    Response created = api.json("POST", "/api/v1/tokens", ADMIN,
-        new JsonObject().put("name", "short-lived").put("role", "operator"));
+    Response created =
+        api.json(
+            "POST",
+            "/api/v1/tokens",
+            ADMIN,
+            new JsonObject().put("name", "short-lived").put("role", "operator"));
     String secret = created.json().getString("token");
     String id = created.json().getString("id");
     assertThat(api.get("/api/v1/clusters", secret).status()).isEqualTo(200);
@@ -95,20 +112,31 @@ class TokensIT {
   }
 
   @Test
-  void aTokenRevokedOnOneReplicaStopsWorkingOnAnotherThroughTheNotificationNotTheCacheLifetime() throws Exception {
-    // The other replica's clock stands still: its 5 s cache of the token never expires, so only the revocation's
+  void aTokenRevokedOnOneReplicaStopsWorkingOnAnotherThroughTheNotificationNotTheCacheLifetime()
+      throws Exception {
+    // The other replica's clock stands still: its 5 s cache of the token never expires, so only the
+    // revocation's
     // notification can make it refuse the token.
-    TestControlPlane other = TestControlPlane.start(cp.database(), Map.of(), 0,
-        Clock.fixed(Instant.now(), ZoneOffset.UTC));
+    TestControlPlane other =
+        TestControlPlane.start(
+            cp.database(), Map.of(), 0, Clock.fixed(Instant.now(), ZoneOffset.UTC));
     try {
       ApiClient second = new ApiClient(other);
-      Response created = api.json("POST", "/api/v1/tokens", ADMIN,
-          new JsonObject().put("name", "two-replicas").put("role", "viewer"));
+      Response created =
+          api.json(
+              "POST",
+              "/api/v1/tokens",
+              ADMIN,
+              new JsonObject().put("name", "two-replicas").put("role", "viewer"));
       String secret = created.json().getString("token");
-      assertThat(second.get("/api/v1/clusters", secret).status()).as("cached as valid on the other replica")
+      assertThat(second.get("/api/v1/clusters", secret).status())
+          .as("cached as valid on the other replica")
           .isEqualTo(200);
-      assertThat(api.delete("/api/v1/tokens/" + created.json().getString("id"), ADMIN).status()).isEqualTo(204);
-      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+      assertThat(api.delete("/api/v1/tokens/" + created.json().getString("id"), ADMIN).status())
+          .isEqualTo(204);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(50))
           .until(() -> second.get("/api/v1/clusters", secret).status() == 401);
     } finally {
       other.close();
@@ -117,8 +145,15 @@ class TokensIT {
 
   @Test
   void theConfiguredAdminTokensNameIsReservedEvenAfterItWasRevoked() {
-    Response taken = api.json("POST", "/api/v1/tokens", ADMIN, new JsonObject().put("name", "bootstrap-admin")
-        .put("role", "viewer").put("teams", new io.vertx.core.json.JsonArray().add("alpha")));
+    Response taken =
+        api.json(
+            "POST",
+            "/api/v1/tokens",
+            ADMIN,
+            new JsonObject()
+                .put("name", "bootstrap-admin")
+                .put("role", "viewer")
+                .put("teams", new io.vertx.core.json.JsonArray().add("alpha")));
     assertThat(taken.status()).as(taken.body()).isEqualTo(422);
     assertThat(taken.body()).contains("/name").contains("reserved");
   }
@@ -126,7 +161,12 @@ class TokensIT {
   @Test
   void aDuplicateLiveNameIsAConflict() {
     api.createToken(ADMIN, "dup-name", "viewer", List.of());
-    Response again = api.json("POST", "/api/v1/tokens", ADMIN, new JsonObject().put("name", "dup-name").put("role", "viewer"));
+    Response again =
+        api.json(
+            "POST",
+            "/api/v1/tokens",
+            ADMIN,
+            new JsonObject().put("name", "dup-name").put("role", "viewer"));
     assertThat(again.status()).isEqualTo(409);
     assertThat(again.code()).isEqualTo("conflict");
   }
@@ -134,13 +174,32 @@ class TokensIT {
   @Test
   void aTeamScopedAdminMintsOnlyTokensOfItsOwnTeams() {
     String teamAdmin = api.createToken(ADMIN, "team-a-admin", "admin", List.of("team-a"));
-    Response unscoped = api.json("POST", "/api/v1/tokens", teamAdmin, new JsonObject().put("name", "wide").put("role", "viewer"));
+    Response unscoped =
+        api.json(
+            "POST",
+            "/api/v1/tokens",
+            teamAdmin,
+            new JsonObject().put("name", "wide").put("role", "viewer"));
     assertThat(unscoped.status()).isEqualTo(403);
-    Response other = api.json("POST", "/api/v1/tokens", teamAdmin, new JsonObject().put("name", "other").put("role", "viewer")
-        .put("teams", List.of("team-b")));
+    Response other =
+        api.json(
+            "POST",
+            "/api/v1/tokens",
+            teamAdmin,
+            new JsonObject()
+                .put("name", "other")
+                .put("role", "viewer")
+                .put("teams", List.of("team-b")));
     assertThat(other.status()).isEqualTo(403);
-    Response own = api.json("POST", "/api/v1/tokens", teamAdmin, new JsonObject().put("name", "own").put("role", "viewer")
-        .put("teams", List.of("team-a")));
+    Response own =
+        api.json(
+            "POST",
+            "/api/v1/tokens",
+            teamAdmin,
+            new JsonObject()
+                .put("name", "own")
+                .put("role", "viewer")
+                .put("teams", List.of("team-a")));
     assertThat(own.status()).isEqualTo(201);
     Response listed = api.get("/api/v1/tokens?limit=500", teamAdmin);
     List<String> names = new ArrayList<>();
@@ -159,12 +218,22 @@ class TokensIT {
     List<String> secrets = new ArrayList<>();
     try {
       secrets.add(api.createToken(ADMIN, "secret-check", "admin", List.of()));
-      Response enrollment = api.json("POST", "/api/v1/enrollment-tokens", ADMIN,
-          new JsonObject().put("ttlSeconds", 600).put("maxUses", 1));
+      Response enrollment =
+          api.json(
+              "POST",
+              "/api/v1/enrollment-tokens",
+              ADMIN,
+              new JsonObject().put("ttlSeconds", 600).put("maxUses", 1));
       secrets.add(enrollment.json().getString("token"));
       api.get("/api/v1/clusters", secrets.get(0));
       api.get("/api/v1/clusters", "olm_wrong_" + secrets.get(0));
-      api.send("GET", "/api/v1/clusters", null, null, null, Map.of("Authorization", "Basic " + secrets.get(1)));
+      api.send(
+          "GET",
+          "/api/v1/clusters",
+          null,
+          null,
+          null,
+          Map.of("Authorization", "Basic " + secrets.get(1)));
     } finally {
       root.detachAppender(appender);
       root.setLevel(level);
@@ -175,19 +244,23 @@ class TokensIT {
         assertThat(event.getFormattedMessage()).doesNotContain(secret);
       }
     }
-    try (Connection connection = DriverManager.getConnection(cp.database().jdbcUrl(), cp.database().user(),
-        cp.database().password())) {
+    try (Connection connection =
+        DriverManager.getConnection(
+            cp.database().jdbcUrl(), cp.database().user(), cp.database().password())) {
       List<String> tables = new ArrayList<>();
-      try (ResultSet rs = connection.createStatement().executeQuery(
-          "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")) {
+      try (ResultSet rs =
+          connection
+              .createStatement()
+              .executeQuery("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")) {
         while (rs.next()) {
           tables.add(rs.getString(1));
         }
       }
       for (String table : tables) {
         for (String secret : secrets) {
-          try (var statement = connection.prepareStatement("SELECT count(*) FROM \"" + table
-              + "\" t WHERE t::text LIKE ?")) {
+          try (var statement =
+              connection.prepareStatement(
+                  "SELECT count(*) FROM \"" + table + "\" t WHERE t::text LIKE ?")) {
             statement.setString(1, "%" + secret + "%");
             try (ResultSet rs = statement.executeQuery()) {
               rs.next();

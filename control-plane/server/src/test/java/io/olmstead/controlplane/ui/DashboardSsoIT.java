@@ -44,13 +44,14 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
- * "Sign in with SSO" end to end in headless Chromium: an issuer the test serves on loopback (discovery, an
- * authorization endpoint that redirects back with a code, a token endpoint that checks the PKCE verifier against the
- * S256 challenge and answers an ID token signed by the test's key), the dashboard's flow in the browser, and the
- * control plane accepting the token it got.
+ * "Sign in with SSO" end to end in headless Chromium: an issuer the test serves on loopback
+ * (discovery, an authorization endpoint that redirects back with a code, a token endpoint that
+ * checks the PKCE verifier against the S256 challenge and answers an ID token signed by the test's
+ * key), the dashboard's flow in the browser, and the control plane accepting the token it got.
  */
 class DashboardSsoIT {
-  // a page boot with the sign-in redirect takes Chromium a few seconds on a loaded 2-core machine (10 s once was not enough)
+  // a page boot with the sign-in redirect takes Chromium a few seconds on a loaded 2-core machine
+  // (10 s once was not enough)
   private static final Duration PAGE_WAIT = Duration.ofSeconds(30);
   private static final String CLIENT = "olmstead-dashboard";
   private static Vertx vertx;
@@ -59,8 +60,10 @@ class DashboardSsoIT {
   private static RSAKey key;
   private static TestControlPlane cp;
   private static ChromeDriver browser;
+
   /** code -> the S256 challenge it was issued for */
   private static final Map<String, String> CODES = new ConcurrentHashMap<>();
+
   private static final List<MultiMap> AUTHORIZE_REQUESTS = new CopyOnWriteArrayList<>();
   private static final List<String> ISSUED = new CopyOnWriteArrayList<>();
 
@@ -69,11 +72,25 @@ class DashboardSsoIT {
     browser = Browsers.headless();
     key = new RSAKeyGenerator(2048).keyID("k1").generate();
     vertx = Vertx.vertx();
-    issuerServer = vertx.createHttpServer().requestHandler(DashboardSsoIT::issuer).listen(0, "127.0.0.1")
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    issuerServer =
+        vertx
+            .createHttpServer()
+            .requestHandler(DashboardSsoIT::issuer)
+            .listen(0, "127.0.0.1")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
     issuer = "http://127.0.0.1:" + issuerServer.actualPort();
-    cp = TestControlPlane.start(TestDatabase.create(DashboardSsoIT.class), Map.of(OidcSettings.ISSUER, issuer,
-        OidcSettings.AUDIENCE, CLIENT, OidcSettings.ROLE_MAP, "platform=admin"));
+    cp =
+        TestControlPlane.start(
+            TestDatabase.create(DashboardSsoIT.class),
+            Map.of(
+                OidcSettings.ISSUER,
+                issuer,
+                OidcSettings.AUDIENCE,
+                CLIENT,
+                OidcSettings.ROLE_MAP,
+                "platform=admin"));
   }
 
   @AfterAll
@@ -91,47 +108,104 @@ class DashboardSsoIT {
 
   private static void issuer(HttpServerRequest request) {
     switch (request.path()) {
-      case "/.well-known/openid-configuration" -> request.response().putHeader("Content-Type", "application/json")
-          .end(new JsonObject().put("issuer", issuer).put("jwks_uri", issuer + "/jwks")
-              .put("authorization_endpoint", issuer + "/authorize").put("token_endpoint", issuer + "/token").encode());
-      case "/jwks" -> request.response().putHeader("Content-Type", "application/json")
-          .end(new JWKSet(key.toPublicJWK()).toString());
+      case "/.well-known/openid-configuration" ->
+          request
+              .response()
+              .putHeader("Content-Type", "application/json")
+              .end(
+                  new JsonObject()
+                      .put("issuer", issuer)
+                      .put("jwks_uri", issuer + "/jwks")
+                      .put("authorization_endpoint", issuer + "/authorize")
+                      .put("token_endpoint", issuer + "/token")
+                      .encode());
+      case "/jwks" ->
+          request
+              .response()
+              .putHeader("Content-Type", "application/json")
+              .end(new JWKSet(key.toPublicJWK()).toString());
       case "/authorize" -> {
         AUTHORIZE_REQUESTS.add(MultiMap.caseInsensitiveMultiMap().addAll(request.params()));
         String code = UUID.randomUUID().toString();
         CODES.put(code, request.getParam("code_challenge"));
-        request.response().setStatusCode(302).putHeader("Location", request.getParam("redirect_uri") + "?code=" + code
-            + "&state=" + request.getParam("state")).end();
+        request
+            .response()
+            .setStatusCode(302)
+            .putHeader(
+                "Location",
+                request.getParam("redirect_uri")
+                    + "?code="
+                    + code
+                    + "&state="
+                    + request.getParam("state"))
+            .end();
       }
       case "/token" -> request.setExpectMultipart(true).endHandler(v -> token(request));
       default -> request.response().setStatusCode(404).end();
     }
   }
 
-  /** The code exchange: the verifier must hash to the code's challenge (PKCE S256); answers a signed ID token. */
+  /**
+   * The code exchange: the verifier must hash to the code's challenge (PKCE S256); answers a signed
+   * ID token.
+   */
   private static void token(HttpServerRequest request) {
     MultiMap form = request.formAttributes();
     String challenge = CODES.remove(String.valueOf(form.get("code")));
-    request.response().putHeader("Access-Control-Allow-Origin", "*").putHeader("Content-Type", "application/json");
+    request
+        .response()
+        .putHeader("Access-Control-Allow-Origin", "*")
+        .putHeader("Content-Type", "application/json");
     try {
       String verifier = form.get("code_verifier");
-      String hashed = verifier == null ? null : Base64.getUrlEncoder().withoutPadding().encodeToString(
-          MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII)));
-      if (challenge == null || !challenge.equals(hashed) || !CLIENT.equals(form.get("client_id"))
+      String hashed =
+          verifier == null
+              ? null
+              : Base64.getUrlEncoder()
+                  .withoutPadding()
+                  .encodeToString(
+                      MessageDigest.getInstance("SHA-256")
+                          .digest(verifier.getBytes(StandardCharsets.US_ASCII)));
+      if (challenge == null
+          || !challenge.equals(hashed)
+          || !CLIENT.equals(form.get("client_id"))
           || !"authorization_code".equals(form.get("grant_type"))) {
-        request.response().setStatusCode(400).end(new JsonObject().put("error", "invalid_grant").encode());
+        request
+            .response()
+            .setStatusCode(400)
+            .end(new JsonObject().put("error", "invalid_grant").encode());
         return;
       }
-      SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("k1").type(JOSEObjectType.JWT)
-          .build(), new JWTClaimsSet.Builder().issuer(issuer).audience(CLIENT).subject("sre-1")
-          .claim("preferred_username", "sre-1").claim("groups", List.of("platform")).issueTime(new Date())
-          .expirationTime(new Date(System.currentTimeMillis() + 600_000)).build());
+      SignedJWT jwt =
+          new SignedJWT(
+              new JWSHeader.Builder(JWSAlgorithm.RS256)
+                  .keyID("k1")
+                  .type(JOSEObjectType.JWT)
+                  .build(),
+              new JWTClaimsSet.Builder()
+                  .issuer(issuer)
+                  .audience(CLIENT)
+                  .subject("sre-1")
+                  .claim("preferred_username", "sre-1")
+                  .claim("groups", List.of("platform"))
+                  .issueTime(new Date())
+                  .expirationTime(new Date(System.currentTimeMillis() + 600_000))
+                  .build());
       jwt.sign(new RSASSASigner(key));
       ISSUED.add(jwt.serialize());
-      request.response().end(new JsonObject().put("id_token", jwt.serialize()).put("access_token", "opaque")
-          .put("token_type", "Bearer").encode());
+      request
+          .response()
+          .end(
+              new JsonObject()
+                  .put("id_token", jwt.serialize())
+                  .put("access_token", "opaque")
+                  .put("token_type", "Bearer")
+                  .encode());
     } catch (Exception e) {
-      request.response().setStatusCode(500).end(new JsonObject().put("error", e.toString()).encode());
+      request
+          .response()
+          .setStatusCode(500)
+          .end(new JsonObject().put("error", e.toString()).encode());
     }
   }
 
@@ -149,18 +223,23 @@ class DashboardSsoIT {
 
     await().atMost(Duration.ofSeconds(15)).until(() -> whoami() != null);
     assertThat(whoami()).isEqualTo("oidc:sre-1");
-    assertThat(AUTHORIZE_REQUESTS).singleElement().satisfies(p -> {
-      assertThat(p.get("code_challenge_method")).isEqualTo("S256");
-      assertThat(p.get("response_type")).isEqualTo("code");
-      assertThat(p.get("client_id")).isEqualTo(CLIENT);
-      assertThat(p.get("scope")).isEqualTo("openid profile email");
-      assertThat(p.get("redirect_uri")).isEqualTo(cp.baseUrl() + "/ui/");
-    });
+    assertThat(AUTHORIZE_REQUESTS)
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.get("code_challenge_method")).isEqualTo("S256");
+              assertThat(p.get("response_type")).isEqualTo("code");
+              assertThat(p.get("client_id")).isEqualTo(CLIENT);
+              assertThat(p.get("scope")).isEqualTo("openid profile email");
+              assertThat(p.get("redirect_uri")).isEqualTo(cp.baseUrl() + "/ui/");
+            });
     assertThat(ISSUED).hasSize(1);
     assertThat(js("return sessionStorage.getItem('olmstead.token')")).isEqualTo(ISSUED.get(0));
-    assertThat(browser.getCurrentUrl()).as("back where the sign-in began, without the code")
+    assertThat(browser.getCurrentUrl())
+        .as("back where the sign-in began, without the code")
         .isEqualTo(cp.baseUrl() + "/ui/#/rollouts");
-    await().atMost(PAGE_WAIT)
+    await()
+        .atMost(PAGE_WAIT)
         .until(() -> browser.findElements(By.cssSelector("#login[hidden]")).size() == 1);
   }
 
@@ -169,37 +248,56 @@ class DashboardSsoIT {
     browser.get(cp.baseUrl() + "/ui/");
     js("sessionStorage.clear()");
     browser.get(cp.baseUrl() + "/ui/?code=stolen&state=forged");
-    await().atMost(PAGE_WAIT).until(() -> String.valueOf(js(
-        "const e = document.getElementById('login-error'); return e ? e.textContent : ''")).contains("state"));
+    await()
+        .atMost(PAGE_WAIT)
+        .until(
+            () ->
+                String.valueOf(
+                        js(
+                            "const e = document.getElementById('login-error'); return e ? e.textContent : ''"))
+                    .contains("state"));
     assertThat(js("return sessionStorage.getItem('olmstead.token')")).isNull();
   }
 
   @Test
   void theConfigNamesTheIssuersEndpointsAndNoSecretAndTheCspLetsThePageReachIt() throws Exception {
-    HttpResponse<String> config = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(cp.baseUrl()
-        + "/ui/config.json")).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> config =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/ui/config.json")).build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(config.statusCode()).isEqualTo(200);
     JsonObject oidc = new JsonObject(config.body()).getJsonObject("oidc");
-    assertThat(oidc.getMap()).containsOnlyKeys("issuer", "clientId", "authorizationEndpoint", "tokenEndpoint",
-        "scopes", "token");
+    assertThat(oidc.getMap())
+        .containsOnlyKeys(
+            "issuer", "clientId", "authorizationEndpoint", "tokenEndpoint", "scopes", "token");
     assertThat(oidc.getString("tokenEndpoint")).isEqualTo(issuer + "/token");
     assertThat(oidc.getString("token")).isEqualTo("id_token");
-    HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(cp.baseUrl()
-        + "/ui/")).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> page =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/ui/")).build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(page.headers().firstValue("Content-Security-Policy").orElseThrow())
         .contains("connect-src 'self' " + issuer + ";");
   }
 
-  /** The caller's name as the control plane sees the dashboard's token, or null before there is one. */
+  /**
+   * The caller's name as the control plane sees the dashboard's token, or null before there is one.
+   */
   private static String whoami() {
     Object token = js("return sessionStorage.getItem('olmstead.token')");
     if (token == null) {
       return null;
     }
     try {
-      HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(cp.baseUrl()
-          + "/api/v1/whoami")).header("Authorization", "Bearer " + token).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/api/v1/whoami"))
+                      .header("Authorization", "Bearer " + token)
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
       return r.statusCode() == 200 ? new JsonObject(r.body()).getString("name") : null;
     } catch (Exception e) {
       return null;

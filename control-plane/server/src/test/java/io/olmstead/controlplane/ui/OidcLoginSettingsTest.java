@@ -10,11 +10,21 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The SSO settings: client id (default the audience), scopes and retry interval, typed and checked at start. */
+/**
+ * The SSO settings: client id (default the audience), scopes and retry interval, typed and checked
+ * at start.
+ */
 class OidcLoginSettingsTest {
   private static Map<String, String> env(String... extra) {
-    Map<String, String> env = new HashMap<>(Map.of(OidcSettings.ISSUER, "https://idp.example", OidcSettings.AUDIENCE,
-        "olmstead", OidcSettings.ROLE_MAP, "platform=admin"));
+    Map<String, String> env =
+        new HashMap<>(
+            Map.of(
+                OidcSettings.ISSUER,
+                "https://idp.example",
+                OidcSettings.AUDIENCE,
+                "olmstead",
+                OidcSettings.ROLE_MAP,
+                "platform=admin"));
     for (int i = 0; i < extra.length; i += 2) {
       env.put(extra[i], extra[i + 1]);
     }
@@ -31,8 +41,9 @@ class OidcLoginSettingsTest {
 
   @Test
   void anotherClientIdMeansTheAccessTokenCarriesTheAudience() {
-    OidcSettings s = OidcSettings.fromEnvironment(env(OidcSettings.CLIENT_ID, "dashboard",
-        OidcSettings.SCOPES, "openid  groups"));
+    OidcSettings s =
+        OidcSettings.fromEnvironment(
+            env(OidcSettings.CLIENT_ID, "dashboard", OidcSettings.SCOPES, "openid  groups"));
     assertThat(s.dashboardToken()).isEqualTo("access_token");
     assertThat(s.scopes()).isEqualTo("openid groups");
   }
@@ -40,11 +51,15 @@ class OidcLoginSettingsTest {
   @Test
   void aMalformedClientIdOrScopesWithoutOpenidNameTheSetting() {
     assertThatThrownBy(() -> OidcSettings.fromEnvironment(env(OidcSettings.CLIENT_ID, "two words")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining(OidcSettings.CLIENT_ID);
-    assertThatThrownBy(() -> OidcSettings.fromEnvironment(env(OidcSettings.SCOPES, "profile email")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining(OidcSettings.SCOPES);
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(OidcSettings.CLIENT_ID);
+    assertThatThrownBy(
+            () -> OidcSettings.fromEnvironment(env(OidcSettings.SCOPES, "profile email")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(OidcSettings.SCOPES);
     assertThatThrownBy(() -> OidcSettings.fromEnvironment(env(OidcSettings.SCOPES, "openid \"x\"")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining(OidcSettings.SCOPES);
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(OidcSettings.SCOPES);
   }
 
   @Test
@@ -54,7 +69,8 @@ class OidcLoginSettingsTest {
         .isEqualTo(Duration.ofMinutes(1));
     for (String bad : new String[] {"0", "3601", "10s", "-5"}) {
       assertThatThrownBy(() -> OidcSettings.fromEnvironment(env(OidcSettings.RETRY_SECONDS, bad)))
-          .isInstanceOf(ConfigException.class).hasMessageContaining(OidcSettings.RETRY_SECONDS);
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining(OidcSettings.RETRY_SECONDS);
     }
   }
 }

@@ -19,10 +19,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * One claim takes at most what it asks for and at most {@link WebhookDispatcher#PER_WEBHOOK} deliveries of each
- * webhook, however PostgreSQL plans it: the rows are picked and locked once, not re-picked for each row the update
- * visits (a re-run of the locking subquery skips the rows this very statement already updated and picks the next
- * ones, so a claim of 16 returned 18 rows, and silent receivers took every slot).
+ * One claim takes at most what it asks for and at most {@link WebhookDispatcher#PER_WEBHOOK}
+ * deliveries of each webhook, however PostgreSQL plans it: the rows are picked and locked once, not
+ * re-picked for each row the update visits (a re-run of the locking subquery skips the rows this
+ * very statement already updated and picks the next ones, so a claim of 16 returned 18 rows, and
+ * silent receivers took every slot).
  */
 class DeliveryClaimBoundsIT {
   private static Vertx vertx;
@@ -34,16 +35,27 @@ class DeliveryClaimBoundsIT {
     Migrations.migrate(db);
     // about WebhooksIT's fairness case: 9 webhooks with 20 due deliveries each
     for (int i = 0; i < 9; i++) {
-      TestDatabase.execute(db, "INSERT INTO webhooks (name, url, events, secret, team, created_by) VALUES ('w" + i
-          + "', 'https://receiver.example/', '{*}', 's', NULL, 'test')");
-      TestDatabase.execute(db, "INSERT INTO webhook_deliveries (webhook_id, type, subject, body) "
-          + "SELECT w.id, 'io.olmstead.rollout.step', 's' || n, '{}' FROM webhooks w, generate_series(1, 20) n "
-          + "WHERE w.name = 'w" + i + "'");
+      TestDatabase.execute(
+          db,
+          "INSERT INTO webhooks (name, url, events, secret, team, created_by) VALUES ('w"
+              + i
+              + "', 'https://receiver.example/', '{*}', 's', NULL, 'test')");
+      TestDatabase.execute(
+          db,
+          "INSERT INTO webhook_deliveries (webhook_id, type, subject, body) "
+              + "SELECT w.id, 'io.olmstead.rollout.step', 's' || n, '{}' FROM webhooks w, generate_series(1, 20) n "
+              + "WHERE w.name = 'w"
+              + i
+              + "'");
     }
     // no ANALYZE: the planner works from default estimates, as on a young table
     vertx = Vertx.vertx();
-    pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(db.connectOptions()).using(vertx)
-        .build();
+    pool =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(1))
+            .connectingTo(db.connectOptions())
+            .using(vertx)
+            .build();
   }
 
   @AfterAll
@@ -56,20 +68,28 @@ class DeliveryClaimBoundsIT {
   @Test
   void aClaimTakesAtMostItsLimitAndAtMostEachWebhooksShareOfDistinctDeliveries() throws Exception {
     List<Deliveries.Claimed> claimed = get(new Deliveries(pool).claim(16, List.of()));
-    Map<Long, Long> perWebhook = claimed.stream().collect(Collectors.groupingBy(Deliveries.Claimed::webhookId,
-        Collectors.counting()));
+    Map<Long, Long> perWebhook =
+        claimed.stream()
+            .collect(Collectors.groupingBy(Deliveries.Claimed::webhookId, Collectors.counting()));
 
     assertThat(claimed).hasSize(16);
     assertThat(claimed).extracting(Deliveries.Claimed::id).doesNotHaveDuplicates();
     assertThat(perWebhook.values()).allMatch(n -> n <= WebhookDispatcher.PER_WEBHOOK);
-    assertThat(perWebhook).as("16 slots over 9 webhooks with due deliveries, 2 each at most").hasSizeGreaterThanOrEqualTo(8);
+    assertThat(perWebhook)
+        .as("16 slots over 9 webhooks with due deliveries, 2 each at most")
+        .hasSizeGreaterThanOrEqualTo(8);
 
     List<Deliveries.Claimed> next = get(new Deliveries(pool).claim(3, List.of()));
     assertThat(next).hasSize(3);
-    assertThat(next).extracting(Deliveries.Claimed::id)
+    assertThat(next)
+        .extracting(Deliveries.Claimed::id)
         .doesNotContainAnyElementsOf(claimed.stream().map(Deliveries.Claimed::id).toList());
-    assertThat(next.stream().collect(Collectors.groupingBy(Deliveries.Claimed::webhookId, Collectors.counting()))
-        .values()).allMatch(n -> n <= WebhookDispatcher.PER_WEBHOOK);
+    assertThat(
+            next.stream()
+                .collect(
+                    Collectors.groupingBy(Deliveries.Claimed::webhookId, Collectors.counting()))
+                .values())
+        .allMatch(n -> n <= WebhookDispatcher.PER_WEBHOOK);
   }
 
   private static <T> T get(Future<T> future) throws Exception {

@@ -20,11 +20,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two replicas claim at once and one's statement snapshot predates the other's commit: the later claim re-checks
- * "due and not leased" on the rows it locks, so the two claims never return the same delivery. The interleaving is
- * made deterministic with a gate: a row-level security policy (test only) whose function waits on an advisory lock
- * that the test holds, for the session that asked for it (a role that is no superuser, which row-level security binds),
- * after that session's statement has taken its snapshot.
+ * Two replicas claim at once and one's statement snapshot predates the other's commit: the later
+ * claim re-checks "due and not leased" on the rows it locks, so the two claims never return the
+ * same delivery. The interleaving is made deterministic with a gate: a row-level security policy
+ * (test only) whose function waits on an advisory lock that the test holds, for the session that
+ * asked for it (a role that is no superuser, which row-level security binds), after that session's
+ * statement has taken its snapshot.
  */
 class DeliveryClaimRaceIT {
   private static final long GATE = 4_242_4242L;
@@ -39,14 +40,26 @@ class DeliveryClaimRaceIT {
     Migrations.migrate(db);
     // one delivery for each of five webhooks: a claim takes at most PER_WEBHOOK of one webhook
     for (int i = 0; i < 5; i++) {
-      TestDatabase.execute(db, "INSERT INTO webhooks (name, url, events, secret, team, created_by) VALUES ('w" + i
-          + "', 'https://receiver.example/', '{*}', 's', NULL, 'test')");
-      TestDatabase.execute(db, "INSERT INTO webhook_deliveries (webhook_id, type, subject, body) "
-          + "SELECT id, 'io.olmstead.rollout.step', 's" + i + "', '{}' FROM webhooks WHERE name = 'w" + i + "'");
+      TestDatabase.execute(
+          db,
+          "INSERT INTO webhooks (name, url, events, secret, team, created_by) VALUES ('w"
+              + i
+              + "', 'https://receiver.example/', '{*}', 's', NULL, 'test')");
+      TestDatabase.execute(
+          db,
+          "INSERT INTO webhook_deliveries (webhook_id, type, subject, body) "
+              + "SELECT id, 'io.olmstead.rollout.step', 's"
+              + i
+              + "', '{}' FROM webhooks WHERE name = 'w"
+              + i
+              + "'");
     }
-    TestDatabase.execute(db, "CREATE FUNCTION test_claim_gate() RETURNS boolean LANGUAGE plpgsql AS $$ BEGIN "
-        + "IF current_setting('olmstead.test_gate', true) = 'on' THEN PERFORM pg_advisory_xact_lock_shared("
-        + GATE + "); END IF; RETURN true; END $$");
+    TestDatabase.execute(
+        db,
+        "CREATE FUNCTION test_claim_gate() RETURNS boolean LANGUAGE plpgsql AS $$ BEGIN "
+            + "IF current_setting('olmstead.test_gate', true) = 'on' THEN PERFORM pg_advisory_xact_lock_shared("
+            + GATE
+            + "); END IF; RETURN true; END $$");
     TestDatabase.execute(db, "ALTER TABLE webhook_deliveries ENABLE ROW LEVEL SECURITY");
     TestDatabase.execute(db, "ALTER TABLE webhook_deliveries FORCE ROW LEVEL SECURITY");
     TestDatabase.execute(db, "CREATE POLICY gate ON webhook_deliveries USING (test_claim_gate())");
@@ -56,8 +69,12 @@ class DeliveryClaimRaceIT {
     TestDatabase.execute(db, "GRANT ALL ON ALL TABLES IN SCHEMA public TO " + role);
     vertx = Vertx.vertx();
     first = pool(db);
-    late = PgBuilder.pool().with(new PoolOptions().setMaxSize(1))
-        .connectingTo(db.connectOptions().setUser(role).setPassword("claimer")).using(vertx).build();
+    late =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(1))
+            .connectingTo(db.connectOptions().setUser(role).setPassword("claimer"))
+            .using(vertx)
+            .build();
     control = pool(db);
     get(late.query("SET olmstead.test_gate = 'on'").execute());
   }
@@ -70,7 +87,8 @@ class DeliveryClaimRaceIT {
   }
 
   @Test
-  void aClaimWhoseSnapshotPredatesAnotherClaimsCommitDoesNotTakeTheSameDeliveries() throws Exception {
+  void aClaimWhoseSnapshotPredatesAnotherClaimsCommitDoesNotTakeTheSameDeliveries()
+      throws Exception {
     SqlConnection gate = get(control.getConnection());
     get(gate.query("BEGIN").execute());
     get(gate.query("SELECT pg_advisory_xact_lock(" + GATE + ")").execute());
@@ -82,16 +100,24 @@ class DeliveryClaimRaceIT {
     get(gate.query("COMMIT").execute());
     gate.close();
 
-    assertThat(get(lateClaim)).as("leased by the first claim after the late one's snapshot").isEmpty();
+    assertThat(get(lateClaim))
+        .as("leased by the first claim after the late one's snapshot")
+        .isEmpty();
   }
 
   private static boolean waitingAtGate(SqlConnection conn) throws Exception {
-    return get(conn.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted").execute()
-        .map(rows -> rows.iterator().next().getLong(0))) > 0;
+    return get(
+            conn.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+                .execute()
+                .map(rows -> rows.iterator().next().getLong(0)))
+        > 0;
   }
 
   private static Pool pool(DatabaseSettings db) {
-    return PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(db.connectOptions()).using(vertx)
+    return PgBuilder.pool()
+        .with(new PoolOptions().setMaxSize(1))
+        .connectingTo(db.connectOptions())
+        .using(vertx)
         .build();
   }
 

@@ -26,8 +26,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The outbox's backlog on {@code /metrics}: a running dispatcher's gauges count the events not yet fanned out and age
- * the oldest while the fan-out is held (another replica holding its lock), and fall to 0 once it fans them out.
+ * The outbox's backlog on {@code /metrics}: a running dispatcher's gauges count the events not yet
+ * fanned out and age the oldest while the fan-out is held (another replica holding its lock), and
+ * fall to 0 once it fans them out.
  */
 class WebhookBacklogIT {
   private static final String ENQUEUE = "SELECT olmstead_webhook_enqueue($1, $2, $3, $4)";
@@ -42,11 +43,18 @@ class WebhookBacklogIT {
     DatabaseSettings db = TestDatabase.create(WebhookBacklogIT.class);
     Migrations.migrate(db);
     vertx = Vertx.vertx();
-    pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(4)).connectingTo(db.connectOptions()).using(vertx)
-        .build();
-    // a webhook must exist for events to be written; it matches none of them, so nothing is ever sent
-    TestDatabase.execute(db, "INSERT INTO webhooks (name, url, events, secret, team, created_by) VALUES ('quiet', "
-        + "'https://receiver.example/', '{io.olmstead.none}', 's', NULL, 'test')");
+    pool =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(4))
+            .connectingTo(db.connectOptions())
+            .using(vertx)
+            .build();
+    // a webhook must exist for events to be written; it matches none of them, so nothing is ever
+    // sent
+    TestDatabase.execute(
+        db,
+        "INSERT INTO webhooks (name, url, events, secret, team, created_by) VALUES ('quiet', "
+            + "'https://receiver.example/', '{io.olmstead.none}', 's', NULL, 'test')");
   }
 
   @AfterAll
@@ -61,13 +69,20 @@ class WebhookBacklogIT {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     SqlConnection otherReplica = await(pool.getConnection());
     try {
-      // another replica in the middle of a fan-out holds its lock: this replica's dispatcher leaves the events
+      // another replica in the middle of a fan-out holds its lock: this replica's dispatcher leaves
+      // the events
       await(otherReplica.query("BEGIN").execute());
       await(otherReplica.query("SELECT pg_advisory_xact_lock(" + FAN_OUT_LOCK + ")").execute());
-      new WebhookDispatcher(vertx, pool, new WebhookSettings(false, SignalSettings.fromEnvironment(Map.of())),
-          registry).start();
+      new WebhookDispatcher(
+              vertx,
+              pool,
+              new WebhookSettings(false, SignalSettings.fromEnvironment(Map.of())),
+              registry)
+          .start();
       for (int i = 0; i < 5; i++) {
-        await(pool.preparedQuery(ENQUEUE).execute(Tuple.of("io.olmstead.rollout.step", "red", "b" + i, "{}")));
+        await(
+            pool.preparedQuery(ENQUEUE)
+                .execute(Tuple.of("io.olmstead.rollout.step", "red", "b" + i, "{}")));
       }
       waitFor(registry, PENDING, v -> v == 5);
       waitFor(registry, OLDEST, v -> v >= 1.0);
@@ -82,11 +97,17 @@ class WebhookBacklogIT {
     assertThat(promtoolCheckMetrics(registry.scrape())).as("promtool check metrics").isEmpty();
     waitFor(registry, PENDING, v -> v == 0);
     assertThat(value(registry.scrape(), OLDEST)).as("no event waits").isZero();
-    assertThat((long) await(pool.query("SELECT count(*) FROM webhook_events").execute()
-        .map(rows -> rows.iterator().next().getLong(0)))).isEqualTo(0L);
+    assertThat(
+            (long)
+                await(
+                    pool.query("SELECT count(*) FROM webhook_events")
+                        .execute()
+                        .map(rows -> rows.iterator().next().getLong(0))))
+        .isEqualTo(0L);
   }
 
-  private static void waitFor(PrometheusMeterRegistry registry, String name, DoublePredicate expected)
+  private static void waitFor(
+      PrometheusMeterRegistry registry, String name, DoublePredicate expected)
       throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
     double last = Double.NaN;
@@ -100,19 +121,28 @@ class WebhookBacklogIT {
     throw new AssertionError(name + " stayed at " + last + " for 15 s");
   }
 
-  /** What {@code promtool check metrics} finds wrong with the exposition ("" when promtool is not installed). */
+  /**
+   * What {@code promtool check metrics} finds wrong with the exposition ("" when promtool is not
+   * installed).
+   */
   private static String promtoolCheckMetrics(String scrape) throws Exception {
-    boolean installed = java.util.stream.Stream.of(System.getenv("PATH").split(java.io.File.pathSeparator))
-        .anyMatch(dir -> java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, "promtool")));
+    boolean installed =
+        java.util.stream.Stream.of(System.getenv("PATH").split(java.io.File.pathSeparator))
+            .anyMatch(
+                dir -> java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, "promtool")));
     if (!installed) {
-      System.out.println("WebhookBacklogIT: promtool is not installed; the exposition format check is skipped");
+      System.out.println(
+          "WebhookBacklogIT: promtool is not installed; the exposition format check is skipped");
       return "";
     }
-    Process promtool = new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
+    Process promtool =
+        new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
     try (var in = promtool.getOutputStream()) {
       in.write(scrape.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
-    String out = new String(promtool.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    String out =
+        new String(
+            promtool.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     assertThat(promtool.waitFor(30, TimeUnit.SECONDS)).isTrue();
     return promtool.exitValue() == 0 ? "" : "exit " + promtool.exitValue() + ": " + out;
   }

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The delivery backlog on {@code /metrics}: deliveries not delivered yet, those due now, and how long the longest-due
- * one has waited; delivered, failed and dropped ones are not backlog. No dispatcher runs here, so nothing moves the
- * rows while they are counted.
+ * The delivery backlog on {@code /metrics}: deliveries not delivered yet, those due now, and how
+ * long the longest-due one has waited; delivered, failed and dropped ones are not backlog. No
+ * dispatcher runs here, so nothing moves the rows while they are counted.
  */
 class WebhookDeliveryBacklogIT {
   private static Vertx vertx;
@@ -34,10 +34,16 @@ class WebhookDeliveryBacklogIT {
     db = TestDatabase.create(WebhookDeliveryBacklogIT.class);
     Migrations.migrate(db);
     vertx = Vertx.vertx();
-    pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(2)).connectingTo(db.connectOptions()).using(vertx)
-        .build();
-    TestDatabase.execute(db, "INSERT INTO webhooks (name, url, events, secret, team, created_by) VALUES ('slow', "
-        + "'https://receiver.example/', '{io.olmstead.*}', 's', NULL, 'test')");
+    pool =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(2))
+            .connectingTo(db.connectOptions())
+            .using(vertx)
+            .build();
+    TestDatabase.execute(
+        db,
+        "INSERT INTO webhooks (name, url, events, secret, team, created_by) VALUES ('slow', "
+            + "'https://receiver.example/', '{io.olmstead.*}', 's', NULL, 'test')");
   }
 
   @AfterAll
@@ -64,13 +70,21 @@ class WebhookDeliveryBacklogIT {
     String scrape = registry.scrape();
     assertThat(value(scrape, "olmstead_webhook_deliveries_pending")).isEqualTo(5);
     assertThat(value(scrape, "olmstead_webhook_deliveries_due")).isEqualTo(3);
-    assertThat(value(scrape, "olmstead_webhook_deliveries_overdue_seconds")).isBetween(300.0, 3600.0);
+    assertThat(value(scrape, "olmstead_webhook_deliveries_overdue_seconds"))
+        .isBetween(300.0, 3600.0);
   }
 
   private static void insert(String state, String nextAttempt, int count) {
-    TestDatabase.execute(db, "INSERT INTO webhook_deliveries (webhook_id, type, body, state, next_attempt_at) "
-        + "SELECT (SELECT id FROM webhooks WHERE name = 'slow'), 'io.olmstead.rollout.created', '{}', '" + state
-        + "', " + nextAttempt + " FROM generate_series(1, " + count + ")");
+    TestDatabase.execute(
+        db,
+        "INSERT INTO webhook_deliveries (webhook_id, type, body, state, next_attempt_at) "
+            + "SELECT (SELECT id FROM webhooks WHERE name = 'slow'), 'io.olmstead.rollout.created', '{}', '"
+            + state
+            + "', "
+            + nextAttempt
+            + " FROM generate_series(1, "
+            + count
+            + ")");
   }
 
   private static double value(String scrape, String name) {

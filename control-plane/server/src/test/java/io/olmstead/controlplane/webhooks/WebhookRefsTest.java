@@ -13,8 +13,10 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class WebhookRefsTest {
-  private static final Principal ADMIN = new Principal(UUID.randomUUID(), "admin", Role.ADMIN, List.of());
-  private static final Principal RED = new Principal(UUID.randomUUID(), "red", Role.ADMIN, List.of("red"));
+  private static final Principal ADMIN =
+      new Principal(UUID.randomUUID(), "admin", Role.ADMIN, List.of());
+  private static final Principal RED =
+      new Principal(UUID.randomUUID(), "red", Role.ADMIN, List.of("red"));
   private static final Principal RED_AND_BLUE =
       new Principal(UUID.randomUUID(), "both", Role.ADMIN, List.of("red", "blue"));
   private static final WebhookRefs.Found FLEET = found(1, null);
@@ -25,7 +27,8 @@ class WebhookRefsTest {
     return new WebhookRefs.Found(id, new JsonObject().put("name", "alerts").put("team", team));
   }
 
-  private static WebhookRefs.Found choose(Optional<String> team, Principal caller, WebhookRefs.Found... named) {
+  private static WebhookRefs.Found choose(
+      Optional<String> team, Principal caller, WebhookRefs.Found... named) {
     return WebhookRefs.choose("alerts", team, caller, List.of(named));
   }
 
@@ -38,18 +41,22 @@ class WebhookRefsTest {
   @Test
   void anotherTeamsWebhookIsAnsweredAsMissingAndAuditedAsDenied() {
     assertThatThrownBy(() -> choose(Optional.empty(), RED, BLUE_HOOK))
-        .isInstanceOfSatisfying(ApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(404);
-          assertThat(e.teamDenied()).isTrue();
-          assertThat(e.getMessage()).doesNotContain("blue");
-        });
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(404);
+              assertThat(e.teamDenied()).isTrue();
+              assertThat(e.getMessage()).doesNotContain("blue");
+            });
     assertThatThrownBy(() -> choose(Optional.of("blue"), RED, BLUE_HOOK))
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(404));
     assertThatThrownBy(() -> choose(Optional.empty(), RED))
-        .isInstanceOfSatisfying(ApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(404);
-          assertThat(e.teamDenied()).isFalse();
-        });
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(404);
+              assertThat(e.teamDenied()).isFalse();
+            });
   }
 
   @Test
@@ -62,10 +69,12 @@ class WebhookRefsTest {
   @Test
   void aBareNameSeveralOfTheCallersTeamsUseIsAConflictNamingOnlyThoseTeams() {
     assertThatThrownBy(() -> choose(Optional.empty(), RED_AND_BLUE, FLEET, RED_HOOK, BLUE_HOOK))
-        .isInstanceOfSatisfying(ApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(409);
-          assertThat(e.getMessage()).contains("[blue, red]");
-        });
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(409);
+              assertThat(e.getMessage()).contains("[blue, red]");
+            });
     assertThatThrownBy(() -> choose(Optional.empty(), ADMIN, RED_HOOK, BLUE_HOOK))
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(409));
   }

@@ -13,9 +13,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's CLI walk-through applies {@code docs/examples/*.yaml} on {@code dev --simulate 3}: the files must parse
- * as {@code olmstead apply} reads them and name what the dev demo catalog holds (package, channel, both versions), so
- * a newcomer's {@code apply} is not refused.
+ * The README's CLI walk-through applies {@code docs/examples/*.yaml} on {@code dev --simulate 3}:
+ * the files must parse as {@code olmstead apply} reads them and name what the dev demo catalog
+ * holds (package, channel, both versions), so a newcomer's {@code apply} is not refused.
  */
 class ReadmeExamplesTest {
   /** Tests run in the module's directory, as {@code CliClientIT} reading docs/cli.md. */
@@ -23,7 +23,9 @@ class ReadmeExamplesTest {
 
   private static List<JsonNode> demoCatalog() throws IOException {
     String text = new String(DemoCatalog.content(), StandardCharsets.UTF_8);
-    return new YAMLMapper().readValues(new YAMLMapper().getFactory().createParser(text), JsonNode.class).readAll();
+    return new YAMLMapper()
+        .readValues(new YAMLMapper().getFactory().createParser(text), JsonNode.class)
+        .readAll();
   }
 
   private static ApplyDocuments.Doc only(String file) throws IOException {
@@ -43,23 +45,35 @@ class ReadmeExamplesTest {
     assertThat(spec.path("placement").path("selector").asText()).isEqualTo("env=dev");
     String pkg = spec.path("package").asText();
     String channel = spec.path("channel").asText();
-    JsonNode channelDoc = demoCatalog().stream()
-        .filter(d -> d.path("schema").asText().equals("olm.channel") && d.path("package").asText().equals(pkg)
-            && d.path("name").asText().equals(channel))
-        .findFirst().orElseThrow(() -> new AssertionError("no channel " + channel + " of " + pkg + " in the demo"));
+    JsonNode channelDoc =
+        demoCatalog().stream()
+            .filter(
+                d ->
+                    d.path("schema").asText().equals("olm.channel")
+                        && d.path("package").asText().equals(pkg)
+                        && d.path("name").asText().equals(channel))
+            .findFirst()
+            .orElseThrow(
+                () -> new AssertionError("no channel " + channel + " of " + pkg + " in the demo"));
     assertThat(channelDoc.path("entries").findValuesAsText("name"))
         .contains(pkg + ".v" + spec.path("version").path("pin").asText());
   }
 
   @Test
-  void theReadmeSubscriptionRollsOutUnderItsOwnStrategyToAVersionOfTheSameChannelAboveThePin() throws IOException {
+  void theReadmeSubscriptionRollsOutUnderItsOwnStrategyToAVersionOfTheSameChannelAboveThePin()
+      throws IOException {
     JsonNode spec = only("demo-subscription.yaml").spec();
     assertThat(spec.path("rolloutStrategy").path("canary").path("count").asInt()).isEqualTo(1);
     assertThat(spec.path("rolloutStrategy").path("batchSize").asInt()).isEqualTo(1);
     // the README changes the pin to 0.3.0: a version of the same channel
-    assertThat(demoCatalog()).anyMatch(d -> d.path("schema").asText().equals("olm.channel")
-        && d.path("package").asText().equals(spec.path("package").asText())
-        && d.path("name").asText().equals(spec.path("channel").asText())
-        && d.path("entries").findValuesAsText("name").contains("olmstead-demo-operator.v0.3.0"));
+    assertThat(demoCatalog())
+        .anyMatch(
+            d ->
+                d.path("schema").asText().equals("olm.channel")
+                    && d.path("package").asText().equals(spec.path("package").asText())
+                    && d.path("name").asText().equals(spec.path("channel").asText())
+                    && d.path("entries")
+                        .findValuesAsText("name")
+                        .contains("olmstead-demo-operator.v0.3.0"));
   }
 }

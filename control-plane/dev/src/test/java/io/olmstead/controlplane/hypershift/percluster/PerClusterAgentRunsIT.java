@@ -39,12 +39,13 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Deployment the control plane writes in per-cluster mode yields a working agent: a control plane (real
- * PostgreSQL) whose watcher enrolls a HostedCluster of a mock management API (CRUD, the real CRD), and the
- * {@link SimulatedKubelet} running that Deployment's pod (its Secret volumes as files, its environment, args
- * {@code run}) against a guest mock API. The agent connects and installs the demo subscription; a revoked credential
- * rolls the Deployment and the new pod's agent connects with the new one; deleting the HostedCluster stops it. A
- * Deployment whose environment the agent refuses is logged once, naming the setting, and not run.
+ * The Deployment the control plane writes in per-cluster mode yields a working agent: a control
+ * plane (real PostgreSQL) whose watcher enrolls a HostedCluster of a mock management API (CRUD, the
+ * real CRD), and the {@link SimulatedKubelet} running that Deployment's pod (its Secret volumes as
+ * files, its environment, args {@code run}) against a guest mock API. The agent connects and
+ * installs the demo subscription; a revoked credential rolls the Deployment and the new pod's agent
+ * connects with the new one; deleting the HostedCluster stops it. A Deployment whose environment
+ * the agent refuses is logged once, naming the setting, and not run.
  */
 class PerClusterAgentRunsIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
@@ -66,25 +67,54 @@ class PerClusterAgentRunsIT {
     PoolFixtures.prepareManagement(management);
     guestServer = PoolFixtures.crudServer();
     guest = guestServer.createClient();
-    guestKubelet = new KubeletStandIn("guest-alpha", new ResourceOperator(guest, new ResourceKinds()),
-        Duration.ofMillis(300), false).start(Duration.ofMillis(200));
+    guestKubelet =
+        new KubeletStandIn(
+                "guest-alpha",
+                new ResourceOperator(guest, new ResourceKinds()),
+                Duration.ofMillis(300),
+                false)
+            .start(Duration.ofMillis(200));
     Path kubeconfig = Files.createTempFile("management", ".kubeconfig");
     Files.writeString(kubeconfig, PoolFixtures.kubeconfig(management.getMasterUrl().toString()));
     // the agents' Deployments name the control plane's URL, so its port is chosen before it listens
     int port = TestControlPlane.freePort();
-    cp = TestControlPlane.start(TestDatabase.create(PerClusterAgentRunsIT.class), Map.of(
-        HypershiftSettings.MANAGEMENT_KUBECONFIG, kubeconfig.toString(), HypershiftSettings.RESYNC_SECONDS, "2",
-        PoolSettings.ASSIGN_SECONDS, "1", PoolSettings.AGENTS, "per-cluster",
-        HostedAgentSettings.IMAGE, "registry.example.com/olmstead/agent:9.9.9",
-        HostedAgentSettings.CONTROL_PLANE_URL, "http://127.0.0.1:" + port), port);
+    cp =
+        TestControlPlane.start(
+            TestDatabase.create(PerClusterAgentRunsIT.class),
+            Map.of(
+                HypershiftSettings.MANAGEMENT_KUBECONFIG,
+                kubeconfig.toString(),
+                HypershiftSettings.RESYNC_SECONDS,
+                "2",
+                PoolSettings.ASSIGN_SECONDS,
+                "1",
+                PoolSettings.AGENTS,
+                "per-cluster",
+                HostedAgentSettings.IMAGE,
+                "registry.example.com/olmstead/agent:9.9.9",
+                HostedAgentSettings.CONTROL_PLANE_URL,
+                "http://127.0.0.1:" + port),
+            port);
     api = new ApiClient(cp);
-    assertThat(DemoCatalog.ensureLoaded(cp.controlPlane().vertx(), cp.controlPlane().pool())
-        .toCompletionStage().toCompletableFuture().get(1, TimeUnit.MINUTES)).isTrue();
-    ApiClient.Response subscribed = api.json("PUT", "/api/v1/subscriptions/demo-operator", ADMIN, new JsonObject()
-        .put("catalog", DemoCatalog.NAME).put("package", "olmstead-demo-operator").put("channel", "stable")
-        .put("namespace", "demo-operator")
-        .put("placement", new JsonObject().put("selector", "olmstead.io/source=hypershift"))
-        .put("version", new JsonObject().put("pin", "0.1.0")).put("approval", "Automatic"));
+    assertThat(
+            DemoCatalog.ensureLoaded(cp.controlPlane().vertx(), cp.controlPlane().pool())
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(1, TimeUnit.MINUTES))
+        .isTrue();
+    ApiClient.Response subscribed =
+        api.json(
+            "PUT",
+            "/api/v1/subscriptions/demo-operator",
+            ADMIN,
+            new JsonObject()
+                .put("catalog", DemoCatalog.NAME)
+                .put("package", "olmstead-demo-operator")
+                .put("channel", "stable")
+                .put("namespace", "demo-operator")
+                .put("placement", new JsonObject().put("selector", "olmstead.io/source=hypershift"))
+                .put("version", new JsonObject().put("pin", "0.1.0"))
+                .put("approval", "Automatic"));
     assertThat(subscribed.status()).as(subscribed.body()).isEqualTo(201);
     kubelet = new SimulatedKubelet(management, 10).start(Duration.ofMillis(200));
   }
@@ -113,49 +143,76 @@ class PerClusterAgentRunsIT {
   }
 
   @Test
-  void theDeploymentsPodConnectsInstallsRollsOnARevokedCredentialAndStopsWithItsHostedCluster() throws Exception {
-    // the service-network kubeconfig (mounted from HyperShift's own Secret) names the guest mock API
-    PoolFixtures.hostedCluster(management, "alpha", guest.getMasterUrl().toString(), "http://127.0.0.1:1");
-    await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(kubelet.running()).containsExactly(DEPLOYMENT);
-      assertThat(status()).isEqualTo("connected");
-      assertThat(guest.apps().deployments().inNamespace("demo-operator").list().getItems())
-          .as(api.get("/api/v1/subscriptions/demo-operator/status", ADMIN).body()).isNotEmpty();
-    });
+  void theDeploymentsPodConnectsInstallsRollsOnARevokedCredentialAndStopsWithItsHostedCluster()
+      throws Exception {
+    // the service-network kubeconfig (mounted from HyperShift's own Secret) names the guest mock
+    // API
+    PoolFixtures.hostedCluster(
+        management, "alpha", guest.getMasterUrl().toString(), "http://127.0.0.1:1");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(kubelet.running()).containsExactly(DEPLOYMENT);
+              assertThat(status()).isEqualTo("connected");
+              assertThat(guest.apps().deployments().inNamespace("demo-operator").list().getItems())
+                  .as(api.get("/api/v1/subscriptions/demo-operator/status", ADMIN).body())
+                  .isNotEmpty();
+            });
     String first = credential();
     assertThat(kubelet.runningHash(DEPLOYMENT)).contains(podHash());
     Path pod = kubelet.podDirectory(DEPLOYMENT).orElseThrow();
     Path credentialFile = pod.resolve("credential").resolve("credential");
     assertThat(Files.readString(credentialFile)).isEqualTo(first);
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(credentialFile))).isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(credentialFile)))
+        .isEqualTo("rw-------");
     assertThat(pod.resolve("guest-kubeconfig").resolve("kubeconfig")).exists();
 
-    // revoked: the cluster is cut off, the control plane issues another credential and rolls the Deployment, and
+    // revoked: the cluster is cut off, the control plane issues another credential and rolls the
+    // Deployment, and
     // the new pod's agent connects with it (the only live credential)
     String firstHash = podHash();
-    assertThat(api.json("POST", "/api/v1/clusters/clusters-alpha/credential/revoke", ADMIN, new JsonObject())
-        .status()).isBetween(200, 204);
-    await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(podHash()).isNotEqualTo(firstHash);
-      assertThat(kubelet.runningHash(DEPLOYMENT)).contains(podHash());
-      assertThat(status()).isEqualTo("connected");
-    });
+    assertThat(
+            api.json(
+                    "POST",
+                    "/api/v1/clusters/clusters-alpha/credential/revoke",
+                    ADMIN,
+                    new JsonObject())
+                .status())
+        .isBetween(200, 204);
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(podHash()).isNotEqualTo(firstHash);
+              assertThat(kubelet.runningHash(DEPLOYMENT)).contains(podHash());
+              assertThat(status()).isEqualTo("connected");
+            });
     String second = credential();
     assertThat(second).isNotEqualTo(first);
     assertThat(catalogStatus(first)).as("the revoked credential").isEqualTo(401);
     assertThat(catalogStatus(second)).as("the new credential is live").isEqualTo(404);
     assertThat(pod).as("the old pod's files").doesNotExist();
-    assertThat(Files.readString(kubelet.podDirectory(DEPLOYMENT).orElseThrow().resolve("credential/credential")))
+    assertThat(
+            Files.readString(
+                kubelet.podDirectory(DEPLOYMENT).orElseThrow().resolve("credential/credential")))
         .isEqualTo(second);
 
-    // the HostedCluster deleted: the cluster is retired, its Deployment removed, and the agent stopped
+    // the HostedCluster deleted: the cluster is retired, its Deployment removed, and the agent
+    // stopped
     Path secondPod = kubelet.podDirectory(DEPLOYMENT).orElseThrow();
-    management.genericKubernetesResources(PoolFixtures.HOSTED_CLUSTERS).inNamespace("clusters").withName("alpha")
+    management
+        .genericKubernetesResources(PoolFixtures.HOSTED_CLUSTERS)
+        .inNamespace("clusters")
+        .withName("alpha")
         .delete();
-    await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(status()).isEqualTo("retired");
-      assertThat(kubelet.running()).isEmpty();
-    });
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(status()).isEqualTo("retired");
+              assertThat(kubelet.running()).isEmpty();
+            });
     assertThat(secondPod).doesNotExist();
   }
 
@@ -166,17 +223,26 @@ class PerClusterAgentRunsIT {
     lines.start();
     log.addAppender(lines);
     try {
-      // what the control plane would write for a cluster name that is no DNS label (the agent refuses it)
-      for (HasMetadata object : HostedAgentObjects.of("Bad_Name", "elsewhere", "olm_cluster_not-to-be-printed",
-          HostedAgentObjects.GuestKubeconfig.copy(PoolFixtures.kubeconfig("http://127.0.0.1:1")),
-          new HostedAgentSettings(java.util.Optional.of("example.com/agent:1"), "http://127.0.0.1:1",
-              "olmstead-system"))) {
+      // what the control plane would write for a cluster name that is no DNS label (the agent
+      // refuses it)
+      for (HasMetadata object :
+          HostedAgentObjects.of(
+              "Bad_Name",
+              "elsewhere",
+              "olm_cluster_not-to-be-printed",
+              HostedAgentObjects.GuestKubeconfig.copy(
+                  PoolFixtures.kubeconfig("http://127.0.0.1:1")),
+              new HostedAgentSettings(
+                  java.util.Optional.of("example.com/agent:1"),
+                  "http://127.0.0.1:1",
+                  "olmstead-system"))) {
         management.resource(object).create();
       }
       await().atMost(WAIT).until(() -> refusals(lines) == 1);
       await().during(Duration.ofSeconds(2)).atMost(WAIT).until(() -> refusals(lines) == 1);
       assertThat(kubelet.running()).doesNotContain("elsewhere/olmstead-agent");
-      assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage)
+      assertThat(lines.list)
+          .extracting(ILoggingEvent::getFormattedMessage)
           .noneMatch(m -> m.contains("olm_cluster_not-to-be-printed") || m.contains("apiVersion"));
     } finally {
       log.detachAppender(lines);
@@ -185,9 +251,13 @@ class PerClusterAgentRunsIT {
   }
 
   private static long refusals(ListAppender<ILoggingEvent> lines) {
-    return List.copyOf(lines.list).stream().map(ILoggingEvent::getFormattedMessage)
-        .filter(m -> m.contains("elsewhere/olmstead-agent not started (refused until its pod template changes)")
-            && m.contains("OLMSTEAD_CLUSTER_NAME"))
+    return List.copyOf(lines.list).stream()
+        .map(ILoggingEvent::getFormattedMessage)
+        .filter(
+            m ->
+                m.contains(
+                        "elsewhere/olmstead-agent not started (refused until its pod template changes)")
+                    && m.contains("OLMSTEAD_CLUSTER_NAME"))
         .count();
   }
 
@@ -197,14 +267,27 @@ class PerClusterAgentRunsIT {
   }
 
   private static String credential() {
-    Secret secret = management.secrets().inNamespace("clusters-alpha").withName("olmstead-agent").get();
-    return new String(Base64.getDecoder().decode(secret.getData().get("credential")), StandardCharsets.UTF_8);
+    Secret secret =
+        management.secrets().inNamespace("clusters-alpha").withName("olmstead-agent").get();
+    return new String(
+        Base64.getDecoder().decode(secret.getData().get("credential")), StandardCharsets.UTF_8);
   }
 
   private static String podHash() {
-    Deployment d = management.apps().deployments().inNamespace("clusters-alpha").withName("olmstead-agent").get();
-    return d == null ? null : d.getSpec().getTemplate().getMetadata().getAnnotations()
-        .get(HostedAgentObjects.HASH_ANNOTATION);
+    Deployment d =
+        management
+            .apps()
+            .deployments()
+            .inNamespace("clusters-alpha")
+            .withName("olmstead-agent")
+            .get();
+    return d == null
+        ? null
+        : d.getSpec()
+            .getTemplate()
+            .getMetadata()
+            .getAnnotations()
+            .get(HostedAgentObjects.HASH_ANNOTATION);
   }
 
   private static int catalogStatus(String credential) {

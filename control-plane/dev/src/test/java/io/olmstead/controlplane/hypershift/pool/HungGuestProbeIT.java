@@ -22,11 +22,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Finding a served cluster's kubeconfig probes its guest API, which may hang (an address that accepts and never
- * answers): those probes run beside each other, off the replica's ordering thread, so the clusters whose guests answer
- * are served while the hung probes still wait out their timeout (5 s), and the hung ones are then served through their
- * {@code <name>-admin-kubeconfig}. Before, the probes ran one after another on the ordering thread: a good cluster
- * handed over after a hung one waited for it.
+ * Finding a served cluster's kubeconfig probes its guest API, which may hang (an address that
+ * accepts and never answers): those probes run beside each other, off the replica's ordering
+ * thread, so the clusters whose guests answer are served while the hung probes still wait out their
+ * timeout (5 s), and the hung ones are then served through their {@code <name>-admin-kubeconfig}.
+ * Before, the probes ran one after another on the ordering thread: a good cluster handed over after
+ * a hung one waited for it.
  */
 class HungGuestProbeIT {
   private static final int HUNG = 6;
@@ -41,16 +42,19 @@ class HungGuestProbeIT {
     TestControlPlane cp = null;
     PoolReplica replica = null;
     try (ServerSocket tarpit = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Thread accepting = new Thread(() -> {
-        // accepts and never answers; bounded: a few dozen probes at most
-        while (held.size() < 100 && !tarpit.isClosed()) {
-          try {
-            held.add(tarpit.accept());
-          } catch (IOException e) {
-            return;
-          }
-        }
-      }, "tarpit");
+      Thread accepting =
+          new Thread(
+              () -> {
+                // accepts and never answers; bounded: a few dozen probes at most
+                while (held.size() < 100 && !tarpit.isClosed()) {
+                  try {
+                    held.add(tarpit.accept());
+                  } catch (IOException e) {
+                    return;
+                  }
+                }
+              },
+              "tarpit");
       accepting.setDaemon(true);
       accepting.start();
       PoolFixtures.prepareManagement(management);
@@ -59,8 +63,10 @@ class HungGuestProbeIT {
       List<String> hung = new ArrayList<>();
       List<String> good = new ArrayList<>();
       for (int i = 0; i < HUNG; i++) {
-        // named to sort first: clusters are handed over in name order, so the hung ones are asked for first
-        PoolFixtures.hostedCluster(management, "a-hung-" + i, "http://127.0.0.1:" + tarpit.getLocalPort(), guest);
+        // named to sort first: clusters are handed over in name order, so the hung ones are asked
+        // for first
+        PoolFixtures.hostedCluster(
+            management, "a-hung-" + i, "http://127.0.0.1:" + tarpit.getLocalPort(), guest);
         hung.add("clusters-a-hung-" + i);
       }
       for (int i = 0; i < GOOD; i++) {
@@ -68,19 +74,35 @@ class HungGuestProbeIT {
         good.add("clusters-good-" + i);
       }
       TestControlPlane started = cp;
-      await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+      await()
+          .atMost(Duration.ofMinutes(2))
+          .pollInterval(Duration.ofMillis(500))
           .until(() -> enrolled(started) == HUNG + GOOD);
 
-      replica = PoolReplica.start(PoolConfig.fromMap(Map.of(PoolConfig.CONTROL_PLANE_URL, cp.baseUrl(),
-          PoolConfig.POOL_TOKEN, PoolFixtures.poolToken(cp), PoolConfig.REPLICA, "pool-0")), management);
+      replica =
+          PoolReplica.start(
+              PoolConfig.fromMap(
+                  Map.of(
+                      PoolConfig.CONTROL_PLANE_URL,
+                      cp.baseUrl(),
+                      PoolConfig.POOL_TOKEN,
+                      PoolFixtures.poolToken(cp),
+                      PoolConfig.REPLICA,
+                      "pool-0")),
+              management);
       PoolReplica serving = replica;
-      await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .pollInterval(Duration.ofMillis(50))
           .until(() -> serving.served().containsAll(good));
       Set<String> servedThen = serving.served();
 
-      assertThat(servedThen).as("served when the last good cluster was: no hung probe had ended yet")
+      assertThat(servedThen)
+          .as("served when the last good cluster was: no hung probe had ended yet")
           .doesNotContainAnyElementsOf(hung);
-      await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+      await()
+          .atMost(Duration.ofMinutes(2))
+          .pollInterval(Duration.ofMillis(200))
           .until(() -> serving.served().containsAll(hung));
     } finally {
       if (replica != null) {
@@ -99,8 +121,13 @@ class HungGuestProbeIT {
   }
 
   private static int enrolled(TestControlPlane cp) throws Exception {
-    return cp.controlPlane().pool().query("SELECT count(*) FROM hosted_clusters WHERE retired_at IS NULL").execute()
-        .map(rows -> rows.iterator().next().getInteger(0)).toCompletionStage().toCompletableFuture()
+    return cp.controlPlane()
+        .pool()
+        .query("SELECT count(*) FROM hosted_clusters WHERE retired_at IS NULL")
+        .execute()
+        .map(rows -> rows.iterator().next().getInteger(0))
+        .toCompletionStage()
+        .toCompletableFuture()
         .get(30, TimeUnit.SECONDS);
   }
 }

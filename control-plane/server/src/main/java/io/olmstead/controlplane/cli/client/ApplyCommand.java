@@ -11,20 +11,28 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code apply -f FILE|DIR [--dry-run]}: makes catalogs, subscriptions and rollouts what the files say. Catalogs go
- * first, then subscriptions, then rollouts; each object is read, and written (PUT with If-Match) only when a field
- * the file gives differs. A rollout is created only when none of that subscription to that version exists.
+ * {@code apply -f FILE|DIR [--dry-run]}: makes catalogs, subscriptions and rollouts what the files
+ * say. Catalogs go first, then subscriptions, then rollouts; each object is read, and written (PUT
+ * with If-Match) only when a field the file gives differs. A rollout is created only when none of
+ * that subscription to that version exists.
  */
-@Command(name = "apply", mixinStandardHelpOptions = true,
+@Command(
+    name = "apply",
+    mixinStandardHelpOptions = true,
     description = "Create or update catalogs, subscriptions and rollouts from YAML files.")
 final class ApplyCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE|DIR",
+  @Option(
+      names = {"-f", "--filename"},
+      required = true,
+      paramLabel = "FILE|DIR",
       description = "a YAML file, or a directory of *.yaml / *.yml")
   List<Path> paths;
 
-  @Option(names = "--dry-run", description = "print what would be created, changed or left unchanged; change nothing")
+  @Option(
+      names = "--dry-run",
+      description = "print what would be created, changed or left unchanged; change nothing")
   boolean dryRun;
 
   ApplyCommand(CliContext ctx) {
@@ -36,7 +44,9 @@ final class ApplyCommand implements Callable<Integer> {
     List<Path> files = new ArrayList<>();
     paths.forEach(p -> files.addAll(ApplyDocuments.files(p)));
     List<ApplyDocuments.Doc> docs = new ArrayList<>(ApplyDocuments.read(files));
-    docs.sort(Comparator.comparingInt(d -> ApplyDocuments.KINDS.indexOf(d.kind()))); // stable: file order kept
+    docs.sort(
+        Comparator.comparingInt(
+            d -> ApplyDocuments.KINDS.indexOf(d.kind()))); // stable: file order kept
     Api api = ctx.api();
     String suffix = dryRun ? " (dry run)" : "";
     for (ApplyDocuments.Doc doc : docs) {
@@ -49,7 +59,8 @@ final class ApplyCommand implements Callable<Integer> {
 
   /** A catalog or subscription: PUT when absent or when a field the file gives differs. */
   private String object(Api api, ApplyDocuments.Doc doc) {
-    String path = (doc.kind().equals("Catalog") ? "/catalogs/" : "/subscriptions/") + Api.seg(doc.name());
+    String path =
+        (doc.kind().equals("Catalog") ? "/catalogs/" : "/subscriptions/") + Api.seg(doc.name());
     JsonNode current;
     try {
       current = api.get(path);
@@ -71,19 +82,30 @@ final class ApplyCommand implements Callable<Integer> {
     }
     String started = "";
     if (!dryRun) {
-      JsonNode after = put(api, doc, path, Map.of("If-Match", "\"" + current.path("resourceVersion").asText() + "\""));
+      JsonNode after =
+          put(
+              api,
+              doc,
+              path,
+              Map.of("If-Match", "\"" + current.path("resourceVersion").asText() + "\""));
       // a subscription with a rolloutStrategy whose version changed: the server started a rollout
-      started = after.path("rollout").isTextual() ? " (rollout " + after.path("rollout").asText() + " started)" : "";
+      started =
+          after.path("rollout").isTextual()
+              ? " (rollout " + after.path("rollout").asText() + " started)"
+              : "";
     }
-    return (dryRun ? "would change " : "changed ") + String.join(", ", SpecDiff.describe(changed, doc.spec(), current))
+    return (dryRun ? "would change " : "changed ")
+        + String.join(", ", SpecDiff.describe(changed, doc.spec(), current))
         + started;
   }
 
-  private static JsonNode put(Api api, ApplyDocuments.Doc doc, String path, Map<String, String> headers) {
+  private static JsonNode put(
+      Api api, ApplyDocuments.Doc doc, String path, Map<String, String> headers) {
     try {
       return api.exchange("PUT", path, doc.spec(), headers).json();
     } catch (CliException e) {
-      throw new CliException(e.exitCode(), doc.file() + ":" + doc.line() + ": " + doc.label() + ": " + e.getMessage());
+      throw new CliException(
+          e.exitCode(), doc.file() + ":" + doc.line() + ": " + doc.label() + ": " + e.getMessage());
     }
   }
 
@@ -93,7 +115,11 @@ final class ApplyCommand implements Callable<Integer> {
     String target = doc.spec().path("targetVersion").asText();
     for (JsonNode existing : api.list("/rollouts?subscription=" + Api.q(subscription))) {
       if (target.equals(existing.path("targetVersion").asText())) {
-        return "unchanged (" + existing.path("id").asText() + ", " + existing.path("state").asText() + ")";
+        return "unchanged ("
+            + existing.path("id").asText()
+            + ", "
+            + existing.path("state").asText()
+            + ")";
       }
     }
     if (dryRun) {
@@ -102,7 +128,8 @@ final class ApplyCommand implements Callable<Integer> {
     try {
       return "created (" + api.post("/rollouts", doc.spec()).path("id").asText() + ")";
     } catch (CliException e) {
-      throw new CliException(e.exitCode(), doc.file() + ":" + doc.line() + ": " + doc.label() + ": " + e.getMessage());
+      throw new CliException(
+          e.exitCode(), doc.file() + ":" + doc.line() + ": " + doc.label() + ": " + e.getMessage());
     }
   }
 }

@@ -6,9 +6,9 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 
 /**
- * The URL and token a command uses: those of the context ({@code --context}, {@code OLMSTEAD_CONTEXT}, else the config
- * file's current one; {@link ContextsFile}), each overridden by {@code OLMSTEAD_URL} / {@code OLMSTEAD_TOKEN}. The
- * token is never printed.
+ * The URL and token a command uses: those of the context ({@code --context}, {@code
+ * OLMSTEAD_CONTEXT}, else the config file's current one; {@link ContextsFile}), each overridden by
+ * {@code OLMSTEAD_URL} / {@code OLMSTEAD_TOKEN}. The token is never printed.
  */
 public record CliConfig(URI url, String token) {
 
@@ -17,7 +17,10 @@ public record CliConfig(URI url, String token) {
     return "CliConfig[url=" + url + ", token=***]";
   }
 
-  /** The URL and token to use; a {@link CliException} naming the missing setting, the unknown context or unsafe file. */
+  /**
+   * The URL and token to use; a {@link CliException} naming the missing setting, the unknown
+   * context or unsafe file.
+   */
   public static CliConfig load(CliContext ctx) {
     Path file = ctx.configFile();
     String url = ctx.env().get("OLMSTEAD_URL");
@@ -27,15 +30,32 @@ public record CliConfig(URI url, String token) {
       ContextsFile contexts = ContextsFile.read(ctx);
       String name = wanted != null ? wanted : contexts.current();
       if (name != null) {
-        ContextsFile.Context context = contexts.find(name).orElseThrow(() -> new CliException(ExitCodes.USAGE,
-            "no context '" + name + "' in " + file + ": olmstead config get-contexts lists them"));
+        ContextsFile.Context context =
+            contexts
+                .find(name)
+                .orElseThrow(
+                    () ->
+                        new CliException(
+                            ExitCodes.USAGE,
+                            "no context '"
+                                + name
+                                + "' in "
+                                + file
+                                + ": olmstead config get-contexts lists them"));
         url = blank(url) ? context.url().toString() : url;
         token = blank(token) ? context.token(file) : token;
       }
     }
     if (blank(url) || blank(token)) {
-      throw new CliException(ExitCodes.AUTH, "not logged in (no " + (blank(url) ? "URL" : "token") + " in " + file
-          + " nor OLMSTEAD_" + (blank(url) ? "URL" : "TOKEN") + "): run olmstead login --url URL --token-stdin");
+      throw new CliException(
+          ExitCodes.AUTH,
+          "not logged in (no "
+              + (blank(url) ? "URL" : "token")
+              + " in "
+              + file
+              + " nor OLMSTEAD_"
+              + (blank(url) ? "URL" : "TOKEN")
+              + "): run olmstead login --url URL --token-stdin");
     }
     return new CliConfig(parseUrl(url.strip()), token.strip());
   }
@@ -44,20 +64,25 @@ public record CliConfig(URI url, String token) {
   public static URI parseUrl(String url) {
     try {
       URI uri = new URI(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
-      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null
+      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())
+          || uri.getHost() == null
           || uri.getQuery() != null) {
         throw new URISyntaxException(url, "not an http(s) URL with a host");
       }
       return uri;
     } catch (URISyntaxException e) {
-      throw new CliException(ExitCodes.USAGE, "the URL '" + url + "' is not an http(s) URL such as "
-          + "https://olmstead.example.com: pass a valid --url (or OLMSTEAD_URL)");
+      throw new CliException(
+          ExitCodes.USAGE,
+          "the URL '"
+              + url
+              + "' is not an http(s) URL such as "
+              + "https://olmstead.example.com: pass a valid --url (or OLMSTEAD_URL)");
     }
   }
 
   /**
-   * Saves a login as context {@code name}: the token in {@code tokens/NAME} beside the config file (0600), the context
-   * added or replaced and made current. Returns the token file.
+   * Saves a login as context {@code name}: the token in {@code tokens/NAME} beside the config file
+   * (0600), the context added or replaced and made current. Returns the token file.
    */
   public static Path save(CliContext ctx, String name, URI url, String token) {
     ContextsFile.checkName(name);
@@ -68,7 +93,10 @@ public record CliConfig(URI url, String token) {
     } catch (IOException e) {
       throw new CliException(ExitCodes.ERROR, "cannot write " + tokenFile + ": " + e.getMessage());
     }
-    ContextsFile.read(ctx).with(new ContextsFile.Context(name, url, tokenFile, null)).use(name).write(file);
+    ContextsFile.read(ctx)
+        .with(new ContextsFile.Context(name, url, tokenFile, null))
+        .use(name)
+        .write(file);
     return tokenFile;
   }
 

@@ -8,14 +8,25 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What a client command runs with: the environment (for {@code OLMSTEAD_*}, {@code XDG_CONFIG_HOME}, {@code HOME}),
- * standard streams, how often {@code --watch} polls (tests shorten it), and the {@code --context} given on the
- * command line (set while parsing). Passed in so tests run commands in-process.
+ * What a client command runs with: the environment (for {@code OLMSTEAD_*}, {@code
+ * XDG_CONFIG_HOME}, {@code HOME}), standard streams, how often {@code --watch} polls (tests shorten
+ * it), and the {@code --context} given on the command line (set while parsing). Passed in so tests
+ * run commands in-process.
  */
-public record CliContext(Map<String, String> env, InputStream in, PrintWriter out, PrintWriter err,
-    Duration pollInterval, AtomicReference<String> contextFlag) {
+public record CliContext(
+    Map<String, String> env,
+    InputStream in,
+    PrintWriter out,
+    PrintWriter err,
+    Duration pollInterval,
+    AtomicReference<String> contextFlag) {
 
-  public CliContext(Map<String, String> env, InputStream in, PrintWriter out, PrintWriter err, Duration pollInterval) {
+  public CliContext(
+      Map<String, String> env,
+      InputStream in,
+      PrintWriter out,
+      PrintWriter err,
+      Duration pollInterval) {
     this(env, in, out, err, pollInterval, new AtomicReference<>());
   }
 
@@ -28,19 +39,27 @@ public record CliContext(Map<String, String> env, InputStream in, PrintWriter ou
     return configDir().resolve("config");
   }
 
-  /** The login file of earlier versions (one URL and token), read when {@link #configFile()} does not exist. */
+  /**
+   * The login file of earlier versions (one URL and token), read when {@link #configFile()} does
+   * not exist.
+   */
   public Path legacyConfigFile() {
     return configDir().resolve("config.yaml");
   }
 
   private Path configDir() {
     String xdg = env.get("XDG_CONFIG_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg)
-        : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".config");
+    Path base =
+        xdg != null && !xdg.isBlank()
+            ? Path.of(xdg)
+            : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".config");
     return base.resolve("olmstead");
   }
 
-  /** The context to use instead of the file's current one: {@code --context}, else {@code OLMSTEAD_CONTEXT}. */
+  /**
+   * The context to use instead of the file's current one: {@code --context}, else {@code
+   * OLMSTEAD_CONTEXT}.
+   */
   public String contextName() {
     String flag = contextFlag.get();
     if (flag != null && !flag.isBlank()) {
@@ -51,8 +70,9 @@ public record CliContext(Map<String, String> env, InputStream in, PrintWriter ou
   }
 
   /**
-   * The control plane's client: the context's URL and token, each overridden by {@code OLMSTEAD_URL} /
-   * {@code OLMSTEAD_TOKEN}, waiting as long as {@code OLMSTEAD_REQUEST_TIMEOUT} says.
+   * The control plane's client: the context's URL and token, each overridden by {@code
+   * OLMSTEAD_URL} / {@code OLMSTEAD_TOKEN}, waiting as long as {@code OLMSTEAD_REQUEST_TIMEOUT}
+   * says.
    */
   public Api api() {
     return new Api(CliConfig.load(this), Api.timeoutFrom(env));

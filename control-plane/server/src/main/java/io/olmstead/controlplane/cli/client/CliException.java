@@ -1,6 +1,9 @@
 package io.olmstead.controlplane.cli.client;
 
-/** A failure already phrased for the user as one line (the problem and the fix), with the exit code it means. */
+/**
+ * A failure already phrased for the user as one line (the problem and the fix), with the exit code
+ * it means.
+ */
 public final class CliException extends RuntimeException {
   private final int exitCode;
 

@@ -7,15 +7,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code delete KIND NAME...}: deletes clusters, subscriptions or catalogs as the API allows ({@code DELETE}); rollouts
- * are not deleted (abort or roll them back). Stops at the first refusal, as kubectl does, having printed what it
- * deleted before.
+ * {@code delete KIND NAME...}: deletes clusters, subscriptions or catalogs as the API allows
+ * ({@code DELETE}); rollouts are not deleted (abort or roll them back). Stops at the first refusal,
+ * as kubectl does, having printed what it deleted before.
  */
-@Command(name = "delete", mixinStandardHelpOptions = true,
-    description = {"Delete clusters, subscriptions or catalogs.",
-        "A cluster is forgotten and its agent credential revoked; a subscription is uninstalled by the agents (409 "
-            + "while a rollout of it is progressing or paused); a catalog is refused (409) while a subscription uses "
-            + "it. Rollouts are not deleted: abort or roll them back."})
+@Command(
+    name = "delete",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Delete clusters, subscriptions or catalogs.",
+      "A cluster is forgotten and its agent credential revoked; a subscription is uninstalled by the agents (409 "
+          + "while a rollout of it is progressing or paused); a catalog is refused (409) while a subscription uses "
+          + "it. Rollouts are not deleted: abort or roll them back."
+    })
 final class DeleteCommand implements Callable<Integer> {
   static final List<Kind> DELETABLE = List.of(Kind.clusters, Kind.subscriptions, Kind.catalogs);
   private final CliContext ctx;
@@ -26,7 +30,9 @@ final class DeleteCommand implements Callable<Integer> {
   @Parameters(index = "1..*", arity = "1..*", paramLabel = "NAME")
   List<String> names;
 
-  @Option(names = "--ignore-not-found", description = "an object that does not exist is not an error")
+  @Option(
+      names = "--ignore-not-found",
+      description = "an object that does not exist is not an error")
   boolean ignoreNotFound;
 
   DeleteCommand(CliContext ctx) {
@@ -37,8 +43,10 @@ final class DeleteCommand implements Callable<Integer> {
   public Integer call() {
     Kind k = Kind.parse(kind);
     if (!DELETABLE.contains(k)) {
-      throw new CliException(ExitCodes.USAGE, "rollouts cannot be deleted: stop one with olmstead rollout abort ID "
-          + "or rollout rollback ID");
+      throw new CliException(
+          ExitCodes.USAGE,
+          "rollouts cannot be deleted: stop one with olmstead rollout abort ID "
+              + "or rollout rollback ID");
     }
     Api api = ctx.api();
     for (String name : names) {

@@ -11,25 +11,36 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code describe KIND NAME}: one object, its status and its recent events in a readable layout. Events are the
- * rollout's history for rollouts, the audit log's entries on the object for the others (the audit log needs an admin
- * token: without one the section says so).
+ * {@code describe KIND NAME}: one object, its status and its recent events in a readable layout.
+ * Events are the rollout's history for rollouts, the audit log's entries on the object for the
+ * others (the audit log needs an admin token: without one the section says so).
  */
-@Command(name = "describe", mixinStandardHelpOptions = true,
-    description = "Show one cluster, subscription, rollout or catalog with its status and "
-    + "recent events.")
+@Command(
+    name = "describe",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show one cluster, subscription, rollout or catalog with its status and "
+            + "recent events.")
 final class DescribeCommand implements Callable<Integer> {
   static final int EVENTS = 10;
   private final CliContext ctx;
 
-  @Parameters(index = "0", paramLabel = "KIND", description = "cluster, subscription, rollout or catalog")
+  @Parameters(
+      index = "0",
+      paramLabel = "KIND",
+      description = "cluster, subscription, rollout or catalog")
   String kind;
 
   @Parameters(index = "1", paramLabel = "NAME", description = "its name (a rollout: its id)")
   String name;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table", description = "table or wide "
-      + "(the readable layout), name, json or yaml (the object as the API answers it); default: ${DEFAULT-VALUE}")
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FORMAT",
+      defaultValue = "table",
+      description =
+          "table or wide "
+              + "(the readable layout), name, json or yaml (the object as the API answers it); default: ${DEFAULT-VALUE}")
   Output output;
 
   DescribeCommand(CliContext ctx) {
@@ -82,29 +93,55 @@ final class DescribeCommand implements Callable<Integer> {
     if (approvals.isEmpty()) {
       out.println("  <none>");
     }
-    approvals.forEach(a -> out.println("  " + a.path("subscription").asText() + ": " + a.path("bundle").asText()
-        + " by " + a.path("approvedBy").asText() + ", " + when(a.path("approvedAt"), now)));
+    approvals.forEach(
+        a ->
+            out.println(
+                "  "
+                    + a.path("subscription").asText()
+                    + ": "
+                    + a.path("bundle").asText()
+                    + " by "
+                    + a.path("approvedBy").asText()
+                    + ", "
+                    + when(a.path("approvedAt"), now)));
     JsonNode readiness = api.get(path + "/upgrade-readiness");
     out.println("Upgrade readiness:");
     if (!readiness.has("upgradeable")) {
       out.println("  unknown (no OpenShift version known)");
     } else {
-      out.println("  " + readiness.path("version").asText() + " -> " + readiness.path("target").asText() + ": "
-          + (readiness.path("upgradeable").asBoolean() ? "upgradeable" : "blocked") + " ("
-          + readiness.path("operators").asInt() + " operators)");
-      readiness.path("blocking").forEach(b -> out.println("  blocked by " + ReadinessCommand.blocker(b)));
+      out.println(
+          "  "
+              + readiness.path("version").asText()
+              + " -> "
+              + readiness.path("target").asText()
+              + ": "
+              + (readiness.path("upgradeable").asBoolean() ? "upgradeable" : "blocked")
+              + " ("
+              + readiness.path("operators").asInt()
+              + " operators)");
+      readiness
+          .path("blocking")
+          .forEach(b -> out.println("  blocked by " + ReadinessCommand.blocker(b)));
     }
   }
 
   private static void subscription(Api api, String path, JsonNode s, PrintWriter out, Instant now) {
     field(out, "Name", s.path("name").asText());
-    field(out, "Package", s.path("package").asText() + " from catalog " + s.path("catalog").asText()
-        + (s.hasNonNull("channel") ? ", channel " + s.path("channel").asText() : ""));
+    field(
+        out,
+        "Package",
+        s.path("package").asText()
+            + " from catalog "
+            + s.path("catalog").asText()
+            + (s.hasNonNull("channel") ? ", channel " + s.path("channel").asText() : ""));
     field(out, "Namespace", s.path("namespace").asText());
     field(out, "Install mode", installMode(s));
     field(out, "Version", Kind.policy(s.path("version")));
     if (s.hasNonNull("appliedVersion")) {
-      field(out, "Applied", Kind.policy(s.path("appliedVersion")) + " (until a rollout to the version succeeds)");
+      field(
+          out,
+          "Applied",
+          Kind.policy(s.path("appliedVersion")) + " (until a rollout to the version succeeds)");
     }
     if (s.hasNonNull("rolloutStrategy")) {
       field(out, "Rollout", s.path("rolloutStrategy").toString() + " (a version change rolls out)");
@@ -113,7 +150,8 @@ final class DescribeCommand implements Callable<Integer> {
     field(out, "Team", Kind.text(s, "team"));
     field(out, "Placement", s.path("placement").toString());
     field(out, "Generation", s.path("generation").asText());
-    field(out, "Created", when(s.path("createdAt"), now) + " by " + s.path("createdBy").asText("?"));
+    field(
+        out, "Created", when(s.path("createdAt"), now) + " by " + s.path("createdBy").asText("?"));
     JsonNode status = api.get(path + "/status?limit=500");
     out.println("Status:");
     out.println("  clusters: " + status.path("clusters").asInt());
@@ -122,13 +160,25 @@ final class DescribeCommand implements Callable<Integer> {
     int shown = 0;
     for (JsonNode item : status.path("items")) {
       if (!"Succeeded".equals(item.path("phase").asText()) && shown++ < EVENTS) {
-        out.println("  " + item.path("cluster").asText() + ": " + item.path("phase").asText()
-            + (item.hasNonNull("reason") ? " (" + item.path("reason").asText() + ")" : "")
-            + (item.hasNonNull("message") ? " " + item.path("message").asText().replace('\n', ' ') : ""));
+        out.println(
+            "  "
+                + item.path("cluster").asText()
+                + ": "
+                + item.path("phase").asText()
+                + (item.hasNonNull("reason") ? " (" + item.path("reason").asText() + ")" : "")
+                + (item.hasNonNull("message")
+                    ? " " + item.path("message").asText().replace('\n', ' ')
+                    : ""));
         for (JsonNode r : item.path("requirementStatus")) {
           if (!"Present".equals(r.path("status").asText())) {
-            out.println("    requirement " + r.path("kind").asText() + " " + r.path("name").asText() + ": "
-                + r.path("status").asText() + (r.hasNonNull("message") ? " (" + r.path("message").asText() + ")" : ""));
+            out.println(
+                "    requirement "
+                    + r.path("kind").asText()
+                    + " "
+                    + r.path("name").asText()
+                    + ": "
+                    + r.path("status").asText()
+                    + (r.hasNonNull("message") ? " (" + r.path("message").asText() + ")" : ""));
           }
         }
       }
@@ -145,18 +195,27 @@ final class DescribeCommand implements Callable<Integer> {
     if (rotateAt != null) {
       out.println("  certificates: next rotation " + rotateAt + " on " + rotateOn);
     }
-    JsonNode rollouts = api.get("/rollouts?limit=5&subscription=" + Api.q(s.path("name").asText())).path("items");
+    JsonNode rollouts =
+        api.get("/rollouts?limit=5&subscription=" + Api.q(s.path("name").asText())).path("items");
     out.println("Rollouts:");
     if (rollouts.isEmpty()) {
       out.println("  <none>");
     }
-    rollouts.forEach(r -> out.println("  " + r.path("id").asText() + " -> " + r.path("targetVersion").asText()
-        + ": " + r.path("state").asText()));
+    rollouts.forEach(
+        r ->
+            out.println(
+                "  "
+                    + r.path("id").asText()
+                    + " -> "
+                    + r.path("targetVersion").asText()
+                    + ": "
+                    + r.path("state").asText()));
   }
 
   /**
-   * The "Failed or blocked clusters" block: at most {@link #EVENTS} members, then how many more there are (the
-   * rollout's counts are over every member; {@code failed} is at most one page of each state).
+   * The "Failed or blocked clusters" block: at most {@link #EVENTS} members, then how many more
+   * there are (the rollout's counts are over every member; {@code failed} is at most one page of
+   * each state).
    */
   static List<String> failedLines(JsonNode rollout, List<JsonNode> failed, String path) {
     List<String> lines = new ArrayList<>();
@@ -164,13 +223,30 @@ final class DescribeCommand implements Callable<Integer> {
     if (failed.isEmpty()) {
       lines.add("  <none>");
     }
-    failed.stream().limit(EVENTS).forEach(c -> lines.add("  " + c.path("name").asText() + " (wave "
-        + c.path("wave").asText() + ", " + c.path("state").asText() + "): " + c.path("message").asText("")
-        .replace('\n', ' ')));
-    int total = rollout.path("counts").path("failed").asInt() + rollout.path("counts").path("blocked").asInt();
+    failed.stream()
+        .limit(EVENTS)
+        .forEach(
+            c ->
+                lines.add(
+                    "  "
+                        + c.path("name").asText()
+                        + " (wave "
+                        + c.path("wave").asText()
+                        + ", "
+                        + c.path("state").asText()
+                        + "): "
+                        + c.path("message").asText("").replace('\n', ' ')));
+    int total =
+        rollout.path("counts").path("failed").asInt()
+            + rollout.path("counts").path("blocked").asInt();
     int shown = Math.min(failed.size(), EVENTS);
     if (total > shown) {
-      lines.add("  ... and " + (total - shown) + " more (GET " + path + "/clusters?state=Failed, ?state=Blocked)");
+      lines.add(
+          "  ... and "
+              + (total - shown)
+              + " more (GET "
+              + path
+              + "/clusters?state=Failed, ?state=Blocked)");
     }
     return lines;
   }
@@ -188,12 +264,21 @@ final class DescribeCommand implements Callable<Integer> {
       out.println("  <none>");
     }
     // the API lists the history newest first
-    history.stream().limit(EVENTS).forEach(h -> out.println("  "
-        + h.path("at").asText() + "  " + h.path("kind").asText()
-        + (h.hasNonNull("wave") ? "  wave " + h.path("wave").asText() : "")
-        + (h.hasNonNull("cluster") ? "  cluster " + h.path("cluster").asText() : "")
-        + (h.hasNonNull("actor") ? "  by " + h.path("actor").asText() : "")
-        + (h.hasNonNull("message") ? "  " + h.path("message").asText().replace('\n', ' ') : "")));
+    history.stream()
+        .limit(EVENTS)
+        .forEach(
+            h ->
+                out.println(
+                    "  "
+                        + h.path("at").asText()
+                        + "  "
+                        + h.path("kind").asText()
+                        + (h.hasNonNull("wave") ? "  wave " + h.path("wave").asText() : "")
+                        + (h.hasNonNull("cluster") ? "  cluster " + h.path("cluster").asText() : "")
+                        + (h.hasNonNull("actor") ? "  by " + h.path("actor").asText() : "")
+                        + (h.hasNonNull("message")
+                            ? "  " + h.path("message").asText().replace('\n', ' ')
+                            : "")));
   }
 
   private static void catalog(Api api, String path, JsonNode c, PrintWriter out, Instant now) {
@@ -210,9 +295,21 @@ final class DescribeCommand implements Callable<Integer> {
     if (revisions.isEmpty()) {
       out.println("  <none>");
     }
-    revisions.forEach(r -> out.println("  " + r.path("revision").asText() + "  " + r.path("digest").asText()
-        + "  " + r.path("packages").asInt() + " packages, " + r.path("bundles").asInt() + " bundles, "
-        + r.path("warnings").size() + " warnings" + (r.path("current").asBoolean() ? "  (current)" : "")));
+    revisions.forEach(
+        r ->
+            out.println(
+                "  "
+                    + r.path("revision").asText()
+                    + "  "
+                    + r.path("digest").asText()
+                    + "  "
+                    + r.path("packages").asInt()
+                    + " packages, "
+                    + r.path("bundles").asInt()
+                    + " bundles, "
+                    + r.path("warnings").size()
+                    + " warnings"
+                    + (r.path("current").asBoolean() ? "  (current)" : "")));
   }
 
   /** The newest audit entries on {@code resource}, from at most two pages of the audit log. */
@@ -222,7 +319,8 @@ final class DescribeCommand implements Callable<Integer> {
     try {
       String cursor = null;
       for (int page = 0; page < 2 && found.size() < EVENTS; page++) {
-        JsonNode answer = api.get("/audit?limit=500" + (cursor == null ? "" : "&cursor=" + Api.q(cursor)));
+        JsonNode answer =
+            api.get("/audit?limit=500" + (cursor == null ? "" : "&cursor=" + Api.q(cursor)));
         for (JsonNode entry : answer.path("items")) {
           if (resource.equals(entry.path("resource").asText()) && found.size() < EVENTS) {
             found.add(entry);
@@ -243,8 +341,17 @@ final class DescribeCommand implements Callable<Integer> {
     if (found.isEmpty()) {
       out.println("  <none>");
     }
-    found.forEach(e -> out.println("  " + e.path("at").asText() + "  " + e.path("action").asText() + "  "
-        + e.path("outcome").asText() + "  by " + e.path("actor").asText()));
+    found.forEach(
+        e ->
+            out.println(
+                "  "
+                    + e.path("at").asText()
+                    + "  "
+                    + e.path("action").asText()
+                    + "  "
+                    + e.path("outcome").asText()
+                    + "  by "
+                    + e.path("actor").asText()));
   }
 
   /** The subscription's install mode and the namespaces it watches, or that the bundle decides. */
@@ -253,14 +360,16 @@ final class DescribeCommand implements Callable<Integer> {
     s.path("targetNamespaces").forEach(t -> targets.add(t.asText()));
     String mode = s.hasNonNull("installMode") ? s.path("installMode").asText() : null;
     if (mode == null) {
-      return targets.isEmpty() ? "decided by the bundle (AllNamespaces where supported, else OwnNamespace)"
+      return targets.isEmpty()
+          ? "decided by the bundle (AllNamespaces where supported, else OwnNamespace)"
           : "targets " + String.join(",", targets);
     }
     return targets.isEmpty() ? mode : mode + " (targets " + String.join(",", targets) + ")";
   }
 
   static void field(PrintWriter out, String key, String value) {
-    out.println(String.format("%-14s%s", key + ":", value == null || value.isEmpty() ? "<none>" : value));
+    out.println(
+        String.format("%-14s%s", key + ":", value == null || value.isEmpty() ? "<none>" : value));
   }
 
   private static void list(PrintWriter out, String key, List<String> values) {

@@ -14,25 +14,29 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiPredicate;
 
 /**
- * Runs {@code refresh} whenever the API's event stream ({@code GET /events}) names an object of the watched kind,
- * at least every {@link #RESYNC} (events carry ids only, and a missed one must not hide a change), until
- * {@code deadline}. When the stream cannot be opened or ends early it says so once on stderr and polls every
- * {@link CliContext#pollInterval()} instead.
+ * Runs {@code refresh} whenever the API's event stream ({@code GET /events}) names an object of the
+ * watched kind, at least every {@link #RESYNC} (events carry ids only, and a missed one must not
+ * hide a change), until {@code deadline}. When the stream cannot be opened or ends early it says so
+ * once on stderr and polls every {@link CliContext#pollInterval()} instead.
  */
 final class EventWatch {
   static final Duration RESYNC = Duration.ofSeconds(30);
   private static final String EVENT = "event";
   private static final String END = "end";
 
-  private EventWatch() {
-  }
+  private EventWatch() {}
 
-  static void follow(CliContext ctx, Api api, Kind kind, String name, Instant deadline, Runnable refresh) {
+  static void follow(
+      CliContext ctx, Api api, Kind kind, String name, Instant deadline, Runnable refresh) {
     follow(ctx, api, (type, id) -> relevant(kind, name, type, id), deadline, refresh);
   }
 
   /** As above, refreshing on the events {@code relevant} (of their type and id) accepts. */
-  static void follow(CliContext ctx, Api api, BiPredicate<String, String> relevant, Instant deadline,
+  static void follow(
+      CliContext ctx,
+      Api api,
+      BiPredicate<String, String> relevant,
+      Instant deadline,
       Runnable refresh) {
     BlockingQueue<String> signals = new LinkedBlockingQueue<>();
     Thread reader = new Thread(() -> read(api, relevant, deadline, signals), "olmstead-cli-events");
@@ -57,8 +61,13 @@ final class EventWatch {
       }
       if (signal != null && !signal.equals(EVENT)) {
         if (streaming) {
-          ctx.err().println("olmstead: " + (signal.equals(END) ? "the event stream ended" : signal)
-              + "; polling every " + ctx.pollInterval().toMillis() + " ms instead");
+          ctx.err()
+              .println(
+                  "olmstead: "
+                      + (signal.equals(END) ? "the event stream ended" : signal)
+                      + "; polling every "
+                      + ctx.pollInterval().toMillis()
+                      + " ms instead");
           ctx.err().flush();
         }
         streaming = false;
@@ -68,10 +77,14 @@ final class EventWatch {
     }
   }
 
-  private static void read(Api api, BiPredicate<String, String> relevant, Instant deadline,
+  private static void read(
+      Api api,
+      BiPredicate<String, String> relevant,
+      Instant deadline,
       BlockingQueue<String> signals) {
     try (InputStream in = api.stream("/events?follow=true", deadline);
-        BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+        BufferedReader lines =
+            new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       String type = null;
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
         if (line.startsWith("event:")) {
@@ -94,22 +107,29 @@ final class EventWatch {
   }
 
   /**
-   * True when an event of {@code type} may change the fleet matrix: a cluster (its connection, labels, or an agent's
-   * report), a subscription, a rollout, or a rollout holding or failing a cluster. Pure.
+   * True when an event of {@code type} may change the fleet matrix: a cluster (its connection,
+   * labels, or an agent's report), a subscription, a rollout, or a rollout holding or failing a
+   * cluster. Pure.
    */
   static boolean changesTheMatrix(String type) {
     return type.equals("cluster") || type.startsWith("subscription") || type.startsWith("rollout");
   }
 
-  /** True when an event of {@code type} about {@code id} may change what {@code get} shows. Pure. */
+  /**
+   * True when an event of {@code type} about {@code id} may change what {@code get} shows. Pure.
+   */
   static boolean relevant(Kind kind, String name, String type, String id) {
-    boolean kindMatches = switch (kind) {
-      case clusters -> type.equals("cluster");
-      // a subscription's rows count its clusters' reports, announced as cluster events
-      case subscriptions -> type.startsWith("subscription") || type.equals("cluster");
-      case rollouts -> type.equals("rollout");
-      case catalogs -> type.equals("catalog");
-    };
-    return kindMatches && (name == null || kind == Kind.subscriptions && type.equals("cluster") || name.equals(id));
+    boolean kindMatches =
+        switch (kind) {
+          case clusters -> type.equals("cluster");
+          // a subscription's rows count its clusters' reports, announced as cluster events
+          case subscriptions -> type.startsWith("subscription") || type.equals("cluster");
+          case rollouts -> type.equals("rollout");
+          case catalogs -> type.equals("catalog");
+        };
+    return kindMatches
+        && (name == null
+            || kind == Kind.subscriptions && type.equals("cluster")
+            || name.equals(id));
   }
 }

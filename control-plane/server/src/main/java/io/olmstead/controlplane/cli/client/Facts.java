@@ -7,11 +7,11 @@ import java.util.Map;
 
 /**
  * A cluster's facts as {@code describe} prints them: nested objects flattened to dotted keys
- * ({@code hypershift.release: 4.17.3}), lists joined with commas, so no value prints as an empty {@code key=}. Pure.
+ * ({@code hypershift.release: 4.17.3}), lists joined with commas, so no value prints as an empty
+ * {@code key=}. Pure.
  */
 final class Facts {
-  private Facts() {
-  }
+  private Facts() {}
 
   static List<String> lines(JsonNode facts) {
     List<String> lines = new ArrayList<>();

@@ -8,14 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code get matrix} (or {@code get subscriptions --clusters}): the fleet matrix ({@code GET /fleet/matrix}), one row
- * per cluster and one column per subscription, a cell {@code VERSION} when it is Succeeded at its target, else
- * {@code VERSION PHASE} ({@code -} where the cluster does not run it); {@code wide} adds the labels and each cell's
- * reason. Follows every page.
+ * {@code get matrix} (or {@code get subscriptions --clusters}): the fleet matrix ({@code GET
+ * /fleet/matrix}), one row per cluster and one column per subscription, a cell {@code VERSION} when
+ * it is Succeeded at its target, else {@code VERSION PHASE} ({@code -} where the cluster does not
+ * run it); {@code wide} adds the labels and each cell's reason. Follows every page.
  */
 final class FleetMatrix {
-  private FleetMatrix() {
-  }
+  private FleetMatrix() {}
 
   /** Every page of the matrix for {@code query} (selector, subscriptions, sort), as one answer. */
   static ObjectNode fetch(Api api, String query) {
@@ -23,8 +22,11 @@ final class FleetMatrix {
     JsonNode columns = Api.JSON.createArrayNode();
     String cursor = null;
     for (int page = 0; page < Api.MAX_PAGES; page++) {
-      JsonNode answer = api.get("/fleet/matrix?limit=500" + query + (cursor == null ? "" : "&cursor="
-          + Api.q(cursor)));
+      JsonNode answer =
+          api.get(
+              "/fleet/matrix?limit=500"
+                  + query
+                  + (cursor == null ? "" : "&cursor=" + Api.q(cursor)));
       columns = answer.path("subscriptions");
       answer.path("items").forEach(items::add);
       cursor = answer.path("nextCursor").isTextual() ? answer.path("nextCursor").asText() : null;
@@ -35,8 +37,9 @@ final class FleetMatrix {
         return out;
       }
     }
-    throw new CliException(ExitCodes.ERROR, "more than " + Api.MAX_PAGES * 500 + " clusters in the matrix: narrow "
-        + "it with -l");
+    throw new CliException(
+        ExitCodes.ERROR,
+        "more than " + Api.MAX_PAGES * 500 + " clusters in the matrix: narrow " + "it with -l");
   }
 
   static void print(PrintWriter out, PrintWriter err, Output output, ObjectNode matrix) {
@@ -59,15 +62,19 @@ final class FleetMatrix {
     out.flush();
   }
 
-  /** The table: cluster, status, a column per subscription, and in {@code wide} the labels and the reasons. */
+  /**
+   * The table: cluster, status, a column per subscription, and in {@code wide} the labels and the
+   * reasons.
+   */
   static Table table(JsonNode matrix, boolean wide) {
     List<String> subs = new ArrayList<>();
     matrix.path("subscriptions").forEach(s -> subs.add(s.path("name").asText()));
     Table table = new Table(headers(subs, wide));
     for (JsonNode item : matrix.path("items")) {
       String name = item.path("cluster").asText();
-      List<String> row = new ArrayList<>(List.of(wide ? name : Output.fit(name, Kind.NAME_WIDTH),
-          Kind.text(item, "status")));
+      List<String> row =
+          new ArrayList<>(
+              List.of(wide ? name : Output.fit(name, Kind.NAME_WIDTH), Kind.text(item, "status")));
       List<String> reasons = new ArrayList<>();
       for (String sub : subs) {
         JsonNode cell = item.path("cells").path(sub);
@@ -86,7 +93,10 @@ final class FleetMatrix {
     return table;
   }
 
-  /** The table's headers: cluster, status, the subscriptions, and in {@code wide} the labels and the reasons. */
+  /**
+   * The table's headers: cluster, status, the subscriptions, and in {@code wide} the labels and the
+   * reasons.
+   */
   static List<String> headers(List<String> subs, boolean wide) {
     List<String> headers = new ArrayList<>(List.of("cluster", "status"));
     headers.addAll(subs);
@@ -97,15 +107,21 @@ final class FleetMatrix {
     return headers;
   }
 
-  /** {@code 0.9.4}, {@code 0.9.2 Failed}, {@code none RequiresApproval}, or {@code -} for no cell. */
+  /**
+   * {@code 0.9.4}, {@code 0.9.2 Failed}, {@code none RequiresApproval}, or {@code -} for no cell.
+   */
   static String cell(JsonNode cell) {
     if (cell.isMissingNode() || cell.isNull()) {
       return "-";
     }
-    String version = cell.path("installedVersion").isTextual() ? cell.path("installedVersion").asText() : "none";
+    String version =
+        cell.path("installedVersion").isTextual() ? cell.path("installedVersion").asText() : "none";
     String phase = Kind.text(cell, "phase");
-    boolean atTarget = "Succeeded".equals(phase) && (cell.path("targetVersion").isNull()
-        || cell.path("targetVersion").isMissingNode() || version.equals(cell.path("targetVersion").asText()));
+    boolean atTarget =
+        "Succeeded".equals(phase)
+            && (cell.path("targetVersion").isNull()
+                || cell.path("targetVersion").isMissingNode()
+                || version.equals(cell.path("targetVersion").asText()));
     return atTarget ? version : version + " " + (phase.isEmpty() ? "Unknown" : phase);
   }
 }

@@ -14,44 +14,76 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code get KIND [NAME] [-l selector] [-o FORMAT] [-w]}: lists as kubectl does, following the API's pages; with
- * {@code -w} it then prints each object again when it changes ({@link EventWatch}) until {@code --timeout}.
- * {@code get matrix [SUBSCRIPTION,...]} (or {@code get subscriptions --clusters}) prints the fleet matrix
- * ({@link FleetMatrix}); with {@code -w}, the rows that change ({@link MatrixWatch}) until {@code --timeout}.
+ * {@code get KIND [NAME] [-l selector] [-o FORMAT] [-w]}: lists as kubectl does, following the
+ * API's pages; with {@code -w} it then prints each object again when it changes ({@link
+ * EventWatch}) until {@code --timeout}. {@code get matrix [SUBSCRIPTION,...]} (or {@code get
+ * subscriptions --clusters}) prints the fleet matrix ({@link FleetMatrix}); with {@code -w}, the
+ * rows that change ({@link MatrixWatch}) until {@code --timeout}.
  */
-@Command(name = "get", mixinStandardHelpOptions = true,
-    description = "List clusters, subscriptions, rollouts or catalogs (or show one by name); `get matrix` (or "
-        + "`get subscriptions --clusters`) shows each cluster's version and phase of each subscription.")
+@Command(
+    name = "get",
+    mixinStandardHelpOptions = true,
+    description =
+        "List clusters, subscriptions, rollouts or catalogs (or show one by name); `get matrix` (or "
+            + "`get subscriptions --clusters`) shows each cluster's version and phase of each subscription.")
 final class GetCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Parameters(index = "0", paramLabel = "KIND", description = "clusters, subscriptions, rollouts, catalogs or matrix")
+  @Parameters(
+      index = "0",
+      paramLabel = "KIND",
+      description = "clusters, subscriptions, rollouts, catalogs or matrix")
   String kind;
 
-  @Parameters(index = "1", arity = "0..1", paramLabel = "NAME", description = "one object (a rollout by its id); for the matrix, its subscriptions, comma-separated")
+  @Parameters(
+      index = "1",
+      arity = "0..1",
+      paramLabel = "NAME",
+      description =
+          "one object (a rollout by its id); for the matrix, its subscriptions, comma-separated")
   String name;
 
-  @Option(names = "--clusters", description = "with subscriptions: the fleet matrix, a row per cluster and a column "
-      + "per subscription (as get matrix)")
+  @Option(
+      names = "--clusters",
+      description =
+          "with subscriptions: the fleet matrix, a row per cluster and a column "
+              + "per subscription (as get matrix)")
   boolean clusters;
 
-  @Option(names = "--sort", paramLabel = "ORDER", description = "the matrix's order: name (default), "
-      + "version:SUBSCRIPTION or phase:SUBSCRIPTION; a leading - reverses")
+  @Option(
+      names = "--sort",
+      paramLabel = "ORDER",
+      description =
+          "the matrix's order: name (default), "
+              + "version:SUBSCRIPTION or phase:SUBSCRIPTION; a leading - reverses")
   String sort;
 
-  @Option(names = {"-l", "--selector"}, paramLabel = "SELECTOR",
+  @Option(
+      names = {"-l", "--selector"},
+      paramLabel = "SELECTOR",
       description = "a label selector, e.g. env=prod,region in (eu,us)")
   String selector;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table", description = Output.HELP)
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FORMAT",
+      defaultValue = "table",
+      description = Output.HELP)
   Output output;
 
-  @Option(names = {"-w", "--watch"}, description = "after the list, print each object again when it changes "
-      + "(follows the API's event stream) until --timeout passes")
+  @Option(
+      names = {"-w", "--watch"},
+      description =
+          "after the list, print each object again when it changes "
+              + "(follows the API's event stream) until --timeout passes")
   boolean watch;
 
-  @Option(names = "--timeout", defaultValue = "PT1H", paramLabel = "DURATION",
-      description = "how long --watch follows, ISO-8601 (default: ${DEFAULT-VALUE}); it then exits 0")
+  @Option(
+      names = "--timeout",
+      defaultValue = "PT1H",
+      paramLabel = "DURATION",
+      description =
+          "how long --watch follows, ISO-8601 (default: ${DEFAULT-VALUE}); it then exits 0")
   Duration timeout;
 
   GetCommand(CliContext ctx) {
@@ -68,7 +100,8 @@ final class GetCommand implements Callable<Integer> {
       throw new CliException(ExitCodes.USAGE, "give a NAME or -l, not both");
     }
     if (watch && (timeout.isNegative() || timeout.isZero())) {
-      throw new CliException(ExitCodes.USAGE, "--timeout must be a positive ISO-8601 duration such as PT10M");
+      throw new CliException(
+          ExitCodes.USAGE, "--timeout must be a positive ISO-8601 duration such as PT10M");
     }
     LabelSelector filter = selector == null ? LabelSelector.everything() : Kind.selector(selector);
     Api api = ctx.api();
@@ -80,7 +113,8 @@ final class GetCommand implements Callable<Integer> {
     Instant deadline = Instant.now().plus(timeout);
     Printer printer = new Printer(k, api);
     printer.show(items, true);
-    EventWatch.follow(ctx, api, k, name, deadline, () -> printer.show(fetch(api, k, filter), false));
+    EventWatch.follow(
+        ctx, api, k, name, deadline, () -> printer.show(fetch(api, k, filter), false));
     return ExitCodes.OK;
   }
 
@@ -89,13 +123,16 @@ final class GetCommand implements Callable<Integer> {
       throw new CliException(ExitCodes.USAGE, "--clusters goes with get subscriptions");
     }
     if (watch && (timeout.isNegative() || timeout.isZero())) {
-      throw new CliException(ExitCodes.USAGE, "--timeout must be a positive ISO-8601 duration such as PT10M");
+      throw new CliException(
+          ExitCodes.USAGE, "--timeout must be a positive ISO-8601 duration such as PT10M");
     }
     if (selector != null) {
       Kind.selector(selector);
     }
-    String query = (selector == null ? "" : "&selector=" + Api.q(selector))
-        + (name == null ? "" : "&subscriptions=" + Api.q(name)) + (sort == null ? "" : "&sort=" + Api.q(sort));
+    String query =
+        (selector == null ? "" : "&selector=" + Api.q(selector))
+            + (name == null ? "" : "&subscriptions=" + Api.q(name))
+            + (sort == null ? "" : "&sort=" + Api.q(sort));
     Api api = ctx.api();
     if (!watch) {
       FleetMatrix.print(ctx.out(), ctx.err(), output, FleetMatrix.fetch(api, query));
@@ -104,7 +141,11 @@ final class GetCommand implements Callable<Integer> {
     Instant deadline = Instant.now().plus(timeout);
     MatrixWatch printer = new MatrixWatch(ctx.out(), output);
     printer.show(FleetMatrix.fetch(api, query), true);
-    EventWatch.follow(ctx, api, (type, id) -> EventWatch.changesTheMatrix(type), deadline,
+    EventWatch.follow(
+        ctx,
+        api,
+        (type, id) -> EventWatch.changesTheMatrix(type),
+        deadline,
         () -> printer.show(FleetMatrix.fetch(api, query), false));
     return ExitCodes.OK;
   }
@@ -124,7 +165,12 @@ final class GetCommand implements Callable<Integer> {
       return;
     }
     if (items.isEmpty() && emptyNotice) {
-      ctx.err().println("No " + k.name() + " found" + (selector == null ? "." : " matching " + selector + "."));
+      ctx.err()
+          .println(
+              "No "
+                  + k.name()
+                  + " found"
+                  + (selector == null ? "." : " matching " + selector + "."));
       ctx.err().flush();
       return;
     }
@@ -144,7 +190,10 @@ final class GetCommand implements Callable<Integer> {
       this.widths = new int[kind.columns(output).size()];
     }
 
-    /** Prints every object ({@code first}) or those that changed since, and a line for each one gone. */
+    /**
+     * Prints every object ({@code first}) or those that changed since, and a line for each one
+     * gone.
+     */
     void show(List<JsonNode> items, boolean first) {
       Instant now = Instant.now();
       Map<String, JsonNode> byName = new LinkedHashMap<>();
@@ -153,24 +202,32 @@ final class GetCommand implements Callable<Integer> {
       for (JsonNode item : items) {
         String key = kind.nameOf(item);
         // subscriptions: the totals by version are in their status (one small request each)
-        JsonNode extra = kind == Kind.subscriptions && !output.raw() ? api.get("/subscriptions/"
-            + Api.seg(key) + "/status?limit=1") : null;
-        List<String> row = output == Output.name || output.raw() ? List.of() : kind.row(item, extra, now, output);
+        JsonNode extra =
+            kind == Kind.subscriptions && !output.raw()
+                ? api.get("/subscriptions/" + Api.seg(key) + "/status?limit=1")
+                : null;
+        List<String> row =
+            output == Output.name || output.raw() ? List.of() : kind.row(item, extra, now, output);
         byName.put(key, item);
         rows.put(key, row);
-        compared.put(key, output.raw() || output == Output.name ? item.toString()
-            : WatchChanges.withoutAges(kind.columns(output), row));
+        compared.put(
+            key,
+            output.raw() || output == Output.name
+                ? item.toString()
+                : WatchChanges.withoutAges(kind.columns(output), row));
       }
-      List<String> changed = first ? new ArrayList<>(compared.keySet()) : WatchChanges.changed(shown, compared);
+      List<String> changed =
+          first ? new ArrayList<>(compared.keySet()) : WatchChanges.changed(shown, compared);
       List<String> gone = first ? List.of() : WatchChanges.gone(shown, compared);
       shown = compared;
       if (output.raw()) {
-        changed.forEach(key -> {
-          if (output == Output.yaml && !first) {
-            ctx.out().println("---");
-          }
-          Output.print(ctx.out(), output, byName.get(key));
-        });
+        changed.forEach(
+            key -> {
+              if (output == Output.yaml && !first) {
+                ctx.out().println("---");
+              }
+              Output.print(ctx.out(), output, byName.get(key));
+            });
       } else if (output == Output.name) {
         changed.forEach(key -> ctx.out().println(kind.singular() + "/" + key));
       } else if (!changed.isEmpty()) {

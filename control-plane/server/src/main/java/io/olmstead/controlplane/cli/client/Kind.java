@@ -13,24 +13,72 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The kinds {@code get} and {@code describe} know: their API path, their table columns, and what {@code -l} matches.
- * Clusters have labels and a server-side selector; subscriptions, rollouts and catalogs have none, so {@code -l}
- * matches some of their fields as if they were labels (listed in docs/cli.md), on the client.
+ * The kinds {@code get} and {@code describe} know: their API path, their table columns, and what
+ * {@code -l} matches. Clusters have labels and a server-side selector; subscriptions, rollouts and
+ * catalogs have none, so {@code -l} matches some of their fields as if they were labels (listed in
+ * docs/cli.md), on the client.
  */
 public enum Kind {
-  clusters("/clusters", true, List.of("name", "status", "labels", "agent", "kubernetes", "last-seen", "age"),
+  clusters(
+      "/clusters",
+      true,
+      List.of("name", "status", "labels", "agent", "kubernetes", "last-seen", "age"),
       List.of("name", "status", "labels", "agent", "kubernetes", "openshift", "last-seen", "age")),
-  subscriptions("/subscriptions", false, List.of("name", "package", "catalog", "channel", "version", "approval",
-      "clusters", "installed", "age"), List.of("name", "package", "catalog", "channel", "version", "approval",
-      "namespace", "team", "clusters", "installed", "by-phase", "age")),
-  rollouts("/rollouts", false, List.of("id", "subscription", "target", "state", "progress", "failed", "blocked",
-      "wave", "age"), List.of("id", "subscription", "from", "target", "state", "progress", "failed", "blocked",
-      "rolled-back", "wave", "age")),
-  catalogs("/catalogs", false, List.of("name", "revision", "digest", "priority", "source", "age"),
+  subscriptions(
+      "/subscriptions",
+      false,
+      List.of(
+          "name",
+          "package",
+          "catalog",
+          "channel",
+          "version",
+          "approval",
+          "clusters",
+          "installed",
+          "age"),
+      List.of(
+          "name",
+          "package",
+          "catalog",
+          "channel",
+          "version",
+          "approval",
+          "namespace",
+          "team",
+          "clusters",
+          "installed",
+          "by-phase",
+          "age")),
+  rollouts(
+      "/rollouts",
+      false,
+      List.of(
+          "id", "subscription", "target", "state", "progress", "failed", "blocked", "wave", "age"),
+      List.of(
+          "id",
+          "subscription",
+          "from",
+          "target",
+          "state",
+          "progress",
+          "failed",
+          "blocked",
+          "rolled-back",
+          "wave",
+          "age")),
+  catalogs(
+      "/catalogs",
+      false,
+      List.of("name", "revision", "digest", "priority", "source", "age"),
       List.of("name", "revision", "digest", "priority", "source", "last-error", "age"));
 
-  /** Widest cell of a name column in {@code table} output ({@code wide} and {@code name} print names whole). */
+  /**
+   * Widest cell of a name column in {@code table} output ({@code wide} and {@code name} print names
+   * whole).
+   */
   static final int NAME_WIDTH = 40;
+
   /** Widest LABELS cell in {@code table} output. */
   static final int LABELS_WIDTH = 48;
 
@@ -51,7 +99,9 @@ public enum Kind {
     return output == Output.wide ? wideColumns : columns;
   }
 
-  /** {@code cluster}, {@code subscription}...: the word {@code -o name} and {@code delete} print. */
+  /**
+   * {@code cluster}, {@code subscription}...: the word {@code -o name} and {@code delete} print.
+   */
   String singular() {
     return name().substring(0, name().length() - 1);
   }
@@ -61,26 +111,36 @@ public enum Kind {
     return text(item, this == rollouts ? "id" : "name");
   }
 
-  /** {@code cluster}, {@code clusters}, {@code sub}... to a kind; a usage error naming the choices otherwise. */
+  /**
+   * {@code cluster}, {@code clusters}, {@code sub}... to a kind; a usage error naming the choices
+   * otherwise.
+   */
   public static Kind parse(String word) {
     String w = word.toLowerCase(Locale.ROOT);
     for (Kind kind : values()) {
       String singular = kind.name().substring(0, kind.name().length() - 1);
-      if (w.equals(kind.name()) || w.equals(singular) || kind == subscriptions && (w.equals("sub") || w.equals("subs"))) {
+      if (w.equals(kind.name())
+          || w.equals(singular)
+          || kind == subscriptions && (w.equals("sub") || w.equals("subs"))) {
         return kind;
       }
     }
-    throw new CliException(ExitCodes.USAGE, "unknown kind '" + word + "': use clusters, subscriptions, rollouts or "
-        + "catalogs");
+    throw new CliException(
+        ExitCodes.USAGE,
+        "unknown kind '" + word + "': use clusters, subscriptions, rollouts or " + "catalogs");
   }
 
   /** What {@code -l} matches: a cluster's labels, or the fields documented for the other kinds. */
   public Map<String, String> labelsOf(JsonNode item) {
     Map<String, String> labels = new LinkedHashMap<>();
     switch (this) {
-      case clusters -> item.path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+      case clusters ->
+          item.path("labels")
+              .fields()
+              .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
       case subscriptions -> {
-        for (String field : List.of("name", "catalog", "package", "channel", "namespace", "approval", "team")) {
+        for (String field :
+            List.of("name", "catalog", "package", "channel", "namespace", "approval", "team")) {
           putText(labels, field, item.path(field));
         }
       }
@@ -109,7 +169,8 @@ public enum Kind {
     try {
       return LabelSelector.parse(text);
     } catch (IllegalArgumentException e) {
-      throw new CliException(ExitCodes.USAGE, "invalid -l selector '" + text + "': " + e.getMessage());
+      throw new CliException(
+          ExitCodes.USAGE, "invalid -l selector '" + text + "': " + e.getMessage());
     }
   }
 
@@ -118,28 +179,59 @@ public enum Kind {
     return row(item, extra, now, Output.table);
   }
 
-  /** The row of one object in {@code table} (long names and label lists cut) or {@code wide} (everything whole). */
+  /**
+   * The row of one object in {@code table} (long names and label lists cut) or {@code wide}
+   * (everything whole).
+   */
   public List<String> row(JsonNode item, JsonNode extra, Instant now, Output output) {
     boolean wide = output == Output.wide;
     String name = wide ? nameOf(item) : Output.fit(nameOf(item), NAME_WIDTH);
     return switch (this) {
-      case clusters -> wide
-          ? List.of(name, text(item, "status"), labels(item.path("labels")), text(item, "agentVersion"),
-              text(item, "kubernetesVersion"), openshift(item), age(item.path("lastSeen"), now),
-              age(item.path("createdAt"), now))
-          : List.of(name, text(item, "status"), Output.cut(labels(item.path("labels")), LABELS_WIDTH),
-              text(item, "agentVersion"), text(item, "kubernetesVersion"), age(item.path("lastSeen"), now),
-              age(item.path("createdAt"), now));
+      case clusters ->
+          wide
+              ? List.of(
+                  name,
+                  text(item, "status"),
+                  labels(item.path("labels")),
+                  text(item, "agentVersion"),
+                  text(item, "kubernetesVersion"),
+                  openshift(item),
+                  age(item.path("lastSeen"), now),
+                  age(item.path("createdAt"), now))
+              : List.of(
+                  name,
+                  text(item, "status"),
+                  Output.cut(labels(item.path("labels")), LABELS_WIDTH),
+                  text(item, "agentVersion"),
+                  text(item, "kubernetesVersion"),
+                  age(item.path("lastSeen"), now),
+                  age(item.path("createdAt"), now));
       case subscriptions -> {
         String clusterCount = extra == null ? "" : extra.path("clusters").asText();
         String installed = extra == null ? "" : counts(extra.path("byVersion"));
         yield wide
-            ? List.of(name, text(item, "package"), text(item, "catalog"), text(item, "channel"),
-                policy(item.path("version")), text(item, "approval"), text(item, "namespace"), text(item, "team"),
-                clusterCount, installed, extra == null ? "" : counts(extra.path("byPhase")),
+            ? List.of(
+                name,
+                text(item, "package"),
+                text(item, "catalog"),
+                text(item, "channel"),
+                policy(item.path("version")),
+                text(item, "approval"),
+                text(item, "namespace"),
+                text(item, "team"),
+                clusterCount,
+                installed,
+                extra == null ? "" : counts(extra.path("byPhase")),
                 age(item.path("createdAt"), now))
-            : List.of(name, text(item, "package"), text(item, "catalog"), text(item, "channel"),
-                policy(item.path("version")), text(item, "approval"), clusterCount, installed,
+            : List.of(
+                name,
+                text(item, "package"),
+                text(item, "catalog"),
+                text(item, "channel"),
+                policy(item.path("version")),
+                text(item, "approval"),
+                clusterCount,
+                installed,
                 age(item.path("createdAt"), now));
       }
       case rollouts -> {
@@ -148,21 +240,53 @@ public enum Kind {
         String failed = String.valueOf(counts.path("failed").asInt());
         String blocked = String.valueOf(counts.path("blocked").asInt());
         yield wide
-            ? List.of(name, text(item, "subscription"), joined(item.path("fromVersions")),
-                text(item, "targetVersion"), text(item, "state"), progress, failed, blocked,
-                String.valueOf(counts.path("rolledBack").asInt()), currentWave(item), age(item.path("startedAt"), now))
-            : List.of(name, text(item, "subscription"), text(item, "targetVersion"), text(item, "state"), progress,
-                failed, blocked, currentWave(item), age(item.path("startedAt"), now));
+            ? List.of(
+                name,
+                text(item, "subscription"),
+                joined(item.path("fromVersions")),
+                text(item, "targetVersion"),
+                text(item, "state"),
+                progress,
+                failed,
+                blocked,
+                String.valueOf(counts.path("rolledBack").asInt()),
+                currentWave(item),
+                age(item.path("startedAt"), now))
+            : List.of(
+                name,
+                text(item, "subscription"),
+                text(item, "targetVersion"),
+                text(item, "state"),
+                progress,
+                failed,
+                blocked,
+                currentWave(item),
+                age(item.path("startedAt"), now));
       }
-      case catalogs -> wide
-          ? List.of(name, text(item, "currentRevision"), text(item, "currentDigest"), text(item, "priority"),
-              item.path("source").path("image").asText(""), text(item, "lastError"), age(item.path("createdAt"), now))
-          : List.of(name, text(item, "currentRevision"), shortDigest(item), text(item, "priority"),
-              Output.fit(item.path("source").path("image").asText(""), NAME_WIDTH), age(item.path("createdAt"), now));
+      case catalogs ->
+          wide
+              ? List.of(
+                  name,
+                  text(item, "currentRevision"),
+                  text(item, "currentDigest"),
+                  text(item, "priority"),
+                  item.path("source").path("image").asText(""),
+                  text(item, "lastError"),
+                  age(item.path("createdAt"), now))
+              : List.of(
+                  name,
+                  text(item, "currentRevision"),
+                  shortDigest(item),
+                  text(item, "priority"),
+                  Output.fit(item.path("source").path("image").asText(""), NAME_WIDTH),
+                  age(item.path("createdAt"), now));
     };
   }
 
-  /** The OpenShift version of a hosted cluster (its {@code hypershift.olmstead.io/version} label), else empty. */
+  /**
+   * The OpenShift version of a hosted cluster (its {@code hypershift.olmstead.io/version} label),
+   * else empty.
+   */
   static String openshift(JsonNode cluster) {
     return cluster.path("labels").path("hypershift.olmstead.io/version").asText("");
   }
@@ -180,7 +304,8 @@ public enum Kind {
 
   static String labels(JsonNode labels) {
     List<String> parts = new ArrayList<>();
-    new TreeMap<>(Api.JSON.convertValue(labels, Map.class)).forEach((k, v) -> parts.add(k + "=" + v));
+    new TreeMap<>(Api.JSON.convertValue(labels, Map.class))
+        .forEach((k, v) -> parts.add(k + "=" + v));
     return String.join(",", parts);
   }
 
@@ -197,13 +322,15 @@ public enum Kind {
   /** {@code 0.9.2=3 0.9.4=1}, sorted by key. */
   static String counts(JsonNode byKey) {
     List<String> parts = new ArrayList<>();
-    new TreeMap<String, Object>(Api.JSON.convertValue(byKey, Map.class)).forEach((k, v) -> parts.add(k + "=" + v));
+    new TreeMap<String, Object>(Api.JSON.convertValue(byKey, Map.class))
+        .forEach((k, v) -> parts.add(k + "=" + v));
     return String.join(" ", parts);
   }
 
   /**
-   * The first wave not yet Succeeded (the one the rollout works on), or the last; once the rollout is RolledBack, the
-   * last wave that opened, as RolledBack (its clusters were sent back), as the dashboard shows it.
+   * The first wave not yet Succeeded (the one the rollout works on), or the last; once the rollout
+   * is RolledBack, the last wave that opened, as RolledBack (its clusters were sent back), as the
+   * dashboard shows it.
    */
   static String currentWave(JsonNode rollout) {
     String last = "";
@@ -234,7 +361,9 @@ public enum Kind {
     try {
       Duration d = Duration.between(Instant.parse(timestamp.asText()), now);
       long s = Math.max(0, d.getSeconds());
-      return s < 120 ? s + "s" : s < 7200 ? s / 60 + "m" : s < 172_800 ? s / 3600 + "h" : s / 86_400 + "d";
+      return s < 120
+          ? s + "s"
+          : s < 7200 ? s / 60 + "m" : s < 172_800 ? s / 3600 + "h" : s / 86_400 + "d";
     } catch (DateTimeParseException e) {
       return timestamp.asText();
     }

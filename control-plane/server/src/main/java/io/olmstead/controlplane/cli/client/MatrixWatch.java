@@ -9,9 +9,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code get matrix --watch}: prints the matrix, then, on each refresh, the rows (clusters) whose cells changed and a
- * line for each cluster gone; the whole table again, with its header, when the columns changed (a subscription came or
- * went). {@code -o json|yaml} prints each changed row as an object, {@code -o name} its name.
+ * {@code get matrix --watch}: prints the matrix, then, on each refresh, the rows (clusters) whose
+ * cells changed and a line for each cluster gone; the whole table again, with its header, when the
+ * columns changed (a subscription came or went). {@code -o json|yaml} prints each changed row as an
+ * object, {@code -o name} its name.
  */
 final class MatrixWatch {
   private final PrintWriter out;
@@ -27,7 +28,10 @@ final class MatrixWatch {
     this.wide = output == Output.wide;
   }
 
-  /** Prints every row ({@code first}, or when the columns changed) or those that changed since the last call. */
+  /**
+   * Prints every row ({@code first}, or when the columns changed) or those that changed since the
+   * last call.
+   */
   void show(ObjectNode matrix, boolean first) {
     Table table = FleetMatrix.table(matrix, wide);
     List<String> headers = new ArrayList<>();
@@ -45,19 +49,23 @@ final class MatrixWatch {
       List<String> row = table.rows().get(i++);
       rows.put(name, row);
       items.put(name, item);
-      compared.put(name, output.raw() || output == Output.name ? item.toString() : String.join("\u0000", row));
+      compared.put(
+          name,
+          output.raw() || output == Output.name ? item.toString() : String.join("\u0000", row));
     }
-    List<String> changed = all ? new ArrayList<>(compared.keySet()) : WatchChanges.changed(shown, compared);
+    List<String> changed =
+        all ? new ArrayList<>(compared.keySet()) : WatchChanges.changed(shown, compared);
     List<String> gone = all ? List.of() : WatchChanges.gone(shown, compared);
     shown = compared;
     columns = headers;
     if (output.raw()) {
-      changed.forEach(name -> {
-        if (output == Output.yaml && !first) {
-          out.println("---");
-        }
-        Output.print(out, output, items.get(name));
-      });
+      changed.forEach(
+          name -> {
+            if (output == Output.yaml && !first) {
+              out.println("---");
+            }
+            Output.print(out, output, items.get(name));
+          });
     } else if (output == Output.name) {
       changed.forEach(name -> out.println("cluster/" + name));
     } else if (!changed.isEmpty()) {

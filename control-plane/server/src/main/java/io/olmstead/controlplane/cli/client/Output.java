@@ -10,15 +10,23 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /**
- * The {@code -o} formats, the same on every command that prints objects: {@code table} (default; long names and label
- * lists cut to fit), {@code wide} (every column, nothing cut), {@code name} ({@code kind/name}, one a line, for
- * scripts), {@code json} and {@code yaml} (what the API answered).
+ * The {@code -o} formats, the same on every command that prints objects: {@code table} (default;
+ * long names and label lists cut to fit), {@code wide} (every column, nothing cut), {@code name}
+ * ({@code kind/name}, one a line, for scripts), {@code json} and {@code yaml} (what the API
+ * answered).
  */
 public enum Output {
-  table, wide, name, json, yaml;
+  table,
+  wide,
+  name,
+  json,
+  yaml;
 
-  static final YAMLMapper YAML = YAMLMapper.builder().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-      .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES).build();
+  static final YAMLMapper YAML =
+      YAMLMapper.builder()
+          .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+          .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+          .build();
 
   /** The option's description, shared by every command that takes {@code -o}. */
   static final String HELP = "table, wide, name, json or yaml (default: ${DEFAULT-VALUE})";
@@ -34,7 +42,8 @@ public enum Output {
       if (format == yaml) {
         out.print(YAML.writeValueAsString(node));
       } else {
-        out.println(Api.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(node));
+        out.println(
+            Api.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(node));
       }
       out.flush();
     } catch (JsonProcessingException e) {
@@ -49,8 +58,9 @@ public enum Output {
   }
 
   /**
-   * {@code text} cut to {@code max} characters with {@code ...} in the middle, so both the start and the distinctive
-   * end of a generated name (a hosted cluster's {@code <namespace>-<name>}) stay visible.
+   * {@code text} cut to {@code max} characters with {@code ...} in the middle, so both the start
+   * and the distinctive end of a generated name (a hosted cluster's {@code <namespace>-<name>})
+   * stay visible.
    */
   static String fit(String text, int max) {
     if (text == null || text.length() <= max || max < 8) {

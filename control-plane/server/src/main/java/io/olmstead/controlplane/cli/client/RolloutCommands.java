@@ -14,14 +14,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code rollout status ID [--watch]}, {@code rollout preview SUBSCRIPTION VERSION [--strategy JSON] [-o json|yaml]},
- * {@code rollout pause|resume|abort|rollback|promote ID} and {@code rollout retry ID|SUBSCRIPTION}.
+ * {@code rollout status ID [--watch]}, {@code rollout preview SUBSCRIPTION VERSION [--strategy
+ * JSON] [-o json|yaml]}, {@code rollout pause|resume|abort|rollback|promote ID} and {@code rollout
+ * retry ID|SUBSCRIPTION}.
  */
 final class RolloutCommands {
   static final String[] ACTIONS = {"pause", "resume", "abort", "rollback", "promote"};
 
-  private RolloutCommands() {
-  }
+  private RolloutCommands() {}
 
   static CommandLine command(CliContext ctx) {
     CommandLine rollout = new CommandLine(new Group());
@@ -29,29 +29,42 @@ final class RolloutCommands {
     rollout.addSubcommand(new Retry(ctx));
     rollout.addSubcommand(new Preview(ctx));
     for (String action : ACTIONS) {
-      rollout.addSubcommand(action, new CommandLine(new Action(ctx, action)).setCommandName(action));
+      rollout.addSubcommand(
+          action, new CommandLine(new Action(ctx, action)).setCommandName(action));
     }
     return rollout;
   }
 
-  @Command(name = "rollout", description = "Follow or steer a rollout.", synopsisSubcommandLabel = "COMMAND",
+  @Command(
+      name = "rollout",
+      description = "Follow or steer a rollout.",
+      synopsisSubcommandLabel = "COMMAND",
       mixinStandardHelpOptions = true)
   static final class Group implements Runnable {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-      throw new CommandLine.ParameterException(spec.commandLine(), "a rollout command is required (status, preview, "
-          + "pause, resume, abort, rollback, promote or retry)");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "a rollout command is required (status, preview, "
+              + "pause, resume, abort, rollback, promote or retry)");
     }
   }
 
-  /** Progress per wave; the exit code says how the rollout stands ({@link RolloutView#exitCode}). */
-  @Command(name = "status", mixinStandardHelpOptions = true, description = {"Show a rollout's progress, one bar per "
-      + "wave, then each cluster not moving with its reason (WaitingForApproval, Frozen, OutsideWindow, EdgeAtRisk, "
-      + "PreflightBlocked).", "Exit 0 Succeeded (or Progressing without --watch), 4 ended otherwise (Failed, "
-      + "Aborted, RolledBack), 6 Paused, 7 --watch timed out."})
+  /**
+   * Progress per wave; the exit code says how the rollout stands ({@link RolloutView#exitCode}).
+   */
+  @Command(
+      name = "status",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Show a rollout's progress, one bar per "
+            + "wave, then each cluster not moving with its reason (WaitingForApproval, Frozen, OutsideWindow, EdgeAtRisk, "
+            + "PreflightBlocked).",
+        "Exit 0 Succeeded (or Progressing without --watch), 4 ended otherwise (Failed, "
+            + "Aborted, RolledBack), 6 Paused, 7 --watch timed out."
+      })
   static final class Status implements Callable<Integer> {
     private static final int CLUSTERS_PAGE = 500;
     private static final int MAX_REASONS = 20;
@@ -60,10 +73,15 @@ final class RolloutCommands {
     @Parameters(index = "0", paramLabel = "ID")
     String id;
 
-    @Option(names = {"-w", "--watch"}, description = "poll until the rollout ends or pauses (or --timeout passes)")
+    @Option(
+        names = {"-w", "--watch"},
+        description = "poll until the rollout ends or pauses (or --timeout passes)")
     boolean watch;
 
-    @Option(names = "--timeout", defaultValue = "PT1H", paramLabel = "DURATION",
+    @Option(
+        names = "--timeout",
+        defaultValue = "PT1H",
+        paramLabel = "DURATION",
         description = "how long --watch waits at most, ISO-8601 (default: ${DEFAULT-VALUE})")
     Duration timeout;
 
@@ -82,8 +100,17 @@ final class RolloutCommands {
       Instant deadline = Instant.now().plus(timeout);
       while (watch && !RolloutView.watchStops(rollout)) {
         if (Instant.now().isAfter(deadline)) {
-          throw new CliException(ExitCodes.TIMEOUT, "rollout " + id + " is still " + rollout.path("state").asText()
-              + " after " + timeout + ": run olmstead rollout status " + id + " --watch again");
+          throw new CliException(
+              ExitCodes.TIMEOUT,
+              "rollout "
+                  + id
+                  + " is still "
+                  + rollout.path("state").asText()
+                  + " after "
+                  + timeout
+                  + ": run olmstead rollout status "
+                  + id
+                  + " --watch again");
         }
         Thread.sleep(ctx.pollInterval().toMillis());
         rollout = api.get(path);
@@ -97,24 +124,40 @@ final class RolloutCommands {
       int code = RolloutView.exitCode(rollout);
       if (code != ExitCodes.OK) {
         String state = rollout.path("state").asText();
-        ctx.err().println("olmstead: rollout " + id + (state.equals("Paused") ? " is Paused: run olmstead rollout "
-            + "resume " + id + " (or promote, abort, rollback)" : " ended " + state));
+        ctx.err()
+            .println(
+                "olmstead: rollout "
+                    + id
+                    + (state.equals("Paused")
+                        ? " is Paused: run olmstead rollout "
+                            + "resume "
+                            + id
+                            + " (or promote, abort, rollback)"
+                        : " ended " + state));
       }
       return code;
     }
 
-    /** The waves, then the clusters not moving for a known reason (of the first page of clusters), as the API says. */
+    /**
+     * The waves, then the clusters not moving for a known reason (of the first page of clusters),
+     * as the API says.
+     */
     private static String render(Api api, String path, JsonNode rollout) {
-      return RolloutView.render(rollout) + RolloutView.reasons(api.get(path + "/clusters?limit=" + CLUSTERS_PAGE),
-          MAX_REASONS);
+      return RolloutView.render(rollout)
+          + RolloutView.reasons(api.get(path + "/clusters?limit=" + CLUSTERS_PAGE), MAX_REASONS);
     }
   }
 
   /** The plan and impact report of a rollout that is not started: POST /rollouts/preview. */
-  @Command(name = "preview", mixinStandardHelpOptions = true, description = {"Show what a rollout to VERSION would "
-      + "do before anything moves: per installed version the RBAC, CRD, webhook and API changes, the custom resources "
-      + "they touch, each cluster's hops, OpenShift effect and window.", "-o json or yaml prints the whole report "
-      + "(the export for a change ticket)."})
+  @Command(
+      name = "preview",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Show what a rollout to VERSION would "
+            + "do before anything moves: per installed version the RBAC, CRD, webhook and API changes, the custom resources "
+            + "they touch, each cluster's hops, OpenShift effect and window.",
+        "-o json or yaml prints the whole report " + "(the export for a change ticket)."
+      })
   static final class Preview implements Callable<Integer> {
     private final CliContext ctx;
 
@@ -124,10 +167,16 @@ final class RolloutCommands {
     @Parameters(index = "1", paramLabel = "VERSION")
     String version;
 
-    @Option(names = "--strategy", paramLabel = "JSON", description = "the rollout strategy, as in POST /rollouts")
+    @Option(
+        names = "--strategy",
+        paramLabel = "JSON",
+        description = "the rollout strategy, as in POST /rollouts")
     String strategy;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
+    @Option(
+        names = {"-o", "--output"},
+        paramLabel = "FORMAT",
+        defaultValue = "table",
         description = "table, json or yaml (default: ${DEFAULT-VALUE})")
     Output output;
 
@@ -137,12 +186,17 @@ final class RolloutCommands {
 
     @Override
     public Integer call() {
-      ObjectNode body = Api.JSON.createObjectNode().put("subscription", subscription).put("targetVersion", version);
+      ObjectNode body =
+          Api.JSON
+              .createObjectNode()
+              .put("subscription", subscription)
+              .put("targetVersion", version);
       if (strategy != null) {
         try {
           body.set("strategy", Api.JSON.readTree(strategy));
         } catch (JsonProcessingException e) {
-          throw new CliException(ExitCodes.USAGE, "--strategy is not JSON: " + e.getOriginalMessage());
+          throw new CliException(
+              ExitCodes.USAGE, "--strategy is not JSON: " + e.getOriginalMessage());
         }
       }
       JsonNode preview = ctx.api().post("/rollouts/preview", body);
@@ -156,8 +210,12 @@ final class RolloutCommands {
     }
   }
 
-  /** One of the rollout commands: POST /rollouts/{id}/{action}, then the rollout as it is after it. */
-  @Command(mixinStandardHelpOptions = true, description = "Pause, resume, abort, roll back or promote a rollout.")
+  /**
+   * One of the rollout commands: POST /rollouts/{id}/{action}, then the rollout as it is after it.
+   */
+  @Command(
+      mixinStandardHelpOptions = true,
+      description = "Pause, resume, abort, roll back or promote a rollout.")
   static final class Action implements Callable<Integer> {
     private final CliContext ctx;
     private final String action;
@@ -165,8 +223,12 @@ final class RolloutCommands {
     @Parameters(index = "0", paramLabel = "ID")
     String id;
 
-    @Option(names = "--wave", paramLabel = "NAME", description = "promote: the wave to end (default: the one waiting "
-        + "now, read first); a promote whose wave has ended meanwhile is refused rather than ending the next")
+    @Option(
+        names = "--wave",
+        paramLabel = "NAME",
+        description =
+            "promote: the wave to end (default: the one waiting "
+                + "now, read first); a promote whose wave has ended meanwhile is refused rather than ending the next")
     String wave;
 
     Action(CliContext ctx, String action) {
@@ -188,7 +250,10 @@ final class RolloutCommands {
     }
   }
 
-  /** The first wave of the rollout that has not succeeded (what a promote ends), or null when none is left. */
+  /**
+   * The first wave of the rollout that has not succeeded (what a promote ends), or null when none
+   * is left.
+   */
   static String waitingWave(JsonNode rollout) {
     for (JsonNode w : rollout.path("waves")) {
       if (!"Succeeded".equals(w.path("state").asText())) {
@@ -199,13 +264,19 @@ final class RolloutCommands {
   }
 
   /**
-   * Starts a rolled-back, failed or aborted rollout again (same target, same strategy): by rollout id, or by
-   * subscription name (its newest rollout).
+   * Starts a rolled-back, failed or aborted rollout again (same target, same strategy): by rollout
+   * id, or by subscription name (its newest rollout).
    */
-  @Command(name = "retry", mixinStandardHelpOptions = true, description = {"Start a RolledBack, Failed or Aborted "
-      + "rollout again: same subscription, target and strategy.", "NAME is a rollout id or a subscription name (its "
-      + "newest rollout is retried). Refused while the subscription declares another version.", "A target of a "
-      + "rollout of several subscriptions retries every target, as a new group."})
+  @Command(
+      name = "retry",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Start a RolledBack, Failed or Aborted "
+            + "rollout again: same subscription, target and strategy.",
+        "NAME is a rollout id or a subscription name (its "
+            + "newest rollout is retried). Refused while the subscription declares another version.",
+        "A target of a " + "rollout of several subscriptions retries every target, as a new group."
+      })
   static final class Retry implements Callable<Integer> {
     private final CliContext ctx;
 
@@ -221,14 +292,17 @@ final class RolloutCommands {
       Api api = ctx.api();
       String id = name;
       if (!name.startsWith("ro-")) {
-        JsonNode newest = api.get("/rollouts?subscription=" + Api.q(name) + "&limit=1").path("items").path(0);
+        JsonNode newest =
+            api.get("/rollouts?subscription=" + Api.q(name) + "&limit=1").path("items").path(0);
         if (newest.isMissingNode()) {
-          throw new CliException(ExitCodes.NOT_FOUND, "subscription " + name + " has no rollout to retry");
+          throw new CliException(
+              ExitCodes.NOT_FOUND, "subscription " + name + " has no rollout to retry");
         }
         id = newest.path("id").asText();
       }
       JsonNode rollout = api.post("/rollouts/" + Api.seg(id) + "/retry", null);
-      ctx.out().println("rollout " + rollout.path("id").asText() + " started (retry of " + id + ")");
+      ctx.out()
+          .println("rollout " + rollout.path("id").asText() + " started (retry of " + id + ")");
       ctx.out().print(RolloutView.render(rollout));
       ctx.out().flush();
       return ExitCodes.OK;

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Whether an object already is what a file asks: every field the file's spec gives must equal the object's (mappings
- * compared key by key, so fields the server adds do not count; lists and scalars exactly). Pure, unit-tested.
+ * Whether an object already is what a file asks: every field the file's spec gives must equal the
+ * object's (mappings compared key by key, so fields the server adds do not count; lists and scalars
+ * exactly). Pure, unit-tested.
  */
 final class SpecDiff {
-  private SpecDiff() {
-  }
+  private SpecDiff() {}
 
   /** The top-level fields of {@code spec} whose value {@code current} does not have. */
   static List<String> changedFields(JsonNode spec, JsonNode current) {
@@ -28,7 +28,9 @@ final class SpecDiff {
 
   /** {@code version: {"pin":"0.9.2"} -> {"pin":"0.9.4"}} for each changed field. */
   static List<String> describe(List<String> changed, JsonNode spec, JsonNode current) {
-    return changed.stream().map(f -> f + ": " + shown(current.path(f)) + " -> " + shown(spec.path(f))).toList();
+    return changed.stream()
+        .map(f -> f + ": " + shown(current.path(f)) + " -> " + shown(spec.path(f)))
+        .toList();
   }
 
   private static String shown(JsonNode value) {

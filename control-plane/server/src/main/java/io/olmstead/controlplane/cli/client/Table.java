@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** A kubectl-style table: upper-case headers, columns left-aligned and three spaces apart, no trailing blanks. */
+/**
+ * A kubectl-style table: upper-case headers, columns left-aligned and three spaces apart, no
+ * trailing blanks.
+ */
 public final class Table {
   private final List<String> headers;
   private final List<List<String>> rows = new ArrayList<>();
@@ -16,7 +19,8 @@ public final class Table {
   /** Adds a row; null or empty cells show as {@code <none>}, line breaks as spaces. */
   public Table row(List<String> cells) {
     if (cells.size() != headers.size()) {
-      throw new IllegalArgumentException(cells.size() + " cells for " + headers.size() + " columns");
+      throw new IllegalArgumentException(
+          cells.size() + " cells for " + headers.size() + " columns");
     }
     List<String> clean = new ArrayList<>();
     for (String cell : cells) {
@@ -37,8 +41,9 @@ public final class Table {
   }
 
   /**
-   * The rows, with the header line when {@code header}; each column at least as wide as {@code atLeast} says (so
-   * rows printed later by {@code get --watch} line up under the first table), and returns the widths used there.
+   * The rows, with the header line when {@code header}; each column at least as wide as {@code
+   * atLeast} says (so rows printed later by {@code get --watch} line up under the first table), and
+   * returns the widths used there.
    */
   public String render(boolean header, int[] atLeast) {
     int[] widths = widths(atLeast);

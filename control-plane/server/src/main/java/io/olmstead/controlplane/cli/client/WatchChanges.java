@@ -6,14 +6,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What {@code get --watch} prints again after a refresh: the objects whose row changed (ages and last-seen times
- * left out, or every refresh would print every row) and those gone. Pure.
+ * What {@code get --watch} prints again after a refresh: the objects whose row changed (ages and
+ * last-seen times left out, or every refresh would print every row) and those gone. Pure.
  */
 final class WatchChanges {
   private static final Set<String> TIME_COLUMNS = Set.of("age", "last-seen");
 
-  private WatchChanges() {
-  }
+  private WatchChanges() {}
 
   /** The row's cells but its time columns, as one comparable string. */
   static String withoutAges(List<String> columns, List<String> row) {
@@ -28,8 +27,10 @@ final class WatchChanges {
 
   /** The names new in {@code after} or shown differently, in {@code after}'s order. */
   static List<String> changed(Map<String, String> before, Map<String, String> after) {
-    return after.entrySet().stream().filter(e -> !e.getValue().equals(before.get(e.getKey())))
-        .map(Map.Entry::getKey).toList();
+    return after.entrySet().stream()
+        .filter(e -> !e.getValue().equals(before.get(e.getKey())))
+        .map(Map.Entry::getKey)
+        .toList();
   }
 
   /** The names in {@code before} no longer in {@code after}. */

@@ -14,14 +14,19 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-/** The rows per-cluster agents need: every hypershift-enrolled cluster, and issuing one's agent credential. */
+/**
+ * The rows per-cluster agents need: every hypershift-enrolled cluster, and issuing one's agent
+ * credential.
+ */
 final class HostedAgentStore {
-  private static final String HOSTED = "SELECT c.name, h.namespace, h.name, "
-      + "c.facts #>> '{hypershift,controlPlaneNamespace}', c.status = 'retired', cc.credential_hash "
-      + "FROM hosted_clusters h JOIN clusters c ON c.name = h.cluster "
-      + "LEFT JOIN cluster_credentials cc ON cc.cluster = c.name AND cc.revoked_at IS NULL";
-  private static final String LOCK_CLUSTER = "SELECT c.name FROM clusters c JOIN hosted_clusters h ON h.cluster = c.name"
-      + " WHERE c.name = $1 AND c.status <> 'retired' FOR UPDATE OF c";
+  private static final String HOSTED =
+      "SELECT c.name, h.namespace, h.name, "
+          + "c.facts #>> '{hypershift,controlPlaneNamespace}', c.status = 'retired', cc.credential_hash "
+          + "FROM hosted_clusters h JOIN clusters c ON c.name = h.cluster "
+          + "LEFT JOIN cluster_credentials cc ON cc.cluster = c.name AND cc.revoked_at IS NULL";
+  private static final String LOCK_CLUSTER =
+      "SELECT c.name FROM clusters c JOIN hosted_clusters h ON h.cluster = c.name"
+          + " WHERE c.name = $1 AND c.status <> 'retired' FOR UPDATE OF c";
 
   private final Pool pool;
 
@@ -30,10 +35,15 @@ final class HostedAgentStore {
   }
 
   /**
-   * A hypershift-enrolled cluster: its HostedCluster, its hosted control plane namespace, whether it is retired and the
-   * hash of its live agent credential (null: none).
+   * A hypershift-enrolled cluster: its HostedCluster, its hosted control plane namespace, whether
+   * it is retired and the hash of its live agent credential (null: none).
    */
-  record Hosted(String cluster, String namespace, String name, String controlPlaneNamespace, boolean retired,
+  record Hosted(
+      String cluster,
+      String namespace,
+      String name,
+      String controlPlaneNamespace,
+      boolean retired,
       byte[] credentialHash) {
     /** Whether the presented credential is this cluster's live one. */
     boolean live(String credential) {
@@ -42,29 +52,53 @@ final class HostedAgentStore {
   }
 
   Future<List<Hosted>> hosted() {
-    return pool.preparedQuery(HOSTED).execute().map(rows -> {
-      List<Hosted> all = new ArrayList<>();
-      for (Row r : rows) {
-        all.add(new Hosted(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getBoolean(4),
-            r.getBuffer(5) == null ? null : r.getBuffer(5).getBytes()));
-      }
-      return all;
-    });
+    return pool.preparedQuery(HOSTED)
+        .execute()
+        .map(
+            rows -> {
+              List<Hosted> all = new ArrayList<>();
+              for (Row r : rows) {
+                all.add(
+                    new Hosted(
+                        r.getString(0),
+                        r.getString(1),
+                        r.getString(2),
+                        r.getString(3),
+                        r.getBoolean(4),
+                        r.getBuffer(5) == null ? null : r.getBuffer(5).getBytes()));
+              }
+              return all;
+            });
   }
 
   /**
-   * Issues a fresh agent credential for a live hosted cluster (revoking the earlier one, whose session the gateway
-   * then closes) and audits it; empty when the cluster was retired meanwhile.
+   * Issues a fresh agent credential for a live hosted cluster (revoking the earlier one, whose
+   * session the gateway then closes) and audits it; empty when the cluster was retired meanwhile.
    */
   Future<Optional<String>> issue(String cluster, String namespace) {
-    return pool.withTransaction(tx -> tx.preparedQuery(LOCK_CLUSTER).execute(Tuple.of(cluster)).compose(rows -> {
-      if (rows.size() == 0) {
-        return Future.succeededFuture(Optional.<String>empty());
-      }
-      return CredentialStore.issue(tx, cluster, null).compose(credential -> Audit.record(tx,
-              AuditEntry.system("hypershift", "hypershift.agent-credential", "clusters/" + cluster,
-                  AuditEntry.SUCCESS, new JsonObject().put("namespace", namespace).put("agents", "per-cluster")))
-          .map(v -> Optional.of(credential)));
-    }));
+    return pool.withTransaction(
+        tx ->
+            tx.preparedQuery(LOCK_CLUSTER)
+                .execute(Tuple.of(cluster))
+                .compose(
+                    rows -> {
+                      if (rows.size() == 0) {
+                        return Future.succeededFuture(Optional.<String>empty());
+                      }
+                      return CredentialStore.issue(tx, cluster, null)
+                          .compose(
+                              credential ->
+                                  Audit.record(
+                                          tx,
+                                          AuditEntry.system(
+                                              "hypershift",
+                                              "hypershift.agent-credential",
+                                              "clusters/" + cluster,
+                                              AuditEntry.SUCCESS,
+                                              new JsonObject()
+                                                  .put("namespace", namespace)
+                                                  .put("agents", "per-cluster")))
+                                      .map(v -> Optional.of(credential)));
+                    }));
   }
 }

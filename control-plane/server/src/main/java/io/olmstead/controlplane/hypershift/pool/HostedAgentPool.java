@@ -24,10 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The control plane's side of the hosted agent pool ({@code GET /api/v1/agent/pool}, pool token): every replica
- * keeps the pool connections it holds alive in {@code pool_members}, and every {@code assignSeconds} computes the
- * same {@link PoolAssignment} from the live pool replicas and the hypershift-enrolled clusters, then hands its own
- * connections the clusters that became theirs (a fresh agent credential each) and tells them which to let go.
+ * The control plane's side of the hosted agent pool ({@code GET /api/v1/agent/pool}, pool token):
+ * every replica keeps the pool connections it holds alive in {@code pool_members}, and every {@code
+ * assignSeconds} computes the same {@link PoolAssignment} from the live pool replicas and the
+ * hypershift-enrolled clusters, then hands its own connections the clusters that became theirs (a
+ * fresh agent credential each) and tells them which to let go.
  */
 public final class HostedAgentPool {
   private static final Logger LOG = LoggerFactory.getLogger(HostedAgentPool.class);
@@ -48,11 +49,16 @@ public final class HostedAgentPool {
   private volatile boolean closing;
 
   /**
-   * {@code handshakes}: the agent gateway's limits, so a source's pool and agent handshakes count together;
-   * {@code clock}: when a pool replica was last heard (its silence is measured on it).
+   * {@code handshakes}: the agent gateway's limits, so a source's pool and agent handshakes count
+   * together; {@code clock}: when a pool replica was last heard (its silence is measured on it).
    */
-  public HostedAgentPool(Vertx vertx, Pool pool, PoolSettings settings, String replica, HandshakeLimits handshakes,
-                         Clock clock) {
+  public HostedAgentPool(
+      Vertx vertx,
+      Pool pool,
+      PoolSettings settings,
+      String replica,
+      HandshakeLimits handshakes,
+      Clock clock) {
     this.vertx = vertx;
     this.clock = clock;
     this.pauses = new TickPauses(TimeUnit.MILLISECONDS.toNanos(clock.millis()));
@@ -65,14 +71,23 @@ public final class HostedAgentPool {
   public Future<Void> start() {
     long period = TimeUnit.SECONDS.toMillis(settings.assignSeconds());
     timer = vertx.setPeriodic(period, id -> tick());
-    // on a timer of its own: a round handing over hundreds of clusters (a transaction per batch) can outlast the
-    // replicas' patience, and they must still hear from us (and our rows in pool_members stay fresh) meanwhile
-    keepAliveTimer = vertx.setPeriodic(period, id -> keepAlive().onFailure(e ->
-        LOG.warn("pool heartbeat failed: {}", e.toString())).onSuccess(live -> {
-          if (live.dropped()) {
-            tick(); // the silent replica's clusters go to the live ones now, not at the next round
-          }
-        }));
+    // on a timer of its own: a round handing over hundreds of clusters (a transaction per batch)
+    // can outlast the
+    // replicas' patience, and they must still hear from us (and our rows in pool_members stay
+    // fresh) meanwhile
+    keepAliveTimer =
+        vertx.setPeriodic(
+            period,
+            id ->
+                keepAlive()
+                    .onFailure(e -> LOG.warn("pool heartbeat failed: {}", e.toString()))
+                    .onSuccess(
+                        live -> {
+                          if (live.dropped()) {
+                            tick(); // the silent replica's clusters go to the live ones now, not at
+                            // the next round
+                          }
+                        }));
     return Future.succeededFuture();
   }
 
@@ -111,8 +126,10 @@ public final class HostedAgentPool {
 
   private void connect(RoutingContext ctx) {
     if (!"websocket".equalsIgnoreCase(ctx.request().getHeader("Upgrade"))) {
-      Problems.send(ctx.response(), Problems.problem(400, "bad-request", "Bad request",
-          "this endpoint only upgrades to a WebSocket"));
+      Problems.send(
+          ctx.response(),
+          Problems.problem(
+              400, "bad-request", "Bad request", "this endpoint only upgrades to a WebSocket"));
       return;
     }
     Optional<String> secret = BearerToken.of(ctx.request());
@@ -120,7 +137,8 @@ public final class HostedAgentPool {
       refuse(ctx, closing);
       return;
     }
-    // the agent endpoint's per-source and total bounds on token lookups: a flood of bogus tokens from one address
+    // the agent endpoint's per-source and total bounds on token lookups: a flood of bogus tokens
+    // from one address
     // holds at most a few database connections and is turned away with 429 before any lookup
     HandshakeLimits.Permit permit = handshakes.enter(HostAddresses.source(ctx.request()));
     if (permit.refusal() != null) {
@@ -128,93 +146,137 @@ public final class HostedAgentPool {
       return;
     }
     ctx.request().pause();
-    store.authenticate(secret.get()).onComplete(ar -> {
-      HandshakeLimits.Refusal refusal = ar.succeeded() && ar.result().isPresent()
-          ? permit.authenticated("pool:" + ar.result().get()) : null;
-      if (ar.failed() || ar.result().isEmpty() || refusal != null) {
-        permit.release();
-        if (ar.failed()) {
-          LOG.warn("pool token not checked: {}", ar.cause().toString());
-        }
-        if (refusal != null) {
-          refusal.send(ctx.response());
-        } else {
-          refuse(ctx, ar.failed());
-        }
-        return;
-      }
-      ctx.request().toWebSocket().onFailure(e -> permit.release()).onSuccess(ws -> {
-        PoolSession session = new PoolSession(ws, Vertx.currentContext(), ar.result().get(), clock);
-        sessions.put(session.id(), session);
-        // the handshake ends at hello (or the close): the permit's slot is free again
-        session.start(s -> {
-          permit.release();
-          hello(s);
-        }, () -> {
-          permit.release();
-          closed(session);
-        });
-        vertx.setTimer(10_000, id -> {
-          if (session.member() == null) {
-            session.close(4408, "no hello");
-          }
-        });
-      });
-    });
+    store
+        .authenticate(secret.get())
+        .onComplete(
+            ar -> {
+              HandshakeLimits.Refusal refusal =
+                  ar.succeeded() && ar.result().isPresent()
+                      ? permit.authenticated("pool:" + ar.result().get())
+                      : null;
+              if (ar.failed() || ar.result().isEmpty() || refusal != null) {
+                permit.release();
+                if (ar.failed()) {
+                  LOG.warn("pool token not checked: {}", ar.cause().toString());
+                }
+                if (refusal != null) {
+                  refusal.send(ctx.response());
+                } else {
+                  refuse(ctx, ar.failed());
+                }
+                return;
+              }
+              ctx.request()
+                  .toWebSocket()
+                  .onFailure(e -> permit.release())
+                  .onSuccess(
+                      ws -> {
+                        PoolSession session =
+                            new PoolSession(ws, Vertx.currentContext(), ar.result().get(), clock);
+                        sessions.put(session.id(), session);
+                        // the handshake ends at hello (or the close): the permit's slot is free
+                        // again
+                        session.start(
+                            s -> {
+                              permit.release();
+                              hello(s);
+                            },
+                            () -> {
+                              permit.release();
+                              closed(session);
+                            });
+                        vertx.setTimer(
+                            10_000,
+                            id -> {
+                              if (session.member() == null) {
+                                session.close(4408, "no hello");
+                              }
+                            });
+                      });
+            });
   }
 
   private void hello(PoolSession session) {
-    store.join(session.member(), session.tokenId(), replica, session.id(), settings.liveSeconds()).onSuccess(joined -> {
-      if (!joined) {
-        // the live holder keeps the name (and its clusters' credentials): the newcomer retries with backoff and gets
-        // it once the holder's connection closes or falls silent
-        LOG.warn("pool replica {}: a second connection claims the name of a live one: refused", session.member());
-        sessions.remove(session.id());
-        session.close(NAME_IN_USE, "pool replica name " + session.member() + " is held by a live connection; "
-            + "retry after it closes or is silent for " + settings.liveSeconds() + "s");
-        return;
-      }
-      LOG.info("pool replica {} connected (holding {} clusters)", session.member(), session.held().size());
-      session.welcome(settings.assignSeconds());
-      tick();
-    }).onFailure(e -> {
-      LOG.warn("pool replica {} not registered: {}", session.member(), e.toString());
-      session.close(1011, "try again");
-    });
+    store
+        .join(session.member(), session.tokenId(), replica, session.id(), settings.liveSeconds())
+        .onSuccess(
+            joined -> {
+              if (!joined) {
+                // the live holder keeps the name (and its clusters' credentials): the newcomer
+                // retries with backoff and gets
+                // it once the holder's connection closes or falls silent
+                LOG.warn(
+                    "pool replica {}: a second connection claims the name of a live one: refused",
+                    session.member());
+                sessions.remove(session.id());
+                session.close(
+                    NAME_IN_USE,
+                    "pool replica name "
+                        + session.member()
+                        + " is held by a live connection; "
+                        + "retry after it closes or is silent for "
+                        + settings.liveSeconds()
+                        + "s");
+                return;
+              }
+              LOG.info(
+                  "pool replica {} connected (holding {} clusters)",
+                  session.member(),
+                  session.held().size());
+              session.welcome(settings.assignSeconds());
+              tick();
+            })
+        .onFailure(
+            e -> {
+              LOG.warn("pool replica {} not registered: {}", session.member(), e.toString());
+              session.close(1011, "try again");
+            });
   }
 
   private void closed(PoolSession session) {
-    // a connection refused or dropped here is gone from the map already, and has no row of its own to remove
+    // a connection refused or dropped here is gone from the map already, and has no row of its own
+    // to remove
     if (sessions.remove(session.id()) != null && session.member() != null && !closing) {
       LOG.info("pool replica {} disconnected", session.member());
-      // gone from the live set at once, so the other control plane replicas reassign its clusters at their next round
-      store.leave(session.member(), session.id()).onFailure(e -> LOG.warn("pool replica {} not removed: {}",
-          session.member(), e.toString()));
+      // gone from the live set at once, so the other control plane replicas reassign its clusters
+      // at their next round
+      store
+          .leave(session.member(), session.id())
+          .onFailure(
+              e -> LOG.warn("pool replica {} not removed: {}", session.member(), e.toString()));
     }
   }
 
   private static void refuse(RoutingContext ctx, boolean unavailable) {
     if (unavailable) {
       ctx.response().putHeader("Retry-After", "5");
-      Problems.send(ctx.response(), Problems.problem(503, "unavailable", "Unavailable", "retry with backoff"));
+      Problems.send(
+          ctx.response(),
+          Problems.problem(503, "unavailable", "Unavailable", "retry with backoff"));
       return;
     }
     ctx.response().putHeader("WWW-Authenticate", "Bearer");
-    Problems.send(ctx.response(), Problems.problem(401, "unauthorized", "Unauthorized", "a live pool token is required"));
+    Problems.send(
+        ctx.response(),
+        Problems.problem(401, "unauthorized", "Unauthorized", "a live pool token is required"));
   }
 
   /**
-   * A hosted cluster was enrolled (on any replica): a round runs within {@value #SOON_MILLIS} ms, rather than at the
-   * next tick, so its credential reaches its pool replica at once; a burst of enrollments shares one round.
+   * A hosted cluster was enrolled (on any replica): a round runs within {@value #SOON_MILLIS} ms,
+   * rather than at the next tick, so its credential reaches its pool replica at once; a burst of
+   * enrollments shares one round.
    */
   public synchronized void assignSoon() {
     if (soon < 0 && !closing) {
-      soon = vertx.setTimer(SOON_MILLIS, id -> {
-        synchronized (this) {
-          soon = -1;
-        }
-        tick();
-      });
+      soon =
+          vertx.setTimer(
+              SOON_MILLIS,
+              id -> {
+                synchronized (this) {
+                  soon = -1;
+                }
+                tick();
+              });
     }
   }
 
@@ -227,8 +289,8 @@ public final class HostedAgentPool {
   static final int HANDOVER_BATCH = 250;
 
   /**
-   * One assignment round; rounds never overlap (a slow one delays the next rather than racing it), and one asked for
-   * while another runs follows it.
+   * One assignment round; rounds never overlap (a slow one delays the next rather than racing it),
+   * and one asked for while another runs follows it.
    */
   private synchronized void tick() {
     if (closing) {
@@ -239,39 +301,49 @@ public final class HostedAgentPool {
       return;
     }
     ticking = true;
-    round().onComplete(ar -> {
-      boolean next;
-      synchronized (this) {
-        ticking = false;
-        next = again;
-        again = false;
-      }
-      if (ar.failed()) {
-        LOG.warn("pool assignment round failed: {}", ar.cause().toString());
-      }
-      if (next) {
-        tick();
-      }
-    });
+    round()
+        .onComplete(
+            ar -> {
+              boolean next;
+              synchronized (this) {
+                ticking = false;
+                next = again;
+                again = false;
+              }
+              if (ar.failed()) {
+                LOG.warn("pool assignment round failed: {}", ar.cause().toString());
+              }
+              if (next) {
+                tick();
+              }
+            });
   }
 
   private Future<Void> round() {
-    return keepAlive().compose(live -> live.sessions().isEmpty() ? Future.<Void>succeededFuture()
-        : store.snapshot(settings.liveSeconds()).compose(snapshot -> apply(snapshot, live.sessions())));
-  }
-
-  /** The connections kept alive by one {@link #keepAlive()}, and whether a silent one was dropped. */
-  private record Live(List<PoolSession> sessions, boolean dropped) {
+    return keepAlive()
+        .compose(
+            live ->
+                live.sessions().isEmpty()
+                    ? Future.<Void>succeededFuture()
+                    : store
+                        .snapshot(settings.liveSeconds())
+                        .compose(snapshot -> apply(snapshot, live.sessions())));
   }
 
   /**
-   * Closes the connections silent for too long and removes their rows at once, refreshes the others' rows and sends
-   * them a heartbeat; closes those whose token was revoked or whose replica connected again elsewhere. The row of a
-   * silent (frozen, cut-off) replica goes with the close, not when its TCP connection ends: a frozen peer never
-   * answers the close frame, so that end comes only after the server's closing timeout, and until then the replica
-   * would count as live and keep its clusters. A keep-alive that comes late (this replica was paused) closes nobody
-   * and the pause is not counted as the pool replicas' silence ({@link TickPauses}): their heartbeats were not read
-   * during it either.
+   * The connections kept alive by one {@link #keepAlive()}, and whether a silent one was dropped.
+   */
+  private record Live(List<PoolSession> sessions, boolean dropped) {}
+
+  /**
+   * Closes the connections silent for too long and removes their rows at once, refreshes the
+   * others' rows and sends them a heartbeat; closes those whose token was revoked or whose replica
+   * connected again elsewhere. The row of a silent (frozen, cut-off) replica goes with the close,
+   * not when its TCP connection ends: a frozen peer never answers the close frame, so that end
+   * comes only after the server's closing timeout, and until then the replica would count as live
+   * and keep its clusters. A keep-alive that comes late (this replica was paused) closes nobody and
+   * the pause is not counted as the pool replicas' silence ({@link TickPauses}): their heartbeats
+   * were not read during it either.
    */
   private Future<Live> keepAlive() {
     if (closing) {
@@ -284,7 +356,8 @@ public final class HostedAgentPool {
       late = pauses.tick(now, TimeUnit.SECONDS.toNanos(settings.assignSeconds()), window);
     }
     if (late > 0) {
-      LOG.warn("pool keep-alive {} ms late: this replica was paused; pool replicas' deadlines moved by as much",
+      LOG.warn(
+          "pool keep-alive {} ms late: this replica was paused; pool replicas' deadlines moved by as much",
           TimeUnit.NANOSECONDS.toMillis(late));
     }
     List<PoolSession> mine = new ArrayList<>();
@@ -294,7 +367,8 @@ public final class HostedAgentPool {
         continue;
       }
       if (late == 0 && silence(now, s) > window) {
-        LOG.info("pool replica {} silent for over {} s: dropped", s.member(), settings.liveSeconds());
+        LOG.info(
+            "pool replica {} silent for over {} s: dropped", s.member(), settings.liveSeconds());
         sessions.remove(s.id());
         s.close(4408, "silent for over " + settings.liveSeconds() + "s");
         left.add(store.leave(s.member(), s.id()));
@@ -303,18 +377,22 @@ public final class HostedAgentPool {
       }
     }
     boolean dropped = !left.isEmpty();
-    return Future.all(left).compose(v -> store.heartbeat(mine.stream().map(PoolSession::id).toList())).map(kept -> {
-      List<PoolSession> live = new ArrayList<>();
-      for (PoolSession s : mine) {
-        if (kept.contains(s.id())) {
-          s.heartbeat();
-          live.add(s);
-        } else {
-          s.close(4401, "pool token revoked or a newer connection of this replica took over");
-        }
-      }
-      return new Live(live, dropped);
-    });
+    return Future.all(left)
+        .compose(v -> store.heartbeat(mine.stream().map(PoolSession::id).toList()))
+        .map(
+            kept -> {
+              List<PoolSession> live = new ArrayList<>();
+              for (PoolSession s : mine) {
+                if (kept.contains(s.id())) {
+                  s.heartbeat();
+                  live.add(s);
+                } else {
+                  s.close(
+                      4401, "pool token revoked or a newer connection of this replica took over");
+                }
+              }
+              return new Live(live, dropped);
+            });
   }
 
   private long silence(long now, PoolSession s) {
@@ -324,35 +402,56 @@ public final class HostedAgentPool {
   }
 
   private Future<Void> apply(PoolStore.Snapshot snapshot, List<PoolSession> live) {
-    // per-cluster mode: the control plane deploys each cluster's agent, so pool replicas serve (and keep) none
-    Map<String, String> owners = settings.perCluster() ? Map.of()
-        : PoolAssignment.assign(snapshot.targets().keySet(), snapshot.members());
+    // per-cluster mode: the control plane deploys each cluster's agent, so pool replicas serve (and
+    // keep) none
+    Map<String, String> owners =
+        settings.perCluster()
+            ? Map.of()
+            : PoolAssignment.assign(snapshot.targets().keySet(), snapshot.members());
     Future<Void> chain = Future.succeededFuture();
     for (PoolSession session : live) {
-      PoolAssignment.Plan plan = PoolAssignment.plan(session.member(), owners, session.held(), snapshot.handedTo());
+      PoolAssignment.Plan plan =
+          PoolAssignment.plan(session.member(), owners, session.held(), snapshot.handedTo());
       plan.release().forEach(session::release);
       if (!plan.release().isEmpty()) {
         LOG.info("pool replica {}: {} clusters released", session.member(), plan.release().size());
       }
       List<String> handOver = List.copyOf(plan.handOver());
       for (int from = 0; from < handOver.size(); from += HANDOVER_BATCH) {
-        List<String> batch = handOver.subList(from, Math.min(handOver.size(), from + HANDOVER_BATCH));
-        // each batch is sent as soon as it commits, so the first clusters are served while the next batch is written
-        chain = chain.compose(v -> store.handOver(batch, session.member()).map(credentials -> {
-          credentials.forEach((cluster, credential) -> session.assign(snapshot.targets().get(cluster), credential));
-          // what committed: a retired or unknown cluster of the plan gets no credential
-          if (!credentials.isEmpty()) {
-            LOG.info("pool replica {}: {} clusters handed over", session.member(), credentials.size());
-          }
-          return null;
-        }));
+        List<String> batch =
+            handOver.subList(from, Math.min(handOver.size(), from + HANDOVER_BATCH));
+        // each batch is sent as soon as it commits, so the first clusters are served while the next
+        // batch is written
+        chain =
+            chain.compose(
+                v ->
+                    store
+                        .handOver(batch, session.member())
+                        .map(
+                            credentials -> {
+                              credentials.forEach(
+                                  (cluster, credential) ->
+                                      session.assign(snapshot.targets().get(cluster), credential));
+                              // what committed: a retired or unknown cluster of the plan gets no
+                              // credential
+                              if (!credentials.isEmpty()) {
+                                LOG.info(
+                                    "pool replica {}: {} clusters handed over",
+                                    session.member(),
+                                    credentials.size());
+                              }
+                              return null;
+                            }));
       }
     }
     return chain;
   }
 
   Set<String> heldBy(String member) {
-    return sessions.values().stream().filter(s -> member.equals(s.member())).findFirst().map(PoolSession::held)
+    return sessions.values().stream()
+        .filter(s -> member.equals(s.member()))
+        .findFirst()
+        .map(PoolSession::held)
         .orElse(Set.of());
   }
 }

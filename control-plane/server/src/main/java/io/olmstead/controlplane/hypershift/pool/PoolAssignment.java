@@ -12,16 +12,17 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Pure: which live pool replica serves each hosted cluster. Rendezvous (highest random weight) hashing: a cluster goes
- * to the replica with the highest hash of (replica, cluster), so every control plane replica computes the same answer
- * from the same inputs, a replica leaving moves only its own clusters, and a replica joining takes about 1/n of them.
+ * Pure: which live pool replica serves each hosted cluster. Rendezvous (highest random weight)
+ * hashing: a cluster goes to the replica with the highest hash of (replica, cluster), so every
+ * control plane replica computes the same answer from the same inputs, a replica leaving moves only
+ * its own clusters, and a replica joining takes about 1/n of them.
  */
 public final class PoolAssignment {
-  private PoolAssignment() {
-  }
+  private PoolAssignment() {}
 
   /** Cluster name to replica name; empty when no replica is live. */
-  public static Map<String, String> assign(Collection<String> clusters, Collection<String> replicas) {
+  public static Map<String, String> assign(
+      Collection<String> clusters, Collection<String> replicas) {
     Map<String, String> owners = new TreeMap<>();
     if (replicas.isEmpty()) {
       return owners;
@@ -31,8 +32,10 @@ public final class PoolAssignment {
       long bestWeight = 0;
       for (String replica : replicas) {
         long weight = weight(replica, cluster);
-        // ties (astronomically rare) go to the smaller name, so the answer never depends on the order given
-        if (best == null || Long.compareUnsigned(weight, bestWeight) > 0
+        // ties (astronomically rare) go to the smaller name, so the answer never depends on the
+        // order given
+        if (best == null
+            || Long.compareUnsigned(weight, bestWeight) > 0
             || (weight == bestWeight && replica.compareTo(best) < 0)) {
           best = replica;
           bestWeight = weight;
@@ -44,18 +47,24 @@ public final class PoolAssignment {
   }
 
   /**
-   * What one replica's connection must do: hand over the clusters it should serve that it does not hold or that the
-   * store says were last handed to another replica (the credential it holds was rotated away), and release the ones
-   * it holds that are no longer its own.
+   * What one replica's connection must do: hand over the clusters it should serve that it does not
+   * hold or that the store says were last handed to another replica (the credential it holds was
+   * rotated away), and release the ones it holds that are no longer its own.
    */
-  public static Plan plan(String replica, Map<String, String> owners, Set<String> held, Map<String, String> lastHandedTo) {
+  public static Plan plan(
+      String replica,
+      Map<String, String> owners,
+      Set<String> held,
+      Map<String, String> lastHandedTo) {
     Set<String> handOver = new LinkedHashSet<>();
     Set<String> release = new LinkedHashSet<>();
-    owners.forEach((cluster, owner) -> {
-      if (owner.equals(replica) && (!held.contains(cluster) || !replica.equals(lastHandedTo.get(cluster)))) {
-        handOver.add(cluster);
-      }
-    });
+    owners.forEach(
+        (cluster, owner) -> {
+          if (owner.equals(replica)
+              && (!held.contains(cluster) || !replica.equals(lastHandedTo.get(cluster)))) {
+            handOver.add(cluster);
+          }
+        });
     for (String cluster : held) {
       if (!replica.equals(owners.get(cluster))) {
         release.add(cluster);

@@ -12,8 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * One pool replica's connection: its name (from {@code hello}), the hosted clusters handed to it over this connection,
- * and the messages of the pool channel. Credentials go out in {@code assign} messages only, never to a log.
+ * One pool replica's connection: its name (from {@code hello}), the hosted clusters handed to it
+ * over this connection, and the messages of the pool channel. Credentials go out in {@code assign}
+ * messages only, never to a log.
  */
 final class PoolSession {
   static final int MAX_MESSAGE_CHARS = 256 * 1024;
@@ -37,38 +38,44 @@ final class PoolSession {
     this.tokenId = tokenId;
   }
 
-  /** Reads messages: {@code onHello} once with the replica's name, heartbeats keep it alive, anything else closes. */
+  /**
+   * Reads messages: {@code onHello} once with the replica's name, heartbeats keep it alive,
+   * anything else closes.
+   */
   void start(Consumer<PoolSession> onHello, Runnable onClose) {
     ws.closeHandler(v -> onClose.run());
-    ws.exceptionHandler(e -> { });
-    ws.textMessageHandler(text -> {
-      lastHeardMillis = clock.millis();
-      JsonObject message = parse(text);
-      if (message == null) {
-        return;
-      }
-      String type = message.getValue("type") instanceof String s ? s : "";
-      if ("heartbeat".equals(type)) {
-        return;
-      }
-      if (!"hello".equals(type) || member != null) {
-        close(4400, "unexpected message");
-        return;
-      }
-      String replica = message.getValue("replica") instanceof String s ? s : "";
-      JsonArray clusters = message.getValue("clusters") instanceof JsonArray a ? a : new JsonArray();
-      if (!replica.matches(NAME) || clusters.size() > MAX_HELD) {
-        close(4400, "hello needs replica (a DNS label) and at most " + MAX_HELD + " clusters");
-        return;
-      }
-      clusters.forEach(c -> {
-        if (c instanceof String name && name.matches(NAME)) {
-          held.add(name);
-        }
-      });
-      member = replica;
-      onHello.accept(this);
-    });
+    ws.exceptionHandler(e -> {});
+    ws.textMessageHandler(
+        text -> {
+          lastHeardMillis = clock.millis();
+          JsonObject message = parse(text);
+          if (message == null) {
+            return;
+          }
+          String type = message.getValue("type") instanceof String s ? s : "";
+          if ("heartbeat".equals(type)) {
+            return;
+          }
+          if (!"hello".equals(type) || member != null) {
+            close(4400, "unexpected message");
+            return;
+          }
+          String replica = message.getValue("replica") instanceof String s ? s : "";
+          JsonArray clusters =
+              message.getValue("clusters") instanceof JsonArray a ? a : new JsonArray();
+          if (!replica.matches(NAME) || clusters.size() > MAX_HELD) {
+            close(4400, "hello needs replica (a DNS label) and at most " + MAX_HELD + " clusters");
+            return;
+          }
+          clusters.forEach(
+              c -> {
+                if (c instanceof String name && name.matches(NAME)) {
+                  held.add(name);
+                }
+              });
+          member = replica;
+          onHello.accept(this);
+        });
   }
 
   private JsonObject parse(String text) {
@@ -103,20 +110,22 @@ final class PoolSession {
   }
 
   void close(int code, String reason) {
-    context.runOnContext(v -> {
-      if (!ws.isClosed()) {
-        ws.close((short) code, reason);
-      }
-    });
+    context.runOnContext(
+        v -> {
+          if (!ws.isClosed()) {
+            ws.close((short) code, reason);
+          }
+        });
   }
 
   private void send(JsonObject message) {
     String text = message.encode();
-    context.runOnContext(v -> {
-      if (!ws.isClosed()) {
-        ws.writeTextMessage(text);
-      }
-    });
+    context.runOnContext(
+        v -> {
+          if (!ws.isClosed()) {
+            ws.writeTextMessage(text);
+          }
+        });
   }
 
   String id() {

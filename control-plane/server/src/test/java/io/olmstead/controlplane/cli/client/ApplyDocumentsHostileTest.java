@@ -10,11 +10,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Red-team inputs for {@code apply -f}: each is refused within seconds with one line naming the file, or read. */
+/**
+ * Red-team inputs for {@code apply -f}: each is refused within seconds with one line naming the
+ * file, or read.
+ */
 @Timeout(30)
 class ApplyDocumentsHostileTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static CliException refused(String text) {
     try {
@@ -27,17 +29,39 @@ class ApplyDocumentsHostileTest {
 
   @Test
   void aBillionLaughsDocumentIsRefusedNotExpanded() {
-    StringBuilder y = new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+    StringBuilder y =
+        new StringBuilder(
+            "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
     for (char c = 'b'; c <= 'j'; c++) {
       String p = String.valueOf((char) (c - 1));
-      y.append(c).append(": &").append(c).append(" [*").append(p).append(",*").append(p).append(",*").append(p)
-          .append(",*").append(p).append(",*").append(p).append(",*").append(p).append(",*").append(p).append(",*")
-          .append(p).append(",*").append(p).append("]\n");
+      y.append(c)
+          .append(": &")
+          .append(c)
+          .append(" [*")
+          .append(p)
+          .append(",*")
+          .append(p)
+          .append(",*")
+          .append(p)
+          .append(",*")
+          .append(p)
+          .append(",*")
+          .append(p)
+          .append(",*")
+          .append(p)
+          .append(",*")
+          .append(p)
+          .append(",*")
+          .append(p)
+          .append(",*")
+          .append(p)
+          .append("]\n");
     }
     String text = "kind: Catalog\nname: x\nspec:\n" + y.toString().indent(2);
     CliException e = refused(text);
     assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE);
-    assertThat(e.getMessage()).isEqualTo("evil.yaml:5: YAML aliases (*a) are not supported: write the value out");
+    assertThat(e.getMessage())
+        .isEqualTo("evil.yaml:5: YAML aliases (*a) are not supported: write the value out");
   }
 
   @Test
@@ -72,11 +96,15 @@ class ApplyDocumentsHostileTest {
   @Test
   void aHundredMegabyteFileIsRefusedBeforeItIsRead() throws Exception {
     Path f = dir.resolve("huge.yaml");
-    try (var ch = java.nio.channels.FileChannel.open(f, java.nio.file.StandardOpenOption.CREATE_NEW,
-        java.nio.file.StandardOpenOption.WRITE)) {
+    try (var ch =
+        java.nio.channels.FileChannel.open(
+            f,
+            java.nio.file.StandardOpenOption.CREATE_NEW,
+            java.nio.file.StandardOpenOption.WRITE)) {
       ch.write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}), 100L * 1024 * 1024);
     }
-    assertThatThrownBy(() -> ApplyDocuments.read(ApplyDocuments.files(dir))).isInstanceOf(CliException.class)
+    assertThatThrownBy(() -> ApplyDocuments.read(ApplyDocuments.files(dir)))
+        .isInstanceOf(CliException.class)
         .hasMessageContaining("larger than 4 MiB");
   }
 
@@ -93,7 +121,8 @@ class ApplyDocumentsHostileTest {
   void aSymlinkToAnUnboundedProcFileIsNotReadBeyondTheLimit() throws Exception {
     Path f = dir.resolve("proc.yaml");
     Files.createSymbolicLink(f, Path.of("/proc/self/maps"));
-    // read as a file of unknown size, through the limit (the class's timeout catches a read that never ends)
+    // read as a file of unknown size, through the limit (the class's timeout catches a read that
+    // never ends)
     try {
       assertThat(ApplyDocuments.read(List.of(f))).hasSizeLessThanOrEqualTo(1);
     } catch (CliException e) {

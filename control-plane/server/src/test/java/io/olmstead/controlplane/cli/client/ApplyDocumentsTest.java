@@ -18,7 +18,10 @@ class ApplyDocumentsTest {
 
   @Test
   void readsEveryDocumentOfAFileWithItsLine() {
-    List<ApplyDocuments.Doc> docs = ApplyDocuments.parse("fleet.yaml", """
+    List<ApplyDocuments.Doc> docs =
+        ApplyDocuments.parse(
+            "fleet.yaml",
+            """
         kind: Catalog
         name: demo
         spec: {displayName: Demo}
@@ -39,7 +42,8 @@ class ApplyDocumentsTest {
 
   @Test
   void malformedYamlIsOneLineNamingTheFileAndLine() {
-    CliException e = failure("kind: Subscription\nname: etcd\nspec:\n  catalog: demo\n   package: etcd\n");
+    CliException e =
+        failure("kind: Subscription\nname: etcd\nspec:\n  catalog: demo\n   package: etcd\n");
     assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(e.getMessage()).startsWith("fleet.yaml:5: malformed YAML: ").doesNotContain("\n");
   }
@@ -47,13 +51,17 @@ class ApplyDocumentsTest {
   @Test
   void anUnclosedFlowMappingNamesItsLine() {
     assertThat(failure("kind: Catalog\nname: demo\nspec: {displayName: x\n").getMessage())
-        .startsWith("fleet.yaml:").contains("malformed YAML").doesNotContain("\n");
+        .startsWith("fleet.yaml:")
+        .contains("malformed YAML")
+        .doesNotContain("\n");
   }
 
   @Test
   void unknownKindsMissingNamesOrSpecsAndExtraFieldsAreRefusedWithTheirLine() {
-    assertThat(failure("kind: Catalog\nname: a\nspec: {}\n---\nkind: Deployment\nname: x\nspec: {}\n")
-        .getMessage()).isEqualTo("fleet.yaml:5: unknown kind 'Deployment': use Catalog, Subscription or Rollout");
+    assertThat(
+            failure("kind: Catalog\nname: a\nspec: {}\n---\nkind: Deployment\nname: x\nspec: {}\n")
+                .getMessage())
+        .isEqualTo("fleet.yaml:5: unknown kind 'Deployment': use Catalog, Subscription or Rollout");
     assertThat(failure("kind: Subscription\nspec: {}\n").getMessage())
         .isEqualTo("fleet.yaml:1: Subscription without a name");
     assertThat(failure("kind: Catalog\nname: a\nspec: [1]\n").getMessage())
@@ -62,13 +70,14 @@ class ApplyDocumentsTest {
         .contains("unknown field(s) [metadata]");
     assertThat(failure("kind: Rollout\nspec: {subscription: etcd}\n").getMessage())
         .contains("needs subscription and targetVersion");
-    assertThat(failure("- a\n- b\n").getMessage()).isEqualTo("fleet.yaml:1: a document must be a mapping with kind, "
-        + "name and spec");
+    assertThat(failure("- a\n- b\n").getMessage())
+        .isEqualTo("fleet.yaml:1: a document must be a mapping with kind, " + "name and spec");
   }
 
   @Test
   void aMissingFileIsAUsageError() {
     assertThatThrownBy(() -> ApplyDocuments.files(java.nio.file.Path.of("/nonexistent/fleet.yaml")))
-        .isInstanceOf(CliException.class).hasMessage("/nonexistent/fleet.yaml: no such file or directory");
+        .isInstanceOf(CliException.class)
+        .hasMessage("/nonexistent/fleet.yaml: no such file or directory");
   }
 }

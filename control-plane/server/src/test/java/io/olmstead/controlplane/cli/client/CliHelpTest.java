@@ -11,13 +11,21 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** Every command and subcommand answers {@code --help} (and {@code -h}) with its usage on stdout and exit 0. */
+/**
+ * Every command and subcommand answers {@code --help} (and {@code -h}) with its usage on stdout and
+ * exit 0.
+ */
 class CliHelpTest {
   private static final Map<String, String> NO_LOGIN = Map.of("XDG_CONFIG_HOME", "/nonexistent");
 
   private static List<List<String>> tree() {
-    CliContext ctx = new CliContext(NO_LOGIN, System.in, new PrintWriter(new StringWriter()),
-        new PrintWriter(new StringWriter()), Duration.ofMillis(10));
+    CliContext ctx =
+        new CliContext(
+            NO_LOGIN,
+            System.in,
+            new PrintWriter(new StringWriter()),
+            new PrintWriter(new StringWriter()),
+            Duration.ofMillis(10));
     List<List<String>> paths = new ArrayList<>();
     walk(OlmsteadCli.commandLine(ctx), new ArrayList<>(), paths);
     return paths;
@@ -25,22 +33,36 @@ class CliHelpTest {
 
   private static void walk(CommandLine command, List<String> path, List<List<String>> paths) {
     paths.add(List.copyOf(path));
-    command.getSubcommands().forEach((name, sub) -> {
-      // aliases are the same command: walk each command once, by its own name
-      if (name.equals(sub.getCommandName())) {
-        List<String> next = new ArrayList<>(path);
-        next.add(name);
-        walk(sub, next, paths);
-      }
-    });
+    command
+        .getSubcommands()
+        .forEach(
+            (name, sub) -> {
+              // aliases are the same command: walk each command once, by its own name
+              if (name.equals(sub.getCommandName())) {
+                List<String> next = new ArrayList<>(path);
+                next.add(name);
+                walk(sub, next, paths);
+              }
+            });
   }
 
   @Test
   void theTreeHoldsEveryCommand() {
-    assertThat(tree()).contains(List.of("get"), List.of("describe"), List.of("delete"), List.of("apply"),
-        List.of("login"), List.of("approve"), List.of("upgrade-readiness"), List.of("completion"),
-        List.of("config", "use-context"), List.of("config", "get-contexts"), List.of("rollout", "status"), List.of("rollout", "preview"),
-        List.of("rollout", "rollback"));
+    assertThat(tree())
+        .contains(
+            List.of("get"),
+            List.of("describe"),
+            List.of("delete"),
+            List.of("apply"),
+            List.of("login"),
+            List.of("approve"),
+            List.of("upgrade-readiness"),
+            List.of("completion"),
+            List.of("config", "use-context"),
+            List.of("config", "get-contexts"),
+            List.of("rollout", "status"),
+            List.of("rollout", "preview"),
+            List.of("rollout", "rollback"));
   }
 
   @Test
@@ -54,7 +76,9 @@ class CliHelpTest {
         CliRun run = CliRun.run(NO_LOGIN, "", args.toArray(String[]::new));
         String name = String.join(" ", path);
         assertThat(run.code()).as(name + " " + flag + "\n" + run).isZero();
-        assertThat(run.out()).as(name + " " + flag).startsWith("Usage: olmstead" + (path.isEmpty() ? "" : " " + name));
+        assertThat(run.out())
+            .as(name + " " + flag)
+            .startsWith("Usage: olmstead" + (path.isEmpty() ? "" : " " + name));
         assertThat(run.err()).as(name + " " + flag).isEmpty();
       }
       List<String> version = new ArrayList<>(path);
@@ -78,7 +102,8 @@ class CliHelpTest {
   @Test
   void completionPrintsABashScriptThatKnowsTheCommands() {
     CliRun bash = CliRun.ok(CliRun.run(NO_LOGIN, "", "completion", "bash"));
-    assertThat(bash.out()).contains("complete -F", "use-context", "get-contexts", "rollout", "--watch");
+    assertThat(bash.out())
+        .contains("complete -F", "use-context", "get-contexts", "rollout", "--watch");
     assertThat(CliRun.run(NO_LOGIN, "", "completion", "fish").code()).isEqualTo(ExitCodes.USAGE);
   }
 }

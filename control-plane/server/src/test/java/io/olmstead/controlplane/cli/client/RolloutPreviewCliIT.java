@@ -17,14 +17,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code olmstead rollout preview} against a real control plane with the grafana-operator fixture of
- * {@link RolloutImpactIT}: the table names the permission changes, the new CRD and the clusters; {@code -o json} and
- * {@code -o yaml} print the whole impact report as the API answers it.
+ * {@code olmstead rollout preview} against a real control plane with the grafana-operator fixture
+ * of {@link RolloutImpactIT}: the table names the permission changes, the new CRD and the clusters;
+ * {@code -o json} and {@code -o yaml} print the whole impact report as the API answers it.
  */
 class RolloutPreviewCliIT {
   private static TestControlPlane cp;
-  @TempDir
-  static Path home;
+  @TempDir static Path home;
 
   @BeforeAll
   static void start() throws Exception {
@@ -41,36 +40,61 @@ class RolloutPreviewCliIT {
   }
 
   private static CliRun cli(String... args) {
-    return CliRun.run(Map.of("XDG_CONFIG_HOME", home.toString(), "OLMSTEAD_URL", cp.baseUrl(), "OLMSTEAD_TOKEN",
-        TestControlPlane.ADMIN_TOKEN), "", args);
+    return CliRun.run(
+        Map.of(
+            "XDG_CONFIG_HOME",
+            home.toString(),
+            "OLMSTEAD_URL",
+            cp.baseUrl(),
+            "OLMSTEAD_TOKEN",
+            TestControlPlane.ADMIN_TOKEN),
+        "",
+        args);
   }
 
   @Test
   void theTableNamesThePermissionAndCrdChangesAndEveryCluster() {
-    String out = ok(cli("rollout", "preview", "gf", "5.24.0", "--strategy", "{\"preflight\":\"Off\"}")).out();
-    assertThat(out).contains("Preview: gf -> 5.24.0   2 clusters",
-        "From 5.21.2 (2 clusters): grafana-operator.v5.21.2 -> grafana-operator.v5.24.0",
-        "RBAC + cluster   events.k8s.io/events: create,patch",
-        "RBAC - cluster   coordination.k8s.io/leases: create,delete,get,list,patch,update,watch",
-        "RBAC - namespace configmaps: create,delete,get,list,patch,update,watch",
-        "CRD  + grafanamanifests.grafana.integreatly.org (GrafanaManifest) v1beta1",
-        "Custom resources affected: 42 on 1 clusters", "Risky edges: 0 clusters at risk");
+    String out =
+        ok(cli("rollout", "preview", "gf", "5.24.0", "--strategy", "{\"preflight\":\"Off\"}"))
+            .out();
+    assertThat(out)
+        .contains(
+            "Preview: gf -> 5.24.0   2 clusters",
+            "From 5.21.2 (2 clusters): grafana-operator.v5.21.2 -> grafana-operator.v5.24.0",
+            "RBAC + cluster   events.k8s.io/events: create,patch",
+            "RBAC - cluster   coordination.k8s.io/leases: create,delete,get,list,patch,update,watch",
+            "RBAC - namespace configmaps: create,delete,get,list,patch,update,watch",
+            "CRD  + grafanamanifests.grafana.integreatly.org (GrafanaManifest) v1beta1",
+            "Custom resources affected: 42 on 1 clusters",
+            "Risky edges: 0 clusters at risk");
     assertThat(out.lines().filter(l -> l.startsWith("gf-"))).hasSize(2);
   }
 
   @Test
   void jsonAndYamlPrintTheWholeReportForAChangeTicket() throws Exception {
-    JsonNode json = Api.JSON.readTree(ok(cli("rollout", "preview", "gf", "5.24.0", "-o", "json")).out());
-    assertThat(json.path("impact").path("transitions").get(0).path("rbac").path("added").get(0).path("apiGroup")
-        .asText()).isEqualTo("events.k8s.io");
+    JsonNode json =
+        Api.JSON.readTree(ok(cli("rollout", "preview", "gf", "5.24.0", "-o", "json")).out());
+    assertThat(
+            json.path("impact")
+                .path("transitions")
+                .get(0)
+                .path("rbac")
+                .path("added")
+                .get(0)
+                .path("apiGroup")
+                .asText())
+        .isEqualTo("events.k8s.io");
     assertThat(json.path("impact").path("clusters")).hasSize(2);
-    JsonNode yaml = Output.YAML.readTree(ok(cli("rollout", "preview", "gf", "5.24.0", "-o", "yaml")).out());
+    JsonNode yaml =
+        Output.YAML.readTree(ok(cli("rollout", "preview", "gf", "5.24.0", "-o", "yaml")).out());
     assertThat(yaml.path("impact").path("totals")).isEqualTo(json.path("impact").path("totals"));
   }
 
   @Test
   void aStrategyThatIsNotJsonIsAUsageError() {
-    CliRun.oneLine(cli("rollout", "preview", "gf", "5.24.0", "--strategy", "{batch"), ExitCodes.USAGE,
+    CliRun.oneLine(
+        cli("rollout", "preview", "gf", "5.24.0", "--strategy", "{batch"),
+        ExitCodes.USAGE,
         "--strategy is not JSON");
   }
 }

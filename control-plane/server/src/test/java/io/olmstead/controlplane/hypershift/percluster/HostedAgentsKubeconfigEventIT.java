@@ -25,8 +25,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Per-cluster agents with a resync far longer than the test (600 s): a rotated {@code <name>-admin-kubeconfig}, which
- * the watcher's Secret informer sees, rolls the agent's pod on that event, not at the next full check.
+ * Per-cluster agents with a resync far longer than the test (600 s): a rotated {@code
+ * <name>-admin-kubeconfig}, which the watcher's Secret informer sees, rolls the agent's pod on that
+ * event, not at the next full check.
  */
 class HostedAgentsKubeconfigEventIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
@@ -41,9 +42,20 @@ class HostedAgentsKubeconfigEventIT {
     Path kubeconfig = Files.createTempFile("management", ".kubeconfig");
     Files.writeString(kubeconfig, PoolFixtures.kubeconfig(kube.getMasterUrl().toString()));
     DatabaseSettings db = TestDatabase.create(HostedAgentsKubeconfigEventIT.class);
-    cp = TestControlPlane.start(db, Map.of(HypershiftSettings.MANAGEMENT_KUBECONFIG, kubeconfig.toString(),
-        HypershiftSettings.RESYNC_SECONDS, "600", PoolSettings.ASSIGN_SECONDS, "1", PoolSettings.AGENTS,
-        "per-cluster", HostedAgentSettings.IMAGE, "registry.example.com/olmstead/agent:9.9.9"));
+    cp =
+        TestControlPlane.start(
+            db,
+            Map.of(
+                HypershiftSettings.MANAGEMENT_KUBECONFIG,
+                kubeconfig.toString(),
+                HypershiftSettings.RESYNC_SECONDS,
+                "600",
+                PoolSettings.ASSIGN_SECONDS,
+                "1",
+                PoolSettings.AGENTS,
+                "per-cluster",
+                HostedAgentSettings.IMAGE,
+                "registry.example.com/olmstead/agent:9.9.9"));
     PoolFixtures.prepareManagement(kube);
   }
 
@@ -64,16 +76,26 @@ class HostedAgentsKubeconfigEventIT {
     await().atMost(WAIT).until(() -> podHash() != null);
     String first = podHash();
 
-    PoolFixtures.secret(kube, "clusters", "epsilon-admin-kubeconfig", "https://epsilon-rotated.example.com:6443");
+    PoolFixtures.secret(
+        kube, "clusters", "epsilon-admin-kubeconfig", "https://epsilon-rotated.example.com:6443");
     await().atMost(WAIT).until(() -> !first.equals(podHash()));
     Secret copy = kube.secrets().inNamespace("clusters-epsilon").withName("olmstead-agent").get();
-    assertThat(new String(Base64.getDecoder().decode(copy.getData().get("kubeconfig")), StandardCharsets.UTF_8))
+    assertThat(
+            new String(
+                Base64.getDecoder().decode(copy.getData().get("kubeconfig")),
+                StandardCharsets.UTF_8))
         .isEqualTo(PoolFixtures.kubeconfig("https://epsilon-rotated.example.com:6443"));
   }
 
   private static String podHash() {
-    Deployment d = kube.apps().deployments().inNamespace("clusters-epsilon").withName("olmstead-agent").get();
-    return d == null ? null : d.getSpec().getTemplate().getMetadata().getAnnotations()
-        .get(HostedAgentObjects.HASH_ANNOTATION);
+    Deployment d =
+        kube.apps().deployments().inNamespace("clusters-epsilon").withName("olmstead-agent").get();
+    return d == null
+        ? null
+        : d.getSpec()
+            .getTemplate()
+            .getMetadata()
+            .getAnnotations()
+            .get(HostedAgentObjects.HASH_ANNOTATION);
   }
 }

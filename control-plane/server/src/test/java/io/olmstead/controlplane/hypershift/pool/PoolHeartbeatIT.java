@@ -21,9 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The control plane's heartbeats to pool replicas run on a timer of their own: an assignment round stuck (here on a
- * table lock; in life, a round handing over hundreds of clusters one transaction each) does not silence them, so the
- * replicas do not take the control plane for dead and reconnect.
+ * The control plane's heartbeats to pool replicas run on a timer of their own: an assignment round
+ * stuck (here on a table lock; in life, a round handing over hundreds of clusters one transaction
+ * each) does not silence them, so the replicas do not take the control plane for dead and
+ * reconnect.
  */
 class PoolHeartbeatIT {
 
@@ -33,43 +34,65 @@ class PoolHeartbeatIT {
     Vertx vertx = Vertx.vertx();
     // one client held for the whole test and closed at its end
     io.vertx.core.http.WebSocketClient client = vertx.createWebSocketClient();
-    try (TestControlPlane cp = TestControlPlane.start(db, Map.of(PoolSettings.ASSIGN_SECONDS, "1"))) {
+    try (TestControlPlane cp =
+        TestControlPlane.start(db, Map.of(PoolSettings.ASSIGN_SECONDS, "1"))) {
       String token = PoolFixtures.poolToken(cp);
       AtomicInteger welcomes = new AtomicInteger();
       AtomicInteger heartbeats = new AtomicInteger();
-      WebSocket ws = client.connect(new WebSocketConnectOptions()
-          .setAbsoluteURI(cp.baseUrl().replaceFirst("^http", "ws") + "/api/v1/agent/pool")
-          .putHeader("Authorization", "Bearer " + token)).toCompletionStage().toCompletableFuture()
-          .get(30, TimeUnit.SECONDS);
-      java.util.concurrent.atomic.AtomicReference<String> closedWith = new java.util.concurrent.atomic.AtomicReference<>("");
+      WebSocket ws =
+          client
+              .connect(
+                  new WebSocketConnectOptions()
+                      .setAbsoluteURI(
+                          cp.baseUrl().replaceFirst("^http", "ws") + "/api/v1/agent/pool")
+                      .putHeader("Authorization", "Bearer " + token))
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(30, TimeUnit.SECONDS);
+      java.util.concurrent.atomic.AtomicReference<String> closedWith =
+          new java.util.concurrent.atomic.AtomicReference<>("");
       ws.closeHandler(v -> closedWith.set(ws.closeStatusCode() + " " + ws.closeReason()));
-      ws.textMessageHandler(text -> {
-        String type = new JsonObject(text).getString("type");
-        if ("welcome".equals(type)) {
-          welcomes.incrementAndGet();
-        } else if ("heartbeat".equals(type)) {
-          heartbeats.incrementAndGet();
-        }
-      });
-      ws.writeTextMessage(new JsonObject().put("type", "hello").put("replica", "pool-0")
-          .put("clusters", new io.vertx.core.json.JsonArray()).encode());
+      ws.textMessageHandler(
+          text -> {
+            String type = new JsonObject(text).getString("type");
+            if ("welcome".equals(type)) {
+              welcomes.incrementAndGet();
+            } else if ("heartbeat".equals(type)) {
+              heartbeats.incrementAndGet();
+            }
+          });
+      ws.writeTextMessage(
+          new JsonObject()
+              .put("type", "hello")
+              .put("replica", "pool-0")
+              .put("clusters", new io.vertx.core.json.JsonArray())
+              .encode());
       // as a replica does: a silent connection is closed by the control plane
-      vertx.setPeriodic(500, id -> {
-        if (!ws.isClosed()) {
-          ws.writeTextMessage("{\"type\":\"heartbeat\"}");
-        }
-      });
-      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(welcomes.get() == 1
-          && heartbeats.get() >= 1).as("welcomed and a heartbeat; closed: " + closedWith.get()).isTrue());
+      vertx.setPeriodic(
+          500,
+          id -> {
+            if (!ws.isClosed()) {
+              ws.writeTextMessage("{\"type\":\"heartbeat\"}");
+            }
+          });
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThat(welcomes.get() == 1 && heartbeats.get() >= 1)
+                      .as("welcomed and a heartbeat; closed: " + closedWith.get())
+                      .isTrue());
       try (Connection lock = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-           Statement statement = lock.createStatement()) {
+          Statement statement = lock.createStatement()) {
         lock.setAutoCommit(false);
-        // only the round's snapshot reads pool_assignments: from now on every round waits for this lock
+        // only the round's snapshot reads pool_assignments: from now on every round waits for this
+        // lock
         statement.execute("LOCK TABLE pool_assignments IN ACCESS EXCLUSIVE MODE");
         Thread.sleep(1_500); // the round under way reaches the lock
         int before = heartbeats.get();
         Thread.sleep(6_000);
-        assertThat(heartbeats.get() - before).as("heartbeats in 6 s (rounds every 1 s) while rounds are stuck")
+        assertThat(heartbeats.get() - before)
+            .as("heartbeats in 6 s (rounds every 1 s) while rounds are stuck")
             .isGreaterThanOrEqualTo(3);
         assertThat(closedWith.get()).as("closed").isEmpty();
         lock.rollback();

@@ -14,9 +14,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A control plane replica that was itself paused (a stop-the-world collection, a frozen VM) read no pool replica's
- * heartbeat meanwhile: its first keep-alive after the pause comes late and drops nobody as silent. The pause is a jump
- * of the control plane's clock past the silence window between two keep-alives.
+ * A control plane replica that was itself paused (a stop-the-world collection, a frozen VM) read no
+ * pool replica's heartbeat meanwhile: its first keep-alive after the pause comes late and drops
+ * nobody as silent. The pause is a jump of the control plane's clock past the silence window
+ * between two keep-alives.
  */
 class PoolKeepAliveLateTickIT {
 
@@ -24,8 +25,10 @@ class PoolKeepAliveLateTickIT {
   void aKeepAliveLateAfterThisReplicaWasPausedDropsNoPoolReplica() throws Exception {
     DatabaseSettings db = TestDatabase.create(PoolKeepAliveLateTickIT.class);
     MovableClock clock = new MovableClock();
-    // rounds every 60 s (silence window 180 s): only the clock's jump, never real time, passes the window
-    try (TestControlPlane cp = TestControlPlane.start(db, Map.of(PoolSettings.ASSIGN_SECONDS, "60"), 0, clock)) {
+    // rounds every 60 s (silence window 180 s): only the clock's jump, never real time, passes the
+    // window
+    try (TestControlPlane cp =
+        TestControlPlane.start(db, Map.of(PoolSettings.ASSIGN_SECONDS, "60"), 0, clock)) {
       String token = PoolFixtures.poolToken(cp);
       try (RawPoolReplica quiet = RawPoolReplica.connect(cp, token, "pool-quiet")) {
         quiet.awaitReceived("heartbeat", 1);

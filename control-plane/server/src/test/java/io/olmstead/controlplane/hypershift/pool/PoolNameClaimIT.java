@@ -18,9 +18,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A pool replica's name belongs to its live connection: a second connection claiming it (a copy of the pod with the
- * same name, a stolen pool token) is refused with {@code 4409} and takes none of its clusters, and gets the name once
- * the holder's connection has closed or its row is no longer kept alive.
+ * A pool replica's name belongs to its live connection: a second connection claiming it (a copy of
+ * the pod with the same name, a stolen pool token) is refused with {@code 4409} and takes none of
+ * its clusters, and gets the name once the holder's connection has closed or its row is no longer
+ * kept alive.
  */
 class PoolNameClaimIT {
   private static DatabaseSettings db;
@@ -80,9 +81,11 @@ class PoolNameClaimIT {
   void aConnectionGetsTheNameOfARowNoLongerKeptAlive() throws Exception {
     // the holder's control plane replica was killed: its row stays, and nobody refreshes it
     try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-         PreparedStatement insert = c.prepareStatement("INSERT INTO pool_members (member, token_id, replica, "
-             + "session, last_seen) SELECT 'pool-orphan', id, 'dead-replica', 'old-session', now() - interval '181 "
-             + "seconds' FROM pool_tokens LIMIT 1")) {
+        PreparedStatement insert =
+            c.prepareStatement(
+                "INSERT INTO pool_members (member, token_id, replica, "
+                    + "session, last_seen) SELECT 'pool-orphan', id, 'dead-replica', 'old-session', now() - interval '181 "
+                    + "seconds' FROM pool_tokens LIMIT 1")) {
       assertThat(insert.executeUpdate()).isEqualTo(1);
     }
 
@@ -94,7 +97,8 @@ class PoolNameClaimIT {
 
   private static String session(String member) throws Exception {
     try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-         PreparedStatement s = c.prepareStatement("SELECT session FROM pool_members WHERE member = ?")) {
+        PreparedStatement s =
+            c.prepareStatement("SELECT session FROM pool_members WHERE member = ?")) {
       s.setString(1, member);
       try (ResultSet rows = s.executeQuery()) {
         return rows.next() ? rows.getString(1) : null;

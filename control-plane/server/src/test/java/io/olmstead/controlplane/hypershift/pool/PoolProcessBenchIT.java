@@ -20,14 +20,16 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Benchmark (run with {@code -Dolmstead.bench=true}) of one pool replica in a process of its own: the real
- * {@code olmstead-agent pool} entry point ({@code io.olmstead.agent.Main pool}) started with this JVM's class path and
- * a bounded heap ({@code -Dolmstead.bench.xmx}, default 1g), pointed at the control plane and the mock management API
- * of {@link PoolHeapBenchIT.Fleet} (all guests are one mock API in this JVM). For N clusters
- * ({@code -Dolmstead.bench.clusters}, default 100): the time from the process start until the control plane has
- * handed all N to it and sees every one connected; then, after 10 s settling, its CPU over a rest window
- * ({@code -Dolmstead.bench.rest.seconds}, default 60) from {@code /proc/<pid>/stat}, and after that its heap after a
- * full GC ({@code jcmd GC.run}, {@code GC.heap_info}), RSS and thread count ({@code /proc/<pid>/status}).
+ * Benchmark (run with {@code -Dolmstead.bench=true}) of one pool replica in a process of its own:
+ * the real {@code olmstead-agent pool} entry point ({@code io.olmstead.agent.Main pool}) started
+ * with this JVM's class path and a bounded heap ({@code -Dolmstead.bench.xmx}, default 1g), pointed
+ * at the control plane and the mock management API of {@link PoolHeapBenchIT.Fleet} (all guests are
+ * one mock API in this JVM). For N clusters ({@code -Dolmstead.bench.clusters}, default 100): the
+ * time from the process start until the control plane has handed all N to it and sees every one
+ * connected; then, after 10 s settling, its CPU over a rest window ({@code
+ * -Dolmstead.bench.rest.seconds}, default 60) from {@code /proc/<pid>/stat}, and after that its
+ * heap after a full GC ({@code jcmd GC.run}, {@code GC.heap_info}), RSS and thread count ({@code
+ * /proc/<pid>/status}).
  */
 class PoolProcessBenchIT {
   private static final String REPLICA = "pool-0";
@@ -42,10 +44,19 @@ class PoolProcessBenchIT {
     Path log = Path.of("target", "pool-process-bench-" + n + ".log").toAbsolutePath();
     try (PoolHeapBenchIT.Fleet fleet = PoolHeapBenchIT.Fleet.start(n)) {
       Path kubeconfig = Files.createTempFile("management", ".kubeconfig");
-      Files.writeString(kubeconfig, PoolFixtures.kubeconfig(fleet.management().getMasterUrl().toString()));
-      ProcessBuilder builder = new ProcessBuilder(javaTool("java"), "-Xmx" + xmx, "-XX:+ExitOnOutOfMemoryError",
-          "-cp", System.getProperty("java.class.path"), "io.olmstead.agent.Main", "pool")
-          .redirectErrorStream(true).redirectOutput(log.toFile());
+      Files.writeString(
+          kubeconfig, PoolFixtures.kubeconfig(fleet.management().getMasterUrl().toString()));
+      ProcessBuilder builder =
+          new ProcessBuilder(
+                  javaTool("java"),
+                  "-Xmx" + xmx,
+                  "-XX:+ExitOnOutOfMemoryError",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  "io.olmstead.agent.Main",
+                  "pool")
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile());
       builder.environment().keySet().removeIf(k -> k.startsWith("OLMSTEAD_"));
       builder.environment().put(PoolConfig.CONTROL_PLANE_URL, fleet.cp().baseUrl());
       builder.environment().put(PoolConfig.POOL_TOKEN, fleet.token());
@@ -56,12 +67,16 @@ class PoolProcessBenchIT {
       long started = System.nanoTime();
       Process child = builder.start();
       try {
-        await().atMost(Duration.ofMinutes(Integer.getInteger("olmstead.bench.serve.minutes", 15)))
-            .pollInterval(Duration.ofSeconds(1)).until(() -> {
-              assertThat(child.isAlive()).as("pool process exited (%s), log %s:%n%s", exitCode(child), log,
-                  tail(log)).isTrue();
-              return servedAndConnected(fleet.cp()) == n && member(fleet.cp());
-            });
+        await()
+            .atMost(Duration.ofMinutes(Integer.getInteger("olmstead.bench.serve.minutes", 15)))
+            .pollInterval(Duration.ofSeconds(1))
+            .until(
+                () -> {
+                  assertThat(child.isAlive())
+                      .as("pool process exited (%s), log %s:%n%s", exitCode(child), log, tail(log))
+                      .isTrue();
+                  return servedAndConnected(fleet.cp()) == n && member(fleet.cp());
+                });
         double servedSeconds = (System.nanoTime() - started) / 1e9;
         long ticksPerSecond = Long.parseLong(run("getconf", "CLK_TCK").trim());
         Thread.sleep(10_000); // settle: the last handovers' first listings
@@ -71,7 +86,9 @@ class PoolProcessBenchIT {
         long cpuTicks = cpuTicks(child.pid()) - cpuBefore;
         double restWall = (System.nanoTime() - restStarted) / 1e9;
         double cpuPercent = 100.0 * cpuTicks / ticksPerSecond / restWall;
-        assertThat(servedAndConnected(fleet.cp())).as("still all served and connected after the rest").isEqualTo(n);
+        assertThat(servedAndConnected(fleet.cp()))
+            .as("still all served and connected after the rest")
+            .isEqualTo(n);
         for (int i = 0; i < 3; i++) {
           run(javaTool("jcmd"), Long.toString(child.pid()), "GC.run");
         }
@@ -82,10 +99,22 @@ class PoolProcessBenchIT {
         String status = Files.readString(Path.of("/proc", Long.toString(child.pid()), "status"));
         double rssMiB = statusField(status, "VmRSS") / 1024.0;
         long threads = statusField(status, "Threads");
-        System.out.printf("POOL PROCESS BENCH clusters=%d xmx=%s served-and-connected-in=%.1fs heap-after-gc=%.1fMiB "
-            + "heap-per-cluster=%.3fMiB rss=%.1fMiB threads=%d cpu-at-rest=%.2f%% of a core over %.0fs "
-            + "load-before=%s load-after=%s log=%s%n", n, xmx, servedSeconds, heapMiB, n == 0 ? 0 : heapMiB / n,
-            rssMiB, threads, cpuPercent, restWall, loadBefore, loadAverage(), log);
+        System.out.printf(
+            "POOL PROCESS BENCH clusters=%d xmx=%s served-and-connected-in=%.1fs heap-after-gc=%.1fMiB "
+                + "heap-per-cluster=%.3fMiB rss=%.1fMiB threads=%d cpu-at-rest=%.2f%% of a core over %.0fs "
+                + "load-before=%s load-after=%s log=%s%n",
+            n,
+            xmx,
+            servedSeconds,
+            heapMiB,
+            n == 0 ? 0 : heapMiB / n,
+            rssMiB,
+            threads,
+            cpuPercent,
+            restWall,
+            loadBefore,
+            loadAverage(),
+            log);
         assertThat(child.isAlive()).as("pool process alive at the end, log %s", log).isTrue();
         assertThat(heapMiB).isPositive();
         assertThat(rssMiB).isPositive();
@@ -100,8 +129,12 @@ class PoolProcessBenchIT {
 
   /** Clusters the control plane handed to this replica whose agent is connected now. */
   private static int servedAndConnected(TestControlPlane cp) throws Exception {
-    return count(cp, "SELECT count(*) FROM pool_assignments a JOIN clusters c ON c.name = a.cluster "
-        + "WHERE a.member = '" + REPLICA + "' AND c.status = 'connected'");
+    return count(
+        cp,
+        "SELECT count(*) FROM pool_assignments a JOIN clusters c ON c.name = a.cluster "
+            + "WHERE a.member = '"
+            + REPLICA
+            + "' AND c.status = 'connected'");
   }
 
   /** The replica's own pool channel is up (also what makes N = 0 a baseline run). */
@@ -110,11 +143,20 @@ class PoolProcessBenchIT {
   }
 
   private static int count(TestControlPlane cp, String sql) throws Exception {
-    return cp.controlPlane().pool().query(sql).execute().map(rows -> rows.iterator().next().getInteger(0))
-        .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    return cp.controlPlane()
+        .pool()
+        .query(sql)
+        .execute()
+        .map(rows -> rows.iterator().next().getInteger(0))
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(30, TimeUnit.SECONDS);
   }
 
-  /** utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/pid/stat, after the command name). */
+  /**
+   * utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/pid/stat, after the
+   * command name).
+   */
   private static long cpuTicks(long pid) throws IOException {
     String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");

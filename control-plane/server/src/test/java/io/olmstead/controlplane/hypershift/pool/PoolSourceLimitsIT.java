@@ -24,8 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code /agent/pool} takes the agent endpoint's per-source handshake limits: a flood of bogus pool tokens from one
- * address is turned away with 429 beyond a few lookups at once, while a pool replica from another address is welcomed.
+ * {@code /agent/pool} takes the agent endpoint's per-source handshake limits: a flood of bogus pool
+ * tokens from one address is turned away with 429 beyond a few lookups at once, while a pool
+ * replica from another address is welcomed.
  */
 class PoolSourceLimitsIT {
   private static final String ATTACKER = "127.0.0.2";
@@ -35,35 +36,65 @@ class PoolSourceLimitsIT {
   void aFloodOfBogusPoolTokensFromOneSourceGets429WhileAnotherSourceIsServed() throws Exception {
     Vertx attackerVertx = Vertx.vertx();
     Vertx vertx = Vertx.vertx();
-    WebSocketClient attacker = attackerVertx.createWebSocketClient(new WebSocketClientOptions()
-        .setLocalAddress(ATTACKER).setMaxConnections(1000).setConnectTimeout(10_000));
+    WebSocketClient attacker =
+        attackerVertx.createWebSocketClient(
+            new WebSocketClientOptions()
+                .setLocalAddress(ATTACKER)
+                .setMaxConnections(1000)
+                .setConnectTimeout(10_000));
     WebSocketClient replica = vertx.createWebSocketClient();
-    try (TestControlPlane cp = TestControlPlane.start(TestDatabase.create(PoolSourceLimitsIT.class), Map.of())) {
+    try (TestControlPlane cp =
+        TestControlPlane.start(TestDatabase.create(PoolSourceLimitsIT.class), Map.of())) {
       String token = PoolFixtures.poolToken(cp);
       String uri = cp.baseUrl().replaceFirst("^http", "ws") + "/api/v1/agent/pool";
       Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
       List<Future<WebSocket>> flood = new ArrayList<>();
       for (int i = 0; i < FLOOD; i++) {
-        flood.add(attacker.connect(new WebSocketConnectOptions().setAbsoluteURI(uri)
-            .putHeader("Authorization", "Bearer olmpool_bogus" + i)).onComplete(ar -> statuses.computeIfAbsent(
-                ar.failed() && ar.cause() instanceof UpgradeRejectedException r ? r.getStatus() : -1,
-                k -> new AtomicInteger()).incrementAndGet()));
+        flood.add(
+            attacker
+                .connect(
+                    new WebSocketConnectOptions()
+                        .setAbsoluteURI(uri)
+                        .putHeader("Authorization", "Bearer olmpool_bogus" + i))
+                .onComplete(
+                    ar ->
+                        statuses
+                            .computeIfAbsent(
+                                ar.failed() && ar.cause() instanceof UpgradeRejectedException r
+                                    ? r.getStatus()
+                                    : -1,
+                                k -> new AtomicInteger())
+                            .incrementAndGet()));
       }
       // the replica dials while the flood is under way
       AtomicInteger welcomes = new AtomicInteger();
-      WebSocket ws = replica.connect(new WebSocketConnectOptions().setAbsoluteURI(uri)
-          .putHeader("Authorization", "Bearer " + token)).toCompletionStage().toCompletableFuture()
-          .get(30, TimeUnit.SECONDS);
-      ws.textMessageHandler(text -> {
-        if ("welcome".equals(new JsonObject(text).getString("type"))) {
-          welcomes.incrementAndGet();
-        }
-      });
-      ws.writeTextMessage(new JsonObject().put("type", "hello").put("replica", "pool-0")
-          .put("clusters", new JsonArray()).encode());
+      WebSocket ws =
+          replica
+              .connect(
+                  new WebSocketConnectOptions()
+                      .setAbsoluteURI(uri)
+                      .putHeader("Authorization", "Bearer " + token))
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(30, TimeUnit.SECONDS);
+      ws.textMessageHandler(
+          text -> {
+            if ("welcome".equals(new JsonObject(text).getString("type"))) {
+              welcomes.incrementAndGet();
+            }
+          });
+      ws.writeTextMessage(
+          new JsonObject()
+              .put("type", "hello")
+              .put("replica", "pool-0")
+              .put("clusters", new JsonArray())
+              .encode());
       await().atMost(Duration.ofSeconds(30)).until(() -> welcomes.get() == 1);
-      await().atMost(Duration.ofSeconds(60)).until(() -> flood.stream().allMatch(Future::isComplete));
-      assertThat(statuses.keySet()).as("every bogus token refused: 401 or 429, " + statuses)
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> flood.stream().allMatch(Future::isComplete));
+      assertThat(statuses.keySet())
+          .as("every bogus token refused: 401 or 429, " + statuses)
           .allMatch(s -> s == 401 || s == 429);
       assertThat(statuses.get(429)).as("turned away per source: " + statuses).isNotNull();
       assertThat(statuses.get(429).get()).as(statuses.toString()).isGreaterThan(FLOOD / 2);

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Handovers on the real database: a batch records the replica, issues one live credential per cluster (revoking the
- * former holder's), audits each cluster, and leaves out clusters retired or unknown.
+ * Handovers on the real database: a batch records the replica, issues one live credential per
+ * cluster (revoking the former holder's), audits each cluster, and leaves out clusters retired or
+ * unknown.
  */
 class PoolStoreIT {
   private static final int FLEET = 600;
@@ -32,11 +33,18 @@ class PoolStoreIT {
     cp = TestControlPlane.start(PoolStoreIT.class);
     pool = cp.controlPlane().pool();
     store = new PoolStore(pool);
-    TestDatabase.execute(cp.database(), "INSERT INTO clusters (name, labels) SELECT 'h-' || lpad(i::text, 3, '0'), "
-        + "'{\"olmstead.io/source\":\"hypershift\"}'::jsonb FROM generate_series(0, " + (FLEET - 1) + ") i");
-    TestDatabase.execute(cp.database(), "INSERT INTO clusters (name, status) VALUES ('h-retired', 'retired')");
-    TestDatabase.execute(cp.database(), "INSERT INTO hosted_clusters (cluster_id, cluster_name, cluster, namespace, "
-        + "name) SELECT 'id-' || name, name, name, 'clusters', name FROM clusters WHERE name LIKE 'h-%'");
+    TestDatabase.execute(
+        cp.database(),
+        "INSERT INTO clusters (name, labels) SELECT 'h-' || lpad(i::text, 3, '0'), "
+            + "'{\"olmstead.io/source\":\"hypershift\"}'::jsonb FROM generate_series(0, "
+            + (FLEET - 1)
+            + ") i");
+    TestDatabase.execute(
+        cp.database(), "INSERT INTO clusters (name, status) VALUES ('h-retired', 'retired')");
+    TestDatabase.execute(
+        cp.database(),
+        "INSERT INTO hosted_clusters (cluster_id, cluster_name, cluster, namespace, "
+            + "name) SELECT 'id-' || name, name, name, 'clusters', name FROM clusters WHERE name LIKE 'h-%'");
   }
 
   @AfterAll
@@ -47,20 +55,30 @@ class PoolStoreIT {
   }
 
   @Test
-  void aBatchIssuesOneLiveCredentialPerClusterAuditsEachAndSkipsRetiredAndUnknownOnes() throws Exception {
-    Map<String, String> credentials = await(store.handOver(
-        List.of("h-001", "h-retired", "h-002", "nowhere"), "pool-a"));
+  void aBatchIssuesOneLiveCredentialPerClusterAuditsEachAndSkipsRetiredAndUnknownOnes()
+      throws Exception {
+    Map<String, String> credentials =
+        await(store.handOver(List.of("h-001", "h-retired", "h-002", "nowhere"), "pool-a"));
 
     assertThat(credentials).containsOnlyKeys("h-001", "h-002");
     assertThat(credentials.get("h-001")).isNotEqualTo(credentials.get("h-002"));
     for (Map.Entry<String, String> e : credentials.entrySet()) {
       assertThat(liveCredentialIs(e.getKey(), e.getValue())).as(e.getKey()).isTrue();
-      assertThat(single("SELECT member FROM pool_assignments WHERE cluster = $1", e.getKey())).isEqualTo("pool-a");
-      assertThat(single("SELECT count(*)::text FROM audit_log WHERE action = 'pool.handover' AND resource = $1 "
-          + "AND actor = 'pool:pool-a'", "clusters/" + e.getKey())).isEqualTo("1");
+      assertThat(single("SELECT member FROM pool_assignments WHERE cluster = $1", e.getKey()))
+          .isEqualTo("pool-a");
+      assertThat(
+              single(
+                  "SELECT count(*)::text FROM audit_log WHERE action = 'pool.handover' AND resource = $1 "
+                      + "AND actor = 'pool:pool-a'",
+                  "clusters/" + e.getKey()))
+          .isEqualTo("1");
     }
-    assertThat(single("SELECT count(*)::text FROM pool_assignments WHERE cluster = $1", "h-retired")).isEqualTo("0");
-    assertThat(single("SELECT count(*)::text FROM audit_log WHERE resource = $1", "clusters/h-retired"))
+    assertThat(
+            single("SELECT count(*)::text FROM pool_assignments WHERE cluster = $1", "h-retired"))
+        .isEqualTo("0");
+    assertThat(
+            single(
+                "SELECT count(*)::text FROM audit_log WHERE resource = $1", "clusters/h-retired"))
         .isEqualTo("0");
   }
 
@@ -71,7 +89,8 @@ class PoolStoreIT {
 
     assertThat(liveCredentialIs("h-010", first)).isFalse();
     assertThat(liveCredentialIs("h-010", second)).isTrue();
-    assertThat(single("SELECT member FROM pool_assignments WHERE cluster = $1", "h-010")).isEqualTo("pool-b");
+    assertThat(single("SELECT member FROM pool_assignments WHERE cluster = $1", "h-010"))
+        .isEqualTo("pool-b");
   }
 
   @Test
@@ -86,19 +105,24 @@ class PoolStoreIT {
     assertThat(credentials.values().stream().distinct().count()).isEqualTo(all.size());
     assertThat(single("SELECT count(*)::text FROM pool_assignments WHERE member = $1", "pool-c"))
         .isEqualTo(String.valueOf(all.size()));
-    assertThat(single("SELECT count(*)::text FROM cluster_credentials c JOIN pool_assignments a "
-        + "ON a.cluster = c.cluster WHERE a.member = $1 AND c.revoked_at IS NULL", "pool-c"))
+    assertThat(
+            single(
+                "SELECT count(*)::text FROM cluster_credentials c JOIN pool_assignments a "
+                    + "ON a.cluster = c.cluster WHERE a.member = $1 AND c.revoked_at IS NULL",
+                "pool-c"))
         .isEqualTo(String.valueOf(all.size()));
     assertThat(liveCredentialIs("h-599", credentials.get("h-599"))).isTrue();
   }
 
   /**
-   * Benchmark ({@code -Dolmstead.bench=true}): handing 500 clusters over one transaction each (before batching) against
-   * in the pool's batches of {@link HostedAgentPool#HANDOVER_BATCH}, three rounds each, on the same rows.
+   * Benchmark ({@code -Dolmstead.bench=true}): handing 500 clusters over one transaction each
+   * (before batching) against in the pool's batches of {@link HostedAgentPool#HANDOVER_BATCH},
+   * three rounds each, on the same rows.
    */
   @Test
   void benchHandingOverFiveHundredOneByOneAgainstInBatches() throws Exception {
-    Assumptions.assumeTrue(Boolean.getBoolean("olmstead.bench"), "benchmark: run with -Dolmstead.bench=true");
+    Assumptions.assumeTrue(
+        Boolean.getBoolean("olmstead.bench"), "benchmark: run with -Dolmstead.bench=true");
     List<String> all = new ArrayList<>();
     for (int i = 100; i < FLEET; i++) {
       all.add(String.format("h-%03d", i));
@@ -111,19 +135,27 @@ class PoolStoreIT {
       double single = (System.nanoTime() - started) / 1e6;
       started = System.nanoTime();
       for (int from = 0; from < all.size(); from += HostedAgentPool.HANDOVER_BATCH) {
-        await(store.handOver(all.subList(from, Math.min(all.size(), from + HostedAgentPool.HANDOVER_BATCH)),
-            "bench-batch"));
+        await(
+            store.handOver(
+                all.subList(from, Math.min(all.size(), from + HostedAgentPool.HANDOVER_BATCH)),
+                "bench-batch"));
       }
       double batched = (System.nanoTime() - started) / 1e6;
-      System.out.printf("POOL BENCH handover clusters=%d one-by-one=%.0fms batched=%.0fms%n", all.size(), single,
-          batched);
+      System.out.printf(
+          "POOL BENCH handover clusters=%d one-by-one=%.0fms batched=%.0fms%n",
+          all.size(), single, batched);
       assertThat(batched).isPositive();
     }
   }
 
   private static boolean liveCredentialIs(String cluster, String credential) throws Exception {
-    return await(pool.preparedQuery("SELECT 1 FROM cluster_credentials WHERE cluster = $1 AND credential_hash = $2 "
-        + "AND revoked_at IS NULL").execute(Tuple.of(cluster, Buffer.buffer(Tokens.hash(credential))))).size() == 1;
+    return await(
+                pool.preparedQuery(
+                        "SELECT 1 FROM cluster_credentials WHERE cluster = $1 AND credential_hash = $2 "
+                            + "AND revoked_at IS NULL")
+                    .execute(Tuple.of(cluster, Buffer.buffer(Tokens.hash(credential)))))
+            .size()
+        == 1;
   }
 
   private static String single(String sql, String arg) throws Exception {

@@ -21,9 +21,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A pool replica as a raw socket: it upgrades, says hello and then sends only what the test tells it to, so it can
- * stand for a frozen replica (the kernel keeps its connection open, nothing answers) or a quiet one. What the control
- * plane sends is kept as text (frames unparsed: the test looks for message types and close reasons in it).
+ * A pool replica as a raw socket: it upgrades, says hello and then sends only what the test tells
+ * it to, so it can stand for a frozen replica (the kernel keeps its connection open, nothing
+ * answers) or a quiet one. What the control plane sends is kept as text (frames unparsed: the test
+ * looks for message types and close reasons in it).
  */
 final class RawPoolReplica implements AutoCloseable {
   private final Socket socket;
@@ -38,9 +39,15 @@ final class RawPoolReplica implements AutoCloseable {
   static RawPoolReplica connect(TestControlPlane cp, String token, String name) throws IOException {
     Socket socket = new Socket("127.0.0.1", cp.port());
     OutputStream out = socket.getOutputStream();
-    out.write(("GET /api/v1/agent/pool HTTP/1.1\r\nHost: 127.0.0.1:" + cp.port() + "\r\nUpgrade: websocket\r\n"
-        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-        + "Authorization: Bearer " + token + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    out.write(
+        ("GET /api/v1/agent/pool HTTP/1.1\r\nHost: 127.0.0.1:"
+                + cp.port()
+                + "\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + "Authorization: Bearer "
+                + token
+                + "\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
     out.flush();
     String response = readHeaders(socket.getInputStream());
     assertThat(response).startsWith("HTTP/1.1 101");
@@ -54,7 +61,9 @@ final class RawPoolReplica implements AutoCloseable {
     socket.getOutputStream().flush();
   }
 
-  /** Reads what has arrived; whether the server has not closed the connection (no end of stream). */
+  /**
+   * Reads what has arrived; whether the server has not closed the connection (no end of stream).
+   */
   synchronized boolean stillOpen() throws IOException {
     drain();
     return !ended;
@@ -66,9 +75,14 @@ final class RawPoolReplica implements AutoCloseable {
     return received.toString();
   }
 
-  /** Waits until the control plane has sent {@code text} (a message type, a close reason) {@code times} times. */
+  /**
+   * Waits until the control plane has sent {@code text} (a message type, a close reason) {@code
+   * times} times.
+   */
   void awaitReceived(String text, int times) {
-    await().atMost(Duration.ofSeconds(30)).until(() -> received().split(text, -1).length - 1 >= times);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> received().split(text, -1).length - 1 >= times);
   }
 
   private void drain() throws IOException {
@@ -98,8 +112,8 @@ final class RawPoolReplica implements AutoCloseable {
   /** The pool replicas with a row in pool_members, by name. */
   static List<String> members(DatabaseSettings db) throws Exception {
     try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-         Statement s = c.createStatement();
-         ResultSet rows = s.executeQuery("SELECT member FROM pool_members ORDER BY member")) {
+        Statement s = c.createStatement();
+        ResultSet rows = s.executeQuery("SELECT member FROM pool_members ORDER BY member")) {
       List<String> members = new ArrayList<>();
       while (rows.next()) {
         members.add(rows.getString(1));
