@@ -349,15 +349,27 @@ public final class AgentGateway {
       detachAtClose.add(
           session.cluster()); // attached while the close began: detached with the others
     } else if (session.isReadyOnce()) {
-      state
-          .detach(session.cluster(), session.id())
-          .onFailure(
-              e -> {
-                LOG.warn(
-                    "cluster {}: not marked disconnected yet: {}", session.cluster(), e.toString());
-                presence.detachLater(session.cluster(), session.id());
-              });
+      detach(session);
     }
+  }
+
+  /**
+   * A session closed before its attach was stored: the cluster is marked disconnected again unless
+   * a newer session took it over, so no cluster stays connected without a session.
+   */
+  void attachedAfterClose(AgentSession session) {
+    detach(session);
+  }
+
+  private void detach(AgentSession session) {
+    state
+        .detach(session.cluster(), session.id())
+        .onFailure(
+            e -> {
+              LOG.warn(
+                  "cluster {}: not marked disconnected yet: {}", session.cluster(), e.toString());
+              presence.detachLater(session.cluster(), session.id());
+            });
   }
 
   /**

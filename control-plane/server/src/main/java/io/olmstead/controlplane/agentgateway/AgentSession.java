@@ -151,6 +151,11 @@ final class AgentSession implements PresenceTicker.Watched {
         .onComplete(
             ar -> {
               if (closed) {
+                if (ar.succeeded()) {
+                  // closed (e.g. by the hello timer) while the attach was on its way: it marked the
+                  // cluster connected after the close, so it is undone here
+                  gateway.attachedAfterClose(this);
+                }
                 return;
               }
               if (ar.failed()) {
