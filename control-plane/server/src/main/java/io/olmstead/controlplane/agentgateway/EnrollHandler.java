@@ -83,6 +83,9 @@ public final class EnrollHandler implements Handler<RoutingContext> {
               Enrollment.Result result = ar.result();
               if (!result.enrolled()) {
                 metrics.enrolled(result.code());
+                if (result.status() == 503) {
+                  ctx.response().putHeader("Retry-After", "2");
+                }
                 Problems.send(
                     ctx.response(),
                     Problems.problem(

@@ -62,9 +62,12 @@ final class Enrollment {
   // subscription change or a status batch would wait for a connection behind them (issue 27: 22 s
   // for a PUT).
   static final int MAX_CONCURRENT = 2;
+  // An enrollment is unauthenticated until its token is checked: the wait is bounded, and one past
+  // it is a 503 the agent retries with backoff (about 2 s of enrollments at 4 ms each).
+  static final int MAX_WAITING = 1000;
 
   private final Pool pool;
-  private final AsyncLimit limit = new AsyncLimit(MAX_CONCURRENT);
+  private final AsyncLimit limit = new AsyncLimit(MAX_CONCURRENT, MAX_WAITING);
 
   Enrollment(Pool pool) {
     this.pool = pool;
@@ -86,7 +89,18 @@ final class Enrollment {
    */
   Future<Result> enroll(
       String token, String clusterName, JsonObject labels, JsonObject facts, String requestId) {
-    return limit.run(() -> transaction(token, clusterName, labels, facts, requestId));
+    return limit
+        .run(() -> transaction(token, clusterName, labels, facts, requestId))
+        .recover(
+            e ->
+                e instanceof AsyncLimit.Full
+                    ? Future.succeededFuture(
+                        Result.refused(
+                            503,
+                            "enrollment-busy",
+                            MAX_WAITING
+                                + " enrollments wait on this replica already; try again shortly"))
+                    : Future.failedFuture(e));
   }
 
   private Future<Result> transaction(

@@ -19,7 +19,7 @@ class AsyncLimitTest {
 
   @Test
   void runsAtMostMaxAtOnceAndStartsTheWaitingInArrivalOrder() {
-    AsyncLimit limit = new AsyncLimit(2);
+    AsyncLimit limit = new AsyncLimit(2, 10);
     Future<String> a = limit.run(this::task);
     Future<String> b = limit.run(this::task);
     Future<String> c = limit.run(this::task);
@@ -40,7 +40,7 @@ class AsyncLimitTest {
 
   @Test
   void aFailedOrThrowingTaskGivesItsSlotBack() {
-    AsyncLimit limit = new AsyncLimit(1);
+    AsyncLimit limit = new AsyncLimit(1, 10);
     Future<String> thrown =
         limit.run(
             () -> {
@@ -55,5 +55,26 @@ class AsyncLimitTest {
     assertThat(started).hasSize(2);
     started.get(1).complete("ok");
     assertThat(next.result()).isEqualTo("ok");
+  }
+
+  @Test
+  void aTaskBeyondTheWaitingBoundIsRefusedAtOnceWithoutRunningAndTheNextOneWaitsAgain() {
+    AsyncLimit limit = new AsyncLimit(1, 2);
+    limit.run(this::task);
+    limit.run(this::task);
+    limit.run(this::task);
+    Future<String> refused = limit.run(this::task);
+    assertThat(refused.failed()).isTrue();
+    assertThat(refused.cause())
+        .isInstanceOf(AsyncLimit.Full.class)
+        .hasMessage("2 tasks are waiting already");
+    assertThat(started).hasSize(1);
+    assertThat(limit.waiting()).isEqualTo(2);
+
+    started.get(0).complete("a");
+    assertThat(started).hasSize(2);
+    Future<String> queued = limit.run(this::task);
+    assertThat(queued.isComplete()).isFalse();
+    assertThat(limit.waiting()).isEqualTo(2);
   }
 }
