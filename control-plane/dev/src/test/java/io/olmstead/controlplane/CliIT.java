@@ -27,7 +27,7 @@ class CliIT {
 
   @Test
   void migrateAppliesEveryMigrationAndIsIdempotent() throws Exception {
-    DatabaseSettings db = TestDatabase.create(CliIT.class);
+    DatabaseSettings db = TestDatabase.createEmpty(CliIT.class);
     MainTest.Outcome first = MainTest.run(envFor(db), "migrate");
     assertThat(first.exitCode()).as(first.err()).isZero();
     assertThat(first.out()).contains("is up to date");

@@ -86,7 +86,7 @@ class ControlPlaneIT {
 
   @Test
   void readyzIsNotReadyWhenMigrationsAreMissing() throws Exception {
-    DatabaseSettings empty = TestDatabase.create(ControlPlaneIT.class);
+    DatabaseSettings empty = TestDatabase.createEmpty(ControlPlaneIT.class);
     try (TestControlPlane unmigrated =
         TestControlPlane.start(empty, Map.of("OLMSTEAD_DB_MIGRATE", "false"))) {
       HttpResponse<String> response =

@@ -23,7 +23,7 @@ class InstallModeMigrationIT {
 
   @Test
   void storedSubscriptionsGetTheModeTheirTargetsMeant() throws SQLException {
-    DatabaseSettings db = TestDatabase.create(InstallModeMigrationIT.class);
+    DatabaseSettings db = TestDatabase.createEmpty(InstallModeMigrationIT.class);
     Flyway.configure()
         .dataSource(db.jdbcUrl(), db.user(), db.password())
         .locations(Migrations.LOCATION)

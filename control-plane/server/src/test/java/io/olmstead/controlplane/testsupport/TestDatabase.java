@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.testsupport;
 
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.db.Migrations;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
 import java.sql.Connection;
@@ -18,30 +19,60 @@ import org.testcontainers.containers.PostgreSQLContainer;
  * A real PostgreSQL server for tests, and a fresh database on it for each test class: {@code
  * OLMSTEAD_TEST_PG_URL} when set (a URL whose user may create databases), else Testcontainers when
  * a Docker engine answers, else zonky's embedded PostgreSQL. The server is started once per JVM.
+ * Migrations run once per JVM, on a template database that each test class's database is copied
+ * from ({@code CREATE DATABASE ... TEMPLATE}), so a class starts on a migrated schema in a fraction
+ * of the time Flyway takes to build it.
  */
 public final class TestDatabase {
   private static final Logger LOG = LoggerFactory.getLogger(TestDatabase.class);
   private static final AtomicInteger COUNTER = new AtomicInteger();
   private static DatabaseSettings server;
+  private static String template;
 
   private TestDatabase() {}
 
   /**
-   * A new, empty database named after the test class (migrations are applied by whoever starts on
-   * it).
+   * A new database named after the test class, with every packaged migration applied (copied from a
+   * template migrated once per JVM; the control plane finds nothing left to apply).
    */
   public static DatabaseSettings create(Class<?> testClass) {
+    return copyOf(migratedTemplate(), testClass);
+  }
+
+  /**
+   * A new, empty database named after the test class, for tests of the migrations themselves and of
+   * a control plane on a schema it has not migrated.
+   */
+  public static DatabaseSettings createEmpty(Class<?> testClass) {
+    return copyOf(null, testClass);
+  }
+
+  private static synchronized DatabaseSettings copyOf(String source, Class<?> testClass) {
     DatabaseSettings admin = server();
-    String name =
-        ("t_"
-                + testClass.getSimpleName()
-                + "_"
-                + ProcessHandle.current().pid()
-                + "_"
-                + COUNTER.incrementAndGet())
-            .toLowerCase(Locale.ROOT);
-    execute(admin, "CREATE DATABASE " + name);
-    return new DatabaseSettings(admin.host(), admin.port(), name, admin.user(), admin.password());
+    String name = uniqueName(testClass.getSimpleName());
+    execute(admin, "CREATE DATABASE " + name + (source == null ? "" : " TEMPLATE " + source));
+    return on(admin, name);
+  }
+
+  private static synchronized String migratedTemplate() {
+    if (template == null) {
+      DatabaseSettings admin = server();
+      String name = uniqueName("template");
+      execute(admin, "CREATE DATABASE " + name);
+      Migrations.migrate(on(admin, name));
+      template = name;
+    }
+    return template;
+  }
+
+  private static String uniqueName(String prefix) {
+    return ("t_" + prefix + "_" + ProcessHandle.current().pid() + "_" + COUNTER.incrementAndGet())
+        .toLowerCase(Locale.ROOT);
+  }
+
+  private static DatabaseSettings on(DatabaseSettings admin, String database) {
+    return new DatabaseSettings(
+        admin.host(), admin.port(), database, admin.user(), admin.password());
   }
 
   /** Runs one statement on a database (for fixtures and for checking what a test stored). */
