@@ -241,4 +241,101 @@ class RolloutJoinersIT {
       agents.close();
     }
   }
+
+  /** Moves the clock {@code seconds} ahead and waits for two engine steps after that. */
+  private static void jumpAndStep(long seconds) {
+    CLOCK.jumpTo(CLOCK.instant().plusSeconds(seconds));
+    long ticked = cp.rollouts().engine().completedTicks();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> cp.rollouts().engine().completedTicks() >= ticked + 2);
+  }
+
+  private static long waves(String id, int idx, String state) {
+    return fx.count(
+        "SELECT count(*) FROM rollout_waves WHERE rollout_id = ? AND idx = ? AND state = ?",
+        id,
+        idx,
+        state);
+  }
+
+  /**
+   * A cluster of a running rollout whose HostedCluster gets paused (the watcher sets
+   * hypershift.olmstead.io/paused) is never approved while the label is on: its wave waits, and it
+   * is approved once the pause ends.
+   */
+  @Test
+  void aClusterPausedMidRolloutIsNotApprovedUntilThePauseEnds() throws Exception {
+    fx.subscription("ph", "fleet=ph", "0.9.2");
+    HollowFleet agents = fleet("ph-", 2, "{\"fleet\":\"ph\"}");
+    try {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  fx.count(
+                          "SELECT count(*) FROM subscription_status WHERE "
+                              + "subscription = 'ph' AND installed_version = '0.9.2' AND phase = 'Succeeded'")
+                      == 2);
+      String id =
+          ok(
+                  RolloutIT.call(
+                      port,
+                      "POST",
+                      "/rollouts",
+                      "{\"subscription\":\"ph\",\"targetVersion\":\"0.9.4\","
+                          + "\"strategy\":{\"batchSize\":1,\"soakSeconds\":3}}"),
+                  201)
+              .getString("id");
+      String second =
+          (String)
+              fx.query("SELECT cluster FROM rollout_clusters WHERE rollout_id = ? AND wave = 1", id)
+                  .get(0)
+                  .get("cluster");
+      // what the HyperShift watcher writes when the HostedCluster is paused
+      fx.update(
+          "UPDATE clusters SET labels = labels || '{\"hypershift.olmstead.io/paused\":\"true\"}' WHERE name = ?",
+          second);
+      // the first wave soaks; the clock jumps past its soak
+      await().atMost(Duration.ofSeconds(30)).until(() -> waves(id, 0, "Soaking") == 1);
+      jumpAndStep(4);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  fx.count(
+                          "SELECT count(*) FROM rollout_clusters WHERE "
+                              + "rollout_id = ? AND cluster = ? AND message = 'held: its HostedCluster is paused'",
+                          id,
+                          second)
+                      == 1);
+      // longer than the soak, two engine steps later: a rollout ignoring the pause would have
+      // approved it
+      jumpAndStep(4);
+      assertThat(
+              fx.count(
+                  "SELECT count(*) FROM rollout_clusters WHERE rollout_id = ? AND cluster = ? "
+                      + "AND approved_version IS NULL AND step = 'Pending'",
+                  id,
+                  second))
+          .isEqualTo(1);
+      assertThat(
+              fx.count("SELECT count(*) FROM rollouts WHERE id = ? AND state = 'Progressing'", id))
+          .isEqualTo(1);
+
+      fx.update(
+          "UPDATE clusters SET labels = labels - 'hypershift.olmstead.io/paused' WHERE name = ?",
+          second);
+      await().atMost(Duration.ofSeconds(30)).until(() -> waves(id, 1, "Soaking") == 1);
+      jumpAndStep(4);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  fx.count("SELECT count(*) FROM rollouts WHERE id = ? AND state = 'Succeeded'", id)
+                      == 1);
+    } finally {
+      agents.close();
+    }
+  }
 }
