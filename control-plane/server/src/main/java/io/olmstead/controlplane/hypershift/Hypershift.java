@@ -94,6 +94,15 @@ public final class Hypershift {
     return metrics.sweeps();
   }
 
+  /**
+   * Full rounds of the per-cluster agents this replica completed as leader (0 while it does not
+   * lead): tests await them rather than waiting for time to pass.
+   */
+  public long completedHostedAgentRounds() {
+    var agents = hostedAgents;
+    return agents == null ? 0 : agents.completedFullRounds();
+  }
+
   /** Whether this replica runs the watcher now. */
   public boolean leader() {
     return leader;

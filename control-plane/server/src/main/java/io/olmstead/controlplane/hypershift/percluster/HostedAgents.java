@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,6 +71,7 @@ public final class HostedAgents implements AutoCloseable {
   /** cluster -> the last failure logged for it (each logged once until it changes). */
   private final Map<String, String> failed = new ConcurrentHashMap<>();
 
+  private final AtomicLong fullRounds = new AtomicLong();
   private long lastFull = Long.MIN_VALUE;
   private boolean removalForbidden;
 
@@ -79,6 +81,14 @@ public final class HostedAgents implements AutoCloseable {
     this.store = new HostedAgentStore(pool);
     this.settings = settings;
     this.resyncNanos = TimeUnit.SECONDS.toNanos(resyncSeconds);
+  }
+
+  /**
+   * Full rounds completed (every live cluster's agent checked): tests await them rather than
+   * waiting for time to pass.
+   */
+  public long completedFullRounds() {
+    return fullRounds.get();
   }
 
   public void start() {
@@ -124,6 +134,9 @@ public final class HostedAgents implements AutoCloseable {
                 e.toString());
           }
         }
+      }
+      if (full) {
+        fullRounds.incrementAndGet();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // stopping: the round is abandoned, nothing failed

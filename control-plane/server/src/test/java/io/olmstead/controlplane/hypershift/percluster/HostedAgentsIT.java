@@ -122,10 +122,8 @@ class HostedAgentsIT {
     assertThat(audit("hypershift.agent-credential", "clusters/clusters-alpha")).hasSize(2);
     // steady state: nothing is issued again while the Secret holds the live credential
     String second = credential("clusters-alpha");
-    await()
-        .during(Duration.ofSeconds(5))
-        .atMost(WAIT)
-        .until(() -> second.equals(credential("clusters-alpha")));
+    fullRoundsPass(2);
+    assertThat(credential("clusters-alpha")).isEqualTo(second);
 
     // retirement: the HostedCluster is deleted, the cluster retired, and its agent's objects
     // removed
@@ -183,11 +181,9 @@ class HostedAgentsIT {
     await().atMost(WAIT).until(() -> podHash("clusters-gamma") != null);
     String first = podHash("clusters-gamma");
     String credential = credential("clusters-gamma");
-    // nothing rotated: several resyncs (every 2 s) leave the pod template as it is
-    await()
-        .during(Duration.ofSeconds(6))
-        .atMost(WAIT)
-        .until(() -> first.equals(podHash("clusters-gamma")));
+    // nothing rotated: full rounds (every 2 s) leave the pod template as it is
+    fullRoundsPass(2);
+    assertThat(podHash("clusters-gamma")).isEqualTo(first);
 
     PoolFixtures.secret(
         kube, "clusters-gamma", HostedAgentObjects.SERVICE_NETWORK, "https://kube-apiserver:443");
@@ -199,10 +195,8 @@ class HostedAgentsIT {
     assertThat(audit("hypershift.agent-credential", "clusters/clusters-gamma")).hasSize(1);
     assertThat(deployment("clusters-gamma").getSpec().getTemplate().toString())
         .doesNotContain("kube-apiserver:443");
-    await()
-        .during(Duration.ofSeconds(6))
-        .atMost(WAIT)
-        .until(() -> second.equals(podHash("clusters-gamma")));
+    fullRoundsPass(2);
+    assertThat(podHash("clusters-gamma")).isEqualTo(second);
 
     // the copied admin kubeconfig (no service-network secret): rotating it updates the copy and
     // rolls the pod
@@ -252,5 +246,16 @@ class HostedAgentsIT {
         .filter(
             e -> action.equals(e.getString("action")) && resource.equals(e.getString("resource")))
         .toList();
+  }
+
+  /**
+   * Waits until the per-cluster agents completed {@code count} more full rounds (each checks every
+   * live cluster's agent again).
+   */
+  private static void fullRoundsPass(int count) {
+    long from = cp.controlPlane().hypershift().completedHostedAgentRounds();
+    await()
+        .atMost(WAIT)
+        .until(() -> cp.controlPlane().hypershift().completedHostedAgentRounds() >= from + count);
   }
 }
