@@ -45,6 +45,7 @@ public final class GuestReachability {
       LOG.warn("cluster {}: {} ({})", cluster, MESSAGE, detail);
       return true;
     }
+    LOG.debug("cluster {}: still unreachable ({})", cluster, detail);
     return false;
   }
 

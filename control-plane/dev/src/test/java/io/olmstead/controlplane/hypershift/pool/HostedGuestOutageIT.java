@@ -3,6 +3,7 @@ package io.olmstead.controlplane.hypershift.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -150,6 +151,9 @@ class HostedGuestOutageIT {
                   .hasValueSatisfying(i -> assertThat(i.getString("phase")).isEqualTo("Succeeded"));
             });
     ListAppender<ILoggingEvent> logs = capture("io.olmstead.agent.reconcile.GuestReachability");
+    // its retries are logged at debug: the test waits for one instead of for time to pass
+    ((Logger) LoggerFactory.getLogger("io.olmstead.agent.reconcile.GuestReachability"))
+        .setLevel(Level.DEBUG);
 
     String aUrl = url("a");
     stopGuest("a");
@@ -194,7 +198,9 @@ class HostedGuestOutageIT {
     assertThat(get(healthPort, "/readyz").statusCode())
         .as("a guest's outage is not the replica's")
         .isEqualTo(200);
-    Thread.sleep(8_000); // retries happen meanwhile (2 s doubling)
+    // the rebuilt agent retries (2 s doubling) and finds the guest still down
+    long retried = retries(logs);
+    await().atMost(WAIT).until(() -> retries(logs) > retried);
     assertThat(
             logs.list.stream()
                 .filter(
@@ -294,6 +300,13 @@ class HostedGuestOutageIT {
     appender.start();
     ((Logger) LoggerFactory.getLogger(logger)).addAppender(appender);
     return appender;
+  }
+
+  /** How many times a retry found a guest still unreachable (logged at debug). */
+  private static long retries(ListAppender<ILoggingEvent> logs) {
+    return List.copyOf(logs.list).stream()
+        .filter(e -> e.getFormattedMessage().contains("still unreachable"))
+        .count();
   }
 
   private static int freePort() throws Exception {
