@@ -15,6 +15,9 @@ import java.util.Set;
 public final class DatabaseProblems {
   private DatabaseProblems() {}
 
+  /** The unique index (V5) that allows one Progressing or Paused rollout per subscription. */
+  private static final String ACTIVE_ROLLOUT_CONSTRAINT = "rollouts_one_active";
+
   /**
    * SQLSTATEs that say the database cannot serve now, not that the request is wrong or the server
    * broken.
@@ -74,7 +77,12 @@ public final class DatabaseProblems {
       return null;
     }
     return switch (state) {
-      case "23505" -> ApiException.conflict("an object with this name or key already exists");
+      case "23505" ->
+          ACTIVE_ROLLOUT_CONSTRAINT.equals(e.getConstraint())
+              ? ApiException.conflict(
+                  "a rollout of this subscription is already Progressing or Paused: abort it or"
+                      + " wait for it to end")
+              : ApiException.conflict("an object with this name or key already exists");
       case "23503" ->
           ApiException.conflict("the object is referenced by or refers to another object");
       case "22001", "22P02", "23514", "22003", "22023" ->

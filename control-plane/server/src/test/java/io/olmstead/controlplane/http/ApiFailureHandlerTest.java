@@ -181,4 +181,38 @@ class ApiFailureHandlerTest {
         .isEmpty();
     assertThat(DatabaseProblems.unavailable(new IllegalStateException("boom"))).isEmpty();
   }
+
+  @Test
+  void aSecondActiveRolloutOfASubscriptionIsAConflictSayingSoNotAGenericDuplicate() {
+    PgException oneActive =
+        new PgException(
+            "duplicate key value violates unique constraint \"rollouts_one_active\"",
+            "ERROR",
+            "23505",
+            "Key (subscription)=(demo-operator) already exists.",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            "public",
+            "rollouts",
+            null,
+            null,
+            "rollouts_one_active");
+    ApiException mapped = DatabaseProblems.fromDatabase(oneActive);
+    assertThat(mapped.status()).isEqualTo(409);
+    assertThat(mapped.toProblem().getString("detail"))
+        .isEqualTo(
+            "a rollout of this subscription is already Progressing or Paused: abort it or wait"
+                + " for it to end");
+    assertThat(
+            DatabaseProblems.fromDatabase(new PgException("dup", "ERROR", "23505", null))
+                .toProblem()
+                .getString("detail"))
+        .isEqualTo("an object with this name or key already exists");
+  }
 }
