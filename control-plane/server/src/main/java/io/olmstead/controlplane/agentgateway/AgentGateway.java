@@ -21,8 +21,10 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.sqlclient.Pool;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +58,7 @@ public final class AgentGateway {
   private final CatalogContentCache catalogs;
   private final BundleContentHandler bundles;
   private final List<Long> timers = new ArrayList<>();
+  private final Clock clock;
   private volatile boolean closing;
   private volatile boolean unreachable;
   // every upgraded connection, in its handshake or not: all get 1001 before the HTTP server stops
@@ -123,6 +126,7 @@ public final class AgentGateway {
     this.vertx = vertx;
     this.pool = pool;
     this.settings = settings;
+    this.clock = clock;
     this.metrics = new GatewayMetrics(registry, sessions::size);
     this.credentials = new CredentialStore(pool);
     this.verdicts = new VerdictWriter(vertx, pool, new PreflightStore());
@@ -327,8 +331,14 @@ public final class AgentGateway {
     return ingestor;
   }
 
-  Future<ChannelStateStore.Attached> attach(AgentSession session, Hello hello) {
-    return state.attach(session.cluster(), session.id(), settings.replica(), hello);
+  /** Empty when a session that started later (on any replica) holds the cluster already. */
+  Future<Optional<ChannelStateStore.Attached>> attach(AgentSession session, Hello hello) {
+    return state.attach(
+        session.cluster(), session.id(), settings.replica(), session.startedAt(), hello);
+  }
+
+  Instant now() {
+    return clock.instant();
   }
 
   void ready(AgentSession session) {

@@ -13,6 +13,7 @@ import io.olmstead.controlplane.config.GatewaySettings;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -38,6 +39,8 @@ final class AgentSession implements PresenceTicker.Watched {
   private final AgentGateway gateway;
   private final GatewaySettings settings;
   private final String id = UUID.randomUUID().toString();
+  // a later-started session of the same cluster wins over this one wherever their attaches land
+  private final Instant startedAt;
   private final SessionReader reader;
   private final HandshakeLimits.Permit permit;
 
@@ -65,6 +68,7 @@ final class AgentSession implements PresenceTicker.Watched {
     this.gateway = gateway;
     this.settings = gateway.settings();
     this.permit = permit;
+    this.startedAt = gateway.now();
     this.reader = new SessionReader(this, ws, gateway.decoder(), settings);
   }
 
@@ -151,7 +155,7 @@ final class AgentSession implements PresenceTicker.Watched {
         .onComplete(
             ar -> {
               if (closed) {
-                if (ar.succeeded()) {
+                if (ar.succeeded() && ar.result().isPresent()) {
                   // closed (e.g. by the hello timer) while the attach was on its way: it marked the
                   // cluster connected after the close, so it is undone here
                   gateway.attachedAfterClose(this);
@@ -163,12 +167,17 @@ final class AgentSession implements PresenceTicker.Watched {
                 ws.close((short) CloseReason.SHUTTING_DOWN.code(), "try again");
                 return;
               }
+              if (ar.result().isEmpty()) {
+                close(CloseReason.REPLACED, "a newer connection took over");
+                return;
+              }
               status =
                   new StatusIntake(
                       this,
                       context,
                       gateway,
-                      new StatusAdmission(ar.result().lastStatusSeq(), ar.result().reported()));
+                      new StatusAdmission(
+                          ar.result().get().lastStatusSeq(), ar.result().get().reported()));
               ready = true;
               permit.release();
               send(
@@ -238,6 +247,10 @@ final class AgentSession implements PresenceTicker.Watched {
 
   String id() {
     return id;
+  }
+
+  Instant startedAt() {
+    return startedAt;
   }
 
   byte[] credentialHash() {

@@ -15,6 +15,7 @@ import io.vertx.sqlclient.PoolOptions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,7 @@ class AttachFactsIT {
                 cluster,
                 "s-" + cluster,
                 "r1",
+                Instant.now(),
                 new Hello(
                     1,
                     "h",
