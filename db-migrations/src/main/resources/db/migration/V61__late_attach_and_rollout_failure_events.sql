@@ -1,6 +1,8 @@
--- When an agent's session started (the accepting replica's clock): an attach stored late (its session closed while
--- it waited on the database, and the agent reconnected meanwhile) never replaces a session that started after it.
-ALTER TABLE agent_channel_state ADD COLUMN session_started_at timestamptz;
+-- Agent sessions in the order their connections were authenticated (a later connection of a cluster has a higher
+-- number, whatever the replicas' clocks): an attach stored late (its session closed while it waited on the database,
+-- and the agent reconnected meanwhile) never replaces the row of a later session.
+CREATE SEQUENCE agent_session_order;
+ALTER TABLE agent_channel_state ADD COLUMN session_order bigint;
 
 -- cluster.reason (V58): a subscription's install that becomes Failed on a cluster of that subscription's active
 -- rollout is told by the rollout alone (rollout.cluster, V54), not twice.

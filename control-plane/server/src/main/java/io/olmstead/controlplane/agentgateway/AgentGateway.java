@@ -21,7 +21,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.sqlclient.Pool;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -58,7 +57,6 @@ public final class AgentGateway {
   private final CatalogContentCache catalogs;
   private final BundleContentHandler bundles;
   private final List<Long> timers = new ArrayList<>();
-  private final Clock clock;
   private volatile boolean closing;
   private volatile boolean unreachable;
   // every upgraded connection, in its handshake or not: all get 1001 before the HTTP server stops
@@ -126,7 +124,6 @@ public final class AgentGateway {
     this.vertx = vertx;
     this.pool = pool;
     this.settings = settings;
-    this.clock = clock;
     this.metrics = new GatewayMetrics(registry, sessions::size);
     this.credentials = new CredentialStore(pool);
     this.verdicts = new VerdictWriter(vertx, pool, new PreflightStore());
@@ -331,14 +328,10 @@ public final class AgentGateway {
     return ingestor;
   }
 
-  /** Empty when a session that started later (on any replica) holds the cluster already. */
+  /** Empty when a later session (on any replica) holds the cluster already. */
   Future<Optional<ChannelStateStore.Attached>> attach(AgentSession session, Hello hello) {
     return state.attach(
-        session.cluster(), session.id(), settings.replica(), session.startedAt(), hello);
-  }
-
-  Instant now() {
-    return clock.instant();
+        session.cluster(), session.id(), settings.replica(), session.order(), hello);
   }
 
   void ready(AgentSession session) {

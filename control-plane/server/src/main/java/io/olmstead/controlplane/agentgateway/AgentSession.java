@@ -13,7 +13,6 @@ import io.olmstead.controlplane.config.GatewaySettings;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -39,8 +38,9 @@ final class AgentSession implements PresenceTicker.Watched {
   private final AgentGateway gateway;
   private final GatewaySettings settings;
   private final String id = UUID.randomUUID().toString();
-  // a later-started session of the same cluster wins over this one wherever their attaches land
-  private final Instant startedAt;
+  // a later session of the same cluster (a higher order) wins over this one wherever their attaches
+  // land
+  private final long order;
   private final SessionReader reader;
   private final HandshakeLimits.Permit permit;
 
@@ -56,6 +56,7 @@ final class AgentSession implements PresenceTicker.Watched {
 
   AgentSession(
       String cluster,
+      long order,
       byte[] credentialHash,
       ServerWebSocket ws,
       Context context,
@@ -68,7 +69,7 @@ final class AgentSession implements PresenceTicker.Watched {
     this.gateway = gateway;
     this.settings = gateway.settings();
     this.permit = permit;
-    this.startedAt = gateway.now();
+    this.order = order;
     this.reader = new SessionReader(this, ws, gateway.decoder(), settings);
   }
 
@@ -249,8 +250,8 @@ final class AgentSession implements PresenceTicker.Watched {
     return id;
   }
 
-  Instant startedAt() {
-    return startedAt;
+  long order() {
+    return order;
   }
 
   byte[] credentialHash() {

@@ -8,9 +8,6 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -24,15 +21,15 @@ import java.util.Set;
  */
 final class ChannelStateStore {
   // One statement (one round trip): record the session and mark the cluster connected. A session
-  // that started before the stored one (its attach waited on the database while the agent
-  // reconnected elsewhere) changes nothing and gets no row back, whichever write lands last.
+  // older than the stored one (its attach waited on the database while the agent reconnected, here
+  // or elsewhere) changes nothing and gets no row back, whichever write lands last.
   private static final String ATTACH =
       "WITH attached AS (INSERT INTO agent_channel_state (cluster, session, replica, connected_at, "
-          + "session_started_at) VALUES ($1, $2, $3, now(), $7) ON CONFLICT (cluster) DO UPDATE SET "
+          + "session_order) VALUES ($1, $2, $3, now(), $7) ON CONFLICT (cluster) DO UPDATE SET "
           + "session = EXCLUDED.session, replica = EXCLUDED.replica, connected_at = now(), "
-          + "session_started_at = EXCLUDED.session_started_at "
-          + "WHERE agent_channel_state.session_started_at IS NULL "
-          + "OR agent_channel_state.session_started_at <= EXCLUDED.session_started_at "
+          + "session_order = EXCLUDED.session_order "
+          + "WHERE agent_channel_state.session_order IS NULL "
+          + "OR agent_channel_state.session_order <= EXCLUDED.session_order "
           + "RETURNING last_status_seq), "
           + "seen AS (UPDATE clusters SET status = 'connected', last_seen = now(), agent_version = $4, "
           + "kubernetes_version = coalesce($5, kubernetes_version), "
@@ -108,11 +105,11 @@ final class ChannelStateStore {
   record Attached(long lastStatusSeq, Set<String> reported) {}
 
   /**
-   * Records a new session, started at {@code startedAt}, for a cluster and marks it connected;
-   * empty (nothing changed) when a session that started later holds the cluster already.
+   * Records a new session (its {@code order} from {@link CredentialStore#open}) for a cluster and
+   * marks it connected; empty (nothing changed) when a later session holds the cluster already.
    */
   Future<Optional<Attached>> attach(
-      String cluster, String session, String replica, Instant startedAt, Hello hello) {
+      String cluster, String session, String replica, long order, Hello hello) {
     Facts facts = hello.facts() == null ? new Facts(null, null, null, null) : hello.facts();
     JsonObject factsJson = JsonObject.mapFrom(facts);
     Future<Optional<Long>> seq =
@@ -125,7 +122,7 @@ final class ChannelStateStore {
                     hello.agentVersion(),
                     facts.kubernetesVersion(),
                     factsJson,
-                    OffsetDateTime.ofInstant(startedAt, ZoneOffset.UTC)))
+                    order))
             .map(
                 rows ->
                     rows.size() == 0

@@ -15,7 +15,6 @@ import io.vertx.sqlclient.PoolOptions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -47,7 +46,7 @@ class AttachFactsIT {
                 cluster,
                 "s-" + cluster,
                 "r1",
-                Instant.now(),
+                1L,
                 new Hello(
                     1,
                     "h",
