@@ -156,7 +156,10 @@ class ClusterReasonEventsIT {
 
     fx.update(
         "UPDATE subscription_status SET phase = 'Failed', reason = 'InstallCheckFailed', seq = 2 "
-            + "WHERE subscription = 'cr2'");
+            + "WHERE subscription = 'cr2' AND cluster = 'cr2-rolling'");
+    fx.update(
+        "UPDATE subscription_status SET phase = 'Failed', reason = 'InstallCheckFailed', seq = 2 "
+            + "WHERE subscription = 'cr2' AND cluster = 'cr2-alone'");
     // cr2-alone's event comes after cr2-rolling's would have (they go out oldest first)
     List<JsonObject> seen = new ArrayList<>();
     long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
