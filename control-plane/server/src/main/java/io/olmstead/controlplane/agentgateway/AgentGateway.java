@@ -23,6 +23,7 @@ import io.vertx.sqlclient.Pool;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -327,8 +328,10 @@ public final class AgentGateway {
     return ingestor;
   }
 
-  Future<ChannelStateStore.Attached> attach(AgentSession session, Hello hello) {
-    return state.attach(session.cluster(), session.id(), settings.replica(), hello);
+  /** Empty when a later session (on any replica) holds the cluster already. */
+  Future<Optional<ChannelStateStore.Attached>> attach(AgentSession session, Hello hello) {
+    return state.attach(
+        session.cluster(), session.id(), settings.replica(), session.order(), hello);
   }
 
   void ready(AgentSession session) {

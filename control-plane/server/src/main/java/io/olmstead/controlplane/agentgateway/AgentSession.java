@@ -38,6 +38,9 @@ final class AgentSession implements PresenceTicker.Watched {
   private final AgentGateway gateway;
   private final GatewaySettings settings;
   private final String id = UUID.randomUUID().toString();
+  // a later session of the same cluster (a higher order) wins over this one wherever their attaches
+  // land
+  private final long order;
   private final SessionReader reader;
   private final HandshakeLimits.Permit permit;
 
@@ -53,6 +56,7 @@ final class AgentSession implements PresenceTicker.Watched {
 
   AgentSession(
       String cluster,
+      long order,
       byte[] credentialHash,
       ServerWebSocket ws,
       Context context,
@@ -65,6 +69,7 @@ final class AgentSession implements PresenceTicker.Watched {
     this.gateway = gateway;
     this.settings = gateway.settings();
     this.permit = permit;
+    this.order = order;
     this.reader = new SessionReader(this, ws, gateway.decoder(), settings);
   }
 
@@ -151,7 +156,7 @@ final class AgentSession implements PresenceTicker.Watched {
         .onComplete(
             ar -> {
               if (closed) {
-                if (ar.succeeded()) {
+                if (ar.succeeded() && ar.result().isPresent()) {
                   // closed (e.g. by the hello timer) while the attach was on its way: it marked the
                   // cluster connected after the close, so it is undone here
                   gateway.attachedAfterClose(this);
@@ -163,12 +168,17 @@ final class AgentSession implements PresenceTicker.Watched {
                 ws.close((short) CloseReason.SHUTTING_DOWN.code(), "try again");
                 return;
               }
+              if (ar.result().isEmpty()) {
+                close(CloseReason.REPLACED, "a newer connection took over");
+                return;
+              }
               status =
                   new StatusIntake(
                       this,
                       context,
                       gateway,
-                      new StatusAdmission(ar.result().lastStatusSeq(), ar.result().reported()));
+                      new StatusAdmission(
+                          ar.result().get().lastStatusSeq(), ar.result().get().reported()));
               ready = true;
               permit.release();
               send(
@@ -238,6 +248,10 @@ final class AgentSession implements PresenceTicker.Watched {
 
   String id() {
     return id;
+  }
+
+  long order() {
+    return order;
   }
 
   byte[] credentialHash() {

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -19,16 +20,23 @@ import java.util.Set;
  * clusters}.
  */
 final class ChannelStateStore {
-  // One statement (one round trip): record the session and mark the cluster connected.
+  // One statement (one round trip): record the session and mark the cluster connected. A session
+  // older than the stored one (its attach waited on the database while the agent reconnected, here
+  // or elsewhere) changes nothing and gets no row back, whichever write lands last.
   private static final String ATTACH =
-      "WITH attached AS (INSERT INTO agent_channel_state (cluster, session, replica, connected_at) "
-          + "VALUES ($1, $2, $3, now()) ON CONFLICT (cluster) DO UPDATE SET session = EXCLUDED.session, "
-          + "replica = EXCLUDED.replica, connected_at = now() RETURNING last_status_seq), "
+      "WITH attached AS (INSERT INTO agent_channel_state (cluster, session, replica, connected_at, "
+          + "session_order) VALUES ($1, $2, $3, now(), $7) ON CONFLICT (cluster) DO UPDATE SET "
+          + "session = EXCLUDED.session, replica = EXCLUDED.replica, connected_at = now(), "
+          + "session_order = EXCLUDED.session_order "
+          + "WHERE agent_channel_state.session_order IS NULL "
+          + "OR agent_channel_state.session_order <= EXCLUDED.session_order "
+          + "RETURNING last_status_seq), "
           + "seen AS (UPDATE clusters SET status = 'connected', last_seen = now(), agent_version = $4, "
           + "kubernetes_version = coalesce($5, kubernetes_version), "
           // the agent's facts replace its last ones; what the HyperShift watcher knows
           // (facts.hypershift) stays
-          + "facts = $6 || jsonb_strip_nulls(jsonb_build_object('hypershift', facts->'hypershift')) WHERE name = $1) "
+          + "facts = $6 || jsonb_strip_nulls(jsonb_build_object('hypershift', facts->'hypershift')) "
+          + "WHERE name = $1 AND EXISTS (SELECT 1 FROM attached)) "
           + "SELECT last_status_seq FROM attached";
   // a retired cluster (its HostedCluster deleted) stays retired when the connection its revocation
   // cut closes
@@ -96,11 +104,15 @@ final class ChannelStateStore {
    */
   record Attached(long lastStatusSeq, Set<String> reported) {}
 
-  /** Records a new session for a cluster and marks it connected. */
-  Future<Attached> attach(String cluster, String session, String replica, Hello hello) {
+  /**
+   * Records a new session (its {@code order} from {@link CredentialStore#open}) for a cluster and
+   * marks it connected; empty (nothing changed) when a later session holds the cluster already.
+   */
+  Future<Optional<Attached>> attach(
+      String cluster, String session, String replica, long order, Hello hello) {
     Facts facts = hello.facts() == null ? new Facts(null, null, null, null) : hello.facts();
     JsonObject factsJson = JsonObject.mapFrom(facts);
-    Future<Long> seq =
+    Future<Optional<Long>> seq =
         pool.preparedQuery(ATTACH)
             .execute(
                 Tuple.of(
@@ -109,8 +121,13 @@ final class ChannelStateStore {
                     replica,
                     hello.agentVersion(),
                     facts.kubernetesVersion(),
-                    factsJson))
-            .map(rows -> rows.size() == 0 ? 0L : rows.iterator().next().getLong(0));
+                    factsJson,
+                    order))
+            .map(
+                rows ->
+                    rows.size() == 0
+                        ? Optional.empty()
+                        : Optional.of(rows.iterator().next().getLong(0)));
     Future<Set<String>> reported =
         pool.preparedQuery(REPORTED)
             .execute(Tuple.of(cluster))
@@ -120,7 +137,8 @@ final class ChannelStateStore {
                   rows.forEach(r -> names.add(r.getString(0)));
                   return names;
                 });
-    return Future.all(seq, reported).map(v -> new Attached(seq.result(), reported.result()));
+    return Future.all(seq, reported)
+        .map(v -> seq.result().map(last -> new Attached(last, reported.result())));
   }
 
   /** Marks the cluster disconnected unless a newer session (on any replica) took over. */

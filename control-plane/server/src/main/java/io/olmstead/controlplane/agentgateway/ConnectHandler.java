@@ -72,7 +72,7 @@ final class ConnectHandler implements Handler<RoutingContext> {
     request.pause();
     gateway
         .credentials()
-        .authenticate(credential.get())
+        .open(credential.get())
         .onComplete(
             ar -> {
               if (ar.failed()) {
@@ -99,14 +99,15 @@ final class ConnectHandler implements Handler<RoutingContext> {
                 refuse(ctx, refusal);
                 return;
               }
-              String cluster = ar.result().get();
+              String cluster = ar.result().get().cluster();
+              long order = ar.result().get().order();
               request
                   .toWebSocket()
                   .onSuccess(
                       ws -> {
                         AgentSession session =
                             new AgentSession(
-                                cluster, hash, ws, Vertx.currentContext(), gateway, permit);
+                                cluster, order, hash, ws, Vertx.currentContext(), gateway, permit);
                         session.start();
                         gateway.opened(session);
                       })

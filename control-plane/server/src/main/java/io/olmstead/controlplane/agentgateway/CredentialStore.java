@@ -22,6 +22,11 @@ public final class CredentialStore {
 
   private static final String AUTHENTICATE =
       "SELECT cluster FROM cluster_credentials WHERE credential_hash = $1 AND revoked_at IS NULL";
+  // a connection's place in the order of all agent sessions, taken as it is authenticated: a later
+  // connection of the cluster always has a higher one, whatever the replicas' clocks say
+  private static final String OPEN =
+      "SELECT cluster, nextval('agent_session_order') FROM cluster_credentials "
+          + "WHERE credential_hash = $1 AND revoked_at IS NULL";
   private static final String ISSUE =
       "INSERT INTO cluster_credentials (cluster, credential_hash, enrolled_with) VALUES ($1, $2, $3) "
           + "ON CONFLICT (cluster) DO UPDATE SET credential_hash = EXCLUDED.credential_hash, "
@@ -46,6 +51,26 @@ public final class CredentialStore {
                 rows.size() == 0
                     ? Optional.empty()
                     : Optional.of(rows.iterator().next().getString(0)));
+  }
+
+  /** The cluster of an agent connection with a live credential, and the connection's order. */
+  record Opened(String cluster, long order) {}
+
+  /**
+   * Authenticates an agent's connection: its cluster and its session order (higher for every later
+   * connection), if the credential is live.
+   */
+  Future<Optional<Opened>> open(String credential) {
+    return pool.preparedQuery(OPEN)
+        .execute(Tuple.of(Buffer.buffer(Tokens.hash(credential))))
+        .map(
+            rows -> {
+              if (rows.size() == 0) {
+                return Optional.empty();
+              }
+              Row row = rows.iterator().next();
+              return Optional.of(new Opened(row.getString(0), row.getLong(1)));
+            });
   }
 
   /**

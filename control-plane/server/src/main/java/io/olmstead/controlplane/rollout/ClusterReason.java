@@ -80,8 +80,16 @@ record ClusterReason(String code, String subject, Instant at, String message) {
    */
   record Connection(String status, Instant lastSeen) {
     boolean disconnected() {
-      return DISCONNECTED.equalsIgnoreCase(status);
+      return isDisconnected(status);
     }
+  }
+
+  /**
+   * Whether a cluster of this connection status is {@code Disconnected}: its agent went away. One
+   * that never connected ({@code pending}), or of an unknown status, is not.
+   */
+  static boolean isDisconnected(String status) {
+    return DISCONNECTED.equalsIgnoreCase(status);
   }
 
   /**
@@ -287,9 +295,9 @@ record ClusterReason(String code, String subject, Instant at, String message) {
 
   /**
    * The reason code of one member (null: none), in {@link #ofMember}'s order: what the engine holds
-   * it on; {@code Disconnected} when its agent is away and it is not done; {@code Failed} when its
-   * agent reports a failed install of this step (the engine's report keeps a phase only when it is
-   * about the rollout's target); then the approval and the calendar.
+   * it on; {@code Disconnected} when its agent went away ({@link #isDisconnected}) and it is not
+   * done; {@code Failed} when its agent reports a failed install of this step (the engine's report
+   * keeps a phase only when it is about the rollout's target); then the approval and the calendar.
    */
   static String code(Member m, RolloutModel.Report report, CalendarGate gate) {
     ClusterReason held = held(m);
@@ -299,7 +307,7 @@ record ClusterReason(String code, String subject, Instant at, String message) {
     if (m.step() == Step.Succeeded || m.step() == Step.RolledBack) {
       return null;
     }
-    if (report != null && !report.online()) {
+    if (report != null && isDisconnected(report.connection())) {
       return DISCONNECTED;
     }
     if (report != null && FAILED.equals(report.phase())) {

@@ -1,6 +1,9 @@
 package io.olmstead.controlplane.rollout;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -12,10 +15,14 @@ import java.util.Map;
  * agents cannot flood the event stream: one pending event per key (a cluster and subscription; the
  * newest replaces an older one in its place, so a cluster that flaps sends its last state once), at
  * most {@code maxPending} keys (a new key beyond that is dropped and counted), and at most {@code
- * maxPerFlush} events a flush, the oldest first; the rest wait for the next flush. Thread-safe:
- * notifications arrive on the listener's thread, flushes on a timer.
+ * maxPerFlush} events a flush, the oldest first; the rest wait for the next flush. The drops are
+ * counted in {@code olmstead_events_dropped_total{stream}}, and a WARN about them is due at most
+ * once a {@link #WARN_INTERVAL} ({@link #droppedSinceWarning}). Thread-safe: notifications arrive
+ * on the listener's thread, flushes on a timer.
  */
 final class CoalescedEvents {
+  static final Duration WARN_INTERVAL = Duration.ofMinutes(1);
+
   /**
    * One event with the teams that may see it (every one of them, see {@link RolloutEvents#emit}).
    */
@@ -25,10 +32,18 @@ final class CoalescedEvents {
   private final int maxPending;
   private final Map<String, Pending> pending = new LinkedHashMap<>();
   private long dropped;
+  private long warnedDropped;
+  private long warnedAtNanos;
+  private boolean warned;
 
-  CoalescedEvents(int maxPerFlush, int maxPending) {
+  /** {@code stream}: the event type, the counter's label. */
+  CoalescedEvents(int maxPerFlush, int maxPending, MeterRegistry registry, String stream) {
     this.maxPerFlush = maxPerFlush;
     this.maxPending = maxPending;
+    FunctionCounter.builder("olmstead.events.dropped", this, CoalescedEvents::dropped)
+        .description("events dropped because too many were waiting to be sent")
+        .tag("stream", stream)
+        .register(registry);
   }
 
   /**
@@ -62,5 +77,21 @@ final class CoalescedEvents {
   /** Events dropped since the start because {@code maxPending} keys were already held. */
   synchronized long dropped() {
     return dropped;
+  }
+
+  /**
+   * How many events were dropped since the last WARN when one is due at {@code nowNanos} (the first
+   * drop, then at most once a {@link #WARN_INTERVAL}), else 0; a non-zero answer counts as the WARN
+   * given.
+   */
+  synchronized long droppedSinceWarning(long nowNanos) {
+    long since = dropped - warnedDropped;
+    if (since == 0 || (warned && nowNanos - warnedAtNanos < WARN_INTERVAL.toNanos())) {
+      return 0;
+    }
+    warned = true;
+    warnedAtNanos = nowNanos;
+    warnedDropped = dropped;
+    return since;
   }
 }

@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.auth.Tokens;
 import io.olmstead.controlplane.db.Notifications;
@@ -63,13 +64,15 @@ public final class RolloutEvents {
   private final AtomicLong sequence = new AtomicLong();
   private final StreamTokens tokens;
   private final AtomicBoolean checking = new AtomicBoolean();
-  private final CoalescedEvents reasons =
-      new CoalescedEvents(REASONS_PER_FLUSH, MAX_PENDING_REASONS);
+  private final CoalescedEvents reasons;
   private long recheckTimer = -1;
   private long reasonTimer = -1;
 
-  public RolloutEvents(Vertx vertx, Pool pool, Notifications notifications) {
+  public RolloutEvents(
+      Vertx vertx, Pool pool, Notifications notifications, MeterRegistry registry) {
     this.vertx = vertx;
+    this.reasons =
+        new CoalescedEvents(REASONS_PER_FLUSH, MAX_PENDING_REASONS, registry, CLUSTER_REASON);
     this.tokens = new StreamTokens(pool);
     notifications.subscribe(CHANNEL, this::notified);
     // a revocation missed while the connection was away is caught by the next re-check of every
@@ -172,9 +175,19 @@ public final class RolloutEvents {
         subscription == null
             ? List.of()
             : Collections.singletonList(event.getString("subscriptionTeam"));
-    reasons.offer(
-        out.getString("id") + '\u0000' + subscription,
-        new CoalescedEvents.Pending(out, teamList, also));
+    boolean held =
+        reasons.offer(
+            out.getString("id") + '\u0000' + subscription,
+            new CoalescedEvents.Pending(out, teamList, also));
+    long dropped = held ? 0 : reasons.droppedSinceWarning(System.nanoTime());
+    if (dropped > 0) {
+      LOG.warn(
+          "{} {} events dropped: {} clusters and subscriptions already wait to be sent "
+              + "(olmstead_events_dropped_total)",
+          dropped,
+          CLUSTER_REASON,
+          reasons.pending());
+    }
   }
 
   /**

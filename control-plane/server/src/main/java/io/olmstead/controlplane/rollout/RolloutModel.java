@@ -117,13 +117,15 @@ public final class RolloutModel {
   }
 
   /**
-   * What a cluster last reported for the subscription, whether it is connected now and since when
-   * (null: unknown); a cluster that was offline gets its progress deadline counted from its return.
-   * {@code failedBeforeApproval}: its last report, written before its approval, is {@code Failed}
-   * about something else than this step (it was failing already; {@code message} says why).
+   * What a cluster last reported for the subscription, its connection status now ({@code
+   * connected}, {@code disconnected}, {@code pending} never connected, null unknown) and since when
+   * it is connected (null: unknown); a cluster that was offline gets its progress deadline counted
+   * from its return. {@code failedBeforeApproval}: its last report, written before its approval, is
+   * {@code Failed} about something else than this step (it was failing already; {@code message}
+   * says why).
    */
   public record Report(
-      boolean online,
+      String connection,
       String installedVersion,
       String phase,
       String message,
@@ -136,18 +138,36 @@ public final class RolloutModel {
      * report yet).
      */
     public static Report connected(String installedVersion, String phase) {
-      return new Report(true, installedVersion, phase, null, false, null, false, false);
+      return new Report("connected", installedVersion, phase, null, false, null, false, false);
     }
 
-    /** A cluster that is not connected now; what it last reported. */
+    /** A cluster whose agent went away; what it last reported. */
     public static Report disconnected(String installedVersion, String phase) {
-      return new Report(false, installedVersion, phase, null, false, null, false, false);
+      return new Report("disconnected", installedVersion, phase, null, false, null, false, false);
+    }
+
+    /** Whether the cluster's agent is connected now. */
+    public boolean online() {
+      return "connected".equals(connection);
+    }
+
+    /** This report with the cluster's connection status ({@code pending}: it never connected). */
+    public Report withConnection(String status) {
+      return new Report(
+          status,
+          installedVersion,
+          phase,
+          message,
+          blocked,
+          onlineSince,
+          failedBeforeApproval,
+          paused);
     }
 
     /** This report with the agent's message. */
     public Report withMessage(String text) {
       return new Report(
-          online,
+          connection,
           installedVersion,
           phase,
           text,
@@ -163,13 +183,20 @@ public final class RolloutModel {
      */
     public Report blockedBy(String text) {
       return new Report(
-          online, installedVersion, phase, text, true, onlineSince, failedBeforeApproval, paused);
+          connection,
+          installedVersion,
+          phase,
+          text,
+          true,
+          onlineSince,
+          failedBeforeApproval,
+          paused);
     }
 
     /** This report from a cluster connected since {@code at}. */
     public Report connectedSince(Instant at) {
       return new Report(
-          online, installedVersion, phase, message, blocked, at, failedBeforeApproval, paused);
+          connection, installedVersion, phase, message, blocked, at, failedBeforeApproval, paused);
     }
 
     /**
@@ -178,13 +205,13 @@ public final class RolloutModel {
      */
     public Report failingBeforeItsApproval() {
       return new Report(
-          online, installedVersion, phase, message, blocked, onlineSince, true, paused);
+          connection, installedVersion, phase, message, blocked, onlineSince, true, paused);
     }
 
     /** This report from a hosted cluster whose reconciliation is paused. */
     public Report whilePaused() {
       return new Report(
-          online,
+          connection,
           installedVersion,
           phase,
           message,

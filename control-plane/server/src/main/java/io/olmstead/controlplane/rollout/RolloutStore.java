@@ -224,7 +224,7 @@ final class RolloutStore {
                 out.put(
                     r.getString("cluster"),
                     new Report(
-                        "connected".equals(r.getString("status")),
+                        r.getString("status"),
                         r.getString("installed_version"),
                         aboutThisStep ? r.getString("phase") : null,
                         withReason(r.getString("reason"), r.getString("message")),

@@ -46,7 +46,7 @@ public final class Rollouts {
       PrometheusSettings prometheus,
       EdgeRiskSettings edgeRisk) {
     this.prometheus = new PrometheusClient(vertx, prometheus);
-    this.events = new RolloutEvents(vertx, pool, notifications);
+    this.events = new RolloutEvents(vertx, pool, notifications, registry);
     RolloutMetrics metrics = new RolloutMetrics(registry);
     RolloutMaturity maturity =
         new RolloutMaturity(new MaturityService(vertx, new Tx(pool), maxBodyBytes));

@@ -46,6 +46,7 @@ class AttachFactsIT {
                 cluster,
                 "s-" + cluster,
                 "r1",
+                1L,
                 new Hello(
                     1,
                     "h",

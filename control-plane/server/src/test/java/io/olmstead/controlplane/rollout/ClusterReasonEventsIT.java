@@ -136,6 +136,47 @@ class ClusterReasonEventsIT {
         .noneMatch(e -> "cr".equals(e.getString("subscription")));
   }
 
+  @Test
+  void aFailureOfAnActiveRolloutsClusterIsOnlyTheRolloutsEvent() throws Exception {
+    fx.subscription("cr2", "fleet=cr2", "0.9.2");
+    fx.update(
+        "INSERT INTO clusters (name, labels, status, last_seen) VALUES "
+            + "('cr2-rolling', '{\"fleet\":\"cr2\"}', 'connected', now() + interval '1 hour'), "
+            + "('cr2-alone', '{\"fleet\":\"cr2\"}', 'connected', now() + interval '1 hour')");
+    fx.update(
+        "INSERT INTO subscription_status (subscription, cluster, installed_version, target_version, phase, seq) "
+            + "SELECT 'cr2', n, '0.9.2', '0.9.2', 'Succeeded', 1 FROM unnest(ARRAY['cr2-rolling', 'cr2-alone']) n");
+    // a paused rollout of cr2 holds cr2-rolling (the engine leaves a paused rollout where it is)
+    fx.update(
+        "INSERT INTO rollouts (id, subscription, target_version, strategy, state, created_by) VALUES "
+            + "('cr2-r', 'cr2', '0.9.3', '{}', 'Paused', 'test')");
+    fx.update(
+        "INSERT INTO rollout_clusters (rollout_id, cluster, wave, step) VALUES ('cr2-r', 'cr2-rolling', 0, 'Progressing')");
+    BlockingQueue<JsonObject> admin = follow(ADMIN);
+
+    fx.update(
+        "UPDATE subscription_status SET phase = 'Failed', reason = 'InstallCheckFailed', seq = 2 "
+            + "WHERE subscription = 'cr2' AND cluster = 'cr2-rolling'");
+    fx.update(
+        "UPDATE subscription_status SET phase = 'Failed', reason = 'InstallCheckFailed', seq = 2 "
+            + "WHERE subscription = 'cr2' AND cluster = 'cr2-alone'");
+    // cr2-alone's event comes after cr2-rolling's would have (they go out oldest first)
+    List<JsonObject> seen = new ArrayList<>();
+    long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (seen.stream().noneMatch(e -> "cr2-alone".equals(e.getString("id")))
+        && System.nanoTime() < until) {
+      JsonObject e = admin.poll(1, TimeUnit.SECONDS);
+      if (e != null && RolloutEvents.CLUSTER_REASON.equals(e.getString("type"))) {
+        seen.add(e);
+      }
+    }
+    assertThat(seen)
+        .anyMatch(
+            e -> "cr2-alone".equals(e.getString("id")) && "cr2".equals(e.getString("subscription")))
+        .as("the rollout's cluster")
+        .noneMatch(e -> "cr2-rolling".equals(e.getString("id")));
+  }
+
   private static BlockingQueue<JsonObject> follow(String token) throws Exception {
     BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
     HttpResponse<Stream<String>> stream =

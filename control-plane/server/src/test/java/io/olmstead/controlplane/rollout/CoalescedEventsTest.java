@@ -2,8 +2,11 @@ package io.olmstead.controlplane.rollout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.olmstead.controlplane.rollout.CoalescedEvents.Pending;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +22,8 @@ class CoalescedEventsTest {
 
   @Test
   void aClusterThatFlapsSendsItsLastStateOnceInItsFirstPlace() {
-    CoalescedEvents events = new CoalescedEvents(10, 100);
+    CoalescedEvents events =
+        new CoalescedEvents(10, 100, new SimpleMeterRegistry(), "cluster.reason");
     for (int i = 0; i < 1_000; i++) {
       events.offer("a", event("a", i % 2 == 0 ? "Failed" : null));
       events.offer("b", event("b", "Disconnected"));
@@ -32,7 +36,8 @@ class CoalescedEventsTest {
 
   @Test
   void aFloodOfClustersGoesOutABoundedNumberAFlushOldestFirstAndBeyondTheBoundIsDropped() {
-    CoalescedEvents events = new CoalescedEvents(200, 1_000);
+    CoalescedEvents events =
+        new CoalescedEvents(200, 1_000, new SimpleMeterRegistry(), "cluster.reason");
     for (int i = 0; i < 1_500; i++) {
       events.offer("c-" + i, event("c-" + i, "Disconnected"));
     }
@@ -45,5 +50,32 @@ class CoalescedEventsTest {
     assertThat(events.pending()).isEqualTo(600);
     // a held key is replaced even at the bound
     assertThat(events.offer("c-999", event("c-999", null))).isTrue();
+  }
+
+  @Test
+  void dropsAreCountedInTheMetricAndAWarnIsDueAtMostOnceAMinute() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    CoalescedEvents events = new CoalescedEvents(10, 2, registry, "cluster.reason");
+    FunctionCounter counter =
+        registry.get("olmstead.events.dropped").tag("stream", "cluster.reason").functionCounter();
+    events.offer("a", event("a", "Failed"));
+    events.offer("b", event("b", "Failed"));
+    long t = 1_000_000_000L;
+    assertThat(events.droppedSinceWarning(t)).as("nothing dropped yet").isZero();
+    assertThat(counter.count()).isZero();
+
+    assertThat(events.offer("c", event("c", "Failed"))).isFalse();
+    assertThat(counter.count()).isEqualTo(1);
+    assertThat(events.droppedSinceWarning(t)).as("the first drop").isEqualTo(1);
+    events.offer("d", event("d", "Failed"));
+    events.offer("e", event("e", "Failed"));
+    assertThat(counter.count()).isEqualTo(3);
+    long later = t + Duration.ofSeconds(59).toNanos();
+    assertThat(events.droppedSinceWarning(later)).as("within the minute").isZero();
+    long minute = t + CoalescedEvents.WARN_INTERVAL.toNanos();
+    assertThat(events.droppedSinceWarning(minute)).as("the drops since the last WARN").isEqualTo(2);
+    assertThat(events.droppedSinceWarning(minute + Duration.ofMinutes(5).toNanos()))
+        .as("no drop since")
+        .isZero();
   }
 }

@@ -170,6 +170,30 @@ class HeldClustersMetricTest {
   }
 
   @Test
+  void countsANeverConnectedClusterAsTheApiDoesAndNotAsDisconnected() {
+    Member m = HELD.members().get("moving");
+    Report never = Report.connected(null, null).withConnection("pending");
+    ClusterReason api =
+        ClusterReason.ofMember(
+            m, "2.0.0", null, new ClusterReason.Connection("pending", null), null, Map.of(), NOW);
+    assertThat(api).as("the API's reason").isNull();
+    assertThat(ClusterReason.code(m, never, GATE)).as("the gauge's").isNull();
+    // one whose agent went away is Disconnected in both
+    ClusterReason away =
+        ClusterReason.ofMember(
+            m,
+            "2.0.0",
+            null,
+            new ClusterReason.Connection("disconnected", null),
+            null,
+            Map.of(),
+            NOW);
+    assertThat(ClusterReason.code(m, never.withConnection("disconnected"), GATE))
+        .isEqualTo(away.code())
+        .isEqualTo("Disconnected");
+  }
+
+  @Test
   void theGaugeHasOneSeriesPerCodeAndForgetsARolloutThatEnds() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RolloutMetrics metrics = new RolloutMetrics(registry);

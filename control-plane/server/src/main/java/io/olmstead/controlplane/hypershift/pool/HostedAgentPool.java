@@ -201,6 +201,12 @@ public final class HostedAgentPool {
         .join(session.member(), session.tokenId(), replica, session.id(), settings.liveSeconds())
         .onSuccess(
             joined -> {
+              if (joined && !sessions.containsKey(session.id())) {
+                // closed while its join was on its way: the close found no row to remove, so the
+                // row the join stored goes now, and the name is free at once
+                leave(session);
+                return;
+              }
               if (!joined) {
                 // the live holder keeps the name (and its clusters' credentials): the newcomer
                 // retries with backoff and gets
@@ -240,11 +246,15 @@ public final class HostedAgentPool {
       LOG.info("pool replica {} disconnected", session.member());
       // gone from the live set at once, so the other control plane replicas reassign its clusters
       // at their next round
-      store
-          .leave(session.member(), session.id())
-          .onFailure(
-              e -> LOG.warn("pool replica {} not removed: {}", session.member(), e.toString()));
+      leave(session);
     }
+  }
+
+  private void leave(PoolSession session) {
+    store
+        .leave(session.member(), session.id())
+        .onFailure(
+            e -> LOG.warn("pool replica {} not removed: {}", session.member(), e.toString()));
   }
 
   private static void refuse(RoutingContext ctx, boolean unavailable) {

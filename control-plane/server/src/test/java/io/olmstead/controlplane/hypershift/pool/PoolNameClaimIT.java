@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -92,6 +93,58 @@ class PoolNameClaimIT {
     try (RawPoolReplica next = RawPoolReplica.connect(cp, token, "pool-orphan")) {
       next.awaitReceived("welcome", 1);
       assertThat(session("pool-orphan")).isNotEqualTo("old-session");
+    }
+  }
+
+  @Test
+  void aConnectionClosedWhileItsJoinWaitedLeavesNoRowAndTheNameIsFreeAtOnce() throws Exception {
+    // statements that remove a pool replica's row by its connection are logged, even when they
+    // find no row
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        Statement st = c.createStatement()) {
+      st.execute(
+          "CREATE TABLE leave_log (query text); "
+              + "CREATE FUNCTION log_leave() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+              + "IF current_query() LIKE 'DELETE FROM pool_members WHERE member = $1 AND session%' "
+              + "THEN INSERT INTO leave_log VALUES (current_query()); END IF; RETURN NULL; END $$; "
+              + "CREATE TRIGGER log_leave AFTER DELETE ON pool_members FOR EACH STATEMENT "
+              + "EXECUTE FUNCTION log_leave()");
+    }
+    try (Connection lock = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        Statement st = lock.createStatement()) {
+      lock.setAutoCommit(false);
+      // the join's check of its pool token waits on this lock
+      st.execute("SELECT 1 FROM pool_tokens FOR UPDATE");
+      try (RawPoolReplica holder = RawPoolReplica.connect(cp, token, "pool-late")) {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    count(
+                            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                + "AND query LIKE 'INSERT INTO pool_members%'")
+                        == 1);
+      }
+      // the connection's close removed nothing: its join has not landed yet
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> count("SELECT count(*) FROM leave_log") >= 1);
+      lock.commit();
+    }
+    // the join lands after the close, and its connection is gone: no row is left for it
+    await().atMost(Duration.ofSeconds(20)).until(() -> session("pool-late") == null);
+    try (RawPoolReplica next = RawPoolReplica.connect(cp, token, "pool-late")) {
+      next.awaitReceived("welcome", 1);
+      assertThat(next.received()).doesNotContain("is held by a live connection");
+    }
+  }
+
+  private static long count(String sql) throws Exception {
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        Statement s = c.createStatement();
+        ResultSet rows = s.executeQuery(sql)) {
+      rows.next();
+      return rows.getLong(1);
     }
   }
 
