@@ -22,12 +22,7 @@ import io.vertx.sqlclient.Tuple;
 final class Enrollment {
   private static final String FIND_TOKEN =
       "SELECT id::text, labels, cluster_name FROM enrollment_tokens WHERE token_hash = $1 AND revoked_at IS NULL "
-          + "AND expires_at > now() AND uses < max_uses";
-  // Counted last, so the token row (shared by a whole fleet enrolling at once) stays locked only
-  // until commit.
-  private static final String USE_TOKEN =
-      "UPDATE enrollment_tokens SET uses = uses + 1 WHERE id = $1::uuid AND revoked_at IS NULL "
-          + "AND expires_at > now() AND uses < max_uses";
+          + "AND expires_at > now()";
   // facts.hypershift is the HyperShift watcher's (HostedStore), never the agent's: dropped from
   // what the agent sends
   private static final String CREATE_CLUSTER =
@@ -55,12 +50,11 @@ final class Enrollment {
           + "DO UPDATE SET last_status_seq = 0 RETURNING cluster) "
           + "UPDATE subscription_status SET seq = 0 WHERE cluster = (SELECT cluster FROM state)";
 
-  // Every enrollment with one token waits on its row (USE_TOKEN) until commit, so a fleet enrolling
-  // at once runs them
-  // one after the other anyway; more at a time would only hold the pool's connections waiting on
-  // that row, and a
-  // subscription change or a status batch would wait for a connection behind them (issue 27: 22 s
-  // for a PUT).
+  private static final String USED_UP =
+      "the enrollment token is unknown, expired, revoked or used up";
+
+  // A fleet enrolling at once must leave the pool's connections to subscription changes and status
+  // batches: with more at a time, a PUT waited 22 s for a connection behind enrollments.
   static final int MAX_CONCURRENT = 2;
   // An enrollment is unauthenticated until its token is checked: the wait is bounded, and one past
   // it is a 503 the agent retries with backoff (about 2 s of enrollments at 4 ms each).
@@ -113,10 +107,7 @@ final class Enrollment {
                         rows -> {
                           if (rows.size() == 0) {
                             return Future.succeededFuture(
-                                Result.refused(
-                                    401,
-                                    "unauthorized",
-                                    "the enrollment token is unknown, expired, revoked or used up"));
+                                Result.refused(401, "unauthorized", USED_UP));
                           }
                           Row row = rows.iterator().next();
                           String boundName = row.getString("cluster_name");
@@ -148,29 +139,22 @@ final class Enrollment {
                           }
                           JsonObject merged = labels.copy().mergeIn(tokenLabels);
                           String tokenId = row.getString("id");
-                          return enrollCluster(
-                                  tx,
-                                  tokenId,
-                                  boundName != null,
-                                  clusterName,
-                                  merged,
-                                  team,
-                                  facts,
-                                  requestId)
+                          return TokenUses.take(tx, tokenId, clusterName)
                               .compose(
-                                  result ->
-                                      tx.preparedQuery(USE_TOKEN)
-                                          .execute(Tuple.of(tokenId))
-                                          .compose(
-                                              used ->
-                                                  used.rowCount() == 1
-                                                      ? Future.succeededFuture(result)
-                                                      : Future.failedFuture(
-                                                          new Refusal(
-                                                              Result.refused(
-                                                                  401,
-                                                                  "unauthorized",
-                                                                  "the enrollment token was used up meanwhile")))));
+                                  taken ->
+                                      taken
+                                          ? enrollCluster(
+                                              tx,
+                                              tokenId,
+                                              boundName != null,
+                                              clusterName,
+                                              merged,
+                                              team,
+                                              facts,
+                                              requestId)
+                                          : Future.failedFuture(
+                                              new Refusal(
+                                                  Result.refused(401, "unauthorized", USED_UP))));
                         }))
         .recover(
             e ->

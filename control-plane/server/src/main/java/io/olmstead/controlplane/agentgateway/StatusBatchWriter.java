@@ -57,12 +57,13 @@ final class StatusBatchWriter {
       "UPDATE subscription_status s SET gone = true, seq = f.seq, updated_at = now() "
           + "FROM unnest($1::text[], $2::bigint[]) AS f(cluster, seq) "
           + "WHERE s.cluster = f.cluster AND s.seq < f.seq AND NOT s.gone";
-  private static final String LAST_SEQ =
-      "UPDATE agent_channel_state s SET last_status_seq = GREATEST(s.last_status_seq, u.seq) "
-          + "FROM unnest($1::text[], $2::bigint[]) AS u(cluster, seq) WHERE s.cluster = u.cluster";
-  private static final String ACKS =
-      "UPDATE agent_channel_state s SET acked_generation = GREATEST(s.acked_generation, u.generation), "
-          + "acked_at = now() FROM unnest($1::text[], $2::bigint[]) AS u(cluster, generation) "
+  // One write per cluster row a batch: its last applied seq and its acked generation together (a
+  // null leaves that column as it is; GREATEST ignores nulls), acked_at moved only by an ack.
+  private static final String CHANNEL_ROWS =
+      "UPDATE agent_channel_state s SET last_status_seq = GREATEST(s.last_status_seq, u.seq), "
+          + "acked_generation = GREATEST(s.acked_generation, u.generation), "
+          + "acked_at = CASE WHEN u.generation IS NULL THEN s.acked_at ELSE now() END "
+          + "FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS u(cluster, seq, generation) "
           + "WHERE s.cluster = u.cluster";
 
   private final Pool pool;
@@ -110,8 +111,7 @@ final class StatusBatchWriter {
           return attempts
               .compose(v -> pairs(tx, MARK_GONE, fullSeq))
               .compose(v -> ChannelStateStore.lockInOrder(tx, channelRows))
-              .compose(v -> pairs(tx, LAST_SEQ, lastSeq))
-              .compose(v -> pairs(tx, ACKS, ackGen))
+              .compose(v -> channelRows(tx, channelRows, lastSeq, ackGen))
               .map(v -> attempts.result());
         });
   }
@@ -198,6 +198,20 @@ final class StatusBatchWriter {
                           r.getString("cluster"), r.getString("subscription"), a)));
     }
     return out;
+  }
+
+  private static Future<Void> channelRows(
+      SqlConnection tx, Set<String> clusters, Map<String, Long> seq, Map<String, Long> generation) {
+    if (clusters.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    return tx.preparedQuery(CHANNEL_ROWS)
+        .execute(
+            Tuple.tuple()
+                .addArrayOfString(clusters.toArray(String[]::new))
+                .addArrayOfLong(clusters.stream().map(seq::get).toArray(Long[]::new))
+                .addArrayOfLong(clusters.stream().map(generation::get).toArray(Long[]::new)))
+        .mapEmpty();
   }
 
   private static Future<Void> pairs(SqlConnection tx, String sql, Map<String, Long> values) {

@@ -15,12 +15,15 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Enrollment tokens in {@code enrollment_tokens}, stored as SHA-256 digests. {@link #consume} is
- * what the agent gateway calls at enrollment: it atomically takes one use of a live token.
+ * Enrollment tokens in {@code enrollment_tokens}, stored as SHA-256 digests; the agent gateway's
+ * enrollment takes their uses.
  */
 public final class EnrollmentTokenStore {
+  // uses: one row a use in enrollment_token_uses (the agent gateway's TokenUses takes them)
   private static final String COLUMNS =
-      "id, labels, cluster_name, max_uses, uses, expires_at, created_by, created_at, revoked_at";
+      "id, labels, cluster_name, max_uses, (SELECT count(*) FROM enrollment_token_uses u "
+          + "WHERE u.token_id = enrollment_tokens.id)::int AS uses, expires_at, created_by, created_at, "
+          + "revoked_at";
   private static final String INSERT =
       """
       INSERT INTO enrollment_tokens (token_hash, labels, cluster_name, max_uses, expires_at, created_by)
@@ -41,10 +44,6 @@ public final class EnrollmentTokenStore {
   private static final String REVOKE =
       "UPDATE enrollment_tokens SET revoked_at = now() WHERE id = $1"
           + " AND revoked_at IS NULL RETURNING "
-          + COLUMNS;
-  private static final String CONSUME =
-      "UPDATE enrollment_tokens SET uses = uses + 1 WHERE token_hash = $1"
-          + " AND revoked_at IS NULL AND expires_at > now() AND uses < max_uses RETURNING "
           + COLUMNS;
 
   /** A stored enrollment token (never its secret). */
@@ -119,15 +118,6 @@ public final class EnrollmentTokenStore {
   /** Revokes a live token; empty when there is none with this id or it was already revoked. */
   public Future<Optional<EnrollmentToken>> revoke(SqlClient client, UUID id) {
     return client.preparedQuery(REVOKE).execute(Tuple.of(id)).map(rows -> first(tokens(rows)));
-  }
-
-  /**
-   * Takes one use of the token with this digest when it is live (not revoked, not expired, uses
-   * left); empty otherwise. Run it in the enrollment's transaction so a failed enrollment gives the
-   * use back.
-   */
-  public Future<Optional<EnrollmentToken>> consume(SqlClient client, byte[] hash) {
-    return client.preparedQuery(CONSUME).execute(Tuple.of(hash)).map(rows -> first(tokens(rows)));
   }
 
   private static <T> Optional<T> first(List<T> list) {

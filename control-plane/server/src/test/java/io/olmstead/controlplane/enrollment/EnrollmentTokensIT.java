@@ -2,17 +2,20 @@ package io.olmstead.controlplane.enrollment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.olmstead.controlplane.auth.Tokens;
 import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -84,25 +87,58 @@ class EnrollmentTokensIT {
   }
 
   @Test
-  void revokedTokensCannotBeConsumedAndRevokingTwiceIs404() throws Exception {
+  void aRevokedTokenEnrollsNothingAndRevokingTwiceIs404() {
     Response created = create(new JsonObject().put("ttlSeconds", 600).put("maxUses", 2));
     String id = created.json().getString("id");
-    byte[] hash = Tokens.hash(created.json().getString("token"));
     assertThat(api.delete("/api/v1/enrollment-tokens/" + id, ADMIN).status()).isEqualTo(204);
     assertThat(api.get("/api/v1/enrollment-tokens/" + id, ADMIN).json().getString("revokedAt"))
         .isNotNull();
-    assertThat(consume(hash)).isEmpty();
+    assertThat(enroll(created.json().getString("token"), "revoked-1").status()).isEqualTo(401);
     assertThat(api.delete("/api/v1/enrollment-tokens/" + id, ADMIN).status()).isEqualTo(404);
   }
 
   @Test
-  void consumeTakesOneUseAtATimeUntilUsedUp() throws Exception {
+  void eachEnrollmentTakesOneUseUntilTheTokenIsUsedUp() {
     Response created = create(new JsonObject().put("ttlSeconds", 600).put("maxUses", 2));
-    byte[] hash = Tokens.hash(created.json().getString("token"));
-    assertThat(consume(hash)).map(EnrollmentTokenStore.EnrollmentToken::uses).contains(1);
-    assertThat(consume(hash)).map(EnrollmentTokenStore.EnrollmentToken::uses).contains(2);
-    assertThat(consume(hash)).isEmpty();
-    assertThat(consume(Tokens.hash("olm_enroll_unknown"))).isEmpty();
+    String id = created.json().getString("id");
+    String token = created.json().getString("token");
+    assertThat(enroll(token, "uses-1").status()).isEqualTo(201);
+    assertThat(uses(id)).isEqualTo(1);
+    assertThat(enroll(token, "uses-2").status()).isEqualTo(201);
+    assertThat(uses(id)).isEqualTo(2);
+    Response usedUp = enroll(token, "uses-3");
+    assertThat(usedUp.status()).isEqualTo(401);
+    assertThat(usedUp.body()).contains("used up");
+    assertThat(uses(id)).isEqualTo(2);
+    assertThat(api.get("/api/v1/clusters/uses-3", ADMIN).status()).isEqualTo(404);
+  }
+
+  @Test
+  void aTokenLimitedToTenUsesAdmitsExactlyTenOfFifteenConcurrentEnrollmentsEachAudited() {
+    Response created = create(new JsonObject().put("ttlSeconds", 600).put("maxUses", 10));
+    String token = created.json().getString("token");
+    ExecutorService threads = Executors.newFixedThreadPool(15);
+    try {
+      List<CompletableFuture<Integer>> statuses =
+          IntStream.range(0, 15)
+              .mapToObj(
+                  i ->
+                      CompletableFuture.supplyAsync(
+                          () -> enroll(token, "racer-" + i).status(), threads))
+              .toList();
+      List<Integer> answers = statuses.stream().map(CompletableFuture::join).toList();
+      assertThat(answers).filteredOn(s -> s == 201).hasSize(10);
+      assertThat(answers).filteredOn(s -> s == 401).hasSize(5);
+    } finally {
+      threads.shutdownNow();
+    }
+    assertThat(uses(created.json().getString("id"))).isEqualTo(10);
+    assertThat(
+            api.get("/api/v1/audit?limit=500", ADMIN).items().stream()
+                .map(JsonObject.class::cast)
+                .filter(e -> "agent.enroll".equals(e.getString("action")))
+                .filter(e -> e.getString("resource").startsWith("clusters/racer-")))
+        .hasSize(10);
   }
 
   @Test
@@ -143,13 +179,21 @@ class EnrollmentTokensIT {
                     .isEqualTo("team-a"));
   }
 
-  private static Optional<EnrollmentTokenStore.EnrollmentToken> consume(byte[] hash)
-      throws Exception {
-    return cp.controlPlane()
-        .pool()
-        .withTransaction(conn -> new EnrollmentTokenStore().consume(conn, hash))
-        .toCompletionStage()
-        .toCompletableFuture()
-        .get(10, TimeUnit.SECONDS);
+  private static Response enroll(String token, String cluster) {
+    return api.send(
+        "POST",
+        "/api/v1/agent/enroll",
+        token,
+        "application/json",
+        new JsonObject()
+            .put("clusterName", cluster)
+            .put("facts", new JsonObject())
+            .encode()
+            .getBytes(StandardCharsets.UTF_8),
+        Map.of());
+  }
+
+  private static int uses(String id) {
+    return api.get("/api/v1/enrollment-tokens/" + id, ADMIN).json().getInteger("uses");
   }
 }
