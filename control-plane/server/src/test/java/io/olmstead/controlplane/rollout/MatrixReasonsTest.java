@@ -168,7 +168,8 @@ class MatrixReasonsTest {
   }
 
   @Test
-  void aConnectedCellHeldOnAnEdgeAtRiskOutsideRolloutsIsEdgeAtRiskAndADisconnectedOneDisconnected() {
+  void
+      aConnectedCellHeldOnAnEdgeAtRiskOutsideRolloutsIsEdgeAtRiskAndADisconnectedOneDisconnected() {
     ClusterReason hold =
         ClusterReason.edgeHeld(
             "abcd",
