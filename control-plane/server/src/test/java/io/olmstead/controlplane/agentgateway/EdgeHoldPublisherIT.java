@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.config.EdgeRiskSettings;
 import io.olmstead.controlplane.db.Migrations;
-import io.olmstead.controlplane.edgerisk.Evidence;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
