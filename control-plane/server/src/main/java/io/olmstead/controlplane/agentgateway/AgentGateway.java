@@ -135,7 +135,14 @@ public final class AgentGateway {
             state,
             sessions,
             new EdgeHoldPublisher(pool, edgeRisk, clock));
-    StatusEdgeRecorder edges = new StatusEdgeRecorder(vertx, pool, edgeRisk, clock);
+    StatusEdgeRecorder edges =
+        new StatusEdgeRecorder(
+            vertx,
+            pool,
+            edgeRisk,
+            clock,
+            (cluster, subscription) ->
+                sessions.get(cluster).map(s -> s.sentVersion(subscription)).orElse(null));
     this.ingestor =
         new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings, edges::submit);
     this.changes = new ChangeRouter(sessions, publisher, credentials, state);

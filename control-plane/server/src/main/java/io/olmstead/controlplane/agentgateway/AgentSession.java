@@ -3,6 +3,7 @@ package io.olmstead.controlplane.agentgateway;
 import io.olmstead.apispec.protocol.Ack;
 import io.olmstead.apispec.protocol.AgentMessage;
 import io.olmstead.apispec.protocol.CloseReason;
+import io.olmstead.apispec.protocol.DesiredSubscription;
 import io.olmstead.apispec.protocol.Heartbeat;
 import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.apispec.protocol.ProtocolCodec;
@@ -13,7 +14,9 @@ import io.olmstead.controlplane.config.GatewaySettings;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
-import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
@@ -45,6 +48,8 @@ final class AgentSession implements PresenceTicker.Watched {
   private final HandshakeLimits.Permit permit;
 
   private volatile String sentHash;
+  // subscription to the maxVersion last sent (values may be null), replaced whole on each send
+  private volatile Map<String, String> sentVersions = Map.of();
   private volatile long sentGeneration;
   private volatile long ackedGeneration;
   private boolean helloSeen;
@@ -290,6 +295,14 @@ final class AgentSession implements PresenceTicker.Watched {
     return reader.takeHeard();
   }
 
+  /**
+   * The {@code maxVersion} this session last sent the cluster for {@code subscription} (null: none
+   * sent, or none in it).
+   */
+  String sentVersion(String subscription) {
+    return sentVersions.get(subscription);
+  }
+
   String sentHash() {
     return sentHash;
   }
@@ -306,10 +319,13 @@ final class AgentSession implements PresenceTicker.Watched {
    * A desired state with these subscriptions goes out (from the publisher's context); reports
    * waiting for it go on.
    */
-  void markSent(long generation, String hash, Collection<String> subscriptions) {
+  void markSent(long generation, String hash, List<DesiredSubscription> subscriptions) {
     this.sentGeneration = generation;
     this.sentHash = hash;
-    Set<String> names = Set.copyOf(subscriptions);
+    Map<String, String> versions = new HashMap<>();
+    subscriptions.forEach(d -> versions.put(d.name(), d.maxVersion()));
+    this.sentVersions = versions;
+    Set<String> names = Set.copyOf(versions.keySet());
     context.runOnContext(
         v -> {
           if (closed || status == null) {

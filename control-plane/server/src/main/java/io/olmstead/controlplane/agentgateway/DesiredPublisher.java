@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
 final class DesiredPublisher {
   private static final Logger LOG = LoggerFactory.getLogger(DesiredPublisher.class);
   private static final long DEBOUNCE_MILLIS = 20;
+  // a storm of recorded failures costs at most one run of every cluster a second
+  static final long FAILURE_COALESCE_MILLIS = 1000;
 
   private final Vertx vertx;
   private final Context context;
@@ -44,6 +46,7 @@ final class DesiredPublisher {
   private boolean pendingAll;
   private final Set<String> pending = new HashSet<>();
   private boolean scheduled;
+  private boolean failureScheduled;
   private boolean running;
 
   DesiredPublisher(
@@ -79,6 +82,28 @@ final class DesiredPublisher {
         v -> {
           pendingAll = true;
           schedule();
+        });
+  }
+
+  /**
+   * A failure of an upgrade edge was recorded: recompute every connected cluster (those already
+   * sent the edge's target are held), at most once per {@link #FAILURE_COALESCE_MILLIS} however
+   * many failures come.
+   */
+  void edgeFailed() {
+    context.runOnContext(
+        v -> {
+          if (failureScheduled) {
+            return;
+          }
+          failureScheduled = true;
+          vertx.setTimer(
+              FAILURE_COALESCE_MILLIS,
+              id -> {
+                failureScheduled = false;
+                pendingAll = true;
+                schedule();
+              });
         });
   }
 
@@ -337,12 +362,7 @@ final class DesiredPublisher {
                                                                                             contents
                                                                                                 .get(
                                                                                                     i)
-                                                                                                .desired()
-                                                                                                .stream()
-                                                                                                .map(
-                                                                                                    DesiredSubscription
-                                                                                                        ::name)
-                                                                                                .toList());
+                                                                                                .desired());
                                                                                     session.send(
                                                                                         new Desired(
                                                                                             session

@@ -7,6 +7,7 @@ import io.olmstead.controlplane.edgerisk.EdgeFacts;
 import io.olmstead.controlplane.edgerisk.EdgeRecorder;
 import io.olmstead.controlplane.edgerisk.EdgeRiskStore;
 import io.olmstead.controlplane.edgerisk.Evidence;
+import io.olmstead.controlplane.edgerisk.ReportedEdge;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -30,13 +31,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records the edge attempts agents' status reports tell of ({@link
- * io.olmstead.controlplane.edgerisk.ReportedEdge}) for subscriptions no active rollout moves on the
- * cluster (the rollout engine records its own): after the reports are stored, off their batch,
- * through a bounded queue ({@link PendingAttempts}), the one {@link EdgeRecorder} (its per team and
- * per edge bounds) and one audit row per subscription in the recording transaction. The evidence is
- * the subscription's team's, as the database has it: an agent names only its own cluster and the
- * subscriptions placed on it.
+ * Records the edge attempts agents' status reports tell of ({@link ReportedEdge}), towards the
+ * version the control plane sent the cluster ({@link ReportedEdge#asked}), for subscriptions no
+ * active rollout moves on the cluster (the rollout engine records its own): after the reports are
+ * stored, off their batch, through a bounded queue ({@link PendingAttempts}), the one {@link
+ * EdgeRecorder} (its per team and per edge bounds) and one audit row per subscription in the
+ * recording transaction. The evidence is the subscription's team's, as the database has it: an
+ * agent names only its own cluster and the subscriptions placed on it.
  */
 final class StatusEdgeRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(StatusEdgeRecorder.class);
@@ -58,10 +59,21 @@ final class StatusEdgeRecorder {
   private final EdgeRecorder recorder;
   private final EdgeRiskStore store = new EdgeRiskStore();
   private final PendingAttempts pending = new PendingAttempts(MAX_QUEUED, MAX_PER_CLUSTER);
+  private final Sent sent;
   private boolean running;
   private long droppedLogged;
+  private volatile int backlog;
 
-  StatusEdgeRecorder(Vertx vertx, Pool pool, EdgeRiskSettings settings, Clock clock) {
+  /**
+   * The {@code maxVersion} the control plane last sent a cluster for a subscription (null: none).
+   */
+  @FunctionalInterface
+  interface Sent {
+    String maxVersion(String cluster, String subscription);
+  }
+
+  StatusEdgeRecorder(Vertx vertx, Pool pool, EdgeRiskSettings settings, Clock clock, Sent sent) {
+    this.sent = sent;
     this.context = vertx.getOrCreateContext();
     this.pool = pool;
     this.clock = clock;
@@ -77,9 +89,21 @@ final class StatusEdgeRecorder {
     if (attempts.isEmpty()) {
       return;
     }
+    // only an edge towards the version this cluster was sent is evidence: an agent cannot make up
+    // edges to versions nobody asked it to run
+    List<PendingAttempts.Pending> asked =
+        attempts.stream()
+            .filter(
+                p ->
+                    ReportedEdge.asked(p.attempt(), sent.maxVersion(p.cluster(), p.subscription())))
+            .toList();
+    if (asked.isEmpty()) {
+      return;
+    }
     context.runOnContext(
         v -> {
-          attempts.forEach(pending::offer);
+          asked.forEach(pending::offer);
+          backlog = pending.size();
           if (pending.dropped() > droppedLogged) {
             LOG.warn(
                 "{} edge attempts reported by agents dropped past the bounds ({} queued at most, {} a cluster)",
@@ -98,12 +122,14 @@ final class StatusEdgeRecorder {
     }
     running = true;
     List<PendingAttempts.Pending> batch = pending.take(BATCH);
+    backlog = pending.size() + batch.size();
     pool.withTransaction(tx -> record(tx, batch))
         .onComplete(
             ar ->
                 context.runOnContext(
                     v -> {
                       running = false;
+                      backlog = pending.size();
                       if (ar.failed()) {
                         LOG.warn(
                             "{} edge attempts reported by agents not recorded: {}",
@@ -112,6 +138,11 @@ final class StatusEdgeRecorder {
                       }
                       drain();
                     }));
+  }
+
+  /** The attempts queued or being recorded (0: the recorder is idle). */
+  int backlog() {
+    return backlog;
   }
 
   private Future<Void> record(SqlConnection tx, List<PendingAttempts.Pending> batch) {

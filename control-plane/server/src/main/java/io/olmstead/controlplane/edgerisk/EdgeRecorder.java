@@ -17,11 +17,18 @@ import java.util.stream.Collectors;
  * matters, not on every cluster of every rollout.
  */
 public final class EdgeRecorder {
+  /**
+   * The rows one cluster may have within a team: one agent cannot spend its team's bound (its edges
+   * are the last attempts of that cluster, so a real cluster seldom has more than a few).
+   */
+  public static final int MAX_PER_CLUSTER = 20;
+
   private final EdgeRiskStore store = new EdgeRiskStore();
   private final EdgeRiskStore.Bounds bounds;
 
   public EdgeRecorder(EdgeRiskSettings settings) {
-    this.bounds = new EdgeRiskStore.Bounds(settings.maxPerEdge(), settings.maxPerTeam());
+    this.bounds =
+        new EdgeRiskStore.Bounds(settings.maxPerEdge(), settings.maxPerTeam(), MAX_PER_CLUSTER);
   }
 
   /**

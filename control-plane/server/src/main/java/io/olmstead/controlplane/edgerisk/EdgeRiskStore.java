@@ -17,7 +17,8 @@ import java.util.Set;
 
 /**
  * SQL of the edge-risk tables: record attempts (one row per team, edge and cluster, bounded per
- * team and edge and per team), read evidence by edge or by risk, accept and clear risks.
+ * team and edge, per team and per cluster within a team), read evidence by edge or by risk, accept
+ * and clear risks.
  */
 public final class EdgeRiskStore {
   private static final String COLUMNS =
@@ -28,14 +29,15 @@ public final class EdgeRiskStore {
       "UPDATE edge_risk_observations SET risk_id = $6, facts = $7, failed = $8, "
           + "detail = $9, source = $10, observed_at = $11 WHERE team = $1 AND package = $2 AND from_version = $3 "
           + "AND to_version = $4 AND cluster = $5";
-  // a new cluster only while the team's edge and the team are under their bounds (what comes past
-  // them is dropped)
+  // a new row only while the team's edge, the team and the cluster within the team are under their
+  // bounds (what comes past them is dropped)
   private static final String INSERT_BOUNDED =
       "INSERT INTO edge_risk_observations (team, package, from_version, "
           + "to_version, cluster, risk_id, facts, failed, detail, source, observed_at) SELECT $1, $2, $3, $4, $5, $6, $7, $8, "
           + "$9, $10, $11 WHERE (SELECT count(*) FROM (SELECT 1 FROM edge_risk_observations WHERE team = $1 AND package = $2 "
           + "AND from_version = $3 AND to_version = $4 LIMIT $12) e) < $12 AND (SELECT count(*) FROM (SELECT 1 FROM "
-          + "edge_risk_observations WHERE team = $1 LIMIT $13) t) < $13 ON CONFLICT DO NOTHING";
+          + "edge_risk_observations WHERE team = $1 LIMIT $13) t) < $13 AND (SELECT count(*) FROM (SELECT 1 FROM "
+          + "edge_risk_observations WHERE team = $1 AND cluster = $5 LIMIT $14) c) < $14 ON CONFLICT DO NOTHING";
   private static final String BY_EDGES =
       "SELECT "
           + COLUMNS
@@ -83,16 +85,24 @@ public final class EdgeRiskStore {
 
   private static final String CLUSTERS =
       "SELECT name, labels, facts FROM clusters WHERE name = ANY($1)";
+  // the edges from the versions some clusters run ($1 packages, $2 versions, pairwise) whose risk
+  // has a failure on record: every row of such a risk has the same edge
   private static final String ON_FAILING_RISKS =
       "SELECT "
           + COLUMNS
-          + " FROM edge_risk_observations WHERE risk_id IN "
-          + "(SELECT risk_id FROM edge_risk_observations WHERE failed)";
+          + " FROM edge_risk_observations WHERE (package, from_version) IN (SELECT * FROM "
+          + "unnest($1::text[], $2::text[])) AND risk_id IN (SELECT risk_id FROM edge_risk_observations "
+          + "WHERE failed AND (package, from_version) IN (SELECT * FROM unnest($1::text[], $2::text[])))";
+  private static final String FAILING_PACKAGES =
+      "SELECT DISTINCT package FROM edge_risk_observations WHERE failed";
   private static final String FAILING =
       "SELECT DISTINCT risk_id FROM edge_risk_observations WHERE risk_id = ANY($1) " + "AND failed";
 
-  /** The bounds of what is remembered: clusters per team and edge, rows per team. */
-  public record Bounds(int perEdge, int perTeam) {}
+  /**
+   * The bounds of what is remembered: clusters per team and edge, rows per team, rows of one
+   * cluster within a team.
+   */
+  public record Bounds(int perEdge, int perTeam, int perCluster) {}
 
   /** A person's acceptance of a risk for a team ({@code *}: every team). */
   public record Acceptance(String riskId, String team, String by, Instant at, String comment) {}
@@ -131,7 +141,8 @@ public final class EdgeRiskStore {
                                       .preparedQuery(INSERT_BOUNDED)
                                       .execute(
                                           row.addInteger(bounds.perEdge())
-                                              .addInteger(bounds.perTeam()))
+                                              .addInteger(bounds.perTeam())
+                                              .addInteger(bounds.perCluster()))
                                       .map(inserted -> kept + inserted.rowCount())));
     }
     return chain;
@@ -325,9 +336,32 @@ public final class EdgeRiskStore {
             });
   }
 
-  /** Every team's evidence on every risk that has a failure on record (what can hold a cluster). */
-  public Future<List<Evidence>> onFailingRisks(SqlClient client) {
-    return client.query(ON_FAILING_RISKS).execute().map(EdgeRiskStore::evidence);
+  /** The packages with a failure on record (only their edges can hold a cluster). */
+  public Future<List<String>> failingPackages(SqlClient client) {
+    return client
+        .query(FAILING_PACKAGES)
+        .execute()
+        .map(
+            rows -> {
+              List<String> out = new ArrayList<>();
+              rows.forEach(r -> out.add(r.getString("package")));
+              return out;
+            });
+  }
+
+  /**
+   * Every team's evidence on the risks with a failure on record of the edges from {@code
+   * versions[i]} of {@code packages[i]} (what can hold a cluster running them).
+   */
+  public Future<List<Evidence>> onFailingRisks(
+      SqlClient client, String[] packages, String[] versions) {
+    if (packages.length == 0) {
+      return Future.succeededFuture(List.of());
+    }
+    return client
+        .preparedQuery(ON_FAILING_RISKS)
+        .execute(Tuple.tuple().addArrayOfString(packages).addArrayOfString(versions))
+        .map(EdgeRiskStore::evidence);
   }
 
   /** Which of {@code ids} have a failure on record. */

@@ -11,7 +11,7 @@ import java.util.Optional;
  * stored state already said the same failure: a repeated report is not a new attempt); a report
  * {@code Succeeded} at Y after the stored state ran a lower X is a success of {@code X -> Y}.
  * Everything else (first installs, rollbacks, unparsable versions, a package OLM manages) tells of
- * no edge.
+ * no edge, and an attempt is evidence only when it was {@link #asked}.
  */
 public final class ReportedEdge {
   static final String FAILED = "Failed";
@@ -68,6 +68,15 @@ public final class ReportedEdge {
               "running " + now.installedVersion()));
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether the control plane asked for the attempt: its target is the {@code maxVersion} last sent
+   * the cluster for the subscription (null: none sent). An agent can report any edge; only those
+   * towards what it was told to run are evidence.
+   */
+  public static boolean asked(Attempt attempt, String sentMaxVersion) {
+    return sentMaxVersion != null && sentMaxVersion.equals(attempt.to());
   }
 
   private static boolean upgrade(String from, String to) {

@@ -190,8 +190,9 @@ public final class MatrixReasons {
   /**
    * As {@link #reason(Cell, Membership, MaintenanceCalendar, String, Instant)}, with {@code
    * edgeHold}: the cell's {@code EdgeAtRisk} when the desired state keeps it where it runs outside
-   * any rollout (null: not held). An active rollout's decision comes first; the hold comes before
-   * everything else, since the held cell is at the version the control plane asks for.
+   * any rollout (null: not held). An active rollout's decision comes first; then {@code
+   * Disconnected} of a held cell (its hold is released only when it is published again), then the
+   * hold before everything else, since the held cell is at the version the control plane asks for.
    */
   static ClusterReason reason(
       Cell cell,
@@ -219,7 +220,8 @@ public final class MatrixReasons {
           membership.member(), membership.target(), report, connection, calendar, labels, now);
     }
     if (edgeHold != null) {
-      return edgeHold;
+      // a hold is released only when the cluster is published again: an away cluster says so first
+      return connection.disconnected() ? ClusterReason.disconnected(cell.lastSeen()) : edgeHold;
     }
     ClusterReason held = membership == null ? null : ClusterReason.held(membership.member());
     if (held != null) {

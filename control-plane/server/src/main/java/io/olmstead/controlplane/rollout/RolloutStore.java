@@ -99,9 +99,15 @@ final class RolloutStore {
           + "AND rc.message LIKE 'ProviderFailed%' AND rc.previous_version IS NULL "
           + "ON CONFLICT (subscription, cluster) DO UPDATE SET version = NULL, withheld = EXCLUDED.withheld, "
           + "rollout_id = EXCLUDED.rollout_id, updated_at = now()";
+  // a rollback of a cluster that was withheld before the rollout (V57) withholds it again
+  private static final String RESTORE_WITHHELD =
+      "UPDATE rollout_approvals a SET version = NULL, "
+          + "withheld = rc.prior_withheld, updated_at = now() FROM rollout_clusters rc WHERE a.subscription = $1 "
+          + "AND a.cluster = $2 AND a.rollout_id = $3 AND rc.rollout_id = $3 AND rc.cluster = $2 "
+          + "AND rc.prior_withheld IS NOT NULL";
   private static final String WITHDRAW_APPROVAL =
       "DELETE FROM rollout_approvals WHERE subscription = $1 "
-          + "AND cluster = $2 AND rollout_id = $3";
+          + "AND cluster = $2 AND rollout_id = $3 AND version IS NOT NULL";
   private static final String GROUP =
       "SELECT r.id, r.group_index, r.subscription, r.target_version, r.state, "
           + "rc.cluster, rc.wave, rc.step, rc.message FROM rollouts r LEFT JOIN rollout_clusters rc ON rc.rollout_id = r.id "
@@ -328,15 +334,16 @@ final class RolloutStore {
                       .executeBatch(waves));
     }
     if (!members.isEmpty()) {
-      // the approval each had before (a rollback of a cluster that ran nothing returns it there),
-      // read before the pins
+      // the approval each had before, or the reason it was withheld (a rollback of a cluster that
+      // ran nothing returns it there), read before the pins
       f =
           f.compose(
               v ->
                   tx.preparedQuery(
                           "INSERT INTO rollout_clusters (rollout_id, cluster, wave, step, "
-                              + "previous_version, prior_approval) VALUES ($1, $2, $3, $4, $5, (SELECT version FROM rollout_approvals "
-                              + "WHERE subscription = $6 AND cluster = $2))")
+                              + "previous_version, prior_approval, prior_withheld) VALUES ($1, $2, $3, $4, $5, "
+                              + "(SELECT version FROM rollout_approvals WHERE subscription = $6 AND cluster = $2), "
+                              + "(SELECT withheld FROM rollout_approvals WHERE subscription = $6 AND cluster = $2))")
                       .executeBatch(members));
     }
     if (!pins.isEmpty()) {
@@ -423,8 +430,10 @@ final class RolloutStore {
               }
               if (!withdrawn.isEmpty()) {
                 // a rollback of a cluster that had no approval before: the subscription's own
-                // policy applies again
-                f = f.compose(v -> tx.preparedQuery(WITHDRAW_APPROVAL).executeBatch(withdrawn));
+                // policy applies again (a withheld one is withheld again)
+                f =
+                    f.compose(v -> tx.preparedQuery(RESTORE_WITHHELD).executeBatch(withdrawn))
+                        .compose(v -> tx.preparedQuery(WITHDRAW_APPROVAL).executeBatch(withdrawn));
               }
               List<Transition> written = transitions;
               if (after.phase().completed() && !before.phase().completed()) {

@@ -8,6 +8,8 @@ import io.olmstead.apispec.protocol.SubscriptionStatus;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.config.EdgeRiskSettings;
 import io.olmstead.controlplane.db.Migrations;
+import io.olmstead.controlplane.edgerisk.EdgeRecorder;
+import io.olmstead.controlplane.edgerisk.ReportedEdge;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
@@ -18,7 +20,10 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,8 +32,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Edge attempts from agents' status reports outside rollouts, on PostgreSQL: what the status batch
  * returns, what is recorded (the subscription's team as stored, never the agent's word), what a
- * replay, a repeated failure and a cluster an active rollout moves record (nothing), and a flood of
- * failures from one agent (bounded, another team's attempt still recorded).
+ * replay, a repeated failure, an edge towards a version the cluster was not sent and a cluster an
+ * active rollout moves record (nothing), and a flood of made-up edges from one agent (within the
+ * cluster's bound, another team's attempt still recorded).
  */
 class StatusEdgeRecorderIT {
   private static DatabaseSettings db;
@@ -36,6 +42,12 @@ class StatusEdgeRecorderIT {
   private static Pool pool;
   private static StatusBatchWriter writer;
   private static StatusEdgeRecorder recorder;
+  // cluster/subscription to the maxVersion the control plane sent there
+  private static final Map<String, String> SENT = new ConcurrentHashMap<>();
+
+  private static String sent(String cluster, String subscription) {
+    return SENT.get(cluster + "/" + subscription);
+  }
 
   @BeforeAll
   static void start() {
@@ -46,7 +58,8 @@ class StatusEdgeRecorderIT {
         "INSERT INTO clusters (name, labels, facts) VALUES "
             + "('red-1', '{\"fips\":\"true\"}', '{\"kubernetesVersion\":\"v1.29.4\"}'), "
             + "('blue-1', '{\"fips\":\"true\"}', '{\"kubernetesVersion\":\"v1.29.1\"}'), "
-            + "('flood-1', '{\"fips\":\"false\"}', '{}'), ('moved-1', '{\"fips\":\"true\"}', '{}'), ('next-1', '{}', '{}')");
+            + "('flood-1', '{\"fips\":\"false\"}', '{}'), ('moved-1', '{\"fips\":\"true\"}', '{}'), ('next-1', '{}', '{}'), "
+            + "('liar-1', '{\"fips\":\"true\"}', '{}'), ('told-1', '{}', '{}'), ('calm-1', '{}', '{}')");
     TestDatabase.execute(db, "INSERT INTO catalogs (name) VALUES ('ocp')");
     TestDatabase.execute(
         db,
@@ -63,9 +76,21 @@ class StatusEdgeRecorderIT {
             .using(vertx)
             .build();
     writer = new StatusBatchWriter(pool);
+    SENT.put("red-1/op-red", "2.0.0");
+    SENT.put("blue-1/op-blue", "2.0.0");
+    SENT.put("moved-1/op-red", "2.0.0");
+    SENT.put("next-1/op-blue", "9.9.9");
+    SENT.put("flood-1/op-flood", "2.0.0");
+    SENT.put("liar-1/op-red", "2.0.0");
+    SENT.put("told-1/op-blue", "9.9.10");
+    SENT.put("calm-1/op-blue", "2.5.0");
     recorder =
         new StatusEdgeRecorder(
-            vertx, pool, new EdgeRiskSettings(List.of("fips"), 5, 40, 14, 10), Clock.systemUTC());
+            vertx,
+            pool,
+            new EdgeRiskSettings(List.of("fips"), 5, 40, 14, 10),
+            Clock.systemUTC(),
+            StatusEdgeRecorderIT::sent);
   }
 
   @AfterAll
@@ -196,13 +221,48 @@ class StatusEdgeRecorderIT {
   }
 
   @Test
-  void anAgentFloodingFailuresStaysBoundedAndAnotherTeamIsStillRecorded() throws Exception {
-    report("flood-1", 100, "op-flood", "1.0.0", "1.0.0", "Succeeded");
-    for (int i = 0; i < 300; i++) {
-      report("flood-1", 101 + i, "op-flood", "1.0.0", "3.0." + i, "Failed");
+  void anEdgeTowardsAVersionTheClusterWasNotSentIsNotRecorded() throws Exception {
+    report("liar-1", 1, "op-red", "2.0.0", "2.0.0", "Succeeded");
+    assertThat(report("liar-1", 2, "op-red", "2.0.0", "7.0.0", "Failed")).hasSize(1);
+    report("told-1", 1, "op-blue", "9.9.9", "9.9.9", "Succeeded");
+    report("told-1", 2, "op-blue", "9.9.9", "9.9.10", "Failed");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                count(
+                        "SELECT count(*) FROM edge_risk_observations WHERE "
+                            + "cluster = 'told-1' AND to_version = '9.9.10'")
+                    == 1);
+    assertThat(count("SELECT count(*) FROM edge_risk_observations WHERE to_version = '7.0.0'"))
+        .as("liar-1 was sent 2.0.0, never 7.0.0")
+        .isZero();
+  }
+
+  @Test
+  void aHostileAgentReportingTenThousandMadeUpEdgesKeepsAtMostItsClusterBoundAndOthersAreRecorded()
+      throws Exception {
+    // the team's bound (5,000 by default) is far above the cluster's
+    StatusEdgeRecorder roomy =
+        new StatusEdgeRecorder(
+            vertx, pool, EdgeRiskSettings.DEFAULT, Clock.systemUTC(), StatusEdgeRecorderIT::sent);
+    List<PendingAttempts.Pending> chunk = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      // half towards versions never sent, half from made-up versions towards the one sent
+      ReportedEdge.Attempt made =
+          i % 2 == 0
+              ? new ReportedEdge.Attempt("1.0.0", "3.0." + i, true, "made up")
+              : new ReportedEdge.Attempt("0.0." + i, "2.0.0", true, "made up");
+      chunk.add(new PendingAttempts.Pending("flood-1", "op-flood", made));
+      if (chunk.size() == 64) {
+        roomy.submit(List.copyOf(chunk));
+        chunk.clear();
+        await().atMost(Duration.ofSeconds(30)).until(() -> roomy.backlog() == 0);
+      }
     }
-    report("blue-1", 100, "op-blue", "2.0.0", "2.0.0", "Succeeded");
-    assertThat(report("blue-1", 101, "op-blue", "2.0.0", "2.5.0", "Failed")).hasSize(1);
+    roomy.submit(chunk);
+    report("calm-1", 1, "op-blue", "2.0.0", "2.0.0", "Succeeded");
+    assertThat(report("calm-1", 2, "op-blue", "2.0.0", "2.5.0", "Failed")).hasSize(1);
     await()
         .atMost(Duration.ofSeconds(60))
         .until(
@@ -211,8 +271,16 @@ class StatusEdgeRecorderIT {
                         "SELECT count(*) FROM edge_risk_observations WHERE "
                             + "team = 'blue' AND to_version = '2.5.0'")
                     == 1);
-    assertThat(count("SELECT count(*) FROM edge_risk_observations WHERE team = 'flood'"))
-        .as("the team's bound")
-        .isLessThanOrEqualTo(40);
+    await().atMost(Duration.ofSeconds(30)).until(() -> roomy.backlog() == 0);
+    assertThat(count("SELECT count(*) FROM edge_risk_observations WHERE cluster = 'flood-1'"))
+        .as("the cluster's bound within its team")
+        .isLessThanOrEqualTo(EdgeRecorder.MAX_PER_CLUSTER)
+        .isPositive();
+    assertThat(
+            count(
+                "SELECT count(*) FROM edge_risk_observations WHERE cluster = 'flood-1' "
+                    + "AND to_version <> '2.0.0'"))
+        .as("no edge towards a version flood-1 was not sent")
+        .isZero();
   }
 }

@@ -6,6 +6,7 @@ import io.olmstead.controlplane.edgerisk.ReportedEdge.Attempt;
 import io.olmstead.controlplane.edgerisk.ReportedEdge.State;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -89,5 +90,13 @@ class ReportedEdgeTest {
   @MethodSource("table")
   void tellsOfTheAttemptOfTheReport(String why, State before, State now, Attempt expected) {
     assertThat(ReportedEdge.of(before, now)).isEqualTo(Optional.ofNullable(expected));
+  }
+
+  @Test
+  void anAttemptIsEvidenceOnlyTowardsTheVersionTheClusterWasSent() {
+    Attempt attempt = new Attempt("1.0.0", "2.0.0", true, "InstallCheckFailed");
+    assertThat(ReportedEdge.asked(attempt, "2.0.0")).isTrue();
+    assertThat(ReportedEdge.asked(attempt, "3.0.0")).as("sent another version").isFalse();
+    assertThat(ReportedEdge.asked(attempt, null)).as("sent nothing").isFalse();
   }
 }
