@@ -83,7 +83,7 @@ final class RolloutBundles {
 
   /** The needed bundles of {@code plan} not unpacked yet, by version. */
   Future<List<Missing>> notUnpacked(
-      SqlClient conn, RolloutPlanning.Plan plan, String targetVersion) {
+      SqlClient conn, RolloutPlanLoader.Plan plan, String targetVersion) {
     Set<String> names = new LinkedHashSet<>();
     plan.paths()
         .values()

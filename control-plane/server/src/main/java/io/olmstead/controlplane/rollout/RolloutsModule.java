@@ -39,7 +39,7 @@ public final class RolloutsModule implements ApiModule {
   private final RolloutStore store = new RolloutStore();
   private final RolloutQueries queries = new RolloutQueries();
   private final RolloutCommands commands = new RolloutCommands(store);
-  private final RolloutPlanning planning = new RolloutPlanning();
+  private final RolloutPlanLoader planning = new RolloutPlanLoader();
   private final RolloutStarts starts;
   private final CalendarLoader calendars = new CalendarLoader();
   private final RolloutBundles bundles = new RolloutBundles();
@@ -104,7 +104,7 @@ public final class RolloutsModule implements ApiModule {
     if (RolloutTargets.listed(request.body())) {
       return createTargets(request);
     }
-    RolloutPlanning.Request body = RolloutPlanning.Request.parse(request.body());
+    RolloutPlanLoader.Request body = RolloutPlanLoader.Request.parse(request.body());
     String id = RolloutStarts.newId();
     Principal caller = request.principal();
     return queriesParse(request, body, id)
@@ -142,8 +142,8 @@ public final class RolloutsModule implements ApiModule {
   private Future<Reply> createTargets(ApiRequest request) {
     JsonObject body = request.body();
     List<RolloutTargets.Target> targets = RolloutTargets.parse(body);
-    RolloutPlanning.Request first =
-        RolloutPlanning.Request.parse(RolloutTargets.single(body, targets.get(0)));
+    RolloutPlanLoader.Request first =
+        RolloutPlanLoader.Request.parse(RolloutTargets.single(body, targets.get(0)));
     String id = RolloutStarts.newId();
     Principal caller = request.principal();
     return queriesParse(request, first, id)
@@ -164,8 +164,8 @@ public final class RolloutsModule implements ApiModule {
             ordered -> {
               Future<Void> ready = Future.succeededFuture();
               for (RolloutTargets.Target t : ordered) {
-                RolloutPlanning.Request one =
-                    RolloutPlanning.Request.parse(RolloutTargets.single(body, t));
+                RolloutPlanLoader.Request one =
+                    RolloutPlanLoader.Request.parse(RolloutTargets.single(body, t));
                 ready = ready.compose(v -> bundlesReady(request, one, id, "rollout.create"));
               }
               List<String> ids = new ArrayList<>(List.of(id));
@@ -357,9 +357,9 @@ public final class RolloutsModule implements ApiModule {
   private Future<Reply> preview(ApiRequest request) {
     List<RolloutTargets.Target> targets =
         RolloutTargets.listed(request.body()) ? RolloutTargets.parse(request.body()) : null;
-    List<RolloutPlanning.Request> bodies = new ArrayList<>();
+    List<RolloutPlanLoader.Request> bodies = new ArrayList<>();
     if (targets == null) {
-      bodies.add(RolloutPlanning.Request.parse(request.body()));
+      bodies.add(RolloutPlanLoader.Request.parse(request.body()));
     } else {
       targets.forEach(t -> bodies.add(parseUnder(RolloutTargets.single(request.body(), t), t)));
     }
@@ -388,9 +388,9 @@ public final class RolloutsModule implements ApiModule {
   }
 
   /** One target's request, a refusal naming its fields under {@code /targets/<i>}. */
-  private static RolloutPlanning.Request parseUnder(JsonObject one, RolloutTargets.Target t) {
+  private static RolloutPlanLoader.Request parseUnder(JsonObject one, RolloutTargets.Target t) {
     try {
-      return RolloutPlanning.Request.parse(one);
+      return RolloutPlanLoader.Request.parse(one);
     } catch (ApiException e) {
       throw e.fieldsUnder("/targets/" + t.index());
     }
@@ -410,7 +410,7 @@ public final class RolloutsModule implements ApiModule {
             ordered -> {
               Future<JsonArray> out = Future.succeededFuture(new JsonArray());
               for (RolloutTargets.Target t : ordered) {
-                RolloutPlanning.Request one =
+                RolloutPlanLoader.Request one =
                     parseUnder(RolloutTargets.single(request.body(), t), t);
                 out =
                     out.compose(
@@ -436,12 +436,12 @@ public final class RolloutsModule implements ApiModule {
             });
   }
 
-  private Future<JsonObject> previewAdmitted(ApiRequest request, RolloutPlanning.Request body) {
+  private Future<JsonObject> previewAdmitted(ApiRequest request, RolloutPlanLoader.Request body) {
     Instant now = clock.instant();
     boolean grouped = body.strategy().groupBy() != null;
     // read in one transaction (plan, calendar, unpack states); then the preflight verdicts, which
     // ask the agents
-    record Parts(RolloutPlanning.Plan plan, CalendarGate gate, JsonArray notUnpacked) {}
+    record Parts(RolloutPlanLoader.Plan plan, CalendarGate gate, JsonArray notUnpacked) {}
     return context
         .tx()
         .read(
@@ -509,7 +509,7 @@ public final class RolloutsModule implements ApiModule {
    * The analysis queries as the configured Prometheus parses them; a refusal is answered (and
    * audited) as a 422.
    */
-  private Future<Void> queriesParse(ApiRequest request, RolloutPlanning.Request body, String id) {
+  private Future<Void> queriesParse(ApiRequest request, RolloutPlanLoader.Request body, String id) {
     ApiException refused =
         AnalysisChecks.inlineQueriesOfATeam(body.strategy(), request.principal().teamScoped());
     Future<Void> checked =
@@ -530,7 +530,7 @@ public final class RolloutsModule implements ApiModule {
    * creation's transaction, so the request commits.
    */
   private Future<Void> bundlesReady(
-      ApiRequest request, RolloutPlanning.Request body, String id, String action) {
+      ApiRequest request, RolloutPlanLoader.Request body, String id, String action) {
     return context
         .tx()
         .read(
