@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One agent connection: its lifecycle (start, close with a catalogue reason, outbound sends from
  * any thread), the hello/welcome handshake within the hello timeout, and what each decoded message
- * means: status goes to its {@link StatusIntake} once attached, acks, heartbeats, inventory and
+ * means: status goes to its {@link SessionStatusHandler} once attached, acks, heartbeats, inventory and
  * preflight verdicts to the gateway. Frames, limits and decoding are its {@link SessionReader}'s.
  * Its state is touched only on its own event-loop context, except the volatile fields the publisher
  * and the presence tick read.
@@ -49,7 +49,7 @@ final class AgentSession implements PresenceTicker.Watched {
   private boolean closed;
   private long helloTimer = -1;
   private int protocol = ProtocolVersions.CURRENT;
-  private StatusIntake status;
+  private SessionStatusHandler status;
 
   AgentSession(
       String cluster,
@@ -164,11 +164,11 @@ final class AgentSession implements PresenceTicker.Watched {
                 return;
               }
               status =
-                  new StatusIntake(
+                  new SessionStatusHandler(
                       this,
                       context,
                       gateway,
-                      new StatusAdmission(ar.result().lastStatusSeq(), ar.result().reported()));
+                      new StatusAdmissionRules(ar.result().lastStatusSeq(), ar.result().reported()));
               ready = true;
               permit.release();
               send(
