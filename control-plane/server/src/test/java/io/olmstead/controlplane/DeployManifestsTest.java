@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.PrometheusSettings;
-import io.olmstead.controlplane.db.Readiness;
+import io.olmstead.controlplane.db.DatabaseReadiness;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,7 +124,7 @@ public class DeployManifestsTest {
     }
     assertThat(container.path("readinessProbe").path("timeoutSeconds").asInt() * 1000L)
         .as("readiness timeout above the longest database check")
-        .isGreaterThan(Readiness.TIMEOUT_MILLIS);
+        .isGreaterThan(DatabaseReadiness.TIMEOUT_MILLIS);
   }
 
   @Test

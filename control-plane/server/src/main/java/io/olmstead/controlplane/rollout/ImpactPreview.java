@@ -8,7 +8,7 @@ import io.olmstead.controlplane.impact.ImpactLimits;
 import io.olmstead.controlplane.impact.ImpactReport;
 import io.olmstead.controlplane.impact.ImpactReport.ClusterInput;
 import io.olmstead.controlplane.impact.Transition;
-import io.olmstead.controlplane.readiness.UpgradeReadiness;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness;
 import io.olmstead.controlplane.subscription.SubscriptionSpec;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
