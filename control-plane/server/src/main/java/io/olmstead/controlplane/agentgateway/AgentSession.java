@@ -23,10 +23,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One agent connection: its lifecycle (start, close with a catalogue reason, outbound sends from
  * any thread), the hello/welcome handshake within the hello timeout, and what each decoded message
- * means: status goes to its {@link SessionStatusHandler} once attached, acks, heartbeats, inventory and
- * preflight verdicts to the gateway. Frames, limits and decoding are its {@link SessionReader}'s.
- * Its state is touched only on its own event-loop context, except the volatile fields the publisher
- * and the presence tick read.
+ * means: status goes to its {@link SessionStatusHandler} once attached, acks, heartbeats, inventory
+ * and preflight verdicts to the gateway. Frames, limits and decoding are its {@link
+ * SessionReader}'s. Its state is touched only on its own event-loop context, except the volatile
+ * fields the publisher and the presence tick read.
  */
 final class AgentSession implements PresenceTicker.Watched {
   private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
@@ -168,7 +168,8 @@ final class AgentSession implements PresenceTicker.Watched {
                       this,
                       context,
                       gateway,
-                      new StatusAdmissionRules(ar.result().lastStatusSeq(), ar.result().reported()));
+                      new StatusAdmissionRules(
+                          ar.result().lastStatusSeq(), ar.result().reported()));
               ready = true;
               permit.release();
               send(

@@ -13,10 +13,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The status path of one agent connection once it is attached: checks each report's cluster and
  * shape, holds the reports that arrive before the first desired state (placement is not known yet,
- * so they cannot be admitted), applies the {@link StatusAdmissionRules} rules, hands accepted reports to
- * the gateway's {@link StatusBatcher} and acknowledges them once stored. Created by its {@link
- * AgentSession} when the attach succeeds; touched only on the session's event-loop context. Kept
- * apart from the session so that the handshake and the status rules each read on their own.
+ * so they cannot be admitted), applies the {@link StatusAdmissionRules} rules, hands accepted
+ * reports to the gateway's {@link StatusBatcher} and acknowledges them once stored. Created by its
+ * {@link AgentSession} when the attach succeeds; touched only on the session's event-loop context.
+ * Kept apart from the session so that the handshake and the status rules each read on their own.
  */
 final class SessionStatusHandler {
   // Logs under the session's name, as it did before this class was split out of it: the log lines

@@ -2,10 +2,10 @@ package io.olmstead.controlplane.hypershift;
 
 import io.olmstead.controlplane.audit.Audit;
 import io.olmstead.controlplane.audit.AuditEntry;
-import io.olmstead.controlplane.upgradereadiness.UpgradeReadinessStore;
 import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness;
 import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Blocker;
 import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Minor;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadinessStore;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

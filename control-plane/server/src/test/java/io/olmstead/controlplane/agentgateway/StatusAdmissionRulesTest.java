@@ -25,7 +25,8 @@ class StatusAdmissionRulesTest {
     // a subscription removed from the desired state stays reportable for the session (the agent
     // removes it)
     admission.desiredSent(List.of());
-    assertThat(((StatusAdmissionRules.Accept) admission.admit(report(2, "mine"))).dropped()).isEmpty();
+    assertThat(((StatusAdmissionRules.Accept) admission.admit(report(2, "mine"))).dropped())
+        .isEmpty();
   }
 
   @Test

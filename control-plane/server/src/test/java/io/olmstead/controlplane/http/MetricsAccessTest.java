@@ -51,7 +51,11 @@ class MetricsAccessTest {
     Router router = Router.router(vertx);
     // /readyz is not called here: its readiness check never runs
     new OpsRoutes(
-            new DatabaseReadiness(vertx, null, "44"), registry, StartupGate.open(), access, () -> null)
+            new DatabaseReadiness(vertx, null, "44"),
+            registry,
+            StartupGate.open(),
+            access,
+            () -> null)
         .mount(router);
     HttpServer server =
         vertx

@@ -201,8 +201,7 @@ class AnalysisStepBenchIT {
       json.put("analysis", analysis);
     }
     RolloutStrategy s = RolloutStrategy.fromJson(json);
-    Rollout r =
-        RolloutMachine.initial(id, "sub", "2.0.0", s, WavePlanner.plan(fleet, s), versions);
+    Rollout r = RolloutMachine.initial(id, "sub", "2.0.0", s, WavePlanner.plan(fleet, s), versions);
     r = RolloutMachine.step(r, reports, T0).rollout();
     for (int m = 0; m < CLUSTERS; m++) {
       reports.put("c" + m, Report.connected("2.0.0", "Succeeded"));

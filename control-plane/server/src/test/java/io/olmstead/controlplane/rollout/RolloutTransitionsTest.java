@@ -15,8 +15,7 @@ import org.junit.jupiter.api.Test;
 class RolloutTransitionsTest {
   private static Rollout rollout() {
     RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject("{\"batchSize\":1}"));
-    List<WavePlanner.PlanCluster> fleet =
-        List.of(new WavePlanner.PlanCluster("c0", Map.of()));
+    List<WavePlanner.PlanCluster> fleet = List.of(new WavePlanner.PlanCluster("c0", Map.of()));
     return RolloutMachine.initial(
         "ro-1", "web", "2.0.0", s, WavePlanner.plan(fleet, s), Map.of("c0", "1.0.0"));
   }

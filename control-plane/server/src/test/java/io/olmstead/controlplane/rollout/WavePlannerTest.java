@@ -47,8 +47,7 @@ class WavePlannerTest {
   @Test
   void percentagesRoundUpAndNeverGiveEmptyWaves() {
     List<PlannedWave> waves =
-        WavePlanner.plan(
-            fleet(7), strategy("{\"canary\":{\"percent\":10},\"batchPercent\":50}"));
+        WavePlanner.plan(fleet(7), strategy("{\"canary\":{\"percent\":10},\"batchPercent\":50}"));
     assertThat(sizes(waves)).containsExactly(1, 4, 2);
   }
 
