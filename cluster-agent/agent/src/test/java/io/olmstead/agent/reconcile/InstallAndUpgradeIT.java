@@ -114,7 +114,7 @@ class InstallAndUpgradeIT {
   @Test
   void topologyOperatorPullsInTheRabbitmqClusterOperator() {
     sim.desire(
-        DesiredSubscription.of(
+        SubscriptionToReconcile.of(
             "topology",
             "community",
             "rabbitmq-messaging-topology-operator",
@@ -156,14 +156,14 @@ class InstallAndUpgradeIT {
     String topology = "rabbitmq-messaging-topology-operator.v1.19.3";
     String dep = SubscriptionNames.implied("rabbitmq-cluster-operator", "stable", "community");
     sim.desire(
-        DesiredSubscription.of(
+        SubscriptionToReconcile.of(
                 "topology",
                 "community",
                 "rabbitmq-messaging-topology-operator",
                 "stable",
                 "rabbitmq",
                 null)
-            .withApproval(DesiredSubscription.Approval.MANUAL));
+            .withApproval(SubscriptionToReconcile.Approval.MANUAL));
     await()
         .atMost(WAIT)
         .ignoreExceptions()
@@ -207,7 +207,7 @@ class InstallAndUpgradeIT {
             Duration.ofSeconds(1),
             Duration.ofMillis(400));
     sim.desire(
-        DesiredSubscription.of(
+        SubscriptionToReconcile.of(
             "topology",
             "community",
             "rabbitmq-messaging-topology-operator",
@@ -234,9 +234,9 @@ class InstallAndUpgradeIT {
         new com.fasterxml.jackson.databind.ObjectMapper()
             .readTree(
                 "{\"env\":[{\"name\":\"LOG_LEVEL\",\"value\":\"debug\"}],\"nodeSelector\":{\"pool\":\"ops\"}}");
-    DesiredSubscription base = etcd("0.9.2");
+    SubscriptionToReconcile base = etcd("0.9.2");
     sim.desire(
-        new DesiredSubscription(
+        new SubscriptionToReconcile(
             base.name(),
             base.catalog(),
             null,

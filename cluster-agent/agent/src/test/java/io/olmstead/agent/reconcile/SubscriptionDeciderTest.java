@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 /** Every step decision, without an API server. */
 class SubscriptionDeciderTest {
   private static final UpgradeDecision ALLOW = UpgradeDecision.allow();
-  private static final DesiredSubscription AUTO =
-      DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null);
-  private static final DesiredSubscription MANUAL =
-      AUTO.withApproval(DesiredSubscription.Approval.MANUAL);
+  private static final SubscriptionToReconcile AUTO =
+      SubscriptionToReconcile.of("s", "cat", "pkg", "stable", "ns", null);
+  private static final SubscriptionToReconcile MANUAL =
+      AUTO.withApproval(SubscriptionToReconcile.Approval.MANUAL);
 
   static Bundle bundle(String version) {
     ObjectNode value =
@@ -223,8 +223,8 @@ class SubscriptionDeciderTest {
 
   @Test
   void aControlPlaneBlockKeepsWhatIsInstalled() {
-    DesiredSubscription blocked =
-        new DesiredSubscription(
+    SubscriptionToReconcile blocked =
+        new SubscriptionToReconcile(
             "s",
             "cat",
             null,
@@ -258,8 +258,8 @@ class SubscriptionDeciderTest {
 
   @Test
   void aMaturityHoldWithAMaxVersionStillInstallsAndUpgradesUpToIt() {
-    DesiredSubscription held =
-        new DesiredSubscription(
+    SubscriptionToReconcile held =
+        new SubscriptionToReconcile(
             "s",
             "cat",
             null,
@@ -299,7 +299,7 @@ class SubscriptionDeciderTest {
     assertThat(both.inProgress()).isEmpty();
   }
 
-  private static final DesiredSubscription BACK = AUTO.withRollbackTo("1.0.0");
+  private static final SubscriptionToReconcile BACK = AUTO.withRollbackTo("1.0.0");
 
   @Test
   void aLowerCeilingThatIsNoRollbackKeepsTheInstalledBundle() {
@@ -359,7 +359,7 @@ class SubscriptionDeciderTest {
 
   @Test
   void manualApprovalGatesTheDowngradeTargetLikeAnUpgrade() {
-    DesiredSubscription manual = BACK.withApproval(DesiredSubscription.Approval.MANUAL);
+    SubscriptionToReconcile manual = BACK.withApproval(SubscriptionToReconcile.Approval.MANUAL);
     Rollback back = Rollback.to(bundle("1.0.0"), null);
     Decision none =
         SubscriptionDecider.decide(manual, AT_1_1, STAY_1_1, null, "pkg.v1.1.0", ALLOW, back);
@@ -392,7 +392,7 @@ class SubscriptionDeciderTest {
         cluster(observed("1.1.0", CsvPhase.SUCCEEDED), observed("1.0.0", CsvPhase.INSTALLING));
     Decision d =
         SubscriptionDecider.decide(
-            BACK.withApproval(DesiredSubscription.Approval.MANUAL),
+            BACK.withApproval(SubscriptionToReconcile.Approval.MANUAL),
             started,
             STAY_1_1,
             null,

@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
+import io.olmstead.controlplane.subscription.ComputedSubscription;
+
 import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.DesiredSubscription;
 import io.olmstead.apispec.protocol.PreflightRequest;
@@ -396,7 +398,7 @@ final class DesiredPublisher {
     return new Computed(desired, hash(desired));
   }
 
-  static DesiredSubscription wire(io.olmstead.controlplane.subscription.DesiredSubscription d) {
+  static DesiredSubscription wire(ComputedSubscription d) {
     return new DesiredSubscription(
         d.name(),
         d.catalog(),
