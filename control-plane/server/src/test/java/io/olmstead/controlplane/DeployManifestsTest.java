@@ -1,5 +1,7 @@
 package io.olmstead.controlplane;
 
+import io.olmstead.controlplane.config.HypershiftSettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -176,7 +178,7 @@ public class DeployManifestsTest {
     JsonNode env = containers(docs, "Deployment").get(0).path("env");
     assertThat(env.toString())
         .contains(
-            io.olmstead.controlplane.config.HypershiftSettings.MANAGEMENT_KUBECONFIG,
-            io.olmstead.controlplane.config.HypershiftSettings.IN_CLUSTER);
+            HypershiftSettings.MANAGEMENT_KUBECONFIG,
+            HypershiftSettings.IN_CLUSTER);
   }
 }

@@ -1,5 +1,7 @@
 package io.olmstead.agent.hollow;
 
+import io.olmstead.apispec.protocol.Welcome;
+
 import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelListener;
 import io.olmstead.apispec.protocol.Desired;
@@ -157,7 +159,7 @@ final class HollowCluster implements ChannelListener {
   }
 
   @Override
-  public void onConnected(io.olmstead.apispec.protocol.Welcome welcome) {
+  public void onConnected(Welcome welcome) {
     answered
         .clear(); // verdicts sent on the last connection may be lost; the desired state asks again
   }

@@ -1,5 +1,7 @@
 package io.olmstead.agent.inventory;
 
+import io.olmstead.agent.k8s.ResourceException;
+
 import io.olmstead.apispec.protocol.Inventory;
 import java.time.Duration;
 import java.util.Optional;
@@ -107,7 +109,7 @@ public final class InventoryReporter implements AutoCloseable {
    * the sink).
    */
   public synchronized Optional<Inventory> collectNow()
-      throws io.olmstead.agent.k8s.ResourceException {
+      throws ResourceException {
     Inventory report = collector.collect();
     if (report.equals(last)) {
       return Optional.empty();

@@ -1,5 +1,8 @@
 package io.olmstead.agent.pool;
 
+import io.olmstead.agent.k8s.ResourceException;
+import io.olmstead.agent.reconcile.GuestReachability;
+
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelOptions;
@@ -82,7 +85,7 @@ final class HostedAgent {
       HostedTarget target,
       String credential,
       GuestKubeconfigs.Access access,
-      io.olmstead.agent.reconcile.GuestReachability reach) {
+      GuestReachability reach) {
     this.shared = shared;
     this.target = target;
     this.access = access;
@@ -122,7 +125,7 @@ final class HostedAgent {
       HostedTarget target,
       String credential,
       GuestKubeconfigs.Access access,
-      io.olmstead.agent.reconcile.GuestReachability reach) {
+      GuestReachability reach) {
     HostedAgent agent = new HostedAgent(shared, target, credential, access, reach);
     agent.schedule(0);
     return agent;
@@ -166,7 +169,7 @@ final class HostedAgent {
       retryMillis = RETRY_MIN.toMillis();
       reconciling = true;
       refreshFacts();
-    } catch (io.olmstead.agent.k8s.ResourceException | RuntimeException e) {
+    } catch (ResourceException | RuntimeException e) {
       if (!isStopped()) {
         LOG.debug(
             "cluster {}: guest not started yet ({}); retrying in {} ms",

@@ -1,5 +1,9 @@
 package io.olmstead.agent.reconcile;
 
+import io.olmstead.agent.k8s.ClusterFacts;
+import io.olmstead.apispec.protocol.Preflight;
+import io.olmstead.apispec.protocol.PreflightRequest;
+
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceKinds;
@@ -147,7 +151,7 @@ public final class AgentReconciler implements AutoCloseable {
             new PreflightCheck(
                 preflightResources,
                 catalogs,
-                () -> io.olmstead.agent.k8s.ClusterFacts.kubernetesVersion(client)),
+                () -> ClusterFacts.kubernetesVersion(client)),
             this::desiredSubscription,
             loop.preflights());
   }
@@ -157,8 +161,8 @@ public final class AgentReconciler implements AutoCloseable {
    * reconcile workers (one at a time) and its verdict handed to {@code answer}.
    */
   public void preflight(
-      List<io.olmstead.apispec.protocol.PreflightRequest> requests,
-      java.util.function.Consumer<io.olmstead.apispec.protocol.Preflight> answer) {
+      List<PreflightRequest> requests,
+      java.util.function.Consumer<Preflight> answer) {
     preflights.submit(requests, answer);
   }
 

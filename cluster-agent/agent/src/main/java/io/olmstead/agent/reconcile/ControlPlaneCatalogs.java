@@ -1,5 +1,7 @@
 package io.olmstead.agent.reconcile;
 
+import io.olmstead.olmcore.fbc.Bundle;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.olmstead.agent.channel.CredentialStorage;
@@ -80,7 +82,7 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
   }
 
   @Override
-  public BundleContent content(io.olmstead.olmcore.fbc.Bundle bundle) {
+  public BundleContent content(Bundle bundle) {
     return bundles.content(bundle);
   }
 

@@ -1,5 +1,8 @@
 package io.olmstead.agent.sim;
 
+import io.olmstead.agent.inventory.InventoryCollector;
+import io.olmstead.agent.inventory.InventoryReporter;
+
 import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelOptions;
 import io.olmstead.agent.channel.CredentialStorage;
@@ -34,7 +37,7 @@ public final class ConnectedSimulation implements AutoCloseable {
   private final List<ChannelBridge> bridges = new ArrayList<>();
   private final List<ChannelOptions> options = new ArrayList<>();
   private final List<CredentialStorage> credentials = new ArrayList<>();
-  private final List<io.olmstead.agent.inventory.InventoryReporter> inventories = new ArrayList<>();
+  private final List<InventoryReporter> inventories = new ArrayList<>();
 
   private ConnectedSimulation(
       Vertx vertx, List<SimulatedCluster> clusters, List<ChannelClient> channels) {
@@ -79,7 +82,7 @@ public final class ConnectedSimulation implements AutoCloseable {
         count,
         failing,
         rolloutDelay,
-        io.olmstead.agent.inventory.InventoryReporter.INTERVAL);
+        InventoryReporter.INTERVAL);
   }
 
   /**
@@ -120,9 +123,9 @@ public final class ConnectedSimulation implements AutoCloseable {
         sim.channels.add(sim.connect(sim.clusters.size() - 1));
         int index = sim.clusters.size() - 1;
         sim.inventories.add(
-            new io.olmstead.agent.inventory.InventoryReporter(
+            new InventoryReporter(
                     name,
-                    new io.olmstead.agent.inventory.InventoryCollector(
+                    new InventoryCollector(
                         cluster.client(), () -> cluster.agent().statuses()),
                     report -> sim.channels.get(index).publishInventory(report),
                     inventoryInterval)
@@ -184,7 +187,7 @@ public final class ConnectedSimulation implements AutoCloseable {
    * Each cluster's inventory reporter (every 60 s unless started otherwise; {@code collectNow}
    * reports at once, as a test or a user may want).
    */
-  public List<io.olmstead.agent.inventory.InventoryReporter> inventories() {
+  public List<InventoryReporter> inventories() {
     return List.copyOf(inventories);
   }
 
@@ -194,7 +197,7 @@ public final class ConnectedSimulation implements AutoCloseable {
 
   @Override
   public void close() {
-    inventories.forEach(io.olmstead.agent.inventory.InventoryReporter::close);
+    inventories.forEach(InventoryReporter::close);
     channels.forEach(ChannelClient::stop);
     clusters.forEach(SimulatedCluster::close);
   }

@@ -1,5 +1,7 @@
 package io.olmstead.agent.deploy;
 
+import io.olmstead.agent.health.HealthSettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -97,7 +99,7 @@ class AgentManifestsTest {
             .get(0);
     JsonNode port = container.path("ports").get(0);
     assertThat(port.path("containerPort").asInt())
-        .isEqualTo(io.olmstead.agent.health.HealthSettings.DEFAULT_PORT);
+        .isEqualTo(HealthSettings.DEFAULT_PORT);
     Map<String, String> paths = Map.of("livenessProbe", "/healthz", "readinessProbe", "/readyz");
     paths.forEach(
         (probe, path) -> {

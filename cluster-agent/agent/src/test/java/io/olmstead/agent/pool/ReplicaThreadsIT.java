@@ -1,5 +1,7 @@
 package io.olmstead.agent.pool;
 
+import io.olmstead.agent.reconcile.GuestReachability;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -68,7 +70,7 @@ class ReplicaThreadsIT {
                 "olm_agent_test-" + i,
                 new GuestKubeconfigs.Access(
                     target.controlPlaneNamespace(), GuestKubeconfigs.SERVICE_NETWORK, kubeconfig),
-                new io.olmstead.agent.reconcile.GuestReachability(target.cluster())));
+                new GuestReachability(target.cluster())));
       }
       await()
           .atMost(Duration.ofSeconds(60))

@@ -1,5 +1,7 @@
 package io.olmstead.agent.reconcile;
 
+import io.olmstead.agent.testing.SharedCatalogs;
+
 import static io.olmstead.agent.testing.SimFixture.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -23,7 +25,7 @@ class InstallAndUpgradeIT {
 
   @BeforeEach
   void start() throws Exception {
-    io.olmstead.agent.testing.SharedCatalogs.bundled();
+    SharedCatalogs.bundled();
     sim = new SimFixture(false);
   }
 
@@ -200,8 +202,8 @@ class InstallAndUpgradeIT {
     sim.close();
     sim =
         new SimFixture(
-            io.olmstead.agent.testing.SharedCatalogs.provider(
-                io.olmstead.agent.testing.SharedCatalogs.withChannelRenamed(
+            SharedCatalogs.provider(
+                SharedCatalogs.withChannelRenamed(
                     "rabbitmq-cluster-operator", "stable", "Stable.2.x")),
             false,
             Duration.ofSeconds(1),

@@ -1,5 +1,8 @@
 package io.olmstead.agent.reconcile;
 
+import io.olmstead.olmcore.lifecycle.CsvReason;
+import io.olmstead.olmcore.lifecycle.CsvStatus;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -206,9 +209,9 @@ class SubscriptionDeciderTest {
             AUTO,
             observed("1.0.0", CsvPhase.SUCCEEDED),
             null,
-            new io.olmstead.olmcore.lifecycle.CsvStatus(
+            new CsvStatus(
                 CsvPhase.SUCCEEDED,
-                io.olmstead.olmcore.lifecycle.CsvReason.INSTALL_SUCCESSFUL,
+                CsvReason.INSTALL_SUCCESSFUL,
                 "done"),
             d,
             List.of());

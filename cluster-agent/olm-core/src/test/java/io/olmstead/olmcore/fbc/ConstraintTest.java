@@ -1,5 +1,8 @@
 package io.olmstead.olmcore.fbc;
 
+import io.olmstead.olmcore.semver.VersionException;
+import io.olmstead.olmcore.semver.VersionRange;
+
 import static io.olmstead.olmcore.fbc.Fixtures.fooCatalog;
 import static io.olmstead.olmcore.fbc.Fixtures.fooWith;
 import static io.olmstead.olmcore.fbc.Fixtures.prop;
@@ -187,9 +190,9 @@ class ConstraintTest {
 
   private static String rangeError(String range) {
     try {
-      io.olmstead.olmcore.semver.VersionRange.parse(range);
+      VersionRange.parse(range);
       throw new AssertionError("range parsed: " + range);
-    } catch (io.olmstead.olmcore.semver.VersionException e) {
+    } catch (VersionException e) {
       return e.getMessage();
     }
   }

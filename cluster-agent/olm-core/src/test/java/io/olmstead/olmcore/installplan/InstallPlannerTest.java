@@ -1,5 +1,9 @@
 package io.olmstead.olmcore.installplan;
 
+import io.olmstead.olmcore.fbc.Bundle;
+import io.olmstead.olmcore.fbc.FbcParser;
+import io.olmstead.olmcore.fbc.ParseLimits;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -408,10 +412,10 @@ class InstallPlannerTest {
             + "{\"type\":\"olm.bundle.object\",\"value\":{\"data\":\""
             + deep
             + "\"}}]}";
-    io.olmstead.olmcore.fbc.FbcParser shallow =
-        new io.olmstead.olmcore.fbc.FbcParser(
-            new io.olmstead.olmcore.fbc.ParseLimits(1 << 20, 4 << 20, 20, 16));
-    io.olmstead.olmcore.fbc.Bundle bundle =
+    FbcParser shallow =
+        new FbcParser(
+            new ParseLimits(1 << 20, 4 << 20, 20, 16));
+    Bundle bundle =
         shallow
             .parse("c.json", blob.getBytes(java.nio.charset.StandardCharsets.UTF_8))
             .bundles()

@@ -1,5 +1,7 @@
 package io.olmstead.olmcore.maturity;
 
+import io.olmstead.olmcore.fbc.RelatedImage;
+
 import static io.olmstead.olmcore.maturity.Manifests.analyze;
 import static io.olmstead.olmcore.maturity.Manifests.goodCrd;
 import static io.olmstead.olmcore.maturity.Manifests.goodCsv;
@@ -146,7 +148,7 @@ class MaturityRulesTest {
     var objects = java.util.List.of(Manifests.yaml(goodCsv()), Manifests.yaml(goodCrd()));
     var images =
         java.util.List.of(
-            new io.olmstead.olmcore.fbc.RelatedImage("other", "quay.io/demo/other:v1"));
+            new RelatedImage("other", "quay.io/demo/other:v1"));
     MaturityReport r =
         new MaturityAnalyzer().analyze(BundleView.of("demo", objects, null, images, true, null));
     assertThat(r.breaks(MetadataRules.DIGEST)).isTrue();

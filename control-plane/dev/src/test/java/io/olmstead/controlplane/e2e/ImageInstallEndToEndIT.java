@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.e2e;
 
+import io.olmstead.controlplane.http.ApiClient;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -88,7 +90,7 @@ class ImageInstallEndToEndIT {
    * naming them only by image; the images by bundle name.
    */
   static Map<String, String> etcdImagesCatalog(
-      TestRegistry registry, io.olmstead.controlplane.http.ApiClient api, String catalog)
+      TestRegistry registry, ApiClient api, String catalog)
       throws Exception {
     Map<String, String> images = new HashMap<>();
     for (Bundle b : BundleImages.bundledCatalog().bundles()) {

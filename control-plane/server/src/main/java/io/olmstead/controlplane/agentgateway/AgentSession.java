@@ -1,5 +1,8 @@
 package io.olmstead.controlplane.agentgateway;
 
+import io.olmstead.apispec.protocol.Inventory;
+import io.olmstead.apispec.protocol.Preflight;
+
 import io.olmstead.apispec.protocol.Ack;
 import io.olmstead.apispec.protocol.AgentMessage;
 import io.olmstead.apispec.protocol.CloseReason;
@@ -115,14 +118,14 @@ final class AgentSession implements PresenceTicker.Watched {
       onAck(ack);
     } else if (message instanceof Heartbeat) {
       send(new Heartbeat(protocol, null));
-    } else if (message instanceof io.olmstead.apispec.protocol.Inventory inventory) {
+    } else if (message instanceof Inventory inventory) {
       if (inventory.cluster() != null && !inventory.cluster().equals(cluster)) {
         gateway.wrongCluster(this, "inventory", inventory.cluster());
         close(CloseReason.WRONG_CLUSTER, "this credential is for cluster " + cluster);
       } else {
         gateway.inventory(cluster, inventory);
       }
-    } else if (message instanceof io.olmstead.apispec.protocol.Preflight preflight) {
+    } else if (message instanceof Preflight preflight) {
       gateway.preflight(this, preflight);
     } else {
       close(CloseReason.UNEXPECTED_MESSAGE, message.type() + " is sent by the control plane only");

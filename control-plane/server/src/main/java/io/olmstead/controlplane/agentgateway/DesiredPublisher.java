@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
+import io.olmstead.controlplane.preflight.PreflightStore;
+
 import io.olmstead.controlplane.subscription.ComputedSubscription;
 
 import io.olmstead.apispec.protocol.Desired;
@@ -38,8 +40,8 @@ final class DesiredPublisher {
   private final ChannelStateStore store;
   private final SessionRegistry sessions;
   private final EdgeHoldPublisher edgeHolds;
-  private final io.olmstead.controlplane.preflight.PreflightStore preflights =
-      new io.olmstead.controlplane.preflight.PreflightStore();
+  private final PreflightStore preflights =
+      new PreflightStore();
 
   private FleetLoader.Snapshot snapshot;
   private boolean snapshotStale = true;

@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.hypershift;
 
+import io.olmstead.controlplane.hypershift.percluster.HostedAgents;
+
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -42,7 +44,7 @@ public final class Hypershift {
   private final LeaderLock lock;
   private final Pool pool;
   private HostedClusterWatcher watcher;
-  private io.olmstead.controlplane.hypershift.percluster.HostedAgents hostedAgents;
+  private HostedAgents hostedAgents;
   private long timer = -1;
   private volatile boolean leader;
   // fabric8's Vert.x HTTP client factory makes a Vertx of its own for each client; made on a Vert.x
@@ -111,10 +113,10 @@ public final class Hypershift {
                 started.start();
                 // per-cluster agents (or, in pool mode, the removal of any an earlier mode left):
                 // same leader, own client
-                io.olmstead.controlplane.hypershift.percluster.HostedAgents agents;
+                HostedAgents agents;
                 try {
                   agents =
-                      new io.olmstead.controlplane.hypershift.percluster.HostedAgents(
+                      new HostedAgents(
                           client(settings), pool, settings.agents(), settings.resyncSeconds());
                 } catch (IOException | RuntimeException e) {
                   started.close();

@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.registry.BundlePins;
+
 import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -58,7 +60,7 @@ final class RolloutBundles {
      * The image pinned by its digest (a tag replaced by what it was resolved to for the revision).
      */
     String pinned() {
-      return io.olmstead.controlplane.registry.BundlePins.pinned(image, digest);
+      return BundlePins.pinned(image, digest);
     }
 
     JsonObject toJson() {

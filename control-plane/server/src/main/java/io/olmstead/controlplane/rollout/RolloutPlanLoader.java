@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.rollout;
 
+import io.olmstead.controlplane.hypershift.HostedLabels;
+
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.catalog.CatalogStore;
 import io.olmstead.controlplane.catalog.ChannelGraphs;
@@ -285,7 +287,7 @@ final class RolloutPlanLoader {
           && Version.tryParse(current).map(v -> v.compareTo(target) == 0).orElse(false)) {
         atTarget++;
       }
-      if ("true".equals(labels.get(io.olmstead.controlplane.hypershift.HostedLabels.PAUSED))) {
+      if ("true".equals(labels.get(HostedLabels.PAUSED))) {
         // a paused HostedCluster is held where it is, as HyperShift holds its own reconciliation
         excluded.put(name, "paused: its HostedCluster is paused");
         if (current != null) {

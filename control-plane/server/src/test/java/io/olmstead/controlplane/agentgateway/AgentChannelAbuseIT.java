@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
+import io.olmstead.apispec.protocol.AgentMessage;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -332,7 +334,7 @@ class AgentChannelAbuseIT {
       if (message instanceof String text) {
         a.send(text);
       } else {
-        a.sendMessage((io.olmstead.apispec.protocol.AgentMessage) message);
+        a.sendMessage((AgentMessage) message);
       }
       assertThat(a.awaitClose()).as(a.closeReason).isEqualTo(4002);
       return a.closeReason;

@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
+import io.olmstead.apispec.protocol.Approve;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -268,8 +270,8 @@ class AgentChannelIT {
       fixtures.update(
           "INSERT INTO cluster_approvals (cluster, subscription, bundle, approved_by) VALUES "
               + "('fetcher', 'etcd', 'etcdoperator.v0.9.4', 'test')");
-      io.olmstead.apispec.protocol.Approve approve =
-          agent.next(io.olmstead.apispec.protocol.Approve.class);
+      Approve approve =
+          agent.next(Approve.class);
       assertThat(approve.subscription()).isEqualTo("etcd");
       assertThat(approve.bundle()).isEqualTo("etcdoperator.v0.9.4");
     }

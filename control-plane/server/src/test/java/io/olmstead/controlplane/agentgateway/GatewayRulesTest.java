@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
+import io.olmstead.apispec.protocol.Condition;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -121,7 +123,7 @@ class GatewayRulesTest {
                             null,
                             null,
                             List.of(
-                                new io.olmstead.apispec.protocol.Condition(
+                                new Condition(
                                     "Upgradeable", "False", "x\u0000", null, null)),
                             null)))))
         .contains("NUL");

@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.auth;
 
+import io.olmstead.controlplane.catalog.CatalogFixtures;
+
 import io.olmstead.controlplane.access.Role;
 import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.http.ApiClient.Response;
@@ -71,7 +73,7 @@ final class TeamWorld {
             "/api/v1/catalogs/community/revisions",
             ADMIN,
             "application/x-ndjson",
-            io.olmstead.controlplane.catalog.CatalogFixtures.etcdNdjson()
+            CatalogFixtures.etcdNdjson()
                 .getBytes(StandardCharsets.UTF_8),
             Map.of()),
         201);

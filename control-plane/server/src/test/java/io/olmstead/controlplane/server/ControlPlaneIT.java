@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.server;
 
+import io.olmstead.controlplane.auth.Tokens;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.olmstead.controlplane.config.DatabaseSettings;
@@ -80,7 +82,7 @@ class ControlPlaneIT {
       byte[] hash = rs.getBytes(1);
       assertThat(hash).hasSize(32).isNotEqualTo(TestControlPlane.ADMIN_TOKEN.getBytes());
       assertThat(hash)
-          .isEqualTo(io.olmstead.controlplane.auth.Tokens.hash(TestControlPlane.ADMIN_TOKEN));
+          .isEqualTo(Tokens.hash(TestControlPlane.ADMIN_TOKEN));
     }
   }
 

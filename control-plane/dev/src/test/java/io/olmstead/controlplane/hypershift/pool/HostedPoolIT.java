@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.hypershift.pool;
 
+import io.olmstead.agent.config.ConfigException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -196,7 +198,7 @@ class HostedPoolIT {
               "1",
               PoolConfig.RESYNC_SECONDS,
               "30"));
-    } catch (io.olmstead.agent.config.ConfigException e) {
+    } catch (ConfigException e) {
       throw new IllegalStateException(e);
     }
   }

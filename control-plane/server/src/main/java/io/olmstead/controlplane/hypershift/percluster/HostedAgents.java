@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.hypershift.percluster;
 
+import io.olmstead.controlplane.auth.Tokens;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -215,7 +217,7 @@ public final class HostedAgents implements AutoCloseable {
     failed.remove(h.cluster());
     deployed.put(
         h.cluster(),
-        HexFormat.of().formatHex(io.olmstead.controlplane.auth.Tokens.hash(credential)));
+        HexFormat.of().formatHex(Tokens.hash(credential)));
   }
 
   /**
