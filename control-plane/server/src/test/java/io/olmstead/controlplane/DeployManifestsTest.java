@@ -1,7 +1,5 @@
 package io.olmstead.controlplane;
 
-import io.olmstead.controlplane.config.HypershiftSettings;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +7,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.config.HypershiftSettings;
 import io.olmstead.controlplane.config.PrometheusSettings;
 import io.olmstead.controlplane.db.DatabaseReadiness;
 import java.io.IOException;
@@ -177,8 +176,6 @@ public class DeployManifestsTest {
         .doesNotContain("create", "update", "patch", "delete");
     JsonNode env = containers(docs, "Deployment").get(0).path("env");
     assertThat(env.toString())
-        .contains(
-            HypershiftSettings.MANAGEMENT_KUBECONFIG,
-            HypershiftSettings.IN_CLUSTER);
+        .contains(HypershiftSettings.MANAGEMENT_KUBECONFIG, HypershiftSettings.IN_CLUSTER);
   }
 }

@@ -1,16 +1,15 @@
 package io.olmstead.agent.channel;
 
-import io.olmstead.apispec.protocol.Facts;
-import io.olmstead.apispec.protocol.Inventory;
-import io.olmstead.apispec.protocol.Preflight;
-
 import io.olmstead.apispec.protocol.Ack;
 import io.olmstead.apispec.protocol.AgentMessage;
 import io.olmstead.apispec.protocol.Approve;
 import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.apispec.protocol.Desired;
+import io.olmstead.apispec.protocol.Facts;
 import io.olmstead.apispec.protocol.Heartbeat;
 import io.olmstead.apispec.protocol.Hello;
+import io.olmstead.apispec.protocol.Inventory;
+import io.olmstead.apispec.protocol.Preflight;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.apispec.protocol.ProtocolException;
 import io.olmstead.apispec.protocol.ProtocolVersions;

@@ -1,7 +1,6 @@
 package io.olmstead.agent.health;
 
 import io.olmstead.agent.config.ConfigException;
-
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;

@@ -1,7 +1,5 @@
 package io.olmstead.agent.hollow;
 
-import io.olmstead.apispec.protocol.Welcome;
-
 import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelListener;
 import io.olmstead.apispec.protocol.Desired;
@@ -11,6 +9,7 @@ import io.olmstead.apispec.protocol.PreflightFinding;
 import io.olmstead.apispec.protocol.PreflightRequest;
 import io.olmstead.apispec.protocol.ProtocolVersions;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
+import io.olmstead.apispec.protocol.Welcome;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,8 +1,5 @@
 package io.olmstead.agent.pool;
 
-import io.olmstead.agent.k8s.ResourceException;
-import io.olmstead.agent.reconcile.GuestReachability;
-
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelOptions;
@@ -10,9 +7,11 @@ import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.agent.inventory.InventoryCollector;
 import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.k8s.ClusterFacts;
+import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.reconcile.AgentReconciler;
 import io.olmstead.agent.reconcile.CatalogProvider;
 import io.olmstead.agent.reconcile.ChannelBridge;
+import io.olmstead.agent.reconcile.GuestReachability;
 import io.olmstead.agent.reconcile.ReconcileThreads;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
 import io.olmstead.apispec.protocol.Facts;

@@ -1,8 +1,7 @@
 package io.olmstead.agent.pool;
 
-import io.olmstead.agent.health.HealthSettings;
-
 import io.olmstead.agent.config.ConfigException;
+import io.olmstead.agent.health.HealthSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

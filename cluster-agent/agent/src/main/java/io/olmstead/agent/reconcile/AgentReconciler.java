@@ -1,13 +1,12 @@
 package io.olmstead.agent.reconcile;
 
-import io.olmstead.agent.k8s.ClusterFacts;
-import io.olmstead.apispec.protocol.Preflight;
-import io.olmstead.apispec.protocol.PreflightRequest;
-
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.olmstead.agent.k8s.ClusterFacts;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
+import io.olmstead.apispec.protocol.Preflight;
+import io.olmstead.apispec.protocol.PreflightRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -149,9 +148,7 @@ public final class AgentReconciler implements AutoCloseable {
         new PreflightRunner(
             clusterName,
             new PreflightCheck(
-                preflightResources,
-                catalogs,
-                () -> ClusterFacts.kubernetesVersion(client)),
+                preflightResources, catalogs, () -> ClusterFacts.kubernetesVersion(client)),
             this::desiredSubscription,
             loop.preflights());
   }
@@ -161,8 +158,7 @@ public final class AgentReconciler implements AutoCloseable {
    * reconcile workers (one at a time) and its verdict handed to {@code answer}.
    */
   public void preflight(
-      List<PreflightRequest> requests,
-      java.util.function.Consumer<Preflight> answer) {
+      List<PreflightRequest> requests, java.util.function.Consumer<Preflight> answer) {
     preflights.submit(requests, answer);
   }
 

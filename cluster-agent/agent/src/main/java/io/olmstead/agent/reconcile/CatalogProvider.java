@@ -1,7 +1,6 @@
 package io.olmstead.agent.reconcile;
 
 import io.olmstead.olmcore.fbc.Bundle;
-
 import io.olmstead.olmcore.fbc.Catalog;
 import java.util.Optional;
 

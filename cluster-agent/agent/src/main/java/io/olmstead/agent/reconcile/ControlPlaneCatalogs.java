@@ -1,10 +1,9 @@
 package io.olmstead.agent.reconcile;
 
-import io.olmstead.olmcore.fbc.Bundle;
-
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.fbc.Catalog;
 import io.olmstead.olmcore.fbc.CatalogValidator;
 import io.olmstead.olmcore.fbc.DeclarativeConfig;

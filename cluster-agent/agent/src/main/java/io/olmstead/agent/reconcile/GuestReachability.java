@@ -1,8 +1,7 @@
 package io.olmstead.agent.reconcile;
 
-import io.olmstead.agent.health.KubeApiProbe;
-
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.olmstead.agent.health.KubeApiProbe;
 import io.olmstead.agent.k8s.ResourceException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;

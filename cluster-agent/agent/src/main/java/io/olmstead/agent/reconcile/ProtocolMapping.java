@@ -1,11 +1,10 @@
 package io.olmstead.agent.reconcile;
 
-import io.olmstead.apispec.protocol.DesiredSubscription;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.olmstead.apispec.protocol.Condition;
 import io.olmstead.apispec.protocol.CsvDetails;
+import io.olmstead.apispec.protocol.DesiredSubscription;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,8 +20,7 @@ public final class ProtocolMapping {
   private ProtocolMapping() {}
 
   /** A protocol desired subscription as the reconcile loop consumes it. */
-  public static SubscriptionToReconcile fromProtocol(
-      DesiredSubscription d) {
+  public static SubscriptionToReconcile fromProtocol(DesiredSubscription d) {
     JsonNode config = d.config() == null ? null : JSON.valueToTree(d.config());
     SubscriptionToReconcile.Approval approval =
         "Manual".equalsIgnoreCase(d.approval())
@@ -48,8 +46,7 @@ public final class ProtocolMapping {
   }
 
   /** All subscriptions of a protocol {@code desired} message. */
-  public static List<SubscriptionToReconcile> fromProtocol(
-      List<DesiredSubscription> subs) {
+  public static List<SubscriptionToReconcile> fromProtocol(List<DesiredSubscription> subs) {
     return subs == null ? List.of() : subs.stream().map(ProtocolMapping::fromProtocol).toList();
   }
 

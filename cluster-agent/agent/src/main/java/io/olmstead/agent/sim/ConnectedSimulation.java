@@ -1,11 +1,10 @@
 package io.olmstead.agent.sim;
 
-import io.olmstead.agent.inventory.InventoryCollector;
-import io.olmstead.agent.inventory.InventoryReporter;
-
 import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelOptions;
 import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.agent.inventory.InventoryCollector;
+import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.reconcile.ChannelBridge;
 import io.olmstead.agent.reconcile.ControlPlaneCatalogs;
@@ -76,13 +75,7 @@ public final class ConnectedSimulation implements AutoCloseable {
       Duration rolloutDelay)
       throws ResourceException {
     return start(
-        vertx,
-        controlPlane,
-        tokenFor,
-        count,
-        failing,
-        rolloutDelay,
-        InventoryReporter.INTERVAL);
+        vertx, controlPlane, tokenFor, count, failing, rolloutDelay, InventoryReporter.INTERVAL);
   }
 
   /**
@@ -125,8 +118,7 @@ public final class ConnectedSimulation implements AutoCloseable {
         sim.inventories.add(
             new InventoryReporter(
                     name,
-                    new InventoryCollector(
-                        cluster.client(), () -> cluster.agent().statuses()),
+                    new InventoryCollector(cluster.client(), () -> cluster.agent().statuses()),
                     report -> sim.channels.get(index).publishInventory(report),
                     inventoryInterval)
                 .start());

@@ -1,7 +1,5 @@
 package io.olmstead.agent.pool;
 
-import io.olmstead.agent.reconcile.GuestReachability;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,6 +8,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.reconcile.ControlPlaneCatalogs;
+import io.olmstead.agent.reconcile.GuestReachability;
 import io.olmstead.agent.reconcile.ReconcileThreads;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
 import io.vertx.core.Vertx;

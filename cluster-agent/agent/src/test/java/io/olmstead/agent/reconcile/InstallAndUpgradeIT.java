@@ -1,13 +1,12 @@
 package io.olmstead.agent.reconcile;
 
-import io.olmstead.agent.testing.SharedCatalogs;
-
 import static io.olmstead.agent.testing.SimFixture.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.agent.k8s.ManagedLabels;
+import io.olmstead.agent.testing.SharedCatalogs;
 import io.olmstead.agent.testing.SimFixture;
 import java.time.Duration;
 import java.util.List;

@@ -1,9 +1,8 @@
 package io.olmstead.agent.reconcile;
 
-import io.olmstead.apispec.protocol.DesiredSubscription;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.olmstead.apispec.protocol.DesiredSubscription;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,5 @@
 package io.olmstead.agent.reconcile;
 
-import io.olmstead.olmcore.lifecycle.CsvReason;
-import io.olmstead.olmcore.lifecycle.CsvStatus;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.fbc.Property;
 import io.olmstead.olmcore.lifecycle.CsvPhase;
+import io.olmstead.olmcore.lifecycle.CsvReason;
+import io.olmstead.olmcore.lifecycle.CsvStatus;
 import io.olmstead.olmcore.lifecycle.UpgradeDecision;
 import java.util.List;
 import java.util.Optional;
@@ -209,10 +208,7 @@ class SubscriptionDeciderTest {
             AUTO,
             observed("1.0.0", CsvPhase.SUCCEEDED),
             null,
-            new CsvStatus(
-                CsvPhase.SUCCEEDED,
-                CsvReason.INSTALL_SUCCESSFUL,
-                "done"),
+            new CsvStatus(CsvPhase.SUCCEEDED, CsvReason.INSTALL_SUCCESSFUL, "done"),
             d,
             List.of());
     assertThat(s.conditions())

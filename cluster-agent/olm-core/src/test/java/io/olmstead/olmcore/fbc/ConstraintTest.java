@@ -1,8 +1,5 @@
 package io.olmstead.olmcore.fbc;
 
-import io.olmstead.olmcore.semver.VersionException;
-import io.olmstead.olmcore.semver.VersionRange;
-
 import static io.olmstead.olmcore.fbc.Fixtures.fooCatalog;
 import static io.olmstead.olmcore.fbc.Fixtures.fooWith;
 import static io.olmstead.olmcore.fbc.Fixtures.prop;
@@ -14,6 +11,8 @@ import io.olmstead.olmcore.fbc.Constraint.Cel;
 import io.olmstead.olmcore.fbc.Constraint.GvkConstraint;
 import io.olmstead.olmcore.fbc.Constraint.Not;
 import io.olmstead.olmcore.fbc.Constraint.PackageConstraint;
+import io.olmstead.olmcore.semver.VersionException;
+import io.olmstead.olmcore.semver.VersionRange;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;

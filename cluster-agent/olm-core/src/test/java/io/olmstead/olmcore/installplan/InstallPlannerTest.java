@@ -1,14 +1,13 @@
 package io.olmstead.olmcore.installplan;
 
-import io.olmstead.olmcore.fbc.Bundle;
-import io.olmstead.olmcore.fbc.FbcParser;
-import io.olmstead.olmcore.fbc.ParseLimits;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.olmstead.olmcore.fbc.Bundle;
+import io.olmstead.olmcore.fbc.FbcParser;
+import io.olmstead.olmcore.fbc.ParseLimits;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -412,9 +411,7 @@ class InstallPlannerTest {
             + "{\"type\":\"olm.bundle.object\",\"value\":{\"data\":\""
             + deep
             + "\"}}]}";
-    FbcParser shallow =
-        new FbcParser(
-            new ParseLimits(1 << 20, 4 << 20, 20, 16));
+    FbcParser shallow = new FbcParser(new ParseLimits(1 << 20, 4 << 20, 20, 16));
     Bundle bundle =
         shallow
             .parse("c.json", blob.getBytes(java.nio.charset.StandardCharsets.UTF_8))

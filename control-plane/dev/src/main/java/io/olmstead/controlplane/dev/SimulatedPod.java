@@ -1,7 +1,5 @@
 package io.olmstead.controlplane.dev;
 
-import io.olmstead.agent.config.AgentConfig;
-
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.KeyToPath;
@@ -11,6 +9,7 @@ import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.olmstead.agent.config.AgentConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -115,10 +114,7 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
     if (!"hosted".equals(env.get(AgentConfig.MODE))) {
       throw new Refused("env " + AgentConfig.MODE + " must be hosted");
     }
-    for (String setting :
-        List.of(
-            AgentConfig.KUBECONFIG,
-            AgentConfig.CREDENTIAL_FILE)) {
+    for (String setting : List.of(AgentConfig.KUBECONFIG, AgentConfig.CREDENTIAL_FILE)) {
       String value = env.get(setting);
       if (value == null || value.isEmpty() || !Path.of(value).normalize().startsWith(root)) {
         throw new Refused("env " + setting + " must name a file in one of the pod's volumes");

@@ -1,13 +1,12 @@
 package io.olmstead.controlplane.agentgateway;
 
-import io.olmstead.apispec.protocol.Inventory;
-import io.olmstead.apispec.protocol.Preflight;
-
 import io.olmstead.apispec.protocol.Ack;
 import io.olmstead.apispec.protocol.AgentMessage;
 import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.apispec.protocol.Heartbeat;
 import io.olmstead.apispec.protocol.Hello;
+import io.olmstead.apispec.protocol.Inventory;
+import io.olmstead.apispec.protocol.Preflight;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.apispec.protocol.ProtocolVersions;
 import io.olmstead.apispec.protocol.Status;

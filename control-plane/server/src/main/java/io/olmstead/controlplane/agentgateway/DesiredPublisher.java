@@ -1,14 +1,9 @@
 package io.olmstead.controlplane.agentgateway;
 
-import io.olmstead.controlplane.preflight.PreflightStore;
-
-import io.olmstead.controlplane.subscription.ComputedSubscription;
-
 import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.DesiredSubscription;
 import io.olmstead.apispec.protocol.PreflightRequest;
-import io.olmstead.apispec.protocol.ProtocolCodec;
-import io.olmstead.controlplane.auth.Tokens;
+import io.olmstead.controlplane.preflight.PreflightStore;
 import io.olmstead.controlplane.subscription.DesiredState;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -40,8 +35,7 @@ final class DesiredPublisher {
   private final ChannelStateStore store;
   private final SessionRegistry sessions;
   private final EdgeHoldPublisher edgeHolds;
-  private final PreflightStore preflights =
-      new PreflightStore();
+  private final PreflightStore preflights = new PreflightStore();
 
   private FleetLoader.Snapshot snapshot;
   private boolean snapshotStale = true;
@@ -271,7 +265,8 @@ final class DesiredPublisher {
                                                                   computed =
                                                                       new Computed(
                                                                           applied.desired(),
-                                                                          DesiredWire.hash(applied.desired()));
+                                                                          DesiredWire.hash(
+                                                                              applied.desired()));
                                                                   applied
                                                                       .held()
                                                                       .forEach(
@@ -399,5 +394,4 @@ final class DesiredPublisher {
             .toList();
     return new Computed(desired, DesiredWire.hash(desired));
   }
-
 }

@@ -1,25 +1,12 @@
 package io.olmstead.controlplane.agentgateway;
 
-import io.olmstead.controlplane.preflight.PreflightStore;
-import io.olmstead.controlplane.subscription.ComputedSubscription;
-import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.DesiredSubscription;
 import io.olmstead.apispec.protocol.PreflightRequest;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.controlplane.auth.Tokens;
-import io.olmstead.controlplane.subscription.DesiredState;
-import io.vertx.core.Context;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
+import io.olmstead.controlplane.subscription.ComputedSubscription;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The wire form of a cluster's computed desired state: each computed subscription as the protocol

@@ -1,13 +1,12 @@
 package io.olmstead.controlplane.hypershift;
 
-import io.olmstead.controlplane.hypershift.percluster.HostedAgents;
-
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.controlplane.config.HypershiftSettings;
 import io.olmstead.controlplane.db.LeaderLock;
+import io.olmstead.controlplane.hypershift.percluster.HostedAgents;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

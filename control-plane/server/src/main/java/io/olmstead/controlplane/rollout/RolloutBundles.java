@@ -1,8 +1,7 @@
 package io.olmstead.controlplane.rollout;
 
-import io.olmstead.controlplane.registry.BundlePins;
-
 import io.olmstead.controlplane.problem.ApiException;
+import io.olmstead.controlplane.registry.BundlePins;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,11 +1,10 @@
 package io.olmstead.controlplane.rollout;
 
-import io.olmstead.controlplane.hypershift.HostedLabels;
-
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.catalog.CatalogStore;
 import io.olmstead.controlplane.catalog.ChannelGraphs;
 import io.olmstead.controlplane.catalog.UpgradePaths;
+import io.olmstead.controlplane.hypershift.HostedLabels;
 import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.subscription.Placements;
 import io.olmstead.controlplane.subscription.Subscription;

@@ -2,33 +2,22 @@ package io.olmstead.controlplane.rollout;
 
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.http.ApiContext;
-import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;
-import io.olmstead.controlplane.http.Cursors;
 import io.olmstead.controlplane.http.Reply;
-import io.olmstead.controlplane.impact.ImpactLimits;
 import io.olmstead.controlplane.problem.ApiException;
-import io.olmstead.controlplane.rollout.RolloutModel.Member;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
-import io.olmstead.controlplane.rollout.RolloutQueries.AgentReport;
-import io.olmstead.controlplane.rollout.RolloutQueries.ClusterFacts;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.openapi.router.RouterBuilder;
-import io.vertx.sqlclient.Row;
-import java.time.Clock;
-import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * {@code POST /rollouts} and {@code POST /rollouts/{id}/retry}: the two ways a rollout starts,
- * each checked (analysis queries, bundles unpacked, targets in dependency order), inserted and
- * audited in one transaction, then answered as read back.
+ * {@code POST /rollouts} and {@code POST /rollouts/{id}/retry}: the two ways a rollout starts, each
+ * checked (analysis queries, bundles unpacked, targets in dependency order), inserted and audited
+ * in one transaction, then answered as read back.
  */
 final class RolloutStartRoutes {
   private final ApiContext context;

@@ -20,16 +20,15 @@ import io.vertx.sqlclient.Row;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * {@code /rollouts} (create and retry: {@link RolloutStartRoutes}; preview: {@link
- * RolloutPreviewRoutes}; read, operator commands) and {@code /events} (Server-Sent
- * Events). A rollout belongs to the team of its subscription when it was created; team-scoped
- * callers see and command only their teams' rollouts and get only their teams' events.
+ * RolloutPreviewRoutes}; read, operator commands) and {@code /events} (Server-Sent Events). A
+ * rollout belongs to the team of its subscription when it was created; team-scoped callers see and
+ * command only their teams' rollouts and get only their teams' events.
  */
 public final class RolloutsModule implements ApiModule {
   private final RolloutEvents events;

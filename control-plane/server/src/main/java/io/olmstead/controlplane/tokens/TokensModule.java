@@ -1,8 +1,7 @@
 package io.olmstead.controlplane.tokens;
 
-import io.olmstead.controlplane.auth.BootstrapAdmin;
-
 import io.olmstead.controlplane.access.Role;
+import io.olmstead.controlplane.auth.BootstrapAdmin;
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.auth.Tokens;
 import io.olmstead.controlplane.http.ApiContext;

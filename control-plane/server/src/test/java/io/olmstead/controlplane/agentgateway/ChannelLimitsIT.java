@@ -1,10 +1,9 @@
 package io.olmstead.controlplane.agentgateway;
 
-import io.olmstead.apispec.protocol.Facts;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.olmstead.apispec.protocol.Facts;
 import io.olmstead.apispec.protocol.Heartbeat;
 import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.apispec.protocol.Status;

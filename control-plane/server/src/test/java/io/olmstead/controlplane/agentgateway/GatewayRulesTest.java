@@ -1,10 +1,9 @@
 package io.olmstead.controlplane.agentgateway;
 
-import io.olmstead.apispec.protocol.Condition;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.olmstead.apispec.protocol.Condition;
 import io.olmstead.apispec.protocol.Status;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
 import io.olmstead.controlplane.config.ConfigException;
@@ -122,9 +121,7 @@ class GatewayRulesTest {
                             "Failed",
                             null,
                             null,
-                            List.of(
-                                new Condition(
-                                    "Upgradeable", "False", "x\u0000", null, null)),
+                            List.of(new Condition("Upgradeable", "False", "x\u0000", null, null)),
                             null)))))
         .contains("NUL");
   }

@@ -1,8 +1,7 @@
 package io.olmstead.controlplane.catalog;
 
-import io.olmstead.controlplane.testsupport.TestDatabase;
-
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,12 +1,11 @@
 package io.olmstead.controlplane.hypershift.pool;
 
-import io.olmstead.agent.config.ConfigException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.olmstead.agent.config.ConfigException;
 import io.olmstead.agent.pool.PoolConfig;
 import io.olmstead.agent.pool.PoolReplica;
 import io.olmstead.agent.sim.KubeletStandIn;
