@@ -7,8 +7,9 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
+import io.olmstead.controlplane.config.HypershiftSettings;
 import io.olmstead.controlplane.config.PrometheusSettings;
-import io.olmstead.controlplane.db.Readiness;
+import io.olmstead.controlplane.db.DatabaseReadiness;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,7 +125,7 @@ public class DeployManifestsTest {
     }
     assertThat(container.path("readinessProbe").path("timeoutSeconds").asInt() * 1000L)
         .as("readiness timeout above the longest database check")
-        .isGreaterThan(Readiness.TIMEOUT_MILLIS);
+        .isGreaterThan(DatabaseReadiness.TIMEOUT_MILLIS);
   }
 
   @Test
@@ -175,8 +176,6 @@ public class DeployManifestsTest {
         .doesNotContain("create", "update", "patch", "delete");
     JsonNode env = containers(docs, "Deployment").get(0).path("env");
     assertThat(env.toString())
-        .contains(
-            io.olmstead.controlplane.config.HypershiftSettings.MANAGEMENT_KUBECONFIG,
-            io.olmstead.controlplane.config.HypershiftSettings.IN_CLUSTER);
+        .contains(HypershiftSettings.MANAGEMENT_KUBECONFIG, HypershiftSettings.IN_CLUSTER);
   }
 }

@@ -5,8 +5,11 @@ import io.olmstead.apispec.protocol.AgentMessage;
 import io.olmstead.apispec.protocol.Approve;
 import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.apispec.protocol.Desired;
+import io.olmstead.apispec.protocol.Facts;
 import io.olmstead.apispec.protocol.Heartbeat;
 import io.olmstead.apispec.protocol.Hello;
+import io.olmstead.apispec.protocol.Inventory;
+import io.olmstead.apispec.protocol.Preflight;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.apispec.protocol.ProtocolException;
 import io.olmstead.apispec.protocol.ProtocolVersions;
@@ -106,7 +109,7 @@ public final class ChannelClient {
    * carries facts, so a connected session is closed (1000) and opened again with them; not
    * connected, the next hello carries them.
    */
-  public void refreshFacts(io.olmstead.apispec.protocol.Facts facts) {
+  public void refreshFacts(Facts facts) {
     context.runOnContext(
         v -> {
           options = options.withFacts(facts);
@@ -161,7 +164,7 @@ public final class ChannelClient {
    * Sends the cluster's inventory now when connected, and after every (re)connect until a newer one
    * replaces it.
    */
-  public void publishInventory(io.olmstead.apispec.protocol.Inventory report) {
+  public void publishInventory(Inventory report) {
     context.runOnContext(v -> outbox.publishInventory(report));
   }
 
@@ -169,7 +172,7 @@ public final class ChannelClient {
    * Sends a preflight verdict (from any thread); dropped while disconnected, as the control plane
    * asks again in the desired state it sends on the next connection.
    */
-  public void preflight(io.olmstead.apispec.protocol.Preflight answer) {
+  public void preflight(Preflight answer) {
     context.runOnContext(v -> outbox.preflight(answer));
   }
 

@@ -1,5 +1,6 @@
 package io.olmstead.agent.health;
 
+import io.olmstead.agent.config.ConfigException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -44,7 +45,7 @@ public final class HealthServer {
    */
   public static java.util.Optional<HealthServer> serve(
       Vertx vertx, HealthSettings settings, Map<String, ReadinessCheck> checks)
-      throws io.olmstead.agent.config.ConfigException {
+      throws ConfigException {
     if (!settings.enabled()) {
       return java.util.Optional.empty();
     }
@@ -55,7 +56,7 @@ public final class HealthServer {
               .toCompletableFuture()
               .get(30, java.util.concurrent.TimeUnit.SECONDS));
     } catch (Exception e) {
-      throw new io.olmstead.agent.config.ConfigException(
+      throw new ConfigException(
           "cannot serve the probes on port "
               + settings.port()
               + " ("

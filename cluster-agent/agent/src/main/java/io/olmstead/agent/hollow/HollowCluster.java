@@ -9,6 +9,7 @@ import io.olmstead.apispec.protocol.PreflightFinding;
 import io.olmstead.apispec.protocol.PreflightRequest;
 import io.olmstead.apispec.protocol.ProtocolVersions;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
+import io.olmstead.apispec.protocol.Welcome;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -157,7 +158,7 @@ final class HollowCluster implements ChannelListener {
   }
 
   @Override
-  public void onConnected(io.olmstead.apispec.protocol.Welcome welcome) {
+  public void onConnected(Welcome welcome) {
     answered
         .clear(); // verdicts sent on the last connection may be lost; the desired state asks again
   }

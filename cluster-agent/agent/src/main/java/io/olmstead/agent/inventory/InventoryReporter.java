@@ -1,5 +1,6 @@
 package io.olmstead.agent.inventory;
 
+import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.apispec.protocol.Inventory;
 import java.time.Duration;
 import java.util.Optional;
@@ -106,8 +107,7 @@ public final class InventoryReporter implements AutoCloseable {
    * Collects once, on the caller's thread; returns the report when it changed (and was handed to
    * the sink).
    */
-  public synchronized Optional<Inventory> collectNow()
-      throws io.olmstead.agent.k8s.ResourceException {
+  public synchronized Optional<Inventory> collectNow() throws ResourceException {
     Inventory report = collector.collect();
     if (report.equals(last)) {
       return Optional.empty();

@@ -7,9 +7,11 @@ import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.agent.inventory.InventoryCollector;
 import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.k8s.ClusterFacts;
+import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.reconcile.AgentReconciler;
 import io.olmstead.agent.reconcile.CatalogProvider;
 import io.olmstead.agent.reconcile.ChannelBridge;
+import io.olmstead.agent.reconcile.GuestReachability;
 import io.olmstead.agent.reconcile.ReconcileThreads;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
 import io.olmstead.apispec.protocol.Facts;
@@ -82,7 +84,7 @@ final class HostedAgent {
       HostedTarget target,
       String credential,
       GuestKubeconfigs.Access access,
-      io.olmstead.agent.reconcile.GuestReachability reach) {
+      GuestReachability reach) {
     this.shared = shared;
     this.target = target;
     this.access = access;
@@ -122,7 +124,7 @@ final class HostedAgent {
       HostedTarget target,
       String credential,
       GuestKubeconfigs.Access access,
-      io.olmstead.agent.reconcile.GuestReachability reach) {
+      GuestReachability reach) {
     HostedAgent agent = new HostedAgent(shared, target, credential, access, reach);
     agent.schedule(0);
     return agent;
@@ -166,7 +168,7 @@ final class HostedAgent {
       retryMillis = RETRY_MIN.toMillis();
       reconciling = true;
       refreshFacts();
-    } catch (io.olmstead.agent.k8s.ResourceException | RuntimeException e) {
+    } catch (ResourceException | RuntimeException e) {
       if (!isStopped()) {
         LOG.debug(
             "cluster {}: guest not started yet ({}); retrying in {} ms",

@@ -1,6 +1,7 @@
 package io.olmstead.agent.pool;
 
 import io.olmstead.agent.config.ConfigException;
+import io.olmstead.agent.health.HealthSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +49,7 @@ public record PoolConfig(
           RECONCILE_THREADS,
           RESYNC_SECONDS,
           KUBECONFIG_CHECK_SECONDS,
-          io.olmstead.agent.health.HealthSettings.PORT);
+          HealthSettings.PORT);
 
   private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 

@@ -2,6 +2,9 @@ package io.olmstead.agent.pool;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.agent.config.ConfigException;
+import io.olmstead.agent.health.HealthServer;
+import io.olmstead.agent.health.HealthSettings;
 import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.reconcile.ControlPlaneCatalogs;
 import io.olmstead.agent.reconcile.ReconcileThreads;
@@ -92,11 +95,9 @@ public final class PoolReplica implements AutoCloseable {
    * makes the replica unready (restarting or unrouting the pod would not bring that guest back, and
    * would drop every other cluster it serves).
    */
-  public java.util.Optional<io.olmstead.agent.health.HealthServer> serveProbes(
-      io.olmstead.agent.health.HealthSettings settings)
-      throws io.olmstead.agent.config.ConfigException {
-    return io.olmstead.agent.health.HealthServer.serve(
-        vertx, settings, java.util.Map.of("control-plane", channel::problem));
+  public java.util.Optional<HealthServer> serveProbes(HealthSettings settings)
+      throws ConfigException {
+    return HealthServer.serve(vertx, settings, java.util.Map.of("control-plane", channel::problem));
   }
 
   /** Whether the pool channel is up (welcomed). */

@@ -1,9 +1,12 @@
 package io.olmstead.agent.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.olmstead.agent.k8s.ClusterFacts;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
+import io.olmstead.apispec.protocol.Preflight;
+import io.olmstead.apispec.protocol.PreflightRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,7 +45,7 @@ public final class AgentReconciler implements AutoCloseable {
   private final WorkQueue queue;
   private final StatusBoard board;
   private final NamespacePass pass;
-  private final Map<String, List<DesiredSubscription>> desiredByNamespace =
+  private final Map<String, List<SubscriptionToReconcile>> desiredByNamespace =
       new ConcurrentHashMap<>();
   private final Map<String, String> approvals = new ConcurrentHashMap<>();
   private final ManagedInformers informers;
@@ -145,9 +148,7 @@ public final class AgentReconciler implements AutoCloseable {
         new PreflightRunner(
             clusterName,
             new PreflightCheck(
-                preflightResources,
-                catalogs,
-                () -> io.olmstead.agent.k8s.ClusterFacts.kubernetesVersion(client)),
+                preflightResources, catalogs, () -> ClusterFacts.kubernetesVersion(client)),
             this::desiredSubscription,
             loop.preflights());
   }
@@ -157,8 +158,7 @@ public final class AgentReconciler implements AutoCloseable {
    * reconcile workers (one at a time) and its verdict handed to {@code answer}.
    */
   public void preflight(
-      List<io.olmstead.apispec.protocol.PreflightRequest> requests,
-      java.util.function.Consumer<io.olmstead.apispec.protocol.Preflight> answer) {
+      List<PreflightRequest> requests, java.util.function.Consumer<Preflight> answer) {
     preflights.submit(requests, answer);
   }
 
@@ -170,9 +170,9 @@ public final class AgentReconciler implements AutoCloseable {
     preflights.forget();
   }
 
-  private DesiredSubscription desiredSubscription(String name) {
-    for (List<DesiredSubscription> subs : desiredByNamespace.values()) {
-      for (DesiredSubscription s : subs) {
+  private SubscriptionToReconcile desiredSubscription(String name) {
+    for (List<SubscriptionToReconcile> subs : desiredByNamespace.values()) {
+      for (SubscriptionToReconcile s : subs) {
         if (s.name().equals(name)) {
           return s;
         }
@@ -226,7 +226,7 @@ public final class AgentReconciler implements AutoCloseable {
   }
 
   private void reportUnreachable(String namespace) {
-    for (DesiredSubscription sub : desiredByNamespace.getOrDefault(namespace, List.of())) {
+    for (SubscriptionToReconcile sub : desiredByNamespace.getOrDefault(namespace, List.of())) {
       Optional<SubscriptionStatus> last = board.get(sub.name());
       board.publish(
           new SubscriptionStatus(
@@ -248,14 +248,14 @@ public final class AgentReconciler implements AutoCloseable {
    * Replaces the desired subscriptions (a {@code desired} message); namespaces whose set changed
    * are reconciled.
    */
-  public void setDesired(long newGeneration, List<DesiredSubscription> subscriptions) {
-    Map<String, List<DesiredSubscription>> next = new LinkedHashMap<>();
-    for (DesiredSubscription sub : subscriptions) {
+  public void setDesired(long newGeneration, List<SubscriptionToReconcile> subscriptions) {
+    Map<String, List<SubscriptionToReconcile>> next = new LinkedHashMap<>();
+    for (SubscriptionToReconcile sub : subscriptions) {
       next.computeIfAbsent(sub.namespace(), k -> new ArrayList<>()).add(sub);
     }
     Set<String> changed = new LinkedHashSet<>();
     for (String ns : union(next.keySet(), desiredByNamespace.keySet())) {
-      List<DesiredSubscription> now = next.getOrDefault(ns, List.of());
+      List<SubscriptionToReconcile> now = next.getOrDefault(ns, List.of());
       if (!now.equals(desiredByNamespace.getOrDefault(ns, List.of()))) {
         changed.add(ns);
       }

@@ -72,7 +72,7 @@ final class BundleInstaller {
    */
   DriveResult drive(InstallTarget target, Map<String, String> others, Consumer<CsvStatus> progress)
       throws ResourceException {
-    DesiredSubscription sub = target.subscription();
+    SubscriptionToReconcile sub = target.subscription();
     String ns = sub.namespace();
     CsvPhase before = target.previous() == null ? CsvPhase.NONE : target.previous().phase();
     // every write once the bundle was applied restores drift (InstallReady: a restore already sent
@@ -116,7 +116,7 @@ final class BundleInstaller {
       WriteRules rules,
       Consumer<CsvStatus> progress)
       throws ResourceException {
-    DesiredSubscription sub = target.subscription();
+    SubscriptionToReconcile sub = target.subscription();
     String ns = sub.namespace();
     SharedCrdRule.Writer writer = CrdWrites.writer(target);
     List<JsonNode> crds =
@@ -241,7 +241,7 @@ final class BundleInstaller {
    * CRDs as they are now, without writing anything; empty when safe or when the bundle cannot be
    * planned (driving it reports that).
    */
-  Optional<String> crdProblem(Bundle bundle, DesiredSubscription sub) throws ResourceException {
+  Optional<String> crdProblem(Bundle bundle, SubscriptionToReconcile sub) throws ResourceException {
     BundleContent content = contents.apply(bundle);
     if (!content.isReady()) {
       return Optional.empty();
@@ -318,7 +318,7 @@ final class BundleInstaller {
       List<JsonNode> objects,
       List<ResourceKinds.Kind> kinds,
       CsvPhase phase) {
-    DesiredSubscription sub = target.subscription();
+    SubscriptionToReconcile sub = target.subscription();
     Map<String, String> labels =
         new LinkedHashMap<>(ManagedLabels.of(sub.name(), target.bundle().name(), sub.namespace()));
     if (target.dependencyOf() != null) {
@@ -400,7 +400,7 @@ final class BundleInstaller {
    * across namespaces, so they only carry the managed-by label: owner labels on them would flip
    * between subscriptions on every pass.
    */
-  static List<JsonNode> stamp(List<JsonNode> objects, DesiredSubscription sub, String bundle) {
+  static List<JsonNode> stamp(List<JsonNode> objects, SubscriptionToReconcile sub, String bundle) {
     Map<String, String> labels = ManagedLabels.of(sub.name(), bundle, sub.namespace());
     Map<String, String> crdLabels =
         Map.of(ManagedLabels.MANAGED_BY, ManagedLabels.MANAGED_BY_VALUE);

@@ -1,5 +1,6 @@
 package io.olmstead.agent.reconcile;
 
+import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.fbc.Catalog;
 import java.util.Optional;
 
@@ -20,7 +21,7 @@ public interface CatalogProvider {
    * bundle that only names an image, the objects the control plane unpacked from it, or why they
    * are not there yet.
    */
-  default BundleContent content(io.olmstead.olmcore.fbc.Bundle bundle) {
+  default BundleContent content(Bundle bundle) {
     return BundleContent.ready(bundle);
   }
 }

@@ -3,6 +3,7 @@ package io.olmstead.agent.reconcile;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.fbc.Catalog;
 import io.olmstead.olmcore.fbc.CatalogValidator;
 import io.olmstead.olmcore.fbc.DeclarativeConfig;
@@ -80,7 +81,7 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
   }
 
   @Override
-  public BundleContent content(io.olmstead.olmcore.fbc.Bundle bundle) {
+  public BundleContent content(Bundle bundle) {
     return bundles.content(bundle);
   }
 

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceOperator;
+import io.olmstead.agent.k8s.Subset;
 import io.olmstead.agent.k8s.WorkloadStatus;
+import io.olmstead.olmcore.lifecycle.CrdSchemaFinding;
+import io.olmstead.olmcore.lifecycle.CrdSchemaRules;
 import io.olmstead.olmcore.lifecycle.CrdUpgradeCheck;
 import io.olmstead.olmcore.lifecycle.CrdUpgradeResult;
 import java.util.ArrayList;
@@ -48,7 +51,7 @@ final class CrdSafety {
    * custom resources.
    */
   Optional<String> problem(JsonNode existing, JsonNode crd) throws ResourceException {
-    if (io.olmstead.agent.k8s.Subset.contains(existing, withoutMetadata(crd))) {
+    if (Subset.contains(existing, withoutMetadata(crd))) {
       return Optional.empty(); // unchanged: nothing can be lost
     }
     CrdUpgradeResult result = CrdUpgradeCheck.check(existing, crd, customResources(existing));
@@ -74,18 +77,14 @@ final class CrdSafety {
    * olm-core's CRD schema change rules for installing {@code crds} over the cluster's CRDs, by CRD
    * name; a CRD that is new or unchanged has none.
    */
-  Map<String, List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding>> schemaFindings(
-      List<JsonNode> crds) throws ResourceException {
-    Map<String, List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding>> out =
-        new java.util.LinkedHashMap<>();
+  Map<String, List<CrdSchemaFinding>> schemaFindings(List<JsonNode> crds) throws ResourceException {
+    Map<String, List<CrdSchemaFinding>> out = new java.util.LinkedHashMap<>();
     for (JsonNode crd : crds) {
       String name = crd.path("metadata").path("name").asText();
       Optional<JsonNode> existing =
           resources.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", null, name);
-      if (existing.isPresent()
-          && !io.olmstead.agent.k8s.Subset.contains(existing.get(), withoutMetadata(crd))) {
-        List<io.olmstead.olmcore.lifecycle.CrdSchemaFinding> found =
-            io.olmstead.olmcore.lifecycle.CrdSchemaRules.compare(existing.get(), crd);
+      if (existing.isPresent() && !Subset.contains(existing.get(), withoutMetadata(crd))) {
+        List<CrdSchemaFinding> found = CrdSchemaRules.compare(existing.get(), crd);
         if (!found.isEmpty()) {
           out.put(name, found);
         }

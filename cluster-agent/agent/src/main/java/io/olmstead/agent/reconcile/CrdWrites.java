@@ -45,7 +45,7 @@ final class CrdWrites {
 
   /** The install of {@code target} as a CRD writer. */
   static Writer writer(InstallTarget target) {
-    DesiredSubscription sub = target.subscription();
+    SubscriptionToReconcile sub = target.subscription();
     return new Writer(
         target.bundle().packageName(),
         target.bundle().versionText(),

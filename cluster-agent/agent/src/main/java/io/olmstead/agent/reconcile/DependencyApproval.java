@@ -27,7 +27,7 @@ final class DependencyApproval {
   static Decision gate(
       Decision decision,
       Bundle dependencyNext,
-      DesiredSubscription parent,
+      SubscriptionToReconcile parent,
       ObservedSubscription parentObserved,
       Optional<Bundle> parentNext,
       String parentApproved) {
@@ -37,7 +37,7 @@ final class DependencyApproval {
     if (!starts
         || dependencyNext == null
         || parent == null
-        || parent.approval() != DesiredSubscription.Approval.MANUAL
+        || parent.approval() != SubscriptionToReconcile.Approval.MANUAL
         || parentNext.isEmpty()) {
       return decision;
     }

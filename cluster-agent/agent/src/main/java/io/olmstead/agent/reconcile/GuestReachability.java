@@ -1,6 +1,7 @@
 package io.olmstead.agent.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.olmstead.agent.health.KubeApiProbe;
 import io.olmstead.agent.k8s.ResourceException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -40,7 +41,7 @@ public final class GuestReachability {
 
   /** Records an outage; true when it is news (the API was reachable until now). */
   boolean unreachable(Throwable cause) {
-    String detail = io.olmstead.agent.health.KubeApiProbe.describe(cause);
+    String detail = KubeApiProbe.describe(cause);
     if (outage.compareAndSet("", detail)) {
       LOG.warn("cluster {}: {} ({})", cluster, MESSAGE, detail);
       return true;

@@ -13,7 +13,7 @@ import io.olmstead.olmcore.fbc.Bundle;
  * @param dependencyOf the subscription whose dependency this is, or null
  */
 public record InstallTarget(
-    DesiredSubscription subscription,
+    SubscriptionToReconcile subscription,
     Bundle bundle,
     String channel,
     ObservedBundle previous,

@@ -78,11 +78,11 @@ final class NamespacePass {
   }
 
   /** Reconciles {@code namespace} towards {@code desired}. */
-  PassOutcome run(String namespace, List<DesiredSubscription> wanted) throws ResourceException {
+  PassOutcome run(String namespace, List<SubscriptionToReconcile> wanted) throws ResourceException {
     Map<String, ObservedSubscription> observed = observer.observe(namespace);
     removeUndesired(namespace, wanted, observed);
     // packages OLM manages here are refused before anything (namespace, CRD, objects) is written
-    List<DesiredSubscription> desired = olm.allowed(namespace, wanted, board);
+    List<SubscriptionToReconcile> desired = olm.allowed(namespace, wanted, board);
     if (desired.isEmpty()) {
       return PassOutcome.DONE;
     }
@@ -91,7 +91,7 @@ final class NamespacePass {
       return PassOutcome.SETTLING;
     }
     operatorConditionsServed.run();
-    Map<String, DesiredSubscription> subs = new LinkedHashMap<>();
+    Map<String, SubscriptionToReconcile> subs = new LinkedHashMap<>();
     observed.values().stream()
         .filter(
             o ->
@@ -112,7 +112,7 @@ final class NamespacePass {
     Map<String, String> live = new LinkedHashMap<>();
     subs.keySet().forEach(name -> live.put(ManagedLabels.value(name), name));
     observed.keySet().forEach(name -> live.putIfAbsent(ManagedLabels.value(name), name));
-    for (DesiredSubscription sub : subs.values()) {
+    for (SubscriptionToReconcile sub : subs.values()) {
       ObservedSubscription obs =
           observed.getOrDefault(sub.name(), new ObservedSubscription(sub.name(), List.of()));
       Optional<Bundle> candidate =
@@ -183,7 +183,7 @@ final class NamespacePass {
   }
 
   private Executed execute(
-      DesiredSubscription sub,
+      SubscriptionToReconcile sub,
       ObservedSubscription obs,
       Decision decision,
       Catalog catalog,
@@ -270,7 +270,7 @@ final class NamespacePass {
    * Where a bundle above maxVersion would roll back to, with olm-core's CRD verdict on it (reads
    * the cluster).
    */
-  private Rollback rollback(DesiredSubscription sub, ObservedSubscription obs, Catalog catalog)
+  private Rollback rollback(SubscriptionToReconcile sub, ObservedSubscription obs, Catalog catalog)
       throws ResourceException {
     if (catalog == null || Rollback.aboveCeiling(sub, obs).isEmpty()) {
       return null;
@@ -283,7 +283,7 @@ final class NamespacePass {
 
   private void removeUndesired(
       String namespace,
-      List<DesiredSubscription> desired,
+      List<SubscriptionToReconcile> desired,
       Map<String, ObservedSubscription> observed)
       throws ResourceException {
     for (ObservedSubscription obs : List.copyOf(observed.values())) {
@@ -297,13 +297,13 @@ final class NamespacePass {
   }
 
   private Resolution resolve(
-      Map<String, DesiredSubscription> subs,
+      Map<String, SubscriptionToReconcile> subs,
       Map<String, ObservedSubscription> observed,
       Map<String, Catalog> loaded,
       Map<String, String> errors) {
     List<SubscriptionRequest> requests = new ArrayList<>();
     List<InstalledOperator> installed = new ArrayList<>();
-    for (DesiredSubscription sub : subs.values()) {
+    for (SubscriptionToReconcile sub : subs.values()) {
       if (!loaded.containsKey(sub.catalog())) {
         errors.put(sub.name(), "catalog " + sub.catalog() + " is not available yet");
         continue;
@@ -353,8 +353,8 @@ final class NamespacePass {
   private void addDependencies(
       String namespace,
       Resolution resolution,
-      Map<String, DesiredSubscription> subs,
-      List<DesiredSubscription> desired,
+      Map<String, SubscriptionToReconcile> subs,
+      List<SubscriptionToReconcile> desired,
       Map<String, String> dependencyOf,
       Map<String, Bundle> dependencyBundles) {
     if (resolution == null) {
@@ -370,11 +370,11 @@ final class NamespacePass {
               .map(Map.Entry::getKey)
               .findFirst()
               .orElse(desired.get(0).name());
-      DesiredSubscription parent = subs.get(requiredBy);
+      SubscriptionToReconcile parent = subs.get(requiredBy);
       String name =
           SubscriptionNames.implied(dep.bundle().packageName(), dep.channel(), dep.catalog());
-      DesiredSubscription implied =
-          new DesiredSubscription(
+      SubscriptionToReconcile implied =
+          new SubscriptionToReconcile(
               name,
               dep.catalog(),
               parent == null ? null : parent.catalogDigest(),
@@ -382,7 +382,7 @@ final class NamespacePass {
               dep.channel(),
               namespace,
               NamespaceTargets.of(requiredBy, desired),
-              DesiredSubscription.Approval.AUTOMATIC,
+              SubscriptionToReconcile.Approval.AUTOMATIC,
               dep.bundle().name(),
               null,
               null,
@@ -401,17 +401,17 @@ final class NamespacePass {
     }
   }
 
-  private Optional<DesiredSubscription> impliedFrom(
-      ObservedSubscription obs, String namespace, List<DesiredSubscription> desired) {
+  private Optional<SubscriptionToReconcile> impliedFrom(
+      ObservedSubscription obs, String namespace, List<SubscriptionToReconcile> desired) {
     return obs.current()
         .map(
             b ->
-                new DesiredSubscription(
+                new SubscriptionToReconcile(
                     obs.name(),
                     b.catalog(),
                     desired.stream()
                         .filter(d -> d.catalog().equals(b.catalog()))
-                        .map(DesiredSubscription::catalogDigest)
+                        .map(SubscriptionToReconcile::catalogDigest)
                         .filter(java.util.Objects::nonNull)
                         .findFirst()
                         .orElse(null),
@@ -419,7 +419,7 @@ final class NamespacePass {
                     b.channel(),
                     namespace,
                     NamespaceTargets.of(obs.dependencyOf().orElse(null), desired),
-                    DesiredSubscription.Approval.AUTOMATIC,
+                    SubscriptionToReconcile.Approval.AUTOMATIC,
                     null,
                     null,
                     null,
@@ -428,9 +428,9 @@ final class NamespacePass {
                     null));
   }
 
-  private Map<String, Catalog> loadCatalogs(java.util.Collection<DesiredSubscription> subs) {
+  private Map<String, Catalog> loadCatalogs(java.util.Collection<SubscriptionToReconcile> subs) {
     Map<String, Catalog> loaded = new LinkedHashMap<>();
-    for (DesiredSubscription sub : subs) {
+    for (SubscriptionToReconcile sub : subs) {
       if (!loaded.containsKey(sub.catalog())) {
         catalogs
             .catalog(sub.catalog(), sub.catalogDigest())

@@ -17,15 +17,15 @@ final class NamespaceTargets {
    * The targets for a dependency of {@code parent} (a label value or name; null: unknown) among
    * {@code desired}.
    */
-  static List<String> of(String parent, List<DesiredSubscription> desired) {
+  static List<String> of(String parent, List<SubscriptionToReconcile> desired) {
     return desired.stream()
         .filter(
             d ->
                 parent != null
                     && (d.name().equals(parent) || ManagedLabels.value(d.name()).equals(parent)))
         .findFirst()
-        .or(() -> desired.stream().min(Comparator.comparing(DesiredSubscription::name)))
-        .map(DesiredSubscription::targetNamespaces)
+        .or(() -> desired.stream().min(Comparator.comparing(SubscriptionToReconcile::name)))
+        .map(SubscriptionToReconcile::targetNamespaces)
         .orElse(List.of());
   }
 }

@@ -25,8 +25,8 @@ final class OlmCoexistence {
    * The subscriptions of {@code desired} OLM does not manage; the others are reported on {@code
    * board}.
    */
-  List<DesiredSubscription> allowed(
-      String namespace, List<DesiredSubscription> desired, StatusBoard board)
+  List<SubscriptionToReconcile> allowed(
+      String namespace, List<SubscriptionToReconcile> desired, StatusBoard board)
       throws ResourceException {
     if (desired.isEmpty() || !OlmPresence.installed(resources)) {
       return desired;
@@ -35,8 +35,8 @@ final class OlmCoexistence {
         resources.listIn(OlmPresence.API_VERSION, OlmPresence.CSV_KIND, namespace);
     List<JsonNode> subscriptions =
         resources.listIn(OlmPresence.API_VERSION, OlmPresence.SUBSCRIPTION_KIND, namespace);
-    List<DesiredSubscription> allowed = new ArrayList<>();
-    for (DesiredSubscription sub : desired) {
+    List<SubscriptionToReconcile> allowed = new ArrayList<>();
+    for (SubscriptionToReconcile sub : desired) {
       Optional<String> owner = OlmPresence.managedBy(sub.packageName(), csvs, subscriptions);
       if (owner.isEmpty()) {
         allowed.add(sub);

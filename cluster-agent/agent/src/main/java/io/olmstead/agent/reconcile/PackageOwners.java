@@ -17,15 +17,15 @@ final class PackageOwners {
   /** Removes second owners from {@code subs} and reports them on {@code board}. */
   static void refuseSecondOwners(
       String namespace,
-      List<DesiredSubscription> desired,
+      List<SubscriptionToReconcile> desired,
       Map<String, ObservedSubscription> observed,
-      Map<String, DesiredSubscription> subs,
+      Map<String, SubscriptionToReconcile> subs,
       StatusBoard board) {
     Map<String, String> owners = new LinkedHashMap<>();
     observed.values().stream()
         .filter(o -> o.dependencyOf().isEmpty())
         .forEach(o -> o.current().ifPresent(b -> owners.putIfAbsent(b.packageName(), o.name())));
-    for (DesiredSubscription sub : desired) {
+    for (SubscriptionToReconcile sub : desired) {
       String owner = owners.putIfAbsent(sub.packageName(), sub.name());
       if (owner != null && !owner.equals(sub.name())) {
         subs.remove(sub.name());

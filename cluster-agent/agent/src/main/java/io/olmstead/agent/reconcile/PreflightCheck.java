@@ -60,7 +60,7 @@ final class PreflightCheck {
    * The findings for {@code request}; {@code sub} is the cluster's desired subscription of that
    * name (null: none).
    */
-  List<PreflightFinding> check(DesiredSubscription sub, PreflightRequest request)
+  List<PreflightFinding> check(SubscriptionToReconcile sub, PreflightRequest request)
       throws ResourceException {
     List<PreflightFinding> out = new ArrayList<>();
     if (sub == null) {
@@ -145,7 +145,7 @@ final class PreflightCheck {
   }
 
   private static void namespaceConflicts(
-      DesiredSubscription sub,
+      SubscriptionToReconcile sub,
       Map<String, ObservedSubscription> observed,
       List<PreflightFinding> out) {
     observed.values().stream()
@@ -193,7 +193,7 @@ final class PreflightCheck {
     }
   }
 
-  private void crd(DesiredSubscription sub, JsonNode crd, List<PreflightFinding> out)
+  private void crd(SubscriptionToReconcile sub, JsonNode crd, List<PreflightFinding> out)
       throws ResourceException {
     String name = crd.path("metadata").path("name").asText();
     Optional<JsonNode> found = resources.get(CRD_API, CRD_KIND, null, name);

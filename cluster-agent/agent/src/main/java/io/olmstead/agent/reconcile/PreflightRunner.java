@@ -26,7 +26,7 @@ final class PreflightRunner implements AutoCloseable {
 
   private final String cluster;
   private final PreflightCheck check;
-  private final Function<String, DesiredSubscription> desired;
+  private final Function<String, SubscriptionToReconcile> desired;
   private final Set<String> answered = ConcurrentHashMap.newKeySet();
   private final Executor executor;
   private volatile boolean closed;
@@ -35,7 +35,7 @@ final class PreflightRunner implements AutoCloseable {
   PreflightRunner(
       String cluster,
       PreflightCheck check,
-      Function<String, DesiredSubscription> desired,
+      Function<String, SubscriptionToReconcile> desired,
       Executor executor) {
     this.cluster = cluster;
     this.check = check;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.olmstead.apispec.protocol.Condition;
 import io.olmstead.apispec.protocol.CsvDetails;
+import io.olmstead.apispec.protocol.DesiredSubscription;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,14 +20,13 @@ public final class ProtocolMapping {
   private ProtocolMapping() {}
 
   /** A protocol desired subscription as the reconcile loop consumes it. */
-  public static DesiredSubscription fromProtocol(
-      io.olmstead.apispec.protocol.DesiredSubscription d) {
+  public static SubscriptionToReconcile fromProtocol(DesiredSubscription d) {
     JsonNode config = d.config() == null ? null : JSON.valueToTree(d.config());
-    DesiredSubscription.Approval approval =
+    SubscriptionToReconcile.Approval approval =
         "Manual".equalsIgnoreCase(d.approval())
-            ? DesiredSubscription.Approval.MANUAL
-            : DesiredSubscription.Approval.AUTOMATIC;
-    return new DesiredSubscription(
+            ? SubscriptionToReconcile.Approval.MANUAL
+            : SubscriptionToReconcile.Approval.AUTOMATIC;
+    return new SubscriptionToReconcile(
         d.name(),
         d.catalog(),
         d.catalogDigest(),
@@ -46,8 +46,7 @@ public final class ProtocolMapping {
   }
 
   /** All subscriptions of a protocol {@code desired} message. */
-  public static List<DesiredSubscription> fromProtocol(
-      List<io.olmstead.apispec.protocol.DesiredSubscription> subs) {
+  public static List<SubscriptionToReconcile> fromProtocol(List<DesiredSubscription> subs) {
     return subs == null ? List.of() : subs.stream().map(ProtocolMapping::fromProtocol).toList();
   }
 

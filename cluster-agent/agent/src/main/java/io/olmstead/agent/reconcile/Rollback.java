@@ -33,7 +33,7 @@ public record Rollback(Bundle target, String crdProblem) {
    * semver.
    */
   public static Optional<ObservedBundle> aboveCeiling(
-      DesiredSubscription desired, ObservedSubscription observed) {
+      SubscriptionToReconcile desired, ObservedSubscription observed) {
     Optional<Version> ceiling = ceiling(desired);
     // only a rollout's approval sends a cluster back; a lower pin, range or channel head holds it
     // where it is
@@ -50,7 +50,7 @@ public record Rollback(Bundle target, String crdProblem) {
    * version at or below maxVersion. Every entry of the channel counts, including ones another entry
    * skips: a rollback returns to what ran before, which need not be on today's upgrade path.
    */
-  public static Optional<Bundle> target(Catalog catalog, DesiredSubscription desired) {
+  public static Optional<Bundle> target(Catalog catalog, SubscriptionToReconcile desired) {
     Optional<Version> ceiling = ceiling(desired);
     Optional<CatalogPackage> pkg = catalog.pkg(desired.packageName());
     if (ceiling.isEmpty() || pkg.isEmpty()) {
@@ -72,7 +72,7 @@ public record Rollback(Bundle target, String crdProblem) {
     return new Rollback(Objects.requireNonNull(target, "target"), crdProblem);
   }
 
-  private static Optional<Version> ceiling(DesiredSubscription desired) {
+  private static Optional<Version> ceiling(SubscriptionToReconcile desired) {
     return desired.maxVersion() == null || desired.maxVersion().isBlank()
         ? Optional.empty()
         : Version.tryParse(desired.maxVersion());

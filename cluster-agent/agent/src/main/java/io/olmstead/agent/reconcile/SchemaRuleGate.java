@@ -33,7 +33,7 @@ final class SchemaRuleGate {
   }
 
   /** The refusal of {@code bundle} for {@code sub}, or empty when it may go on. */
-  Optional<CsvStatus> review(DesiredSubscription sub, String bundle, List<JsonNode> crds)
+  Optional<CsvStatus> review(SubscriptionToReconcile sub, String bundle, List<JsonNode> crds)
       throws ResourceException {
     PreflightRules.CrdUpgradeSafety safety =
         PreflightRules.CrdUpgradeSafety.parse(sub.crdUpgradeSafety());

@@ -36,7 +36,7 @@ final class StaleRbac {
    * Deletes objects of {@code sub} and {@code bundle} of the RBAC kinds that are not among {@code
    * planned}.
    */
-  List<ApplyOutcome> prune(DesiredSubscription sub, String bundle, List<JsonNode> planned)
+  List<ApplyOutcome> prune(SubscriptionToReconcile sub, String bundle, List<JsonNode> planned)
       throws ResourceException {
     Map<String, Set<String>> wanted = new HashMap<>();
     for (JsonNode o : planned) {

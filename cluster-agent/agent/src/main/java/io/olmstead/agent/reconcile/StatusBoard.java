@@ -84,7 +84,7 @@ final class StatusBoard {
    * pass.
    */
   static SubscriptionStatus status(
-      DesiredSubscription sub,
+      SubscriptionToReconcile sub,
       ObservedBundle installed,
       Bundle heading,
       CsvStatus driven,
@@ -187,7 +187,7 @@ final class StatusBoard {
    * that owner goes.
    */
   static SubscriptionStatus conflict(
-      DesiredSubscription sub, ObservedBundle installed, Bundle target, String message) {
+      SubscriptionToReconcile sub, ObservedBundle installed, Bundle target, String message) {
     return build(
         sub,
         installed,
@@ -203,7 +203,7 @@ final class StatusBoard {
    * {@code Failed/ManagedByOLM}: OLM manages the package in that namespace; the agent touches
    * nothing of it.
    */
-  static SubscriptionStatus managedByOlm(DesiredSubscription sub, String message) {
+  static SubscriptionStatus managedByOlm(SubscriptionToReconcile sub, String message) {
     return build(
         sub,
         null,
@@ -216,7 +216,7 @@ final class StatusBoard {
   }
 
   private static SubscriptionStatus build(
-      DesiredSubscription sub,
+      SubscriptionToReconcile sub,
       ObservedBundle installed,
       String targetBundle,
       String targetVersion,

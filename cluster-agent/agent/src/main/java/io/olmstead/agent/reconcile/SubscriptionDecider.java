@@ -29,7 +29,7 @@ public final class SubscriptionDecider {
    *     when none was worked out (nothing above maxVersion, or the catalog is not loaded)
    */
   public static Decision decide(
-      DesiredSubscription desired,
+      SubscriptionToReconcile desired,
       ObservedSubscription observed,
       Optional<Bundle> candidate,
       String resolutionError,
@@ -95,7 +95,7 @@ public final class SubscriptionDecider {
                   + (desired.maxVersion() == null ? "" : " at or below " + desired.maxVersion()));
     }
     Bundle next = candidate.get();
-    if (desired.approval() == DesiredSubscription.Approval.MANUAL
+    if (desired.approval() == SubscriptionToReconcile.Approval.MANUAL
         && !next.name().equals(approvedBundle)) {
       return Decision.hold(
           Decision.Action.AWAIT_APPROVAL,
@@ -138,7 +138,7 @@ public final class SubscriptionDecider {
    * already started is finished, like an upgrade.
    */
   private static Decision rollBack(
-      DesiredSubscription desired,
+      SubscriptionToReconcile desired,
       ObservedSubscription observed,
       ObservedBundle above,
       String resolutionError,
@@ -191,7 +191,7 @@ public final class SubscriptionDecider {
     }
     boolean started = observed.bundles().stream().anyMatch(b -> b.bundle().equals(target.name()));
     if (!started
-        && desired.approval() == DesiredSubscription.Approval.MANUAL
+        && desired.approval() == SubscriptionToReconcile.Approval.MANUAL
         && !target.name().equals(approvedBundle)) {
       return Decision.hold(
           Decision.Action.AWAIT_APPROVAL,

@@ -3,6 +3,8 @@ package io.olmstead.agent.sim;
 import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelOptions;
 import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.agent.inventory.InventoryCollector;
+import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.reconcile.ChannelBridge;
 import io.olmstead.agent.reconcile.ControlPlaneCatalogs;
@@ -34,7 +36,7 @@ public final class ConnectedSimulation implements AutoCloseable {
   private final List<ChannelBridge> bridges = new ArrayList<>();
   private final List<ChannelOptions> options = new ArrayList<>();
   private final List<CredentialStorage> credentials = new ArrayList<>();
-  private final List<io.olmstead.agent.inventory.InventoryReporter> inventories = new ArrayList<>();
+  private final List<InventoryReporter> inventories = new ArrayList<>();
 
   private ConnectedSimulation(
       Vertx vertx, List<SimulatedCluster> clusters, List<ChannelClient> channels) {
@@ -73,13 +75,7 @@ public final class ConnectedSimulation implements AutoCloseable {
       Duration rolloutDelay)
       throws ResourceException {
     return start(
-        vertx,
-        controlPlane,
-        tokenFor,
-        count,
-        failing,
-        rolloutDelay,
-        io.olmstead.agent.inventory.InventoryReporter.INTERVAL);
+        vertx, controlPlane, tokenFor, count, failing, rolloutDelay, InventoryReporter.INTERVAL);
   }
 
   /**
@@ -120,10 +116,9 @@ public final class ConnectedSimulation implements AutoCloseable {
         sim.channels.add(sim.connect(sim.clusters.size() - 1));
         int index = sim.clusters.size() - 1;
         sim.inventories.add(
-            new io.olmstead.agent.inventory.InventoryReporter(
+            new InventoryReporter(
                     name,
-                    new io.olmstead.agent.inventory.InventoryCollector(
-                        cluster.client(), () -> cluster.agent().statuses()),
+                    new InventoryCollector(cluster.client(), () -> cluster.agent().statuses()),
                     report -> sim.channels.get(index).publishInventory(report),
                     inventoryInterval)
                 .start());
@@ -184,7 +179,7 @@ public final class ConnectedSimulation implements AutoCloseable {
    * Each cluster's inventory reporter (every 60 s unless started otherwise; {@code collectNow}
    * reports at once, as a test or a user may want).
    */
-  public List<io.olmstead.agent.inventory.InventoryReporter> inventories() {
+  public List<InventoryReporter> inventories() {
     return List.copyOf(inventories);
   }
 
@@ -194,7 +189,7 @@ public final class ConnectedSimulation implements AutoCloseable {
 
   @Override
   public void close() {
-    inventories.forEach(io.olmstead.agent.inventory.InventoryReporter::close);
+    inventories.forEach(InventoryReporter::close);
     channels.forEach(ChannelClient::stop);
     clusters.forEach(SimulatedCluster::close);
   }

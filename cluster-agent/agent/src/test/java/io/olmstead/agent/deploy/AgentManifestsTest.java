@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.olmstead.agent.config.AgentConfig;
 import io.olmstead.agent.config.AgentMode;
+import io.olmstead.agent.health.HealthSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,8 +97,7 @@ class AgentManifestsTest {
             .path("containers")
             .get(0);
     JsonNode port = container.path("ports").get(0);
-    assertThat(port.path("containerPort").asInt())
-        .isEqualTo(io.olmstead.agent.health.HealthSettings.DEFAULT_PORT);
+    assertThat(port.path("containerPort").asInt()).isEqualTo(HealthSettings.DEFAULT_PORT);
     Map<String, String> paths = Map.of("livenessProbe", "/healthz", "readinessProbe", "/readyz");
     paths.forEach(
         (probe, path) -> {

@@ -11,11 +11,11 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
-import io.olmstead.agent.reconcile.DesiredSubscription;
 import io.olmstead.agent.reconcile.GuestReachability;
 import io.olmstead.agent.reconcile.ReconcileThreads;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
 import io.olmstead.agent.reconcile.SubscriptionStatus;
+import io.olmstead.agent.reconcile.SubscriptionToReconcile;
 import io.olmstead.agent.sim.DiscoveringCrudDispatcher;
 import io.olmstead.agent.sim.KubeletStandIn;
 import io.olmstead.agent.testing.PlusCatalogs;
@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
 class PoolHeapBenchIT {
   private static final Logger LOG = LoggerFactory.getLogger(PoolHeapBenchIT.class);
   private static final long GOAL = 512L * 1024;
-  private static final DesiredSubscription CERT_MANAGER =
+  private static final SubscriptionToReconcile CERT_MANAGER =
       PlusCatalogs.allNamespaces("cm", "cert-manager", "stable", "cert-manager", "1.16.5");
 
   @Test

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.olmstead.agent.channel.CredentialStorage;
 import io.olmstead.agent.inventory.InventoryReporter;
 import io.olmstead.agent.reconcile.ControlPlaneCatalogs;
+import io.olmstead.agent.reconcile.GuestReachability;
 import io.olmstead.agent.reconcile.ReconcileThreads;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
 import io.vertx.core.Vertx;
@@ -68,7 +69,7 @@ class ReplicaThreadsIT {
                 "olm_agent_test-" + i,
                 new GuestKubeconfigs.Access(
                     target.controlPlaneNamespace(), GuestKubeconfigs.SERVICE_NETWORK, kubeconfig),
-                new io.olmstead.agent.reconcile.GuestReachability(target.cluster())));
+                new GuestReachability(target.cluster())));
       }
       await()
           .atMost(Duration.ofSeconds(60))

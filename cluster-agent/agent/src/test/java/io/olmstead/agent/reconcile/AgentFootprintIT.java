@@ -52,10 +52,10 @@ class AgentFootprintIT {
             sink,
             Duration.ofMillis(100),
             ReconcilerOptions.defaults())) {
-      List<DesiredSubscription> subs = new ArrayList<>();
+      List<SubscriptionToReconcile> subs = new ArrayList<>();
       for (int i = 1; i <= SUBSCRIPTIONS; i++) {
         subs.add(
-            DesiredSubscription.of(
+            SubscriptionToReconcile.of(
                 "etcd-" + i,
                 SharedCatalogs.CATALOG,
                 "etcd",
@@ -85,7 +85,7 @@ class AgentFootprintIT {
       long cpuAtRestMs = (agentCpuNanos() - cpuBefore) / 1_000_000;
 
       // Desired change -> first write: one subscription's maxVersion goes up.
-      List<DesiredSubscription> changed = new ArrayList<>(subs);
+      List<SubscriptionToReconcile> changed = new ArrayList<>(subs);
       changed.set(0, subs.get(0).withMaxVersion("0.9.4"));
       long changeAt = System.nanoTime();
       cluster.agent().setDesired(2, changed);

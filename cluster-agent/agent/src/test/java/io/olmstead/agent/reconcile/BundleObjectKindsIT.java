@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Test;
  */
 class BundleObjectKindsIT {
   private static final String MONITORING = "monitoring.coreos.com/v1";
-  private static final DesiredSubscription ETCD_092 =
-      DesiredSubscription.of(
+  private static final SubscriptionToReconcile ETCD_092 =
+      SubscriptionToReconcile.of(
           "etcd", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "etcd-ns", "0.9.2");
-  private static final DesiredSubscription ETCD_094 =
-      DesiredSubscription.of(
+  private static final SubscriptionToReconcile ETCD_094 =
+      SubscriptionToReconcile.of(
           "etcd", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "etcd-ns", "0.9.4");
   private PassDriver driver;
 

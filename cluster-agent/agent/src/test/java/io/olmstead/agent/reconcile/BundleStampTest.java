@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
  */
 class BundleStampTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final DesiredSubscription SUB =
-      DesiredSubscription.of("etcd", "community", "etcd", "alpha", "etcd-ns", null);
+  private static final SubscriptionToReconcile SUB =
+      SubscriptionToReconcile.of("etcd", "community", "etcd", "alpha", "etcd-ns", null);
 
   private static JsonNode stamped(String manifest) throws Exception {
     return BundleInstaller.stamp(List.of(JSON.readTree(manifest)), SUB, "etcdoperator.v0.9.2")

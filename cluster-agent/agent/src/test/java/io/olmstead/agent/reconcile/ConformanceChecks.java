@@ -30,7 +30,7 @@ final class ConformanceChecks {
    * Passes until {@code sub} runs {@code bundle} Succeeded (at most 20 passes); false, with a
    * finding, if never.
    */
-  boolean installs(DesiredSubscription sub, String bundle) throws Exception {
+  boolean installs(SubscriptionToReconcile sub, String bundle) throws Exception {
     for (int i = 0; i < 20; i++) {
       driver.pass(NS, sub);
       Optional<SubscriptionStatus> s = driver.sink.latest(sub.name());

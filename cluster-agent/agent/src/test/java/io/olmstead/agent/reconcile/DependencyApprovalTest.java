@@ -11,10 +11,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class DependencyApprovalTest {
-  private static final DesiredSubscription AUTO =
-      DesiredSubscription.of("app", "cat", "pkg", "stable", "ns", null);
-  private static final DesiredSubscription MANUAL =
-      AUTO.withApproval(DesiredSubscription.Approval.MANUAL);
+  private static final SubscriptionToReconcile AUTO =
+      SubscriptionToReconcile.of("app", "cat", "pkg", "stable", "ns", null);
+  private static final SubscriptionToReconcile MANUAL =
+      AUTO.withApproval(SubscriptionToReconcile.Approval.MANUAL);
   private static final Bundle DEP = bundle("1.0.0");
   private static final Optional<Bundle> PARENT_NEXT = Optional.of(bundle("2.0.0"));
   private static final Decision INSTALL_DEP =

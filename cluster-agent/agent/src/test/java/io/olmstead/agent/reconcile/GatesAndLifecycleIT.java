@@ -101,7 +101,7 @@ class GatesAndLifecycleIT {
 
   @Test
   void manualApprovalWaitsForExactlyTheProposedBundle() throws Exception {
-    start(false).desire(etcd("0.9.2").withApproval(DesiredSubscription.Approval.MANUAL));
+    start(false).desire(etcd("0.9.2").withApproval(SubscriptionToReconcile.Approval.MANUAL));
     eventually()
         .untilAsserted(
             () -> {

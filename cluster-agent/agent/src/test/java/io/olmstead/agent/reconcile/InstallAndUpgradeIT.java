@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.agent.k8s.ManagedLabels;
+import io.olmstead.agent.testing.SharedCatalogs;
 import io.olmstead.agent.testing.SimFixture;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +24,7 @@ class InstallAndUpgradeIT {
 
   @BeforeEach
   void start() throws Exception {
-    io.olmstead.agent.testing.SharedCatalogs.bundled();
+    SharedCatalogs.bundled();
     sim = new SimFixture(false);
   }
 
@@ -114,7 +115,7 @@ class InstallAndUpgradeIT {
   @Test
   void topologyOperatorPullsInTheRabbitmqClusterOperator() {
     sim.desire(
-        DesiredSubscription.of(
+        SubscriptionToReconcile.of(
             "topology",
             "community",
             "rabbitmq-messaging-topology-operator",
@@ -156,14 +157,14 @@ class InstallAndUpgradeIT {
     String topology = "rabbitmq-messaging-topology-operator.v1.19.3";
     String dep = SubscriptionNames.implied("rabbitmq-cluster-operator", "stable", "community");
     sim.desire(
-        DesiredSubscription.of(
+        SubscriptionToReconcile.of(
                 "topology",
                 "community",
                 "rabbitmq-messaging-topology-operator",
                 "stable",
                 "rabbitmq",
                 null)
-            .withApproval(DesiredSubscription.Approval.MANUAL));
+            .withApproval(SubscriptionToReconcile.Approval.MANUAL));
     await()
         .atMost(WAIT)
         .ignoreExceptions()
@@ -200,14 +201,14 @@ class InstallAndUpgradeIT {
     sim.close();
     sim =
         new SimFixture(
-            io.olmstead.agent.testing.SharedCatalogs.provider(
-                io.olmstead.agent.testing.SharedCatalogs.withChannelRenamed(
+            SharedCatalogs.provider(
+                SharedCatalogs.withChannelRenamed(
                     "rabbitmq-cluster-operator", "stable", "Stable.2.x")),
             false,
             Duration.ofSeconds(1),
             Duration.ofMillis(400));
     sim.desire(
-        DesiredSubscription.of(
+        SubscriptionToReconcile.of(
             "topology",
             "community",
             "rabbitmq-messaging-topology-operator",
@@ -234,9 +235,9 @@ class InstallAndUpgradeIT {
         new com.fasterxml.jackson.databind.ObjectMapper()
             .readTree(
                 "{\"env\":[{\"name\":\"LOG_LEVEL\",\"value\":\"debug\"}],\"nodeSelector\":{\"pool\":\"ops\"}}");
-    DesiredSubscription base = etcd("0.9.2");
+    SubscriptionToReconcile base = etcd("0.9.2");
     sim.desire(
-        new DesiredSubscription(
+        new SubscriptionToReconcile(
             base.name(),
             base.catalog(),
             null,

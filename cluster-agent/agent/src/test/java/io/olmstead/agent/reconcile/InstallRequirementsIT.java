@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class InstallRequirementsIT {
   private static final String BUNDLE = "etcdoperator.v0.9.2";
-  private static final DesiredSubscription ETCD =
-      DesiredSubscription.of(
+  private static final SubscriptionToReconcile ETCD =
+      SubscriptionToReconcile.of(
           "etcd", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "etcd-ns", "0.9.2");
   private PassDriver driver;
 

@@ -70,11 +70,11 @@ class OlmCoexistenceIT {
             });
     Map<String, String> versionsBefore = resourceVersions();
 
-    DesiredSubscription managed =
-        DesiredSubscription.of(
+    SubscriptionToReconcile managed =
+        SubscriptionToReconcile.of(
             "etcd", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "etcd-ns", "0.9.2");
-    DesiredSubscription free =
-        DesiredSubscription.of(
+    SubscriptionToReconcile free =
+        SubscriptionToReconcile.of(
             "etcd-free",
             SharedCatalogs.CATALOG,
             "etcd",

@@ -97,7 +97,7 @@ class OlmConformanceIT {
     List<Mode> modes = ConformanceRules.supported(csv);
     List<Row> rows = new ArrayList<>();
     for (Mode mode : modes) {
-      DesiredSubscription sub =
+      SubscriptionToReconcile sub =
           subscription("conf-" + mode.name().toLowerCase(), pkg, channel, mode, null);
       List<String> findings = new ArrayList<>();
       ConformanceChecks checks = new ConformanceChecks(driver, sub.name(), findings);
@@ -152,9 +152,9 @@ class OlmConformanceIT {
         .map(ChannelGraph::name);
   }
 
-  private static DesiredSubscription subscription(
+  private static SubscriptionToReconcile subscription(
       String name, CatalogPackage pkg, ChannelGraph channel, Mode mode, String maxVersion) {
-    return new DesiredSubscription(
+    return new SubscriptionToReconcile(
         name,
         SharedCatalogs.CATALOG,
         null,
@@ -162,7 +162,7 @@ class OlmConformanceIT {
         channel.name(),
         NS,
         mode.targets(),
-        DesiredSubscription.Approval.AUTOMATIC,
+        SubscriptionToReconcile.Approval.AUTOMATIC,
         null,
         maxVersion,
         null,

@@ -29,9 +29,9 @@ class OperatorGroupIT {
     }
   }
 
-  private static DesiredSubscription sub(
+  private static SubscriptionToReconcile sub(
       String name, String pkg, String channel, String ns, List<String> targets) {
-    return new DesiredSubscription(
+    return new SubscriptionToReconcile(
         name,
         SharedCatalogs.CATALOG,
         null,
@@ -39,7 +39,7 @@ class OperatorGroupIT {
         channel,
         ns,
         targets,
-        DesiredSubscription.Approval.AUTOMATIC,
+        SubscriptionToReconcile.Approval.AUTOMATIC,
         null,
         null,
         null,

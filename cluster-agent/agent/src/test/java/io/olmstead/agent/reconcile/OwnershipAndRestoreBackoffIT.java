@@ -42,8 +42,8 @@ class OwnershipAndRestoreBackoffIT {
     return await().atMost(Duration.ofSeconds(30)).ignoreExceptions();
   }
 
-  private static DesiredSubscription etcdNamed(String name) {
-    return DesiredSubscription.of(
+  private static SubscriptionToReconcile etcdNamed(String name) {
+    return SubscriptionToReconcile.of(
         name, SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "etcd-ns", "0.9.2");
   }
 

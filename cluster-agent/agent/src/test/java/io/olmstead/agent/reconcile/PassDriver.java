@@ -68,7 +68,7 @@ final class PassDriver implements AutoCloseable {
   }
 
   /** One pass over {@code namespace}, then one round of the simulated kubelet. */
-  PassOutcome pass(String namespace, DesiredSubscription... subs) throws ResourceException {
+  PassOutcome pass(String namespace, SubscriptionToReconcile... subs) throws ResourceException {
     PassOutcome outcome = pass.run(namespace, List.of(subs));
     kubelet.tick();
     return outcome;
@@ -78,7 +78,7 @@ final class PassDriver implements AutoCloseable {
    * Passes until {@code subscription} reports {@code phase} (at most 20), then returns its last
    * status.
    */
-  SubscriptionStatus passUntil(String phase, String namespace, DesiredSubscription sub)
+  SubscriptionStatus passUntil(String phase, String namespace, SubscriptionToReconcile sub)
       throws ResourceException {
     for (int i = 0; i < 20; i++) {
       pass(namespace, sub);

@@ -82,7 +82,7 @@ class PreflightIT {
     return answers.get(id);
   }
 
-  private void installWithCluster(DesiredSubscription sub, int size) throws Exception {
+  private void installWithCluster(SubscriptionToReconcile sub, int size) throws Exception {
     sim.desire(sub);
     awaitSucceeded(V092);
     sim.resources

@@ -2,6 +2,7 @@ package io.olmstead.agent.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.olmstead.apispec.protocol.DesiredSubscription;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,7 @@ class ProtocolMappingTest {
   @Test
   void desiredSubscriptionsKeepEveryFieldTheLoopNeeds() {
     var wire =
-        new io.olmstead.apispec.protocol.DesiredSubscription(
+        new DesiredSubscription(
             "etcd",
             "community",
             "sha256:ab",
@@ -25,8 +26,8 @@ class ProtocolMappingTest {
             "Delete",
             7,
             null);
-    DesiredSubscription d = ProtocolMapping.fromProtocol(wire);
-    assertThat(d.approval()).isEqualTo(DesiredSubscription.Approval.MANUAL);
+    SubscriptionToReconcile d = ProtocolMapping.fromProtocol(wire);
+    assertThat(d.approval()).isEqualTo(SubscriptionToReconcile.Approval.MANUAL);
     assertThat(d.deleteCrdsOnRemoval()).isTrue();
     assertThat(d.maxVersion()).isEqualTo("0.9.4");
     assertThat(d.catalogDigest()).isEqualTo("sha256:ab");
@@ -38,10 +39,10 @@ class ProtocolMappingTest {
   @Test
   void automaticKeepAndTheBundlesInstallModeAreTheDefaults() {
     var wire =
-        new io.olmstead.apispec.protocol.DesiredSubscription(
+        new DesiredSubscription(
             "s", "c", null, "p", null, "ns", null, "Automatic", null, null, null, null, 1, null);
-    DesiredSubscription d = ProtocolMapping.fromProtocol(wire);
-    assertThat(d.approval()).isEqualTo(DesiredSubscription.Approval.AUTOMATIC);
+    SubscriptionToReconcile d = ProtocolMapping.fromProtocol(wire);
+    assertThat(d.approval()).isEqualTo(SubscriptionToReconcile.Approval.AUTOMATIC);
     assertThat(d.deleteCrdsOnRemoval()).isFalse();
     assertThat(d.effectiveTargets())
         .isEmpty(); // the planner picks AllNamespaces where the CSV supports it

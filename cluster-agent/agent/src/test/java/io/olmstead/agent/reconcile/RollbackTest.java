@@ -55,7 +55,7 @@ class RollbackTest {
 
   private static Optional<String> target(String channel, String maxVersion) {
     return Rollback.target(
-            CATALOG, DesiredSubscription.of("s", "cat", "pkg", channel, "ns", maxVersion))
+            CATALOG, SubscriptionToReconcile.of("s", "cat", "pkg", channel, "ns", maxVersion))
         .map(Bundle::name);
   }
 
@@ -91,22 +91,22 @@ class RollbackTest {
     assertThat(target("no-such-channel", "1.1.0")).isEmpty();
     assertThat(
             Rollback.target(
-                CATALOG, DesiredSubscription.of("s", "cat", "other", "stable", "ns", "1.1.0")))
+                CATALOG, SubscriptionToReconcile.of("s", "cat", "other", "stable", "ns", "1.1.0")))
         .isEmpty();
   }
 
   @Test
   void anInstalledBundleAboveARolloutsApprovedVersionNeedsARollback() {
-    DesiredSubscription sub =
-        DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null).withRollbackTo("1.0.0");
+    SubscriptionToReconcile sub =
+        SubscriptionToReconcile.of("s", "cat", "pkg", "stable", "ns", null).withRollbackTo("1.0.0");
     assertThat(Rollback.aboveCeiling(sub, cluster(observed("1.1.0", CsvPhase.SUCCEEDED))))
         .hasValueSatisfying(b -> assertThat(b.bundle()).isEqualTo("pkg.v1.1.0"));
   }
 
   @Test
   void anUpgradeInProgressAboveMaxVersionNeedsARollbackToo() {
-    DesiredSubscription sub =
-        DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null).withRollbackTo("1.0.0");
+    SubscriptionToReconcile sub =
+        SubscriptionToReconcile.of("s", "cat", "pkg", "stable", "ns", null).withRollbackTo("1.0.0");
     assertThat(
             Rollback.aboveCeiling(
                 sub,
@@ -118,7 +118,7 @@ class RollbackTest {
   void aLowerMaxVersionThatIsNoRolloutsApprovalSendsNothingBack() {
     assertThat(
             Rollback.aboveCeiling(
-                DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", "1.0.0"),
+                SubscriptionToReconcile.of("s", "cat", "pkg", "stable", "ns", "1.0.0"),
                 cluster(observed("1.1.0", CsvPhase.SUCCEEDED))))
         .isEmpty();
   }
@@ -128,15 +128,15 @@ class RollbackTest {
     ObservedSubscription installed = cluster(observed("1.1.0", CsvPhase.SUCCEEDED));
     assertThat(
             Rollback.aboveCeiling(
-                DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", "1.1.0"), installed))
+                SubscriptionToReconcile.of("s", "cat", "pkg", "stable", "ns", "1.1.0"), installed))
         .isEmpty();
     assertThat(
             Rollback.aboveCeiling(
-                DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null), installed))
+                SubscriptionToReconcile.of("s", "cat", "pkg", "stable", "ns", null), installed))
         .isEmpty();
     assertThat(
             Rollback.aboveCeiling(
-                DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", "not-a-version"),
+                SubscriptionToReconcile.of("s", "cat", "pkg", "stable", "ns", "not-a-version"),
                 installed))
         .isEmpty();
   }

@@ -31,11 +31,11 @@ class SharedCrdIT {
           .toList();
   private static final String CRD = "etcdclusters.etcd.database.coreos.com";
   private static final String NEWER_SCHEMA = "etcd clusters as etcdoperator.v0.9.4 describes them";
-  private static final DesiredSubscription OLD =
-      DesiredSubscription.of(
+  private static final SubscriptionToReconcile OLD =
+      SubscriptionToReconcile.of(
           "etcd-old", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "ns-old", "0.9.2");
-  private static final DesiredSubscription NEW =
-      DesiredSubscription.of(
+  private static final SubscriptionToReconcile NEW =
+      SubscriptionToReconcile.of(
           "etcd-new", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "ns-new", "0.9.4");
   private PassDriver driver;
 

@@ -11,8 +11,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StatusBoardTest {
-  private static final DesiredSubscription SUB =
-      DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null);
+  private static final SubscriptionToReconcile SUB =
+      SubscriptionToReconcile.of("s", "cat", "pkg", "stable", "ns", null);
   private static final ObservedBundle V1 =
       SubscriptionDeciderTest.observed("1.0.0", CsvPhase.SUCCEEDED);
   private static final CsvStatus OK =

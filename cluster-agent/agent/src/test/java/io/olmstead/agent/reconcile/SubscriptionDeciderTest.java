@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.olmstead.olmcore.fbc.Bundle;
 import io.olmstead.olmcore.fbc.Property;
 import io.olmstead.olmcore.lifecycle.CsvPhase;
+import io.olmstead.olmcore.lifecycle.CsvReason;
+import io.olmstead.olmcore.lifecycle.CsvStatus;
 import io.olmstead.olmcore.lifecycle.UpgradeDecision;
 import java.util.List;
 import java.util.Optional;
@@ -15,10 +17,10 @@ import org.junit.jupiter.api.Test;
 /** Every step decision, without an API server. */
 class SubscriptionDeciderTest {
   private static final UpgradeDecision ALLOW = UpgradeDecision.allow();
-  private static final DesiredSubscription AUTO =
-      DesiredSubscription.of("s", "cat", "pkg", "stable", "ns", null);
-  private static final DesiredSubscription MANUAL =
-      AUTO.withApproval(DesiredSubscription.Approval.MANUAL);
+  private static final SubscriptionToReconcile AUTO =
+      SubscriptionToReconcile.of("s", "cat", "pkg", "stable", "ns", null);
+  private static final SubscriptionToReconcile MANUAL =
+      AUTO.withApproval(SubscriptionToReconcile.Approval.MANUAL);
 
   static Bundle bundle(String version) {
     ObjectNode value =
@@ -206,10 +208,7 @@ class SubscriptionDeciderTest {
             AUTO,
             observed("1.0.0", CsvPhase.SUCCEEDED),
             null,
-            new io.olmstead.olmcore.lifecycle.CsvStatus(
-                CsvPhase.SUCCEEDED,
-                io.olmstead.olmcore.lifecycle.CsvReason.INSTALL_SUCCESSFUL,
-                "done"),
+            new CsvStatus(CsvPhase.SUCCEEDED, CsvReason.INSTALL_SUCCESSFUL, "done"),
             d,
             List.of());
     assertThat(s.conditions())
@@ -223,8 +222,8 @@ class SubscriptionDeciderTest {
 
   @Test
   void aControlPlaneBlockKeepsWhatIsInstalled() {
-    DesiredSubscription blocked =
-        new DesiredSubscription(
+    SubscriptionToReconcile blocked =
+        new SubscriptionToReconcile(
             "s",
             "cat",
             null,
@@ -258,8 +257,8 @@ class SubscriptionDeciderTest {
 
   @Test
   void aMaturityHoldWithAMaxVersionStillInstallsAndUpgradesUpToIt() {
-    DesiredSubscription held =
-        new DesiredSubscription(
+    SubscriptionToReconcile held =
+        new SubscriptionToReconcile(
             "s",
             "cat",
             null,
@@ -299,7 +298,7 @@ class SubscriptionDeciderTest {
     assertThat(both.inProgress()).isEmpty();
   }
 
-  private static final DesiredSubscription BACK = AUTO.withRollbackTo("1.0.0");
+  private static final SubscriptionToReconcile BACK = AUTO.withRollbackTo("1.0.0");
 
   @Test
   void aLowerCeilingThatIsNoRollbackKeepsTheInstalledBundle() {
@@ -359,7 +358,7 @@ class SubscriptionDeciderTest {
 
   @Test
   void manualApprovalGatesTheDowngradeTargetLikeAnUpgrade() {
-    DesiredSubscription manual = BACK.withApproval(DesiredSubscription.Approval.MANUAL);
+    SubscriptionToReconcile manual = BACK.withApproval(SubscriptionToReconcile.Approval.MANUAL);
     Rollback back = Rollback.to(bundle("1.0.0"), null);
     Decision none =
         SubscriptionDecider.decide(manual, AT_1_1, STAY_1_1, null, "pkg.v1.1.0", ALLOW, back);
@@ -392,7 +391,7 @@ class SubscriptionDeciderTest {
         cluster(observed("1.1.0", CsvPhase.SUCCEEDED), observed("1.0.0", CsvPhase.INSTALLING));
     Decision d =
         SubscriptionDecider.decide(
-            BACK.withApproval(DesiredSubscription.Approval.MANUAL),
+            BACK.withApproval(SubscriptionToReconcile.Approval.MANUAL),
             started,
             STAY_1_1,
             null,

@@ -299,8 +299,8 @@ class WebhookInstallIT {
     awaitSucceeded("topo-b", "rabbitmq-messaging-topology-operator.v1.19.3");
   }
 
-  private static DesiredSubscription ownNamespace(String name, String namespace) {
-    return new DesiredSubscription(
+  private static SubscriptionToReconcile ownNamespace(String name, String namespace) {
+    return new SubscriptionToReconcile(
         name,
         SharedCatalogs.CATALOG,
         null,
@@ -308,7 +308,7 @@ class WebhookInstallIT {
         "stable",
         namespace,
         List.of(namespace),
-        DesiredSubscription.Approval.AUTOMATIC,
+        SubscriptionToReconcile.Approval.AUTOMATIC,
         null,
         "1.19.3",
         null,
@@ -317,8 +317,8 @@ class WebhookInstallIT {
         null);
   }
 
-  private static DesiredSubscription topology(String maxVersion) {
-    return DesiredSubscription.of(
+  private static SubscriptionToReconcile topology(String maxVersion) {
+    return SubscriptionToReconcile.of(
         "topology",
         SharedCatalogs.CATALOG,
         "rabbitmq-messaging-topology-operator",

@@ -1,7 +1,7 @@
 package io.olmstead.agent.testing;
 
 import io.olmstead.agent.reconcile.CatalogProvider;
-import io.olmstead.agent.reconcile.DesiredSubscription;
+import io.olmstead.agent.reconcile.SubscriptionToReconcile;
 import io.olmstead.olmcore.fbc.Catalog;
 import io.olmstead.olmcore.fbc.CatalogValidator;
 import io.olmstead.olmcore.fbc.FbcException;
@@ -55,9 +55,9 @@ public final class PlusCatalogs {
   }
 
   /** An automatic subscription watching all namespaces (what cert-manager and kepler support). */
-  public static DesiredSubscription allNamespaces(
+  public static SubscriptionToReconcile allNamespaces(
       String name, String packageName, String channel, String namespace, String maxVersion) {
-    return new DesiredSubscription(
+    return new SubscriptionToReconcile(
         name,
         SharedCatalogs.CATALOG,
         null,
@@ -65,7 +65,7 @@ public final class PlusCatalogs {
         channel,
         namespace,
         List.of(""),
-        DesiredSubscription.Approval.AUTOMATIC,
+        SubscriptionToReconcile.Approval.AUTOMATIC,
         null,
         maxVersion,
         null,

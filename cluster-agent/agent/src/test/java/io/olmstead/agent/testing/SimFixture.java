@@ -5,8 +5,8 @@ import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
 import io.olmstead.agent.reconcile.CatalogProvider;
-import io.olmstead.agent.reconcile.DesiredSubscription;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
+import io.olmstead.agent.reconcile.SubscriptionToReconcile;
 import io.olmstead.agent.sim.SimulatedCluster;
 import java.time.Duration;
 import java.util.List;
@@ -74,12 +74,12 @@ public final class SimFixture implements AutoCloseable {
     }
   }
 
-  public void desire(DesiredSubscription... subs) {
+  public void desire(SubscriptionToReconcile... subs) {
     cluster.agent().setDesired(generation.incrementAndGet(), List.of(subs));
   }
 
-  public static DesiredSubscription etcd(String maxVersion) {
-    return DesiredSubscription.of(
+  public static SubscriptionToReconcile etcd(String maxVersion) {
+    return SubscriptionToReconcile.of(
         "etcd", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "etcd-ns", maxVersion);
   }
 

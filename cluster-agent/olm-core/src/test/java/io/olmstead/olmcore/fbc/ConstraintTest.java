@@ -11,6 +11,8 @@ import io.olmstead.olmcore.fbc.Constraint.Cel;
 import io.olmstead.olmcore.fbc.Constraint.GvkConstraint;
 import io.olmstead.olmcore.fbc.Constraint.Not;
 import io.olmstead.olmcore.fbc.Constraint.PackageConstraint;
+import io.olmstead.olmcore.semver.VersionException;
+import io.olmstead.olmcore.semver.VersionRange;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -187,9 +189,9 @@ class ConstraintTest {
 
   private static String rangeError(String range) {
     try {
-      io.olmstead.olmcore.semver.VersionRange.parse(range);
+      VersionRange.parse(range);
       throw new AssertionError("range parsed: " + range);
-    } catch (io.olmstead.olmcore.semver.VersionException e) {
+    } catch (VersionException e) {
       return e.getMessage();
     }
   }

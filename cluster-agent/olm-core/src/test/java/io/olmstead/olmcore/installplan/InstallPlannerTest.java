@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.olmstead.olmcore.fbc.Bundle;
+import io.olmstead.olmcore.fbc.FbcParser;
+import io.olmstead.olmcore.fbc.ParseLimits;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -408,10 +411,8 @@ class InstallPlannerTest {
             + "{\"type\":\"olm.bundle.object\",\"value\":{\"data\":\""
             + deep
             + "\"}}]}";
-    io.olmstead.olmcore.fbc.FbcParser shallow =
-        new io.olmstead.olmcore.fbc.FbcParser(
-            new io.olmstead.olmcore.fbc.ParseLimits(1 << 20, 4 << 20, 20, 16));
-    io.olmstead.olmcore.fbc.Bundle bundle =
+    FbcParser shallow = new FbcParser(new ParseLimits(1 << 20, 4 << 20, 20, 16));
+    Bundle bundle =
         shallow
             .parse("c.json", blob.getBytes(java.nio.charset.StandardCharsets.UTF_8))
             .bundles()

@@ -5,6 +5,7 @@ import static io.olmstead.olmcore.maturity.Manifests.goodCrd;
 import static io.olmstead.olmcore.maturity.Manifests.goodCsv;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.olmstead.olmcore.fbc.RelatedImage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -144,9 +145,7 @@ class MaturityRulesTest {
   @Test
   void unpinnedOrUnlistedImagesAreReported() {
     var objects = java.util.List.of(Manifests.yaml(goodCsv()), Manifests.yaml(goodCrd()));
-    var images =
-        java.util.List.of(
-            new io.olmstead.olmcore.fbc.RelatedImage("other", "quay.io/demo/other:v1"));
+    var images = java.util.List.of(new RelatedImage("other", "quay.io/demo/other:v1"));
     MaturityReport r =
         new MaturityAnalyzer().analyze(BundleView.of("demo", objects, null, images, true, null));
     assertThat(r.breaks(MetadataRules.DIGEST)).isTrue();

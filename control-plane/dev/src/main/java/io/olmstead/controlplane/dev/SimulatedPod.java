@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.olmstead.agent.config.AgentConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -110,13 +111,10 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
    * kubeconfig and credential in this pod's volumes (never a path of this machine).
    */
   private static void hostedWithItsOwnFiles(Map<String, String> env, Path root) throws Refused {
-    if (!"hosted".equals(env.get(io.olmstead.agent.config.AgentConfig.MODE))) {
-      throw new Refused("env " + io.olmstead.agent.config.AgentConfig.MODE + " must be hosted");
+    if (!"hosted".equals(env.get(AgentConfig.MODE))) {
+      throw new Refused("env " + AgentConfig.MODE + " must be hosted");
     }
-    for (String setting :
-        List.of(
-            io.olmstead.agent.config.AgentConfig.KUBECONFIG,
-            io.olmstead.agent.config.AgentConfig.CREDENTIAL_FILE)) {
+    for (String setting : List.of(AgentConfig.KUBECONFIG, AgentConfig.CREDENTIAL_FILE)) {
       String value = env.get(setting);
       if (value == null || value.isEmpty() || !Path.of(value).normalize().startsWith(root)) {
         throw new Refused("env " + setting + " must name a file in one of the pod's volumes");

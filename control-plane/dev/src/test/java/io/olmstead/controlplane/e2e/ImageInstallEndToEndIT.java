@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.olmstead.controlplane.catalog.CatalogFixtures;
 import io.olmstead.controlplane.config.RegistrySettings;
 import io.olmstead.controlplane.dev.DevSimulation;
+import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.registry.BundleImages;
 import io.olmstead.controlplane.registry.ImagePusher;
 import io.olmstead.controlplane.registry.TestRegistry;
@@ -87,8 +88,7 @@ class ImageInstallEndToEndIT {
    * Pushes every etcd bundle of bundled/ to {@code registry} and uploads a catalog {@code catalog}
    * naming them only by image; the images by bundle name.
    */
-  static Map<String, String> etcdImagesCatalog(
-      TestRegistry registry, io.olmstead.controlplane.http.ApiClient api, String catalog)
+  static Map<String, String> etcdImagesCatalog(TestRegistry registry, ApiClient api, String catalog)
       throws Exception {
     Map<String, String> images = new HashMap<>();
     for (Bundle b : BundleImages.bundledCatalog().bundles()) {

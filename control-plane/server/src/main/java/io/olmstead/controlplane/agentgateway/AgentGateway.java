@@ -50,7 +50,7 @@ public final class AgentGateway {
   private final CredentialStore credentials;
   private final ChannelStateStore state;
   private final DesiredPublisher publisher;
-  private final StatusIngestor ingestor;
+  private final StatusBatcher ingestor;
   private final VerdictWriter verdicts;
   private final ChangeRouter changes;
   private final PresenceTicker presence;
@@ -144,7 +144,7 @@ public final class AgentGateway {
             (cluster, subscription) ->
                 sessions.get(cluster).map(s -> s.sentVersion(subscription)).orElse(null));
     this.ingestor =
-        new StatusIngestor(vertx, new StatusBatchWriter(pool), metrics, settings, edges::submit);
+        new StatusBatcher(vertx, new StatusBatchWriter(pool), metrics, settings, edges::submit);
     this.changes = new ChangeRouter(sessions, publisher, credentials, state);
     this.presence = new PresenceTicker(sessions::all, state, settings, System::nanoTime);
     // every (re)connect of the LISTEN connection resyncs: notifications sent while it was away are
@@ -331,7 +331,7 @@ public final class AgentGateway {
     return metrics;
   }
 
-  StatusIngestor ingestor() {
+  StatusBatcher ingestor() {
     return ingestor;
   }
 

@@ -6,6 +6,8 @@ import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.apispec.protocol.DesiredSubscription;
 import io.olmstead.apispec.protocol.Heartbeat;
 import io.olmstead.apispec.protocol.Hello;
+import io.olmstead.apispec.protocol.Inventory;
+import io.olmstead.apispec.protocol.Preflight;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.apispec.protocol.ProtocolVersions;
 import io.olmstead.apispec.protocol.Status;
@@ -26,10 +28,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One agent connection: its lifecycle (start, close with a catalogue reason, outbound sends from
  * any thread), the hello/welcome handshake within the hello timeout, and what each decoded message
- * means: status goes to its {@link StatusIntake} once attached, acks, heartbeats, inventory and
- * preflight verdicts to the gateway. Frames, limits and decoding are its {@link SessionReader}'s.
- * Its state is touched only on its own event-loop context, except the volatile fields the publisher
- * and the presence tick read.
+ * means: status goes to its {@link SessionStatusHandler} once attached, acks, heartbeats, inventory
+ * and preflight verdicts to the gateway. Frames, limits and decoding are its {@link
+ * SessionReader}'s. Its state is touched only on its own event-loop context, except the volatile
+ * fields the publisher and the presence tick read.
  */
 final class AgentSession implements PresenceTicker.Watched {
   private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
@@ -57,7 +59,7 @@ final class AgentSession implements PresenceTicker.Watched {
   private boolean closed;
   private long helloTimer = -1;
   private int protocol = ProtocolVersions.CURRENT;
-  private StatusIntake status;
+  private SessionStatusHandler status;
 
   AgentSession(
       String cluster,
@@ -125,14 +127,14 @@ final class AgentSession implements PresenceTicker.Watched {
       onAck(ack);
     } else if (message instanceof Heartbeat) {
       send(new Heartbeat(protocol, null));
-    } else if (message instanceof io.olmstead.apispec.protocol.Inventory inventory) {
+    } else if (message instanceof Inventory inventory) {
       if (inventory.cluster() != null && !inventory.cluster().equals(cluster)) {
         gateway.wrongCluster(this, "inventory", inventory.cluster());
         close(CloseReason.WRONG_CLUSTER, "this credential is for cluster " + cluster);
       } else {
         gateway.inventory(cluster, inventory);
       }
-    } else if (message instanceof io.olmstead.apispec.protocol.Preflight preflight) {
+    } else if (message instanceof Preflight preflight) {
       gateway.preflight(this, preflight);
     } else {
       close(CloseReason.UNEXPECTED_MESSAGE, message.type() + " is sent by the control plane only");
@@ -178,11 +180,11 @@ final class AgentSession implements PresenceTicker.Watched {
                 return;
               }
               status =
-                  new StatusIntake(
+                  new SessionStatusHandler(
                       this,
                       context,
                       gateway,
-                      new StatusAdmission(
+                      new StatusAdmissionRules(
                           ar.result().get().lastStatusSeq(), ar.result().get().reported()));
               ready = true;
               permit.release();

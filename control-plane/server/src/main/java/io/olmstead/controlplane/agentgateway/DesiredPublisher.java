@@ -3,8 +3,7 @@ package io.olmstead.controlplane.agentgateway;
 import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.DesiredSubscription;
 import io.olmstead.apispec.protocol.PreflightRequest;
-import io.olmstead.apispec.protocol.ProtocolCodec;
-import io.olmstead.controlplane.auth.Tokens;
+import io.olmstead.controlplane.preflight.PreflightStore;
 import io.olmstead.controlplane.subscription.DesiredState;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -38,8 +37,7 @@ final class DesiredPublisher {
   private final ChannelStateStore store;
   private final SessionRegistry sessions;
   private final EdgeHoldPublisher edgeHolds;
-  private final io.olmstead.controlplane.preflight.PreflightStore preflights =
-      new io.olmstead.controlplane.preflight.PreflightStore();
+  private final PreflightStore preflights = new PreflightStore();
 
   private FleetLoader.Snapshot snapshot;
   private boolean snapshotStale = true;
@@ -292,7 +290,8 @@ final class DesiredPublisher {
                                                                   computed =
                                                                       new Computed(
                                                                           applied.desired(),
-                                                                          hash(applied.desired()));
+                                                                          DesiredWire.hash(
+                                                                              applied.desired()));
                                                                   applied
                                                                       .held()
                                                                       .forEach(
@@ -393,7 +392,7 @@ final class DesiredPublisher {
     Computed with(List<PreflightRequest> asked) {
       return asked == null || asked.isEmpty()
           ? this
-          : new Computed(desired, DesiredPublisher.hash(hash, asked), asked);
+          : new Computed(desired, DesiredWire.hash(hash, asked), asked);
     }
 
     List<DesiredSubscription> subscriptions() {
@@ -411,58 +410,8 @@ final class DesiredPublisher {
                     cluster, fleet.subscriptions(), fleet.catalogs(), fleet.reports()),
                 approved)
             .stream()
-            .map(DesiredPublisher::wire)
+            .map(DesiredWire::wire)
             .toList();
-    return new Computed(desired, hash(desired));
-  }
-
-  static DesiredSubscription wire(io.olmstead.controlplane.subscription.DesiredSubscription d) {
-    return new DesiredSubscription(
-        d.name(),
-        d.catalog(),
-        d.catalogDigest(),
-        d.packageName(),
-        d.channel(),
-        d.namespace(),
-        d.targetNamespaces(),
-        d.approval(),
-        d.startingBundle(),
-        d.maxVersion(),
-        config(d.config()),
-        d.crdRemoval(),
-        d.generation(),
-        d.blockedReason(),
-        d.rollback(),
-        d.crdUpgradeSafety());
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> config(io.vertx.core.json.JsonObject config) {
-    if (config == null || config.isEmpty()) {
-      return Map.of();
-    }
-    try {
-      // Vert.x JSON types are not plain Jackson beans: go through text once.
-      return ProtocolCodec.mapper().readValue(config.encode(), Map.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("subscription config is not JSON", e);
-    }
-  }
-
-  private static String hash(String base, List<PreflightRequest> asked) {
-    try {
-      return CredentialStore.hex(
-          Tokens.hash(base + ProtocolCodec.mapper().writeValueAsString(asked)));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("preflight requests cannot be encoded", e);
-    }
-  }
-
-  private static String hash(List<DesiredSubscription> desired) {
-    try {
-      return CredentialStore.hex(Tokens.hash(ProtocolCodec.mapper().writeValueAsString(desired)));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("desired state cannot be encoded", e);
-    }
+    return new Computed(desired, DesiredWire.hash(desired));
   }
 }

@@ -2,7 +2,7 @@ package io.olmstead.controlplane.http;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.olmstead.controlplane.config.MetricsSettings;
-import io.olmstead.controlplane.db.Readiness;
+import io.olmstead.controlplane.db.DatabaseReadiness;
 import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * metrics.
  */
 public final class OpsRoutes {
-  private final Readiness readiness;
+  private final DatabaseReadiness readiness;
   private final PrometheusMeterRegistry registry;
   private final StartupGate gate;
   private final MetricsSettings access;
@@ -26,7 +26,7 @@ public final class OpsRoutes {
    * with it).
    */
   public OpsRoutes(
-      Readiness readiness,
+      DatabaseReadiness readiness,
       PrometheusMeterRegistry registry,
       StartupGate gate,
       MetricsSettings access,

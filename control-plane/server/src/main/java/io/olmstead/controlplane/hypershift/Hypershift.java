@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.controlplane.config.HypershiftSettings;
 import io.olmstead.controlplane.db.LeaderLock;
+import io.olmstead.controlplane.hypershift.percluster.HostedAgents;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -42,7 +43,7 @@ public final class Hypershift {
   private final LeaderLock lock;
   private final Pool pool;
   private HostedClusterWatcher watcher;
-  private io.olmstead.controlplane.hypershift.percluster.HostedAgents hostedAgents;
+  private HostedAgents hostedAgents;
   private long timer = -1;
   private volatile boolean leader;
   // fabric8's Vert.x HTTP client factory makes a Vertx of its own for each client; made on a Vert.x
@@ -120,10 +121,10 @@ public final class Hypershift {
                 started.start();
                 // per-cluster agents (or, in pool mode, the removal of any an earlier mode left):
                 // same leader, own client
-                io.olmstead.controlplane.hypershift.percluster.HostedAgents agents;
+                HostedAgents agents;
                 try {
                   agents =
-                      new io.olmstead.controlplane.hypershift.percluster.HostedAgents(
+                      new HostedAgents(
                           client(settings), pool, settings.agents(), settings.resyncSeconds());
                 } catch (IOException | RuntimeException e) {
                   started.close();

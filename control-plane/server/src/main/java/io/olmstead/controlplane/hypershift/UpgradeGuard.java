@@ -2,10 +2,10 @@ package io.olmstead.controlplane.hypershift;
 
 import io.olmstead.controlplane.audit.Audit;
 import io.olmstead.controlplane.audit.AuditEntry;
-import io.olmstead.controlplane.readiness.ReadinessStore;
-import io.olmstead.controlplane.readiness.UpgradeReadiness;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Blocker;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Minor;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Blocker;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Minor;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadinessStore;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,7 +29,7 @@ final class UpgradeGuard {
   static final String ACTION = "hypershift.upgrade-past-max";
   private static final Logger LOG = LoggerFactory.getLogger(UpgradeGuard.class);
   private final Pool pool;
-  private final ReadinessStore readiness = new ReadinessStore();
+  private final UpgradeReadinessStore readiness = new UpgradeReadinessStore();
   private final HypershiftMetrics metrics;
 
   /** Cluster name -> what was reported for it (the desired version and the operators it passes). */

@@ -1,6 +1,6 @@
 package io.olmstead.controlplane.impact;
 
-import io.olmstead.controlplane.readiness.UpgradeReadiness.ClusterVersion;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.ClusterVersion;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.olmstead.controlplane.impact;
 
-import io.olmstead.controlplane.readiness.UpgradeReadiness;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Minor;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Minor;
 import io.vertx.core.json.JsonObject;
 import java.util.Optional;
 

@@ -8,8 +8,8 @@ import io.olmstead.controlplane.impact.ImpactLimits;
 import io.olmstead.controlplane.impact.ImpactReport;
 import io.olmstead.controlplane.impact.ImpactReport.ClusterInput;
 import io.olmstead.controlplane.impact.Transition;
-import io.olmstead.controlplane.readiness.UpgradeReadiness;
 import io.olmstead.controlplane.subscription.SubscriptionSpec;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -59,7 +59,7 @@ final class ImpactPreview {
    */
   Future<JsonObject> report(
       SqlClient client,
-      RolloutPlanning.Plan plan,
+      RolloutPlanLoader.Plan plan,
       String target,
       CalendarGate gate,
       PreflightView preflight,
@@ -110,7 +110,7 @@ final class ImpactPreview {
   }
 
   private JsonObject build(
-      RolloutPlanning.Plan plan,
+      RolloutPlanLoader.Plan plan,
       String target,
       Map<String, BundleManifests> found,
       Map<String, JsonObject> facts,
@@ -130,7 +130,7 @@ final class ImpactPreview {
     Map<String, Transition> transitions = new HashMap<>();
     boolean checks = preflight.policy().mode() != PreflightPolicy.Mode.Off;
     List<ClusterInput> clusters = new ArrayList<>();
-    for (RolloutPlanner.PlannedWave w : plan.waves()) {
+    for (WavePlanner.PlannedWave w : plan.waves()) {
       for (String c : w.clusters()) {
         String from = plan.versions().get(c);
         transitions.computeIfAbsent(

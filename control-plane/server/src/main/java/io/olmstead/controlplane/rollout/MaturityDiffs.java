@@ -24,7 +24,7 @@ final class MaturityDiffs {
     this.maturity = maturity;
   }
 
-  Future<JsonArray> fromRunning(SqlClient client, RolloutPlanning.Plan plan, String target) {
+  Future<JsonArray> fromRunning(SqlClient client, RolloutPlanLoader.Plan plan, String target) {
     SubscriptionSpec spec = plan.subscription().spec();
     Version to = Version.tryParse(target).orElseThrow();
     List<String> running =

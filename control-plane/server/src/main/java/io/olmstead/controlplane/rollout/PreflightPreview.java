@@ -32,8 +32,8 @@ final class PreflightPreview {
 
   Future<PreflightView> verdicts(
       SqlClient client,
-      RolloutPlanning.Plan plan,
-      RolloutPlanning.Request request,
+      RolloutPlanLoader.Plan plan,
+      RolloutPlanLoader.Request request,
       Principal caller) {
     PreflightPolicy policy = request.strategy().preflight();
     if (policy.mode() == PreflightPolicy.Mode.Off) {

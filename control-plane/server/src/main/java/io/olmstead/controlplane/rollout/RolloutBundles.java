@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.rollout;
 
 import io.olmstead.controlplane.problem.ApiException;
+import io.olmstead.controlplane.registry.BundlePins;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -58,7 +59,7 @@ final class RolloutBundles {
      * The image pinned by its digest (a tag replaced by what it was resolved to for the revision).
      */
     String pinned() {
-      return io.olmstead.controlplane.registry.BundlePins.pinned(image, digest);
+      return BundlePins.pinned(image, digest);
     }
 
     JsonObject toJson() {
@@ -83,7 +84,7 @@ final class RolloutBundles {
 
   /** The needed bundles of {@code plan} not unpacked yet, by version. */
   Future<List<Missing>> notUnpacked(
-      SqlClient conn, RolloutPlanning.Plan plan, String targetVersion) {
+      SqlClient conn, RolloutPlanLoader.Plan plan, String targetVersion) {
     Set<String> names = new LinkedHashSet<>();
     plan.paths()
         .values()

@@ -47,7 +47,7 @@ public final class RolloutMachine {
       String subscription,
       String target,
       RolloutStrategy strategy,
-      List<RolloutPlanner.PlannedWave> plan,
+      List<WavePlanner.PlannedWave> plan,
       Map<String, String> currentVersions) {
     List<Wave> waves = new ArrayList<>();
     Map<String, Member> members = new LinkedHashMap<>();

@@ -34,7 +34,7 @@ import java.util.function.Supplier;
 final class RolloutStarts implements DeclaredRollouts {
   private static final String LINK =
       "UPDATE rollouts SET group_id = $2, group_index = $3 WHERE id = $1";
-  private final RolloutPlanning planning = new RolloutPlanning();
+  private final RolloutPlanLoader planning = new RolloutPlanLoader();
   private final RolloutStore store = new RolloutStore();
   private final RolloutBundles bundles = new RolloutBundles();
   private final SubscriptionStore subscriptions = new SubscriptionStore();
@@ -61,7 +61,7 @@ final class RolloutStarts implements DeclaredRollouts {
 
   /** Plans and inserts rollout {@code id} as {@code body} asks, in {@code conn}'s transaction. */
   Future<Started> insert(
-      SqlConnection conn, RolloutPlanning.Request body, Principal caller, String id) {
+      SqlConnection conn, RolloutPlanLoader.Request body, Principal caller, String id) {
     return insert(conn, body, caller, id, Fields.ROLLOUT);
   }
 
@@ -79,8 +79,8 @@ final class RolloutStarts implements DeclaredRollouts {
     Future<List<Started>> out = Future.succeededFuture(new ArrayList<>());
     for (int k = 0; k < ordered.size(); k++) {
       RolloutTargets.Target t = ordered.get(k);
-      RolloutPlanning.Request request =
-          RolloutPlanning.Request.parse(RolloutTargets.single(body, t));
+      RolloutPlanLoader.Request request =
+          RolloutPlanLoader.Request.parse(RolloutTargets.single(body, t));
       Tuple link = Tuple.of(ids.get(k), ids.get(0), k);
       out =
           out.compose(
@@ -117,7 +117,7 @@ final class RolloutStarts implements DeclaredRollouts {
 
   private Future<Started> insert(
       SqlConnection conn,
-      RolloutPlanning.Request body,
+      RolloutPlanLoader.Request body,
       Principal caller,
       String id,
       Fields fields) {
@@ -207,8 +207,8 @@ final class RolloutStarts implements DeclaredRollouts {
     for (int k = 0; k < olds.size(); k++) {
       Rollout old = olds.get(k);
       Tuple link = Tuple.of(ids.get(k), ids.get(0), k);
-      RolloutPlanning.Request again =
-          new RolloutPlanning.Request(
+      RolloutPlanLoader.Request again =
+          new RolloutPlanLoader.Request(
               old.subscription(), old.targetVersion(), old.strategy(), true);
       out =
           out.compose(
@@ -266,13 +266,13 @@ final class RolloutStarts implements DeclaredRollouts {
   }
 
   /** The creation a retry of {@code old} asks for: same subscription, target and strategy. */
-  static RolloutPlanning.Request retried(Rollout old) {
-    return new RolloutPlanning.Request(
+  static RolloutPlanLoader.Request retried(Rollout old) {
+    return new RolloutPlanLoader.Request(
         old.subscription(), old.targetVersion(), old.strategy(), false);
   }
 
   private static void refuseUnstartable(
-      RolloutPlanning.Plan plan, RolloutPlanning.Request body, String field) {
+      RolloutPlanLoader.Plan plan, RolloutPlanLoader.Request body, String field) {
     if (!plan.unreachable().isEmpty()) {
       JsonArray errors = new JsonArray();
       plan.unreachable()
@@ -345,8 +345,8 @@ final class RolloutStarts implements DeclaredRollouts {
     }
     // the inline queries were parsed by Prometheus before the transaction (check): none is asked
     // while it holds locks
-    RolloutPlanning.Request body =
-        new RolloutPlanning.Request(subscription.name(), targetVersion, strategy, false);
+    RolloutPlanLoader.Request body =
+        new RolloutPlanLoader.Request(subscription.name(), targetVersion, strategy, false);
     String id = newId();
     return planning
         .planLocked(tx, body, caller)

@@ -13,10 +13,10 @@ import io.olmstead.controlplane.fleet.FleetModule;
 import io.olmstead.controlplane.fleet.MatrixModule;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.maturity.MaturityModule;
-import io.olmstead.controlplane.readiness.ReadinessModule;
 import io.olmstead.controlplane.registry.BundlesModule;
 import io.olmstead.controlplane.rollout.CalendarModule;
 import io.olmstead.controlplane.tokens.TokensModule;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadinessModule;
 import io.olmstead.controlplane.webhooks.WebhooksModule;
 import java.util.List;
 
@@ -49,7 +49,7 @@ final class ApiModules {
         new BundlesModule(),
         new CalendarModule(),
         new WebhooksModule(),
-        new ReadinessModule(),
+        new UpgradeReadinessModule(),
         new AuditModule());
   }
 }

@@ -18,10 +18,10 @@ import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.config.MetricsSettings;
 import io.olmstead.controlplane.db.DatabasePool;
+import io.olmstead.controlplane.db.DatabaseReadiness;
 import io.olmstead.controlplane.db.DatabaseWatch;
 import io.olmstead.controlplane.db.Migrations;
 import io.olmstead.controlplane.db.Notifications;
-import io.olmstead.controlplane.db.Readiness;
 import io.olmstead.controlplane.db.StartupException;
 import io.olmstead.controlplane.db.Tx;
 import io.olmstead.controlplane.db.UnhandledExceptions;
@@ -322,7 +322,7 @@ public final class ControlPlane implements AutoCloseable {
     Router router = Router.router(vertx);
     router.route().handler(RequestIds::handle);
     new OpsRoutes(
-            new Readiness(vertx, pool, expectedVersion),
+            new DatabaseReadiness(vertx, pool, expectedVersion),
             registry,
             gate,
             metricsAccess,

@@ -62,7 +62,7 @@ public final class DesiredState {
    * The subscriptions the placement of which selects {@code cluster}, sorted by name, each resolved
    * against {@code catalogs} (by catalog name; a missing catalog blocks the subscription).
    */
-  public static List<DesiredSubscription> forCluster(
+  public static List<ComputedSubscription> forCluster(
       Cluster cluster, Collection<Subscription> subscriptions, Map<String, CatalogView> catalogs) {
     return forCluster(cluster, subscriptions, catalogs, Reports.NONE);
   }
@@ -71,18 +71,18 @@ public final class DesiredState {
    * As above, each subscription held by its maturity policy ({@link MaturityHold}) for this
    * cluster.
    */
-  public static List<DesiredSubscription> forCluster(
+  public static List<ComputedSubscription> forCluster(
       Cluster cluster,
       Collection<Subscription> subscriptions,
       Map<String, CatalogView> catalogs,
       Reports reports) {
-    List<DesiredSubscription> out = new ArrayList<>();
+    List<ComputedSubscription> out = new ArrayList<>();
     for (Subscription s : subscriptions) {
       if (Placements.selects(s.spec(), cluster.name(), cluster.labels())) {
         out.add(resolve(s, catalogs.get(s.spec().catalog()), reports, cluster.kubernetesVersion()));
       }
     }
-    out.sort(Comparator.comparing(DesiredSubscription::name));
+    out.sort(Comparator.comparing(ComputedSubscription::name));
     return List.copyOf(out);
   }
 
@@ -91,8 +91,8 @@ public final class DesiredState {
    * replaces that subscription's {@code maxVersion}, so the cluster moves only when its wave opens
    * (or back, on rollback).
    */
-  public static List<DesiredSubscription> withApprovedVersions(
-      List<DesiredSubscription> desired, Map<String, String> approved) {
+  public static List<ComputedSubscription> withApprovedVersions(
+      List<ComputedSubscription> desired, Map<String, String> approved) {
     Map<String, Approval> approvals = new HashMap<>();
     if (approved != null) {
       approved.forEach((name, version) -> approvals.put(name, Approval.of(version)));
@@ -116,17 +116,17 @@ public final class DesiredState {
    * maxVersion}; a withheld one sends it without {@code maxVersion} and with the reason, so the
    * agent installs nothing and keeps what runs.
    */
-  public static List<DesiredSubscription> withApprovals(
-      List<DesiredSubscription> desired, Map<String, Approval> approved) {
+  public static List<ComputedSubscription> withApprovals(
+      List<ComputedSubscription> desired, Map<String, Approval> approved) {
     if (approved == null || approved.isEmpty()) {
       return desired;
     }
-    List<DesiredSubscription> out = new ArrayList<>(desired.size());
-    for (DesiredSubscription d : desired) {
+    List<ComputedSubscription> out = new ArrayList<>(desired.size());
+    for (ComputedSubscription d : desired) {
       Approval a = approved.get(d.name());
       if (a != null && a.version() == null && a.withheld() != null) {
         out.add(
-            new DesiredSubscription(
+            new ComputedSubscription(
                 d.name(),
                 d.catalog(),
                 d.catalogDigest(),
@@ -149,7 +149,7 @@ public final class DesiredState {
       out.add(
           version == null || !approvable(d, version)
               ? d
-              : new DesiredSubscription(
+              : new ComputedSubscription(
                   d.name(),
                   d.catalog(),
                   d.catalogDigest(),
@@ -175,7 +175,7 @@ public final class DesiredState {
    * maturity policy takes approvals only at or below the version it is held at (a rollout back,
    * never past the hold).
    */
-  private static boolean approvable(DesiredSubscription d, String approved) {
+  private static boolean approvable(ComputedSubscription d, String approved) {
     if (d.blockedReason() == null) {
       return true;
     }
@@ -185,7 +185,7 @@ public final class DesiredState {
   }
 
   /** One subscription resolved against its catalog's current revision (null catalog: blocked). */
-  public static DesiredSubscription resolve(Subscription subscription, CatalogView catalog) {
+  public static ComputedSubscription resolve(Subscription subscription, CatalogView catalog) {
     return resolve(subscription, catalog, Reports.NONE, null);
   }
 
@@ -193,7 +193,7 @@ public final class DesiredState {
    * One subscription resolved against its catalog's current revision and held by its maturity
    * policy for a cluster on {@code kubeVersion} (null: the requirements alone).
    */
-  public static DesiredSubscription resolve(
+  public static ComputedSubscription resolve(
       Subscription subscription, CatalogView catalog, Reports reports, String kubeVersion) {
     SubscriptionSpec spec = subscription.spec();
     if (catalog == null) {
@@ -296,7 +296,7 @@ public final class DesiredState {
     }
   }
 
-  private static DesiredSubscription desired(
+  private static ComputedSubscription desired(
       Subscription subscription,
       String digest,
       String channel,
@@ -304,7 +304,7 @@ public final class DesiredState {
       String maxVersion,
       String blockedReason) {
     SubscriptionSpec spec = subscription.spec();
-    return new DesiredSubscription(
+    return new ComputedSubscription(
         spec.name(),
         spec.catalog(),
         digest,

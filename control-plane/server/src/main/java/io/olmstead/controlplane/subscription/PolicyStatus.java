@@ -58,7 +58,7 @@ final class PolicyStatus {
                   .load(conn, List.of(s), Map.of(catalog.name(), catalog))
                   .compose(
                       r -> {
-                        DesiredSubscription d = DesiredState.resolve(s, catalog, r, null);
+                        ComputedSubscription d = DesiredState.resolve(s, catalog, r, null);
                         Optional<String> target =
                             catalog
                                 .pkg(spec.packageName())

@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.tokens;
 
 import io.olmstead.controlplane.access.Role;
+import io.olmstead.controlplane.auth.BootstrapAdmin;
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.auth.Tokens;
 import io.olmstead.controlplane.http.ApiContext;
@@ -54,7 +55,7 @@ public final class TokensModule implements ApiModule {
     List<String> teams =
         body.getJsonArray("teams", new JsonArray()).stream().map(String::valueOf).toList();
     Principal caller = request.principal();
-    if (io.olmstead.controlplane.auth.BootstrapAdmin.NAME.equals(name)) {
+    if (BootstrapAdmin.NAME.equals(name)) {
       // the configured admin token is stored under this name at every start; nobody else may hold
       // it
       throw ApiException.validationFailed(

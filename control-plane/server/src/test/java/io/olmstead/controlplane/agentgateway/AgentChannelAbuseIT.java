@@ -3,6 +3,7 @@ package io.olmstead.controlplane.agentgateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.olmstead.apispec.protocol.AgentMessage;
 import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.Facts;
 import io.olmstead.apispec.protocol.Hello;
@@ -332,7 +333,7 @@ class AgentChannelAbuseIT {
       if (message instanceof String text) {
         a.send(text);
       } else {
-        a.sendMessage((io.olmstead.apispec.protocol.AgentMessage) message);
+        a.sendMessage((AgentMessage) message);
       }
       assertThat(a.awaitClose()).as(a.closeReason).isEqualTo(4002);
       return a.closeReason;

@@ -7,6 +7,7 @@ import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelListener;
 import io.olmstead.agent.channel.ChannelOptions;
 import io.olmstead.agent.channel.CredentialStorage;
+import io.olmstead.apispec.protocol.Approve;
 import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.DesiredSubscription;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
@@ -268,8 +269,7 @@ class AgentChannelIT {
       fixtures.update(
           "INSERT INTO cluster_approvals (cluster, subscription, bundle, approved_by) VALUES "
               + "('fetcher', 'etcd', 'etcdoperator.v0.9.4', 'test')");
-      io.olmstead.apispec.protocol.Approve approve =
-          agent.next(io.olmstead.apispec.protocol.Approve.class);
+      Approve approve = agent.next(Approve.class);
       assertThat(approve.subscription()).isEqualTo("etcd");
       assertThat(approve.bundle()).isEqualTo("etcdoperator.v0.9.4");
     }

@@ -3,6 +3,7 @@ package io.olmstead.controlplane.agentgateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.olmstead.apispec.protocol.Facts;
 import io.olmstead.apispec.protocol.Heartbeat;
 import io.olmstead.apispec.protocol.Hello;
 import io.olmstead.apispec.protocol.Status;
@@ -170,7 +171,7 @@ class ChannelLimitsIT {
                 null,
                 "from-the-future",
                 List.of(7, 9),
-                new io.olmstead.apispec.protocol.Facts(null, null, null, null),
+                new Facts(null, null, null, null),
                 null));
         assertThat(a.awaitClose()).isEqualTo(4001);
         assertThat(a.closeReason).contains("unsupported-protocol");

@@ -3,6 +3,7 @@ package io.olmstead.controlplane.agentgateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.olmstead.apispec.protocol.Condition;
 import io.olmstead.apispec.protocol.Status;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
 import io.olmstead.controlplane.config.ConfigException;
@@ -120,9 +121,7 @@ class GatewayRulesTest {
                             "Failed",
                             null,
                             null,
-                            List.of(
-                                new io.olmstead.apispec.protocol.Condition(
-                                    "Upgradeable", "False", "x\u0000", null, null)),
+                            List.of(new Condition("Upgradeable", "False", "x\u0000", null, null)),
                             null)))))
         .contains("NUL");
   }

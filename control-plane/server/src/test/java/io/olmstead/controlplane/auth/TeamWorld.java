@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.auth;
 
 import io.olmstead.controlplane.access.Role;
+import io.olmstead.controlplane.catalog.CatalogFixtures;
 import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.http.ApiClient.Response;
 import io.olmstead.controlplane.rollout.RolloutFixtures;
@@ -71,8 +72,7 @@ final class TeamWorld {
             "/api/v1/catalogs/community/revisions",
             ADMIN,
             "application/x-ndjson",
-            io.olmstead.controlplane.catalog.CatalogFixtures.etcdNdjson()
-                .getBytes(StandardCharsets.UTF_8),
+            CatalogFixtures.etcdNdjson().getBytes(StandardCharsets.UTF_8),
             Map.of()),
         201);
   }

@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.catalog;
 
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -110,6 +111,6 @@ public final class ApiClient {
 
   /** Runs one SQL statement (fixtures such as clusters and status rows). */
   public static void sql(DatabaseSettings db, String sql) {
-    io.olmstead.controlplane.testsupport.TestDatabase.execute(db, sql);
+    TestDatabase.execute(db, sql);
   }
 }

@@ -41,7 +41,7 @@ class BadInputIT {
   static void start() {
     cp =
         TestControlPlane.start(
-            io.olmstead.controlplane.testsupport.TestDatabase.create(BadInputIT.class),
+            TestDatabase.create(BadInputIT.class),
             Map.of("OLMSTEAD_MAX_BODY_BYTES", String.valueOf(BODY_LIMIT)));
     api = new ApiClient(cp);
     TestDatabase.execute(

@@ -8,7 +8,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.MetricsSettings;
-import io.olmstead.controlplane.db.Readiness;
+import io.olmstead.controlplane.db.DatabaseReadiness;
 import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -51,7 +51,11 @@ class MetricsAccessTest {
     Router router = Router.router(vertx);
     // /readyz is not called here: its readiness check never runs
     new OpsRoutes(
-            new Readiness(vertx, null, "44"), registry, StartupGate.open(), access, () -> null)
+            new DatabaseReadiness(vertx, null, "44"),
+            registry,
+            StartupGate.open(),
+            access,
+            () -> null)
         .mount(router);
     HttpServer server =
         vertx

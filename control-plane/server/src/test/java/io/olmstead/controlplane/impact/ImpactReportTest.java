@@ -4,7 +4,7 @@ import static io.olmstead.controlplane.impact.Manifests.crd;
 import static io.olmstead.controlplane.impact.Manifests.csv;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.olmstead.controlplane.readiness.UpgradeReadiness.ClusterVersion;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.ClusterVersion;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;

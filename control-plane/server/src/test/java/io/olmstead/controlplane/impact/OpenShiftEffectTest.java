@@ -2,7 +2,7 @@ package io.olmstead.controlplane.impact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.olmstead.controlplane.readiness.UpgradeReadiness.ClusterVersion;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.ClusterVersion;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

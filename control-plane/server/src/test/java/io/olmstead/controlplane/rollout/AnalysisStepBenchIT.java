@@ -176,10 +176,10 @@ class AnalysisStepBenchIT {
    * checks} checks.
    */
   private static Rollout soaking(String id, int checks, Map<String, Report> reports) {
-    List<RolloutPlanner.PlanCluster> fleet = new ArrayList<>();
+    List<WavePlanner.PlanCluster> fleet = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();
     for (int m = 0; m < CLUSTERS; m++) {
-      fleet.add(new RolloutPlanner.PlanCluster("c" + m, Map.of()));
+      fleet.add(new WavePlanner.PlanCluster("c" + m, Map.of()));
       versions.put("c" + m, "1.0.0");
       reports.put("c" + m, Report.connected("1.0.0", "Succeeded"));
     }
@@ -201,8 +201,7 @@ class AnalysisStepBenchIT {
       json.put("analysis", analysis);
     }
     RolloutStrategy s = RolloutStrategy.fromJson(json);
-    Rollout r =
-        RolloutMachine.initial(id, "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
+    Rollout r = RolloutMachine.initial(id, "sub", "2.0.0", s, WavePlanner.plan(fleet, s), versions);
     r = RolloutMachine.step(r, reports, T0).rollout();
     for (int m = 0; m < CLUSTERS; m++) {
       reports.put("c" + m, Report.connected("2.0.0", "Succeeded"));

@@ -32,10 +32,10 @@ class AnalysisStepTest {
   private final Map<String, Report> reports = new HashMap<>();
 
   private Rollout soakingCanary(String onFailure, String maxFailures) {
-    List<RolloutPlanner.PlanCluster> fleet = new ArrayList<>();
+    List<WavePlanner.PlanCluster> fleet = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();
     for (String c : List.of("c0", "c1", "c2")) {
-      fleet.add(new RolloutPlanner.PlanCluster(c, Map.of()));
+      fleet.add(new WavePlanner.PlanCluster(c, Map.of()));
       versions.put(c, "1.0.0");
       reports.put(c, Report.connected("1.0.0", "Succeeded"));
     }
@@ -52,7 +52,7 @@ class AnalysisStepTest {
                     + onFailure
                     + "\"}]}"));
     Rollout r =
-        RolloutMachine.initial("r1", "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
+        RolloutMachine.initial("r1", "sub", "2.0.0", s, WavePlanner.plan(fleet, s), versions);
     r = RolloutMachine.step(r, reports, T0).rollout();
     reports.put("c0", Report.connected("2.0.0", "Succeeded"));
     r = RolloutMachine.step(r, reports, T0.plusSeconds(1)).rollout();

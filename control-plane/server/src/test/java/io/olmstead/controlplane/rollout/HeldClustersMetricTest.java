@@ -55,18 +55,18 @@ class HeldClustersMetricTest {
           NOW);
 
   private static Rollout rollout(Map<String, Step> steps, Map<String, String> messages) {
-    List<RolloutPlanner.PlanCluster> fleet = new ArrayList<>();
+    List<WavePlanner.PlanCluster> fleet = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();
     steps
         .keySet()
         .forEach(
             c -> {
-              fleet.add(new RolloutPlanner.PlanCluster(c, Map.of()));
+              fleet.add(new WavePlanner.PlanCluster(c, Map.of()));
               versions.put(c, "1.0.0");
             });
     RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject().put("batchSize", 100));
     Rollout r =
-        RolloutMachine.initial("r1", "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
+        RolloutMachine.initial("r1", "sub", "2.0.0", s, WavePlanner.plan(fleet, s), versions);
     Map<String, Member> members = new LinkedHashMap<>();
     r.members()
         .forEach(

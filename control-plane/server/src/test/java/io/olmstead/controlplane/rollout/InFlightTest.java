@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 class InFlightTest {
   @Test
   void admitsUpToItsLimitRefusesTheNextWithoutCountingItAndAdmitsAgainOnceOneLeft() {
-    InFlight previews = new InFlight(RolloutsModule.MAX_PREVIEWS_IN_FLIGHT);
-    for (int i = 0; i < RolloutsModule.MAX_PREVIEWS_IN_FLIGHT; i++) {
+    InFlight previews = new InFlight(RolloutPreviewRoutes.MAX_PREVIEWS_IN_FLIGHT);
+    for (int i = 0; i < RolloutPreviewRoutes.MAX_PREVIEWS_IN_FLIGHT; i++) {
       assertThat(previews.tryEnter()).as("preview %d", i + 1).isTrue();
     }
     assertThat(previews.tryEnter()).isFalse();

@@ -101,15 +101,15 @@ class PreflightGateTest {
   }
 
   private Rollout rollout(int clusters, String strategy) {
-    List<RolloutPlanner.PlanCluster> fleet = new ArrayList<>();
+    List<WavePlanner.PlanCluster> fleet = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();
     for (int i = 0; i < clusters; i++) {
-      fleet.add(new RolloutPlanner.PlanCluster("c" + i, Map.of()));
+      fleet.add(new WavePlanner.PlanCluster("c" + i, Map.of()));
       versions.put("c" + i, "1.0.0");
       reports.put("c" + i, Report.connected("1.0.0", "Succeeded"));
     }
     RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject(strategy));
-    return RolloutMachine.initial("r1", "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
+    return RolloutMachine.initial("r1", "sub", "2.0.0", s, WavePlanner.plan(fleet, s), versions);
   }
 
   @Test

@@ -3,8 +3,8 @@ package io.olmstead.controlplane.rollout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.olmstead.controlplane.rollout.RolloutPlanner.PlanCluster;
-import io.olmstead.controlplane.rollout.RolloutPlanner.PlannedWave;
+import io.olmstead.controlplane.rollout.WavePlanner.PlanCluster;
+import io.olmstead.controlplane.rollout.WavePlanner.PlannedWave;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
@@ -78,14 +78,14 @@ class RolloutGroupOrderTest {
   @MethodSource("orders")
   void wavesFollowTheListedValues(String what, String strategy, List<String> waves) {
     List<PlannedWave> plan =
-        RolloutPlanner.plan(FLEET, RolloutStrategy.fromJson(new JsonObject(strategy)));
+        WavePlanner.plan(FLEET, RolloutStrategy.fromJson(new JsonObject(strategy)));
     assertThat(plan.stream().map(PlannedWave::name).toList()).isEqualTo(waves);
   }
 
   @Test
   void theCanaryOfTheFirstListedGroupIsItsFirstCluster() {
     List<PlannedWave> plan =
-        RolloutPlanner.plan(
+        WavePlanner.plan(
             FLEET,
             RolloutStrategy.fromJson(
                 new JsonObject(
@@ -101,14 +101,14 @@ class RolloutGroupOrderTest {
             new JsonObject(
                 "{\"groupBy\":\"region\",\"groupOrder\":"
                     + "[\"us-east\",\"mars-1\",\"eu-west\",\"moon-2\"]}"));
-    assertThat(RolloutPlanner.missingGroups(FLEET, s)).containsExactly("mars-1", "moon-2");
+    assertThat(WavePlanner.missingGroups(FLEET, s)).containsExactly("mars-1", "moon-2");
     assertThat(
-            RolloutPlanner.missingGroups(
+            WavePlanner.missingGroups(
                 FLEET,
                 RolloutStrategy.fromJson(
                     new JsonObject("{\"groupBy\":\"region\",\"groupOrder\":[\"us-east\"]}"))))
         .isEmpty();
-    assertThat(RolloutPlanner.missingGroups(FLEET, RolloutStrategy.fromJson(new JsonObject("{}"))))
+    assertThat(WavePlanner.missingGroups(FLEET, RolloutStrategy.fromJson(new JsonObject("{}"))))
         .isEmpty();
   }
 

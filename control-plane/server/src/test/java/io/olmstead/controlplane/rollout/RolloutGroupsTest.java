@@ -3,8 +3,8 @@ package io.olmstead.controlplane.rollout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.olmstead.controlplane.rollout.RolloutPlanner.PlanCluster;
-import io.olmstead.controlplane.rollout.RolloutPlanner.PlannedWave;
+import io.olmstead.controlplane.rollout.WavePlanner.PlanCluster;
+import io.olmstead.controlplane.rollout.WavePlanner.PlannedWave;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +22,7 @@ class RolloutGroupsTest {
           new PlanCluster("f", Map.of("ring", "0")));
 
   private static List<PlannedWave> plan(String strategy) {
-    return RolloutPlanner.plan(FLEET, RolloutStrategy.fromJson(new JsonObject(strategy)));
+    return WavePlanner.plan(FLEET, RolloutStrategy.fromJson(new JsonObject(strategy)));
   }
 
   private static List<String> names(List<PlannedWave> waves) {
@@ -47,14 +47,14 @@ class RolloutGroupsTest {
             new PlanCluster("x4", Map.of("region", "ap", "ring", "2")));
     assertThat(
             names(
-                RolloutPlanner.plan(
+                WavePlanner.plan(
                     fleet,
                     RolloutStrategy.fromJson(
                         new JsonObject("{\"groupBy\":\"region\",\"order\":[\"ring\"]}")))))
         .containsExactly("region=us", "region=eu", "region=ap", "rest");
     assertThat(
             names(
-                RolloutPlanner.plan(
+                WavePlanner.plan(
                     fleet, RolloutStrategy.fromJson(new JsonObject("{\"groupBy\":\"region\"}")))))
         .containsExactly("region=ap", "region=eu", "region=us", "rest");
   }
@@ -79,7 +79,7 @@ class RolloutGroupsTest {
         plan("{\"groupBy\":\"region\",\"canary\":{\"selector\":\"ring=2\"}}");
     assertThat(selected.get(0).name()).isEqualTo("region=ap");
     List<PlannedWave> fromEu =
-        RolloutPlanner.plan(
+        WavePlanner.plan(
             FLEET.subList(1, 3),
             RolloutStrategy.fromJson(
                 new JsonObject("{\"groupBy\":\"region\",\"canary\":{\"count\":1}}")));

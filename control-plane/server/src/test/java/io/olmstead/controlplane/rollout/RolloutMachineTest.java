@@ -25,16 +25,16 @@ class RolloutMachineTest {
   private final Map<String, Report> reports = new HashMap<>();
 
   private Rollout rollout(int clusters, String strategy) {
-    List<RolloutPlanner.PlanCluster> fleet = new ArrayList<>();
+    List<WavePlanner.PlanCluster> fleet = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();
     for (int i = 0; i < clusters; i++) {
       String name = "c" + i;
-      fleet.add(new RolloutPlanner.PlanCluster(name, Map.of()));
+      fleet.add(new WavePlanner.PlanCluster(name, Map.of()));
       versions.put(name, "1.0.0");
       reports.put(name, Report.connected("1.0.0", "Succeeded"));
     }
     RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject(strategy));
-    return RolloutMachine.initial("r1", "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
+    return RolloutMachine.initial("r1", "sub", "2.0.0", s, WavePlanner.plan(fleet, s), versions);
   }
 
   private void upgraded(String... clusters) {

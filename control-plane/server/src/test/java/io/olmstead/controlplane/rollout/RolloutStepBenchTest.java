@@ -78,21 +78,21 @@ class RolloutStepBenchTest {
                     Instant.parse("2027-01-04T00:00:00Z"),
                     "")));
     Map<String, Map<String, String>> labels = new HashMap<>();
-    List<RolloutPlanner.PlanCluster> fleet = new ArrayList<>();
+    List<WavePlanner.PlanCluster> fleet = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();
     Map<String, Report> reports = new HashMap<>();
     for (int i = 0; i < CLUSTERS; i++) {
       String name = String.format("c%05d", i);
       Map<String, String> l = Map.of("tz", ZONES[i % ZONES.length].replace('/', '.'));
       labels.put(name, l);
-      fleet.add(new RolloutPlanner.PlanCluster(name, l));
+      fleet.add(new WavePlanner.PlanCluster(name, l));
       versions.put(name, "1.0.0");
       reports.put(name, Report.connected("1.0.0", "Succeeded"));
     }
     RolloutStrategy strategy = RolloutStrategy.fromJson(new JsonObject("{\"batchSize\":10000}"));
     Rollout pending =
         RolloutMachine.initial(
-            "bench", "sub", "2.0.0", strategy, RolloutPlanner.plan(fleet, strategy), versions);
+            "bench", "sub", "2.0.0", strategy, WavePlanner.plan(fleet, strategy), versions);
     // the clusters whose window is open are approved in the first step; the second step checks
     // their deadlines
     Rollout progressing =

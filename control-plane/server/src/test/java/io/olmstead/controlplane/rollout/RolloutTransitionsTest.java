@@ -15,10 +15,9 @@ import org.junit.jupiter.api.Test;
 class RolloutTransitionsTest {
   private static Rollout rollout() {
     RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject("{\"batchSize\":1}"));
-    List<RolloutPlanner.PlanCluster> fleet =
-        List.of(new RolloutPlanner.PlanCluster("c0", Map.of()));
+    List<WavePlanner.PlanCluster> fleet = List.of(new WavePlanner.PlanCluster("c0", Map.of()));
     return RolloutMachine.initial(
-        "ro-1", "web", "2.0.0", s, RolloutPlanner.plan(fleet, s), Map.of("c0", "1.0.0"));
+        "ro-1", "web", "2.0.0", s, WavePlanner.plan(fleet, s), Map.of("c0", "1.0.0"));
   }
 
   @Test

@@ -56,16 +56,16 @@ class RolloutWindowsTest {
   private final Map<String, Report> reports = new HashMap<>();
 
   private Rollout rollout(String strategy) {
-    List<RolloutPlanner.PlanCluster> fleet = new ArrayList<>();
+    List<WavePlanner.PlanCluster> fleet = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();
     LABELS.forEach(
         (name, labels) -> {
-          fleet.add(new RolloutPlanner.PlanCluster(name, labels));
+          fleet.add(new WavePlanner.PlanCluster(name, labels));
           versions.put(name, "1.0.0");
           reports.put(name, Report.connected("1.0.0", "Succeeded"));
         });
     RolloutStrategy s = RolloutStrategy.fromJson(new JsonObject(strategy).put("groupBy", "zone"));
-    return RolloutMachine.initial("r1", "sub", "2.0.0", s, RolloutPlanner.plan(fleet, s), versions);
+    return RolloutMachine.initial("r1", "sub", "2.0.0", s, WavePlanner.plan(fleet, s), versions);
   }
 
   private StepResult step(Rollout r, String now) {

@@ -203,8 +203,8 @@ class TargetGroupTest {
         RolloutStrategy.fromJson(new JsonObject("{\"canary\":{\"count\":1},\"batchSize\":10}"));
     // the db left c1 out (Upgradeable=False there): its waves are planned from c2 and c3, the
     // operator's from all
-    List<RolloutPlanner.PlannedWave> dbWaves = RolloutPlanner.plan(fleet("c2", "c3"), s);
-    List<RolloutPlanner.PlannedWave> appWaves = RolloutPlanner.plan(fleet("c1", "c2", "c3"), s);
+    List<WavePlanner.PlannedWave> dbWaves = WavePlanner.plan(fleet("c2", "c3"), s);
+    List<WavePlanner.PlannedWave> appWaves = WavePlanner.plan(fleet("c1", "c2", "c3"), s);
     assertThat(dbWaves.get(0).clusters()).containsExactly("c2");
     assertThat(appWaves.get(0).clusters()).containsExactly("c1");
     List<Row> rows =
@@ -225,11 +225,11 @@ class TargetGroupTest {
     assertThat(new TargetGroup(0, rows).laterSettled(1, List.of("c3"))).isFalse();
   }
 
-  private static List<RolloutPlanner.PlanCluster> fleet(String... names) {
-    return Stream.of(names).map(n -> new RolloutPlanner.PlanCluster(n, Map.of())).toList();
+  private static List<WavePlanner.PlanCluster> fleet(String... names) {
+    return Stream.of(names).map(n -> new WavePlanner.PlanCluster(n, Map.of())).toList();
   }
 
-  private static Map<String, Member> members(List<RolloutPlanner.PlannedWave> waves) {
+  private static Map<String, Member> members(List<WavePlanner.PlannedWave> waves) {
     Map<String, Member> out = new HashMap<>();
     for (int i = 0; i < waves.size(); i++) {
       for (String c : waves.get(i).clusters()) {
@@ -240,16 +240,16 @@ class TargetGroupTest {
   }
 
   private static RolloutModel.Rollout consumer(List<String> clusters) {
-    List<RolloutPlanner.PlanCluster> fleet = new ArrayList<>();
+    List<WavePlanner.PlanCluster> fleet = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();
     for (String c : clusters) {
-      fleet.add(new RolloutPlanner.PlanCluster(c, Map.of()));
+      fleet.add(new WavePlanner.PlanCluster(c, Map.of()));
       versions.put(c, "0.2.0");
     }
     RolloutStrategy s =
         RolloutStrategy.fromJson(new JsonObject("{\"batchSize\":10,\"maxFailures\":0}"));
     return RolloutMachine.initial(
-        "ro-app", "app", "0.3.0", s, RolloutPlanner.plan(fleet, s), versions);
+        "ro-app", "app", "0.3.0", s, WavePlanner.plan(fleet, s), versions);
   }
 
   private static RolloutModel.StepResult follow(RolloutModel.Rollout r, Phase sibling) {

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.olmstead.controlplane.auth.Tokens;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
@@ -79,8 +80,7 @@ class ControlPlaneIT {
       assertThat(rs.next()).isTrue();
       byte[] hash = rs.getBytes(1);
       assertThat(hash).hasSize(32).isNotEqualTo(TestControlPlane.ADMIN_TOKEN.getBytes());
-      assertThat(hash)
-          .isEqualTo(io.olmstead.controlplane.auth.Tokens.hash(TestControlPlane.ADMIN_TOKEN));
+      assertThat(hash).isEqualTo(Tokens.hash(TestControlPlane.ADMIN_TOKEN));
     }
   }
 

@@ -69,15 +69,15 @@ class DesiredStateTest {
     return sub(name, channel, policy, new Placement("", List.of()), null);
   }
 
-  private static DesiredSubscription only(Subscription s) {
-    List<DesiredSubscription> out = DesiredState.forCluster(PROD_EU, List.of(s), CATALOGS);
+  private static ComputedSubscription only(Subscription s) {
+    List<ComputedSubscription> out = DesiredState.forCluster(PROD_EU, List.of(s), CATALOGS);
     assertThat(out).hasSize(1);
     return out.get(0);
   }
 
   @Test
   void followChannelAllowsTheChannelHeadAndStartsAtTheHead() {
-    DesiredSubscription d = only(everywhere("etcd", null, VersionPolicy.followChannel()));
+    ComputedSubscription d = only(everywhere("etcd", null, VersionPolicy.followChannel()));
     assertThat(d.channel()).isEqualTo("stable");
     assertThat(d.maxVersion()).isEqualTo("0.9.4");
     assertThat(d.startingBundle()).isNull();
@@ -90,7 +90,7 @@ class DesiredStateTest {
 
   @Test
   void pinAllowsExactlyThePinnedVersionAndStartsAtItsBundle() {
-    DesiredSubscription d =
+    ComputedSubscription d =
         only(everywhere("etcd", "stable", new VersionPolicy(Kind.PIN, "0.9.2")));
     assertThat(d.maxVersion()).isEqualTo("0.9.2");
     assertThat(d.startingBundle()).isEqualTo("etcd.v0.9.2");
@@ -98,7 +98,7 @@ class DesiredStateTest {
 
   @Test
   void rangeAllowsTheHighestVersionOfTheChannelInsideTheRange() {
-    DesiredSubscription d =
+    ComputedSubscription d =
         only(everywhere("etcd", "stable", new VersionPolicy(Kind.RANGE, ">=0.9.0 <0.9.4")));
     assertThat(d.maxVersion()).isEqualTo("0.9.2");
     assertThat(d.startingBundle()).isEqualTo("etcd.v0.9.2");
@@ -106,7 +106,7 @@ class DesiredStateTest {
 
   @Test
   void rangeLooksOnlyAtTheSubscribedChannel() {
-    DesiredSubscription d =
+    ComputedSubscription d =
         only(everywhere("etcd", "alpha", new VersionPolicy(Kind.RANGE, ">=0.9.0")));
     assertThat(d.maxVersion()).isEqualTo("1.1.0");
     assertThat(d.channel()).isEqualTo("alpha");
@@ -114,7 +114,7 @@ class DesiredStateTest {
 
   @Test
   void rangeMatchingNothingIsKeptButBlocked() {
-    DesiredSubscription d =
+    ComputedSubscription d =
         only(everywhere("etcd", "stable", new VersionPolicy(Kind.RANGE, ">=5.0.0")));
     assertThat(d.maxVersion()).isNull();
     assertThat(d.blockedReason()).contains("matches range");
@@ -122,7 +122,7 @@ class DesiredStateTest {
 
   @Test
   void pinOfAVersionNoLongerInTheChannelIsBlocked() {
-    DesiredSubscription d =
+    ComputedSubscription d =
         only(everywhere("etcd", "stable", new VersionPolicy(Kind.PIN, "0.9.3")));
     assertThat(d.blockedReason()).contains("0.9.3");
   }
@@ -155,9 +155,9 @@ class DesiredStateTest {
         sub("c", null, VersionPolicy.followChannel(), new Placement("env=dev", List.of("x")), null);
     Subscription nowhere =
         sub("d", null, VersionPolicy.followChannel(), new Placement(null, List.of()), null);
-    List<DesiredSubscription> out =
+    List<ComputedSubscription> out =
         DesiredState.forCluster(PROD_EU, List.of(elsewhere, byName, byLabels, nowhere), CATALOGS);
-    assertThat(out).extracting(DesiredSubscription::name).containsExactly("a", "b");
+    assertThat(out).extracting(ComputedSubscription::name).containsExactly("a", "b");
   }
 
   @Test
@@ -191,11 +191,11 @@ class DesiredStateTest {
 
   @Test
   void aWithheldApprovalSendsTheSubscriptionWithoutAVersionAndWithItsReasonSoNothingIsInstalled() {
-    DesiredSubscription pinned =
+    ComputedSubscription pinned =
         only(everywhere("etcd", "stable", new VersionPolicy(Kind.PIN, "0.9.4")));
     String why =
         "held by rollout ro-1: ProviderFailed: db did not reach 1.1.0 on this cluster (Failed)";
-    DesiredSubscription held =
+    ComputedSubscription held =
         DesiredState.withApprovals(
                 List.of(pinned), Map.of("etcd", new DesiredState.Approval(null, why)))
             .get(0);

@@ -171,7 +171,7 @@ class MaturityHoldTest {
             "sha256:1",
             Map.of("op", new PackageView("op", "stable", Map.of("stable", STABLE))));
     Subscription s = new Subscription(spec, 1, 1, "admin", null, null);
-    List<DesiredSubscription> desired =
+    List<ComputedSubscription> desired =
         DesiredState.forCluster(
             new DesiredState.Cluster("c1", Map.of(), null),
             List.of(s),

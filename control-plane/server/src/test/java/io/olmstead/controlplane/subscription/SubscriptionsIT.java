@@ -294,12 +294,12 @@ class SubscriptionsIT {
             .toCompletionStage()
             .toCompletableFuture()
             .get(30, java.util.concurrent.TimeUnit.SECONDS);
-    List<DesiredSubscription> desired =
+    List<ComputedSubscription> desired =
         DesiredState.forCluster(
             new DesiredState.Cluster("prod-us-1", Map.of("env", "prod", "region", "us")),
             all,
             views);
-    DesiredSubscription range =
+    ComputedSubscription range =
         desired.stream().filter(d -> d.name().equals("desired-range")).findFirst().orElseThrow();
     assertThat(range.maxVersion()).isEqualTo("0.9.2");
     assertThat(range.startingBundle()).isEqualTo("etcd.v0.9.2");
@@ -308,7 +308,7 @@ class SubscriptionsIT {
     assertThat(
             DesiredState.forCluster(
                 new DesiredState.Cluster("prod-eu-1", Map.of("env", "dev")), all, views))
-        .extracting(DesiredSubscription::name)
+        .extracting(ComputedSubscription::name)
         .doesNotContain("desired-range");
   }
 

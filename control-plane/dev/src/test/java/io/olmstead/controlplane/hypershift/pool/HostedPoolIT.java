@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.olmstead.agent.config.ConfigException;
 import io.olmstead.agent.pool.PoolConfig;
 import io.olmstead.agent.pool.PoolReplica;
 import io.olmstead.agent.sim.KubeletStandIn;
@@ -196,7 +197,7 @@ class HostedPoolIT {
               "1",
               PoolConfig.RESYNC_SECONDS,
               "30"));
-    } catch (io.olmstead.agent.config.ConfigException e) {
+    } catch (ConfigException e) {
       throw new IllegalStateException(e);
     }
   }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.olmstead.controlplane.auth.Tokens;
 import io.olmstead.controlplane.config.PoolSettings;
 import io.olmstead.controlplane.hypershift.percluster.HostedAgentObjects.GuestKubeconfig;
 import io.olmstead.controlplane.hypershift.percluster.HostedAgentStore.Hosted;
@@ -226,9 +227,7 @@ public final class HostedAgents implements AutoCloseable {
     }
     unapplied.remove(h.cluster());
     failed.remove(h.cluster());
-    deployed.put(
-        h.cluster(),
-        HexFormat.of().formatHex(io.olmstead.controlplane.auth.Tokens.hash(credential)));
+    deployed.put(h.cluster(), HexFormat.of().formatHex(Tokens.hash(credential)));
   }
 
   /**

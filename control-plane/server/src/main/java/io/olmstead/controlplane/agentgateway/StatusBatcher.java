@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * StatusBatchWriter}) and completes each report's promise (the session then sends {@code
  * statusAck}). Runs on one context; a few batches may be in flight.
  */
-final class StatusIngestor {
-  private static final Logger LOG = LoggerFactory.getLogger(StatusIngestor.class);
+final class StatusBatcher {
+  private static final Logger LOG = LoggerFactory.getLogger(StatusBatcher.class);
   private static final int MAX_IN_FLIGHT = 3;
   private static final int MAX_ATTEMPTS = 3;
 
@@ -41,7 +41,7 @@ final class StatusIngestor {
   private int inFlight;
 
   /** {@code edges}: told the upgrade-edge attempts of each stored batch (it must not block). */
-  StatusIngestor(
+  StatusBatcher(
       Vertx vertx,
       StatusBatchWriter writer,
       GatewayMetrics metrics,

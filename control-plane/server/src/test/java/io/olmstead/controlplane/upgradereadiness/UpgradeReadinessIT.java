@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.readiness;
+package io.olmstead.controlplane.upgradereadiness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * olm.maxOpenShiftVersion, clusters whose versions come from each source (HostedCluster, agent,
  * label, none), and the operators they run.
  */
-class ReadinessIT {
+class UpgradeReadinessIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
   private static TestControlPlane cp;
   private static ApiClient api;
@@ -28,7 +28,7 @@ class ReadinessIT {
 
   @BeforeAll
   static void start() {
-    cp = TestControlPlane.start(ReadinessIT.class);
+    cp = TestControlPlane.start(UpgradeReadinessIT.class);
     api = new ApiClient(cp);
     assertThat(api.json("PUT", "/api/v1/catalogs/ocp", ADMIN, new JsonObject()).status())
         .isEqualTo(201);

@@ -4,6 +4,7 @@ import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.catalog.CatalogStore;
 import io.olmstead.controlplane.catalog.ChannelGraphs;
 import io.olmstead.controlplane.catalog.UpgradePaths;
+import io.olmstead.controlplane.hypershift.HostedLabels;
 import io.olmstead.controlplane.problem.ApiException;
 import io.olmstead.controlplane.subscription.Placements;
 import io.olmstead.controlplane.subscription.Subscription;
@@ -29,7 +30,7 @@ import java.util.TreeMap;
  * upgrade path to the target (olm-core's channel graph), the clusters that cannot take part and
  * why, and the waves.
  */
-final class RolloutPlanning {
+final class RolloutPlanLoader {
   private static final String CLUSTERS =
       "SELECT name, labels, status FROM clusters WHERE status <> 'retired' " + "ORDER BY name";
   private static final String STATUS =
@@ -88,7 +89,7 @@ final class RolloutPlanning {
    */
   record Plan(
       Subscription subscription,
-      List<RolloutPlanner.PlannedWave> waves,
+      List<WavePlanner.PlannedWave> waves,
       Map<String, String> versions,
       Map<String, JsonArray> paths,
       Map<String, String> excluded,
@@ -117,7 +118,7 @@ final class RolloutPlanning {
       boolean checks = preflight.policy().mode() != PreflightPolicy.Mode.Off;
       JsonArray waveJson = new JsonArray();
       Map<String, JsonObject> groups = new java.util.LinkedHashMap<>();
-      for (RolloutPlanner.PlannedWave w : waves) {
+      for (WavePlanner.PlannedWave w : waves) {
         JsonArray clusters = new JsonArray();
         for (String c : w.clusters()) {
           JsonObject cluster =
@@ -254,7 +255,7 @@ final class RolloutPlanning {
       }
     }
     Map<String, JsonObject> failing = new HashMap<>();
-    List<RolloutPlanner.PlanCluster> participants = new ArrayList<>();
+    List<WavePlanner.PlanCluster> participants = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();
     Map<String, JsonArray> paths = new HashMap<>();
     Map<String, String> excluded = new HashMap<>();
@@ -264,7 +265,7 @@ final class RolloutPlanning {
     Map<String, Map<String, String>> participantLabels = new HashMap<>();
     String groupBy = request.strategy().groupBy();
     boolean grouped = false;
-    List<RolloutPlanner.PlanCluster> placedClusters = new ArrayList<>();
+    List<WavePlanner.PlanCluster> placedClusters = new ArrayList<>();
     int placed = 0;
     int atTarget = 0;
     for (Row c : clusterRows) {
@@ -279,13 +280,13 @@ final class RolloutPlanning {
       }
       String current = installed.get(name);
       placed++;
-      placedClusters.add(new RolloutPlanner.PlanCluster(name, labels));
+      placedClusters.add(new WavePlanner.PlanCluster(name, labels));
       grouped |= groupBy != null && labels.containsKey(groupBy);
       if (current != null
           && Version.tryParse(current).map(v -> v.compareTo(target) == 0).orElse(false)) {
         atTarget++;
       }
-      if ("true".equals(labels.get(io.olmstead.controlplane.hypershift.HostedLabels.PAUSED))) {
+      if ("true".equals(labels.get(HostedLabels.PAUSED))) {
         // a paused HostedCluster is held where it is, as HyperShift holds its own reconciliation
         excluded.put(name, "paused: its HostedCluster is paused");
         if (current != null) {
@@ -316,7 +317,7 @@ final class RolloutPlanning {
       if (failed.containsKey(name)) {
         failing.put(name, failed.get(name));
       }
-      participants.add(new RolloutPlanner.PlanCluster(name, labels));
+      participants.add(new WavePlanner.PlanCluster(name, labels));
       participantLabels.put(name, labels);
     }
     if (groupBy != null && placed > 0 && !grouped) {
@@ -326,7 +327,7 @@ final class RolloutPlanning {
           new JsonArray()
               .add(new JsonObject().put("field", "/strategy/groupBy").put("message", why)));
     }
-    List<String> missing = RolloutPlanner.missingGroups(placedClusters, request.strategy());
+    List<String> missing = WavePlanner.missingGroups(placedClusters, request.strategy());
     if (placed > 0 && !missing.isEmpty()) {
       JsonArray errors = new JsonArray();
       List<String> order = request.strategy().groupOrder();
@@ -350,7 +351,7 @@ final class RolloutPlanning {
     }
     return new Plan(
         sub,
-        RolloutPlanner.plan(participants, request.strategy()),
+        WavePlanner.plan(participants, request.strategy()),
         versions,
         paths,
         excluded,

@@ -1,8 +1,8 @@
-package io.olmstead.controlplane.readiness;
+package io.olmstead.controlplane.upgradereadiness;
 
 import io.olmstead.controlplane.auth.Principal;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Candidate;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Installed;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Candidate;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Installed;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
@@ -19,7 +19,7 @@ import java.util.Set;
  * What upgrade readiness reads: clusters with their versions, the operators they run, and newer
  * bundles.
  */
-public final class ReadinessStore {
+public final class UpgradeReadinessStore {
   /** A cluster: its name, labels and facts. */
   record ClusterRow(String name, JsonObject labels, JsonObject facts) {}
 

@@ -15,7 +15,7 @@ import java.util.Set;
  * with a live report from before are kept, so a cluster cannot write status for another team's
  * subscription or for one not created yet).
  */
-final class StatusAdmission {
+final class StatusAdmissionRules {
   /** What to do with a report. */
   sealed interface Decision permits Replay, Refuse, Accept {}
 
@@ -35,7 +35,7 @@ final class StatusAdmission {
   private long lastAcceptedSeq;
   private boolean desiredKnown;
 
-  StatusAdmission(long lastAcceptedSeq, Collection<String> reported) {
+  StatusAdmissionRules(long lastAcceptedSeq, Collection<String> reported) {
     this.lastAcceptedSeq = lastAcceptedSeq;
     placed.addAll(reported);
   }

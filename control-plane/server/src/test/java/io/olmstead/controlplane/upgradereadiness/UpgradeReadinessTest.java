@@ -1,11 +1,11 @@
-package io.olmstead.controlplane.readiness;
+package io.olmstead.controlplane.upgradereadiness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Blocker;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Candidate;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Installed;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Minor;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Blocker;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Candidate;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Installed;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Minor;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #FRESH_MILLIS}, each bounded by a timeout: probes answer at once even while the pool is
  * busy (a fleet reconnecting) and add no load to it.
  */
-public final class Readiness {
+public final class DatabaseReadiness {
   private static final String APPLIED_VERSIONS =
       "SELECT version FROM flyway_schema_history WHERE success AND version IS NOT NULL";
 
@@ -38,7 +38,7 @@ public final class Readiness {
   private volatile boolean checked;
   private Future<String> inFlight;
 
-  public Readiness(Vertx vertx, Pool pool, String expectedVersion) {
+  public DatabaseReadiness(Vertx vertx, Pool pool, String expectedVersion) {
     this.vertx = vertx;
     this.pool = pool;
     this.expectedVersion = expectedVersion;

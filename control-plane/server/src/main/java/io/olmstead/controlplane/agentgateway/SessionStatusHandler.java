@@ -13,12 +13,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The status path of one agent connection once it is attached: checks each report's cluster and
  * shape, holds the reports that arrive before the first desired state (placement is not known yet,
- * so they cannot be admitted), applies the {@link StatusAdmission} rules, hands accepted reports to
- * the gateway's {@link StatusIngestor} and acknowledges them once stored. Created by its {@link
- * AgentSession} when the attach succeeds; touched only on the session's event-loop context. Kept
- * apart from the session so that the handshake and the status rules each read on their own.
+ * so they cannot be admitted), applies the {@link StatusAdmissionRules} rules, hands accepted
+ * reports to the gateway's {@link StatusBatcher} and acknowledges them once stored. Created by its
+ * {@link AgentSession} when the attach succeeds; touched only on the session's event-loop context.
+ * Kept apart from the session so that the handshake and the status rules each read on their own.
  */
-final class StatusIntake {
+final class SessionStatusHandler {
   // Logs under the session's name, as it did before this class was split out of it: the log lines
   // stay the same.
   private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
@@ -27,13 +27,13 @@ final class StatusIntake {
   private final AgentSession session;
   private final Context context;
   private final AgentGateway gateway;
-  private final StatusAdmission admission;
+  private final StatusAdmissionRules admission;
   // Reports that arrived before the first desired state was sent: placement is not known yet.
   private final Queue<Status> waiting = new ArrayDeque<>();
   private boolean droppedLogged;
 
-  StatusIntake(
-      AgentSession session, Context context, AgentGateway gateway, StatusAdmission admission) {
+  SessionStatusHandler(
+      AgentSession session, Context context, AgentGateway gateway, StatusAdmissionRules admission) {
     this.session = session;
     this.context = context;
     this.gateway = gateway;
@@ -83,18 +83,18 @@ final class StatusIntake {
 
   private void admit(Status status) {
     String cluster = session.cluster();
-    StatusAdmission.Decision decision = admission.admit(status);
-    if (decision instanceof StatusAdmission.Replay replay) {
+    StatusAdmissionRules.Decision decision = admission.admit(status);
+    if (decision instanceof StatusAdmissionRules.Replay replay) {
       // A replay or a late report: already applied or superseded, so acknowledged without changing
       // anything.
       session.send(new StatusAck(session.protocol(), status.id(), replay.seq()));
       return;
     }
-    if (decision instanceof StatusAdmission.Refuse refuse) {
+    if (decision instanceof StatusAdmissionRules.Refuse refuse) {
       session.close(CloseReason.MALFORMED_MESSAGE, refuse.detail());
       return;
     }
-    StatusAdmission.Accept accept = (StatusAdmission.Accept) decision;
+    StatusAdmissionRules.Accept accept = (StatusAdmissionRules.Accept) decision;
     if (!accept.dropped().isEmpty()) {
       gateway.metrics().statusDropped(accept.dropped().size());
       if (!droppedLogged) {

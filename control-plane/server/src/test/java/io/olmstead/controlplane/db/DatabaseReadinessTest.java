@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-class ReadinessTest {
+class DatabaseReadinessTest {
   @Test
   void aDatabaseThatDoesNotAnswerMakesReadinessAnswerNotReadyWithinItsTimeoutThenFromCache()
       throws Exception {
@@ -47,7 +47,7 @@ class ReadinessTest {
                       .setUser("x"))
               .using(vertx)
               .build();
-      Readiness readiness = new Readiness(vertx, pool, "4");
+      DatabaseReadiness readiness = new DatabaseReadiness(vertx, pool, "4");
 
       // the answer names the 1 s bound it gave up at (the check's own timer, not the pool's connect
       // timeout)

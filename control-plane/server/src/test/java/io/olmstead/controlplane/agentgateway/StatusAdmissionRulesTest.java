@@ -9,14 +9,14 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** A session's status rules: seq order and bound, and placement of the reported subscriptions. */
-class StatusAdmissionTest {
+class StatusAdmissionRulesTest {
   @Test
   void onlySubscriptionsPlacedOnTheClusterOrReportedBeforeAreKept() {
-    StatusAdmission admission = new StatusAdmission(0, Set.of("being-removed"));
+    StatusAdmissionRules admission = new StatusAdmissionRules(0, Set.of("being-removed"));
     assertThat(admission.desiredKnown()).isFalse();
     admission.desiredSent(List.of("mine"));
-    StatusAdmission.Accept accept =
-        (StatusAdmission.Accept)
+    StatusAdmissionRules.Accept accept =
+        (StatusAdmissionRules.Accept)
             admission.admit(report(1, "mine", "theirs", "being-removed", "not-yet"));
     assertThat(accept.status().subscriptions())
         .extracting(SubscriptionStatus::name)
@@ -25,19 +25,20 @@ class StatusAdmissionTest {
     // a subscription removed from the desired state stays reportable for the session (the agent
     // removes it)
     admission.desiredSent(List.of());
-    assertThat(((StatusAdmission.Accept) admission.admit(report(2, "mine"))).dropped()).isEmpty();
+    assertThat(((StatusAdmissionRules.Accept) admission.admit(report(2, "mine"))).dropped())
+        .isEmpty();
   }
 
   @Test
   void replaysAreAcknowledgedAndAbsurdJumpsRefused() {
-    StatusAdmission admission = new StatusAdmission(7, Set.of());
+    StatusAdmissionRules admission = new StatusAdmissionRules(7, Set.of());
     admission.desiredSent(List.of("mine"));
-    assertThat(admission.admit(report(7, "mine"))).isInstanceOf(StatusAdmission.Replay.class);
+    assertThat(admission.admit(report(7, "mine"))).isInstanceOf(StatusAdmissionRules.Replay.class);
     assertThat(admission.admit(report(7 + Status.MAX_SEQ_JUMP + 1, "mine")))
-        .isInstanceOf(StatusAdmission.Refuse.class);
+        .isInstanceOf(StatusAdmissionRules.Refuse.class);
     assertThat(admission.lastAcceptedSeq()).isEqualTo(7);
     assertThat(admission.admit(report(7 + Status.MAX_SEQ_JUMP, "mine")))
-        .isInstanceOf(StatusAdmission.Accept.class);
+        .isInstanceOf(StatusAdmissionRules.Accept.class);
     assertThat(admission.lastAcceptedSeq()).isEqualTo(7 + Status.MAX_SEQ_JUMP);
   }
 

@@ -19,11 +19,11 @@ import java.util.Set;
  * {@code rest}; the canary taken from the first group. Every cluster lands in exactly one wave; no
  * wave is empty.
  */
-public final class RolloutPlanner {
+public final class WavePlanner {
   /** The group of the clusters that lack the {@code groupBy} label. */
   static final String REST = "rest";
 
-  private RolloutPlanner() {}
+  private WavePlanner() {}
 
   /** A cluster as the planner sees it. */
   public record PlanCluster(String name, Map<String, String> labels) {

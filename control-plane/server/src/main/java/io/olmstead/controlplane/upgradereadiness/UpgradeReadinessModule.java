@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.readiness;
+package io.olmstead.controlplane.upgradereadiness;
 
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.clusters.Cluster;
@@ -8,12 +8,12 @@ import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;
 import io.olmstead.controlplane.http.Reply;
 import io.olmstead.controlplane.problem.ApiException;
-import io.olmstead.controlplane.readiness.ReadinessStore.ClusterRow;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Blocker;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Candidate;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.ClusterVersion;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Installed;
-import io.olmstead.controlplane.readiness.UpgradeReadiness.Minor;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Blocker;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Candidate;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.ClusterVersion;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Installed;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadiness.Minor;
+import io.olmstead.controlplane.upgradereadiness.UpgradeReadinessStore.ClusterRow;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,11 +29,11 @@ import java.util.Optional;
  * minor). Team-scoped callers see their teams' clusters only; an operator of a subscription of
  * another team placed on their cluster still counts, shown without its names.
  */
-public final class ReadinessModule implements ApiModule {
+public final class UpgradeReadinessModule implements ApiModule {
   private static final java.util.regex.Pattern MAJOR_MINOR =
       java.util.regex.Pattern.compile("\\d{1,6}\\.\\d{1,6}");
   private final ClusterStore clusters = new ClusterStore();
-  private final ReadinessStore store = new ReadinessStore();
+  private final UpgradeReadinessStore store = new UpgradeReadinessStore();
   private ApiContext context;
 
   @Override

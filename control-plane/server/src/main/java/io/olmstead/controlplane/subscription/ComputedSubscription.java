@@ -14,7 +14,7 @@ import java.util.List;
  * then does an agent go below what it runs. {@code crdUpgradeSafety} is the subscription's {@code
  * Strict|Warn} (null for {@code None}, the default).
  */
-public record DesiredSubscription(
+public record ComputedSubscription(
     String name,
     String catalog,
     String catalogDigest,
@@ -33,7 +33,7 @@ public record DesiredSubscription(
     String crdUpgradeSafety) {
 
   /** A subscription without CRD schema change rules ({@code crdUpgradeSafety} None). */
-  public DesiredSubscription(
+  public ComputedSubscription(
       String name,
       String catalog,
       String catalogDigest,
@@ -69,7 +69,7 @@ public record DesiredSubscription(
   }
 
   /** A subscription as its version policy sets it (no rollout approval). */
-  public DesiredSubscription(
+  public ComputedSubscription(
       String name,
       String catalog,
       String catalogDigest,

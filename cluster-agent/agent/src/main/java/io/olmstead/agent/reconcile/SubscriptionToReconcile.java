@@ -23,7 +23,7 @@ import java.util.List;
  * @param crdUpgradeSafety {@code Strict|Warn|None} (null: None): what the CRD schema change rules
  *     do to an upgrade
  */
-public record DesiredSubscription(
+public record SubscriptionToReconcile(
     String name,
     String catalog,
     String catalogDigest,
@@ -47,13 +47,13 @@ public record DesiredSubscription(
     MANUAL
   }
 
-  public DesiredSubscription {
+  public SubscriptionToReconcile {
     targetNamespaces = targetNamespaces == null ? List.of() : List.copyOf(targetNamespaces);
     approval = approval == null ? Approval.AUTOMATIC : approval;
   }
 
   /** A subscription without CRD schema change rules. */
-  public DesiredSubscription(
+  public SubscriptionToReconcile(
       String name,
       String catalog,
       String catalogDigest,
@@ -89,7 +89,7 @@ public record DesiredSubscription(
   }
 
   /** A subscription whose {@code maxVersion} is no rollout's approval. */
-  public DesiredSubscription(
+  public SubscriptionToReconcile(
       String name,
       String catalog,
       String catalogDigest,
@@ -126,14 +126,14 @@ public record DesiredSubscription(
    * An automatic subscription following {@code channel} up to {@code maxVersion}; for tests and
    * simulations.
    */
-  public static DesiredSubscription of(
+  public static SubscriptionToReconcile of(
       String name,
       String catalog,
       String packageName,
       String channel,
       String namespace,
       String maxVersion) {
-    return new DesiredSubscription(
+    return new SubscriptionToReconcile(
         name,
         catalog,
         null,
@@ -150,8 +150,8 @@ public record DesiredSubscription(
         null);
   }
 
-  public DesiredSubscription withApproval(Approval value) {
-    return new DesiredSubscription(
+  public SubscriptionToReconcile withApproval(Approval value) {
+    return new SubscriptionToReconcile(
         name,
         catalog,
         catalogDigest,
@@ -170,8 +170,8 @@ public record DesiredSubscription(
         crdUpgradeSafety);
   }
 
-  public DesiredSubscription withMaxVersion(String value) {
-    return new DesiredSubscription(
+  public SubscriptionToReconcile withMaxVersion(String value) {
+    return new SubscriptionToReconcile(
         name,
         catalog,
         catalogDigest,
@@ -190,8 +190,8 @@ public record DesiredSubscription(
         crdUpgradeSafety);
   }
 
-  public DesiredSubscription withStartingBundle(String value) {
-    return new DesiredSubscription(
+  public SubscriptionToReconcile withStartingBundle(String value) {
+    return new SubscriptionToReconcile(
         name,
         catalog,
         catalogDigest,
@@ -214,8 +214,8 @@ public record DesiredSubscription(
    * The same with {@code maxVersion} as a rollout's approved version (a rollback target when it is
    * lower).
    */
-  public DesiredSubscription withRollbackTo(String version) {
-    return new DesiredSubscription(
+  public SubscriptionToReconcile withRollbackTo(String version) {
+    return new SubscriptionToReconcile(
         name,
         catalog,
         catalogDigest,
@@ -234,8 +234,8 @@ public record DesiredSubscription(
         crdUpgradeSafety);
   }
 
-  public DesiredSubscription withCrdRemoval(boolean delete) {
-    return new DesiredSubscription(
+  public SubscriptionToReconcile withCrdRemoval(boolean delete) {
+    return new SubscriptionToReconcile(
         name,
         catalog,
         catalogDigest,
@@ -254,8 +254,8 @@ public record DesiredSubscription(
         crdUpgradeSafety);
   }
 
-  public DesiredSubscription withCrdUpgradeSafety(String value) {
-    return new DesiredSubscription(
+  public SubscriptionToReconcile withCrdUpgradeSafety(String value) {
+    return new SubscriptionToReconcile(
         name,
         catalog,
         catalogDigest,

@@ -3,8 +3,8 @@ package io.olmstead.controlplane.rollout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.olmstead.controlplane.rollout.RolloutPlanner.PlanCluster;
-import io.olmstead.controlplane.rollout.RolloutPlanner.PlannedWave;
+import io.olmstead.controlplane.rollout.WavePlanner.PlanCluster;
+import io.olmstead.controlplane.rollout.WavePlanner.PlannedWave;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-class RolloutPlannerTest {
+class WavePlannerTest {
 
   private static List<PlanCluster> fleet(int n) {
     List<PlanCluster> out = new ArrayList<>();
@@ -36,7 +36,7 @@ class RolloutPlannerTest {
   @Test
   void canaryCountThenFixedBatchesCoverEveryClusterOnce() {
     List<PlannedWave> waves =
-        RolloutPlanner.plan(fleet(100), strategy("{\"canary\":{\"count\":5},\"batchSize\":30}"));
+        WavePlanner.plan(fleet(100), strategy("{\"canary\":{\"count\":5},\"batchSize\":30}"));
     assertThat(sizes(waves)).containsExactly(5, 30, 30, 30, 5);
     assertThat(waves.get(0).name()).isEqualTo("canary");
     assertThat(waves.get(1).name()).isEqualTo("batch-1");
@@ -47,15 +47,14 @@ class RolloutPlannerTest {
   @Test
   void percentagesRoundUpAndNeverGiveEmptyWaves() {
     List<PlannedWave> waves =
-        RolloutPlanner.plan(
-            fleet(7), strategy("{\"canary\":{\"percent\":10},\"batchPercent\":50}"));
+        WavePlanner.plan(fleet(7), strategy("{\"canary\":{\"percent\":10},\"batchPercent\":50}"));
     assertThat(sizes(waves)).containsExactly(1, 4, 2);
   }
 
   @Test
   void canarySelectorTakesTheMatchingClusters() {
     List<PlannedWave> waves =
-        RolloutPlanner.plan(fleet(6), strategy("{\"canary\":{\"selector\":\"region=us\"}}"));
+        WavePlanner.plan(fleet(6), strategy("{\"canary\":{\"selector\":\"region=us\"}}"));
     assertThat(waves.get(0).clusters()).containsExactly("c001", "c003", "c005");
     assertThat(waves.get(1).clusters()).containsExactly("c000", "c002", "c004");
   }
@@ -63,7 +62,7 @@ class RolloutPlannerTest {
   @Test
   void canarySelectorMatchingNothingGivesNoCanaryWave() {
     List<PlannedWave> waves =
-        RolloutPlanner.plan(fleet(3), strategy("{\"canary\":{\"selector\":\"region=mars\"}}"));
+        WavePlanner.plan(fleet(3), strategy("{\"canary\":{\"selector\":\"region=mars\"}}"));
     assertThat(waves).extracting(PlannedWave::name).containsExactly("batch-1");
   }
 
@@ -76,7 +75,7 @@ class RolloutPlannerTest {
             new PlanCluster("c", Map.of("ring", "0")),
             new PlanCluster("d", Map.of("ring", "1")));
     List<PlannedWave> waves =
-        RolloutPlanner.plan(clusters, strategy("{\"batchSize\":1,\"order\":[\"ring\"]}"));
+        WavePlanner.plan(clusters, strategy("{\"batchSize\":1,\"order\":[\"ring\"]}"));
     assertThat(waves).extracting(w -> w.clusters().get(0)).containsExactly("c", "d", "a", "b");
   }
 
@@ -84,14 +83,14 @@ class RolloutPlannerTest {
   void canaryLargerThanTheFleetTakesItAll() {
     assertThat(
             sizes(
-                RolloutPlanner.plan(
+                WavePlanner.plan(
                     fleet(3), strategy("{\"canary\":{\"count\":10},\"batchSize\":2}"))))
         .containsExactly(3);
   }
 
   @Test
   void noClustersNoWaves() {
-    assertThat(RolloutPlanner.plan(List.of(), strategy("{}"))).isEmpty();
+    assertThat(WavePlanner.plan(List.of(), strategy("{}"))).isEmpty();
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.olmstead.controlplane.readiness;
+package io.olmstead.controlplane.upgradereadiness;
 
 import io.olmstead.olmcore.semver.Version;
 import java.util.ArrayList;
