@@ -8,7 +8,8 @@
 # times GET /fleet/matrix?limit=50. Its last line (`BENCH dashboard: ...`) holds every figure.
 # Needs the jars (./mvnw -q -B package -DskipTests), /usr/bin/chromium and chromedriver, and ../shared (the etcd
 # catalog). Environment: FLEET_DIR (default /tmp/olm-dashboard), FLEET_PORT_BASE (default 19300), LOADS (page loads,
-# default 7), CONNECT_TIMEOUT (seconds, default 1800), KEEP=1 leaves everything running.
+# default 7), CONNECT_TIMEOUT (seconds, default 1800), KEEP=1 leaves everything running, MEASURE=0 stops once the fleet
+# has settled (with KEEP=1: a fleet to measure by hand).
 set -euo pipefail
 N=${1:?usage: dashboard-fleet.sh N}
 [ "$N" -ge 50 ] || { echo "dashboard-fleet: N must be at least 50"; exit 2; }
@@ -30,6 +31,8 @@ cleanup() { [ "${KEEP:-0}" = 1 ] && return; for p in "${pids[@]}"; do kill "$p" 
   as_pg "$PGBIN/pg_ctl" -D "$DIR/pg" -m immediate stop >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 rm -rf "$DIR" && mkdir -p "$DIR/pg" && { [ "$(id -u)" = 0 ] && chown postgres "$DIR" "$DIR/pg" || true; }
+# run from copies: the benchmark's build below rewrites the jars in target/
+cp "$CP_JAR" "$AGENT_JAR" "$DIR/" && CP_JAR=$DIR/${CP_JAR##*/} AGENT_JAR=$DIR/${AGENT_JAR##*/}
 as_pg "$PGBIN/initdb" -D "$DIR/pg" -U postgres --auth=trust >/dev/null
 printf "listen_addresses = '127.0.0.1'\nport = %s\nmax_connections = 60\nshared_buffers = 512MB\nunix_socket_directories = '%s'\n" \
   "$PGPORT" "$DIR" >> "$DIR/pg/postgresql.conf"
@@ -69,6 +72,7 @@ for _ in $(seq 1 "${CONNECT_TIMEOUT:-1800}"); do
 done
 echo "connected and Succeeded (clusters, status rows): $ready of $N, $((N * 20)) after $(( $(date +%s) - t0 )) s"
 [ "$ready" = "$N $((N * 20))" ] || { echo "dashboard-fleet: the fleet did not settle within ${CONNECT_TIMEOUT:-1800} s"; exit 1; }
+[ "${MEASURE:-1}" = 1 ] || exit 0
 
 cd "$ROOT" && ./mvnw -B -o verify -pl control-plane/server -am -Dtest=none -Dit.test=DashboardPaintBenchIT \
   -Dolmstead.bench=true -Dolmstead.bench.url="http://127.0.0.1:$PORT" -Dolmstead.bench.token="$ADMIN" \

@@ -4,6 +4,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.olmstead.controlplane.testsupport.Browsers;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,6 +25,7 @@ class DashboardConnectionsIT {
   private static final int LOADS = 10;
   private static final String DRAWN =
       "return performance.getEntriesByName('olmstead:rendered').length > 0";
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static TestControlPlane cp;
   private static ChromeDriver browser;
 
@@ -38,6 +43,32 @@ class DashboardConnectionsIT {
     if (cp != null) {
       cp.close();
     }
+  }
+
+  @Test
+  void aPageLeftForAnotherOneClosesItsEventStream() throws Exception {
+    Browsers.signIn(browser, cp.baseUrl(), TestControlPlane.ADMIN_TOKEN);
+    browser.get(cp.baseUrl() + "/ui/#/");
+    await().atMost(Duration.ofSeconds(30)).until(() -> openStreams() >= 1);
+    // left for another page, it goes to the back/forward cache: kept there with an open fetch, its
+    // stream would stay open for 60 s
+    browser.get("about:blank");
+    await().atMost(Duration.ofSeconds(30)).until(() -> openStreams() == 0);
+  }
+
+  /** The server's count of open event streams ({@code olmstead_event_streams}). */
+  private static long openStreams() throws Exception {
+    String metrics =
+        HTTP.send(
+                HttpRequest.newBuilder(URI.create(cp.baseUrl() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    return metrics
+        .lines()
+        .filter(line -> line.startsWith("olmstead_event_streams "))
+        .mapToLong(line -> (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1)))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
