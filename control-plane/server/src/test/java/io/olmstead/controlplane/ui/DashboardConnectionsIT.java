@@ -33,6 +33,8 @@ class DashboardConnectionsIT {
   static void start() {
     browser = Browsers.headless();
     cp = TestControlPlane.start(DashboardConnectionsIT.class);
+    // once: the token stays in the tab's session storage for every test
+    Browsers.signIn(browser, cp.baseUrl(), TestControlPlane.ADMIN_TOKEN);
   }
 
   @AfterAll
@@ -47,7 +49,6 @@ class DashboardConnectionsIT {
 
   @Test
   void aPageLeftForAnotherOneClosesItsEventStream() throws Exception {
-    Browsers.signIn(browser, cp.baseUrl(), TestControlPlane.ADMIN_TOKEN);
     browser.get(cp.baseUrl() + "/ui/#/");
     await().atMost(Duration.ofSeconds(30)).until(() -> openStreams() >= 1);
     // left for another page, it goes to the back/forward cache: kept there with an open fetch, its
