@@ -75,7 +75,6 @@ class DashboardConnectionsIT {
   @Test
   void pagesLeftInARowDoNotHoldTheConnectionsTheNextPageNeeds() {
     // (the Fleet page of an empty fleet: what is measured is whether its requests get a connection)
-    Browsers.signIn(browser, cp.baseUrl(), TestControlPlane.ADMIN_TOKEN);
     for (int i = 0; i < LOADS; i++) {
       browser.get("about:blank");
       browser.get(cp.baseUrl() + "/ui/#/");
