@@ -12,11 +12,23 @@ import './adoption.js';
 import './preview.js';
 import './login.js';
 
+// The stream holds one of the browser's six HTTP/1.1 connections to this host for as long as it is open. A page left
+// for another one goes to the back/forward cache with its fetches still open, and Chromium keeps it there up to 60 s
+// before evicting it for that open request: a few pages left in a row held every connection and the next page's
+// requests waited for them. So the stream closes when the page is hidden (pagehide) and opens again when it is shown
+// (pageshow), as web.dev's bfcache guidance asks of open connections.
+let stream = null; // the AbortController of the open stream, null while the page is hidden
+window.addEventListener('pagehide', () => { if (stream) { stream.abort(); stream = null; } });
+window.addEventListener('pageshow', (ev) => { if (ev.persisted) { render(); follow(); } });
+
 async function follow() {
-  while (true) {
+  if (stream) { return; }
+  const mine = stream = new AbortController();
+  while (stream === mine) {
     if (!token()) { await new Promise((r) => setTimeout(r, 1000)); continue; }
     try {
-      const res = await fetch(API + '/events?follow=true', {headers: {'Authorization': 'Bearer ' + token()}});
+      const res = await fetch(API + '/events?follow=true',
+        {headers: {'Authorization': 'Bearer ' + token()}, signal: mine.signal});
       if (!res.ok) { throw new Error(String(res.status)); }
       $('#live').className = 'live tone-succeeded';
       const reader = res.body.getReader(), decoder = new TextDecoder();

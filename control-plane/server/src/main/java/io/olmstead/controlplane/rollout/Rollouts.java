@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.rollout;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.olmstead.controlplane.analysis.AnalysisTemplatesModule;
 import io.olmstead.controlplane.analysis.PrometheusClient;
@@ -47,6 +48,9 @@ public final class Rollouts {
       EdgeRiskSettings edgeRisk) {
     this.prometheus = new PrometheusClient(vertx, prometheus);
     this.events = new RolloutEvents(vertx, pool, notifications, registry);
+    Gauge.builder("olmstead.event.streams", events, RolloutEvents::clients)
+        .description("Open GET /events streams on this replica")
+        .register(registry);
     RolloutMetrics metrics = new RolloutMetrics(registry);
     RolloutMaturity maturity =
         new RolloutMaturity(new MaturityService(vertx, new Tx(pool), maxBodyBytes));
