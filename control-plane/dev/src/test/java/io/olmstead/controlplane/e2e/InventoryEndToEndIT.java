@@ -146,7 +146,13 @@ class InventoryEndToEndIT {
     await()
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(300))
-        .until(() -> demoCount(operator(inventory("sim-02"), "olmstead-demo-operator")) == 1);
+        .until(
+            () -> {
+              // the dependency may reach sim-02's inventory in a later report than the operator
+              JsonObject sim02 = inventory("sim-02");
+              return demoCount(operator(sim02, "olmstead-demo-operator")) == 1
+                  && !operator(sim02, "olmstead-demo-db").isEmpty();
+            });
     JsonObject fleet = fleetItem("", "olmstead-demo-operator");
     assertThat(fleet.getString("version")).isEqualTo("0.2.0");
     assertThat(fleet.getLong("clusters")).isEqualTo(2);
