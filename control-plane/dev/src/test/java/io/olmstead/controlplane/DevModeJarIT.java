@@ -3,6 +3,7 @@ package io.olmstead.controlplane;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.olmstead.controlplane.testsupport.ChildJvm;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -105,16 +106,16 @@ class DevModeJarIT {
     Path secondLog = tmp.resolve("second.log");
     Process second =
         new ProcessBuilder(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx256m",
-                "-jar",
-                JAR.toString(),
-                "dev",
-                "--port",
-                "0",
-                "--fresh",
-                "--data-dir",
-                data.toString())
+                concat(
+                    ChildJvm.command("256m"),
+                    "-jar",
+                    JAR.toString(),
+                    "dev",
+                    "--port",
+                    "0",
+                    "--fresh",
+                    "--data-dir",
+                    data.toString()))
             .redirectErrorStream(true)
             .redirectOutput(secondLog.toFile())
             .start();
@@ -134,18 +135,9 @@ class DevModeJarIT {
 
   private static Dev start(Path tmp, Path data, int run, String... extra) throws Exception {
     Path log = tmp.resolve("dev-" + run + ".log");
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx512m",
-                "-jar",
-                JAR.toString(),
-                "dev",
-                "--port",
-                "0",
-                "--data-dir",
-                data.toString()));
+    List<String> command = new ArrayList<>(ChildJvm.command("512m"));
+    command.addAll(
+        List.of("-jar", JAR.toString(), "dev", "--port", "0", "--data-dir", data.toString()));
     command.addAll(List.of(extra));
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -201,5 +193,11 @@ class DevModeJarIT {
                     : HttpRequest.BodyPublishers.ofString(body))
             .build(),
         HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static List<String> concat(List<String> command, String... more) {
+    List<String> all = new ArrayList<>(command);
+    all.addAll(List.of(more));
+    return all;
   }
 }

@@ -3,6 +3,7 @@ package io.olmstead.controlplane;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.olmstead.controlplane.testsupport.ChildJvm;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -12,7 +13,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -43,18 +46,18 @@ class DevReadinessIT {
     Path log = tmp.resolve("dev.log");
     Process dev =
         new ProcessBuilder(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx512m",
-                "-jar",
-                JAR.toString(),
-                "dev",
-                "--fresh",
-                "--port",
-                String.valueOf(port),
-                "--data-dir",
-                tmp.resolve("data").toString(),
-                "--admin-token",
-                TOKEN)
+                concat(
+                    ChildJvm.command("512m"),
+                    "-jar",
+                    JAR.toString(),
+                    "dev",
+                    "--fresh",
+                    "--port",
+                    String.valueOf(port),
+                    "--data-dir",
+                    tmp.resolve("data").toString(),
+                    "--admin-token",
+                    TOKEN))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
@@ -103,5 +106,11 @@ class DevReadinessIT {
     } catch (IOException e) {
       return null;
     }
+  }
+
+  private static List<String> concat(List<String> command, String... more) {
+    List<String> all = new ArrayList<>(command);
+    all.addAll(List.of(more));
+    return all;
   }
 }

@@ -38,12 +38,10 @@ public final class ControlPlaneProcess implements AutoCloseable {
    */
   public static ControlPlaneProcess start(DatabaseSettings db, Map<String, String> env, Path log)
       throws Exception {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx384m",
-                "-XX:+UseSerialGC"));
+    List<String> command = new ArrayList<>(ChildJvm.command("384m"));
+    if (!command.contains("-XX:+UseSerialGC")) {
+      command.add("-XX:+UseSerialGC");
+    }
     if (Files.isRegularFile(JAR)) {
       command.addAll(List.of("-jar", JAR.toString()));
     } else {
