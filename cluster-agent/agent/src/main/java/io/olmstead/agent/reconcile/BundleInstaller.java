@@ -105,7 +105,7 @@ final class BundleInstaller {
     ServingCertificates.Completed completed =
         servingCerts.complete(stamp(plan.objects(), sub, target.bundle().name()), ns);
     CsvDetails csv = CsvDetails.of(plan.csv(), completed.certificates(), checked.statuses());
-    return write(target, completed.objects(), before, rules, progress).withCsv(csv);
+    return write(target, completed.objects(), before, restoring, rules, progress).withCsv(csv);
   }
 
   /** Writes the completed {@code objects} in OLM's order and says the phase they reached. */
@@ -113,6 +113,7 @@ final class BundleInstaller {
       InstallTarget target,
       List<JsonNode> objects,
       CsvPhase before,
+      boolean restoring,
       WriteRules rules,
       Consumer<CsvStatus> progress)
       throws ResourceException {
@@ -165,12 +166,7 @@ final class BundleInstaller {
         // A deleted CRD restored on a Succeeded install is drift too, reported now: the next pass
         // no longer writes it.
         return finish(
-            target,
-            oc,
-            extraKinds,
-            objects,
-            pending,
-            wasApplied(before) ? writes(changed) : List.of());
+            target, oc, extraKinds, objects, pending, restoring ? writes(changed) : List.of());
       }
       mirrorConditions(oc);
       if (before == CsvPhase.NONE || before == CsvPhase.PENDING) {
@@ -204,10 +200,9 @@ final class BundleInstaller {
     }
     CsvStatus status = CsvPhaseRules.next(observation);
     // Also drift when a pass that ran while an object was being deleted already moved the bundle on
-    // (the object
-    // missing looked like an unhealthy component): what this pass writes back is still restored
-    // drift.
-    boolean restored = wasApplied(before) && !writes(changed).isEmpty();
+    // (the object missing looked like an unhealthy component), and in the pass after a restore
+    // (InstallReady): an object changed while the restore ran is put back and reported then.
+    boolean restored = restoring && !writes(changed).isEmpty();
     return finish(target, oc, extraKinds, objects, status, restored ? writes(changed) : List.of());
   }
 
