@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -121,7 +122,7 @@ final class InventoryQuickCheck {
         && noNulInOtherFields(r, Set.of("cpuMillis", "memoryBytes"));
   }
 
-  private static boolean optional(JsonNode n, java.util.function.Predicate<JsonNode> check) {
+  private static boolean optional(JsonNode n, Predicate<JsonNode> check) {
     return n == null || check.test(n);
   }
 

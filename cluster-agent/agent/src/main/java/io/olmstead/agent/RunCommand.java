@@ -1,6 +1,7 @@
 package io.olmstead.agent;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.olmstead.agent.channel.ChannelClient;
 import io.olmstead.agent.channel.ChannelOptions;
 import io.olmstead.agent.channel.CredentialStorage;
@@ -22,6 +23,9 @@ import io.olmstead.agent.reconcile.ControlPlaneCatalogs;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
 import io.vertx.core.Vertx;
 import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -86,7 +90,7 @@ public final class RunCommand implements Callable<Integer> {
    * environment) and returns once it runs; dev's simulated kubelet starts hosted agents in its
    * process through this, with a pod's environment.
    */
-  public static Running start(java.util.Map<String, String> env) throws ConfigException {
+  public static Running start(Map<String, String> env) throws ConfigException {
     AgentConfig config = AgentConfig.fromMap(env);
     if (config.controlPlaneUrl().isEmpty()) {
       throw new ConfigException(AgentConfig.CONTROL_PLANE_URL + " is required to run the agent");
@@ -147,7 +151,7 @@ public final class RunCommand implements Callable<Integer> {
               vertx,
               client::getKubernetesVersion,
               String.valueOf(client.getMasterUrl()),
-              java.time.Duration.ofSeconds(10));
+              Duration.ofSeconds(10));
       startProbes(vertx, health, apiProbe, channel, controlPlane);
       inventory.start();
     } catch (ResourceException e) {
@@ -176,8 +180,8 @@ public final class RunCommand implements Callable<Integer> {
     ReadinessCheck connected =
         () ->
             channel.isConnected()
-                ? java.util.Optional.empty()
-                : java.util.Optional.of(
+                ? Optional.empty()
+                : Optional.of(
                     "not connected to the control plane at "
                         + controlPlane
                         + channel
@@ -185,7 +189,7 @@ public final class RunCommand implements Callable<Integer> {
                             .map(r -> " (last close: " + r + ")")
                             .orElse(""));
     HealthServer.serve(
-        vertx, health, java.util.Map.of("control-plane", connected, "kubernetes-api", apiProbe));
+        vertx, health, Map.of("control-plane", connected, "kubernetes-api", apiProbe));
   }
 
   /**
@@ -200,7 +204,7 @@ public final class RunCommand implements Callable<Integer> {
     String[] ref = config.credentialSecret().get().split("/", 2);
     try {
       return SecretCredentialStorage.open(client, ref[0], ref[1]);
-    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+    } catch (KubernetesClientException e) {
       throw new ConfigException(
           "cannot read the credential Secret named by "
               + AgentConfig.CREDENTIAL_SECRET

@@ -1,5 +1,6 @@
 package io.olmstead.agent.channel;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.vertx.core.Future;
@@ -7,6 +8,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -27,7 +29,7 @@ final class Enroller {
     String json;
     try {
       json = ProtocolCodec.mapper().writeValueAsString(body);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       return Future.failedFuture(e);
     }
     RequestOptions request =
@@ -50,7 +52,7 @@ final class Enroller {
                           try {
                             JsonNode answer = ProtocolCodec.mapper().readTree(bytes.getBytes());
                             return Future.succeededFuture(answer.path("credential").asText());
-                          } catch (java.io.IOException e) {
+                          } catch (IOException e) {
                             return Future.failedFuture(e);
                           }
                         }));

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The agent runtime's typed configuration, read once from {@code OLMSTEAD_*} environment variables
@@ -47,8 +48,8 @@ public record AgentConfig(
   public static final String CREDENTIAL_SECRET = "OLMSTEAD_CREDENTIAL_SECRET";
 
   /** Every variable the agent reads (deploy/agent may set only these). */
-  public static final java.util.Set<String> ENVIRONMENT =
-      java.util.Set.of(
+  public static final Set<String> ENVIRONMENT =
+      Set.of(
           MODE,
           KUBECONFIG,
           CLUSTER_NAME,

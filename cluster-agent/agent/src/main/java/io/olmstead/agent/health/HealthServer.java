@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The agent's probes. {@code /healthz} answers from the event loop and needs nothing else, so a
@@ -43,18 +44,18 @@ public final class HealthServer {
    * Starts the probes as {@code settings} say and waits for the port to be bound; a port that
    * cannot be bound is a start-up error naming the setting. Nothing is served when the port is 0.
    */
-  public static java.util.Optional<HealthServer> serve(
+  public static Optional<HealthServer> serve(
       Vertx vertx, HealthSettings settings, Map<String, ReadinessCheck> checks)
       throws ConfigException {
     if (!settings.enabled()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     try {
-      return java.util.Optional.of(
+      return Optional.of(
           start(vertx, settings.port(), checks)
               .toCompletionStage()
               .toCompletableFuture()
-              .get(30, java.util.concurrent.TimeUnit.SECONDS));
+              .get(30, TimeUnit.SECONDS));
     } catch (Exception e) {
       throw new ConfigException(
           "cannot serve the probes on port "

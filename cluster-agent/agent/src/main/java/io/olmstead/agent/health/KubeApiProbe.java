@@ -1,5 +1,6 @@
 package io.olmstead.agent.health;
 
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.Optional;
@@ -58,7 +59,7 @@ public final class KubeApiProbe implements ReadinessCheck {
               return "";
             },
             false)
-        .recover(e -> io.vertx.core.Future.succeededFuture(describe(e)))
+        .recover(e -> Future.succeededFuture(describe(e)))
         .onSuccess(this::record);
   }
 

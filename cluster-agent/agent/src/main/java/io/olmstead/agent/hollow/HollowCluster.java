@@ -13,8 +13,10 @@ import io.olmstead.apispec.protocol.Welcome;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -31,7 +33,7 @@ final class HollowCluster implements ChannelListener {
   private final double failureRate;
   private final Map<String, SubscriptionStatus> state = new HashMap<>();
   private final Map<String, Long> timers = new HashMap<>();
-  private final java.util.Set<String> answered = new java.util.HashSet<>();
+  private final Set<String> answered = new HashSet<>();
   private ChannelClient client;
   private long reports;
   private long inventoryRounds;

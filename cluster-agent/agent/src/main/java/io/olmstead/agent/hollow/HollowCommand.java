@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -146,12 +147,12 @@ public final class HollowCommand implements Callable<Integer> {
 
   private Duration parse(String option, String text) {
     try {
-      String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+      String t = text.trim().toLowerCase(Locale.ROOT);
       if (t.endsWith("ms")) {
         return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
       }
       if (t.endsWith("s") || t.endsWith("m") || t.endsWith("h")) {
-        return Duration.parse("PT" + t.toUpperCase(java.util.Locale.ROOT));
+        return Duration.parse("PT" + t.toUpperCase(Locale.ROOT));
       }
       return Duration.ofSeconds(Long.parseLong(t));
     } catch (NumberFormatException | DateTimeParseException e) {

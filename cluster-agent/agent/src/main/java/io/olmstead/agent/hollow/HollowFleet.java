@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * N hollow agents in one process: one Vert.x, one HTTP client and one WebSocket client shared by
@@ -151,7 +152,7 @@ public final class HollowFleet implements AutoCloseable {
         .eventually(() -> ownsVertx ? vertx.close() : Future.succeededFuture())
         .toCompletionStage()
         .toCompletableFuture()
-        .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS)
+        .orTimeout(30, TimeUnit.SECONDS)
         .exceptionally(e -> null)
         .join();
   }

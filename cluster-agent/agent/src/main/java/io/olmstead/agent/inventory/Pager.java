@@ -1,5 +1,6 @@
 package io.olmstead.agent.inventory;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListOptions;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
@@ -18,7 +19,7 @@ final class Pager {
 
   private Pager() {}
 
-  static <T extends io.fabric8.kubernetes.api.model.HasMetadata> Result each(
+  static <T extends HasMetadata> Result each(
       Function<ListOptions, ? extends KubernetesResourceList<T>> list,
       int pageSize,
       long max,

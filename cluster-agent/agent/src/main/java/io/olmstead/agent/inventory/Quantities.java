@@ -2,6 +2,7 @@ package io.olmstead.agent.inventory;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Map;
 
 /**
@@ -31,7 +32,7 @@ final class Quantities {
       // ceil like the kubelet rounds requests up; clamped so that sums cannot overflow
       return value.signum() <= 0
           ? 0
-          : value.min(MAX).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
+          : value.min(MAX).setScale(0, RoundingMode.CEILING).longValueExact();
     } catch (RuntimeException e) {
       return 0;
     }

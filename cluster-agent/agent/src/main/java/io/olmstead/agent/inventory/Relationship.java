@@ -1,6 +1,7 @@
 package io.olmstead.agent.inventory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,7 +58,7 @@ record Relationship(boolean label, Set<String> kinds, String key) {
     }
     Set<String> kinds =
         Set.of(
-            java.util.Arrays.stream(on.split(";"))
+            Arrays.stream(on.split(";"))
                 .map(String::trim)
                 .filter(k -> !k.isEmpty())
                 .distinct()

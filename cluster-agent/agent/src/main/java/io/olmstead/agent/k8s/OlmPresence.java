@@ -1,6 +1,8 @@
 package io.olmstead.agent.k8s;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Optional;
@@ -81,13 +83,13 @@ public final class OlmPresence {
       return null;
     }
     try {
-      JsonNode parsed = new com.fasterxml.jackson.databind.ObjectMapper().readTree(properties);
+      JsonNode parsed = new ObjectMapper().readTree(properties);
       for (JsonNode p : parsed.path("properties")) {
         if ("olm.package".equals(p.path("type").asText())) {
           return p.path("value").path("packageName").asText(null);
         }
       }
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       return null; // a malformed annotation names no package
     }
     return null;

@@ -7,12 +7,14 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The thin I/O layer: create-or-replace of any manifest, delete, get and list by labels, each
@@ -20,8 +22,7 @@ import java.util.Optional;
  * resourceVersion churn). Blocking (fabric8 calls): use from reconcile worker threads only.
  */
 public final class ResourceOperator {
-  private static final java.util.Set<String> MERGED_SPEC_KINDS =
-      java.util.Set.of(OperatorConditions.KIND);
+  private static final Set<String> MERGED_SPEC_KINDS = Set.of(OperatorConditions.KIND);
   private final KubernetesClient client;
   private final ResourceKinds kinds;
   private final KubernetesSerialization serialization;
@@ -269,7 +270,7 @@ public final class ResourceOperator {
         : op.withName(name);
   }
 
-  private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
+  private NonNamespaceOperation<
           GenericKubernetesResource,
           GenericKubernetesResourceList,
           Resource<GenericKubernetesResource>>

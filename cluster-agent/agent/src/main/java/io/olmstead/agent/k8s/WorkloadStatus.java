@@ -1,6 +1,7 @@
 package io.olmstead.agent.k8s;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.olmstead.olmcore.lifecycle.DeploymentState;
 
 /**
@@ -49,6 +50,6 @@ public final class WorkloadStatus {
         return c;
       }
     }
-    return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    return MissingNode.getInstance();
   }
 }

@@ -8,8 +8,10 @@ import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.olmstead.agent.config.KubernetesClients;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -23,8 +25,8 @@ final class GuestClients implements AutoCloseable {
   private final VertxHttpClientFactory http;
   private final KubernetesSerialization serialization = new KubernetesSerialization();
   private final ExecutorService callbacks;
-  private final java.util.concurrent.ScheduledExecutorService starter;
-  private final java.util.concurrent.ScheduledExecutorService inventory;
+  private final ScheduledExecutorService starter;
+  private final ScheduledExecutorService inventory;
 
   /**
    * Its own Vert.x, apart from the channels': the reconcile code makes blocking fabric8 calls from
@@ -96,17 +98,17 @@ final class GuestClients implements AutoCloseable {
   }
 
   /** The threads that start guests and retry the ones that cannot be reached (bounded delays). */
-  java.util.concurrent.ScheduledExecutorService starter() {
+  ScheduledExecutorService starter() {
     return starter;
   }
 
   /** The threads that collect the served guests' inventories (one inventory reporter per guest). */
-  java.util.concurrent.ScheduledExecutorService inventory() {
+  ScheduledExecutorService inventory() {
     return inventory;
   }
 
   /** The same threads, for handing channel events to the reconcile loops off the event loop. */
-  java.util.concurrent.Executor events() {
+  Executor events() {
     return callbacks;
   }
 

@@ -21,6 +21,7 @@ import io.vertx.core.http.WebSocketClient;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -74,7 +75,7 @@ final class HostedAgent {
       CatalogProvider catalogs,
       GuestClients guests,
       ReconcilerOptions options,
-      java.util.concurrent.Executor events,
+      Executor events,
       ScheduledExecutorService starter,
       ReconcileThreads reconcile,
       Duration inventoryInterval) {}

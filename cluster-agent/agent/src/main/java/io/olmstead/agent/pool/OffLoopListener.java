@@ -6,6 +6,7 @@ import io.olmstead.apispec.protocol.Approve;
 import io.olmstead.apispec.protocol.Desired;
 import io.olmstead.apispec.protocol.Welcome;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Hands a served cluster's channel events to its reconcile loop on a shared executor, one at a time
@@ -47,7 +48,7 @@ final class OffLoopListener implements ChannelListener {
       lane.execute(
           event); // a failing event is logged by the lane and does not stop this cluster's later
       // ones
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       // the replica is closing
     }
   }

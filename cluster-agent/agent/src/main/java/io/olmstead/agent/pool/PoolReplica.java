@@ -17,9 +17,11 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import java.net.URI;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * One hosted agent pool replica ({@code olmstead-agent pool}): one Vert.x, one HTTP and WebSocket
@@ -95,9 +97,8 @@ public final class PoolReplica implements AutoCloseable {
    * makes the replica unready (restarting or unrouting the pod would not bring that guest back, and
    * would drop every other cluster it serves).
    */
-  public java.util.Optional<HealthServer> serveProbes(HealthSettings settings)
-      throws ConfigException {
-    return HealthServer.serve(vertx, settings, java.util.Map.of("control-plane", channel::problem));
+  public Optional<HealthServer> serveProbes(HealthSettings settings) throws ConfigException {
+    return HealthServer.serve(vertx, settings, Map.of("control-plane", channel::problem));
   }
 
   /** Whether the pool channel is up (welcomed). */
@@ -136,8 +137,7 @@ public final class PoolReplica implements AutoCloseable {
   }
 
   /** A read-only credential source over the served clusters' credentials. */
-  private record AnyCredential(java.util.function.Supplier<Optional<String>> source)
-      implements CredentialStorage {
+  private record AnyCredential(Supplier<Optional<String>> source) implements CredentialStorage {
     @Override
     public Optional<String> load() {
       return source.get();

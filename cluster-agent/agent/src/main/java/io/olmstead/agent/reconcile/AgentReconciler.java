@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -157,8 +158,7 @@ public final class AgentReconciler implements AutoCloseable {
    * Preflight requests of a {@code desired} message: each one not answered yet is checked off the
    * reconcile workers (one at a time) and its verdict handed to {@code answer}.
    */
-  public void preflight(
-      List<PreflightRequest> requests, java.util.function.Consumer<Preflight> answer) {
+  public void preflight(List<PreflightRequest> requests, Consumer<Preflight> answer) {
     preflights.submit(requests, answer);
   }
 

@@ -20,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -165,9 +166,7 @@ public final class ControlPlaneCatalogs implements CatalogProvider {
     FbcParser parser = new FbcParser();
     boolean gzip = content.length > 2 && (content[0] & 0xff) == 0x1f && (content[1] & 0xff) == 0x8b;
     String fileName =
-        mediaType.toLowerCase(java.util.Locale.ROOT).contains("yaml")
-            ? "catalog.yaml"
-            : "catalog.json";
+        mediaType.toLowerCase(Locale.ROOT).contains("yaml") ? "catalog.yaml" : "catalog.json";
     DeclarativeConfig config = gzip ? parser.parseTarGz(content) : parser.parse(fileName, content);
     return CatalogValidator.validate(config, ValidationMode.LENIENT)
         .catalog()

@@ -11,6 +11,7 @@ import io.olmstead.olmcore.lifecycle.CrdSchemaRules;
 import io.olmstead.olmcore.lifecycle.CrdUpgradeCheck;
 import io.olmstead.olmcore.lifecycle.CrdUpgradeResult;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,7 +79,7 @@ final class CrdSafety {
    * name; a CRD that is new or unchanged has none.
    */
   Map<String, List<CrdSchemaFinding>> schemaFindings(List<JsonNode> crds) throws ResourceException {
-    Map<String, List<CrdSchemaFinding>> out = new java.util.LinkedHashMap<>();
+    Map<String, List<CrdSchemaFinding>> out = new LinkedHashMap<>();
     for (JsonNode crd : crds) {
       String name = crd.path("metadata").path("name").asText();
       Optional<JsonNode> existing =

@@ -3,6 +3,7 @@ package io.olmstead.agent.reconcile;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.olmstead.agent.health.KubeApiProbe;
 import io.olmstead.agent.k8s.ResourceException;
+import java.io.IOException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,7 +75,7 @@ public final class GuestReachability {
       if (t instanceof KubernetesClientException k) {
         return k.getCode() <= 0 || k.getCode() == 503;
       }
-      if (t instanceof java.io.IOException) {
+      if (t instanceof IOException) {
         return true;
       }
     }

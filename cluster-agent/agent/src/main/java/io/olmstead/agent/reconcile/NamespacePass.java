@@ -1,6 +1,8 @@
 package io.olmstead.agent.reconcile;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.olmstead.agent.k8s.ApplyOutcome;
 import io.olmstead.agent.k8s.ManagedLabels;
 import io.olmstead.agent.k8s.OperatorConditions;
@@ -24,9 +26,11 @@ import io.olmstead.olmcore.resolver.SubscriptionRequest;
 import io.olmstead.olmcore.semver.Version;
 import io.olmstead.olmcore.semver.VersionException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -412,7 +416,7 @@ final class NamespacePass {
                     desired.stream()
                         .filter(d -> d.catalog().equals(b.catalog()))
                         .map(SubscriptionToReconcile::catalogDigest)
-                        .filter(java.util.Objects::nonNull)
+                        .filter(Objects::nonNull)
                         .findFirst()
                         .orElse(null),
                     b.packageName(),
@@ -428,7 +432,7 @@ final class NamespacePass {
                     null));
   }
 
-  private Map<String, Catalog> loadCatalogs(java.util.Collection<SubscriptionToReconcile> subs) {
+  private Map<String, Catalog> loadCatalogs(Collection<SubscriptionToReconcile> subs) {
     Map<String, Catalog> loaded = new LinkedHashMap<>();
     for (SubscriptionToReconcile sub : subs) {
       if (!loaded.containsKey(sub.catalog())) {
@@ -442,11 +446,8 @@ final class NamespacePass {
 
   private void ensureNamespace(String namespace) throws ResourceException {
     if (resources.get("v1", "Namespace", null, namespace).isEmpty()) {
-      com.fasterxml.jackson.databind.node.ObjectNode ns =
-          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
-              .objectNode()
-              .put("apiVersion", "v1")
-              .put("kind", "Namespace");
+      ObjectNode ns =
+          JsonNodeFactory.instance.objectNode().put("apiVersion", "v1").put("kind", "Namespace");
       ns.putObject("metadata").put("name", namespace);
       resources.apply(ns);
     }

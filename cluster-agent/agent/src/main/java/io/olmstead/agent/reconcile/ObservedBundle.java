@@ -6,6 +6,7 @@ import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.olmcore.lifecycle.CsvPhase;
 import io.olmstead.olmcore.semver.Version;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,9 +70,7 @@ public record ObservedBundle(
             dependencyOf,
             "Delete".equals(ann.path(CRD_REMOVAL).asText()),
             List.copyOf(kinds),
-            java.util.Arrays.stream(ann.path(CRDS).asText("").split(","))
-                .filter(c -> !c.isEmpty())
-                .toList(),
+            Arrays.stream(ann.path(CRDS).asText("").split(",")).filter(c -> !c.isEmpty()).toList(),
             oc));
   }
 

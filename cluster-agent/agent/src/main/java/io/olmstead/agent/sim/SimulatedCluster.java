@@ -17,6 +17,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.logging.Level;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,8 +105,7 @@ public final class SimulatedCluster implements AutoCloseable {
     String name = nameFor(index);
     // The mock web server logs every request through JUL at INFO: far too chatty for a dev-mode
     // fleet.
-    java.util.logging.Logger.getLogger("io.fabric8.mockwebserver")
-        .setLevel(java.util.logging.Level.WARNING);
+    java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(Level.WARNING);
     KubernetesMockServer server =
         new KubernetesMockServer(
             new Context(),
@@ -155,7 +156,7 @@ public final class SimulatedCluster implements AutoCloseable {
       int count,
       List<String> failing,
       CatalogProvider catalogs,
-      java.util.function.Function<String, StatusSink> sinks,
+      Function<String, StatusSink> sinks,
       Duration rolloutDelay,
       ReconcilerOptions options)
       throws ResourceException {

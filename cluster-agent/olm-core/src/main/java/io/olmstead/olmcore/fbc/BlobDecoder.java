@@ -1,8 +1,11 @@
 package io.olmstead.olmcore.fbc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.POJONode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Turns parsed blobs into the typed model, collecting them per schema (one instance per parse). */
 final class BlobDecoder {
@@ -58,9 +61,8 @@ final class BlobDecoder {
         JsonNode v = p.get("value");
         if (v != null
             && v.isPojo()
-            && p instanceof com.fasterxml.jackson.databind.node.ObjectNode o
-            && ((com.fasterxml.jackson.databind.node.POJONode) v).getPojo()
-                instanceof JsonBlobReader.RawJson raw) {
+            && p instanceof ObjectNode o
+            && ((POJONode) v).getPojo() instanceof JsonBlobReader.RawJson raw) {
           o.set("value", raw.decode());
         }
       }
@@ -183,6 +185,6 @@ final class BlobDecoder {
     if (n == null || n.isNull() || n.isMissingNode()) {
       return "null";
     }
-    return n.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    return n.getNodeType().name().toLowerCase(Locale.ROOT);
   }
 }

@@ -1,6 +1,7 @@
 package io.olmstead.olmcore.fbc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.POJONode;
 import io.olmstead.olmcore.semver.Version;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,8 +107,7 @@ public final class Bundle {
   static JsonNode decoded(JsonNode value) {
     return value != null
             && value.isPojo()
-            && ((com.fasterxml.jackson.databind.node.POJONode) value).getPojo()
-                instanceof JsonBlobReader.RawJson r
+            && ((POJONode) value).getPojo() instanceof JsonBlobReader.RawJson r
         ? r.decode()
         : value;
   }

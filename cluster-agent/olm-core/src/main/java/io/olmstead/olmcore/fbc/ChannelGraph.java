@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -230,7 +231,7 @@ public final class ChannelGraph {
       String installedBundle, Version installedVersion, Version ceilingOrNull) {
     List<ChannelEntry> out = new ArrayList<>(2);
     for (ChannelEntry c : candidates) {
-      if (java.util.Objects.equals(c.name(), installedBundle)
+      if (Objects.equals(c.name(), installedBundle)
           || !qualifies(c, installedBundle, installedVersion)) {
         continue;
       }

@@ -1,6 +1,7 @@
 package io.olmstead.olmcore.fbc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -49,7 +50,7 @@ public record CsvMetadata(
 
   /** Reads a decoded value leniently (see the type's Javadoc). */
   public static CsvMetadata of(JsonNode raw) {
-    JsonNode v = raw == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : raw;
+    JsonNode v = raw == null ? MissingNode.getInstance() : raw;
     List<String> keywords = new ArrayList<>();
     for (JsonNode k : array(v, "keywords")) {
       if (k.isTextual()) {

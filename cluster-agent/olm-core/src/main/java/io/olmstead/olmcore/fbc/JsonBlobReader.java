@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -103,8 +104,7 @@ final class JsonBlobReader {
         return n == null ? JsonNodeFactory.instance.nullNode() : n;
       } catch (IOException e) {
         // the bytes were tokenized at parse time, so this cannot happen for input we accepted
-        return JsonNodeFactory.instance.textNode(
-            new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+        return JsonNodeFactory.instance.textNode(new String(bytes, StandardCharsets.UTF_8));
       }
     }
   }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /** Shared, configured Jackson mappers (thread-safe once built). */
 final class Mappers {
@@ -99,8 +100,7 @@ final class Mappers {
         col = Math.max(0, loc.getColumnNr());
       }
       msg = jpe.getOriginalMessage();
-    } else if (e instanceof org.yaml.snakeyaml.error.MarkedYAMLException my
-        && my.getProblemMark() != null) {
+    } else if (e instanceof MarkedYAMLException my && my.getProblemMark() != null) {
       line = my.getProblemMark().getLine() + 1;
       col = my.getProblemMark().getColumn() + 1;
       msg = my.getProblem();

@@ -2,6 +2,7 @@ package io.olmstead.olmcore.installplan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
@@ -93,7 +94,7 @@ final class DeploymentOverrides {
    * in order.
    */
   private static ArrayNode mergeEnv(JsonNode existing, List<JsonNode> added) {
-    ArrayNode merged = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+    ArrayNode merged = JsonNodeFactory.instance.arrayNode();
     if (existing != null && existing.isArray()) {
       for (JsonNode e : existing) {
         String name = e.path("name").asText();

@@ -1,5 +1,6 @@
 package io.olmstead.olmcore.lifecycle;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -88,8 +89,6 @@ final class GoRegex {
   }
 
   private static String negate(String cls) {
-    return cls.startsWith("\\p")
-        ? "\\P" + cls.substring(2)
-        : cls.toUpperCase(java.util.Locale.ROOT);
+    return cls.startsWith("\\p") ? "\\P" + cls.substring(2) : cls.toUpperCase(Locale.ROOT);
   }
 }

@@ -1,6 +1,7 @@
 package io.olmstead.olmcore.maturity;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -65,7 +66,7 @@ final class CrdRules implements RuleFamily {
         if (!c.createsWorkloads()) {
           continue;
         }
-        Set<String> wanted = new java.util.HashSet<>(PLACEMENT);
+        Set<String> wanted = new HashSet<>(PLACEMENT);
         wanted.add("resources");
         SchemaSearch.Result r = SchemaSearch.find(spec, wanted);
         if (r.incomplete()) {

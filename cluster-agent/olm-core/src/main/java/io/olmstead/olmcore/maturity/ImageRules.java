@@ -1,6 +1,7 @@
 package io.olmstead.olmcore.maturity;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.olmstead.olmcore.fbc.RelatedImage;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -37,10 +38,7 @@ final class ImageRules implements RuleFamily {
       related.add(Json.text(r, "image"));
     }
     Set<String> declaredArchs = new HashSet<>();
-    JsonNode meta =
-        view.csvMetadata() == null
-            ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
-            : view.csvMetadata();
+    JsonNode meta = view.csvMetadata() == null ? MissingNode.getInstance() : view.csvMetadata();
     meta.path("labels")
         .fields()
         .forEachRemaining(

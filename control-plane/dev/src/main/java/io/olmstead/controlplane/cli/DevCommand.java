@@ -24,12 +24,14 @@ import io.vertx.core.Future;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -75,7 +77,7 @@ public final class DevCommand implements Callable<Integer> {
       paramLabel = "HOST:PORT",
       description =
           "A registry reached over plain HTTP (repeatable; adds to env OLMSTEAD_REGISTRY_INSECURE).")
-  java.util.List<String> insecureRegistries = new java.util.ArrayList<>();
+  List<String> insecureRegistries = new ArrayList<>();
 
   @Option(names = "--fresh", description = "Wipe the data directory first.")
   boolean fresh;
@@ -193,7 +195,7 @@ public final class DevCommand implements Callable<Integer> {
     if (simulatedHypershift != null) {
       hypershift =
           new HypershiftSettings(
-              java.util.Optional.of(simulatedHypershift.kubeconfig().toString()),
+              Optional.of(simulatedHypershift.kubeconfig().toString()),
               hypershift.resyncSeconds(),
               hypershift.agents());
     }
@@ -207,10 +209,10 @@ public final class DevCommand implements Callable<Integer> {
           new ControlPlaneConfig(
               bindHost,
               port,
-              java.util.Optional.of(database.settings()),
+              Optional.of(database.settings()),
               8,
               true,
-              java.util.Optional.ofNullable(adminToken),
+              Optional.ofNullable(adminToken),
               ControlPlaneConfig.DEFAULT_MAX_BODY_BYTES,
               settings.gateway(),
               settings.registry(),
@@ -311,8 +313,7 @@ public final class DevCommand implements Callable<Integer> {
    * The ready line shows a token only when this start generated it (a given --admin-token is never
    * echoed).
    */
-  static String readyLine(
-      String url, Path dir, java.util.Optional<String> generated, boolean tokenGiven) {
+  static String readyLine(String url, Path dir, Optional<String> generated, boolean tokenGiven) {
     String token =
         generated.orElse(
             tokenGiven
@@ -351,7 +352,7 @@ public final class DevCommand implements Callable<Integer> {
     for (Path owned :
         List.of(
             dir.resolve(EmbeddedDatabase.PG_DIR), dir.resolve(EmbeddedDatabase.PASSWORD_FILE))) {
-      if (!Files.exists(owned, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      if (!Files.exists(owned, LinkOption.NOFOLLOW_LINKS)) {
         continue;
       }
       try (Stream<Path> paths = Files.walk(owned)) {

@@ -16,6 +16,7 @@ import io.vertx.sqlclient.Pool;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -132,7 +133,7 @@ public final class DevSimulation implements AutoCloseable {
   }
 
   private static Future<Map<String, String>> enrollmentTokens(Tx tx, int count) {
-    List<String> names = new java.util.ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (int i = 1; i <= count; i++) {
       names.add(SimulatedCluster.nameFor(i));
     }

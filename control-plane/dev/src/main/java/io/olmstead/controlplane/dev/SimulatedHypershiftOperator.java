@@ -8,8 +8,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.olmstead.controlplane.dev.SimulatedHostedStatus.Step;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -191,8 +193,7 @@ public final class SimulatedHypershiftOperator implements AutoCloseable {
         .endMetadata()
         .addToData(
             KUBECONFIG_KEY,
-            java.util.Base64.getEncoder()
-                .encodeToString(kubeconfig.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+            Base64.getEncoder().encodeToString(kubeconfig.getBytes(StandardCharsets.UTF_8)))
         .build();
   }
 

@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -85,16 +86,16 @@ public final class SimulatedKubelet implements AutoCloseable {
   }
 
   /** The pod template hash of the agent running for {@code namespace/name}, if one runs. */
-  public java.util.Optional<String> runningHash(String deployment) {
-    return java.util.Optional.ofNullable(pods.get(deployment)).map(Pod::hash);
+  public Optional<String> runningHash(String deployment) {
+    return Optional.ofNullable(pods.get(deployment)).map(Pod::hash);
   }
 
   /**
    * The private directory holding the files of the pod running for {@code namespace/name}, if one
    * runs.
    */
-  public java.util.Optional<Path> podDirectory(String deployment) {
-    return java.util.Optional.ofNullable(pods.get(deployment)).map(Pod::root);
+  public Optional<Path> podDirectory(String deployment) {
+    return Optional.ofNullable(pods.get(deployment)).map(Pod::root);
   }
 
   private void sync() {

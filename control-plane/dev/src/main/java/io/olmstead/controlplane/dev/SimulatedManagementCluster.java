@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.olmstead.agent.sim.DiscoveringCrudDispatcher;
@@ -22,6 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * SIMULATION: a management cluster in this process for {@code dev --simulate-hypershift}: a fabric8
@@ -48,11 +51,10 @@ public final class SimulatedManagementCluster implements AutoCloseable {
    * The mock web server logs every request through JUL at INFO, far too chatty for dev; held here
    * because JUL keeps loggers weakly and a collected one would forget its level.
    */
-  static final java.util.logging.Logger MOCK_LOG =
-      java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+  static final Logger MOCK_LOG = Logger.getLogger("io.fabric8.mockwebserver");
 
   static {
-    MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+    MOCK_LOG.setLevel(Level.WARNING);
   }
 
   private final KubernetesMockServer server;
@@ -157,8 +159,7 @@ public final class SimulatedManagementCluster implements AutoCloseable {
     spec.put("dns", Map.of("baseDomain", "sim.olmstead.invalid"));
     spec.put("etcd", Map.of("managementType", "Managed"));
     object.put("spec", spec);
-    return new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
-        .convertValue(object, GenericKubernetesResource.class);
+    return new KubernetesSerialization().convertValue(object, GenericKubernetesResource.class);
   }
 
   /**

@@ -12,10 +12,13 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.olmstead.agent.config.AgentConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -48,11 +51,9 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
       throws Refused, Waiting {
     // each Secret read once per pod: its volumes and env see one version of it, and the API one
     // call
-    Map<String, java.util.Optional<Secret>> seen = new java.util.HashMap<>();
+    Map<String, Optional<Secret>> seen = new HashMap<>();
     Function<String, Secret> secrets =
-        name ->
-            seen.computeIfAbsent(name, n -> java.util.Optional.ofNullable(read.apply(n)))
-                .orElse(null);
+        name -> seen.computeIfAbsent(name, n -> Optional.ofNullable(read.apply(n))).orElse(null);
     PodSpec spec =
         deployment.getSpec() == null || deployment.getSpec().getTemplate() == null
             ? null
@@ -76,7 +77,7 @@ record SimulatedPod(Map<String, String> env, Map<Path, byte[]> files, List<Path>
       spec.getVolumes().forEach(v -> volumes.put(v.getName(), v));
     }
     Map<Path, byte[]> files = new LinkedHashMap<>();
-    List<Path> directories = new java.util.ArrayList<>();
+    List<Path> directories = new ArrayList<>();
     Map<String, Path> mounts = new LinkedHashMap<>();
     for (VolumeMount mount :
         container.getVolumeMounts() == null

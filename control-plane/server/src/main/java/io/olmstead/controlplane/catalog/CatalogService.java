@@ -11,6 +11,7 @@ import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.SqlClient;
 import java.util.Optional;
 
 /**
@@ -254,11 +255,11 @@ public final class CatalogService {
             catalog.currentRevision() != null && catalog.currentRevision() == revision.revision());
   }
 
-  Future<CatalogRecord> requireCatalog(io.vertx.sqlclient.SqlClient conn, String name) {
+  Future<CatalogRecord> requireCatalog(SqlClient conn, String name) {
     return store.get(conn, name).map(found -> found.orElseThrow(() -> notFound(name)));
   }
 
-  private Future<CatalogRecord> requireRevision(io.vertx.sqlclient.SqlClient conn, String name) {
+  private Future<CatalogRecord> requireRevision(SqlClient conn, String name) {
     return requireCatalog(conn, name)
         .map(
             catalog -> {

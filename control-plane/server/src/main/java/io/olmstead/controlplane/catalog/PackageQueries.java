@@ -8,6 +8,7 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -148,7 +149,7 @@ public final class PackageQueries {
   }
 
   /** Distinct versions, highest first by semver precedence; unparsable ones last, by text. */
-  static JsonArray sortedVersions(java.util.Collection<String> versions) {
+  static JsonArray sortedVersions(Collection<String> versions) {
     Comparator<String> bySemver =
         (a, b) -> {
           Optional<Version> va = Version.tryParse(a);

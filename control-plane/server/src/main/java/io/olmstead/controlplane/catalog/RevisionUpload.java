@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * {@code POST /catalogs/{name}/revisions}: spools the body to a temporary file (bounded), parses
@@ -126,7 +127,7 @@ public final class RevisionUpload {
    * The current revision when it has exactly these bytes: an identical upload needs no parsing at
    * all.
    */
-  private Future<java.util.Optional<RevisionRecord>> unchanged(String name, Content content) {
+  private Future<Optional<RevisionRecord>> unchanged(String name, Content content) {
     return tx.read(
         conn ->
             store
@@ -136,7 +137,7 @@ public final class RevisionUpload {
                       if (catalog.isEmpty()
                           || catalog.get().currentRevision() == null
                           || !content.digest.equals(catalog.get().currentDigest())) {
-                        return Future.succeededFuture(java.util.Optional.<RevisionRecord>empty());
+                        return Future.succeededFuture(Optional.<RevisionRecord>empty());
                       }
                       return store.revision(conn, name, catalog.get().currentRevision());
                     }));

@@ -4,6 +4,8 @@ import io.olmstead.controlplane.config.ConfigException;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.config.RegistrySettings;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -45,7 +47,7 @@ public final class ServerOptions {
       paramLabel = "HOST:PORT",
       description =
           "A registry reached over plain HTTP (repeatable; adds to env OLMSTEAD_REGISTRY_INSECURE).")
-  java.util.List<String> insecureRegistries = new java.util.ArrayList<>();
+  List<String> insecureRegistries = new ArrayList<>();
 
   /**
    * A too short {@code --admin-token} is refused naming the flag, not the variable the config check

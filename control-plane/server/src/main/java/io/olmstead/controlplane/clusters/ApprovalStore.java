@@ -6,7 +6,9 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -54,7 +56,7 @@ public final class ApprovalStore {
    * A cluster that reports waiting for an approval, with its labels (for placement, selector and
    * team checks).
    */
-  public record Waiting(String cluster, java.util.Map<String, String> labels) {}
+  public record Waiting(String cluster, Map<String, String> labels) {}
 
   /**
    * What approving did: the stored approval, the bundle approved before (null: none) and whether
@@ -97,7 +99,7 @@ public final class ApprovalStore {
               List<Waiting> out = new ArrayList<>(rows.size());
               rows.forEach(
                   row -> {
-                    java.util.Map<String, String> labels = new java.util.HashMap<>();
+                    Map<String, String> labels = new HashMap<>();
                     row.getJsonObject("labels")
                         .forEach(e -> labels.put(e.getKey(), String.valueOf(e.getValue())));
                     out.add(new Waiting(row.getString("name"), labels));

@@ -16,6 +16,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code POST /approvals}: approves one bundle of a {@code Manual} subscription on every cluster
@@ -111,8 +112,7 @@ public final class BulkApprovalsModule implements ApiModule {
         .map(outcome -> Reply.ok(outcome.toJson()));
   }
 
-  private static Subscription visible(
-      java.util.Optional<Subscription> found, String name, Principal caller) {
+  private static Subscription visible(Optional<Subscription> found, String name, Principal caller) {
     return found
         .filter(s -> caller.mayAccessTeam(s.spec().team()))
         .orElseThrow(

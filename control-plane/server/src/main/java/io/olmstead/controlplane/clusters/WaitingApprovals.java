@@ -16,6 +16,7 @@ import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -58,7 +59,7 @@ public final class WaitingApprovals implements ApiModule {
     SelectorSql sel = SelectorSql.of(selector, "c.labels", 6);
     List<Object> params =
         new ArrayList<>(
-            java.util.Arrays.asList(
+            Arrays.asList(
                 new Object[] {
                   request.principal().teamFilter(),
                   request.query("subscription").orElse(null),

@@ -1,5 +1,7 @@
 package io.olmstead.controlplane.config;
 
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -73,7 +75,7 @@ public record ControlPlaneConfig(
                                               EdgeRiskSettings.ENVIRONMENT))))))))));
 
   private static Set<String> union(Set<String> a, Set<String> b) {
-    java.util.Set<String> all = new java.util.HashSet<>(a);
+    Set<String> all = new HashSet<>(a);
     all.addAll(b);
     return Set.copyOf(all);
   }
@@ -153,7 +155,7 @@ public record ControlPlaneConfig(
         env.string(ADMIN_TOKEN),
         env.positiveLong(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
         GatewaySettings.fromEnvironment(environment),
-        RegistrySettings.fromEnvironment(environment, java.util.List.of()),
+        RegistrySettings.fromEnvironment(environment, List.of()),
         HypershiftSettings.fromEnvironment(environment),
         WebhookSettings.fromEnvironment(environment),
         OidcSettings.fromEnvironment(environment),

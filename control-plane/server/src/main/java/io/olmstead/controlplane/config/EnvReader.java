@@ -1,5 +1,6 @@
 package io.olmstead.controlplane.config;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -65,7 +66,7 @@ public final class EnvReader {
   }
 
   private static boolean parseBool(String setting, String value) {
-    return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
       case "true", "1", "yes" -> true;
       case "false", "0", "no" -> false;
       default -> throw new ConfigException(setting, "'" + value + "' is not true or false");

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Settings of the HyperShift watcher: the management cluster to watch ({@code
@@ -20,10 +22,10 @@ public record HypershiftSettings(
 
   /** Every variable read here; {@code ControlPlaneConfig.ENVIRONMENT} includes them. */
   public static final Set<String> ENVIRONMENT =
-      java.util.stream.Stream.concat(
+      Stream.concat(
               Set.of(MANAGEMENT_KUBECONFIG, RESYNC_SECONDS).stream(),
               PoolSettings.ENVIRONMENT.stream())
-          .collect(java.util.stream.Collectors.toUnmodifiableSet());
+          .collect(Collectors.toUnmodifiableSet());
 
   public HypershiftSettings {
     managementKubeconfig

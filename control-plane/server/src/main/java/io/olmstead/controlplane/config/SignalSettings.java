@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.config;
 
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -55,7 +56,7 @@ public record SignalSettings(Duration stuckAfter, Duration disconnectedAfter, Du
     } else if (value.toUpperCase(Locale.ROOT).startsWith("P")) {
       try {
         parsed = Duration.parse(value.toUpperCase(Locale.ROOT));
-      } catch (java.time.format.DateTimeParseException e) {
+      } catch (DateTimeParseException e) {
         parsed = null;
       }
     }

@@ -1,6 +1,8 @@
 package io.olmstead.controlplane.db;
 
 import io.olmstead.controlplane.config.DatabaseSettings;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
 import java.sql.SQLException;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
@@ -72,9 +74,7 @@ public final class Migrations {
         root.getMessage() == null
             ? root.getClass().getSimpleName()
             : root.getMessage().lines().findFirst().orElse("");
-    if (root instanceof java.net.ConnectException
-        || root instanceof java.net.UnknownHostException
-        || sql) {
+    if (root instanceof ConnectException || root instanceof UnknownHostException || sql) {
       return "database unreachable at "
           + db.describe()
           + " ("

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import io.olmstead.controlplane.problem.ApiException;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
@@ -27,7 +28,7 @@ public final class JsonBodyGuard {
   public static final int MAX_ENTRIES = 1_000;
   private static final JsonFactory FACTORY =
       JsonFactory.builder()
-          .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .streamReadConstraints(
               StreamReadConstraints.builder()
                   .maxNestingDepth(MAX_DEPTH)

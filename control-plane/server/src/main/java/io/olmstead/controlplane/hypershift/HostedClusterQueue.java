@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.hypershift;
 
 import io.olmstead.controlplane.hypershift.Decision.Kind;
+import io.vertx.core.Future;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -246,7 +247,7 @@ final class HostedClusterQueue {
     }
   }
 
-  private static <T> T await(io.vertx.core.Future<T> future) throws Exception {
+  private static <T> T await(Future<T> future) throws Exception {
     return future
         .toCompletionStage()
         .toCompletableFuture()

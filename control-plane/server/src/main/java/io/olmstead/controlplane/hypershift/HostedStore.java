@@ -16,7 +16,9 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -127,7 +129,7 @@ final class HostedStore {
       order.add(i);
     }
     order.sort(
-        java.util.Comparator.comparing(
+        Comparator.comparing(
             i -> String.valueOf(HostedLabels.clusterName(inputs.get(i).hc()).value())));
     return pool.withTransaction(
         conn ->
@@ -327,7 +329,7 @@ final class HostedStore {
       detail.put("labels", labels(d.labels()));
     }
     if (d.mode() != null) {
-      detail.put("mode", d.mode().name().toLowerCase(java.util.Locale.ROOT));
+      detail.put("mode", d.mode().name().toLowerCase(Locale.ROOT));
     }
     return Audit.record(
         conn, new AuditEntry(ACTOR, action, "clusters/" + d.cluster(), outcome, detail, null));

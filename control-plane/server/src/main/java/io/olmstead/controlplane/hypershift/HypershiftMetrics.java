@@ -3,6 +3,7 @@ package io.olmstead.controlplane.hypershift;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -47,7 +48,7 @@ final class HypershiftMetrics {
   void decided(Decision decision) {
     Counter.builder("olmstead_hypershift_decisions_total")
         .description("HostedCluster decisions by kind and reason")
-        .tag("decision", decision.kind().name().toLowerCase(java.util.Locale.ROOT))
+        .tag("decision", decision.kind().name().toLowerCase(Locale.ROOT))
         .tag("reason", decision.reason())
         .register(registry)
         .increment();

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.inventory;
 
 import io.olmstead.apispec.protocol.Inventory;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -44,7 +45,7 @@ final class InventoryCheck {
     return null;
   }
 
-  static <T> java.util.List<T> nonNull(java.util.List<T> list) {
-    return list == null ? java.util.List.of() : list;
+  static <T> List<T> nonNull(List<T> list) {
+    return list == null ? List.of() : list;
   }
 }

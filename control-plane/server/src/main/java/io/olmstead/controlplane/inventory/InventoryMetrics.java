@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
 
 /**
  * The {@code olmstead_inventory_*} meters. Labels are per package and per CRD, never per cluster,
@@ -33,7 +34,7 @@ final class InventoryMetrics {
     this.reports =
         OUTCOMES.stream()
             .collect(
-                java.util.stream.Collectors.toUnmodifiableMap(
+                Collectors.toUnmodifiableMap(
                     o -> o,
                     o ->
                         Counter.builder("olmstead_inventory_reports")

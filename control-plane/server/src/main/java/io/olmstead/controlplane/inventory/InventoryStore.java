@@ -15,6 +15,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -136,7 +137,7 @@ final class InventoryStore {
       return Future.succeededFuture();
     }
     List<Object> opArgs = new ArrayList<>(List.of(cluster));
-    opArgs.addAll(java.util.Arrays.asList(cols));
+    opArgs.addAll(Arrays.asList(cols));
     Future<?> chain = tx.preparedQuery(INSERT_OPERATORS).execute(Tuple.wrap(opArgs));
     if (!crds.isEmpty()) {
       int m = crds.size();
@@ -147,7 +148,7 @@ final class InventoryStore {
         }
       }
       List<Object> crdArgs = new ArrayList<>(List.of(cluster));
-      crdArgs.addAll(java.util.Arrays.asList(c));
+      crdArgs.addAll(Arrays.asList(c));
       chain = chain.compose(v -> tx.preparedQuery(INSERT_CRDS).execute(Tuple.wrap(crdArgs)));
     }
     return chain.mapEmpty();

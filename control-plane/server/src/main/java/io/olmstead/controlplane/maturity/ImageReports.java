@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -103,7 +104,7 @@ final class ImageReports {
     List<JsonNode> manifests = new ArrayList<>();
     List<String> bad = new ArrayList<>();
     for (Object o :
-        new JsonObject(new String(objectsJson, java.nio.charset.StandardCharsets.UTF_8))
+        new JsonObject(new String(objectsJson, StandardCharsets.UTF_8))
             .getJsonArray("objects", new JsonArray())) {
       try {
         manifests.add(new BundleObject(bundle, ((JsonObject) o).getString("data")).manifest());

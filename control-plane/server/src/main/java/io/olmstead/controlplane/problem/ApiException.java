@@ -2,6 +2,9 @@ package io.olmstead.controlplane.problem;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * A failure meant for the client: status, stable code and a detail safe to show. Handlers and
@@ -17,7 +20,7 @@ public final class ApiException extends RuntimeException {
   // members a problem adds to the standard ones (RFC 9457 extensions) and response headers such as
   // Retry-After
   private final JsonObject extensions = new JsonObject();
-  private final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+  private final Map<String, String> headers = new LinkedHashMap<>();
 
   public ApiException(int status, String code, String title, String detail, JsonArray errors) {
     this(status, code, title, detail, errors, false);
@@ -121,8 +124,8 @@ public final class ApiException extends RuntimeException {
     return this;
   }
 
-  public java.util.Map<String, String> headers() {
-    return java.util.Collections.unmodifiableMap(headers);
+  public Map<String, String> headers() {
+    return Collections.unmodifiableMap(headers);
   }
 
   /** Whether a team scope, not a missing object, is behind this 404. */

@@ -16,6 +16,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code /bundles}: a bundle image's unpack state by digest, and unpacking on request; also starts
@@ -87,7 +89,7 @@ public final class BundlesModule implements ApiModule {
     var problem = ImageReferences.check(image, ctx.config().registry());
     if (problem.isEmpty() && BundleUnpacks.digestOf(image).isEmpty()) {
       problem =
-          java.util.Optional.of(
+          Optional.of(
               "expected REGISTRY/REPOSITORY@sha256:<64 hex>: the image must be pinned by "
                   + "digest");
     }
@@ -110,6 +112,6 @@ public final class BundlesModule implements ApiModule {
                         r.audit("bundle.unpack", "bundles/" + digest),
                         conn -> Future.succeededFuture(b),
                         x -> new JsonObject().put("image", image).put("state", x.state())))
-        .map(b -> new Reply(202, b.toJson(), java.util.Map.of()));
+        .map(b -> new Reply(202, b.toJson(), Map.of()));
   }
 }

@@ -5,6 +5,7 @@ import io.olmstead.controlplane.registry.RegistryException.Kind;
 import io.olmstead.olmcore.bundle.BundleUnpackException;
 import io.olmstead.olmcore.bundle.ImageFiles;
 import io.olmstead.olmcore.tar.TarLimits;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -36,9 +37,7 @@ final class CatalogImagePull {
       throws RegistryException, BundleUnpackException {
     String dir = "/configs";
     if (image.config() != null) {
-      JsonObject config =
-          new JsonObject(
-              io.vertx.core.buffer.Buffer.buffer(puller.readBlob(image, image.config())));
+      JsonObject config = new JsonObject(Buffer.buffer(puller.readBlob(image, image.config())));
       JsonObject labels = config.getJsonObject("config", new JsonObject()).getJsonObject("Labels");
       if (labels != null && labels.getString(CONFIGS_LABEL) != null) {
         dir = labels.getString(CONFIGS_LABEL);

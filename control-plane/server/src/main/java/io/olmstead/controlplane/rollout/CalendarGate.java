@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -162,7 +163,7 @@ public final class CalendarGate {
   }
 
   private List<Schedule> distinct(Collection<String> clusters) {
-    Set<Schedule> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<Schedule> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     List<Schedule> out = new ArrayList<>();
     for (String c : clusters) {
       Schedule s = schedule(c);

@@ -2,6 +2,7 @@ package io.olmstead.controlplane.rollout;
 
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.function.Function;
 
@@ -69,7 +70,7 @@ enum CalendarKind {
         // RFC 3339 years have four digits; java.time alone would take -999999999-01-01T00:00:00Z
         throw new CalendarInputException(field, "'" + text + "' is not an RFC 3339 date-time");
       }
-      return text == null ? null : java.time.OffsetDateTime.parse(text).toInstant();
+      return text == null ? null : OffsetDateTime.parse(text).toInstant();
     } catch (DateTimeParseException e) {
       throw new CalendarInputException(field, "'" + text + "' is not an RFC 3339 date-time");
     }

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -123,7 +124,7 @@ final class CalendarLoader {
     return out;
   }
 
-  private static <T> T parse(Row row, java.util.function.Function<JsonObject, T> parser) {
+  private static <T> T parse(Row row, Function<JsonObject, T> parser) {
     Object spec = row.getValue("spec");
     try {
       return parser.apply(spec instanceof JsonObject o ? o : new JsonObject(String.valueOf(spec)));

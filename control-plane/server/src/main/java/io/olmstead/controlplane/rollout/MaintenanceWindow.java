@@ -8,6 +8,8 @@ import io.olmstead.controlplane.selector.LabelSelector;
 import io.olmstead.controlplane.selector.LabelSelector.SelectorException;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 
 /**
  * A recurring maintenance window: it opens at each start of a 5-field cron read in the wall-clock
@@ -54,8 +56,7 @@ public record MaintenanceWindow(
    * has, 29 February too.
    */
   private static boolean firesWithinEightYears(ExecutionTime starts) {
-    java.time.ZonedDateTime from =
-        java.time.ZonedDateTime.of(2026, 3, 1, 0, 0, 0, 0, java.time.ZoneOffset.UTC);
+    ZonedDateTime from = ZonedDateTime.of(2026, 3, 1, 0, 0, 0, 0, ZoneOffset.UTC);
     try {
       return starts.nextExecution(from).filter(t -> t.isBefore(from.plusYears(8))).isPresent();
     } catch (RuntimeException e) {

@@ -12,9 +12,12 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -51,8 +54,7 @@ public final class RolloutEngine {
   private final RolloutStore store = new RolloutStore();
   private final RolloutJoiners joiners;
   private final CalendarLoader calendars = new CalendarLoader();
-  private MaintenanceCalendar calendar =
-      new MaintenanceCalendar(java.util.List.of(), java.util.List.of());
+  private MaintenanceCalendar calendar = new MaintenanceCalendar(List.of(), List.of());
   private final PreflightGate preflight;
   private final AnalysisRunner analysis;
   private final EdgeRiskGate edges;
@@ -343,12 +345,12 @@ public final class RolloutEngine {
                     .execute()
                     .map(
                         phases -> {
-                          java.util.Map<String, Long> byStatus = new java.util.HashMap<>();
+                          Map<String, Long> byStatus = new HashMap<>();
                           clusters.forEach(
                               r -> byStatus.put(r.getString("status"), r.getLong("n")));
-                          java.util.Map<String, Long> byPhase = new java.util.HashMap<>();
+                          Map<String, Long> byPhase = new HashMap<>();
                           long unresolved = 0;
-                          for (io.vertx.sqlclient.Row r : phases) {
+                          for (Row r : phases) {
                             byPhase.put(r.getString("status"), r.getLong("n"));
                             unresolved += r.getLong("unresolved");
                           }

@@ -9,6 +9,7 @@ import io.olmstead.controlplane.rollout.RolloutModel.Phase;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.rollout.RolloutModel.Step;
 import io.olmstead.controlplane.rollout.RolloutModel.Transition;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -150,7 +151,7 @@ public final class RolloutMetrics {
   /**
    * Forgets rollouts no longer active (ended by a command, or by a step whose save lost a race).
    */
-  void retain(java.util.Collection<String> activeIds) {
+  void retain(Collection<String> activeIds) {
     clusters.keySet().retainAll(activeIds);
     held.keySet().retainAll(activeIds);
     pausedByFailures.keySet().retainAll(activeIds);

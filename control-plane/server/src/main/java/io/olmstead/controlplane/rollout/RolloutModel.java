@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.rollout;
 
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -236,7 +237,7 @@ public final class RolloutModel {
       String message) {
     public Rollout {
       waves = List.copyOf(waves);
-      members = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(members));
+      members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
     }
 
     public long failed() {

@@ -18,8 +18,10 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -113,11 +115,10 @@ final class RolloutPlanLoader {
      * may within 400 days); with preflight on, each cluster carries {@code preflight: {verdict,
      * findings}}.
      */
-    JsonObject toJson(
-        CalendarGate gate, boolean grouped, PreflightView preflight, java.time.Instant now) {
+    JsonObject toJson(CalendarGate gate, boolean grouped, PreflightView preflight, Instant now) {
       boolean checks = preflight.policy().mode() != PreflightPolicy.Mode.Off;
       JsonArray waveJson = new JsonArray();
-      Map<String, JsonObject> groups = new java.util.LinkedHashMap<>();
+      Map<String, JsonObject> groups = new LinkedHashMap<>();
       for (WavePlanner.PlannedWave w : waves) {
         JsonArray clusters = new JsonArray();
         for (String c : w.clusters()) {

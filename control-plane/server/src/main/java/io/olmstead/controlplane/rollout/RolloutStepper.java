@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * One step of {@link RolloutMachine} (pure, a mutable working copy of the rollout): observe the
@@ -323,7 +324,7 @@ final class RolloutStepper {
     return max == null ? Integer.MAX_VALUE : max;
   }
 
-  private java.util.stream.Stream<Member> inWave(int wave) {
+  private Stream<Member> inWave(int wave) {
     return members.values().stream().filter(m -> m.wave() == wave);
   }
 

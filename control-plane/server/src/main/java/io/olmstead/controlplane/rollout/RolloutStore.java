@@ -196,7 +196,7 @@ final class RolloutStore {
    * A strategy stored before preflights existed (no {@code preflight} key) keeps running without
    * them.
    */
-  private static io.vertx.core.json.JsonObject stored(io.vertx.core.json.JsonObject strategy) {
+  private static JsonObject stored(JsonObject strategy) {
     return strategy.containsKey("preflight") ? strategy : strategy.copy().put("preflight", "Off");
   }
 

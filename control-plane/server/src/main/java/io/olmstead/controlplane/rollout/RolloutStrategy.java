@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * How a rollout proceeds: an optional canary wave, then batches; budgets; timing; what to do over
@@ -309,7 +310,7 @@ public record RolloutStrategy(
     }
     out.put("maxFailures", maxFailures.toJsonValue());
     out.put("soakSeconds", soakSeconds).put("progressDeadlineSeconds", progressDeadlineSeconds);
-    out.put("onFailure", onFailure.name().toLowerCase(java.util.Locale.ROOT));
+    out.put("onFailure", onFailure.name().toLowerCase(Locale.ROOT));
     if (!order.isEmpty()) {
       out.put("order", new JsonArray(new ArrayList<>(order)));
     }

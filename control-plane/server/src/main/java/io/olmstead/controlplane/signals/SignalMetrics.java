@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,7 @@ final class SignalMetrics {
 
   private double[] register(String subscription) {
     double[] v = new double[NAMES.size()];
-    List<Gauge> registered = new java.util.ArrayList<>();
+    List<Gauge> registered = new ArrayList<>();
     for (int i = 0; i < NAMES.size(); i++) {
       int index = i;
       registered.add(

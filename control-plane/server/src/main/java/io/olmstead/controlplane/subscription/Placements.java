@@ -3,6 +3,7 @@ package io.olmstead.controlplane.subscription;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.olmstead.controlplane.selector.LabelSelector;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,13 +19,11 @@ public final class Placements {
       Caffeine.newBuilder().maximumSize(CACHE_SIZE).executor(Runnable::run).build();
   private static final LabelSelector NOTHING =
       new LabelSelector(
-          java.util.List.of(
+          List.of(
               new LabelSelector.Requirement(
-                  "olmstead.io/never", LabelSelector.Operator.EXISTS, java.util.List.of()),
+                  "olmstead.io/never", LabelSelector.Operator.EXISTS, List.of()),
               new LabelSelector.Requirement(
-                  "olmstead.io/never",
-                  LabelSelector.Operator.DOES_NOT_EXIST,
-                  java.util.List.of())));
+                  "olmstead.io/never", LabelSelector.Operator.DOES_NOT_EXIST, List.of())));
 
   private Placements() {}
 

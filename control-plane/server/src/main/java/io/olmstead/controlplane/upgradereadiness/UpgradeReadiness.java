@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.upgradereadiness;
 
 import io.olmstead.olmcore.semver.Version;
+import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -84,9 +85,8 @@ public final class UpgradeReadiness {
    * agent reported ({@code facts.openshiftVersion}, ClusterVersion's desired), else the {@code
    * hypershift.olmstead.io/version} label.
    */
-  public static Optional<ClusterVersion> version(
-      Map<String, String> labels, io.vertx.core.json.JsonObject facts) {
-    io.vertx.core.json.JsonObject hosted = facts == null ? null : facts.getJsonObject("hypershift");
+  public static Optional<ClusterVersion> version(Map<String, String> labels, JsonObject facts) {
+    JsonObject hosted = facts == null ? null : facts.getJsonObject("hypershift");
     List<ClusterVersion> sources = new ArrayList<>();
     sources.add(
         new ClusterVersion(

@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * {@code GET /clusters/{name}/upgrade-readiness} (which operators block the cluster's next
@@ -30,8 +31,7 @@ import java.util.Optional;
  * another team placed on their cluster still counts, shown without its names.
  */
 public final class UpgradeReadinessModule implements ApiModule {
-  private static final java.util.regex.Pattern MAJOR_MINOR =
-      java.util.regex.Pattern.compile("\\d{1,6}\\.\\d{1,6}");
+  private static final Pattern MAJOR_MINOR = Pattern.compile("\\d{1,6}\\.\\d{1,6}");
   private final ClusterStore clusters = new ClusterStore();
   private final UpgradeReadinessStore store = new UpgradeReadinessStore();
   private ApiContext context;

@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What upgrade readiness reads: clusters with their versions, the operators they run, and newer
@@ -75,7 +76,7 @@ public final class UpgradeReadinessStore {
   }
 
   private Future<Map<String, List<Installed>>> installed(
-      SqlClient client, List<String> clusters, java.util.function.Predicate<String> visibleTeam) {
+      SqlClient client, List<String> clusters, Predicate<String> visibleTeam) {
     return client
         .preparedQuery(INSTALLED)
         .execute(Tuple.of(clusters.toArray(new String[0])))

@@ -16,6 +16,7 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Posts one delivery. The receiver's name is resolved once, on a worker, every address it gives is
@@ -97,8 +98,7 @@ final class WebhookSender {
             .putHeader(Signatures.HEADER, signature)
             .putHeader("User-Agent", "olmstead-webhooks");
     Promise<Integer> result = Promise.promise();
-    java.util.concurrent.atomic.AtomicReference<HttpClientRequest> sent =
-        new java.util.concurrent.atomic.AtomicReference<>();
+    AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
     long timer =
         vertx.setTimer(
             deadlineMillis,

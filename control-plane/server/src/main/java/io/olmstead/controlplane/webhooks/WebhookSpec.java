@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -56,33 +57,33 @@ public record WebhookSpec(String url, List<String> events, String secret) {
     return problems;
   }
 
-  static java.util.Optional<String> urlProblem(String url, boolean allowPrivate) {
+  static Optional<String> urlProblem(String url, boolean allowPrivate) {
     URI uri;
     try {
       uri = new URI(url);
     } catch (URISyntaxException e) {
-      return java.util.Optional.of("not a URL: " + e.getReason());
+      return Optional.of("not a URL: " + e.getReason());
     }
     if (url.length() > 2048
         || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
         || uri.getHost() == null) {
-      return java.util.Optional.of("must be an absolute http(s) URL of at most 2048 characters");
+      return Optional.of("must be an absolute http(s) URL of at most 2048 characters");
     }
     if (uri.getRawUserInfo() != null) {
-      return java.util.Optional.of(
+      return Optional.of(
           "must not carry credentials; the receiver checks X-Olmstead-Signature instead");
     }
     if (uri.getFragment() != null) {
-      return java.util.Optional.of("must not have a fragment");
+      return Optional.of("must not have a fragment");
     }
     if (!allowPrivate
         && (AddressRanges.isLocalhostName(uri.getHost())
             || AddressRanges.literal(uri.getHost()).map(AddressRanges::isPrivate).orElse(false))) {
-      return java.util.Optional.of(
+      return Optional.of(
           "points at a loopback, link-local or private address; set "
               + WebhookSettings.ALLOW_PRIVATE
               + "=true to allow receivers inside the cluster network");
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 }
