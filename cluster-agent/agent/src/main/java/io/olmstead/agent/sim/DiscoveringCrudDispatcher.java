@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,6 +45,18 @@ public class DiscoveringCrudDispatcher extends KubernetesCrudDispatcher {
       }
     }
     return super.dispatch(request);
+  }
+
+  /**
+   * A watch whose close never blocks the mock server's event loop ({@link WatchClosedOffTheLoop}).
+   */
+  @Override
+  public MockResponse handleWatch(String path) {
+    MockResponse response = super.handleWatch(path);
+    WebSocketListener watch = response.getWebSocketListener();
+    return watch == null
+        ? response
+        : response.withWebSocketUpgrade(new WatchClosedOffTheLoop(watch));
   }
 
   private Optional<MockResponse> discovery(String path) {
