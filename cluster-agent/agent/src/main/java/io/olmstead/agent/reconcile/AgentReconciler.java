@@ -52,6 +52,7 @@ public final class AgentReconciler implements AutoCloseable {
   private final ManagedInformers informers;
   private final ReconcileLoop loop;
   private final CatalogRetry catalogRetry;
+  private final PassCounts passCounts = new PassCounts();
 
   /**
    * Per namespace: 2 s doubling to 1 min while the cluster's API gives no answer (paused or down
@@ -317,11 +318,36 @@ public final class AgentReconciler implements AutoCloseable {
     return queue.depth();
   }
 
+  /**
+   * Passes over {@code namespace} started and finished so far (a pass held back while no desired
+   * state has come, or one that failed, counts too); zero for a namespace neither desired nor
+   * holding managed objects at the last resync. Read-only: tests await {@code finished} reaching a
+   * {@code started} read earlier plus n to know that n passes ran after that read.
+   */
+  public Passes passes(String namespace) {
+    return passCounts.of(namespace);
+  }
+
+  /**
+   * Passes over one namespace started and finished (those of one namespace never overlap, so at
+   * most one more started than finished).
+   */
+  public record Passes(long started, long finished) {}
+
   private void reconcile(String namespace) {
+    passCounts.started(namespace);
+    try {
+      reconcileNamespace(namespace);
+    } finally {
+      passCounts.finished(namespace); // before queue.done: the next pass starts after this count
+      queue.done(namespace);
+    }
+  }
+
+  private void reconcileNamespace(String namespace) {
     if (generation < 0) {
       // No desired state yet (e.g. just restarted, channel not connected): an empty set would
       // uninstall everything.
-      queue.done(namespace);
       return;
     }
     try {
@@ -368,15 +394,17 @@ public final class AgentReconciler implements AutoCloseable {
             e.getMessage());
       }
       queue.addAfter(namespace, ERROR_REQUEUE);
-    } finally {
-      queue.done(namespace);
     }
   }
 
   private void enqueueAll() {
-    desiredByNamespace.keySet().forEach(queue::add);
+    Set<String> namespaces = new LinkedHashSet<>(desiredByNamespace.keySet());
+    namespaces.forEach(queue::add);
     try {
-      pass.observer().managedNamespaces().forEach(queue::add);
+      Set<String> managed = pass.observer().managedNamespaces();
+      managed.forEach(queue::add);
+      namespaces.addAll(managed);
+      passCounts.retain(namespaces);
     } catch (ResourceException | RuntimeException e) {
       LOG.warn(
           "cluster {}: resync could not list managed namespaces: {}", clusterName, e.getMessage());

@@ -110,7 +110,7 @@ class GatesAndLifecycleIT {
               assertThat(s.targetBundle()).isEqualTo("etcdoperator.v0.9.2");
             });
     sim.cluster.agent().approve("etcd", "etcdoperator.v0.9.0");
-    Thread.sleep(1500); // a resync later: the wrong bundle approved nothing
+    sim.awaitPasses("etcd-ns", 1); // a pass after the approval: the wrong bundle approved nothing
     assertThat(sim.sink.latest("etcd").orElseThrow().phase())
         .isEqualTo(SubscriptionStatus.REQUIRES_APPROVAL);
     assertThat(sim.get("apps/v1", "Deployment", "etcd-ns", "etcd-operator")).isEmpty();

@@ -103,7 +103,7 @@ class InstallAndUpgradeIT {
   void stopsAtMaxVersionEvenWhenTheChannelHasNewer() throws Exception {
     sim.desire(etcd("0.9.2"));
     awaitSucceeded("etcd", "etcdoperator.v0.9.2");
-    Thread.sleep(1500); // a resync later, still at the ceiling
+    sim.awaitPasses("etcd-ns", 1); // a pass later, still at the ceiling
     assertThat(sim.sink.latest("etcd").orElseThrow().installedBundle())
         .isEqualTo("etcdoperator.v0.9.2");
     assertThat(
@@ -177,7 +177,7 @@ class InstallAndUpgradeIT {
               assertThat(waiting.message()).contains("approval of " + topology);
               assertThat(waiting.targetBundle()).startsWith("rabbitmq-cluster-operator.v2.");
             });
-    Thread.sleep(1500); // a resync later: still nothing of the plan applied
+    sim.awaitPasses("rabbitmq", 1); // a pass later: still nothing of the plan applied
     assertThat(sim.sink.history(dep))
         .extracting(SubscriptionStatus::phase)
         .containsOnly(SubscriptionStatus.REQUIRES_APPROVAL);

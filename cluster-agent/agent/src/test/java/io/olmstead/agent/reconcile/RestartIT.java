@@ -61,7 +61,8 @@ class RestartIT {
             after,
             new ReconcilerOptions(2, Duration.ofSeconds(1), true));
     second.start();
-    Thread.sleep(1500); // a resync with no desired state yet must not touch anything
+    // a pass (the start's or a resync's) with no desired state yet must not touch anything
+    SimFixture.awaitPasses(second, "etcd-ns", 1);
     assertThat(names("operators.coreos.com/v2", "OperatorCondition")).hasSize(2);
     second.setDesired(1, List.of(etcd("0.9.4")));
     await()

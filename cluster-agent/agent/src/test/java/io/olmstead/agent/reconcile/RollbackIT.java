@@ -81,7 +81,7 @@ class RollbackIT {
     sim.desire(etcd("0.9.4"));
     awaitSucceeded(V094);
     sim.desire(etcd("0.9.2")); // e.g. a lower pin or channel head: not a rollout's approval
-    Thread.sleep(2500); // a couple of resyncs
+    sim.awaitPasses("etcd-ns", 2); // a couple of passes that began with 0.9.2 desired
     assertThat(objectsOf(V092)).isEmpty();
     assertThat(
             sim.label(
@@ -130,7 +130,7 @@ class RollbackIT {
               assertThat(s.installedBundle()).isEqualTo(V094);
               assertThat(s.targetVersion()).isEqualTo("0.9.2");
             });
-    Thread.sleep(1500); // a resync later, still held with nothing of 0.9.2 written
+    sim.awaitPasses("etcd-ns", 1); // a pass later, still held with nothing of 0.9.2 written
     assertThat(sim.sink.latest("etcd").orElseThrow().reason())
         .isEqualTo(SubscriptionStatus.DOWNGRADE_REFUSED);
     assertThat(objectsOf(V092)).isEmpty();

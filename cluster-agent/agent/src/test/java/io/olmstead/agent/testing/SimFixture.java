@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.olmstead.agent.k8s.ResourceException;
 import io.olmstead.agent.k8s.ResourceKinds;
 import io.olmstead.agent.k8s.ResourceOperator;
+import io.olmstead.agent.reconcile.AgentReconciler;
 import io.olmstead.agent.reconcile.CatalogProvider;
 import io.olmstead.agent.reconcile.ReconcilerOptions;
 import io.olmstead.agent.reconcile.SubscriptionToReconcile;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
 
 /**
  * One simulated cluster (mock API server + kubelet stand-in + real agent) with fast timings, for
@@ -81,6 +83,22 @@ public final class SimFixture implements AutoCloseable {
   public static SubscriptionToReconcile etcd(String maxVersion) {
     return SubscriptionToReconcile.of(
         "etcd", SharedCatalogs.CATALOG, "etcd", "singlenamespace-alpha", "etcd-ns", maxVersion);
+  }
+
+  /**
+   * Returns once {@code n} passes over {@code namespace} that began after this call have ended:
+   * what a test awaits before asserting that they changed nothing.
+   */
+  public void awaitPasses(String namespace, int n) {
+    awaitPasses(cluster.agent(), namespace, n);
+  }
+
+  /** As {@link #awaitPasses(String, int)}, for any reconciler. */
+  public static void awaitPasses(AgentReconciler agent, String namespace, int n) {
+    long started = agent.passes(namespace).started();
+    Awaitility.await(n + " passes over " + namespace)
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> agent.passes(namespace).finished() >= started + n);
   }
 
   public Optional<JsonNode> get(String apiVersion, String kind, String namespace, String name) {
