@@ -134,7 +134,8 @@ public final class AgentGateway {
             FleetLoader.withHolds(vertx, pool, maxBodyBytes),
             state,
             sessions,
-            new EdgeHoldPublisher(pool, edgeRisk, clock));
+            new EdgeHoldPublisher(pool, edgeRisk, clock),
+            metrics);
     StatusEdgeRecorder edges =
         new StatusEdgeRecorder(
             vertx,

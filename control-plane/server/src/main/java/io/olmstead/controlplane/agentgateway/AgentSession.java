@@ -17,6 +17,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -52,6 +53,8 @@ final class AgentSession implements PresenceTicker.Watched {
   private volatile String sentHash;
   // subscription to the maxVersion last sent (values may be null), replaced whole on each send
   private volatile Map<String, String> sentVersions = Map.of();
+  // the packages of the subscriptions last sent, replaced whole on each send
+  private volatile Set<String> sentPackages = Set.of();
   private volatile long sentGeneration;
   private volatile long ackedGeneration;
   private boolean helloSeen;
@@ -305,6 +308,22 @@ final class AgentSession implements PresenceTicker.Watched {
     return sentVersions.get(subscription);
   }
 
+  /**
+   * Whether the desired state last sent holds a subscription of one of {@code packages} (false
+   * before the first send).
+   */
+  boolean holdsAnyPackage(Set<String> packages) {
+    if (packages.isEmpty()) {
+      return false;
+    }
+    for (String p : sentPackages) {
+      if (packages.contains(p)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   String sentHash() {
     return sentHash;
   }
@@ -327,6 +346,9 @@ final class AgentSession implements PresenceTicker.Watched {
     Map<String, String> versions = new HashMap<>();
     subscriptions.forEach(d -> versions.put(d.name(), d.maxVersion()));
     this.sentVersions = versions;
+    Set<String> packages = new HashSet<>();
+    subscriptions.forEach(d -> packages.add(d.packageName()));
+    this.sentPackages = packages;
     Set<String> names = Set.copyOf(versions.keySet());
     context.runOnContext(
         v -> {

@@ -49,7 +49,7 @@ final class ChangeRouter {
       case "subscription", "catalog" -> publisher.fleetChanged();
       case "cluster" -> publisher.clusterChanged(change.id());
       case "edgerisk" -> publisher.holdsChanged();
-      case "edgefailed" -> publisher.edgeFailed();
+      case "edgefailed" -> publisher.edgeFailed(change.id());
       case "credential" -> sessions.get(change.id()).ifPresent(this::recheckCredential);
       case "approval" -> sessions.get(change.id()).ifPresent(this::sendApprovals);
       case "hosted" -> hostedEnrolled.accept(change.id());

@@ -19,16 +19,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pushes each connected cluster its desired state. Requests (one cluster, or all after a
- * subscription or catalog change) are coalesced; a run loads the fleet snapshot when it is stale,
- * computes each cluster's desired state ({@link DesiredState}, pure), and sends it only where its
- * content hash differs from what the session last got, bumping those clusters' generations in one
- * statement. Runs on one context, one run at a time.
+ * Pushes each connected cluster its desired state. Requests (one cluster, the clusters holding a
+ * package whose edge failed, or all after a subscription or catalog change) are coalesced; a run
+ * loads the fleet snapshot when it is stale, computes each cluster's desired state ({@link
+ * DesiredState}, pure), and sends it only where its content hash differs from what the session last
+ * got, bumping those clusters' generations in one statement. Runs on one context, one run at a
+ * time.
  */
 final class DesiredPublisher {
   private static final Logger LOG = LoggerFactory.getLogger(DesiredPublisher.class);
   private static final long DEBOUNCE_MILLIS = 20;
-  // a storm of recorded failures costs at most one run of every cluster a second
+  // a storm of recorded failures costs at most one run a second of the clusters holding a failed
+  // package
   static final long FAILURE_COALESCE_MILLIS = 1000;
 
   private final Vertx vertx;
@@ -37,12 +39,16 @@ final class DesiredPublisher {
   private final ChannelStateStore store;
   private final SessionRegistry sessions;
   private final EdgeHoldPublisher edgeHolds;
+  private final GatewayMetrics metrics;
   private final PreflightStore preflights = new PreflightStore();
 
   private FleetLoader.Snapshot snapshot;
   private boolean snapshotStale = true;
   private boolean pendingAll;
   private final Set<String> pending = new HashSet<>();
+  // packages whose edge failed: collected while a failure pass waits, then run
+  private final Set<String> failedPackages = new HashSet<>();
+  private final Set<String> pendingPackages = new HashSet<>();
   private boolean scheduled;
   private boolean failureScheduled;
   private boolean running;
@@ -52,9 +58,11 @@ final class DesiredPublisher {
       FleetLoader loader,
       ChannelStateStore store,
       SessionRegistry sessions,
-      EdgeHoldPublisher edgeHolds) {
+      EdgeHoldPublisher edgeHolds,
+      GatewayMetrics metrics) {
     this.vertx = vertx;
     this.edgeHolds = edgeHolds;
+    this.metrics = metrics;
     this.context = vertx.getOrCreateContext();
     this.loader = loader;
     this.store = store;
@@ -84,13 +92,16 @@ final class DesiredPublisher {
   }
 
   /**
-   * A failure of an upgrade edge was recorded: recompute every connected cluster (those already
-   * sent the edge's target are held), at most once per {@link #FAILURE_COALESCE_MILLIS} however
-   * many failures come.
+   * A failure of an upgrade edge of {@code packageName} was recorded: recompute the connected
+   * clusters whose desired state holds a subscription of it (those already sent the edge's target
+   * are held; no other cluster's desired state can change), in one pass per {@link
+   * #FAILURE_COALESCE_MILLIS} for all the packages that failed meanwhile. A failure that names no
+   * package recomputes every cluster.
    */
-  void edgeFailed() {
+  void edgeFailed(String packageName) {
     context.runOnContext(
         v -> {
+          failedPackages.add(packageName == null ? "" : packageName);
           if (failureScheduled) {
             return;
           }
@@ -99,7 +110,9 @@ final class DesiredPublisher {
               FAILURE_COALESCE_MILLIS,
               id -> {
                 failureScheduled = false;
-                pendingAll = true;
+                pendingAll |= failedPackages.remove("");
+                pendingPackages.addAll(failedPackages);
+                failedPackages.clear();
                 schedule();
               });
         });
@@ -130,18 +143,21 @@ final class DesiredPublisher {
   private void run() {
     List<AgentSession> targets = new ArrayList<>();
     for (AgentSession s : sessions.all()) {
-      if (s.isReady() && (pendingAll || pending.contains(s.cluster()))) {
+      if (s.isReady()
+          && (pendingAll || pending.contains(s.cluster()) || s.holdsAnyPackage(pendingPackages))) {
         targets.add(s);
       }
     }
     boolean reload = snapshotStale;
     pendingAll = false;
     pending.clear();
+    pendingPackages.clear();
     snapshotStale = false;
     if (targets.isEmpty() && !reload) {
       return;
     }
     running = true;
+    metrics.desiredComputed(targets.size());
     Future<FleetLoader.Snapshot> fleet =
         reload || snapshot == null ? loader.load() : Future.succeededFuture(snapshot);
     fleet
@@ -163,7 +179,7 @@ final class DesiredPublisher {
                 vertx.setTimer(1000, id -> schedule());
                 return;
               }
-              if (pendingAll || !pending.isEmpty() || snapshotStale) {
+              if (pendingAll || !pending.isEmpty() || !pendingPackages.isEmpty() || snapshotStale) {
                 schedule();
               }
             });

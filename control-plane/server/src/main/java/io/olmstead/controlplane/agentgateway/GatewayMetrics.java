@@ -18,6 +18,7 @@ import java.util.function.Supplier;
  */
 final class GatewayMetrics {
   private static final String STATUS_DROPPED = "olmstead_agent_status_dropped";
+  private static final String DESIRED_COMPUTED = "olmstead_agent_desired_computations";
   private final MeterRegistry registry;
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final DistributionSummary batchSize;
@@ -40,6 +41,15 @@ final class GatewayMetrics {
             .register(registry);
     // Registered at zero, so that increase() sees the first drop.
     counter(STATUS_DROPPED, "reason", "not-placed");
+    registry.counter(DESIRED_COMPUTED);
+  }
+
+  /**
+   * A publishing pass computed the desired state of {@code clusters} connected clusters (each
+   * compared with what it was last sent, and sent where it differs).
+   */
+  void desiredComputed(int clusters) {
+    registry.counter(DESIRED_COMPUTED).increment(clusters);
   }
 
   /** Status items about subscriptions not placed on the reporting cluster, dropped unstored. */

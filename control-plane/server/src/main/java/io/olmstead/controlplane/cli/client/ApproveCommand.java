@@ -55,7 +55,7 @@ final class ApproveCommand implements Callable<Integer> {
     if (target.cluster != null) {
       // one cluster: its own endpoint, so nothing else is approved
       Api.Reply reply =
-          ctx.api().exchange("POST", "/clusters/" + Api.seg(target.cluster) + "/approvals", body);
+          ctx.api().exchange("POST", Kind.clusters.pathOf(target.cluster) + "/approvals", body);
       ctx.out()
           .println(
               (reply.status() == 201 ? "approved " + bundle + " on " : "already approved on ")

@@ -51,7 +51,7 @@ final class DeleteCommand implements Callable<Integer> {
     Api api = ctx.api();
     for (String name : names) {
       try {
-        api.delete(k.path + "/" + Api.seg(name));
+        api.delete(k.pathOf(name));
         ctx.out().println(k.singular() + "/" + name + " deleted");
       } catch (CliException e) {
         if (!(ignoreNotFound && e.exitCode() == ExitCodes.NOT_FOUND)) {

@@ -51,7 +51,7 @@ final class DescribeCommand implements Callable<Integer> {
   public Integer call() {
     Kind k = Kind.parse(kind);
     Api api = ctx.api();
-    String path = k.path + "/" + Api.seg(name);
+    String path = k.pathOf(name);
     JsonNode object = api.get(path);
     PrintWriter out = ctx.out();
     if (output.raw()) {

@@ -152,7 +152,7 @@ final class GetCommand implements Callable<Integer> {
 
   private List<JsonNode> fetch(Api api, Kind k, LabelSelector filter) {
     if (name != null) {
-      return List.of(api.get(k.path + "/" + Api.seg(name)));
+      return List.of(api.get(k.pathOf(name)));
     } else if (k.serverSelector && selector != null) {
       return api.list(k.path + "?selector=" + Api.q(selector));
     }

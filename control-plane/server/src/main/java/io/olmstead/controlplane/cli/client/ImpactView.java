@@ -2,17 +2,23 @@ package io.olmstead.controlplane.cli.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The preview's impact report as text (pure): per installed version the RBAC, CRD, webhook and API
- * changes to the target, then the totals, then the first clusters with their hops, affected custom
- * resources, OpenShift effect and window. {@code -o json|yaml} prints the whole answer instead (the
- * change ticket's export).
+ * The preview's impact report as text (pure): the placed clusters left out with their reasons, per
+ * installed version the RBAC, CRD, webhook and API changes to the target, then the totals, then the
+ * first clusters with their hops, affected custom resources, OpenShift effect and window. {@code -o
+ * json|yaml} prints the whole answer instead (the change ticket's export).
  */
 final class ImpactView {
   /** Clusters shown in the table; {@code -o json} lists them all. */
   static final int CLUSTER_ROWS = 20;
+
+  /** Excluded clusters named one a line up to this many; past it, a count per reason. */
+  static final int EXCLUDED_ROWS = 10;
 
   private ImpactView() {}
 
@@ -31,6 +37,7 @@ final class ImpactView {
         .append(" waves, at most ")
         .append(totals.path("maxHops").asInt())
         .append(" hops\n");
+    out.append(excluded(preview.path("excluded")));
     for (JsonNode t : impact.path("transitions")) {
       out.append("\nFrom ")
           .append(
@@ -150,13 +157,49 @@ final class ImpactView {
                   ? "now"
                   : window.path("nextOpening").asText("none")));
     }
-    out.append('\n').append(table.render());
+    if (!table.rows().isEmpty()) {
+      out.append('\n').append(table.render());
+    }
     int total = totals.path("clusters").asInt();
     if (total > table.rows().size()) {
       out.append("(")
           .append(total - table.rows().size())
           .append(" more clusters: -o json lists them)\n");
     }
+    return out.toString();
+  }
+
+  /**
+   * The placed clusters that take no part (the preview's {@code excluded}): each with its reason,
+   * or past {@link #EXCLUDED_ROWS} the number of clusters per reason, most first; empty when none.
+   */
+  static String excluded(JsonNode excluded) {
+    int n = excluded.size();
+    if (n == 0) {
+      return "";
+    }
+    StringBuilder out =
+        new StringBuilder("Excluded: ")
+            .append(n)
+            .append(n == 1 ? " placed cluster takes" : " placed clusters take")
+            .append(" no part");
+    Table table;
+    if (n <= EXCLUDED_ROWS) {
+      out.append(":\n");
+      table = new Table(List.of("CLUSTER", "REASON"));
+      excluded.forEach(e -> table.row(List.of(e.path("name").asText(), e.path("reason").asText())));
+    } else {
+      out.append(" (-o json names each):\n");
+      Map<String, Integer> byReason = new LinkedHashMap<>();
+      excluded.forEach(e -> byReason.merge(e.path("reason").asText(), 1, Integer::sum));
+      table = new Table(List.of("CLUSTERS", "REASON"));
+      byReason.entrySet().stream()
+          .sorted(
+              Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder())
+                  .thenComparing(Map.Entry.comparingByKey()))
+          .forEach(e -> table.row(List.of(String.valueOf(e.getValue()), e.getKey())));
+    }
+    table.render().lines().forEach(line -> out.append("  ").append(line).append('\n'));
     return out.toString();
   }
 

@@ -106,6 +106,19 @@ public enum Kind {
     return name().substring(0, name().length() - 1);
   }
 
+  /**
+   * The API path of the object named {@code name} (a rollout's id), once the name is one the API
+   * can take ({@link ArgumentNames}).
+   */
+  String pathOf(String name) {
+    return path
+        + "/"
+        + Api.seg(
+            this == rollouts
+                ? ArgumentNames.rolloutId(name)
+                : ArgumentNames.name(singular(), name));
+  }
+
   /** The object's name ({@code id} for a rollout). */
   String nameOf(JsonNode item) {
     return text(item, this == rollouts ? "id" : "name");

@@ -65,7 +65,7 @@ final class ReadinessCommand implements Callable<Integer> {
     Api api = ctx.api();
     JsonNode answer =
         cluster != null
-            ? api.get("/clusters/" + Api.seg(cluster) + "/upgrade-readiness")
+            ? api.get(Kind.clusters.pathOf(cluster) + "/upgrade-readiness")
             : api.get("/upgrade-readiness" + (version == null ? "" : "?version=" + version));
     if (output.raw()) {
       Output.print(ctx.out(), output, answer);

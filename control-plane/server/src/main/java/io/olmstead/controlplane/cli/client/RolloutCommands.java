@@ -92,7 +92,7 @@ final class RolloutCommands {
     @Override
     public Integer call() throws InterruptedException {
       Api api = ctx.api();
-      String path = "/rollouts/" + Api.seg(id);
+      String path = Kind.rollouts.pathOf(id);
       JsonNode rollout = api.get(path);
       String shown = render(api, path, rollout);
       ctx.out().print(shown);
@@ -240,10 +240,10 @@ final class RolloutCommands {
     public Integer call() {
       String query = "";
       if ("promote".equals(action)) {
-        String named = wave != null ? wave : waitingWave(ctx.api().get("/rollouts/" + Api.seg(id)));
+        String named = wave != null ? wave : waitingWave(ctx.api().get(Kind.rollouts.pathOf(id)));
         query = named == null ? "" : "?wave=" + URLEncoder.encode(named, StandardCharsets.UTF_8);
       }
-      JsonNode rollout = ctx.api().post("/rollouts/" + Api.seg(id) + "/" + action + query, null);
+      JsonNode rollout = ctx.api().post(Kind.rollouts.pathOf(id) + "/" + action + query, null);
       ctx.out().print(RolloutView.render(rollout));
       ctx.out().flush();
       return ExitCodes.OK;
@@ -293,14 +293,19 @@ final class RolloutCommands {
       String id = name;
       if (!name.startsWith("ro-")) {
         JsonNode newest =
-            api.get("/rollouts?subscription=" + Api.q(name) + "&limit=1").path("items").path(0);
+            api.get(
+                    "/rollouts?subscription="
+                        + Api.q(ArgumentNames.name("subscription", name))
+                        + "&limit=1")
+                .path("items")
+                .path(0);
         if (newest.isMissingNode()) {
           throw new CliException(
               ExitCodes.NOT_FOUND, "subscription " + name + " has no rollout to retry");
         }
         id = newest.path("id").asText();
       }
-      JsonNode rollout = api.post("/rollouts/" + Api.seg(id) + "/retry", null);
+      JsonNode rollout = api.post(Kind.rollouts.pathOf(id) + "/retry", null);
       ctx.out()
           .println("rollout " + rollout.path("id").asText() + " started (retry of " + id + ")");
       ctx.out().print(RolloutView.render(rollout));

@@ -189,7 +189,8 @@ class CliClientIT {
         "run olmstead login");
     assertThat(Files.readString(config)).contains(viewer);
     // the saved viewer token may not act: 403 is one line
-    oneLine(CliRun.run(noEnv, "", "rollout", "pause", "ro-missing"), ExitCodes.AUTH, "forbidden");
+    oneLine(
+        CliRun.run(noEnv, "", "rollout", "pause", "ro-0123456789abc"), ExitCodes.AUTH, "forbidden");
     Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-r-----"));
     oneLine(
         CliRun.run(noEnv, "", "get", "clusters"),
@@ -429,6 +430,18 @@ class CliClientIT {
     assertThat(status.err()).isEqualTo("olmstead: rollout " + id + " ended Aborted\n");
     oneLine(cli("rollout", "rollback", id), ExitCodes.CONFLICT_OR_FAILED);
     oneLine(cli("rollout", "status", "ro-0123456789abc"), ExitCodes.NOT_FOUND);
+    // a name the API's validator refuses: the argument and what is valid, not its pattern
+    CliRun bad = cli("rollout", "status", "nope");
+    oneLine(
+        bad,
+        ExitCodes.USAGE,
+        "olmstead: the rollout ID 'nope' must be ro- followed by up to 40 hex digits or '-', "
+            + "as olmstead get rollouts lists them");
+    assertThat(bad.err()).doesNotContain("pattern", "^ro-");
+    oneLine(
+        cli("describe", "cluster", "Not_Valid"),
+        ExitCodes.USAGE,
+        "olmstead: the cluster NAME 'Not_Valid' must be 1-63 lower-case letters");
   }
 
   @Test

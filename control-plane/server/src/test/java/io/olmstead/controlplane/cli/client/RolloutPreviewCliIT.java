@@ -8,6 +8,7 @@ import io.olmstead.controlplane.http.ApiClient;
 import io.olmstead.controlplane.rollout.RolloutImpactIT;
 import io.olmstead.controlplane.testsupport.SharedFolder;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
+import io.olmstead.controlplane.testsupport.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -30,6 +31,22 @@ class RolloutPreviewCliIT {
     byte[] catalog = Files.readAllBytes(SharedFolder.require(RolloutImpactIT.GRAFANA));
     cp = TestControlPlane.start(RolloutPreviewCliIT.class);
     RolloutImpactIT.seed(cp, new ApiClient(cp), catalog);
+    // a second subscription whose two clusters run 5.22.2, above the 5.22.0 a preview asks for
+    TestDatabase.execute(
+        cp.database(),
+        "INSERT INTO subscriptions (name, catalog, package, channel, namespace, placement_selector, "
+            + "version_kind, version_value, approval, created_by) VALUES ('gfo', 'gf', 'grafana-operator', 'v5', "
+            + "'grafana', 'fleet=gfo', 'pin', '5.22.2', 'Automatic', 'test')");
+    TestDatabase.execute(
+        cp.database(),
+        "INSERT INTO clusters (name, labels, status, last_seen, facts) VALUES "
+            + "('old-1', '{\"fleet\":\"gfo\"}', 'connected', now(), '{}'), "
+            + "('old-2', '{\"fleet\":\"gfo\"}', 'connected', now(), '{}')");
+    TestDatabase.execute(
+        cp.database(),
+        "INSERT INTO subscription_status (subscription, cluster, installed_bundle, installed_version, "
+            + "target_version, phase, seq) SELECT 'gfo', n, 'grafana-operator.v5.22.2', '5.22.2', '5.22.2', "
+            + "'Succeeded', 1 FROM (VALUES ('old-1'), ('old-2')) AS t(n)");
   }
 
   @AfterAll
@@ -88,6 +105,19 @@ class RolloutPreviewCliIT {
     JsonNode yaml =
         Output.YAML.readTree(ok(cli("rollout", "preview", "gf", "5.24.0", "-o", "yaml")).out());
     assertThat(yaml.path("impact").path("totals")).isEqualTo(json.path("impact").path("totals"));
+  }
+
+  @Test
+  void aPreviewBelowTheFleetsVersionNamesEachExcludedClusterWithItsReason() {
+    String out =
+        ok(cli("rollout", "preview", "gfo", "5.22.0", "--strategy", "{\"preflight\":\"Off\"}"))
+            .out();
+    assertThat(out)
+        .contains(
+            "Preview: gfo -> 5.22.0   0 clusters in 0 waves",
+            "Excluded: 2 placed clusters take no part:\n",
+            "  old-1     no upgrade path from 5.22.2 to 5.22.0\n",
+            "  old-2     no upgrade path from 5.22.2 to 5.22.0\n");
   }
 
   @Test
