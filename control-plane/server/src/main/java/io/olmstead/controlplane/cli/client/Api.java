@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -187,12 +189,11 @@ public final class Api {
 
   /** Like {@link #send}, with the status (200 and 201 differ for PUT and approvals). */
   public Reply exchange(String method, String path, JsonNode body) {
-    return exchange(method, path, body, java.util.Map.of());
+    return exchange(method, path, body, Map.of());
   }
 
   /** Like {@link #send}, with request headers (e.g. If-Match). */
-  public Reply exchange(
-      String method, String path, JsonNode body, java.util.Map<String, String> headers) {
+  public Reply exchange(String method, String path, JsonNode body, Map<String, String> headers) {
     URI uri = URI.create(config.url() + "/api/v1" + path);
     // the JDK refuses such a header with a message quoting it (the token): say which setting is
     // wrong instead
@@ -300,7 +301,7 @@ public final class Api {
    * The request timeout from {@code OLMSTEAD_REQUEST_TIMEOUT} (whole seconds, 1 to 3600), else
    * {@link #TIMEOUT}; a line naming the setting when it is not one.
    */
-  static Duration timeoutFrom(java.util.Map<String, String> env) {
+  static Duration timeoutFrom(Map<String, String> env) {
     String raw = env.get(TIMEOUT_SETTING);
     if (raw == null || raw.isBlank()) {
       return TIMEOUT;
@@ -326,8 +327,7 @@ public final class Api {
     boolean unresolved = false;
     boolean refused = false;
     for (Throwable t = e; t != null; t = t.getCause()) {
-      unresolved |=
-          t instanceof UnresolvedAddressException || t instanceof java.net.UnknownHostException;
+      unresolved |= t instanceof UnresolvedAddressException || t instanceof UnknownHostException;
       refused |= t instanceof ConnectException;
     }
     String what;

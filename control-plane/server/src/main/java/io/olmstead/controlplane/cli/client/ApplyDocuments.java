@@ -3,10 +3,12 @@ package io.olmstead.controlplane.cli.client;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -171,7 +173,7 @@ final class ApplyDocuments {
    * *name} would apply the string "name" without a word; refusing aliases also keeps "billion
    * laughs" documents out.
    */
-  private static final class NoAliases extends com.fasterxml.jackson.core.util.JsonParserDelegate {
+  private static final class NoAliases extends JsonParserDelegate {
     private final String file;
 
     NoAliases(JsonParser yaml, String file) {
@@ -182,8 +184,7 @@ final class ApplyDocuments {
     @Override
     public JsonToken nextToken() throws IOException {
       JsonToken token = super.nextToken();
-      if (delegate() instanceof com.fasterxml.jackson.dataformat.yaml.YAMLParser yaml
-          && yaml.isCurrentAlias()) {
+      if (delegate() instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
         throw bad(
             file,
             currentLocation().getLineNr(),

@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.cli.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
@@ -106,7 +107,7 @@ final class ReadinessCommand implements Callable<Integer> {
   }
 
   private static String blockers(JsonNode blocking) {
-    List<String> parts = new java.util.ArrayList<>();
+    List<String> parts = new ArrayList<>();
     blocking.forEach(b -> parts.add(blocker(b)));
     return String.join("; ", parts);
   }
@@ -119,7 +120,7 @@ final class ReadinessCommand implements Callable<Integer> {
             : b.path("package").asText(b.path("bundle").asText("?"))
                 + " "
                 + b.path("installedVersion").asText("");
-    List<String> fixes = new java.util.ArrayList<>();
+    List<String> fixes = new ArrayList<>();
     b.path("unblockedBy").forEach(v -> fixes.add(v.asText()));
     return who.strip()
         + " (max "
