@@ -38,6 +38,7 @@ import io.olmstead.controlplane.hypershift.Hypershift;
 import io.olmstead.controlplane.hypershift.pool.HostedAgentPool;
 import io.olmstead.controlplane.hypershift.pool.PoolTokensModule;
 import io.olmstead.controlplane.inventory.Inventories;
+import io.olmstead.controlplane.registry.BundlesModule;
 import io.olmstead.controlplane.rollout.Rollouts;
 import io.olmstead.controlplane.signals.SignalEvaluator;
 import io.olmstead.controlplane.subscription.SubscriptionsModule;
@@ -75,6 +76,7 @@ public final class ControlPlane implements AutoCloseable {
   private final Notifications notifications;
   private final ApiRouter api;
   private final Router router;
+  private BundlesModule bundles;
   private Rollouts rollouts;
   private Hypershift hypershift;
   private Inventories inventory;
@@ -171,6 +173,8 @@ public final class ControlPlane implements AutoCloseable {
                                   registry);
                           List<ApiModule> modules = new java.util.ArrayList<>(ApiModules.all());
                           modules.add(new AgentApiModule(gateway));
+                          var bundles = new BundlesModule();
+                          modules.add(bundles);
                           var rollouts =
                               new Rollouts(
                                   vertx,
@@ -256,6 +260,7 @@ public final class ControlPlane implements AutoCloseable {
                                                     router))
                                         .map(
                                             cp -> {
+                                              cp.bundles = bundles;
                                               cp.rollouts = rollouts;
                                               cp.hypershift = hypershift;
                                               cp.inventory = inventory;
@@ -410,6 +415,11 @@ public final class ControlPlane implements AutoCloseable {
   /** Every route the server serves (the test keeping routes and spec in step reads it). */
   public Router router() {
     return router;
+  }
+
+  /** Bundle images: unpacks, catalog image polls and the tag-pin sweep. */
+  public BundlesModule bundles() {
+    return bundles;
   }
 
   /** The rollout component (engine, event stream). */

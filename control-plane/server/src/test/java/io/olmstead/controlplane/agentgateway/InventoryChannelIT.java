@@ -176,7 +176,17 @@ class InventoryChannelIT {
                       == 1.0);
       agent.sendMessage(new Heartbeat(1, null));
       assertThat(agent.next(Heartbeat.class)).as("still connected").isNotNull();
-      Thread.sleep(500);
+      // the stored report again, found unchanged: had the refused one been queued before it, it
+      // would have been written first and this one would be stored anew
+      agent.sendMessage(report(null, "etcd", 5));
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  Scrape.of(cp.baseUrl())
+                              .value("olmstead_inventory_reports_total{outcome=\"unchanged\"}")
+                          - before.value("olmstead_inventory_reports_total{outcome=\"unchanged\"}")
+                      == 1.0);
       assertThat(crCount("inv-twice")).as("the stored inventory is unchanged").isEqualTo(5);
     }
   }
