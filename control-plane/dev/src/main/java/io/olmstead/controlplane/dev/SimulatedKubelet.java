@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,7 @@ public final class SimulatedKubelet implements AutoCloseable {
   private final int maxAgents;
   private final Map<String, Pod> pods = new ConcurrentHashMap<>();
   private final Map<String, Failure> failures = new HashMap<>();
+  private final AtomicLong rounds = new AtomicLong();
   private final ScheduledExecutorService worker =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -78,6 +80,14 @@ public final class SimulatedKubelet implements AutoCloseable {
             + "in this process (at most {})",
         maxAgents);
     return this;
+  }
+
+  /**
+   * Rounds completed (every listed Deployment looked at): tests await them rather than waiting for
+   * time to pass.
+   */
+  public long completedRounds() {
+    return rounds.get();
   }
 
   /** namespace/name of the Deployments whose agent runs now. */
@@ -131,6 +141,7 @@ public final class SimulatedKubelet implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.warn("simulated kubelet: round failed: {}", e.toString());
     }
+    rounds.incrementAndGet();
   }
 
   private void sync(String key, Deployment deployment) {

@@ -189,7 +189,9 @@ class TaggedImagesEndToEndIT {
                     "yes"),
                 List.of(BundleImages.layer(v1193)));
     assertThat(moved).isNotEqualTo(pins.get(tag));
-    Thread.sleep(5000); // two pin sweeps: nothing of revision 1 is resolved again
+    // two pin sweeps, the second begun after the move: nothing of revision 1 is resolved again
+    long swept = pinSweeps();
+    await().atMost(Duration.ofSeconds(30)).until(() -> pinSweeps() >= swept + 2);
     assertThat(pins(1).get(tag)).isEqualTo(pins.get(tag));
     assertThat(tagRequests(Files.readAllLines(registry.log()), tag)).isEqualTo(1);
     assertThat(upload(catalog + "\n").status()).isEqualTo(201);
@@ -198,6 +200,10 @@ class TaggedImagesEndToEndIT {
         .pollInterval(Duration.ofMillis(500))
         .until(() -> pins(2).get(tag), moved::equals);
     assertThat(pins(1).get(tag)).isEqualTo(pins.get(tag));
+  }
+
+  static long pinSweeps() {
+    return cp.controlPlane().bundles().completedPinSweeps();
   }
 
   /** Bundle → pinned digest of a revision of the catalog. */

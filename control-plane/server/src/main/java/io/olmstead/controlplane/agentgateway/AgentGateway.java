@@ -15,10 +15,13 @@ import io.olmstead.controlplane.db.Notifications;
 import io.olmstead.controlplane.preflight.PreflightStore;
 import io.olmstead.controlplane.preflight.VerdictWriter;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -61,7 +64,7 @@ public final class AgentGateway {
   private volatile boolean unreachable;
   // every upgraded connection, in its handshake or not: all get 1001 before the HTTP server stops
   private final Set<AgentSession> open = ConcurrentHashMap.newKeySet();
-  private final io.vertx.core.Promise<Void> drained = io.vertx.core.Promise.promise();
+  private final Promise<Void> drained = Promise.promise();
   // the clusters this replica marks disconnected once its sessions are closed, those attached while
   // closing included
   private final Set<String> detachAtClose = ConcurrentHashMap.newKeySet();
@@ -195,22 +198,22 @@ public final class AgentGateway {
   }
 
   /** The handler of operationId getAgentBundlePin. */
-  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> bundlePinHandler() {
+  public Handler<RoutingContext> bundlePinHandler() {
     return new BundlePinHandler(pool, credentials);
   }
 
   /** The handler of operationId connectAgent (the WebSocket upgrade). */
-  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> connectHandler() {
+  public Handler<RoutingContext> connectHandler() {
     return new ConnectHandler(this);
   }
 
   /** The handler of operationId getAgentBundle (one instance: it holds the bundle cache). */
-  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> bundleHandler() {
+  public Handler<RoutingContext> bundleHandler() {
     return bundles;
   }
 
   /** The handler of operationId getAgentCatalog. */
-  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> catalogHandler() {
+  public Handler<RoutingContext> catalogHandler() {
     return new CatalogContentHandler(catalogs, credentials);
   }
 

@@ -11,6 +11,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.zip.GZIPInputStream;
@@ -128,8 +129,7 @@ final class BundleContentHandler implements Handler<RoutingContext> {
   }
 
   private static Buffer gunzip(Buffer gz) {
-    try (GZIPInputStream in =
-        new GZIPInputStream(new java.io.ByteArrayInputStream(gz.getBytes()))) {
+    try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gz.getBytes()))) {
       return Buffer.buffer(in.readAllBytes());
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -3,6 +3,7 @@ package io.olmstead.controlplane.agentgateway;
 import io.olmstead.controlplane.problem.Problems;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
@@ -68,7 +69,7 @@ final class BundlePinHandler implements Handler<RoutingContext> {
                             "bad-request",
                             "Bad request",
                             "image is required (at most " + MAX_IMAGE + " characters)"),
-                        new io.vertx.core.json.JsonArray()
+                        new JsonArray()
                             .add(
                                 new JsonObject()
                                     .put("field", "query.image")

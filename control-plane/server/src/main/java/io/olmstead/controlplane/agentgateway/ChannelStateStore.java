@@ -8,6 +8,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -185,7 +186,7 @@ final class ChannelStateStore {
   }
 
   /** Locks the clusters' rows in cluster order, within the caller's transaction. */
-  static Future<Void> lockInOrder(SqlConnection tx, java.util.Collection<String> clusters) {
+  static Future<Void> lockInOrder(SqlConnection tx, Collection<String> clusters) {
     return clusters.isEmpty()
         ? Future.succeededFuture()
         : tx.preparedQuery(LOCK_IN_ORDER)

@@ -1,10 +1,12 @@
 package io.olmstead.controlplane.agentgateway;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.olmstead.apispec.protocol.DesiredSubscription;
 import io.olmstead.apispec.protocol.PreflightRequest;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.controlplane.auth.Tokens;
 import io.olmstead.controlplane.subscription.ComputedSubscription;
+import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
 
@@ -37,14 +39,14 @@ final class DesiredWire {
   }
 
   @SuppressWarnings("unchecked")
-  private static Map<String, Object> config(io.vertx.core.json.JsonObject config) {
+  private static Map<String, Object> config(JsonObject config) {
     if (config == null || config.isEmpty()) {
       return Map.of();
     }
     try {
       // Vert.x JSON types are not plain Jackson beans: go through text once.
       return ProtocolCodec.mapper().readValue(config.encode(), Map.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("subscription config is not JSON", e);
     }
   }
@@ -53,7 +55,7 @@ final class DesiredWire {
     try {
       return CredentialStore.hex(
           Tokens.hash(base + ProtocolCodec.mapper().writeValueAsString(asked)));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("preflight requests cannot be encoded", e);
     }
   }
@@ -61,7 +63,7 @@ final class DesiredWire {
   static String hash(List<DesiredSubscription> desired) {
     try {
       return CredentialStore.hex(Tokens.hash(ProtocolCodec.mapper().writeValueAsString(desired)));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("desired state cannot be encoded", e);
     }
   }

@@ -78,6 +78,14 @@ final class HostedClusterQueue {
     this.worker = worker;
   }
 
+  /**
+   * Why the HostedCluster under {@code namespace/name} was last skipped or refused, or null when it
+   * was not (or not decided yet).
+   */
+  String skipReason(String key) {
+    return reported.get("hc:" + key);
+  }
+
   void enqueue(String item) {
     synchronized (pending) {
       pending.add(item);

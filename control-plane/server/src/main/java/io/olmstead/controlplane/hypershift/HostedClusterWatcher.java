@@ -73,6 +73,11 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
     adminKubeconfigChanged = listener;
   }
 
+  /** See {@link HostedClusterQueue#skipReason}. */
+  String skipReason(String key) {
+    return queue.skipReason(key);
+  }
+
   void start() {
     worker.scheduleWithFixedDelay(this::checkCrd, 0, CRD_POLL_SECONDS, TimeUnit.SECONDS);
     worker.scheduleWithFixedDelay(this::resync, resyncMillis, resyncMillis, TimeUnit.MILLISECONDS);

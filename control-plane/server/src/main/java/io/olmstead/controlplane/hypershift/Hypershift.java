@@ -16,6 +16,7 @@ import io.vertx.sqlclient.Pool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,7 +43,7 @@ public final class Hypershift {
   private final UpgradeGuard guard;
   private final LeaderLock lock;
   private final Pool pool;
-  private HostedClusterWatcher watcher;
+  private volatile HostedClusterWatcher watcher;
   private HostedAgents hostedAgents;
   private long timer = -1;
   private volatile boolean leader;
@@ -102,6 +103,16 @@ public final class Hypershift {
   public long completedHostedAgentRounds() {
     var agents = hostedAgents;
     return agents == null ? 0 : agents.completedFullRounds();
+  }
+
+  /**
+   * Why this replica's watcher last left the HostedCluster {@code namespace/name} alone (a skip or
+   * conflict reason such as {@code no-kubeconfig}); empty when it did not, has not decided it yet,
+   * or this replica does not lead: tests await it rather than waiting for time to pass.
+   */
+  public Optional<String> skipReason(String namespace, String name) {
+    HostedClusterWatcher w = watcher;
+    return w == null ? Optional.empty() : Optional.ofNullable(w.skipReason(namespace + "/" + name));
   }
 
   /** Whether this replica runs the watcher now. */

@@ -6,6 +6,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +47,7 @@ public final class BundlePins implements AutoCloseable {
   private final Pool pool;
   private final RegistryPool workers;
   private final long timer;
+  private final AtomicLong completed = new AtomicLong();
   private boolean running;
 
   BundlePins(Vertx vertx, Pool pool, RegistryPool workers, long periodMillis) {
@@ -58,6 +60,14 @@ public final class BundlePins implements AutoCloseable {
   /** {@code image} with its tag (or digest) replaced by {@code digest}: what an unpack pulls. */
   public static String pinned(String image, String digest) {
     return image.replaceAll("(:[^/:@]+)?(@sha256:[0-9a-f]{64})?$", "") + "@" + digest;
+  }
+
+  /**
+   * Sweeps completed (each took the tags due at its start): tests await them rather than waiting
+   * for time to pass.
+   */
+  long completedSweeps() {
+    return completed.get();
   }
 
   /** Resolves one batch of unpinned tags; a sweep still running skips the next tick. */
@@ -74,7 +84,11 @@ public final class BundlePins implements AutoCloseable {
               rows.forEach(r -> pins.add(pin(r.getString("image"))));
               return Future.join(pins).map(pins.size());
             })
-        .onComplete(ar -> running = false)
+        .onComplete(
+            ar -> {
+              running = false;
+              completed.incrementAndGet();
+            })
         .onFailure(e -> LOG.debug("bundle pin sweep: {}", e.toString()));
   }
 

@@ -84,6 +84,14 @@ public final class BundlesModule implements ApiModule {
             2000);
   }
 
+  /**
+   * Tag-pin sweeps completed on this replica: tests await them rather than waiting for time to
+   * pass.
+   */
+  public long completedPinSweeps() {
+    return pins == null ? 0 : pins.completedSweeps();
+  }
+
   private Future<Reply> request(ApiContext ctx, ApiRequest r) {
     String image = r.body().getString("image", "");
     var problem = ImageReferences.check(image, ctx.config().registry());

@@ -13,7 +13,6 @@ import io.olmstead.controlplane.fleet.FleetModule;
 import io.olmstead.controlplane.fleet.MatrixModule;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.maturity.MaturityModule;
-import io.olmstead.controlplane.registry.BundlesModule;
 import io.olmstead.controlplane.rollout.CalendarModule;
 import io.olmstead.controlplane.tokens.TokensModule;
 import io.olmstead.controlplane.upgradereadiness.UpgradeReadinessModule;
@@ -46,7 +45,6 @@ final class ApiModules {
         new CredentialModule(),
         new CatalogsModule(),
         new MaturityModule(),
-        new BundlesModule(),
         new CalendarModule(),
         new WebhooksModule(),
         new UpgradeReadinessModule(),

@@ -38,6 +38,7 @@ import io.olmstead.controlplane.hypershift.Hypershift;
 import io.olmstead.controlplane.hypershift.pool.HostedAgentPool;
 import io.olmstead.controlplane.hypershift.pool.PoolTokensModule;
 import io.olmstead.controlplane.inventory.Inventories;
+import io.olmstead.controlplane.registry.BundlesModule;
 import io.olmstead.controlplane.rollout.Rollouts;
 import io.olmstead.controlplane.signals.SignalEvaluator;
 import io.olmstead.controlplane.subscription.SubscriptionsModule;
@@ -54,6 +55,7 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.sqlclient.Pool;
 import java.net.BindException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -75,6 +77,7 @@ public final class ControlPlane implements AutoCloseable {
   private final Notifications notifications;
   private final ApiRouter api;
   private final Router router;
+  private BundlesModule bundles;
   private Rollouts rollouts;
   private Hypershift hypershift;
   private Inventories inventory;
@@ -169,8 +172,10 @@ public final class ControlPlane implements AutoCloseable {
                                   config,
                                   new TokenAuthenticator(pool, oidc, clock),
                                   registry);
-                          List<ApiModule> modules = new java.util.ArrayList<>(ApiModules.all());
+                          List<ApiModule> modules = new ArrayList<>(ApiModules.all());
                           modules.add(new AgentApiModule(gateway));
+                          var bundles = new BundlesModule();
+                          modules.add(bundles);
                           var rollouts =
                               new Rollouts(
                                   vertx,
@@ -256,6 +261,7 @@ public final class ControlPlane implements AutoCloseable {
                                                     router))
                                         .map(
                                             cp -> {
+                                              cp.bundles = bundles;
                                               cp.rollouts = rollouts;
                                               cp.hypershift = hypershift;
                                               cp.inventory = inventory;
@@ -410,6 +416,11 @@ public final class ControlPlane implements AutoCloseable {
   /** Every route the server serves (the test keeping routes and spec in step reads it). */
   public Router router() {
     return router;
+  }
+
+  /** Bundle images: unpacks, catalog image polls and the tag-pin sweep. */
+  public BundlesModule bundles() {
+    return bundles;
   }
 
   /** The rollout component (engine, event stream). */

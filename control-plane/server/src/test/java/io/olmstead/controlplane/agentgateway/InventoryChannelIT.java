@@ -176,7 +176,23 @@ class InventoryChannelIT {
                       == 1.0);
       agent.sendMessage(new Heartbeat(1, null));
       assertThat(agent.next(Heartbeat.class)).as("still connected").isNotNull();
-      Thread.sleep(500);
+      // the stored report again, found unchanged and replacing nothing queued: had the refused one
+      // been queued before it, it would have been written first (this one then stored anew) or
+      // been replaced by this one (counted coalesced)
+      agent.sendMessage(report(null, "etcd", 5));
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  Scrape.of(cp.baseUrl())
+                              .value("olmstead_inventory_reports_total{outcome=\"unchanged\"}")
+                          - before.value("olmstead_inventory_reports_total{outcome=\"unchanged\"}")
+                      == 1.0);
+      assertThat(
+              Scrape.of(cp.baseUrl())
+                  .value("olmstead_inventory_reports_total{outcome=\"coalesced\"}"))
+          .as("no report was waiting to be replaced")
+          .isEqualTo(before.value("olmstead_inventory_reports_total{outcome=\"coalesced\"}"));
       assertThat(crCount("inv-twice")).as("the stored inventory is unchanged").isEqualTo(5);
     }
   }

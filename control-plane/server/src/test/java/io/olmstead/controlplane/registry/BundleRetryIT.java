@@ -191,11 +191,26 @@ class BundleRetryIT {
               () -> get(unpacks.get(stuckDigest)).orElseThrow().state(),
               BundleImage.UNPACKING::equals);
       get(unpacks.request(live, false));
-      for (int i = 0; i < 5; i++) { // while the only worker waits on the silent registry
-        assertThat(get(unpacks.get(liveDigest)).orElseThrow().state())
-            .isEqualTo(BundleImage.PENDING);
-        Thread.sleep(300);
-      }
+      // for as long as the only worker waits on the silent registry (until its 6 s timeout): read
+      // before the stuck one's state, the live one's cannot have been taken by that worker yet
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () -> {
+                String liveState = get(unpacks.get(liveDigest)).orElseThrow().state();
+                boolean stuck =
+                    get(unpacks.get(stuckDigest))
+                        .orElseThrow()
+                        .state()
+                        .equals(BundleImage.UNPACKING);
+                if (stuck) {
+                  assertThat(liveState)
+                      .as("while the worker is stuck")
+                      .isEqualTo(BundleImage.PENDING);
+                }
+                return !stuck;
+              });
       assertThat(settled(unpacks, liveDigest).state()).isEqualTo(BundleImage.UNPACKED);
     }
   }

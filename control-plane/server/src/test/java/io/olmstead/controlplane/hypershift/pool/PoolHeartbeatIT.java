@@ -13,6 +13,7 @@ import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
@@ -88,12 +89,16 @@ class PoolHeartbeatIT {
         // only the round's snapshot reads pool_assignments: from now on every round waits for this
         // lock
         statement.execute("LOCK TABLE pool_assignments IN ACCESS EXCLUSIVE MODE");
-        Thread.sleep(1_500); // the round under way reaches the lock
+        await().atMost(Duration.ofSeconds(30)).until(() -> roundsWaitingForTheLock(db) > 0);
         int before = heartbeats.get();
-        Thread.sleep(6_000);
-        assertThat(heartbeats.get() - before)
-            .as("heartbeats in 6 s (rounds every 1 s) while rounds are stuck")
-            .isGreaterThanOrEqualTo(3);
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .untilAsserted(
+                () ->
+                    assertThat(heartbeats.get() - before)
+                        .as("heartbeats while rounds are stuck; closed: " + closedWith.get())
+                        .isGreaterThanOrEqualTo(3));
+        assertThat(roundsWaitingForTheLock(db)).as("the round is still stuck").isPositive();
         assertThat(closedWith.get()).as("closed").isEmpty();
         lock.rollback();
       }
@@ -101,6 +106,19 @@ class PoolHeartbeatIT {
     } finally {
       client.close();
       vertx.close();
+    }
+  }
+
+  /** Sessions of the control plane waiting for a lock on pool_assignments (a stuck round). */
+  private static int roundsWaitingForTheLock(DatabaseSettings db) throws Exception {
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        Statement s = c.createStatement();
+        ResultSet rows =
+            s.executeQuery(
+                "SELECT count(*) FROM pg_locks WHERE NOT granted "
+                    + "AND relation = 'pool_assignments'::regclass")) {
+      rows.next();
+      return rows.getInt(1);
     }
   }
 }
