@@ -2,6 +2,7 @@ package io.olmstead.agent.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -72,5 +74,35 @@ class WatchClosedOffTheLoopTest {
     BlockingWatch watch = new BlockingWatch();
     new WatchClosedOffTheLoop(watch, closers).onMessage(null, "{\"type\":\"ADDED\"}");
     assertThat(watch.messages).containsExactly("{\"type\":\"ADDED\"}");
+  }
+
+  @Test
+  void aCleanUpThatThrowsBecauseTheMockServerStoppedEndsNoThread() throws Exception {
+    List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+    CountDownLatch ran = new CountDownLatch(1);
+    ExecutorService recording =
+        Executors.newSingleThreadExecutor(
+            task -> {
+              Thread thread = new Thread(task);
+              thread.setUncaughtExceptionHandler((t, e) -> uncaught.add(e));
+              return thread;
+            });
+    try {
+      WebSocketListener stopped =
+          new WebSocketListener() {
+            @Override
+            public void onFailure(WebSocket webSocket, Throwable failure, Response r) {
+              ran.countDown();
+              throw new RejectedExecutionException("event executor terminated");
+            }
+          };
+      new WatchClosedOffTheLoop(stopped, recording).onFailure(null, new RuntimeException(), null);
+      assertThat(ran.await(30, TimeUnit.SECONDS)).isTrue();
+      recording.shutdown();
+      assertThat(recording.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(uncaught).isEmpty();
+    } finally {
+      recording.shutdownNow();
+    }
   }
 }
