@@ -8,6 +8,10 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,11 +27,12 @@ import java.util.Set;
 final class ChannelStateStore {
   // One statement (one round trip): record the session and mark the cluster connected. A session
   // older than the stored one (its attach waited on the database while the agent reconnected, here
-  // or elsewhere) changes nothing and gets no row back, whichever write lands last.
+  // or elsewhere) changes nothing and gets no row back, whichever write lands last. connected_at
+  // ($8) is read from the control plane's clock, the one the rollout engine compares it with.
   private static final String ATTACH =
       "WITH attached AS (INSERT INTO agent_channel_state (cluster, session, replica, connected_at, "
-          + "session_order) VALUES ($1, $2, $3, now(), $7) ON CONFLICT (cluster) DO UPDATE SET "
-          + "session = EXCLUDED.session, replica = EXCLUDED.replica, connected_at = now(), "
+          + "session_order) VALUES ($1, $2, $3, $8, $7) ON CONFLICT (cluster) DO UPDATE SET "
+          + "session = EXCLUDED.session, replica = EXCLUDED.replica, connected_at = EXCLUDED.connected_at, "
           + "session_order = EXCLUDED.session_order "
           + "WHERE agent_channel_state.session_order IS NULL "
           + "OR agent_channel_state.session_order <= EXCLUDED.session_order "
@@ -94,9 +99,12 @@ final class ChannelStateStore {
       "SELECT cluster, subscription, bundle FROM cluster_approvals WHERE cluster = ANY($1)";
 
   private final Pool pool;
+  private final Clock clock;
 
-  ChannelStateStore(Pool pool) {
+  /** {@code clock}: when a session attached ({@code connected_at}). */
+  ChannelStateStore(Pool pool, Clock clock) {
     this.pool = pool;
+    this.clock = clock;
   }
 
   /**
@@ -123,7 +131,9 @@ final class ChannelStateStore {
                     hello.agentVersion(),
                     facts.kubernetesVersion(),
                     factsJson,
-                    order))
+                    order,
+                    OffsetDateTime.ofInstant(
+                        clock.instant().truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC)))
             .map(
                 rows ->
                     rows.size() == 0

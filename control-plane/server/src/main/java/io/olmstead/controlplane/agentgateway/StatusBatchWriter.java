@@ -11,6 +11,10 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -58,18 +62,22 @@ final class StatusBatchWriter {
           + "FROM unnest($1::text[], $2::bigint[]) AS f(cluster, seq) "
           + "WHERE s.cluster = f.cluster AND s.seq < f.seq AND NOT s.gone";
   // One write per cluster row a batch: its last applied seq and its acked generation together (a
-  // null leaves that column as it is; GREATEST ignores nulls), acked_at moved only by an ack.
+  // null leaves that column as it is; GREATEST ignores nulls), acked_at moved only by an ack, to the
+  // control plane's clock's time ($4), the one approvals (rollout_clusters.approved_at) are on.
   private static final String CHANNEL_ROWS =
       "UPDATE agent_channel_state s SET last_status_seq = GREATEST(s.last_status_seq, u.seq), "
           + "acked_generation = GREATEST(s.acked_generation, u.generation), "
-          + "acked_at = CASE WHEN u.generation IS NULL THEN s.acked_at ELSE now() END "
+          + "acked_at = CASE WHEN u.generation IS NULL THEN s.acked_at ELSE $4::timestamptz END "
           + "FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS u(cluster, seq, generation) "
           + "WHERE s.cluster = u.cluster";
 
   private final Pool pool;
+  private final Clock clock;
 
-  StatusBatchWriter(Pool pool) {
+  /** {@code clock}: when an ack arrived ({@code acked_at}). */
+  StatusBatchWriter(Pool pool, Clock clock) {
     this.pool = pool;
+    this.clock = clock;
   }
 
   /** One report as received from a cluster's session. */
@@ -111,7 +119,7 @@ final class StatusBatchWriter {
           return attempts
               .compose(v -> pairs(tx, MARK_GONE, fullSeq))
               .compose(v -> ChannelStateStore.lockInOrder(tx, channelRows))
-              .compose(v -> channelRows(tx, channelRows, lastSeq, ackGen))
+              .compose(v -> channelRows(tx, channelRows, lastSeq, ackGen, now()))
               .map(v -> attempts.result());
         });
   }
@@ -200,8 +208,16 @@ final class StatusBatchWriter {
     return out;
   }
 
+  private OffsetDateTime now() {
+    return OffsetDateTime.ofInstant(clock.instant().truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC);
+  }
+
   private static Future<Void> channelRows(
-      SqlConnection tx, Set<String> clusters, Map<String, Long> seq, Map<String, Long> generation) {
+      SqlConnection tx,
+      Set<String> clusters,
+      Map<String, Long> seq,
+      Map<String, Long> generation,
+      OffsetDateTime ackedAt) {
     if (clusters.isEmpty()) {
       return Future.succeededFuture();
     }
@@ -210,7 +226,8 @@ final class StatusBatchWriter {
             Tuple.tuple()
                 .addArrayOfString(clusters.toArray(String[]::new))
                 .addArrayOfLong(clusters.stream().map(seq::get).toArray(Long[]::new))
-                .addArrayOfLong(clusters.stream().map(generation::get).toArray(Long[]::new)))
+                .addArrayOfLong(clusters.stream().map(generation::get).toArray(Long[]::new))
+                .addOffsetDateTime(ackedAt))
         .mapEmpty();
   }
 

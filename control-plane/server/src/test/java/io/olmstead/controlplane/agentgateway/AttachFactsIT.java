@@ -12,6 +12,12 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -21,6 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An agent's facts replace its last ones when it attaches; what the HyperShift watcher knows stays.
+ * The time it attached is the gateway's clock's, the one the rollout engine compares it with.
  */
 class AttachFactsIT {
   @Test
@@ -39,7 +46,7 @@ class AttachFactsIT {
             .using(vertx)
             .build();
     try {
-      ChannelStateStore store = new ChannelStateStore(pool);
+      ChannelStateStore store = new ChannelStateStore(pool, Clock.systemUTC());
       for (String cluster : List.of("hosted", "plain")) {
         store
             .attach(
@@ -63,6 +70,44 @@ class AttachFactsIT {
       assertThat(hosted.getBoolean("olm")).isTrue();
       assertThat(hosted.getJsonObject("hypershift").getString("clusterID")).isEqualTo("id-1");
       assertThat(facts(db, "plain").containsKey("hypershift")).isFalse();
+    } finally {
+      pool.close();
+      vertx.close();
+    }
+  }
+
+  @Test
+  void attachingStampsConnectedAtFromTheGatewaysClockNotTheDatabasesTime() throws Exception {
+    DatabaseSettings db = TestDatabase.create(AttachFactsIT.class);
+    TestDatabase.execute(db, "INSERT INTO clusters (name) VALUES ('later')");
+    // a year ahead of the database's now(): a stamp from now() could not match it
+    Instant attachedAt = Instant.now().plus(Duration.ofDays(365)).truncatedTo(ChronoUnit.MICROS);
+    Vertx vertx = Vertx.vertx();
+    Pool pool =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(2))
+            .connectingTo(db.connectOptions())
+            .using(vertx)
+            .build();
+    try {
+      new ChannelStateStore(pool, Clock.fixed(attachedAt, ZoneOffset.UTC))
+          .attach(
+              "later",
+              "s-later",
+              "r1",
+              1L,
+              new Hello(1, "h", "0.1.0", List.of(1), new Facts("v1.30.0", null, 1, null, true), 0L))
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(10, TimeUnit.SECONDS);
+      try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+          ResultSet rs =
+              c.createStatement()
+                  .executeQuery(
+                      "SELECT connected_at FROM agent_channel_state WHERE cluster = 'later'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getObject(1, OffsetDateTime.class).toInstant()).isEqualTo(attachedAt);
+      }
     } finally {
       pool.close();
       vertx.close();

@@ -12,6 +12,7 @@ import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
+import java.time.Clock;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -55,7 +56,7 @@ class ChannelLockOrderIT {
           .execute("SELECT 1 FROM agent_channel_state WHERE cluster = 'b-2' FOR UPDATE");
       // the desired-state update goes first and waits on b-2, holding what it locked before it
       Future<?> generations =
-          new ChannelStateStore(pool)
+          new ChannelStateStore(pool, Clock.systemUTC())
               .generations(physical, physical.stream().map(c -> "h").toList());
       await().atMost(Duration.ofSeconds(10)).until(() -> waitingOnLocks(db) == 1);
       // then a batch: status reports for A, acks for B
@@ -66,7 +67,7 @@ class ChannelLockOrderIT {
               .toList();
       List<StatusBatchWriter.AckRow> acks =
           B.stream().map(c -> new StatusBatchWriter.AckRow(c, 1)).toList();
-      Future<?> batch = new StatusBatchWriter(pool).write(reports, acks);
+      Future<?> batch = new StatusBatchWriter(pool, Clock.systemUTC()).write(reports, acks);
       await().atMost(Duration.ofSeconds(10)).until(() -> waitingOnLocks(db) == 2);
       blocker.commit();
       Throwable genFailure = outcome(generations);

@@ -16,6 +16,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +51,7 @@ class PresenceLeaseIT {
             .connectingTo(db.connectOptions())
             .using(vertx)
             .build();
-    store = new ChannelStateStore(pool);
+    store = new ChannelStateStore(pool, Clock.systemUTC());
   }
 
   @AfterAll

@@ -11,6 +11,7 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.Tuple;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -64,7 +65,7 @@ class PresenceLockOrderIT {
 
   @Test
   void presenceTicksBesideHandoversThatLockInNameOrderNeverDeadlock() throws Exception {
-    ChannelStateStore store = new ChannelStateStore(pool);
+    ChannelStateStore store = new ChannelStateStore(pool, Clock.systemUTC());
     Future<Void> ticks = Future.succeededFuture();
     Future<Void> handovers = Future.succeededFuture();
     List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();

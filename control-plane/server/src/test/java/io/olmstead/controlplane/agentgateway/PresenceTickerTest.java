@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.olmstead.apispec.protocol.CloseReason;
 import io.olmstead.controlplane.config.GatewaySettings;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,7 @@ class PresenceTickerTest {
   private final PresenceTicker ticker =
       new PresenceTicker(
           () -> sessions,
-          new ChannelStateStore(null),
+          new ChannelStateStore(null, Clock.systemUTC()),
           GatewaySettings.fromEnvironment(
               Map.of(
                   GatewaySettings.HEARTBEAT_SECONDS,

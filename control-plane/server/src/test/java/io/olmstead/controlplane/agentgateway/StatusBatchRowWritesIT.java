@@ -13,6 +13,9 @@ import io.vertx.sqlclient.PoolOptions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +27,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A batch of status reports and acks writes each cluster's agent_channel_state row once (a trigger
- * of this test counts the row updates), and stores what the reports and acks say.
+ * of this test counts the row updates), and stores what the reports and acks say, an ack's time
+ * read from the writer's clock.
  */
 class StatusBatchRowWritesIT {
+  // years away from the database's now(): a stamp from now() could not match it
+  private static final Instant ACKED_AT = Instant.parse("2031-01-02T03:04:05.123456Z");
   private DatabaseSettings db;
   private Vertx vertx;
   private Pool pool;
@@ -83,7 +89,7 @@ class StatusBatchRowWritesIT {
             new StatusBatchWriter.AckRow("acked", 2), // older than the stored 3: kept at 3
             new StatusBatchWriter.AckRow("acked", 1));
 
-    new StatusBatchWriter(pool)
+    new StatusBatchWriter(pool, Clock.fixed(ACKED_AT, ZoneOffset.UTC))
         .write(reports, acks)
         .toCompletionStage()
         .toCompletableFuture()
@@ -94,7 +100,7 @@ class StatusBatchRowWritesIT {
     assertThat(
             rows(
                 "SELECT cluster, last_status_seq || ' ' || acked_generation || ' ' "
-                    + "|| (acked_at IS NOT NULL) FROM agent_channel_state"))
+                    + "|| coalesce(acked_at = '" + ACKED_AT + "'::timestamptz, false) FROM agent_channel_state"))
         .isEqualTo(Map.of("reported", "12 3 false", "both", "12 5 true", "acked", "10 3 true"));
   }
 

@@ -75,7 +75,7 @@ class StatusEdgeRecorderIT {
             .connectingTo(db.connectOptions())
             .using(vertx)
             .build();
-    writer = new StatusBatchWriter(pool);
+    writer = new StatusBatchWriter(pool, Clock.systemUTC());
     SENT.put("red-1/op-red", "2.0.0");
     SENT.put("blue-1/op-blue", "2.0.0");
     SENT.put("moved-1/op-red", "2.0.0");

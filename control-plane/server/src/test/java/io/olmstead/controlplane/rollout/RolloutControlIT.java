@@ -7,6 +7,8 @@ import io.olmstead.agent.hollow.HollowFleet;
 import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.server.ControlPlane;
+import io.olmstead.controlplane.server.StartupGate;
+import io.olmstead.controlplane.testsupport.MovableClock;
 import io.olmstead.controlplane.testsupport.TestControlPlane;
 import io.olmstead.controlplane.testsupport.TestDatabase;
 import io.vertx.core.Vertx;
@@ -18,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,6 +28,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Failure budgets, rollback, pause/resume/promote/abort, with hollow agents and real PostgreSQL.
+ * Soaks and deadlines pass on the control plane's clock, which the tests move forward instead of
+ * waiting for them.
  */
 class RolloutControlIT {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -32,6 +37,7 @@ class RolloutControlIT {
   private static RolloutFixtures fx;
   private static Vertx vertx;
   private static ControlPlane cp;
+  private static final MovableClock CLOCK = new MovableClock();
   private static int port;
 
   @BeforeAll
@@ -44,7 +50,7 @@ class RolloutControlIT {
             .withDatabase(db)
             .withAdminToken(TestControlPlane.ADMIN_TOKEN);
     cp =
-        ControlPlane.start(config)
+        ControlPlane.start(config, StartupGate.open(), CLOCK)
             .toCompletionStage()
             .toCompletableFuture()
             .get(2, TimeUnit.MINUTES);
@@ -77,11 +83,12 @@ class RolloutControlIT {
   }
 
   /**
-   * Waits until the engine has stepped twice after {@code due}: it has done whatever it does by
-   * then.
+   * Moves the control plane's clock to {@code due} and waits until the engine has stepped twice
+   * after: it has done whatever it does by then.
    */
   private static void engineStepsAfter(Instant due) {
-    await().atMost(Duration.ofSeconds(30)).until(() -> !Instant.now().isBefore(due));
+    CLOCK.jumpTo(due);
+    assertThat(CLOCK.instant()).isAfterOrEqualTo(due);
     long ticked = cp.rollouts().engine().completedTicks();
     await()
         .atMost(Duration.ofSeconds(30))
@@ -111,6 +118,27 @@ class RolloutControlIT {
 
   private static JsonObject rollout(String id) throws Exception {
     return new JsonObject(RolloutIT.call(port, "GET", "/rollouts/" + id, null).body());
+  }
+
+  /**
+   * Moves the clock past the soak ({@code seconds}) of each wave of the rollout as the wave starts
+   * soaking: the waves succeed one after the other without waiting for it.
+   */
+  private static void soaksPass(String id, int seconds) throws Exception {
+    int waves = rollout(id).getJsonArray("waves").size();
+    for (int i = 0; i < waves; i++) {
+      int wave = i;
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Set.of("Soaking", "Succeeded").contains(waveState(id, wave)));
+      if ("Soaking".equals(waveState(id, wave))) {
+        CLOCK.jumpTo(CLOCK.instant().plusSeconds(seconds));
+      }
+    }
+  }
+
+  private static String waveState(String id, int wave) throws Exception {
+    return rollout(id).getJsonArray("waves").getJsonObject(wave).getString("state");
   }
 
   private static long approved(String id) {
@@ -237,10 +265,12 @@ class RolloutControlIT {
       assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/pause", null).statusCode())
           .isEqualTo(200);
       long before = approved(id);
-      // past the time a running rollout would have approved more (its first member installed, 0.3
-      // s, and soaked,
-      // 2 s, from its approval or from now), and two engine steps later
-      engineStepsAfter(laterOf(lastApproval(id), Instant.now()).plusMillis(2_300));
+      // the member approved before the pause (if any) installs the target: a running rollout would
+      // go on to soak it 2 s
+      await().atMost(Duration.ofSeconds(20)).until(() -> installed("pz", "0.9.4") == before);
+      // past the time a running rollout would have approved more (its first member installed and
+      // soaked, 2 s, from its approval or from now), and two engine steps later
+      engineStepsAfter(laterOf(lastApproval(id), CLOCK.instant()).plusMillis(2_300));
       assertThat(approved(id)).isEqualTo(before).isLessThanOrEqualTo(1);
       assertThat(rollout(id).getString("state")).isEqualTo("Paused");
       assertThat(RolloutIT.call(port, "POST", "/rollouts/" + id + "/pause", null).statusCode())
@@ -476,7 +506,7 @@ class RolloutControlIT {
                               + "AND rc.approved_version = '0.9.4' AND a.acked_generation IS NOT NULL AND a.acked_at >= rc.approved_at",
                           id)
                       == 1);
-      Instant acked = Instant.now(); // its deadline runs from its approval or ack, both before this
+      Instant acked = CLOCK.instant(); // its deadline runs from its approval or ack, both before this
       leaving.close();
       await()
           .atMost(Duration.ofSeconds(20))
@@ -487,9 +517,9 @@ class RolloutControlIT {
                               + "'off-b-0001' AND status = 'disconnected'")
                       == 1);
       await().atMost(Duration.ofSeconds(20)).until(() -> installed("off", "0.9.4") == 2);
-      // past the progress deadline (3 s), two engine steps later: the offline cluster is still
+      // long past the progress deadline (3 s), two engine steps later: the offline cluster is still
       // waiting, not failed
-      engineStepsAfter(acked.plusSeconds(3));
+      engineStepsAfter(acked.plusSeconds(30));
       JsonObject waiting = rollout(id);
       assertThat(waiting.getString("state")).isEqualTo("Progressing");
       assertThat(waiting.getJsonObject("counts").getInteger("failed")).isZero();
@@ -497,6 +527,8 @@ class RolloutControlIT {
       assertThat(installed("off", "0.9.4"))
           .as("it never reported the target before going away")
           .isEqualTo(2);
+      // back online: its deadline runs again from its return (on the same clock), not from its
+      // approval, 30 s ago
       back =
           HollowFleet.start(
               vertx,
@@ -565,6 +597,7 @@ class RolloutControlIT {
       assertThat(fighting.statusCode()).as(fighting.body()).isEqualTo(409);
       assertThat(RolloutIT.call(port, "DELETE", "/subscriptions/blk", null).statusCode())
           .isEqualTo(409);
+      soaksPass(id, 4);
       await()
           .atMost(Duration.ofSeconds(40))
           .until(() -> "Succeeded".equals(rollout(id).getString("state")));
