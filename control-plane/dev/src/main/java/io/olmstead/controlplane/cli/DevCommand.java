@@ -196,7 +196,8 @@ public final class DevCommand implements Callable<Integer> {
       hypershift =
           new HypershiftSettings(
               Optional.of(simulatedHypershift.kubeconfig().toString()),
-              hypershift.resyncSeconds(),
+              hypershift.resync(),
+              hypershift.crdPoll(),
               hypershift.agents());
     }
     // /readyz says 503 naming this until the demo catalog is in: "ready" means a user can subscribe

@@ -248,6 +248,27 @@ public record ControlPlaneConfig(
         edgeRisk);
   }
 
+  /** The same configuration with other HyperShift watcher settings. */
+  public ControlPlaneConfig withHypershift(HypershiftSettings settings) {
+    return new ControlPlaneConfig(
+        bindHost,
+        port,
+        database,
+        dbPoolSize,
+        migrateOnStart,
+        adminToken,
+        maxBodyBytes,
+        agent,
+        registry,
+        settings,
+        webhooks,
+        oidc,
+        metrics,
+        databaseHealth,
+        prometheus,
+        edgeRisk);
+  }
+
   /** The database, or a clear error naming the setting when none is configured. */
   public DatabaseSettings requireDatabase() {
     return database.orElseThrow(

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.olmstead.controlplane.config.HypershiftSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * plane), then runs a fabric8 informer on HostedClusters in all namespaces and one on the Secrets
  * of each namespace holding HostedClusters (their kubeconfig secrets). Events only queue work on
  * the {@link HostedClusterQueue}, which one thread of its own decides and applies, never on an
- * event loop. Every {@code resync} seconds every HostedCluster is decided again and clusters whose
+ * event loop. Every {@code resync} every HostedCluster is decided again and clusters whose
  * HostedCluster is gone are retired.
  */
 final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.Source {
@@ -36,11 +37,11 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
           .withNamespaced(true)
           .build();
   private static final Logger LOG = LoggerFactory.getLogger(HostedClusterWatcher.class);
-  private static final long CRD_POLL_SECONDS = 5;
 
   private final KubernetesClient client;
   private final HypershiftMetrics metrics;
   private final long resyncMillis;
+  private final long crdPollMillis;
   private final ScheduledExecutorService worker =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -57,11 +58,12 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
       KubernetesClient client,
       HostedStore store,
       HypershiftMetrics metrics,
-      int resyncSeconds,
+      HypershiftSettings settings,
       UpgradeGuard guard) {
     this.client = client;
     this.metrics = metrics;
-    this.resyncMillis = TimeUnit.SECONDS.toMillis(resyncSeconds);
+    this.resyncMillis = settings.resync().toMillis();
+    this.crdPollMillis = settings.crdPoll().toMillis();
     this.queue = new HostedClusterQueue(this, store, metrics, guard, worker);
   }
 
@@ -79,7 +81,7 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
   }
 
   void start() {
-    worker.scheduleWithFixedDelay(this::checkCrd, 0, CRD_POLL_SECONDS, TimeUnit.SECONDS);
+    worker.scheduleWithFixedDelay(this::checkCrd, 0, crdPollMillis, TimeUnit.MILLISECONDS);
     worker.scheduleWithFixedDelay(this::resync, resyncMillis, resyncMillis, TimeUnit.MILLISECONDS);
   }
 
@@ -108,8 +110,8 @@ final class HostedClusterWatcher implements AutoCloseable, HostedClusterQueue.So
                     // list)
                     metrics.failed("watch");
                     LOG.warn(
-                        "cannot watch HostedClusters (trying again in {} s): {}",
-                        CRD_POLL_SECONDS,
+                        "cannot watch HostedClusters (trying again in {} ms): {}",
+                        crdPollMillis,
                         e.toString());
                     worker.execute(
                         () -> {

@@ -127,8 +127,7 @@ public final class Hypershift {
       offContext(
               () -> {
                 HostedClusterWatcher started =
-                    new HostedClusterWatcher(
-                        client(settings), store, metrics, settings.resyncSeconds(), guard);
+                    new HostedClusterWatcher(client(settings), store, metrics, settings, guard);
                 started.start();
                 // per-cluster agents (or, in pool mode, the removal of any an earlier mode left):
                 // same leader, own client
@@ -136,7 +135,7 @@ public final class Hypershift {
                 try {
                   agents =
                       new HostedAgents(
-                          client(settings), pool, settings.agents(), settings.resyncSeconds());
+                          client(settings), pool, settings.agents(), settings.resync());
                 } catch (IOException | RuntimeException e) {
                   started.close();
                   throw e;

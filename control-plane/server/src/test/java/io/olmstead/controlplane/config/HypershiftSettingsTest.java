@@ -7,6 +7,7 @@ import io.olmstead.controlplane.hypershift.Hypershift;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +29,8 @@ class HypershiftSettingsTest {
                 HypershiftSettings.RESYNC_SECONDS,
                 "30"));
     assertThat(inCluster.enabled()).isTrue();
-    assertThat(inCluster.resyncSeconds()).isEqualTo(30);
+    assertThat(inCluster.resync()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(inCluster.crdPoll()).isEqualTo(HypershiftSettings.CRD_POLL);
     assertThat(ControlPlaneConfig.ENVIRONMENT)
         .contains(HypershiftSettings.MANAGEMENT_KUBECONFIG, HypershiftSettings.RESYNC_SECONDS);
   }

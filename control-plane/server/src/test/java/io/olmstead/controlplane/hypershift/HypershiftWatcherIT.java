@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.olmstead.controlplane.catalog.CatalogFixtures;
+import io.olmstead.controlplane.config.ControlPlaneConfig;
 import io.olmstead.controlplane.config.DatabaseSettings;
 import io.olmstead.controlplane.config.HypershiftSettings;
 import io.olmstead.controlplane.http.ApiClient;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,6 +44,8 @@ import org.junit.jupiter.api.Test;
 class HypershiftWatcherIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
   private static final Duration WAIT = Duration.ofSeconds(30);
+  private static final Duration RESYNC = Duration.ofMillis(400);
+  private static final Duration CRD_POLL = Duration.ofMillis(200);
   private static KubernetesMockServer server;
   private static KubernetesClient kube;
   private static TestControlPlane cp;
@@ -72,13 +76,13 @@ class HypershiftWatcherIT {
             + "current-context: mock\nusers:\n- name: watcher\n  user:\n    token: not-checked\n");
     DatabaseSettings db = TestDatabase.create(HypershiftWatcherIT.class);
     Map<String, String> env =
-        Map.of(
-            HypershiftSettings.MANAGEMENT_KUBECONFIG,
-            kubeconfig.toString(),
-            HypershiftSettings.RESYNC_SECONDS,
-            "2");
-    cp = TestControlPlane.start(db, env);
-    follower = TestControlPlane.start(db, env);
+        Map.of(HypershiftSettings.MANAGEMENT_KUBECONFIG, kubeconfig.toString());
+    // resyncs (awaited by count, never slept for) and the CRD's arrival noticed within a fraction
+    // of a second, not a minute and 5 s as in production
+    UnaryOperator<ControlPlaneConfig> fast =
+        config -> config.withHypershift(config.hypershift().withIntervals(RESYNC, CRD_POLL));
+    cp = TestControlPlane.start(db, env, fast);
+    follower = TestControlPlane.start(db, env, fast);
     api = new ApiClient(cp);
     try (InputStream in = Files.newInputStream(crd)) {
       kube.apiextensions()
@@ -138,6 +142,7 @@ class HypershiftWatcherIT {
   void enrollsAnAvailableHostedClusterOnlyOnceItsKubeconfigSecretExists() {
     Map<String, Object> example = HypershiftFixtures.example();
     put(example);
+    skipped("example", "no-kubeconfig");
     resyncs(2);
     assertThat(cluster("clusters-example").status()).isEqualTo(404);
 
@@ -209,7 +214,7 @@ class HypershiftWatcherIT {
     assertThat(entry.getString("outcome")).isEqualTo("denied");
     assertThat(entry.getString("actor")).isEqualTo("hypershift");
     assertThat(entry.getJsonObject("detail").getString("reason")).isEqualTo("enrolled-otherwise");
-    // reported once, not again on every resync (every 2 s here)
+    // reported once, not again on every resync (every 400 ms here)
     resyncs(2);
     assertThat(audit("hypershift.enroll", "clusters/clusters-taken")).hasSize(1);
     JsonObject cluster = cluster("clusters-taken").json();
@@ -266,6 +271,7 @@ class HypershiftWatcherIT {
     at(hc, "metadata", "annotations").put("olmstead.io/enroll", "false");
     put(hc);
     secret("clusters", "private-admin-kubeconfig");
+    skipped("private", "opted-out");
     resyncs(2);
     assertThat(cluster("clusters-private").status()).isEqualTo(404);
 
@@ -444,6 +450,23 @@ class HypershiftWatcherIT {
                               .json()
                               .getString("status")));
     }
+  }
+
+  /**
+   * Waits until the leading replica's watcher has decided the HostedCluster {@code clusters/name}
+   * and left it alone for {@code reason}: the 404 that follows is then not merely "not seen yet".
+   */
+  private static void skipped(String name, String reason) {
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                Optional.of(reason)
+                    .equals(
+                        (cp.controlPlane().hypershift().leader() ? cp : follower)
+                            .controlPlane()
+                            .hypershift()
+                            .skipReason("clusters", name)));
   }
 
   /**

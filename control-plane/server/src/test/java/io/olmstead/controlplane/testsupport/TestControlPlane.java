@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * A control plane on a random port and its own database, with an admin token and a client, for ITs.
@@ -58,8 +59,31 @@ public final class TestControlPlane implements AutoCloseable {
    */
   public static TestControlPlane start(
       DatabaseSettings database, Map<String, String> env, int port, Clock clock) {
+    return start(database, env, port, clock, UnaryOperator.identity());
+  }
+
+  /**
+   * As {@link #start(DatabaseSettings, Map)}, with {@code adjust} applied to the configuration read
+   * from {@code env}: typed settings no variable can give, such as sub-second intervals.
+   */
+  public static TestControlPlane start(
+      DatabaseSettings database,
+      Map<String, String> env,
+      UnaryOperator<ControlPlaneConfig> adjust) {
+    return start(database, env, 0, Clock.systemUTC(), adjust);
+  }
+
+  private static TestControlPlane start(
+      DatabaseSettings database,
+      Map<String, String> env,
+      int port,
+      Clock clock,
+      UnaryOperator<ControlPlaneConfig> adjust) {
     ControlPlaneConfig config =
-        ControlPlaneConfig.fromEnvironment(env, "127.0.0.1").withPort(port).withDatabase(database);
+        adjust.apply(
+            ControlPlaneConfig.fromEnvironment(env, "127.0.0.1")
+                .withPort(port)
+                .withDatabase(database));
     if (config.adminToken().isEmpty()) {
       config = config.withAdminToken(ADMIN_TOKEN);
     }

@@ -13,6 +13,7 @@ import io.olmstead.controlplane.hypershift.percluster.HostedAgentObjects.GuestKu
 import io.olmstead.controlplane.hypershift.percluster.HostedAgentStore.Hosted;
 import io.vertx.sqlclient.Pool;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -31,10 +32,10 @@ import org.slf4j.LoggerFactory;
  * Per-cluster hosted agents, run by the HyperShift leader on a thread of its own (fabric8 calls
  * block). Every {@code assignSeconds} it reads the hypershift-enrolled clusters and acts on those
  * whose agent credential changed since it last deployed (new, revoked, rotated, retired); every
- * {@code resyncSeconds} it checks them all against the management cluster. In per-cluster mode a
- * live cluster gets {@link HostedAgentObjects} in its hosted control plane namespace (with a
- * freshly issued credential whenever the Secret's is not the live one); a retired cluster, or every
- * cluster in pool mode, has them removed. Credentials are never logged.
+ * {@code resync} it checks them all against the management cluster. In per-cluster mode a live
+ * cluster gets {@link HostedAgentObjects} in its hosted control plane namespace (with a freshly
+ * issued credential whenever the Secret's is not the live one); a retired cluster, or every cluster
+ * in pool mode, has them removed. Credentials are never logged.
  */
 public final class HostedAgents implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HostedAgents.class);
@@ -76,12 +77,11 @@ public final class HostedAgents implements AutoCloseable {
   private long lastFull = Long.MIN_VALUE;
   private boolean removalForbidden;
 
-  public HostedAgents(
-      KubernetesClient client, Pool pool, PoolSettings settings, int resyncSeconds) {
+  public HostedAgents(KubernetesClient client, Pool pool, PoolSettings settings, Duration resync) {
     this.client = client;
     this.store = new HostedAgentStore(pool);
     this.settings = settings;
-    this.resyncNanos = TimeUnit.SECONDS.toNanos(resyncSeconds);
+    this.resyncNanos = resync.toNanos();
   }
 
   /**
