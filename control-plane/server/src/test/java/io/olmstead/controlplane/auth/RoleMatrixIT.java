@@ -30,6 +30,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RoleMatrixIT {
   private static final String ADMIN = TestControlPlane.ADMIN_TOKEN;
   private static final Map<Role, String> TOKENS = new EnumMap<>(Role.class);
+
+  /** The spec, parsed once for the class rather than once per case (200 KB of YAML). */
+  private static final ApiContract CONTRACT = ApiContract.load();
   private static TestControlPlane cp;
   private static ApiClient api;
 
@@ -56,7 +59,7 @@ class RoleMatrixIT {
 
   static Stream<Arguments> operationsByRole() {
     List<Arguments> cases = new ArrayList<>();
-    ApiContract.load().policies().values().stream()
+    CONTRACT.policies().values().stream()
         .filter(OperationPolicy::apiTokenAuth)
         .sorted((a, b) -> a.operationId().compareTo(b.operationId()))
         .forEach(
@@ -71,7 +74,7 @@ class RoleMatrixIT {
   @ParameterizedTest(name = "{0} as {1}")
   @MethodSource("operationsByRole")
   void eachRoleReachesExactlyTheOperationsItsRoleAllows(String operationId, Role role) {
-    OperationPolicy policy = ApiContract.load().policy(operationId).orElseThrow();
+    OperationPolicy policy = CONTRACT.policy(operationId).orElseThrow();
     Response response = call(policy, TOKENS.get(role));
     if (role.includes(policy.role().orElseThrow())) {
       assertThat(response.status())
@@ -86,7 +89,7 @@ class RoleMatrixIT {
   }
 
   static Stream<String> apiTokenOperations() {
-    return ApiContract.load().policies().values().stream()
+    return CONTRACT.policies().values().stream()
         .filter(OperationPolicy::apiTokenAuth)
         .map(OperationPolicy::operationId)
         .sorted();
@@ -95,7 +98,7 @@ class RoleMatrixIT {
   @ParameterizedTest
   @MethodSource("apiTokenOperations")
   void everyOperationRefusesMissingAndUnknownTokensWith401(String operationId) {
-    OperationPolicy policy = ApiContract.load().policy(operationId).orElseThrow();
+    OperationPolicy policy = CONTRACT.policy(operationId).orElseThrow();
     for (String token : new String[] {null, "olm_not-a-real-token-0000000000", "x".repeat(600)}) {
       Response response = call(policy, token);
       assertThat(response.status()).as(operationId + ": " + response.body()).isEqualTo(401);

@@ -129,15 +129,10 @@ class RolloutJoinersIT {
                           + "\"0.9.4\",\"strategy\":{\"batchSize\":1,\"soakSeconds\":4}}"),
                   201)
               .getString("id");
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () ->
-                  fx.count(
-                          "SELECT count(*) FROM rollout_waves WHERE "
-                              + "rollout_id = ? AND idx = 0 AND state = 'Succeeded'",
-                          id)
-                      == 1);
+      // the first wave soaks; the clock jumps past its soak
+      await().atMost(Duration.ofSeconds(30)).until(() -> soakedOrDone(id, 0));
+      CLOCK.jumpTo(CLOCK.instant().plusSeconds(5));
+      await().atMost(Duration.ofSeconds(30)).until(() -> waves(id, 0, "Succeeded") == 1);
 
       // a wave succeeded: before, a joiner got the target at once, frozen or not, never preflighted
       late = fleet("jn-late-", 1, "{\"fleet\":\"jn\",\"late\":\"yes\"}");
@@ -182,6 +177,12 @@ class RolloutJoinersIT {
           .isEqualTo(1);
 
       ok(RolloutIT.call(port, "DELETE", "/freezes/late", null), 204);
+      // the joiner moves; once its wave soaks the clock jumps past the soak
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> "Succeeded".equals(step(id, "jn-late-0001")));
+      await().atMost(Duration.ofSeconds(30)).until(() -> soakedOrDone(id, 1));
+      CLOCK.jumpTo(CLOCK.instant().plusSeconds(5));
       await()
           .atMost(Duration.ofSeconds(30))
           .until(
@@ -249,6 +250,11 @@ class RolloutJoinersIT {
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> cp.rollouts().engine().completedTicks() >= ticked + 2);
+  }
+
+  /** Whether the wave soaks or already succeeded (a soak shorter than a poll may pass unseen). */
+  private static boolean soakedOrDone(String id, int idx) {
+    return waves(id, idx, "Soaking") + waves(id, idx, "Succeeded") == 1;
   }
 
   private static long waves(String id, int idx, String state) {

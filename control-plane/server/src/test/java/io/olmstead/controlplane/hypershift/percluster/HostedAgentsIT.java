@@ -46,6 +46,9 @@ class HostedAgentsIT {
     kube = server.createClient();
     Path kubeconfig = Files.createTempFile("management", ".kubeconfig");
     Files.writeString(kubeconfig, PoolFixtures.kubeconfig(kube.getMasterUrl().toString()));
+    // the CRD is there before the watcher starts: its first check finds it instead of the next
+    // (CRD_POLL_SECONDS later)
+    PoolFixtures.prepareManagement(kube);
     DatabaseSettings db = TestDatabase.create(HostedAgentsIT.class);
     cp =
         TestControlPlane.start(
@@ -54,7 +57,7 @@ class HostedAgentsIT {
                 HypershiftSettings.MANAGEMENT_KUBECONFIG,
                 kubeconfig.toString(),
                 HypershiftSettings.RESYNC_SECONDS,
-                "2",
+                "1",
                 PoolSettings.ASSIGN_SECONDS,
                 "1",
                 PoolSettings.AGENTS,
@@ -62,7 +65,6 @@ class HostedAgentsIT {
                 HostedAgentSettings.IMAGE,
                 "registry.example.com/olmstead/agent:9.9.9"));
     api = new ApiClient(cp);
-    PoolFixtures.prepareManagement(kube);
   }
 
   @AfterAll
@@ -181,7 +183,7 @@ class HostedAgentsIT {
     await().atMost(WAIT).until(() -> podHash("clusters-gamma") != null);
     String first = podHash("clusters-gamma");
     String credential = credential("clusters-gamma");
-    // nothing rotated: full rounds (every 2 s) leave the pod template as it is
+    // nothing rotated: full rounds (every 1 s) leave the pod template as it is
     fullRoundsPass(2);
     assertThat(podHash("clusters-gamma")).isEqualTo(first);
 
