@@ -6,18 +6,29 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.olmstead.apispec.protocol.Facts;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The facts the agent reports, read from the fabric8 mock API server in CRUD mode. */
+/**
+ * The facts the agent reports, read from the fabric8 mock API server in CRUD mode. One server for
+ * the class (static fields), emptied before each test: objects and expectations (the 403s) of one
+ * test never reach another.
+ */
 @EnableKubernetesMockClient(crud = true)
 class ClusterFactsIT {
-  KubernetesClient client;
-  KubernetesMockServer server;
+  static KubernetesClient client;
+  static KubernetesMockServer server;
+
+  @BeforeEach
+  void emptyTheServer() {
+    server.reset(); // the stored objects, the CRDs it serves and the expectations
+  }
 
   @Test
   void countsTheNodesAndLeavesOutOpenshiftOnAPlainCluster() {
@@ -41,7 +52,7 @@ class ClusterFactsIT {
         .v1()
         .customResourceDefinitions()
         .resource(
-            new io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder()
+            new CustomResourceDefinitionBuilder()
                 .withNewMetadata()
                 .withName(OlmPresence.CSV_CRD)
                 .endMetadata()
