@@ -94,7 +94,9 @@ class ValueShapesTest {
         patterns.add(pattern);
       }
     }
-    assertThat(patterns).isNotEmpty().allSatisfy(p -> assertThat(ValueShapes.known(p)).as(p).isTrue());
+    assertThat(patterns)
+        .isNotEmpty()
+        .allSatisfy(p -> assertThat(ValueShapes.known(p)).as(p).isTrue());
   }
 
   private static void collect(JsonObject owner, List<JsonObject> parameters) {
