@@ -77,7 +77,9 @@ public final class ApiFailureHandler {
       return api.toProblem();
     }
     if (failure instanceof ValidatorException validation) {
-      return ValidationProblems.toProblem(validation).toProblem();
+      return ValidationProblems.toProblem(
+              validation, ParameterProblems.of(ctx.get(ApiGate.OPERATION_KEY), ctx))
+          .toProblem();
     }
     if (failure instanceof PgException pg) {
       ApiException mapped = DatabaseProblems.fromDatabase(pg);

@@ -26,6 +26,9 @@ public final class ApiGate {
   public static final String POLICY_KEY = "olmstead.policy";
   public static final String PRINCIPAL_KEY = "olmstead.principal";
 
+  /** The spec's operation the request matched, for the words of a parameter's 400. */
+  static final String OPERATION_KEY = "olmstead.operation";
+
   private final OpenAPIContract openApi;
   private final ApiContract contract;
   private final TokenAuthenticator authenticator;
@@ -83,6 +86,7 @@ public final class ApiGate {
     }
     OperationPolicy policy = found.get();
     ctx.put(POLICY_KEY, policy);
+    ctx.put(OPERATION_KEY, operation);
     NulCharacters.refuseInParameters(request, operation);
     request.pause();
     if (!policy.apiTokenAuth()) {

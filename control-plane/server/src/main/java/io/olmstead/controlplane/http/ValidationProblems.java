@@ -10,6 +10,7 @@ import io.vertx.openapi.validation.ValidatorException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,7 +18,7 @@ import java.util.regex.Pattern;
 /**
  * Maps vertx-openapi's validation failures to problems: a body that breaks its schema is 422 {@code
  * validation-failed} with one entry per failing field (a JSON pointer); a bad or missing parameter
- * is 400 {@code bad-request}.
+ * is 400 {@code bad-request}, a bad one saying what it must be ({@link ParameterProblems}).
  */
 final class ValidationProblems {
   private static final Pattern PARAMETER =
@@ -26,7 +27,7 @@ final class ValidationProblems {
 
   private ValidationProblems() {}
 
-  static ApiException toProblem(ValidatorException e) {
+  static ApiException toProblem(ValidatorException e, ParameterProblems parameters) {
     String message = e.getMessage() == null ? "the request is invalid" : e.getMessage();
     boolean body = message.contains("request body");
     if (e.type() == ValidatorErrorType.MISSING_OPERATION) {
@@ -40,6 +41,14 @@ final class ValidationProblems {
       return ApiException.unsupportedMediaType(message);
     }
     String field = parameterField(message);
+    if (field != null && e.type() != ValidatorErrorType.MISSING_REQUIRED_PARAMETER) {
+      int dot = field.indexOf('.');
+      Optional<ApiException> described =
+          parameters.problem(field.substring(0, dot), field.substring(dot + 1));
+      if (described.isPresent()) {
+        return described.get();
+      }
+    }
     JsonArray errors =
         e instanceof SchemaValidationException schema
             ? errors(schema.getOutputUnit(), field)

@@ -1,21 +1,22 @@
 package io.olmstead.controlplane.cli.client;
 
+import io.olmstead.controlplane.problem.ValueShapes;
 import java.util.regex.Pattern;
 
 /**
  * The names and ids a command puts into an API path, checked first against the spec's patterns
  * (ArgumentNamesTest holds them equal to openapi.yaml's): a bad one is a usage line naming the
- * argument and what a valid one looks like, as for a context name, rather than the request
- * validator's pattern.
+ * argument and what a valid one looks like in the words the API's own 400 uses ({@link
+ * ValueShapes}).
  */
 final class ArgumentNames {
   /** openapi.yaml {@code Name}: a DNS-1123 label, at most 63 characters. */
-  static final Pattern NAME = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
+  static final Pattern NAME = Pattern.compile(ValueShapes.NAME_PATTERN);
 
-  static final int NAME_MAX = 63;
+  static final int NAME_MAX = ValueShapes.NAME_MAX;
 
   /** openapi.yaml {@code RolloutIdPath}. */
-  static final Pattern ROLLOUT_ID = Pattern.compile("^ro-[0-9a-f-]{1,40}$");
+  static final Pattern ROLLOUT_ID = Pattern.compile(ValueShapes.ROLLOUT_ID_PATTERN);
 
   private ArgumentNames() {}
 
@@ -26,12 +27,7 @@ final class ArgumentNames {
     if (value.length() > NAME_MAX || !NAME.matcher(value).matches()) {
       throw new CliException(
           ExitCodes.USAGE,
-          "the "
-              + kind
-              + " NAME '"
-              + shown(value)
-              + "' must be 1-63 lower-case letters, digits or '-', "
-              + "starting and ending with a letter or digit (a DNS-1123 label)");
+          "the " + kind + " NAME '" + ValueShapes.shown(value) + "' must be " + ValueShapes.name());
     }
     return value;
   }
@@ -42,16 +38,11 @@ final class ArgumentNames {
       throw new CliException(
           ExitCodes.USAGE,
           "the rollout ID '"
-              + shown(value)
-              + "' must be ro- followed by up to 40 hex digits or '-', "
-              + "as olmstead get rollouts lists them");
+              + ValueShapes.shown(value)
+              + "' must be "
+              + ValueShapes.rolloutId()
+              + ", as olmstead get rollouts lists them");
     }
     return value;
-  }
-
-  /** The argument as typed, cut when long (it is echoed on one line). */
-  private static String shown(String value) {
-    String line = value.replaceAll("\\p{Cntrl}", "?");
-    return line.length() > 80 ? line.substring(0, 77) + "..." : line;
   }
 }
