@@ -148,7 +148,8 @@ public final class AgentGateway {
             (cluster, subscription) ->
                 sessions.get(cluster).map(s -> s.sentVersion(subscription)).orElse(null));
     this.ingestor =
-        new StatusBatcher(vertx, new StatusBatchWriter(pool, clock), metrics, settings, edges::submit);
+        new StatusBatcher(
+            vertx, new StatusBatchWriter(pool, clock), metrics, settings, edges::submit);
     this.changes = new ChangeRouter(sessions, publisher, credentials, state);
     this.presence = new PresenceTicker(sessions::all, state, settings, System::nanoTime);
     // every (re)connect of the LISTEN connection resyncs: notifications sent while it was away are

@@ -100,7 +100,9 @@ class StatusBatchRowWritesIT {
     assertThat(
             rows(
                 "SELECT cluster, last_status_seq || ' ' || acked_generation || ' ' "
-                    + "|| coalesce(acked_at = '" + ACKED_AT + "'::timestamptz, false) FROM agent_channel_state"))
+                    + "|| coalesce(acked_at = '"
+                    + ACKED_AT
+                    + "'::timestamptz, false) FROM agent_channel_state"))
         .isEqualTo(Map.of("reported", "12 3 false", "both", "12 5 true", "acked", "10 3 true"));
   }
 

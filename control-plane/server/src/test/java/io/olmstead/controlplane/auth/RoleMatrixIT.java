@@ -33,6 +33,7 @@ class RoleMatrixIT {
 
   /** The spec, parsed once for the class rather than once per case (200 KB of YAML). */
   private static final ApiContract CONTRACT = ApiContract.load();
+
   private static TestControlPlane cp;
   private static ApiClient api;
 
