@@ -40,9 +40,6 @@ class ReplicaKillFaultIT {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private static final int CLUSTERS = 24;
-  // how long a hollow cluster installs: short, as only the order of approvals and reports matters
-  // here, and the engine's 500 ms tick still spreads a wave's approvals over several ticks
-  private static final Duration READY_AFTER = Duration.ofMillis(100);
   // agents notice a silent replica within seconds, as in production with a shorter window
   private static final Map<String, String> AGENT_ENV =
       Map.of(GatewaySettings.HEARTBEAT_SECONDS, "2", GatewaySettings.DISCONNECT_SECONDS, "6");
@@ -105,7 +102,7 @@ class ReplicaKillFaultIT {
                   URI.create("http://127.0.0.1:" + balancer.port()),
                   token,
                   "ha-",
-                  READY_AFTER,
+                  Duration.ofMillis(800),
                   0.0,
                   Map.of(),
                   null,
@@ -124,8 +121,7 @@ class ReplicaKillFaultIT {
           .as("agents connected to the replica that will be killed")
           .isBetween(1L, CLUSTERS - 1L);
 
-      // canary 2, then batches of 6 (5 waves), at most 2 clusters of a wave upgrading at once; no
-      // soak, so a wave that settles succeeds and the next one opens in the same engine step
+      // canary 2, then batches of 6 (5 waves), at most 2 clusters of a wave upgrading at once
       HttpResponse<String> created =
           call(
               portB,
@@ -133,7 +129,7 @@ class ReplicaKillFaultIT {
               "/rollouts",
               "{\"subscription\":\"etcd\",\"targetVersion\":"
                   + "\"0.9.4\",\"strategy\":{\"canary\":{\"count\":2},\"batchSize\":6,\"maxUnavailable\":2,"
-                  + "\"soakSeconds\":0,\"progressDeadlineSeconds\":60}}");
+                  + "\"soakSeconds\":1,\"progressDeadlineSeconds\":60}}");
       assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
       String id = new JsonObject(created.body()).getString("id");
       assertThat(new JsonObject(created.body()).getJsonArray("waves")).hasSize(5);
