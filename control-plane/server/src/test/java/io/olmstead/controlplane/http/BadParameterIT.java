@@ -43,6 +43,8 @@ class BadParameterIT {
           GET    | /api/v1/clusters/Not_Valid  | path.name   | the path parameter name 'Not_Valid' NAME
           DELETE | /api/v1/clusters/a%20b      | path.name   | the path parameter name 'a b' NAME
           GET    | /api/v1/clusters?limit=501  | query.limit | the query parameter limit '501' must be an integer from 1 to 500
+          GET    | /api/v1/clusters?limit=abc  | query.limit | the query parameter limit 'abc' must be an integer from 1 to 500
+          GET    | /api/v1/clusters/a%07b      | path.name   | the path parameter name 'a?b' NAME
           GET    | /api/v1/clusters?cursor=!!! | query.cursor | the query parameter cursor '!!!' must be 1-1024 letters, digits, '-' or '_'
           """)
   void aBadPatternNamesTheParameterAndSaysWhatItMustBe(
