@@ -2,6 +2,7 @@ package io.olmstead.controlplane.agentgateway;
 
 import io.olmstead.apispec.protocol.Facts;
 import io.olmstead.apispec.protocol.Hello;
+import io.olmstead.controlplane.db.DbTime;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -9,9 +10,6 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Clock;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -132,8 +130,7 @@ final class ChannelStateStore {
                     facts.kubernetesVersion(),
                     factsJson,
                     order,
-                    OffsetDateTime.ofInstant(
-                        clock.instant().truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC)))
+                    DbTime.now(clock)))
             .map(
                 rows ->
                     rows.size() == 0

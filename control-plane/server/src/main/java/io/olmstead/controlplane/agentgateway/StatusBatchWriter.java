@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.olmstead.apispec.protocol.ProtocolCodec;
 import io.olmstead.apispec.protocol.Status;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
+import io.olmstead.controlplane.db.DbTime;
 import io.olmstead.controlplane.edgerisk.ReportedEdge;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
@@ -13,8 +14,6 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Clock;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -120,7 +119,7 @@ final class StatusBatchWriter {
           return attempts
               .compose(v -> pairs(tx, MARK_GONE, fullSeq))
               .compose(v -> ChannelStateStore.lockInOrder(tx, channelRows))
-              .compose(v -> channelRows(tx, channelRows, lastSeq, ackGen, now()))
+              .compose(v -> channelRows(tx, channelRows, lastSeq, ackGen, DbTime.now(clock)))
               .map(v -> attempts.result());
         });
   }
@@ -207,10 +206,6 @@ final class StatusBatchWriter {
                           r.getString("cluster"), r.getString("subscription"), a)));
     }
     return out;
-  }
-
-  private OffsetDateTime now() {
-    return OffsetDateTime.ofInstant(clock.instant().truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC);
   }
 
   private static Future<Void> channelRows(
