@@ -41,7 +41,7 @@ chown_run "$PGBIN/initdb" -D "$DIR/pg" -U postgres --auth=trust >/dev/null
 cat >> "$DIR/pg/postgresql.conf" <<EOF
 listen_addresses = '127.0.0.1'
 port = $PGPORT
-max_connections = $(( R * 12 + 20 ))
+max_connections = $(( R * 16 + 20 ))
 shared_buffers = 512MB
 synchronous_commit = on
 unix_socket_directories = '$DIR'
@@ -90,7 +90,9 @@ for _ in $(seq 1 "${CONNECT_TIMEOUT:-1800}"); do
 done
 connect_s=$(since "$t0")
 echo "connected $connected of $N in ${connect_s}s over $R replicas"
-[ "$connected" -ge "$N" ] || { echo "fleet-scale: not all connected within ${CONNECT_TIMEOUT:-1800} s"; exit 1; }
+# a fleet that is not whole by then is measured as it stands: the figures below say how many they cover
+[ "$connected" -ge "$N" ] || echo "fleet-scale: not all connected within ${CONNECT_TIMEOUT:-1800} s; measuring the $connected connected"
+
 
 # --- at rest: heap after a full GC and CPU per replica, PostgreSQL CPU ---------------------------------------------
 sleep 60   # let the first installs' reports settle
@@ -151,4 +153,4 @@ if [ "${ROLLOUT:-0}" = 1 ]; then
            /^olmstead_rollout_step_duration_seconds_max/ {if ($2 > m) m = $2} END {printf "%d steps, mean %.0f ms, max %.0f ms", c, c ? s * 1000 / c : 0, m * 1000}')
   echo "rollout of 10 waves to 0.9.4: $state after $(since "$tr")s; engine $steps"
 fi
-echo "fleet-scale: N=$N replicas=$R connect_s=$connect_s heap_max_mib=$heap_max last_ack_s=$(IFS=,; echo "${results[*]}")"
+echo "fleet-scale: N=$N replicas=$R connected=$connected connect_s=$connect_s heap_max_mib=$heap_max last_ack_s=$(IFS=,; echo "${results[*]}")"

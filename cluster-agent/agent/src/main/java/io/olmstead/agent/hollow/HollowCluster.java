@@ -10,6 +10,7 @@ import io.olmstead.apispec.protocol.PreflightRequest;
 import io.olmstead.apispec.protocol.ProtocolVersions;
 import io.olmstead.apispec.protocol.SubscriptionStatus;
 import io.olmstead.apispec.protocol.Welcome;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,6 +30,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class HollowCluster implements ChannelListener {
   private final Vertx vertx;
+  private final Context context;
   private final long readyAfterMillis;
   private final double failureRate;
   private final Map<String, SubscriptionStatus> state = new HashMap<>();
@@ -40,6 +42,9 @@ final class HollowCluster implements ChannelListener {
 
   HollowCluster(Vertx vertx, long readyAfterMillis, double failureRate) {
     this.vertx = vertx;
+    // the caller's context: the one its channel client runs on, so load timers touch this
+    // cluster's state on the same thread as the client's callbacks
+    this.context = vertx.getOrCreateContext();
     this.readyAfterMillis = readyAfterMillis;
     this.failureRate = failureRate;
   }
@@ -53,9 +58,9 @@ final class HollowCluster implements ChannelListener {
    * message.
    */
   void churn(long intervalMillis) {
-    vertx.setTimer(
+    onContext(
         1 + ThreadLocalRandom.current().nextLong(intervalMillis),
-        first ->
+        () ->
             vertx.setPeriodic(
                 intervalMillis,
                 id -> {
@@ -81,14 +86,19 @@ final class HollowCluster implements ChannelListener {
    * intervalMillis} (each differs from the last, see {@link HollowInventory}).
    */
   void inventory(long intervalMillis, int operators) {
-    vertx.setTimer(
+    onContext(
         1 + ThreadLocalRandom.current().nextLong(intervalMillis),
-        first ->
+        () ->
             vertx.setPeriodic(
                 intervalMillis,
                 id ->
                     client.publishInventory(
                         HollowInventory.of(state.values(), operators, ++inventoryRounds))));
+  }
+
+  /** Runs {@code action} on this cluster's context after {@code delayMillis}. */
+  private void onContext(long delayMillis, Runnable action) {
+    context.runOnContext(v -> vertx.setTimer(delayMillis, id -> action.run()));
   }
 
   @Override

@@ -90,34 +90,16 @@ public final class AgentGateway {
   private volatile BiConsumer<String, Inventory> inventorySink = (cluster, report) -> {};
 
   /**
-   * {@code maxBodyBytes}: the limit catalogs were uploaded under (maturity holds read their
-   * reports).
+   * {@code presencePool}: the presence tick's own connection ({@code DatabasePool.presence}), so
+   * the replica's lease is renewed however long the main pool's queue; {@code maxBodyBytes}: the
+   * limit catalogs were uploaded under (maturity holds read their reports); {@code edgeRisk}: how
+   * edges agents take outside rollouts are recorded and held ({@link StatusEdgeRecorder}, {@link
+   * EdgeHoldPublisher}); {@code clock}: their time.
    */
   public AgentGateway(
       Vertx vertx,
       Pool pool,
-      Notifications notifications,
-      MeterRegistry registry,
-      GatewaySettings settings,
-      long maxBodyBytes) {
-    this(
-        vertx,
-        pool,
-        notifications,
-        registry,
-        settings,
-        maxBodyBytes,
-        EdgeRiskSettings.DEFAULT,
-        Clock.systemUTC());
-  }
-
-  /**
-   * {@code edgeRisk}: how edges agents take outside rollouts are recorded and held ({@link
-   * StatusEdgeRecorder}, {@link EdgeHoldPublisher}); {@code clock}: their time.
-   */
-  public AgentGateway(
-      Vertx vertx,
-      Pool pool,
+      Pool presencePool,
       Notifications notifications,
       MeterRegistry registry,
       GatewaySettings settings,
@@ -130,7 +112,7 @@ public final class AgentGateway {
     this.metrics = new GatewayMetrics(registry, sessions::size);
     this.credentials = new CredentialStore(pool);
     this.verdicts = new VerdictWriter(vertx, pool, new PreflightStore());
-    this.state = new ChannelStateStore(pool, clock);
+    this.state = new ChannelStateStore(pool, presencePool, clock);
     this.publisher =
         new DesiredPublisher(
             vertx,

@@ -97,11 +97,21 @@ final class ChannelStateStore {
       "SELECT cluster, subscription, bundle FROM cluster_approvals WHERE cluster = ANY($1)";
 
   private final Pool pool;
+  private final Pool presence;
   private final Clock clock;
 
-  /** {@code clock}: when a session attached ({@code connected_at}). */
+  /** One pool for everything; {@code clock}: when a session attached ({@code connected_at}). */
   ChannelStateStore(Pool pool, Clock clock) {
+    this(pool, pool, clock);
+  }
+
+  /**
+   * {@code presence}: the pool the presence tick's statements ({@link #renew}, {@link #seen},
+   * {@link #sweep}) run on, apart from the attaches, publishes and approvals of {@code pool}.
+   */
+  ChannelStateStore(Pool pool, Pool presence, Clock clock) {
     this.pool = pool;
+    this.presence = presence;
     this.clock = clock;
   }
 
@@ -206,13 +216,14 @@ final class ChannelStateStore {
    * renewed.
    */
   Future<Void> renew(String replica) {
-    return pool.preparedQuery(RENEW).execute(Tuple.of(replica)).mapEmpty();
+    return presence.preparedQuery(RENEW).execute(Tuple.of(replica)).mapEmpty();
   }
 
   Future<Void> seen(List<String> clusters) {
     return clusters.isEmpty()
         ? Future.succeededFuture()
-        : pool.preparedQuery(SEEN)
+        : presence
+            .preparedQuery(SEEN)
             .execute(Tuple.tuple().addArrayOfString(clusters.toArray(String[]::new)))
             .mapEmpty();
   }
@@ -222,7 +233,8 @@ final class ChannelStateStore {
    * how many.
    */
   Future<Integer> sweep(int windowSeconds) {
-    return pool.preparedQuery(SWEEP)
+    return presence
+        .preparedQuery(SWEEP)
         .execute(Tuple.of((double) windowSeconds))
         .map(rows -> rows.rowCount());
   }

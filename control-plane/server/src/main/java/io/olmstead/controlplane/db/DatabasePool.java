@@ -2,6 +2,7 @@ package io.olmstead.controlplane.db;
 
 import io.olmstead.controlplane.config.DatabaseHealthSettings;
 import io.olmstead.controlplane.config.DatabaseSettings;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
@@ -14,12 +15,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The replica's database pool, bounded by {@link DatabaseHealthSettings}, with the {@link
- * DatabaseWatch} that says whether it can use the database. Each new pooled session is checked
- * before it is used: one that starts read-only (the address led to a demoted primary or a standby)
- * is ended at once, so the pool never keeps a session on which every write fails with SQLSTATE
- * 25006 and the next attempt dials the address again.
+ * DatabaseWatch} that says whether it can use the database, and a pool of one connection of its own
+ * for the gateway's presence tick ({@code presence}): the lease that keeps this replica's clusters
+ * connected is renewed on it, so a queue of attaches and publishes in the main pool (a whole fleet
+ * redialing at once) cannot hold the renewal past the disconnect window, after which every other
+ * replica would mark this replica's healthy clusters disconnected. Each new pooled session is
+ * checked before it is used: one that starts read-only (the address led to a demoted primary or a
+ * standby) is ended at once, so the pool never keeps a session on which every write fails with
+ * SQLSTATE 25006 and the next attempt dials the address again.
  */
-public record DatabasePool(Pool pool, DatabaseWatch watch) {
+public record DatabasePool(Pool pool, Pool presence, DatabaseWatch watch) {
   private static final Logger LOG = LoggerFactory.getLogger(DatabasePool.class);
   static final String READ_ONLY =
       "SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on' "
@@ -35,14 +40,25 @@ public record DatabasePool(Pool pool, DatabaseWatch watch) {
     String applicationName = applicationName(replica);
     AtomicBoolean warned = new AtomicBoolean();
     PgConnectOptions options = health.pooled(db.connectOptions(), applicationName);
-    Pool pool =
-        PgBuilder.pool()
-            .with(new PoolOptions().setMaxSize(size).setName("olmstead"))
-            .connectingTo(options)
-            .withConnectHandler(conn -> admit(conn, warned))
-            .using(vertx)
-            .build();
-    return new DatabasePool(pool, new DatabaseWatch(vertx, pool, options, applicationName, health));
+    Pool pool = pool(vertx, options, size, "olmstead", warned);
+    Pool presence = pool(vertx, options, 1, "olmstead-presence", warned);
+    return new DatabasePool(
+        pool, presence, new DatabaseWatch(vertx, pool, options, applicationName, health));
+  }
+
+  private static Pool pool(
+      Vertx vertx, PgConnectOptions options, int size, String name, AtomicBoolean warned) {
+    return PgBuilder.pool()
+        .with(new PoolOptions().setMaxSize(size).setName(name))
+        .connectingTo(options)
+        .withConnectHandler(conn -> admit(conn, warned))
+        .using(vertx)
+        .build();
+  }
+
+  /** Closes both pools. */
+  public Future<Void> close() {
+    return Future.join(pool.close(), presence.close()).mapEmpty();
   }
 
   /** At most 63 bytes, as PostgreSQL keeps it. */

@@ -70,7 +70,7 @@ public final class ControlPlane implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
 
   private final Vertx vertx;
-  private final Pool pool;
+  private final DatabasePool database;
   private final HttpServer server;
   private final Optional<String> generatedAdminToken;
   private final AgentGateway agentGateway;
@@ -87,7 +87,7 @@ public final class ControlPlane implements AutoCloseable {
 
   private ControlPlane(
       Vertx vertx,
-      Pool pool,
+      DatabasePool database,
       HttpServer server,
       Optional<String> generatedAdminToken,
       AgentGateway agentGateway,
@@ -95,7 +95,7 @@ public final class ControlPlane implements AutoCloseable {
       ApiRouter api,
       Router router) {
     this.vertx = vertx;
-    this.pool = pool;
+    this.database = database;
     this.server = server;
     this.generatedAdminToken = generatedAdminToken;
     this.agentGateway = agentGateway;
@@ -157,6 +157,7 @@ public final class ControlPlane implements AutoCloseable {
                               new AgentGateway(
                                   vertx,
                                   pool,
+                                  database.presence(),
                                   notifications,
                                   registry,
                                   config.agent(),
@@ -252,7 +253,7 @@ public final class ControlPlane implements AutoCloseable {
                                             server ->
                                                 new ControlPlane(
                                                     vertx,
-                                                    pool,
+                                                    database,
                                                     server,
                                                     token,
                                                     gateway,
@@ -405,7 +406,7 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   public Pool pool() {
-    return pool;
+    return database.pool();
   }
 
   /** The REST API as built from openapi.yaml. */
@@ -484,7 +485,7 @@ public final class ControlPlane implements AutoCloseable {
           .eventually(() -> agentGateway.close())
           .eventually(() -> notifications.close())
           .eventually(() -> server.close())
-          .eventually(() -> pool.close())
+          .eventually(() -> database.close())
           .toCompletionStage()
           .toCompletableFuture()
           .get(10, TimeUnit.SECONDS);
