@@ -131,7 +131,7 @@ public final class AgentGateway {
                 sessions.get(cluster).map(s -> s.sentVersion(subscription)).orElse(null));
     this.ingestor =
         new StatusBatcher(
-            vertx, new StatusBatchWriter(pool, clock), metrics, settings, edges::submit);
+            vertx, new StatusBatchWriter(pool, clock)::write, metrics, settings, edges::submit);
     this.changes = new ChangeRouter(sessions, publisher, credentials, state);
     this.presence = new PresenceTicker(sessions::all, state, settings, System::nanoTime);
     // every (re)connect of the LISTEN connection resyncs: notifications sent while it was away are

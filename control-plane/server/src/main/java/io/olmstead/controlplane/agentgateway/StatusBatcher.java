@@ -7,7 +7,9 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -17,7 +19,11 @@ import org.slf4j.LoggerFactory;
  * Collects status reports and desired-state acks from every session for at most {@code
  * batchMaxDelayMillis} or {@code batchMaxRows} rows, then writes them in one transaction ({@link
  * StatusBatchWriter}) and completes each report's promise (the session then sends {@code
- * statusAck}). Runs on one context; a few batches may be in flight.
+ * statusAck}). Runs on one context; a few batches may be in flight. While they are, reports queue
+ * in arrival order and leave in batches of at most {@code batchMaxRows} rows (a single report with
+ * more rows goes alone): a batch never grows with the backlog, so one slow statement cannot carry a
+ * whole fleet's reports past the statement timeout (a fleet-wide change over 16,667 clusters a
+ * replica once queued 48,501 rows into one batch, which timed out and failed every session in it).
  */
 final class StatusBatcher {
   private static final Logger LOG = LoggerFactory.getLogger(StatusBatcher.class);
@@ -26,24 +32,37 @@ final class StatusBatcher {
 
   private final Vertx vertx;
   private final Context context;
-  private final StatusBatchWriter writer;
+  private final Writer writer;
   private final Consumer<List<PendingAttempts.Pending>> edges;
   private final GatewayMetrics metrics;
   private final int maxRows;
   private final int maxDelayMillis;
 
-  private List<StatusBatchWriter.Report> reports = new ArrayList<>();
-  private List<StatusBatchWriter.AckRow> acks = new ArrayList<>();
-  private List<Promise<Void>> promises = new ArrayList<>();
+  /** A report waiting for its batch, with the promise its session awaits. */
+  private record Queued(StatusBatchWriter.Report report, Promise<Void> promise) {
+    int rows() {
+      return Math.max(1, report.status().subscriptions().size());
+    }
+  }
+
+  private final Deque<Queued> reports = new ArrayDeque<>();
+  private final Deque<StatusBatchWriter.AckRow> acks = new ArrayDeque<>();
   private int rows;
   private long firstNanos;
   private long timer = -1;
   private int inFlight;
 
+  /** Stores one batch in one transaction ({@link StatusBatchWriter#write}). */
+  @FunctionalInterface
+  interface Writer {
+    Future<List<PendingAttempts.Pending>> write(
+        List<StatusBatchWriter.Report> reports, List<StatusBatchWriter.AckRow> acks);
+  }
+
   /** {@code edges}: told the upgrade-edge attempts of each stored batch (it must not block). */
   StatusBatcher(
       Vertx vertx,
-      StatusBatchWriter writer,
+      Writer writer,
       GatewayMetrics metrics,
       GatewaySettings settings,
       Consumer<List<PendingAttempts.Pending>> edges) {
@@ -76,9 +95,9 @@ final class StatusBatcher {
   }
 
   private void add(StatusBatchWriter.Report report, Promise<Void> promise) {
-    reports.add(report);
-    promises.add(promise);
-    rows += Math.max(1, report.status().subscriptions().size());
+    Queued queued = new Queued(report, promise);
+    reports.add(queued);
+    rows += queued.rows();
     armOrFlush();
   }
 
@@ -104,40 +123,55 @@ final class StatusBatcher {
       return;
     }
     if (inFlight >= MAX_IN_FLIGHT) {
-      // The batch keeps growing while the database catches up; the finishing batch flushes it.
+      // The queue waits while the database catches up; each finishing batch flushes the next.
       return;
     }
     if (timer >= 0) {
       vertx.cancelTimer(timer);
       timer = -1;
     }
-    List<StatusBatchWriter.Report> batchReports = reports;
-    List<StatusBatchWriter.AckRow> batchAcks = acks;
-    List<Promise<Void>> batchPromises = promises;
-    int batchRows = rows;
+    List<StatusBatchWriter.Report> batchReports = new ArrayList<>();
+    List<Promise<Void>> batchPromises = new ArrayList<>();
+    List<StatusBatchWriter.AckRow> batchAcks = new ArrayList<>();
+    int batchRows = 0;
+    while (!reports.isEmpty()
+        && (batchRows == 0 || batchRows + reports.peekFirst().rows() <= maxRows)) {
+      Queued next = reports.pollFirst();
+      batchReports.add(next.report());
+      batchPromises.add(next.promise());
+      batchRows += next.rows();
+    }
+    while (!acks.isEmpty() && batchRows < maxRows) {
+      batchAcks.add(acks.pollFirst());
+      batchRows++;
+    }
+    rows -= batchRows;
     long started = firstNanos;
-    reports = new ArrayList<>();
-    acks = new ArrayList<>();
-    promises = new ArrayList<>();
-    rows = 0;
-    firstNanos = 0;
+    // what is left waited at least since it arrived; counted from now, its wait is understated
+    firstNanos = rows > 0 ? System.nanoTime() : 0;
     inFlight++;
+    int written = batchRows;
     write(batchReports, batchAcks, 1)
         .onComplete(
             ar -> {
               inFlight--;
               if (ar.succeeded()) {
-                metrics.batch(batchRows, Duration.ofNanos(System.nanoTime() - started));
+                metrics.batch(written, Duration.ofNanos(System.nanoTime() - started));
                 batchPromises.forEach(Promise::tryComplete);
                 edges.accept(ar.result());
               } else {
-                LOG.error("status batch of {} rows not stored", batchRows, ar.cause());
+                LOG.error("status batch of {} rows not stored", written, ar.cause());
                 batchPromises.forEach(p -> p.tryFail(ar.cause()));
               }
               if (rows > 0 && (rows >= maxRows || timer < 0)) {
                 flush();
               }
             });
+    if (rows >= maxRows) {
+      flush(); // the backlog holds more full batches: up to MAX_IN_FLIGHT go at once
+    } else if (rows > 0 && timer < 0) {
+      armOrFlush();
+    }
   }
 
   private Future<List<PendingAttempts.Pending>> write(

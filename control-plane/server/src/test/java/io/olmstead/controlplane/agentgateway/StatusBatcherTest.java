@@ -1,0 +1,137 @@
+package io.olmstead.controlplane.agentgateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.olmstead.apispec.protocol.Status;
+import io.olmstead.apispec.protocol.SubscriptionStatus;
+import io.olmstead.controlplane.config.GatewaySettings;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The batcher's shape under a backlog: the writes it hands the database are held open (a database
+ * that is slow to commit) while reports keep coming, then let go one by one. Every batch stays
+ * within the row limit, in arrival order, and every report is stored once.
+ */
+class StatusBatcherTest {
+  private static final GatewaySettings SETTINGS = GatewaySettings.defaults();
+
+  private Vertx vertx;
+  private Context context;
+  private final Queue<Promise<List<PendingAttempts.Pending>>> held = new ConcurrentLinkedQueue<>();
+  private final List<List<String>> batches = new CopyOnWriteArrayList<>();
+  private final List<Integer> batchRows = new CopyOnWriteArrayList<>();
+  private StatusBatcher batcher;
+
+  @BeforeEach
+  void start() {
+    vertx = Vertx.vertx();
+    context = vertx.getOrCreateContext();
+    batcher =
+        new StatusBatcher(
+            vertx,
+            (reports, acks) -> {
+              batches.add(reports.stream().map(StatusBatchWriter.Report::cluster).toList());
+              batchRows.add(
+                  reports.stream().mapToInt(r -> r.status().subscriptions().size()).sum()
+                      + acks.size());
+              Promise<List<PendingAttempts.Pending>> write = Promise.promise();
+              held.add(write);
+              return write.future();
+            },
+            new GatewayMetrics(new SimpleMeterRegistry(), () -> 0),
+            SETTINGS,
+            edges -> {});
+  }
+
+  @AfterEach
+  void stop() {
+    vertx.close();
+  }
+
+  @Test
+  void aBacklogLeavesInBatchesOfAtMostTheRowLimitInArrivalOrder() throws Exception {
+    int maxRows = SETTINGS.batchMaxRows();
+    int reports = maxRows * 10 + 7;
+    List<Future<Void>> stored = new ArrayList<>();
+    for (int i = 0; i < reports; i++) {
+      stored.add(batcher.submitStatus(name(i), status(name(i), 1)));
+    }
+    drained();
+
+    releaseUntil(() -> stored.stream().allMatch(Future::succeeded));
+
+    assertThat(batchRows)
+        .as("rows of each batch")
+        .allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(maxRows));
+    assertThat(batches.stream().flatMap(List::stream).toList())
+        .as("clusters in the order their reports came, each once")
+        .containsExactlyElementsOf(IntStream.range(0, reports).mapToObj(i -> name(i)).toList());
+  }
+
+  @Test
+  void aReportWithMoreRowsThanTheLimitGoesAloneAndTheRestFollow() throws Exception {
+    int maxRows = SETTINGS.batchMaxRows();
+    Future<Void> big = batcher.submitStatus("big", status("big", maxRows + 100));
+    Future<Void> small = batcher.submitStatus("small", status("small", 1));
+    drained();
+
+    releaseUntil(() -> big.succeeded() && small.succeeded());
+
+    assertThat(batches).containsExactly(List.of("big"), List.of("small"));
+    assertThat(batchRows).containsExactly(maxRows + 100, 1);
+  }
+
+  /** Lets the held writes finish one at a time, on the batcher's context, until {@code done}. */
+  private void releaseUntil(BooleanSupplier done) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              Promise<List<PendingAttempts.Pending>> next = held.poll();
+              if (next != null) {
+                context.runOnContext(v -> next.complete(List.of()));
+              }
+              return done.getAsBoolean();
+            });
+  }
+
+  /** Waits until every submission queued so far has reached the batcher. */
+  private void drained() throws InterruptedException {
+    CountDownLatch latch = new CountDownLatch(1);
+    context.runOnContext(v -> latch.countDown());
+    assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  private static String name(int i) {
+    return String.format("c-%05d", i);
+  }
+
+  private static Status status(String cluster, int subscriptions) {
+    List<SubscriptionStatus> subs =
+        IntStream.range(0, subscriptions)
+            .mapToObj(
+                i ->
+                    new SubscriptionStatus(
+                        "s" + i, null, null, null, "Installing", null, null, List.of(), 1L))
+            .toList();
+    return new Status(1, "id-" + cluster, cluster, 1, true, subs);
+  }
+}
