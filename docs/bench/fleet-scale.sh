@@ -97,7 +97,9 @@ echo "connected $connected of $N in ${connect_s}s over $R replicas"
 # --- at rest: heap after a full GC and CPU per replica, PostgreSQL CPU ---------------------------------------------
 sleep 60   # let the first installs' reports settle
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-pg_ticks() { local s=0; for p in $(pgrep -P "$PG_PID") "$PG_PID"; do s=$((s + $(ticks "$p" 2>/dev/null || echo 0))); done; echo $s; }
+# the postmaster's own time and its ended backends' (cutime, cstime), plus its live backends'
+pg_ticks() { local s; s=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$PG_PID/stat")
+  for p in $(pgrep -P "$PG_PID"); do s=$((s + $(ticks "$p" 2>/dev/null || echo 0))); done; echo $s; }
 db_writes() { $PSQL "select xact_commit || ' ' || (tup_inserted + tup_updated + tup_deleted) from pg_stat_database where datname = 'olmstead'"; }
 declare -A c1; for i in $(seq 0 $((R - 1))); do c1[$i]=$(ticks "$(cat "$DIR/cp$i.pid")"); done; p1=$(pg_ticks); read -r x1 w1 <<< "$(db_writes)"
 sleep 30
@@ -129,14 +131,16 @@ for k in $(seq 1 "$CHANGES"); do
   for _ in $(seq 1 300); do   # at most 60 s a change
     line=$($PSQL "select count(*) filter (where s.acked_at is null or s.acked_at < to_timestamp($tc)
         or s.acked_generation < s.desired_generation),
-      round(percentile_cont(0.5) within group (order by extract(epoch from s.acked_at) - $tc)::numeric, 2),
-      round(percentile_cont(0.99) within group (order by extract(epoch from s.acked_at) - $tc)::numeric, 2),
-      round(max(extract(epoch from s.acked_at) - $tc)::numeric, 2)
+      round((percentile_cont(0.5) within group (order by extract(epoch from s.acked_at) - $tc)
+        filter (where s.acked_at >= to_timestamp($tc)))::numeric, 2),
+      round((percentile_cont(0.99) within group (order by extract(epoch from s.acked_at) - $tc)
+        filter (where s.acked_at >= to_timestamp($tc)))::numeric, 2),
+      round(max(extract(epoch from s.acked_at) - $tc) filter (where s.acked_at >= to_timestamp($tc))::numeric, 2)
       from agent_channel_state s join clusters c on c.name = s.cluster where c.status = 'connected'")
     [ "${line%%|*}" = 0 ] && break; sleep 0.2
   done
   IFS='|' read -r behind p50 p99 last <<< "$line"
-  echo "change $k -> $v: ack p50 ${p50}s p99 ${p99}s last ${last}s (not acked: $behind)"
+  echo "change $k -> $v: ack p50 ${p50}s p99 ${p99}s last ${last}s of those acked (not acked: $behind)"
   results+=("$last")
   sleep 20   # let the installs' reports settle before the next change
   read -r x2 w2 <<< "$(db_writes)"; el=$(since "$(awk -v t="$tc" 'BEGIN {print t}')")
