@@ -141,7 +141,16 @@ public final class HollowFleet implements AutoCloseable {
     for (int k = 0; k < loops.size(); k++) {
       int offset = k;
       Promise<List<Member>> part = Promise.promise();
-      loops.get(k).runOnContext(v -> part.complete(fleet.build(settings, offset, loops.size())));
+      loops
+          .get(k)
+          .runOnContext(
+              v -> {
+                try {
+                  part.complete(fleet.build(settings, offset, loops.size()));
+                } catch (RuntimeException e) {
+                  part.fail(e); // a credentials file that cannot be read: the caller hears why
+                }
+              });
       parts.add(part.future());
     }
     Future.all(parts)

@@ -19,11 +19,12 @@ import org.slf4j.LoggerFactory;
  * Collects status reports and desired-state acks from every session for at most {@code
  * batchMaxDelayMillis} or {@code batchMaxRows} rows, then writes them in one transaction ({@link
  * StatusBatchWriter}) and completes each report's promise (the session then sends {@code
- * statusAck}). Runs on one context; a few batches may be in flight. While they are, reports queue
- * in arrival order and leave in batches of at most {@code batchMaxRows} rows (a single report with
- * more rows goes alone): a batch never grows with the backlog, so one slow statement cannot carry a
- * whole fleet's reports past the statement timeout (a fleet-wide change over 16,667 clusters a
- * replica once queued 48,501 rows into one batch, which timed out and failed every session in it).
+ * statusAck}). Runs on one context; a few batches may be in flight. While they are, reports and
+ * acks queue in arrival order and leave in batches of at most {@code batchMaxRows} rows (a single
+ * report with more rows goes alone): a batch never grows with the backlog, so one slow statement
+ * cannot carry a whole fleet's reports past the statement timeout (a fleet-wide change over 16,667
+ * clusters a replica once queued 48,501 rows into one batch, which timed out and failed every
+ * session in it).
  */
 final class StatusBatcher {
   private static final Logger LOG = LoggerFactory.getLogger(StatusBatcher.class);
@@ -38,15 +39,18 @@ final class StatusBatcher {
   private final int maxRows;
   private final int maxDelayMillis;
 
-  /** A report waiting for its batch, with the promise its session awaits. */
-  private record Queued(StatusBatchWriter.Report report, Promise<Void> promise) {
+  /**
+   * A report waiting for its batch, with the promise its session awaits, or an ack ({@code report}
+   * and {@code promise} null): one queue keeps them in the order they came.
+   */
+  private record Queued(
+      StatusBatchWriter.Report report, Promise<Void> promise, StatusBatchWriter.AckRow ack) {
     int rows() {
-      return Math.max(1, report.status().subscriptions().size());
+      return ack != null ? 1 : Math.max(1, report.status().subscriptions().size());
     }
   }
 
-  private final Deque<Queued> reports = new ArrayDeque<>();
-  private final Deque<StatusBatchWriter.AckRow> acks = new ArrayDeque<>();
+  private final Deque<Queued> queue = new ArrayDeque<>();
   private int rows;
   private long firstNanos;
   private long timer = -1;
@@ -88,15 +92,15 @@ final class StatusBatcher {
   void submitAck(String cluster, long generation) {
     context.runOnContext(
         v -> {
-          acks.add(new StatusBatchWriter.AckRow(cluster, generation));
+          queue.add(new Queued(null, null, new StatusBatchWriter.AckRow(cluster, generation)));
           rows++;
           armOrFlush();
         });
   }
 
   private void add(StatusBatchWriter.Report report, Promise<Void> promise) {
-    Queued queued = new Queued(report, promise);
-    reports.add(queued);
+    Queued queued = new Queued(report, promise, null);
+    queue.add(queued);
     rows += queued.rows();
     armOrFlush();
   }
@@ -134,16 +138,16 @@ final class StatusBatcher {
     List<Promise<Void>> batchPromises = new ArrayList<>();
     List<StatusBatchWriter.AckRow> batchAcks = new ArrayList<>();
     int batchRows = 0;
-    while (!reports.isEmpty()
-        && (batchRows == 0 || batchRows + reports.peekFirst().rows() <= maxRows)) {
-      Queued next = reports.pollFirst();
-      batchReports.add(next.report());
-      batchPromises.add(next.promise());
+    while (!queue.isEmpty()
+        && (batchRows == 0 || batchRows + queue.peekFirst().rows() <= maxRows)) {
+      Queued next = queue.pollFirst();
+      if (next.ack() != null) {
+        batchAcks.add(next.ack());
+      } else {
+        batchReports.add(next.report());
+        batchPromises.add(next.promise());
+      }
       batchRows += next.rows();
-    }
-    while (!acks.isEmpty() && batchRows < maxRows) {
-      batchAcks.add(acks.pollFirst());
-      batchRows++;
     }
     rows -= batchRows;
     long started = firstNanos;

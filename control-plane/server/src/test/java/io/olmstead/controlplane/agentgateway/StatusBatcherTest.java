@@ -38,6 +38,7 @@ class StatusBatcherTest {
   private final Queue<Promise<List<PendingAttempts.Pending>>> held = new ConcurrentLinkedQueue<>();
   private final List<List<String>> batches = new CopyOnWriteArrayList<>();
   private final List<Integer> batchRows = new CopyOnWriteArrayList<>();
+  private final List<List<String>> batchAcks = new CopyOnWriteArrayList<>();
   private StatusBatcher batcher;
 
   @BeforeEach
@@ -49,6 +50,7 @@ class StatusBatcherTest {
             vertx,
             (reports, acks) -> {
               batches.add(reports.stream().map(StatusBatchWriter.Report::cluster).toList());
+              batchAcks.add(acks.stream().map(StatusBatchWriter.AckRow::cluster).toList());
               batchRows.add(
                   reports.stream().mapToInt(r -> r.status().subscriptions().size()).sum()
                       + acks.size());
@@ -97,6 +99,41 @@ class StatusBatcherTest {
 
     assertThat(batches).containsExactly(List.of("big"), List.of("small"));
     assertThat(batchRows).containsExactly(maxRows + 100, 1);
+  }
+
+  @Test
+  void anAckLeavesNoLaterThanTheReportsThatCameAfterIt() throws Exception {
+    int maxRows = SETTINGS.batchMaxRows();
+    List<Future<Void>> stored = new CopyOnWriteArrayList<>();
+    // each burst is queued by one task of the batcher's context, so no batching timer comes
+    // between its reports: the first fills three whole batches, which stay in flight
+    burst(() -> reports(0, maxRows * 3, stored));
+    burst(
+        () -> {
+          batcher.submitAck("acked", 7);
+          reports(maxRows * 3, maxRows * 6, stored);
+        });
+
+    releaseUntil(() -> stored.size() == maxRows * 6 && stored.stream().allMatch(Future::succeeded));
+
+    assertThat(batchRows.subList(0, 3)).containsOnly(maxRows);
+    assertThat(batchAcks.get(3))
+        .as("acks of the first batch after the three in flight when the ack came")
+        .containsExactly("acked");
+    assertThat(batches.get(3)).hasSize(maxRows - 1).startsWith(name(maxRows * 3));
+  }
+
+  private void reports(int from, int to, List<Future<Void>> stored) {
+    for (int i = from; i < to; i++) {
+      stored.add(batcher.submitStatus(name(i), status(name(i), 1)));
+    }
+  }
+
+  /** Runs {@code submissions} as one task of the batcher's context and waits until they arrived. */
+  private void burst(Runnable submissions) throws InterruptedException {
+    context.runOnContext(v -> submissions.run());
+    drained();
+    drained(); // the submissions' own tasks, queued by the first
   }
 
   /** Lets the held writes finish one at a time, on the batcher's context, until {@code done}. */
