@@ -2,7 +2,6 @@ package io.olmstead.controlplane.db;
 
 import io.olmstead.controlplane.config.DatabaseHealthSettings;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgConnection;
@@ -190,20 +189,7 @@ public final class DatabaseWatch {
   }
 
   private <T> Future<T> within(Future<T> future) {
-    Promise<T> bounded = Promise.promise();
-    long t =
-        vertx.setTimer(
-            Math.max(PROBE_MILLIS, 2_000),
-            id -> bounded.tryFail(new TimeoutException("no answer")));
-    future.onComplete(
-        ar -> {
-          vertx.cancelTimer(t);
-          if (ar.succeeded()) {
-            bounded.tryComplete(ar.result());
-          } else {
-            bounded.tryFail(ar.cause());
-          }
-        });
-    return bounded.future();
+    return LoopBound.within(
+        vertx, future, Math.max(PROBE_MILLIS, 2_000), () -> new TimeoutException("no answer"));
   }
 }

@@ -1,7 +1,6 @@
 package io.olmstead.controlplane.db;
 
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgConnection;
@@ -219,22 +218,15 @@ public final class LeaderLock {
     onChange.accept(false);
   }
 
-  /** {@code future}, failed with a timeout when it has not completed within the check's bound. */
+  /**
+   * {@code future}, failed with a timeout when it has not completed within the check's bound, this
+   * replica's own lateness not counted ({@link LoopBound}).
+   */
   private <T> Future<T> within(Future<T> future) {
-    Promise<T> bounded = Promise.promise();
-    long timer =
-        vertx.setTimer(
-            checkMillis,
-            id -> bounded.tryFail(new TimeoutException("no answer within " + checkMillis + " ms")));
-    future.onComplete(
-        ar -> {
-          vertx.cancelTimer(timer);
-          if (ar.succeeded()) {
-            bounded.tryComplete(ar.result());
-          } else {
-            bounded.tryFail(ar.cause());
-          }
-        });
-    return bounded.future();
+    return LoopBound.within(
+        vertx,
+        future,
+        checkMillis,
+        () -> new TimeoutException("no answer within " + checkMillis + " ms"));
   }
 }
