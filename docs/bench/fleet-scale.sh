@@ -132,16 +132,17 @@ for k in $(seq 1 "$CHANGES"); do
     line=$($PSQL "select count(*) filter (where s.acked_at is null or s.acked_at < to_timestamp($tc)
         or s.acked_generation < s.desired_generation),
       round((percentile_cont(0.5) within group (order by extract(epoch from s.acked_at) - $tc)
-        filter (where s.acked_at >= to_timestamp($tc)))::numeric, 2),
+        filter (where s.acked_at >= to_timestamp($tc) and s.acked_generation >= s.desired_generation))::numeric, 2),
       round((percentile_cont(0.99) within group (order by extract(epoch from s.acked_at) - $tc)
-        filter (where s.acked_at >= to_timestamp($tc)))::numeric, 2),
-      round(max(extract(epoch from s.acked_at) - $tc) filter (where s.acked_at >= to_timestamp($tc))::numeric, 2)
+        filter (where s.acked_at >= to_timestamp($tc) and s.acked_generation >= s.desired_generation))::numeric, 2),
+      round(max(extract(epoch from s.acked_at) - $tc)
+        filter (where s.acked_at >= to_timestamp($tc) and s.acked_generation >= s.desired_generation)::numeric, 2)
       from agent_channel_state s join clusters c on c.name = s.cluster where c.status = 'connected'")
     [ "${line%%|*}" = 0 ] && break; sleep 0.2
   done
   IFS='|' read -r behind p50 p99 last <<< "$line"
   echo "change $k -> $v: ack p50 ${p50}s p99 ${p99}s last ${last}s of those acked (not acked: $behind)"
-  results+=("$last")
+  if [ "$behind" = 0 ]; then results+=("$last"); else results+=("$last (not acked: $behind)"); fi
   sleep 20   # let the installs' reports settle before the next change
   read -r x2 w2 <<< "$(db_writes)"; el=$(since "$(awk -v t="$tc" 'BEGIN {print t}')")
   echo "  change and its reports: $(( x2 - x1 )) commits, $(( w2 - w1 )) rows written, PostgreSQL $(( ($(pg_ticks) - p1) / hz )) CPU-s over ${el}s"

@@ -148,16 +148,23 @@ public final class HollowFleet implements AutoCloseable {
                 try {
                   part.complete(fleet.build(settings, offset, loops.size()));
                 } catch (RuntimeException e) {
-                  part.fail(e); // a credentials file that cannot be read: the caller hears why
+                  part.fail(e); // the caller hears why, not a timeout
                 }
               });
       parts.add(part.future());
     }
-    Future.all(parts)
-        .toCompletionStage()
-        .toCompletableFuture()
-        .orTimeout(60, TimeUnit.SECONDS)
-        .join();
+    try {
+      Future.all(parts)
+          .toCompletionStage()
+          .toCompletableFuture()
+          .orTimeout(60, TimeUnit.SECONDS)
+          .join();
+    } catch (RuntimeException e) {
+      // the loops that did start their agents stop them, and an own Vert.x is closed
+      parts.stream().filter(Future::succeeded).forEach(p -> fleet.add(p.result()));
+      fleet.close();
+      throw e;
+    }
     parts.forEach(p -> fleet.add(p.result()));
     return fleet;
   }

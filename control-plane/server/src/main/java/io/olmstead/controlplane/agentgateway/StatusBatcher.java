@@ -44,7 +44,10 @@ final class StatusBatcher {
    * and {@code promise} null): one queue keeps them in the order they came.
    */
   private record Queued(
-      StatusBatchWriter.Report report, Promise<Void> promise, StatusBatchWriter.AckRow ack) {
+      StatusBatchWriter.Report report,
+      Promise<Void> promise,
+      StatusBatchWriter.AckRow ack,
+      long arrivedNanos) {
     int rows() {
       return ack != null ? 1 : Math.max(1, report.status().subscriptions().size());
     }
@@ -52,7 +55,6 @@ final class StatusBatcher {
 
   private final Deque<Queued> queue = new ArrayDeque<>();
   private int rows;
-  private long firstNanos;
   private long timer = -1;
   private int inFlight;
 
@@ -92,23 +94,25 @@ final class StatusBatcher {
   void submitAck(String cluster, long generation) {
     context.runOnContext(
         v -> {
-          queue.add(new Queued(null, null, new StatusBatchWriter.AckRow(cluster, generation)));
+          queue.add(
+              new Queued(
+                  null,
+                  null,
+                  new StatusBatchWriter.AckRow(cluster, generation),
+                  System.nanoTime()));
           rows++;
           armOrFlush();
         });
   }
 
   private void add(StatusBatchWriter.Report report, Promise<Void> promise) {
-    Queued queued = new Queued(report, promise, null);
+    Queued queued = new Queued(report, promise, null, System.nanoTime());
     queue.add(queued);
     rows += queued.rows();
     armOrFlush();
   }
 
   private void armOrFlush() {
-    if (firstNanos == 0) {
-      firstNanos = System.nanoTime();
-    }
     if (rows >= maxRows && inFlight < MAX_IN_FLIGHT) {
       flush();
     } else if (timer < 0) {
@@ -138,6 +142,8 @@ final class StatusBatcher {
     List<Promise<Void>> batchPromises = new ArrayList<>();
     List<StatusBatchWriter.AckRow> batchAcks = new ArrayList<>();
     int batchRows = 0;
+    // the batch's wait counts from its oldest row's arrival (metrics)
+    long started = queue.isEmpty() ? System.nanoTime() : queue.peekFirst().arrivedNanos();
     while (!queue.isEmpty()
         && (batchRows == 0 || batchRows + queue.peekFirst().rows() <= maxRows)) {
       Queued next = queue.pollFirst();
@@ -150,25 +156,25 @@ final class StatusBatcher {
       batchRows += next.rows();
     }
     rows -= batchRows;
-    long started = firstNanos;
-    // what is left waited at least since it arrived; counted from now, its wait is understated
-    firstNanos = rows > 0 ? System.nanoTime() : 0;
     inFlight++;
     int written = batchRows;
     write(batchReports, batchAcks, 1)
         .onComplete(
             ar -> {
               inFlight--;
-              if (ar.succeeded()) {
-                metrics.batch(written, Duration.ofNanos(System.nanoTime() - started));
-                batchPromises.forEach(Promise::tryComplete);
-                edges.accept(ar.result());
-              } else {
-                LOG.error("status batch of {} rows not stored", written, ar.cause());
-                batchPromises.forEach(p -> p.tryFail(ar.cause()));
-              }
-              if (rows > 0 && (rows >= maxRows || timer < 0)) {
-                flush();
+              try {
+                if (ar.succeeded()) {
+                  metrics.batch(written, Duration.ofNanos(System.nanoTime() - started));
+                  batchPromises.forEach(Promise::tryComplete);
+                  edges.accept(ar.result());
+                } else {
+                  LOG.error("status batch of {} rows not stored", written, ar.cause());
+                  batchPromises.forEach(p -> p.tryFail(ar.cause()));
+                }
+              } finally {
+                if (rows > 0 && (rows >= maxRows || timer < 0)) {
+                  flush();
+                }
               }
             });
     if (rows >= maxRows) {
@@ -182,20 +188,23 @@ final class StatusBatcher {
       List<StatusBatchWriter.Report> batchReports,
       List<StatusBatchWriter.AckRow> batchAcks,
       int attempt) {
-    return writer
-        .write(batchReports, batchAcks)
-        .recover(
-            e -> {
-              if (attempt >= MAX_ATTEMPTS) {
-                return Future.failedFuture(e);
-              }
-              // Deadlocks and serialization failures between concurrent batches are transient.
-              LOG.debug("status batch attempt {} failed: {}", attempt, e.toString());
-              Promise<List<PendingAttempts.Pending>> retry = Promise.promise();
-              vertx.setTimer(
-                  20L * attempt,
-                  id -> write(batchReports, batchAcks, attempt + 1).onComplete(retry));
-              return retry.future();
-            });
+    Future<List<PendingAttempts.Pending>> written;
+    try {
+      written = writer.write(batchReports, batchAcks);
+    } catch (RuntimeException e) {
+      written = Future.failedFuture(e); // a throw must not keep its batch in flight for good
+    }
+    return written.recover(
+        e -> {
+          if (attempt >= MAX_ATTEMPTS) {
+            return Future.failedFuture(e);
+          }
+          // Deadlocks and serialization failures between concurrent batches are transient.
+          LOG.debug("status batch attempt {} failed: {}", attempt, e.toString());
+          Promise<List<PendingAttempts.Pending>> retry = Promise.promise();
+          vertx.setTimer(
+              20L * attempt, id -> write(batchReports, batchAcks, attempt + 1).onComplete(retry));
+          return retry.future();
+        });
   }
 }

@@ -37,11 +37,38 @@ public record DatabasePool(Pool pool, Pool presence, DatabaseWatch watch) {
    */
   public static DatabasePool create(
       Vertx vertx, DatabaseSettings db, DatabaseHealthSettings health, int size, String replica) {
+    return create(vertx, db, health, size, replica, health.statementSeconds());
+  }
+
+  /**
+   * As above; the presence connection's statements end on the server after {@code presenceSeconds}
+   * and it is closed after reading nothing for a second longer, so a hung presence connection is
+   * replaced well within the disconnect window (the replica passes a third of it).
+   */
+  public static DatabasePool create(
+      Vertx vertx,
+      DatabaseSettings db,
+      DatabaseHealthSettings health,
+      int size,
+      String replica,
+      int presenceSeconds) {
     String applicationName = applicationName(replica);
     AtomicBoolean warned = new AtomicBoolean();
     PgConnectOptions options = health.pooled(db.connectOptions(), applicationName);
     Pool pool = pool(vertx, options, size, "olmstead", warned);
-    Pool presence = pool(vertx, options, 1, "olmstead-presence", warned);
+    DatabaseHealthSettings presenceBounds =
+        new DatabaseHealthSettings(
+            presenceSeconds,
+            presenceSeconds + 1,
+            health.connectSeconds(),
+            health.unreachableSeconds());
+    Pool presence =
+        pool(
+            vertx,
+            presenceBounds.pooled(db.connectOptions(), applicationName),
+            1,
+            "olmstead-presence",
+            warned);
     return new DatabasePool(
         pool, presence, new DatabaseWatch(vertx, pool, options, applicationName, health));
   }

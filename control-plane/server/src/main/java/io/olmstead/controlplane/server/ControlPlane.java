@@ -139,7 +139,12 @@ public final class ControlPlane implements AutoCloseable {
     bindJvmMetrics(registry);
     DatabasePool database =
         DatabasePool.create(
-            vertx, db, config.databaseHealth(), config.dbPoolSize(), config.agent().replica());
+            vertx,
+            db,
+            config.databaseHealth(),
+            config.dbPoolSize(),
+            config.agent().replica(),
+            Math.max(1, config.agent().disconnectSeconds() / 3));
     Pool pool = database.pool();
     return vertx
         .<String>executeBlocking(() -> prepareSchema(config, db), false)

@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -39,6 +40,9 @@ class StatusBatcherTest {
   private final List<List<String>> batches = new CopyOnWriteArrayList<>();
   private final List<Integer> batchRows = new CopyOnWriteArrayList<>();
   private final List<List<String>> batchAcks = new CopyOnWriteArrayList<>();
+  private final List<Long> writeCalls = new CopyOnWriteArrayList<>();
+  private final AtomicInteger throwsLeft = new AtomicInteger();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private StatusBatcher batcher;
 
   @BeforeEach
@@ -49,6 +53,10 @@ class StatusBatcherTest {
         new StatusBatcher(
             vertx,
             (reports, acks) -> {
+              if (throwsLeft.getAndDecrement() > 0) {
+                throw new IllegalStateException("the writer threw");
+              }
+              writeCalls.add(System.nanoTime());
               batches.add(reports.stream().map(StatusBatchWriter.Report::cluster).toList());
               batchAcks.add(acks.stream().map(StatusBatchWriter.AckRow::cluster).toList());
               batchRows.add(
@@ -58,7 +66,7 @@ class StatusBatcherTest {
               held.add(write);
               return write.future();
             },
-            new GatewayMetrics(new SimpleMeterRegistry(), () -> 0),
+            new GatewayMetrics(registry, () -> 0),
             SETTINGS,
             edges -> {});
   }
@@ -77,8 +85,16 @@ class StatusBatcherTest {
       stored.add(batcher.submitStatus(name(i), status(name(i), 1)));
     }
     drained();
+    long allArrived = System.nanoTime();
 
     releaseUntil(() -> stored.stream().allMatch(Future::succeeded));
+
+    // the last batch's rows all arrived before allArrived and were handed over at its write call
+    long lastBatchWaitedAtLeast = writeCalls.get(writeCalls.size() - 1) - allArrived;
+    assertThat(
+            registry.get("olmstead_agent_ingest_batch_latency").timer().max(TimeUnit.NANOSECONDS))
+        .as("the longest batch wait counts from its oldest row's arrival")
+        .isGreaterThanOrEqualTo((double) lastBatchWaitedAtLeast);
 
     assertThat(batchRows)
         .as("rows of each batch")
@@ -134,6 +150,23 @@ class StatusBatcherTest {
     context.runOnContext(v -> submissions.run());
     drained();
     drained(); // the submissions' own tasks, queued by the first
+  }
+
+  @Test
+  void aWriterThatThrowsFailsItsBatchAndTheBatcherGoesOn() throws Exception {
+    int maxRows = SETTINGS.batchMaxRows();
+    throwsLeft.set(3); // every attempt of the first batch
+    List<Future<Void>> first = new ArrayList<>();
+    for (int i = 0; i < maxRows; i++) {
+      first.add(batcher.submitStatus(name(i), status(name(i), 1)));
+    }
+    drained();
+    await().atMost(Duration.ofSeconds(10)).until(() -> first.stream().allMatch(Future::failed));
+
+    Future<Void> later = batcher.submitStatus("later", status("later", 1));
+    releaseUntil(later::succeeded);
+
+    assertThat(batches).containsExactly(List.of("later"));
   }
 
   /** Lets the held writes finish one at a time, on the batcher's context, until {@code done}. */
