@@ -37,7 +37,7 @@ public final class HollowFleet implements AutoCloseable {
   private final WebSocketClient ws;
   private final List<ChannelClient> agents = new ArrayList<>();
   private final List<HollowCluster> clusters = new ArrayList<>();
-  private List<Context> loops = List.of();
+  private final List<Context> loops;
 
   /** What to run; {@code credentialsDir} null keeps credentials in memory. */
   public record Settings(
@@ -76,9 +76,10 @@ public final class HollowFleet implements AutoCloseable {
     }
   }
 
-  private HollowFleet(Vertx vertx, boolean ownsVertx, int count) {
+  private HollowFleet(Vertx vertx, boolean ownsVertx, int count, List<Context> loops) {
     this.vertx = vertx;
     this.ownsVertx = ownsVertx;
+    this.loops = loops;
     this.http =
         vertx.createHttpClient(
             new HttpClientOptions().setKeepAlive(true), new PoolOptions().setHttp1MaxSize(16));
@@ -104,8 +105,8 @@ public final class HollowFleet implements AutoCloseable {
    * context.
    */
   public static HollowFleet start(Vertx vertx, Settings settings) {
-    HollowFleet fleet = new HollowFleet(vertx, false, settings.count());
-    fleet.loops = List.of(vertx.getOrCreateContext());
+    HollowFleet fleet =
+        new HollowFleet(vertx, false, settings.count(), List.of(vertx.getOrCreateContext()));
     fleet.add(fleet.build(settings, 0, 1));
     return fleet;
   }
@@ -135,8 +136,7 @@ public final class HollowFleet implements AutoCloseable {
 
   private static HollowFleet start(
       Vertx vertx, boolean owns, Settings settings, List<Context> loops) {
-    HollowFleet fleet = new HollowFleet(vertx, owns, settings.count());
-    fleet.loops = loops;
+    HollowFleet fleet = new HollowFleet(vertx, owns, settings.count(), loops);
     List<Future<List<Member>>> parts = new ArrayList<>();
     for (int k = 0; k < loops.size(); k++) {
       int offset = k;

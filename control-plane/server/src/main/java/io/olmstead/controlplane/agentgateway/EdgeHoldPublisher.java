@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.agentgateway;
 
 import io.olmstead.controlplane.config.EdgeRiskSettings;
+import io.olmstead.controlplane.db.DbTime;
 import io.olmstead.controlplane.edgerisk.EdgeFacts;
 import io.olmstead.controlplane.edgerisk.EdgeRiskRule;
 import io.olmstead.controlplane.edgerisk.EdgeRiskStore;
@@ -11,9 +12,6 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -183,9 +181,7 @@ final class EdgeHoldPublisher {
                                   held.stream().map(h -> h.held().from()).toArray(String[]::new),
                                   held.stream().map(h -> h.held().to()).toArray(String[]::new),
                                   held.stream().map(h -> h.held().message()).toArray(String[]::new),
-                                  OffsetDateTime.ofInstant(
-                                      clock.instant().truncatedTo(ChronoUnit.MICROS),
-                                      ZoneOffset.UTC)));
+                                  DbTime.now(clock)));
                       return released
                           .compose(v -> tx.preparedQuery(HOLD).execute(Tuple.wrap(args)))
                           .mapEmpty();

@@ -62,8 +62,7 @@ final class StatusBatchWriter {
           + "WHERE s.cluster = f.cluster AND s.seq < f.seq AND NOT s.gone";
   // One write per cluster row a batch: its last applied seq and its acked generation together (a
   // null leaves that column as it is; GREATEST ignores nulls), acked_at moved only by an ack, to
-  // the
-  // control plane's clock's time ($4), the one approvals (rollout_clusters.approved_at) are on.
+  // the control plane's clock's time ($4), the one approvals (rollout_clusters.approved_at) are on.
   private static final String CHANNEL_ROWS =
       "UPDATE agent_channel_state s SET last_status_seq = GREATEST(s.last_status_seq, u.seq), "
           + "acked_generation = GREATEST(s.acked_generation, u.generation), "

@@ -142,8 +142,8 @@ final class StatusBatcher {
     List<Promise<Void>> batchPromises = new ArrayList<>();
     List<StatusBatchWriter.AckRow> batchAcks = new ArrayList<>();
     int batchRows = 0;
-    // the batch's wait counts from its oldest row's arrival (metrics)
-    long started = queue.isEmpty() ? System.nanoTime() : queue.peekFirst().arrivedNanos();
+    // the batch's wait counts from its oldest row's arrival (metrics); rows > 0: the queue has one
+    long started = queue.peekFirst().arrivedNanos();
     while (!queue.isEmpty()
         && (batchRows == 0 || batchRows + queue.peekFirst().rows() <= maxRows)) {
       Queued next = queue.pollFirst();

@@ -3,6 +3,7 @@ package io.olmstead.controlplane.agentgateway;
 import io.olmstead.controlplane.audit.Audit;
 import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.config.EdgeRiskSettings;
+import io.olmstead.controlplane.db.DbTime;
 import io.olmstead.controlplane.edgerisk.EdgeFacts;
 import io.olmstead.controlplane.edgerisk.EdgeRecorder;
 import io.olmstead.controlplane.edgerisk.EdgeRiskStore;
@@ -19,7 +20,6 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -177,7 +177,7 @@ final class StatusEdgeRecorder {
         moved.compose(m -> store.facts(tx, List.of(clusters), labels));
     return facts.compose(
         f -> {
-          Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+          Instant now = DbTime.instant(clock);
           Map<String, List<Evidence>> bySubscription = new TreeMap<>();
           for (PendingAttempts.Pending p : batch) {
             Row owner = owners.result().get(p.subscription());

@@ -33,17 +33,9 @@ public record DatabasePool(Pool pool, Pool presence, DatabaseWatch watch) {
 
   /**
    * {@code replica}: this replica's id; its pooled sessions carry the application name
-   * olmstead-{replica}.
-   */
-  public static DatabasePool create(
-      Vertx vertx, DatabaseSettings db, DatabaseHealthSettings health, int size, String replica) {
-    return create(vertx, db, health, size, replica, health.statementSeconds());
-  }
-
-  /**
-   * As above; the presence connection's statements end on the server after {@code presenceSeconds}
-   * and it is closed after reading nothing for a second longer, so a hung presence connection is
-   * replaced well within the disconnect window (the replica passes a third of it).
+   * olmstead-{replica}. The presence connection's statements end on the server after {@code
+   * presenceSeconds} and it is closed after reading nothing for a second longer, so a hung presence
+   * connection is replaced well within the disconnect window (the replica passes a third of it).
    */
   public static DatabasePool create(
       Vertx vertx,

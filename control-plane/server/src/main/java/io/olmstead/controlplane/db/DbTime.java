@@ -1,6 +1,7 @@
 package io.olmstead.controlplane.db;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -13,6 +14,11 @@ public final class DbTime {
   private DbTime() {}
 
   public static OffsetDateTime now(Clock clock) {
-    return OffsetDateTime.ofInstant(clock.instant().truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC);
+    return OffsetDateTime.ofInstant(instant(clock), ZoneOffset.UTC);
+  }
+
+  /** The clock's instant cut to PostgreSQL's microseconds. */
+  public static Instant instant(Clock clock) {
+    return clock.instant().truncatedTo(ChronoUnit.MICROS);
   }
 }

@@ -3,6 +3,7 @@ package io.olmstead.controlplane.edgerisk;
 import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.auth.Principal;
 import io.olmstead.controlplane.config.EdgeRiskSettings;
+import io.olmstead.controlplane.db.DbTime;
 import io.olmstead.controlplane.http.ApiContext;
 import io.olmstead.controlplane.http.ApiModule;
 import io.olmstead.controlplane.http.ApiRequest;
@@ -17,7 +18,6 @@ import io.vertx.sqlclient.SqlConnection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -196,6 +196,6 @@ public final class EdgeRisksModule implements ApiModule {
   }
 
   private Instant now() {
-    return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    return DbTime.instant(clock);
   }
 }

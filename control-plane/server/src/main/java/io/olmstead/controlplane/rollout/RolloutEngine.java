@@ -4,6 +4,7 @@ import io.olmstead.controlplane.analysis.PrometheusClient;
 import io.olmstead.controlplane.audit.Audit;
 import io.olmstead.controlplane.audit.AuditEntry;
 import io.olmstead.controlplane.config.EdgeRiskSettings;
+import io.olmstead.controlplane.db.DbTime;
 import io.olmstead.controlplane.db.LeaderLock;
 import io.olmstead.controlplane.rollout.RolloutModel.Rollout;
 import io.olmstead.controlplane.rollout.RolloutModel.StepResult;
@@ -15,7 +16,6 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,7 +89,7 @@ public final class RolloutEngine {
     this.metrics = metrics;
     this.tickMillis = tickMillis;
     this.joiners = new RolloutJoiners(pool, store, tx -> lock.fence(tx));
-    this.clock = () -> clock.instant().truncatedTo(ChronoUnit.MICROS);
+    this.clock = () -> DbTime.instant(clock);
   }
 
   public void start() {

@@ -28,13 +28,13 @@ class DatabaseWatchIT {
     vertx = Vertx.vertx();
     // one pooled connection, unreachable after 1 s, statements may run 30 s
     database =
-        DatabasePool.create(vertx, db, new DatabaseHealthSettings(30, 45, 5, 1), 1, "watch-it");
+        DatabasePool.create(vertx, db, new DatabaseHealthSettings(30, 45, 5, 1), 1, "watch-it", 15);
   }
 
   @AfterAll
   static void stop() {
     database.watch().stop();
-    database.pool().close();
+    database.close();
     vertx.close();
   }
 
